@@ -1,0 +1,24 @@
+"""Dueling-bandit algorithms, each an ``AlgorithmSpec`` composed from the ``core`` kernels.
+
+``ALGORITHMS`` maps the registry (CLI) name to its spec; ``get_algorithm`` looks one up by name.
+"""
+
+from algorithms.base import AlgorithmSpec, Policy
+from algorithms.dts import DTS, DTS_PLUS_SPEC, DTS_SPEC, PURE_DTS_SPEC, DTSPlus, PureDTS
+
+ALGORITHMS: dict[str, AlgorithmSpec] = {
+    spec.name: spec for spec in (DTS_SPEC, DTS_PLUS_SPEC, PURE_DTS_SPEC)
+}
+
+
+def get_algorithm(name: str) -> AlgorithmSpec:
+    """The spec registered under ``name``; ValueError listing the known names otherwise."""
+    try:
+        return ALGORITHMS[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown algorithm {name!r} (known: {', '.join(sorted(ALGORITHMS))})"
+        ) from None
+
+
+__all__ = ["ALGORITHMS", "AlgorithmSpec", "Policy", "get_algorithm", "DTS", "DTSPlus", "PureDTS"]

@@ -1,0 +1,134 @@
+"""The algorithm contract (DESIGN section 2) and the thin Python class around it.
+
+An algorithm is a small state (a tuple of NumPy arrays, scalars held in arrays) and three functions:
+``init`` (plain Python: validates parameters, builds the state), and the njit ``select(state, t, rng)
+-> (a1, a2)`` and ``update(state, a1, a2, a1_won, t)``.  ``select`` may change bookkeeping (round-robin
+pointers, candidate lists); ``update`` changes only the comparison statistics, so that feedback delay
+(spec 1.11) is well defined.
+"""
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from core.constants import ALPHA_BOUND_MIN
+
+
+@dataclass(frozen=True)
+class AlgorithmSpec:
+    """Everything the harness needs to know about one algorithm.
+
+    name: registry key (CLI name); label: legend label as in the paper; init(K, horizon, **params)
+    -> state; select/update: njit functions of the contract; defaults: the parameters ``init`` accepts,
+    with the paper's values; needs_horizon: explore-then-exploit algorithms (BTM, SAVAGE) whose
+    confidence widths use T and are re-run on the horizon grid (spec 1.8); reference: paper and
+    equation/line implemented.
+    """
+
+    name: str
+    label: str
+    init: Callable[..., tuple]
+    select: Any
+    update: Any
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    needs_horizon: bool = False
+    reference: str = ""
+
+    def resolve_params(self, params: Mapping[str, Any] | None) -> dict:
+        """Defaults overridden by ``params``; an unknown parameter name raises ValueError."""
+        params = dict(params or {})
+        unknown = sorted(set(params) - set(self.defaults))
+        if unknown:
+            raise ValueError(
+                f"unknown parameter {unknown[0]!r} for algorithm {self.name!r} "
+                f"(accepted: {', '.join(sorted(self.defaults)) or 'none'})"
+            )
+        return {**self.defaults, **params}
+
+    def make_state(self, K: int, horizon: int | None = None, params: Mapping[str, Any] | None = None):
+        """Validate (K, horizon, params) and return a fresh state; ValueError names any bad value."""
+        K = check_num_arms(K)
+        if self.needs_horizon:
+            if horizon is None:
+                raise ValueError(f"algorithm {self.name!r} needs the horizon T")
+            horizon = check_horizon(horizon)
+        return self.init(K, horizon, **self.resolve_params(params))
+
+
+def check_num_arms(K) -> int:
+    """K as an int; ValueError unless it is an integer >= 2."""
+    if isinstance(K, bool) or not isinstance(K, (int, np.integer)) or K < 2:
+        raise ValueError(f"the number of arms K must be an integer >= 2, got {K!r}")
+    return int(K)
+
+
+def check_horizon(horizon) -> int:
+    """The horizon T as an int; ValueError unless it is an integer >= 1."""
+    if isinstance(horizon, bool) or not isinstance(horizon, (int, np.integer)) or horizon < 1:
+        raise ValueError(f"the horizon T must be an integer >= 1, got {horizon!r}")
+    return int(horizon)
+
+
+def check_alpha(alpha) -> float:
+    """The RUCB/RLCB scale factor alpha: ValueError if not finite or <= 0, a warning if <= 0.5."""
+    alpha = float(alpha)
+    if not math.isfinite(alpha) or alpha <= 0.0:
+        raise ValueError(f"alpha must be a finite number > 0, got {alpha!r}")
+    if alpha <= ALPHA_BOUND_MIN:
+        warnings.warn(
+            f"alpha = {alpha} <= 0.5: the paper's regret bound (Theorem 1) needs alpha > 0.5",
+            stacklevel=3,
+        )
+    return alpha
+
+
+def check_choice(name: str, value, choices) -> str:
+    """``value`` if it is one of ``choices``, else ValueError naming the parameter and the choices."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+    return value
+
+
+class Policy:
+    """Drive an algorithm from a live experiment: ``a1, a2 = policy.select()``, then
+    ``policy.update(a1, a2, a1_won)`` once the comparison result is known.
+
+    Subclasses set ``spec``.  Arms are 0..K-1.  The same njit functions as the simulator run
+    underneath, so a policy is exactly the simulated algorithm.  ``seed`` seeds the policy's own
+    ``numpy.random.Generator`` (an int, a SeedSequence or a Generator).  Feedback may arrive late:
+    ``update`` must only be called for pairs that ``select`` returned, in the order of selection.
+    """
+
+    spec: AlgorithmSpec
+
+    def __init__(self, K: int, *, seed=None, horizon: int | None = None, **params):
+        self.K = check_num_arms(K)
+        self.horizon = horizon
+        self.params = self.spec.resolve_params(params)
+        self.state = self.spec.make_state(self.K, horizon, self.params)
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.t = 0
+        self._selected: list[tuple[int, int, int]] = []
+
+    def select(self) -> tuple[int, int]:
+        """The pair (first, second candidate) to compare in the next time slot."""
+        self.t += 1
+        a1, a2 = self.spec.select(self.state, self.t, self.rng)
+        self._selected.append((int(a1), int(a2), self.t))
+        return int(a1), int(a2)
+
+    def update(self, a1: int, a2: int, a1_won: bool) -> None:
+        """Feed back the result of the oldest pending comparison, which must be (a1, a2)."""
+        if not self._selected:
+            raise ValueError("update() called with no pending comparison; call select() first")
+        s1, s2, t = self._selected[0]
+        if (int(a1), int(a2)) != (s1, s2):
+            raise ValueError(f"update() for pair ({a1}, {a2}) but the oldest pending pair is ({s1}, {s2})")
+        self._selected.pop(0)
+        self.spec.update(self.state, s1, s2, bool(a1_won), t)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(K={self.K}, t={self.t}, params={self.params})"

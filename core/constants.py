@@ -1,0 +1,44 @@
+"""Every constant of the paper and of the authors' simulator, in one place.
+
+Sources: Wu & Liu (NIPS 2016), Sec. 5 and App. D; the authors' C++ (``struConfig``), as documented in
+``shared/spec/algorithms.md`` section 2.1.  Each line names where the value comes from.
+"""
+
+# --- Confidence bounds and priors -----------------------------------------------------------------
+ALPHA = 0.51  # Sec. 5: RUCB/RLCB scale factor of D-TS, D-TS+, RUCB, RCS, CCB (also SCB's KL multiplier)
+ALPHA_BOUND_MIN = 0.5  # Theorem 1 / Prop. 1 need alpha > 0.5; smaller values only warn
+PSEUDO_N = 1e-6  # spec 2.2: initial comparison count of D-TS, D-TS+, RUCB, RCS, CCB ("x/0")
+PSEUDO_W = 1e-5  # spec 2.2: initial win count of the same algorithms (an unseen pair has p-hat = 10)
+KL_CLAMP = 1e-7  # spec 0: arguments of the clamped Bernoulli KL are clipped to [1e-7, 1 - 1e-7]
+
+# --- Baselines (Sec. 5 and the settings of the cited papers, spec 2.1) --------------------------
+BTM_GAMMA = 1.3  # Sec. 5: BTM relaxation factor gamma (confidence 3 gamma^2 sqrt(log(2KT)/n))
+SBM_SCALE = 3.0  # spec 2.6: UCB base bandit of Sparring/MultiSBM, width sqrt((3+2) ln t / (2n))
+RMED_F_COEF = 0.3  # Komiyama et al. 2015: RMED slack f(K) = 0.3 K^1.01
+RMED_F_EXP = 1.01
+RMED2_ALPHA = 3.0  # Komiyama et al. 2015: RMED2 exploration constant (computed, not plotted)
+ECW_RMED_ALPHA = 3.0  # Komiyama et al. 2016: forced exploration N_ij < alpha sqrt(ln t)
+ECW_RMED_BETA = 0.01  # Komiyama et al. 2016: forced exploration |p-hat - 1/2| < beta / max(1, ln ln t)
+KLUCB_EPS = 1e-6  # spec 2.5: KL-UCB/LCB bisection tolerance (SCB)
+SCB_FIRST_ROUND = 1000  # spec 3.7: SCB round lengths 1000, 1e6, 1e12 (as run)
+CCB_P_EXPLORE = 0.25  # spec 3.6: CCB pair-exploration probability
+CCB_P_RESTRICT = 2.0 / 3.0  # spec 3.6: CCB probability of restricting to B intersect C
+CCB_P_CHALLENGER = 0.5  # spec 3.6: CCB probability of picking the challenger from B^{a1}
+
+# --- Experiments (App. D) ---------------------------------------------------------------------
+RUNS_K_LT_10 = 500  # App. D: 500 independent runs for K < 10
+RUNS_K_LE_100 = 100  # App. D: 100 runs for 10 <= K <= 100
+RUNS_K_GT_100 = 10  # App. D: 10 runs for K > 100
+HORIZON = 1_000_000  # App. D / spec 1.9: T = 1e6 for every regret figure ...
+HORIZON_FIG1B = 2_000_000  # ... except Fig. 1(b), MSLR K=5 non-Condorcet (spec 1.9, binary evidence)
+DELAY_GRID = (1, 10, 30, 100, 300, 1000, 3000, 10000)  # spec 1.11: feedback delays d of Fig. 6
+ROOT_SEED = 20161205  # default root seed of every experiment (NIPS 2016 opened on 5 Dec 2016)
+
+
+def paper_runs(K: int) -> int:
+    """Number of independent runs the paper uses for a K-armed problem (App. D)."""
+    if K < 10:
+        return RUNS_K_LT_10
+    if K <= 100:
+        return RUNS_K_LE_100
+    return RUNS_K_GT_100

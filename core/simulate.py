@@ -1,0 +1,62 @@
+"""The one simulation loop that drives every algorithm (DESIGN section 2).
+
+Per time slot t = 1..T: ask the algorithm for a pair, draw the outcome of that pair only (a fair coin
+for a self-comparison), add the regret of the paper's Eq. (1) and the gap-to-Condorcet-winner
+regret, count self-comparisons per arm, and deliver the outcome to the algorithm -- at once, or in
+batches every ``delay`` slots (spec 1.11).  Algorithms never see P.
+"""
+
+import numpy as np
+from numba import njit
+
+
+@njit
+def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts):
+    """Run one algorithm for ``checkpoints[-1]`` slots on the (already shuffled) matrix ``P``.
+
+    select(state, t, rng) -> (a1, a2) and update(state, a1, a2, a1_won, t) are the algorithm's njit
+    functions; ``state`` is its tuple of arrays; ``rng`` a ``numpy.random.Generator`` used for the
+    algorithm's own sampling and for the comparison outcomes.
+    zeta: float64 (K,) normalised Copeland scores of ``P``; the per-slot Copeland regret is
+      ``max(zeta) - (zeta[a1] + zeta[a2]) / 2`` (Eq. 1).
+    gap: float64 (K,) ``p_{c,a} - 1/2`` for the Condorcet winner c (spec 1.5, Yue et al.'s definition,
+      twice Komiyama's); pass zeros when there is no Condorcet winner.
+    checkpoints: int64 increasing slots t at which cumulative regrets are written to ``regret`` and
+      ``g2w`` (float64, same length); the last one is the horizon.
+    delay: feedback is delivered, in order, at the end of every slot t with t % delay == 0; the update
+      of a comparison made at slot s receives s.  delay == 1 is the undelayed algorithm.
+    self_counts: int64 (K,), incremented for every slot with a1 == a2 (exploitations, Fig. 5).
+    """
+    horizon = checkpoints[checkpoints.shape[0] - 1]
+    zeta_star = np.max(zeta)
+    buffer_a1 = np.empty(delay, np.int64)
+    buffer_a2 = np.empty(delay, np.int64)
+    buffer_won = np.empty(delay, np.bool_)
+    buffer_t = np.empty(delay, np.int64)
+    pending = 0
+    cumulative = 0.0
+    cumulative_g2w = 0.0
+    k = 0
+    for t in range(1, horizon + 1):
+        a1, a2 = select(state, t, rng)
+        a1_won = rng.random() < P[a1, a2]
+        cumulative += zeta_star - 0.5 * (zeta[a1] + zeta[a2])
+        cumulative_g2w += gap[a1] + gap[a2]
+        if a1 == a2:
+            self_counts[a1] += 1
+        if delay == 1:
+            update(state, a1, a2, a1_won, t)
+        else:
+            buffer_a1[pending] = a1
+            buffer_a2[pending] = a2
+            buffer_won[pending] = a1_won
+            buffer_t[pending] = t
+            pending += 1
+            if t % delay == 0:
+                for b in range(pending):
+                    update(state, buffer_a1[b], buffer_a2[b], buffer_won[b], buffer_t[b])
+                pending = 0
+        if t == checkpoints[k]:
+            regret[k] = cumulative
+            g2w[k] = cumulative_g2w
+            k += 1

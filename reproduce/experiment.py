@@ -1,0 +1,98 @@
+"""What every regret-figure script shares: panels -> lines -> run/load -> plot, table and claim checks.
+
+A figure script declares its panels and its claim checks and calls ``regret_figure``; the command
+line is ``reproduce.cli``'s.  ``simulate`` (cached, resumable) and ``plot`` (cheap, re-runnable with
+``--plot-only``) are separate steps.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from core.constants import paper_runs
+from data import load_dataset
+from reproduce.cli import backend_context, build_parser, main_guard, resolve
+from reproduce.plotting import final_table, plot_regret_panels, write_table
+from reproduce.runner import Line, load_line, run_lines, validate_line
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One subplot: ``algorithms`` (registry names, or (tag, name, params) triples) on ``dataset``."""
+
+    dataset: str
+    title: str
+    algorithms: tuple
+    horizon: int | None = None
+
+
+def panel_lines(panel: Panel, args) -> list[Line]:
+    """The lines of a panel under the command-line options (paper run count by K unless --runs)."""
+    K = load_dataset(panel.dataset).K
+    runs = args.runs or paper_runs(K)
+    horizon = args.horizon if (args.quick or args.horizon != args.default_horizon or panel.horizon is None) \
+        else panel.horizon
+    lines = []
+    for entry in panel.algorithms:
+        tag, name, params = (entry, entry, ()) if isinstance(entry, str) else entry
+        lines.append(Line(dataset=panel.dataset, algorithm=name, horizon=horizon, runs=runs,
+                          params=tuple(sorted(dict(params).items())), tag=tag if tag != name else ""))
+    return lines
+
+
+def simulate_panels(name: str, panels, args) -> list:
+    """Run (or load, with --plot-only) every panel's lines; returns [(title, [LineResult])]."""
+    lines = [panel_lines(panel, args) for panel in panels]
+    flat = [line for group in lines for line in group]
+    if args.plot_only:
+        results = []
+        for line in flat:
+            dataset, spec = validate_line(line)
+            results.append(load_line(line, dataset, spec, name, args.out, args.seed))
+    else:
+        with backend_context(args):
+            results = run_lines(flat, name, args.out, args.seed, n_jobs=args.n_jobs, force=args.force,
+                                progress=not args.no_progress, backend=args.backend)
+    out, k = [], 0
+    for panel, group in zip(panels, lines):
+        out.append((panel.title, results[k:k + len(group)]))
+        k += len(group)
+    return out
+
+
+def mean_and_sem(result) -> tuple[float, float]:
+    """Mean and standard error of a line's final regret."""
+    final = np.asarray(result.final, dtype=np.float64)
+    sem = final.std(ddof=1) / np.sqrt(final.size) if final.size > 1 else 0.0
+    return float(final.mean()), float(sem)
+
+
+def claim_row(claim: str, statement: str, measured: str, holds: bool) -> dict:
+    """One row of a claims table."""
+    return {"claim": claim, "statement": statement, "measured": measured, "verdict": "holds" if holds else "FAILS"}
+
+
+def regret_figure(name: str, description: str, panels, default_horizon: int, claims=None, argv=None):
+    """Entry point of a regret-figure script: parse the CLI, simulate, plot, tabulate and check claims.
+
+    Writes ``<figures>/<name>.png|pdf|csv`` (curves), ``<name>_final.csv`` (R(T) per line) and, when
+    ``claims(panels_results) -> list[dict]`` is given, ``<name>_claims.csv``; prints both tables.
+    """
+
+    def main():
+        args = resolve(build_parser(description, default_horizon).parse_args(argv))
+        results = simulate_panels(name, panels, args)
+        stem = args.figures / name
+        plot_regret_panels(results, stem)
+        table = final_table(results)
+        write_table(table, stem.with_name(f"{name}_final.csv"))
+        with pd.option_context("display.width", 160, "display.max_columns", 20):
+            print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+            if claims is not None:
+                checks = pd.DataFrame(claims(results))
+                write_table(checks, stem.with_name(f"{name}_claims.csv"))
+                print(checks.to_string(index=False))
+        print(f"wrote {stem}.png, .pdf, .csv")
+
+    main_guard(main)

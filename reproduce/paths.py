@@ -1,0 +1,9 @@
+"""Where the project's inputs and outputs live (one place for every path)."""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data" / "matrices"
+RESULTS = ROOT / "results"
+FIGURES = ROOT / "figures"
+QUICK = "quick"  # sub-folder of RESULTS and FIGURES for --quick runs, so they never overwrite paper runs

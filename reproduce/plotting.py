@@ -1,0 +1,103 @@
+"""Figures: regret curves in the paper's style, one colour and marker per algorithm everywhere.
+
+Mean regret over runs on semilog-x axes with a shaded 95% confidence band of the mean
+(mean +- 1.96 standard errors), PNG and PDF, and a tidy CSV of exactly what is drawn.
+"""
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import seaborn as sns  # noqa: E402
+
+# Legend order of the paper (spec 1.10), then the lines only this project draws.
+ORDER = ("btm", "savage", "rucb", "rcs", "sparring", "ccb", "scb", "rmed1", "ecw_rmed", "dts", "dts_plus",
+         "pure_dts", "multisbm", "rmed2")
+_PALETTE = sns.color_palette("tab20", len(ORDER))
+_MARKERS = ("v", "^", "s", "D", "P", "X", "p", "h", "*", "o", ">", "<", "d", "H")
+STYLE = {name: {"color": _PALETTE[k], "marker": _MARKERS[k]} for k, name in enumerate(ORDER)}
+Z_95 = 1.959963984540054
+MARKERS_PER_CURVE = 10
+
+
+def curve_frame(results, panel: str) -> pd.DataFrame:
+    """Tidy rows (panel, dataset, algorithm, label, t, mean, std, sem, ci_low, ci_high, runs) of ``results``."""
+    frames = []
+    for res in results:
+        runs = res.regret.shape[0]
+        mean = res.regret.mean(axis=0)
+        std = res.regret.std(axis=0, ddof=1) if runs > 1 else np.zeros_like(mean)
+        sem = std / np.sqrt(runs)
+        frames.append(pd.DataFrame({
+            "panel": panel, "dataset": res.line.dataset, "algorithm": res.line.name, "label": res.label,
+            "t": res.checkpoints, "mean_regret": mean, "std_regret": std, "sem_regret": sem,
+            "ci95_low": mean - Z_95 * sem, "ci95_high": mean + Z_95 * sem, "runs": runs,
+        }))
+    return pd.concat(frames, ignore_index=True)
+
+
+def plot_regret_panels(panels, stem: Path, ncols: int = 2) -> pd.DataFrame:
+    """Draw one axis per (title, results) panel; write ``stem``.png/.pdf/.csv; return the tidy frame."""
+    sns.set_theme(style="whitegrid", context="paper")
+    nrows = int(np.ceil(len(panels) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 3.8 * nrows), squeeze=False)
+    frames = []
+    for ax, (title, results) in zip(axes.flat, panels):
+        frame = curve_frame(results, title)
+        frames.append(frame)
+        for res in results:
+            rows = frame[frame["algorithm"] == res.line.name]
+            style = STYLE.get(res.line.algorithm, {"color": None, "marker": "o"})
+            every = max(1, len(rows) // MARKERS_PER_CURVE)
+            ax.plot(rows["t"], rows["mean_regret"], label=res.label, color=style["color"],
+                    marker=style["marker"], markevery=every, markersize=4, linewidth=1.3)
+            ax.fill_between(rows["t"], rows["ci95_low"], rows["ci95_high"], color=style["color"], alpha=0.2,
+                            linewidth=0)
+        ax.set_xscale("log")
+        ax.set_xlabel("Time t")
+        ax.set_ylabel("Regret")
+        ax.set_title(f"{title} ({results[0].regret.shape[0]} runs)")
+        ax.legend(fontsize=7, loc="upper left")
+    for ax in list(axes.flat)[len(panels):]:
+        ax.set_visible(False)
+    fig.text(0.5, 0.003, "mean over runs; shaded: 95% confidence band of the mean (mean +- 1.96 s.e.)",
+             ha="center", fontsize=7)
+    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    table = pd.concat(frames, ignore_index=True)
+    _write_atomic(lambda path: fig.savefig(path, dpi=150), stem.with_suffix(".png"))
+    _write_atomic(lambda path: fig.savefig(path), stem.with_suffix(".pdf"))
+    _write_atomic(lambda path: table.to_csv(path, index=False), stem.with_suffix(".csv"))
+    plt.close(fig)
+    return table
+
+
+def final_table(panels) -> pd.DataFrame:
+    """Per panel and line: runs, mean, std and standard error of the exact final regret R(T)."""
+    rows = []
+    for title, results in panels:
+        for res in results:
+            final = np.asarray(res.final, dtype=np.float64)
+            runs = final.shape[0]
+            std = final.std(ddof=1) if runs > 1 else 0.0
+            rows.append({"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name,
+                         "label": res.label, "horizon": res.line.horizon, "runs": runs,
+                         "mean_final_regret": final.mean(), "std_final_regret": std,
+                         "sem_final_regret": std / np.sqrt(runs)})
+    return pd.DataFrame(rows)
+
+
+def write_table(table: pd.DataFrame, path: Path) -> None:
+    """Write a CSV atomically."""
+    _write_atomic(lambda tmp: table.to_csv(tmp, index=False), Path(path))
+
+
+def _write_atomic(write, path: Path) -> None:
+    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
+    write(tmp)
+    tmp.replace(path)

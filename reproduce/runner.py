@@ -1,0 +1,238 @@
+"""The shared experiment runner: (dataset x algorithm x runs x horizon) -> stored per-run results.
+
+``Line`` describes one curve of a figure (a dataset, an algorithm with its parameters, a horizon,
+a number of runs, a feedback delay).  ``run_lines`` validates every line before any work starts
+(a bad name or value raises ValueError and writes nothing), splits each line into chunks of runs,
+computes the chunks that are not already stored (in parallel with joblib, with a progress bar),
+and returns one ``LineResult`` per line.  A run is a pure function of (dataset, algorithm,
+parameters, root seed, run index): see ``reproduce.seeds``.
+"""
+
+import hashlib
+import math
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from algorithms import get_algorithm
+from core.simulate import simulate
+from data import load_dataset
+from reproduce import seeds
+from reproduce.paths import ROOT
+from reproduce.store import chunk_path, load_chunk, save_chunk
+
+FORMAT_VERSION = 1
+CHECKPOINTS_PER_DECADE = 40
+
+
+def log_grid(horizon: int, per_decade: int = CHECKPOINTS_PER_DECADE) -> np.ndarray:
+    """Increasing int64 slots 1 .. horizon, about ``per_decade`` per decade, always ending at horizon."""
+    exponents = np.arange(0, math.floor(math.log10(horizon) * per_decade) + 1) / per_decade
+    grid = np.unique(np.round(10.0**exponents).astype(np.int64))
+    grid = grid[grid <= horizon]
+    return np.unique(np.append(grid, horizon)).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One curve: ``algorithm`` with ``params`` on ``dataset`` for ``runs`` runs of ``horizon`` slots.
+
+    tag names the line in the store and the legend (default: the algorithm name); delay is the
+    feedback batch length d (spec 1.11); shuffle=False keeps the dataset's arm order in every run.
+    """
+
+    dataset: str
+    algorithm: str
+    horizon: int
+    runs: int
+    params: tuple = ()
+    tag: str = ""
+    delay: int = 1
+    shuffle: bool = True
+
+    @property
+    def name(self) -> str:
+        """The line's tag, or the algorithm name."""
+        return self.tag or self.algorithm
+
+
+@dataclass
+class LineResult:
+    """Stored results of one line.  Arrays have one row per run (run index = row).
+
+    checkpoints (C,) slots; regret (R, C) cumulative Copeland regret (Eq. 1) at the checkpoints;
+    g2w (R, C) gap-to-Condorcet-winner regret (NaN without a Condorcet winner); final (R,) exact
+    R(T); self_counts (R, K) self-comparisons per *original* arm; permutations (R, K).
+    """
+
+    line: Line
+    label: str
+    checkpoints: np.ndarray
+    regret: np.ndarray
+    g2w: np.ndarray
+    final: np.ndarray
+    self_counts: np.ndarray
+    permutations: np.ndarray
+    meta: dict = field(default_factory=dict)
+
+
+def _git_commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def _versions() -> dict:
+    import joblib
+    import numba
+
+    return {"python": sys.version.split()[0], "numpy": np.__version__, "numba": numba.__version__,
+            "joblib": joblib.__version__}
+
+
+def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, delay: int = 1,
+            shuffle: bool = True, checkpoints: np.ndarray | None = None) -> dict:
+    """Simulate run ``run`` of algorithm ``spec`` on ``dataset`` (a ``data.Dataset``); return its arrays.
+
+    The matrix is permuted by the run's shuffle (shared by all algorithms of the run); regrets are
+    recorded at ``checkpoints`` (default: ``log_grid(horizon)``); self-comparison counts are mapped
+    back to the original arm labels.
+    """
+    checkpoints = log_grid(horizon) if checkpoints is None else checkpoints
+    K = dataset.K
+    perm = seeds.run_permutation(seed, dataset.name, run, K, shuffle)
+    P = np.ascontiguousarray(dataset.P[np.ix_(perm, perm)])
+    zeta = dataset.normalized_copeland[perm].astype(np.float64)
+    if dataset.has_condorcet_winner:
+        gap = P[int(np.flatnonzero(perm == dataset.condorcet_winner)[0])] - 0.5
+    else:
+        gap = np.zeros(K)
+    state = spec.make_state(K, horizon, params)
+    rng = seeds.algorithm_rng(seed, dataset.name, run, spec.name, horizon if spec.needs_horizon else None)
+    regret = np.zeros(checkpoints.shape[0])
+    g2w = np.zeros(checkpoints.shape[0])
+    counts = np.zeros(K, np.int64)
+    simulate(spec.select, spec.update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, counts)
+    self_counts = np.zeros(K, np.int64)
+    self_counts[perm] = counts
+    if not dataset.has_condorcet_winner:
+        g2w[:] = np.nan
+    return {"regret": regret, "g2w": g2w, "final": regret[-1], "self_counts": self_counts,
+            "permutation": perm}
+
+
+def _config(line: Line, dataset, seed: int, start: int, stop: int) -> dict:
+    """What a chunk file must have been made with to be reused."""
+    return {
+        "format": FORMAT_VERSION, "dataset": dataset.name,
+        "matrix_sha1": hashlib.sha1(np.ascontiguousarray(dataset.P).tobytes()).hexdigest(),
+        "algorithm": line.algorithm, "params": dict(line.params), "horizon": int(line.horizon),
+        "delay": int(line.delay), "shuffle": bool(line.shuffle), "seed": int(seed), "runs": [start, stop],
+        "checkpoints_per_decade": CHECKPOINTS_PER_DECADE,
+    }
+
+
+def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: Path, config: dict) -> int:
+    """Simulate runs start..stop-1 of ``line`` and store them atomically at ``path``; return the slots run."""
+    spec = get_algorithm(line.algorithm)
+    params = spec.resolve_params(dict(line.params))
+    began = time.time()
+    rows = [run_one(dataset, spec, params, line.horizon, run, seed, line.delay, line.shuffle)
+            for run in range(start, stop)]
+    arrays = {key: np.stack([row[key] for row in rows]) for key in rows[0]}
+    arrays["regret"] = arrays["regret"].astype(np.float32)
+    arrays["g2w"] = arrays["g2w"].astype(np.float32)
+    arrays["checkpoints"] = log_grid(line.horizon)
+    meta = {"config": config, "seconds": time.time() - began, "commit": _git_commit(),
+            "versions": _versions(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    save_chunk(path, arrays, meta)
+    return (stop - start) * line.horizon
+
+
+def validate_line(line: Line):
+    """Check a line before any work: returns (dataset, spec); ValueError names the first bad value."""
+    dataset = load_dataset(line.dataset)
+    spec = get_algorithm(line.algorithm)
+    for name, value, low in (("runs", line.runs, 1), ("horizon", line.horizon, 1), ("delay", line.delay, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    spec.make_state(dataset.K, line.horizon, dict(line.params))
+    return dataset, spec
+
+
+def chunk_size(line: Line, K: int) -> int:
+    """Runs per stored chunk: small enough to resume and balance work, large enough to amortise I/O."""
+    per_run = line.horizon * max(K, 5)
+    return int(min(line.runs, max(1, round(5e8 / per_run))))
+
+
+def line_folder(out: Path, experiment: str, line: Line) -> Path:
+    """Folder of a line's chunk files: out/experiment/dataset/line-name[_dDELAY]."""
+    suffix = f"_d{line.delay}" if line.delay != 1 else ""
+    return Path(out) / experiment / Path(line.dataset).stem / f"{line.name}{suffix}"
+
+
+def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, force: bool = False,
+              progress: bool = True, backend: str = "loky") -> list[LineResult]:
+    """Compute (or reuse) every line and return their results, in the order given.
+
+    Every line is validated first, so a bad input raises ValueError before any file is written.
+    n_jobs follows joblib (-1 = all cores); backend is a joblib backend name ("loky", "dask", ...).
+    """
+    from joblib import Parallel, delayed, parallel_config
+    from tqdm.auto import tqdm
+
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    checked = [validate_line(line) for line in lines]
+    tasks = []
+    for line, (dataset, spec) in zip(lines, checked):
+        size = chunk_size(line, dataset.K)
+        folder = line_folder(out, experiment, line)
+        for start in range(0, line.runs, size):
+            stop = min(line.runs, start + size)
+            config = _config(line, dataset, seed, start, stop)
+            path = chunk_path(folder, start, stop)
+            if force or load_chunk(path, config) is None:
+                tasks.append((line, dataset, start, stop, path, config))
+    total = sum((stop - start) * line.horizon for line, _, start, stop, _, _ in tasks)
+    if tasks:
+        bar = tqdm(total=total, unit="slot", unit_scale=True, disable=not progress,
+                   desc=f"{experiment}: {len(tasks)} chunks")
+        with parallel_config(backend=backend, n_jobs=n_jobs):
+            jobs = Parallel(return_as="generator_unordered")(
+                delayed(_compute_chunk)(line, dataset, int(seed), start, stop, path, config)
+                for line, dataset, start, stop, path, config in tasks
+            )
+            for slots in jobs:
+                bar.update(slots)
+        bar.close()
+    return [load_line(line, dataset, spec, experiment, out, seed) for line, (dataset, spec) in zip(lines, checked)]
+
+
+def load_line(line: Line, dataset, spec, experiment: str, out: Path, seed: int) -> LineResult:
+    """Assemble the stored chunks of a line into one ``LineResult`` (ValueError if a chunk is missing)."""
+    size = chunk_size(line, dataset.K)
+    folder = line_folder(out, experiment, line)
+    parts = []
+    for start in range(0, line.runs, size):
+        stop = min(line.runs, start + size)
+        chunk = load_chunk(chunk_path(folder, start, stop), _config(line, dataset, seed, start, stop))
+        if chunk is None:
+            raise ValueError(f"missing or stale results for {line.name} on {line.dataset}, runs {start}-{stop - 1}")
+        parts.append(chunk)
+    stack = {key: np.concatenate([part[key] for part in parts]) for key in
+             ("regret", "g2w", "final", "self_counts", "permutation")}
+    meta = {"config": _config(line, dataset, seed, 0, line.runs),
+            "commits": sorted({part["meta"].get("commit", "unknown") for part in parts}),
+            "cpu_seconds": float(sum(part["meta"].get("seconds", 0.0) for part in parts))}
+    return LineResult(line=line, label=spec.label if not line.tag else line.tag, checkpoints=parts[0]["checkpoints"],
+                      regret=stack["regret"].astype(np.float64), g2w=stack["g2w"].astype(np.float64),
+                      final=stack["final"], self_counts=stack["self_counts"], permutations=stack["permutation"],
+                      meta=meta)
