@@ -1,0 +1,326 @@
+"""Regenerate the matrix files in data/matrices (executable provenance).
+
+Usage (from the repository root):
+    python data/build_matrices.py [--shared DIR] [--out DIR] [--local]
+
+* The paper's printed tables (D-TS App. D, Tables 1-6) are transcribed by hand below,
+  exactly as printed, and written verbatim.
+* The full-precision files are copied from the shared data folder (default
+  ``<repo>/../shared/data``), re-written with ``%.17g`` (a bit-exact round trip).
+* The four Table-9 MSLR subsets are cut out of data/matrices/mslr136_informational.txt
+  (ranker r is row r-1), rows in the table's listed ranker order.
+``--local`` skips the copies, so only the tables and the subsets are rebuilt (no
+shared folder needed).  Every file gets a ``#`` header (source, derivation, checks)
+and a ``# labels:`` line.  Each check below raises ValueError if it fails.
+This module uses numpy only and does not import the ``data`` package, so it also
+runs as a plain script.
+"""
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_OUT = REPO / "data" / "matrices"
+DEFAULT_SHARED = REPO.parent / "shared" / "data"
+PAPER = 'Wu & Liu, "Double Thompson Sampling for Dueling Bandits", NIPS 2016'
+NIGHTINGAL = (
+    "GitHub nightingal3/duelling-bandits, files added in commit cd17008ba0241c74100db965d34a87e1622c4a57 "
+    "(HEAD da41c471d3c984f0fd2851ae91a573eb7623b234); data by Zoghi, Karnin, Whiteson & de Rijke (NIPS 2015)"
+)
+MSLR136 = "mslr136_informational"
+
+# name: (table, caption and notes, rows exactly as printed)
+PRINTED = {
+    "cyclic": ("Table 1", ['"Cyclic" (adopted from Komiyama et al., COLT 2015)',
+                           "arm 1 is the Condorcet winner (p_1j = 0.6); arms 2-4 form a 0.9/0.1 cycle"], """
+        0.5 0.6 0.6 0.6
+        0.4 0.5 0.9 0.1
+        0.4 0.1 0.5 0.9
+        0.4 0.9 0.1 0.5"""),
+    "strong_borda": ("Table 2", ['"StrongBorda"',
+                                 "arm 1 is the Condorcet winner (0.55); arm 2, the Borda winner, beats arms 3-5 at 0.95"], """
+        0.5 0.55 0.55 0.55 0.55
+        0.45 0.5 0.95 0.95 0.95
+        0.45 0.05 0.5 0.95 0.95
+        0.45 0.05 0.05 0.5 0.95
+        0.45 0.05 0.05 0.05 0.5"""),
+    "arxiv": ("Table 3", ['"ArXiv" (interleaving experiments, Yue & Joachims, ICML 2011)',
+                          "exact tie p_46 = p_64 = 0.50: counts for neither arm (violates Assumption 1; kept as the authors used it)"], """
+        0.50 0.55 0.55 0.54 0.61 0.61
+        0.45 0.50 0.55 0.55 0.58 0.60
+        0.45 0.45 0.50 0.54 0.51 0.56
+        0.46 0.45 0.46 0.50 0.54 0.50
+        0.39 0.42 0.49 0.46 0.50 0.51
+        0.39 0.40 0.44 0.50 0.49 0.50"""),
+    "gap": ("Table 4", ['"Gap" (adopted from Komiyama et al., ICML 2016)',
+                        "the LaTeX \\label of this table (tab:noncondorcet_strongborda) is swapped with the "
+                        "Non-Condorcet StrongBorda table; caption and content (5x5) identify it as Gap; p_14 = 0.51"], """
+        0.5 0.8 0.8 0.51 0.2
+        0.2 0.5 0.8 0.2 0.8
+        0.2 0.2 0.5 0.8 0.8
+        0.49 0.8 0.2 0.5 0.2
+        0.8 0.2 0.2 0.8 0.5"""),
+    "nc_strong_borda": ("Table 5", ['"Non-Condorcet StrongBorda"',
+                                    "the LaTeX \\label of this table (tab:synthetic_gap) is swapped with the Gap table; "
+                                    "caption and content (6x6) identify it; the Borda winner, arm 2, beats arm 1 at 0.95"], """
+        0.5 0.05 0.55 0.55 0.55 0.55
+        0.95 0.5 0.95 0.95 0.45 0.45
+        0.45 0.05 0.5 0.95 0.95 0.95
+        0.45 0.05 0.05 0.5 0.95 0.95
+        0.45 0.55 0.05 0.05 0.5 0.95
+        0.45 0.55 0.05 0.05 0.05 0.5"""),
+    "nc_cyclic": ("Table 6", ['"Non-Condorcet Cyclic"',
+                              "three groups of arms with Copeland scores 6, 4 and 2"], """
+        0.5 0.4 0.6 0.1 0.6 0.6 0.6 0.6 0.6
+        0.6 0.5 0.4 0.6 0.1 0.6 0.6 0.6 0.6
+        0.4 0.6 0.5 0.6 0.6 0.1 0.6 0.6 0.6
+        0.9 0.4 0.4 0.5 0.1 0.9 0.6 0.6 0.4
+        0.4 0.9 0.4 0.9 0.5 0.1 0.4 0.6 0.6
+        0.4 0.4 0.9 0.1 0.9 0.5 0.6 0.4 0.6
+        0.4 0.4 0.4 0.4 0.6 0.4 0.5 0.1 0.9
+        0.4 0.4 0.4 0.4 0.4 0.6 0.9 0.5 0.1
+        0.4 0.4 0.4 0.6 0.4 0.4 0.1 0.9 0.5"""),
+}
+
+# name: (Table 9 row, rankers as listed (1-based), printed Copeland scores, printed winners)
+TABLE9 = {
+    "mslr16_condorcet": (
+        "K = 16, Condorcet",
+        [10, 22, 36, 58, 59, 66, 67, 68, 77, 98, 109, 112, 115, 116, 117, 125],
+        [0, 6, 12, 9, 10, 5, 3, 4, 2, 1, 11, 7, 15, 13, 8, 14],
+        [115],
+    ),
+    "mslr32_condorcet": (
+        "K = 32, Condorcet",
+        [7, 21, 24, 28, 32, 35, 37, 38, 43, 44, 45, 48, 52, 56, 61, 68,
+         71, 73, 82, 85, 87, 91, 96, 99, 100, 105, 112, 115, 117, 121, 123, 133],
+        [9, 26, 12, 5, 13, 24, 15, 19, 6, 4, 10, 21, 3, 28, 29, 8,
+         27, 20, 14, 25, 17, 11, 1, 2, 0, 7, 16, 31, 18, 30, 22, 23],
+        [115],
+    ),
+    "mslr16_noncondorcet": (
+        "K = 16, non-Condorcet",
+        [2, 21, 42, 60, 67, 70, 79, 90, 91, 98, 99, 103, 106, 109, 117, 130],
+        [6, 11, 4, 14, 5, 8, 3, 12, 7, 0, 1, 2, 14, 10, 9, 14],
+        [60, 106, 130],
+    ),
+    "mslr32_noncondorcet": (
+        "K = 32, non-Condorcet",
+        [4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64,
+         68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124, 128],
+        [8, 4, 24, 1, 0, 13, 7, 14, 25, 26, 6, 18, 5, 28, 30, 22,
+         10, 16, 19, 21, 12, 17, 9, 3, 2, 11, 23, 15, 28, 30, 20, 29],
+        [60, 120],
+    ),
+}
+
+SUSHI_LABELS = ("sake awabi hamachi aka-gai tai ama-ebi hotate-gai toro "
+                "tamago uni maguro ikura tako ika anago ebi").split()
+SUSHI_NOTES = [
+    "source: Komiyama et al. (COLT 2015 / ICML 2016) Sushi 16x16, recipe jkomiyama/duelingbanditlib sushi/build_pref_sushi.py "
+    "(commit ee43828c9b6dd298abf4a938eada8cae5b2be0fc), recomputed from the sushi3b orders as redistributed by PrefLib "
+    "(00014-00000002.soi, fleverest/PrefLib-Data e70f12c3f1ee0dfa6f7974618522df0aa4ce9d91; same file in PrefLib/PrefLib-Data "
+    "aaadda8ea0daff6bfed7435192d943a134eb37ec)",
+    "derivation: the 16 most-compared of the 100 set-B items, rows in ascending comparison count; p_ij = W_ij / (W_ij + W_ji) "
+    "from pairwise win counts W, at full precision (shared/data/sushi16_komiyama_pref_fullprec.txt)",
+    "rows are sushi3 item ids 15 14 13 12 11 9 10 8 7 4 2 6 5 3 1 0; the Condorcet winner is toro (row index 7)",
+    "exact off-diagonal tie: hamachi vs tai = 126:126, p = 0.5 (counts for neither arm; violates Assumption 1)",
+    "the 3-decimal version (shared/data/sushi16_komiyama_pref_3dp.txt) is NOT used: its pair maguro/ebi prints 0.627/0.372, "
+    "summing to 0.999, and |0.999 - 1| = 0.0010000000000000009 is not < 1e-3, so the authors' consistency check rejects it",
+    "checked by build_matrices.py: equals W / (W + W^T) of shared/data/sushi16_komiyama_pairwise_win_counts.txt bit for bit",
+    "the raw Kamishima data may not be redistributed; only this derived aggregate is kept",
+]
+
+# name: (shared file, labels, notes)
+COPIES = {
+    "mslr136_informational": (
+        "MSLR_Informational_PMat_136x136.txt", [str(r) for r in range(1, 137)],
+        [f"source: {NIGHTINGAL}", "file data/MSLR_Informational_PMat.npz (blob 5cd4f98db3bb3bb55b921e75595928831cf2ae23, "
+         "sha256 ef05eca2b7b27f63faaa292b0e88b17311560bf76124693354d953c702b7e9da), key PMat, unchanged",
+         "the 136 MSLR-WEB30K rankers, informational click model; label = 1-based ranker id (ranker r is row r-1)",
+         "the D-TS 5-armed tables and all four Table-9 subsets are sub-matrices of this matrix"]),
+    "mslr136_navigational": (
+        "MSLR_Navigational_PMat_136x136.txt", [str(r) for r in range(1, 137)],
+        [f"source: {NIGHTINGAL}", "file data/MSLR_Navigational_PMat.npz (blob 0e7aa5cf7df105851b5e5dc518e9f4ec2731e715, "
+         "sha256 302f4d88cba0bcace47a0e7a6e5bebdd8961b2ad912db9b682b3f2a9a05c3a94), key PMat, unchanged",
+         "navigational click model; label = 1-based ranker id"]),
+    "mslr136_perfect": (
+        "MSLR_Perfect_PMat_136x136.txt", [str(r) for r in range(1, 137)],
+        [f"source: {NIGHTINGAL}", "file data/MSLR_Perfect_PMat.npz (blob 4d470d5e9c70671f78da96ce92cb6c02b79de0e4, "
+         "sha256 5a8ea50334af26d1efc7c2a9731dc9336d96dbbc3ec8d741509e25b3324b55a5), key PMat, unchanged",
+         "perfect click model; label = 1-based ranker id"]),
+    "mslr5_condorcet": (
+        "MSLR_Informational_5_Condorcet_rankers_2-4-3-1-5_fullprec.txt", ["2", "4", "3", "1", "5"],
+        [f"source: {PAPER}, Appendix D, Table 7 (MSLR K = 5, Condorcet), printed to 3 decimals; full precision from mslr136_informational",
+         "identification: HuasenWu/DuelingBandits DuelingBandit/data/MSLR_Informational_5_Condorcet.txt (commit "
+         "832893cd52715842ae1ef59b34122b0d23564fcd, 8 digits) equals rankers (2, 4, 3, 1, 5) of the 136x136 matrix within 4.7e-9",
+         "the paper prints p_12 = 0.535 (= 0.53519...); the 0.525 in nightingal3's transcription (src/ltr_matrices.py) is a typo there",
+         "checked by build_matrices.py: equals rows/columns (2, 4, 3, 1, 5) of mslr136_informational bit for bit"]),
+    "mslr5_noncondorcet": (
+        "MSLR_Informational_5_nonCondorcet_rankers_93-7-92-94-105_fullprec.txt", ["93", "7", "92", "94", "105"],
+        [f"source: {PAPER}, Appendix D, Table 8 (MSLR K = 5, non-Condorcet), printed to 3 decimals; full precision from mslr136_informational",
+         "identification: an exhaustive search over ordered 5-tuples of the 136 Informational rankers finds exactly one tuple, "
+         "(93, 7, 92, 94, 105), whose entries all round to the printed table (max abs diff 0.000497)",
+         "three Copeland winners in a cycle 93 -> 92 -> 7 -> 93",
+         "checked by build_matrices.py: equals rows/columns (93, 7, 92, 94, 105) of mslr136_informational bit for bit"]),
+    "sushi": ("sushi16_komiyama_pref_fullprec.txt", SUSHI_LABELS, SUSHI_NOTES),
+}
+SUSHI_COUNTS = "sushi16_komiyama_pairwise_win_counts.txt"
+MSLR16_SHARED = "MSLR_Informational_16_Condorcet_rankers_10-22-36-58-59-66-67-68-77-98-109-112-115-116-117-125.txt"
+FIVE_ARMED_RANKERS = {"mslr5_condorcet": [2, 4, 3, 1, 5], "mslr5_noncondorcet": [93, 7, 92, 94, 105]}
+
+
+def copeland_scores(P):
+    """#{j : p_ij > 0.5} per row (strict; the 0.5 diagonal never counts)."""
+    return (np.asarray(P) > 0.5).sum(axis=1)
+
+
+def check_consistent(P, what):
+    """Raise ValueError unless P is square with diagonal 0.5 and p_ij + p_ji == 1 exactly."""
+    P = np.asarray(P)
+    if P.ndim != 2 or P.shape[0] != P.shape[1]:
+        raise ValueError(f"{what}: not square: shape {P.shape}")
+    if not (np.diag(P) == 0.5).all():
+        raise ValueError(f"{what}: diagonal is not all 0.5")
+    bad = np.argwhere(P + P.T != 1.0)
+    if bad.size:
+        i, j = bad[0]
+        raise ValueError(f"{what}: p[{i},{j}] + p[{j},{i}] = {P[i, j]!r} + {P[j, i]!r} != 1")
+
+
+def summary_lines(P, labels):
+    """Header lines stating the Copeland scores (K <= 32) and the Copeland winners by label."""
+    s = copeland_scores(P)
+    K = len(labels)
+    winners = [labels[i] for i in np.flatnonzero(s == s.max())]
+    kind = "Condorcet winner" if s.max() == K - 1 else "Copeland winners (no Condorcet winner)"
+    lines = []
+    if K <= 32:
+        lines.append("Copeland scores (#j with p_ij > 0.5, strict), by row: " + " ".join(str(int(x)) for x in s))
+    lines.append(f"{kind}: {' '.join(winners)} with score {int(s.max())} of {K - 1}")
+    return lines
+
+
+def render(notes, labels, rows):
+    """File text: '# ' + each note, the labels line, then the rows (lists of number strings)."""
+    out = [f"# {line}" for line in notes]
+    out.append("# labels: " + " ".join(labels))
+    out.extend(" ".join(r) for r in rows)
+    return "\n".join(out) + "\n"
+
+
+def full_precision_rows(P):
+    """Rows of '%.17g' strings (bit-exact round trip through float())."""
+    return [["%.17g" % x for x in row] for row in np.asarray(P)]
+
+
+def load_plain(path):
+    """Numbers of a matrix file, skipping '#' lines."""
+    return np.loadtxt(path, comments="#", ndmin=2)
+
+
+def printed_table_text(name):
+    """Text of the file for printed table ``name`` (a key of PRINTED), after checking it."""
+    table, notes, body = PRINTED[name]
+    rows = [line.split() for line in body.strip().splitlines()]
+    P = np.array(rows, dtype=float)
+    check_consistent(P, name)
+    labels = [str(k + 1) for k in range(P.shape[0])]
+    head = [f"{name}: K = {P.shape[0]}",
+            f"source: {PAPER}, Appendix D, {table} {notes[0]}",
+            "derivation: none; transcribed by hand exactly as printed; labels are the paper's 1-based arm numbers"]
+    head += notes[1:]
+    head.append("checked by build_matrices.py: diagonal 0.5 and p_ij + p_ji == 1 exactly for every pair")
+    return render(head + summary_lines(P, labels), labels, rows)
+
+
+def mslr_subset_text(name, P136):
+    """Text of the Table-9 subset ``name`` cut from the 136x136 Informational matrix, after checking
+    that every ranker's Copeland score and the winners are as printed."""
+    row, rankers, printed_scores, printed_winners = TABLE9[name]
+    idx = np.array(rankers) - 1
+    P = np.asarray(P136)[np.ix_(idx, idx)]
+    s = copeland_scores(P)
+    if list(s) != printed_scores:
+        raise ValueError(f"{name}: Copeland scores {list(s)} differ from Table 9 {printed_scores}")
+    winners = [rankers[i] for i in np.flatnonzero(s == s.max())]
+    if winners != printed_winners:
+        raise ValueError(f"{name}: winners {winners} differ from Table 9 {printed_winners}")
+    labels = [str(r) for r in rankers]
+    off = ~np.eye(len(rankers), dtype=bool)
+    head = [f"{name}: K = {len(rankers)}",
+            f"source: {PAPER}, Appendix D, Table 9 row '{row}' (ranker ids and their Copeland scores)",
+            f"derivation: rows/columns (ranker r -> row r-1) of {MSLR136}.txt, in the table's listed ranker order; "
+            "labels are the 1-based ranker ids",
+            f"source of the 136x136 matrix: {NIGHTINGAL}",
+            "checked by build_matrices.py: every ranker's Copeland score and the winners equal Table 9",
+            f"smallest |p_ij - 1/2| off the diagonal: {np.abs(P - 0.5)[off].min():.6f}"]
+    if name == "mslr32_noncondorcet":
+        head.append("rankers 4, 8, ..., 128 = the C++ harness's 'customised' input (0-based rows 3, 7, ..., 127); "
+                    "it has pairs with |p_ij - 1/2| < 0.003, which the paper says were eliminated")
+    if name == "mslr16_condorcet":
+        head.append(f"also equals shared/data/{MSLR16_SHARED} (checked when building with the shared folder)")
+    return render(head + summary_lines(P, labels), labels, full_precision_rows(P))
+
+
+def copy_text(name, shared):
+    """Text of the copied full-precision file ``name`` (a key of COPIES) read from folder ``shared``."""
+    filename, labels, notes = COPIES[name]
+    P = load_plain(Path(shared) / filename)
+    check_consistent(P, filename)
+    if name == "sushi":
+        W = load_plain(Path(shared) / SUSHI_COUNTS)
+        N = W + W.T
+        if not np.array_equal(np.divide(W, N, out=np.full(W.shape, 0.5), where=N > 0), P):
+            raise ValueError(f"{filename} is not W / (W + W^T) of {SUSHI_COUNTS}")
+    head = [f"{name}: K = {P.shape[0]}, copied from shared/data/{filename} at full precision (%.17g)"]
+    head += notes
+    head.append("checked by build_matrices.py: diagonal 0.5 and p_ij + p_ji == 1 exactly for every pair")
+    return render(head + summary_lines(P, labels), labels, full_precision_rows(P))
+
+
+def check_against_136(out, shared):
+    """Check the 5-armed copies (and the shared K=16 file, if ``shared``) against the 136x136 matrix in ``out``."""
+    P136 = load_plain(Path(out) / f"{MSLR136}.txt")
+    for name, rankers in FIVE_ARMED_RANKERS.items():
+        idx = np.array(rankers) - 1
+        if not np.array_equal(load_plain(Path(out) / f"{name}.txt"), P136[np.ix_(idx, idx)]):
+            raise ValueError(f"{name}.txt is not rankers {rankers} of {MSLR136}.txt")
+    if shared is not None:
+        idx = np.array(TABLE9["mslr16_condorcet"][1]) - 1
+        if not np.array_equal(load_plain(Path(shared) / MSLR16_SHARED), P136[np.ix_(idx, idx)]):
+            raise ValueError(f"shared {MSLR16_SHARED} differs from the subset of {MSLR136}.txt")
+
+
+def build(out=DEFAULT_OUT, shared=DEFAULT_SHARED):
+    """Write every file into ``out``: copies from ``shared`` (skipped if None), then the Table-9
+    subsets (from ``out``/mslr136_informational.txt) and the printed tables."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if shared is not None:
+        for name in COPIES:
+            (out / f"{name}.txt").write_text(copy_text(name, shared))
+    check_against_136(out, shared)
+    P136 = load_plain(out / f"{MSLR136}.txt")
+    for name in TABLE9:
+        (out / f"{name}.txt").write_text(mslr_subset_text(name, P136))
+    for name in PRINTED:
+        (out / f"{name}.txt").write_text(printed_table_text(name))
+
+
+def main(argv=None):
+    """Command-line entry point (see the module docstring)."""
+    parser = argparse.ArgumentParser(description="Regenerate data/matrices from the paper tables and shared/data.")
+    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="folder with the shared matrix files")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default data/matrices)")
+    parser.add_argument("--local", action="store_true", help="skip the copies from --shared")
+    args = parser.parse_args(argv)
+    if not args.local and not args.shared.is_dir():
+        parser.error(f"shared data folder not found: {args.shared} (give --shared DIR, or --local)")
+    build(args.out, None if args.local else args.shared)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""The ``Dataset`` record: a validated preference matrix plus its labels and provenance."""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from .validation import validate_preference_matrix
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A K-armed dueling-bandit instance.
+
+    Fields:
+      name: dataset name (file stem, or the generated dataset's name).
+      P: K x K float64 preference matrix, read-only; P[i, j] = P(arm i beats arm j).
+      labels: original arm labels, one string per row (1-based arm numbers,
+        MSLR ranker ids or sushi item names).
+      source: where the matrix came from (a file path, or the generator call).
+      renormalised: pairs (i, j), i < j, that validation divided by their sum.
+      header: the file's ``#`` lines, stripped of surrounding blanks (empty for generated data).
+
+    Build it with ``load_dataset`` or ``dataset_from_matrix``, which validate P; the
+    constructor itself only checks the shape and the number of labels.
+
+    Copeland quantities use the strict comparison p_ij > 0.5 (spec section 1.3),
+    so an exact 0.5 pair counts for neither arm.
+    """
+
+    name: str
+    P: np.ndarray
+    labels: tuple
+    source: str
+    renormalised: tuple = ()
+    header: tuple = ()
+
+    def __post_init__(self):
+        """Store P as a read-only float64 copy and labels as strings; check shape and label count."""
+        P = np.array(self.P, dtype=np.float64)
+        if P.ndim != 2 or P.shape[0] != P.shape[1]:
+            raise ValueError(f"dataset {self.name!r}: P is not square: shape {P.shape}")
+        P.setflags(write=False)
+        labels = tuple(str(x) for x in self.labels)
+        if len(labels) != P.shape[0]:
+            raise ValueError(f"dataset {self.name!r}: {len(labels)} labels for K = {P.shape[0]} arms")
+        object.__setattr__(self, "P", P)
+        object.__setattr__(self, "labels", labels)
+        object.__setattr__(self, "renormalised", tuple((int(i), int(j)) for i, j in self.renormalised))
+        object.__setattr__(self, "header", tuple(self.header))
+
+    @property
+    def K(self):
+        """Number of arms."""
+        return self.P.shape[0]
+
+    @property
+    def copeland_scores(self):
+        """int64 array: score_i = #{j != i : p_ij > 0.5}."""
+        return (self.P > 0.5).sum(axis=1).astype(np.int64)
+
+    @property
+    def normalized_copeland(self):
+        """float array: copeland_scores / (K - 1), the zeta_i of the paper."""
+        return self.copeland_scores / (self.K - 1)
+
+    @property
+    def winners(self):
+        """int array of the Copeland winners (indices with the maximal score), ascending."""
+        s = self.copeland_scores
+        return np.flatnonzero(s == s.max())
+
+    @property
+    def has_condorcet_winner(self):
+        """True iff some arm beats every other arm (score K - 1)."""
+        return bool(self.copeland_scores.max() == self.K - 1)
+
+    @property
+    def condorcet_winner(self):
+        """Index of the Condorcet winner, or None if there is none."""
+        return int(self.winners[0]) if self.has_condorcet_winner else None
+
+    @property
+    def zeta_star(self):
+        """Largest normalised Copeland score, max_i zeta_i (1.0 iff a Condorcet winner exists)."""
+        return float(self.normalized_copeland.max())
+
+
+def dataset_from_matrix(P, name, labels=None, source="in-memory matrix", header=(), tol=1e-3):
+    """Validate ``P`` (see ``validate_preference_matrix``) and wrap it in a ``Dataset``.
+
+    ``labels`` defaults to the 1-based arm numbers "1".."K".  Pairs renormalised
+    within ``tol`` are recorded in ``Dataset.renormalised`` and reported with
+    ``warnings.warn``.  Raises ValueError for an invalid matrix or a wrong number of labels.
+    """
+    P_fixed, renormalised = validate_preference_matrix(P, tol=tol)
+    if labels is None:
+        labels = [str(k + 1) for k in range(P_fixed.shape[0])]
+    if renormalised:
+        pairs = ", ".join(f"({i},{j})" for i, j in renormalised)
+        warnings.warn(
+            f"dataset {name!r}: renormalised {len(renormalised)} pair(s) whose sum was within {tol!r} of 1: {pairs}",
+            UserWarning,
+            stacklevel=2,
+        )
+    return Dataset(name=name, P=P_fixed, labels=labels, source=source, renormalised=renormalised, header=header)
