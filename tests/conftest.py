@@ -1,0 +1,1 @@
+"""Shared pytest setup: the tests import the project packages (installed editable by requirements.txt)."""

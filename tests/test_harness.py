@@ -1,0 +1,223 @@
+"""The simulation loop against its plain-Python reference, feedback delay, seeds, the result store,
+determinism across n_jobs, and bad input at the API and the command line."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit
+
+from algorithms import get_algorithm
+from core.simulate import simulate
+from data import load_dataset
+from reproduce import seeds
+from reproduce.runner import Line, log_grid, run_lines, run_one
+from reproduce.store import chunk_path, load_chunk, save_chunk
+from tests import reference as ref
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@njit(cache=True)
+def _script_select(state, t, rng):
+    """Toy algorithm: plays the scripted pair of slot t (cycling)."""
+    pairs = state[0]
+    k = (t - 1) % pairs.shape[0]
+    return pairs[k, 0], pairs[k, 1]
+
+
+@njit(cache=True)
+def _script_update(state, a1, a2, a1_won, t):
+    """Records every delivered outcome: (slot, a1, a2, won) in delivery order."""
+    log, count = state[1], state[2]
+    k = count[0]
+    log[k, 0], log[k, 1], log[k, 2], log[k, 3] = t, a1, a2, a1_won
+    count[0] = k + 1
+
+
+def script_state(horizon):
+    pairs = np.array([[0, 1], [2, 2], [3, 0], [1, 3], [2, 0]], dtype=np.int64)
+    return (pairs, np.full((horizon, 4), -1, np.int64), np.zeros(1, np.int64))
+
+
+@pytest.mark.parametrize("delay", [1, 3, 7])
+def test_simulate_matches_reference_loop(delay):
+    ds = load_dataset("gap")
+    P, zeta = ds.P, ds.normalized_copeland.astype(float)
+    gap = P[0] - 0.5
+    horizon = 200
+    checkpoints = log_grid(horizon, 10)
+    fast = script_state(horizon)
+    regret, g2w, counts = np.zeros(len(checkpoints)), np.zeros(len(checkpoints)), np.zeros(5, np.int64)
+    simulate(_script_select, _script_update, fast, np.random.default_rng(9), P, zeta, gap, checkpoints, delay,
+             regret, g2w, counts)
+    slow = script_state(horizon)
+    r_ref, g_ref, c_ref = ref.simulate(_script_select.py_func, _script_update.py_func, slow,
+                                       np.random.default_rng(9), P, zeta, gap, checkpoints, delay)
+    np.testing.assert_allclose(regret, r_ref, rtol=1e-12)
+    np.testing.assert_allclose(g2w, g_ref, rtol=1e-12)
+    np.testing.assert_array_equal(counts, c_ref)
+    delivered = fast[1][: fast[2][0]]
+    np.testing.assert_array_equal(delivered, slow[1][: slow[2][0]])
+    # Outcomes are delivered in order, in batches at the end of every slot t with t % d == 0.
+    assert len(delivered) == horizon - horizon % delay
+    np.testing.assert_array_equal(delivered[:, 0], np.arange(1, len(delivered) + 1))
+
+
+def test_regret_increments_follow_eq_1():
+    """Per-slot Copeland regret zeta* - (zeta_a1 + zeta_a2)/2 and G2W (p_c,a1 - 1/2) + (p_c,a2 - 1/2)."""
+    ds = load_dataset("mslr5_condorcet")
+    zeta = ds.normalized_copeland.astype(float)
+    horizon = 5
+    state = script_state(horizon)
+    checkpoints = np.arange(1, horizon + 1, dtype=np.int64)
+    regret, g2w, counts = np.zeros(horizon), np.zeros(horizon), np.zeros(5, np.int64)
+    simulate(_script_select, _script_update, state, np.random.default_rng(0), ds.P, zeta, ds.P[0] - 0.5,
+             checkpoints, 1, regret, g2w, counts)
+    expected = np.cumsum([1 - (zeta[a] + zeta[b]) / 2 for a, b in state[0]])
+    np.testing.assert_allclose(regret, expected)
+    np.testing.assert_allclose(g2w, np.cumsum([ds.P[0, a] + ds.P[0, b] - 1 for a, b in state[0]]))
+    assert counts.tolist() == [0, 0, 1, 0, 0]
+
+
+def test_self_comparison_is_a_fair_coin():
+    ds = load_dataset("cyclic")
+    horizon = 40000
+    state = (np.array([[1, 1]], dtype=np.int64), np.full((horizon, 4), -1, np.int64), np.zeros(1, np.int64))
+    simulate(_script_select, _script_update, state, np.random.default_rng(1), ds.P,
+             ds.normalized_copeland.astype(float), np.zeros(4), np.array([horizon]), 1, np.zeros(1),
+             np.zeros(1), np.zeros(4, np.int64))
+    wins = state[1][:, 3].sum()
+    # Binomial(40000, 1/2): sd = 100; 4.5 sd leaves a false-failure probability below 1e-5.
+    assert abs(wins - horizon / 2) < 4.5 * 100
+
+
+def test_log_grid():
+    grid = log_grid(10**6)
+    assert grid[0] == 1 and grid[-1] == 10**6 and np.all(np.diff(grid) > 0)
+    assert 200 <= len(grid) <= 260
+    assert log_grid(1).tolist() == [1] and log_grid(7)[-1] == 7
+
+
+def test_seeds_are_stable_and_independent():
+    a = seeds.algorithm_rng(1, "gap", 3, "dts").random(3)
+    assert np.array_equal(a, seeds.algorithm_rng(1, "gap", 3, "dts").random(3))
+    assert not np.array_equal(a, seeds.algorithm_rng(1, "gap", 4, "dts").random(3))
+    assert not np.array_equal(a, seeds.algorithm_rng(1, "gap", 3, "dts_plus").random(3))
+    assert not np.array_equal(a, seeds.algorithm_rng(2, "gap", 3, "dts").random(3))
+    assert seeds.run_permutation(5, "gap", 0, 5, shuffle=False).tolist() == [0, 1, 2, 3, 4]
+    perm = seeds.run_permutation(5, "gap", 0, 5)
+    assert sorted(perm.tolist()) == [0, 1, 2, 3, 4]
+
+
+def test_shorter_run_is_a_prefix_of_a_longer_one():
+    ds, spec = load_dataset("arxiv"), get_algorithm("dts")
+    short = run_one(ds, spec, {}, 1000, 2, 8)
+    long = run_one(ds, spec, {}, 10000, 2, 8)
+    grid = log_grid(10000)
+    assert long["regret"][np.searchsorted(grid, 1000)] == short["final"]
+
+
+def test_self_counts_are_mapped_to_original_arms():
+    ds = load_dataset("mslr5_condorcet")
+    res = run_one(ds, get_algorithm("dts"), {}, 20000, 0, 4)
+    assert res["self_counts"].argmax() == ds.condorcet_winner
+    assert sorted(res["permutation"].tolist()) == list(range(5))
+
+
+def test_store_roundtrip_and_stale_or_corrupt_files(tmp_path):
+    path = chunk_path(tmp_path, 0, 3)
+    save_chunk(path, {"x": np.arange(3)}, {"config": {"a": 1}})
+    assert load_chunk(path, {"a": 1})["x"].tolist() == [0, 1, 2]
+    assert load_chunk(path, {"a": 2}) is None
+    path.write_bytes(b"garbage")
+    assert load_chunk(path, {"a": 1}) is None
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temp file left behind
+
+
+def lines_for(datasets=("gap", "nc_cyclic"), algorithms=("dts", "dts_plus")):
+    return [Line(dataset=d, algorithm=a, horizon=3000, runs=5) for d in datasets for a in algorithms]
+
+
+def test_identical_results_for_any_n_jobs(tmp_path):
+    one = run_lines(lines_for(), "det", tmp_path / "one", seed=3, n_jobs=1, progress=False)
+    two = run_lines(lines_for(), "det", tmp_path / "two", seed=3, n_jobs=2, progress=False)
+    for a, b in zip(one, two):
+        np.testing.assert_array_equal(a.regret, b.regret)
+        np.testing.assert_array_equal(a.final, b.final)
+        np.testing.assert_array_equal(a.self_counts, b.self_counts)
+    # The other algorithms of an experiment do not change a line's numbers.
+    alone = run_lines(lines_for(algorithms=("dts_plus",)), "det", tmp_path / "alone", seed=3, n_jobs=1,
+                      progress=False)
+    np.testing.assert_array_equal(alone[0].final, one[1].final)
+
+
+def test_resume_recomputes_only_missing_or_corrupt_chunks(tmp_path):
+    line = Line(dataset="gap", algorithm="dts", horizon=2000, runs=5)
+    first = run_lines([line], "res", tmp_path, seed=1, n_jobs=1, progress=False)[0]
+    files = sorted((tmp_path / "res" / "gap" / "dts").glob("*.npz"))
+    assert files
+    files[0].write_bytes(b"interrupted")
+    stamp = {f: f.stat().st_mtime_ns for f in files[1:]}
+    again = run_lines([line], "res", tmp_path, seed=1, n_jobs=1, progress=False)[0]
+    np.testing.assert_array_equal(first.final, again.final)
+    assert all(f.stat().st_mtime_ns == stamp[f] for f in files[1:])
+
+
+@pytest.mark.parametrize("line,message", [
+    (Line(dataset="nope", algorithm="dts", horizon=10, runs=1), "unknown dataset 'nope'"),
+    (Line(dataset="gap", algorithm="nope", horizon=10, runs=1), "unknown algorithm 'nope'"),
+    (Line(dataset="gap", algorithm="dts", horizon=0, runs=1), "horizon must be an integer >= 1"),
+    (Line(dataset="gap", algorithm="dts", horizon=10, runs=0), "runs must be an integer >= 1"),
+    (Line(dataset="gap", algorithm="dts", horizon=10, runs=1, delay=0), "delay must be an integer >= 1"),
+    (Line(dataset="gap", algorithm="dts", horizon=10, runs=1, params=(("alpha", 0.0),)), "alpha must be"),
+])
+def test_bad_lines_raise_before_any_file_is_written(tmp_path, line, message):
+    good = Line(dataset="gap", algorithm="dts", horizon=10, runs=1)
+    with pytest.raises(ValueError, match=message):
+        run_lines([good, line], "bad", tmp_path, seed=0, n_jobs=1, progress=False)
+    assert not any(tmp_path.rglob("*"))
+
+
+def run_cli(*args, cwd=ROOT):
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["reproduce/run.py", "--dataset", "nope", "--algorithms", "dts"], "error: unknown dataset 'nope'"),
+    (["reproduce/run.py", "--dataset", "gap", "--algorithms", "nope"], "error: unknown algorithm 'nope'"),
+    (["reproduce/run.py", "--dataset", "gap", "--algorithms", "dts", "--param", "dts.alpha=-1"],
+     "error: alpha must be a finite number > 0, got -1.0"),
+    (["reproduce/run.py", "--dataset", "gap", "--algorithms", "dts", "--horizon", "0"], "error: --horizon must be >= 1"),
+    (["reproduce/fig7_pure_dts.py", "--runs", "0"], "error: --runs must be >= 1, got 0"),
+    (["reproduce/fig7_pure_dts.py", "--horizon", "-5"], "error: --horizon must be >= 1, got -5"),
+])
+def test_cli_bad_input_exits_2_with_one_line_and_no_files(tmp_path, args, message):
+    proc = run_cli(*args, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == message or proc.stderr.strip().startswith(message)
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "r").exists() and not (tmp_path / "f").exists()
+
+
+def test_cli_bad_matrix_file_names_the_entry(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("0.5 0.7\n0.2 0.5\n")
+    proc = run_cli("reproduce/run.py", "--dataset", str(bad), "--algorithms", "dts", "--out", str(tmp_path / "r"))
+    assert proc.returncode == 2
+    assert "p[0,1] + p[1,0] = 0.7 + 0.2" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "r").exists()
+
+
+def test_cli_small_run_writes_figure_and_tables(tmp_path):
+    proc = run_cli("reproduce/run.py", "--dataset", "cyclic", "--algorithms", "dts", "pure_dts", "--runs", "2",
+                   "--horizon", "500", "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "r"),
+                   "--figures", str(tmp_path / "f"), "--name", "smoke")
+    assert proc.returncode == 0, proc.stderr
+    for suffix in (".png", ".pdf", ".csv"):
+        assert (tmp_path / "f" / f"smoke{suffix}").stat().st_size > 0
+    assert "pure D-TS" in (tmp_path / "f" / "smoke_final.csv").read_text()

@@ -1,0 +1,182 @@
+"""Every core kernel against its plain NumPy reference (tests/reference.py)."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import optimize, stats
+
+from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true, uniform_member
+from core.bounds import direct_bounds, mirrored_bounds, update_pair, upper_copeland_mirrored
+from core.copeland import copeland_scores, sample_tournament
+from core.kl import kl_bernoulli, kl_clamped, kl_lcb, kl_ucb
+from tests import reference as ref
+
+
+def random_stats(K, rng, max_count=30):
+    """Pseudo-count statistics of a random comparison history: (n, w), n symmetric."""
+    counts = rng.integers(0, max_count, size=(K, K))
+    counts = np.triu(counts, 1) + np.triu(counts, 1).T
+    wins = rng.binomial(counts, rng.random((K, K)))
+    wins = np.triu(wins, 1) + np.tril(counts - wins.T, -1)
+    return counts + 1e-6, wins + 1e-5
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_argmax_argmin_first_match_reference(seed):
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 4, size=9).astype(np.float64)  # small range: many ties
+    mask = rng.random(9) < 0.7
+    assert argmax_first(values, mask) == ref.argmax_first(values, mask)
+    assert argmin_first(values, mask) == ref.argmin_first(values, mask)
+
+
+def test_argmax_empty_mask_is_minus_one():
+    mask = np.zeros(4, np.bool_)
+    assert argmax_first(np.zeros(4), mask) == -1
+    assert argmin_first(np.zeros(4), mask) == -1
+    assert uniform_member(np.random.default_rng(0), mask) == -1
+    assert fill_true(mask).all()
+
+
+def test_argmax_uniform_is_uniform_over_ties():
+    values = np.array([3.0, 1.0, 3.0, 3.0, 2.0, 3.0])
+    mask = np.array([True, True, True, False, True, True])  # maximisers in the mask: 0, 2, 5
+    rng = np.random.default_rng(1)
+    draws = np.array([argmax_uniform(rng, values, mask) for _ in range(30000)])
+    assert set(np.unique(draws)) == {0, 2, 5}
+    observed = np.bincount(draws, minlength=6)[[0, 2, 5]]
+    # Chi-square goodness of fit to (1/3, 1/3, 1/3): a correct kernel fails with probability 1e-4.
+    assert stats.chisquare(observed).pvalue > 1e-4
+
+
+def test_uniform_member_is_uniform():
+    mask = np.array([False, True, True, False, True])
+    rng = np.random.default_rng(2)
+    draws = np.array([uniform_member(rng, mask) for _ in range(30000)])
+    assert stats.chisquare(np.bincount(draws, minlength=5)[[1, 2, 4]]).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_bounds_match_reference(seed):
+    rng = np.random.default_rng(seed)
+    K = 6
+    n, w = random_stats(K, rng)
+    t = int(rng.integers(1, 10**6))
+    U, L = ref.mirrored_UL(n, w, t, 0.51)
+    for i in range(K):
+        for j in range(K):
+            assert mirrored_bounds(n, w, i, j, math.log(t), 0.51) == pytest.approx((U[i, j], L[i, j]), rel=1e-12)
+    counts = upper_copeland_mirrored(n, w, math.log(t), 0.51, np.zeros(K, np.int64))
+    expected = [(U[i, np.arange(K) != i] >= 0.5).sum() for i in range(K)]
+    np.testing.assert_array_equal(counts, expected)
+    Ud, Ld = direct_bounds(n, w, math.log(t), 0.51, np.empty((K, K)), np.empty((K, K)))
+    Ur, Lr = ref.direct_UL(n, w, t, 0.51)
+    np.testing.assert_allclose(Ud, Ur, rtol=1e-12)
+    np.testing.assert_allclose(Ld, Lr, rtol=1e-12)
+
+
+def test_mirrored_bounds_first_slot_quirk():
+    """Spec 2.4: at t = 1 the width is 0 and p-hat = 10, so u_ij = 10 for i > j but u_ji = -9."""
+    K = 4
+    n, w = np.full((K, K), 1e-6), np.full((K, K), 1e-5)
+    counts = upper_copeland_mirrored(n, w, 0.0, 0.51, np.zeros(K, np.int64))
+    np.testing.assert_array_equal(counts, np.arange(K))
+    assert mirrored_bounds(n, w, 2, 1, 0.0, 0.51) == pytest.approx((10.0, 10.0))
+    assert mirrored_bounds(n, w, 1, 2, 0.0, 0.51) == pytest.approx((-9.0, -9.0))
+
+
+def test_update_pair():
+    n, w = np.zeros((3, 3)), np.zeros((3, 3))
+    update_pair(n, w, 2, 0, True)
+    update_pair(n, w, 0, 2, True)
+    update_pair(n, w, 1, 1, False)
+    assert n[0, 2] == n[2, 0] == 2 and w[2, 0] == 1 and w[0, 2] == 1
+    assert n[1, 1] == 2 and w[1, 1] == 1
+
+
+def test_copeland_scores_match_reference():
+    rng = np.random.default_rng(3)
+    P = rng.random((7, 7))
+    P = np.triu(P, 1) + np.tril(1 - P.T, -1)
+    np.fill_diagonal(P, 0.5)
+    P[1, 4], P[4, 1] = 0.5, 0.5  # an exact tie counts for nobody
+    expected = (P > 0.5).sum(axis=1)
+    np.testing.assert_array_equal(copeland_scores(P, np.zeros(7, np.int64)), expected)
+
+
+def test_sample_tournament_mirrors_and_counts_votes():
+    rng = np.random.default_rng(4)
+    K = 6
+    n, w = random_stats(K, rng)
+    rows = np.array([True, False, True, True, False, False])
+    done = np.zeros(K, np.bool_)
+    theta = np.full((K, K), -1.0)
+    votes = np.full(K, -1, np.int64)
+    sample_tournament(rng, w, rows, done, theta, votes)
+    np.testing.assert_array_equal(done, rows)
+    for i in np.flatnonzero(rows):
+        others = np.arange(K) != i
+        assert votes[i] == (theta[i, others] > 0.5).sum()
+        for j in np.flatnonzero(rows):
+            if j != i:
+                assert theta[max(i, j), min(i, j)] == 1.0 - theta[min(i, j), max(i, j)]  # later row mirrors
+    assert (votes[~rows] == -1).all() and (theta[~rows] == -1.0).all()
+    # Extending the sample to the other rows keeps it one consistent joint sample.
+    sample_tournament(rng, w, ~rows, done, theta, votes)
+    assert done.all()
+    for i in range(K):
+        for j in range(K):
+            if i != j:
+                    assert theta[i, j] == pytest.approx(1.0 - theta[j, i], abs=1e-15)
+
+
+def test_sample_tournament_marginal_is_the_beta_posterior():
+    """theta_ij ~ Beta(w_ij + 1, w_ji + 1) for every ordered pair, whichever end is sampled first."""
+    rng = np.random.default_rng(5)
+    K = 3
+    w = np.array([[0, 7, 2], [1, 0, 4], [9, 3, 0]], dtype=np.float64)
+    rows = np.ones(K, np.bool_)
+    samples = {(0, 1): [], (2, 0): [], (1, 2): []}
+    theta, votes, done = np.zeros((K, K)), np.zeros(K, np.int64), np.zeros(K, np.bool_)
+    for _ in range(8000):
+        done[:] = False
+        sample_tournament(rng, w, rows, done, theta, votes)
+        for (i, j), bucket in samples.items():
+            bucket.append(theta[i, j])
+    for (i, j), bucket in samples.items():
+        # KS test against the exact posterior: a correct sampler fails with probability 1e-4.
+        assert stats.kstest(bucket, stats.beta(w[i, j] + 1, w[j, i] + 1).cdf).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("p,q", [(0.3, 0.5), (0.0, 0.5), (1.0, 0.2), (0.9, 0.9), (1e-9, 0.5), (0.7, 1e-12)])
+def test_kl_matches_reference(p, q):
+    assert kl_bernoulli(p, q) == pytest.approx(ref.kl(p, q), rel=1e-12, abs=1e-300)
+    assert kl_clamped(p, q) == pytest.approx(ref.kl_clamped(p, q), rel=1e-12, abs=1e-300)
+
+
+def test_kl_unclamped_infinite_and_clamped_finite():
+    assert kl_bernoulli(0.5, 0.0) == math.inf and kl_bernoulli(0.5, 1.0) == math.inf
+    assert math.isfinite(kl_clamped(0.5, 0.0)) and math.isfinite(kl_clamped(1.0, 0.0))
+
+
+@pytest.mark.parametrize("p_hat", [0.05, 0.3, 0.5, 0.81, 0.999])
+@pytest.mark.parametrize("rho", [1e-3, 0.1, 2.0])
+def test_kl_confidence_bounds_solve_the_kl_equation(p_hat, rho):
+    eps = 1e-6
+    upper, lower = kl_ucb(p_hat, rho, eps), kl_lcb(p_hat, rho, eps)
+    if ref.kl_clamped(p_hat, 1 - eps) <= rho:
+        assert upper == 1 - eps
+    else:
+        root = optimize.brentq(lambda q: ref.kl_clamped(p_hat, q) - rho, p_hat, 1 - eps, xtol=1e-14)
+        assert abs(upper - root) <= eps
+    if ref.kl_clamped(p_hat, eps) <= rho:
+        assert lower == eps
+    else:
+        root = optimize.brentq(lambda q: ref.kl_clamped(p_hat, q) - rho, eps, p_hat, xtol=1e-14)
+        assert abs(lower - root) <= eps
+
+
+def test_kl_confidence_bounds_edges():
+    assert kl_ucb(1.0, 0.3, 1e-6) == 1.0 and kl_ucb(0.0, 0.3, 1e-6) == pytest.approx(1 - math.exp(-0.3))
+    assert kl_lcb(1.0, 0.3, 1e-6) == pytest.approx(math.exp(-0.3)) and kl_lcb(0.0, 0.3, 1e-6) == 0.0
