@@ -4,10 +4,12 @@
 """
 
 from algorithms.base import AlgorithmSpec, Policy
+from algorithms.btm import BTM, BTM_SPEC
 from algorithms.dts import DTS, DTS_PLUS_SPEC, DTS_SPEC, PURE_DTS_SPEC, DTSPlus, PureDTS
+from algorithms.savage import SAVAGE_SPEC, Savage
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {
-    spec.name: spec for spec in (DTS_SPEC, DTS_PLUS_SPEC, PURE_DTS_SPEC)
+    spec.name: spec for spec in (BTM_SPEC, SAVAGE_SPEC, DTS_SPEC, DTS_PLUS_SPEC, PURE_DTS_SPEC)
 }
 
 
@@ -21,4 +23,4 @@ def get_algorithm(name: str) -> AlgorithmSpec:
         ) from None
 
 
-__all__ = ["ALGORITHMS", "AlgorithmSpec", "Policy", "get_algorithm", "DTS", "DTSPlus", "PureDTS"]
+__all__ = ["ALGORITHMS", "AlgorithmSpec", "Policy", "get_algorithm", "BTM", "DTS", "DTSPlus", "PureDTS", "Savage"]

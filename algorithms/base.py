@@ -25,7 +25,7 @@ class AlgorithmSpec:
     -> state; select/update: njit functions of the contract; defaults: the parameters ``init`` accepts,
     with the paper's values; needs_horizon: explore-then-exploit algorithms (BTM, SAVAGE) whose
     confidence widths use T and are re-run on the horizon grid (spec 1.8); reference: paper and
-    equation/line implemented.
+    equation/line implemented; from_problem: see ``problem_params``.
     """
 
     name: str
@@ -36,6 +36,16 @@ class AlgorithmSpec:
     defaults: Mapping[str, Any] = field(default_factory=dict)
     needs_horizon: bool = False
     reference: str = ""
+    from_problem: Callable[[dict, Any], dict] | None = None
+
+    def problem_params(self, params: Mapping[str, Any], dataset) -> dict:
+        """``params`` completed with what the paper's harness derives from the true matrix.
+
+        Only the simulator knows the true problem (e.g. SAVAGE's variant follows whether a Condorcet
+        winner exists, spec 1.3); ``from_problem(params, dataset) -> params`` does that, if given.
+        """
+        params = dict(params)
+        return self.from_problem(params, dataset) if self.from_problem is not None else params
 
     def resolve_params(self, params: Mapping[str, Any] | None) -> dict:
         """Defaults overridden by ``params``; an unknown parameter name raises ValueError."""

@@ -113,7 +113,7 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
         gap = P[int(np.flatnonzero(perm == dataset.condorcet_winner)[0])] - 0.5
     else:
         gap = np.zeros(K)
-    state = spec.make_state(K, horizon, params)
+    state = spec.make_state(K, horizon, spec.problem_params(params, dataset))
     rng = seeds.algorithm_rng(seed, dataset.name, run, spec.name, horizon if spec.needs_horizon else None)
     regret = np.zeros(checkpoints.shape[0])
     g2w = np.zeros(checkpoints.shape[0])
@@ -162,7 +162,7 @@ def validate_line(line: Line):
     for name, value, low in (("runs", line.runs, 1), ("horizon", line.horizon, 1), ("delay", line.delay, 1)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    spec.make_state(dataset.K, line.horizon, dict(line.params))
+    spec.make_state(dataset.K, line.horizon, spec.problem_params(spec.resolve_params(dict(line.params)), dataset))
     return dataset, spec
 
 

@@ -1,0 +1,167 @@
+"""SAVAGE (Urvoy et al., ICML 2013), Condorcet and Copeland variants, as the D-TS authors ran it -- spec 3.11.
+
+Explore-then-exploit: the horizon T enters the confidence width through delta = 1/T,
+``c(n) = sqrt((ln(K(K-1)) + 2 ln T) / (2n))`` (Hoeffding with a union bound over the ordered pairs).
+
+State: symmetric pseudo-count statistics n (1e-6) and w (5e-7), bounds U (1 everywhere) and L (0), the
+exploration list X of the unordered pairs (i, j), i > j, in the order (1,0), (2,0), (2,1), (3,0), ...
+(a mask over that fixed order), and ``best`` (-1 until X empties).  The as-run slot is:
+
+1. if X is empty play (best, best); else play the pair of X with the smallest n, first in list order
+   on ties, as (i, j) with i > j -- a round-robin over X;
+2. common pair update; for a non-self pair refresh only that pair's bounds
+   ``U_ij = w_ij/n_ij + c(n_ij)``, ``U_ji = w_ji/n_ij + c(n_ij)``, ``L_ij = 1 - U_ji``, ``L_ji = 1 - U_ij``;
+3. ``up_i = #{j != i : U_ij > 1/2}``, ``lo_i = #{j != i : L_ij > 1/2}``;
+4. prune X -- Condorcet: drop (i, j) if ``up_i < K-1`` or ``up_j < K-1`` (keep only pairs of arms still
+   unbeaten); Copeland: with ``m = max_k lo_k``, drop (i, j) if ``L_ij > 1/2`` or ``U_ij < 1/2`` or
+   (``m > up_i`` and ``m > up_j``) (the pair is decided, or neither arm can still be a Copeland winner);
+5. if X is empty, ``best = `` first-index argmax of up.
+
+Delay contract (spec 1.11).  U and L of the played pair are functions of that pair's n and w, and the
+counts up/lo of step 3 are functions of U and L: ``update`` does step 2 and keeps up/lo current (it
+removes the played pair's old contributions and adds the new ones, exact since they are integers), so a
+slot costs O(|X|), not O(K^2).  Steps 4-5 change the bookkeeping (X, best): they run
+at the start of the *next* ``select``, before step 1.  For delay 1 this is exactly the as-run order (the
+first ``select`` prunes nothing, since U = 1 and L = 0 leave every pair in X); with a delay they use the
+stale bounds.  L is refreshed in both variants but read only by the Copeland one.
+
+Variant: the authors' harness hands SAVAGE the true winner type of the matrix (spec 1.3): the Condorcet
+variant if a Condorcet winner exists, else the Copeland variant.  The default ``variant="auto"`` does
+the same: the simulator resolves it from the true matrix (``SAVAGE_SPEC.from_problem``, which calls
+``resolve_savage_variant``) before ``init``; ``init`` itself refuses "auto", so a live ``Savage``
+policy, which cannot know the true matrix, must be given "condorcet" or "copeland".
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from algorithms.base import AlgorithmSpec, Policy, check_choice
+from core.bounds import update_pair
+from core.constants import SAVAGE_PSEUDO_N, SAVAGE_PSEUDO_W
+
+VARIANT_CONDORCET, VARIANT_COPELAND = 0, 1
+VARIANTS = {"condorcet": VARIANT_CONDORCET, "copeland": VARIANT_COPELAND}
+
+
+def resolve_savage_variant(params, has_condorcet_winner):
+    """Copy of ``params`` with ``variant="auto"`` replaced by the paper's choice (spec 1.3).
+
+    "condorcet" if the true matrix has a Condorcet winner, else "copeland"; an explicit "condorcet" or
+    "copeland" (or no ``variant`` key) is left as it is.
+    """
+    params = dict(params or {})
+    if params.get("variant") == "auto":
+        params["variant"] = "condorcet" if has_condorcet_winner else "copeland"
+    return params
+
+
+def init_savage(K, horizon, variant="condorcet"):
+    """State of SAVAGE for K arms and horizon T.
+
+    variant: "condorcet" or "copeland"; "auto" raises ValueError (resolve it first with
+    ``resolve_savage_variant``).  State tuple: (n, w, U, L float64 (K, K); pair_hi, pair_lo int64 (P,)
+    the pairs of X's list order, P = K(K-1)/2; in_x bool (P,); up, lo int64 (K,) the step-3 counts;
+    reals [ln(K(K-1)) + 2 ln T]; ints [variant, best, |X|]).
+    """
+    if variant == "auto":
+        raise ValueError("SAVAGE variant 'auto' must be resolved from the true winner type with "
+                         "resolve_savage_variant(params, has_condorcet_winner) before init (spec 1.3)")
+    code = VARIANTS[check_choice("variant", variant, tuple(VARIANTS) + ("auto",))]
+    hi, lo = np.tril_indices(K, -1)
+    num_pairs = K * (K - 1) // 2
+    return (
+        np.full((K, K), SAVAGE_PSEUDO_N),
+        np.full((K, K), SAVAGE_PSEUDO_W),
+        np.ones((K, K)),
+        np.zeros((K, K)),
+        hi.astype(np.int64),
+        lo.astype(np.int64),
+        np.ones(num_pairs, np.bool_),
+        np.full(K, K - 1, np.int64),
+        np.zeros(K, np.int64),
+        np.array([math.log(K * (K - 1.0)) + 2.0 * math.log(horizon)]),
+        np.array([code, -1, num_pairs], dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def prune(U, L, pair_hi, pair_lo, in_x, up, lo, variant):
+    """Step 4: clear ``in_x[p]`` for every pair of X the variant's independence test drops (module doc);
+    ``up[i] = #{j != i : U_ij > 1/2}`` and ``lo[i] = #{j != i : L_ij > 1/2}`` are the step-3 counts.
+    Returns the new |X|."""
+    K = U.shape[0]
+    m = np.max(lo)
+    size = 0
+    for p in range(pair_hi.shape[0]):
+        if not in_x[p]:
+            continue
+        i = pair_hi[p]
+        j = pair_lo[p]
+        if variant == VARIANT_CONDORCET:
+            drop = up[i] < K - 1 or up[j] < K - 1
+        else:
+            drop = L[i, j] > 0.5 or U[i, j] < 0.5 or (m > up[i] and m > up[j])
+        in_x[p] = not drop
+        size += in_x[p]
+    return size
+
+
+@njit(cache=True)
+def select(state, t, rng):
+    """Steps 4-5 of the previous slot (prune X, fix ``best`` once X is empty), then step 1."""
+    n, w, U, L, pair_hi, pair_lo, in_x, up, lo, reals, ints = state
+    if ints[2] > 0:
+        ints[2] = prune(U, L, pair_hi, pair_lo, in_x, up, lo, ints[0])
+    if ints[2] == 0:
+        ints[1] = np.argmax(up)  # first index of the largest count (step 5)
+        return ints[1], ints[1]
+    chosen = -1
+    for p in range(pair_hi.shape[0]):
+        if in_x[p] and (chosen < 0 or n[pair_hi[p], pair_lo[p]] < n[pair_hi[chosen], pair_lo[chosen]]):
+            chosen = p
+    return pair_hi[chosen], pair_lo[chosen]
+
+
+@njit(cache=True)
+def _count_pair(U, L, up, lo, a1, a2, sign):
+    """Add ``sign`` times the contributions of the bounds of the pair {a1, a2} to the counts up, lo."""
+    up[a1] += sign * (U[a1, a2] > 0.5)
+    up[a2] += sign * (U[a2, a1] > 0.5)
+    lo[a1] += sign * (L[a1, a2] > 0.5)
+    lo[a2] += sign * (L[a2, a1] > 0.5)
+
+
+@njit(cache=True)
+def update(state, a1, a2, a1_won, t):
+    """Step 2: the common pair update and, for a non-self pair, that pair's U and L (and their step-3
+    counts)."""
+    n, w, U, L, up, lo = state[0], state[1], state[2], state[3], state[7], state[8]
+    update_pair(n, w, a1, a2, a1_won)
+    if a1 == a2:
+        return
+    _count_pair(U, L, up, lo, a1, a2, -1)
+    width = math.sqrt(state[9][0] / (2.0 * n[a1, a2]))
+    U[a1, a2] = w[a1, a2] / n[a1, a2] + width
+    U[a2, a1] = w[a2, a1] / n[a1, a2] + width
+    L[a1, a2] = 1.0 - U[a2, a1]
+    L[a2, a1] = 1.0 - U[a1, a2]
+    _count_pair(U, L, up, lo, a1, a2, 1)
+
+
+SAVAGE_SPEC = AlgorithmSpec(
+    name="savage", label="SAVAGE", init=init_savage, select=select, update=update,
+    defaults={"variant": "auto"},
+    needs_horizon=True,
+    from_problem=lambda params, dataset: resolve_savage_variant(params, dataset.has_condorcet_winner),
+    reference="Urvoy et al. 2013, SAVAGE (Condorcet/Copeland independence tests), as run by Wu & Liu 2016 "
+              "(spec 3.11)",
+)
+
+
+class Savage(Policy):
+    """SAVAGE as a live policy (see ``Policy``); needs ``horizon`` and ``variant`` ("condorcet" or
+    "copeland": the default "auto" needs the true matrix, which only the simulator has)."""
+
+    spec = SAVAGE_SPEC
