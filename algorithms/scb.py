@@ -1,0 +1,222 @@
+"""SCB, Scalable Copeland Bandits (Zoghi et al., NIPS 2015, Algorithms 2-4) as run by Wu & Liu -- spec 3.7.
+
+SCB runs in rounds r = 1, 2, ... of T_r slots; every round starts from scratch.  Inside a round it runs a
+"virtual" K-armed bandit (KL-UCB/LCB elimination over the remaining arms R, visited round-robin by the
+pointer v) whose pulls are pair tests: the pull of arm i draws an opponent j uniformly; if the pair
+{i, j} is already resolved the pull is free (reward 1{p-hat_ij > 1/2}), otherwise SCB compares (i, j)
+until the KL test resolves the pair, then pulls i with reward 1{i won the resolving comparison}.  When
+one arm is left in R (or every pair touched by R is resolved) that arm is played against itself.
+
+As run (spec 3.7): pseudo-counts n = 2e-6, w = 1e-6 reset every round; kappa = alpha = 0.51 multiplies
+the confidence radii kappa [ln(4 tau K) + 2 max(1, ln max(1, ln tau))] (pair test) and
+kappa [ln(4 T_r K) + 2 max(1, ln max(1, ln tau))] / m_i (virtual arms), with the clamped KL, bisection
+tolerance 1e-6; the "every pair resolved" shortcut picks the first-index argmax of the empirical
+Copeland counts over all arms (j = i is left out; its p-hat is exactly 1/2 there anyway).
+
+Delay contract (spec 1.11).  The pair test, the virtual pull it triggers and the round restart
+(tau > T_r) depend on the outcome, so they run in ``update``; tau counts the updates of the round.
+SCB's exploration state therefore advances only when feedback arrives: under delay ``select`` keeps
+replaying the current pair (f, s) until its outcomes arrive.  The test is applied only to an outcome of
+the current pair (f, s) while it is still open, which is always the case at d = 1; late outcomes of a
+pair resolved in the meantime (or of a previous round) only add to n and w.  Free virtual pulls of
+already resolved pairs need no outcome and stay in ``select``.
+
+Deviation D7, option ``schedule``: "as-run" (default) T_1 = 1000, T_{r+1} = T_r^2 (1000, 1e6, 1e12);
+"original" T_r = 2^(2^r) (4, 16, 256, 65536, ...), Zoghi et al.'s schedule.  Only the round lengths
+change; the confidence radii stay the authors' port (spec 3.7 (b)).
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
+from core.bounds import update_pair
+from core.constants import (ALPHA, KLUCB_EPS, SCB_FIRST_ROUND, SCB_ORIGINAL_FIRST_ROUND, SCB_PSEUDO_N,
+                            SCB_PSEUDO_W)
+from core.kl import kl_clamped, kl_lcb, kl_ucb
+
+SCHEDULES = {"as-run": SCB_FIRST_ROUND, "original": SCB_ORIGINAL_FIRST_ROUND}
+# Positions in the int64 bookkeeping array ``ints`` of the state.
+BEST, EXPLORING, F, S, TAU, V, SIZE, ROUND = range(8)
+
+
+def init_scb(K, horizon=None, alpha=ALPHA, schedule="as-run"):
+    """State of SCB: (n, w (K, K) float64; open (K, K) bool; open_count (K,) int64; remaining (K,) int64
+    (the list R, first ``ints[SIZE]`` entries); m, g (K,) virtual pulls and rewards; ucb, lcb (K,)
+    scratch; ints [best, exploring, f, s, tau, v, |R|, round r]; reals [kappa, T_r]).
+
+    alpha: the KL-confidence multiplier kappa (> 0, default 0.51); schedule: "as-run" or "original"
+    round lengths (deviation D7).
+    """
+    kappa = check_alpha(alpha)
+    first = SCHEDULES[check_choice("schedule", schedule, tuple(SCHEDULES))]
+    state = (np.empty((K, K)), np.empty((K, K)), np.empty((K, K), np.bool_), np.empty(K, np.int64),
+             np.empty(K, np.int64), np.empty(K), np.empty(K), np.empty(K), np.empty(K),
+             np.zeros(8, np.int64), np.array([kappa, float(first)]))
+    _reset_round(state)
+    state[9][ROUND] = 1
+    return state
+
+
+@njit(cache=True)
+def _reset_round(state):
+    """Start a round (spec 3.7 "State, reset at the start of every round"); T_r and r are left alone."""
+    n, w, is_open, open_count, remaining, m, g, _, _, ints, _ = state
+    K = n.shape[0]
+    n[:, :] = SCB_PSEUDO_N
+    w[:, :] = SCB_PSEUDO_W
+    for i in range(K):
+        for j in range(K):
+            is_open[i, j] = i != j
+        open_count[i] = K - 1
+        remaining[i] = i
+        m[i] = 0.0
+        g[i] = 0.0
+    ints[BEST] = -1
+    ints[EXPLORING] = 0
+    ints[F] = 0
+    ints[S] = 0
+    ints[TAU] = 1
+    ints[V] = 0
+    ints[SIZE] = K
+
+
+@njit(cache=True)
+def _log_log_term(tau):
+    """2 max(1, ln max(1, ln tau)), the iterated-log part of both SCB radii."""
+    return 2.0 * max(1.0, math.log(max(1.0, math.log(tau))))
+
+
+@njit(cache=True)
+def _pair_resolved(n, w, x, y, tau, kappa):
+    """SCB's pair test from the side of x, the winner of the last comparison: n_xy >= 1,
+    p = w_xy / n_xy >= 1/2 and n_xy KLc(p, 1/2) > kappa [ln(4 tau K) + 2 max(1, ln max(1, ln tau))]."""
+    p = w[x, y] / n[x, y]
+    if n[x, y] < 1.0 or p < 0.5:
+        return False
+    return n[x, y] * kl_clamped(p, 0.5) > kappa * (math.log(4.0 * tau * n.shape[0]) + _log_log_term(tau))
+
+
+@njit(cache=True)
+def _virtual_pull(state, reward):
+    """Pull the virtual arm R[v] with ``reward`` and advance v (Zoghi et al. Algorithm 3 / spec 3.7).
+
+    After a full pass over R, every arm whose KL-UCB is below the largest KL-LCB leaves R (order kept);
+    one arm left becomes ``best`` (none left: best = 0).
+    """
+    n, _, _, _, remaining, m, g, ucb, lcb, ints, reals = state
+    i = remaining[ints[V]]
+    m[i] += 1.0
+    g[i] += reward
+    ints[V] += 1
+    if ints[V] < ints[SIZE]:
+        return
+    ints[V] = 0
+    size = ints[SIZE]
+    base = reals[0] * (math.log(4.0 * reals[1] * n.shape[0]) + _log_log_term(ints[TAU]))
+    top_lcb = -math.inf
+    for idx in range(size):
+        k = remaining[idx]
+        if m[k] > 0.0:
+            ucb[k] = kl_ucb(g[k] / m[k], base / m[k], KLUCB_EPS)
+            lcb[k] = kl_lcb(g[k] / m[k], base / m[k], KLUCB_EPS)
+        else:
+            ucb[k] = 1.0
+            lcb[k] = 0.0
+        top_lcb = max(top_lcb, lcb[k])
+    kept = 0
+    for idx in range(size):
+        k = remaining[idx]
+        if ucb[k] >= top_lcb:
+            remaining[kept] = k
+            kept += 1
+    ints[SIZE] = kept
+    if kept == 1:
+        ints[BEST] = remaining[0]
+    elif kept == 0:
+        ints[BEST] = 0
+
+
+@njit(cache=True)
+def _learned_best(n, w):
+    """First-index argmax over all arms of #{j != i : w_ij / n_ij > 1/2} (the "learned" shortcut)."""
+    K = n.shape[0]
+    best = 0
+    best_count = -1
+    for i in range(K):
+        count = 0
+        for j in range(K):
+            if j != i and w[i, j] / n[i, j] > 0.5:
+                count += 1
+        if count > best_count:
+            best = i
+            best_count = count
+    return best
+
+
+@njit(cache=True)
+def select(state, t, rng):
+    """SCB's pair at slot t (spec 3.7 "Selection"): (best, best), the pair under test (f, s), or the
+    next pair of the virtual bandit, after any number of free virtual pulls of resolved pairs."""
+    n, w, is_open, open_count, remaining, _, _, _, _, ints, _ = state
+    K = n.shape[0]
+    while True:
+        if ints[BEST] >= 0:
+            return ints[BEST], ints[BEST]
+        if ints[EXPLORING]:
+            return ints[F], ints[S]
+        i = remaining[ints[V]]
+        j = rng.integers(0, K - 1)
+        if j >= i:
+            j += 1
+        learned = True
+        for idx in range(ints[SIZE]):
+            if open_count[remaining[idx]] > 0:
+                learned = False
+                break
+        if learned:
+            ints[BEST] = _learned_best(n, w)
+        elif is_open[i, j]:
+            ints[EXPLORING] = 1
+            ints[F] = i
+            ints[S] = j
+        else:
+            _virtual_pull(state, 1.0 if w[i, j] / n[i, j] > 0.5 else 0.0)
+
+
+@njit(cache=True)
+def update(state, a1, a2, a1_won, t):
+    """Record the outcome of (a1, a2), run the pair test of the current pair, advance tau, and start
+    a new round once tau > T_r (spec 3.7 "Update"; see the module docstring for the delay contract)."""
+    n, w, is_open, open_count, _, _, _, _, _, ints, reals = state
+    update_pair(n, w, a1, a2, a1_won)
+    if ints[EXPLORING] and a1 == ints[F] and a2 == ints[S] and is_open[a1, a2]:
+        x, y = (a1, a2) if a1_won else (a2, a1)
+        if _pair_resolved(n, w, x, y, ints[TAU], reals[0]):
+            is_open[x, y] = False
+            is_open[y, x] = False
+            open_count[x] -= 1
+            open_count[y] -= 1
+            ints[EXPLORING] = 0
+            _virtual_pull(state, 1.0 if a1_won else 0.0)
+    ints[TAU] += 1
+    if ints[TAU] > reals[1]:
+        _reset_round(state)
+        reals[1] = reals[1] * reals[1]
+        ints[ROUND] += 1
+
+
+SCB_SPEC = AlgorithmSpec(
+    name="scb", label="SCB", init=init_scb, select=select, update=update,
+    defaults={"alpha": ALPHA, "schedule": "as-run"},
+    reference="Zoghi et al. 2015, Algorithms 2-4 (SCB), as ported in the authors' Alg_SCB.cpp",
+)
+
+
+class SCB(Policy):
+    """SCB as a live policy; parameters ``alpha`` (KL multiplier, 0.51) and ``schedule``
+    ("as-run": rounds 1000, 1e6, 1e12; "original": 2^(2^r))."""
+
+    spec = SCB_SPEC
