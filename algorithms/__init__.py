@@ -5,13 +5,16 @@
 
 from algorithms.base import AlgorithmSpec, Policy
 from algorithms.btm import BTM, BTM_SPEC
+from algorithms.ccb import CCB, CCB_SPEC
+from algorithms.rcs import RCS, RCS_SPEC
+from algorithms.rucb import RUCB, RUCB_SPEC
 from algorithms.dts import DTS, DTS_PLUS_SPEC, DTS_SPEC, PURE_DTS_SPEC, DTSPlus, PureDTS
 from algorithms.savage import SAVAGE_SPEC, Savage
 from algorithms.scb import SCB, SCB_SPEC
 from algorithms.sparring import MULTISBM_SPEC, SPARRING_SPEC, MultiSBM, Sparring
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {
-    spec.name: spec for spec in (BTM_SPEC, SAVAGE_SPEC, SPARRING_SPEC, MULTISBM_SPEC, SCB_SPEC, DTS_SPEC, DTS_PLUS_SPEC, PURE_DTS_SPEC)
+    spec.name: spec for spec in (BTM_SPEC, SAVAGE_SPEC, RUCB_SPEC, RCS_SPEC, SPARRING_SPEC, MULTISBM_SPEC, CCB_SPEC, SCB_SPEC, DTS_SPEC, DTS_PLUS_SPEC, PURE_DTS_SPEC)
 }
 
 
@@ -26,4 +29,5 @@ def get_algorithm(name: str) -> AlgorithmSpec:
 
 
 __all__ = ["ALGORITHMS", "AlgorithmSpec", "Policy", "get_algorithm", "BTM", "DTS", "DTSPlus", "PureDTS", "Savage",
-           "SCB", "Sparring", "MultiSBM"]
+           "SCB", "Sparring", "MultiSBM",
+           "RUCB", "RCS", "CCB"]

@@ -14,37 +14,74 @@ from core.constants import paper_runs
 from data import load_dataset
 from reproduce.cli import backend_context, build_parser, main_guard, resolve
 from reproduce.plotting import final_table, plot_regret_panels, write_table
-from reproduce.runner import Line, load_line, run_lines, validate_line
+from algorithms import get_algorithm
+from reproduce.runner import Line, LineResult, load_line, run_lines, validate_line
 
 
 @dataclass(frozen=True)
 class Panel:
-    """One subplot: ``algorithms`` (registry names, or (tag, name, params) triples) on ``dataset``."""
+    """One subplot: ``algorithms`` (registry names, or (tag, name, params) triples) on ``dataset``.
+
+    horizon overrides the script's default horizon for this panel (unless --horizon/--quick is given);
+    delay and shuffle are passed to every line (spec 1.11; shuffle=False keeps the file's arm order).
+    """
 
     dataset: str
     title: str
     algorithms: tuple
     horizon: int | None = None
+    delay: int = 1
+    shuffle: bool = True
 
 
-def panel_lines(panel: Panel, args) -> list[Line]:
-    """The lines of a panel under the command-line options (paper run count by K unless --runs)."""
+def ete_horizons(horizon: int) -> list[int]:
+    """Horizons at which explore-then-exploit algorithms are re-run (spec 1.8), up to ``horizon``.
+
+    The authors' grid starts at 10 and adds x and 3x while x <= T (x <- 10x); the points above T are
+    not plotted (the axis is clipped at T), so they are not run here.  T itself closes the curve.
+    """
+    grid, x = [], 10
+    while x <= horizon:
+        grid += [x, 3 * x]
+        x *= 10
+    return sorted({h for h in grid if h < horizon} | {horizon})
+
+
+def panel_curves(panel: Panel, args) -> list[list[Line]]:
+    """The lines of each curve of a panel under the command-line options (paper run count by K
+    unless --runs).  A curve is one line, or one line per grid horizon for BTM and SAVAGE."""
     K = load_dataset(panel.dataset).K
     runs = args.runs or paper_runs(K)
     horizon = args.horizon if (args.quick or args.horizon != args.default_horizon or panel.horizon is None) \
         else panel.horizon
-    lines = []
+    curves = []
     for entry in panel.algorithms:
         tag, name, params = (entry, entry, ()) if isinstance(entry, str) else entry
-        lines.append(Line(dataset=panel.dataset, algorithm=name, horizon=horizon, runs=runs,
-                          params=tuple(sorted(dict(params).items())), tag=tag if tag != name else ""))
-    return lines
+        params = tuple(sorted(dict(params).items()))
+        horizons = ete_horizons(horizon) if get_algorithm(name).needs_horizon else [horizon]
+        curves.append([Line(dataset=panel.dataset, algorithm=name, horizon=h, runs=runs, params=params,
+                            tag=tag if tag != name else "", delay=panel.delay, shuffle=panel.shuffle)
+                       for h in horizons])
+    return curves
+
+
+def combine_ete(results: list[LineResult]) -> LineResult:
+    """One curve from runs at several horizons: the point at T_h is R(T_h) of the runs of horizon T_h."""
+    last = results[-1]
+    return LineResult(
+        line=last.line, label=last.label,
+        checkpoints=np.array([res.line.horizon for res in results], dtype=np.int64),
+        regret=np.column_stack([res.final for res in results]).astype(np.float64),
+        g2w=np.column_stack([res.g2w[:, -1] for res in results]),
+        final=last.final, self_counts=last.self_counts, permutations=last.permutations,
+        meta={**last.meta, "ete_horizons": [int(res.line.horizon) for res in results]},
+    )
 
 
 def simulate_panels(name: str, panels, args) -> list:
-    """Run (or load, with --plot-only) every panel's lines; returns [(title, [LineResult])]."""
-    lines = [panel_lines(panel, args) for panel in panels]
-    flat = [line for group in lines for line in group]
+    """Run (or load, with --plot-only) every panel's curves; returns [(title, [LineResult])]."""
+    curves = [panel_curves(panel, args) for panel in panels]
+    flat = [line for panel in curves for curve in panel for line in curve]
     if args.plot_only:
         results = []
         for line in flat:
@@ -55,9 +92,13 @@ def simulate_panels(name: str, panels, args) -> list:
             results = run_lines(flat, name, args.out, args.seed, n_jobs=args.n_jobs, force=args.force,
                                 progress=not args.no_progress, backend=args.backend)
     out, k = [], 0
-    for panel, group in zip(panels, lines):
-        out.append((panel.title, results[k:k + len(group)]))
-        k += len(group)
+    for panel, panel_lines in zip(panels, curves):
+        merged = []
+        for curve in panel_lines:
+            part = results[k:k + len(curve)]
+            k += len(curve)
+            merged.append(part[0] if len(part) == 1 else combine_ete(part))
+        out.append((panel.title, merged))
     return out
 
 

@@ -13,10 +13,9 @@ flags of the figure scripts apply (``--quick --force --n-jobs --seed --backend``
 """
 
 from core.constants import HORIZON
-from reproduce.cli import backend_context, build_parser, main_guard, resolve
+from reproduce.cli import build_parser, main_guard, resolve
+from reproduce.experiment import Panel, simulate_panels
 from reproduce.plotting import final_table, plot_regret_panels, write_table
-from reproduce.runner import Line, run_lines
-from core.constants import paper_runs
 from data import load_dataset
 
 
@@ -56,14 +55,10 @@ def main(argv=None):
     def run():
         args = resolve(parser.parse_args(argv))
         params = parse_params(args.param, args.algorithms)
-        runs = args.runs or paper_runs(load_dataset(args.dataset).K)
-        lines = [Line(dataset=args.dataset, algorithm=name, horizon=args.horizon, runs=runs,
-                      params=tuple(sorted(params[name].items())), delay=args.delay,
-                      shuffle=not args.no_shuffle) for name in args.algorithms]
-        with backend_context(args):
-            results = run_lines(lines, args.name, args.out, args.seed, n_jobs=args.n_jobs, force=args.force,
-                                progress=not args.no_progress, backend=args.backend)
-        panels = [(load_dataset(args.dataset).name, results)]
+        title = load_dataset(args.dataset).name
+        panel = Panel(dataset=args.dataset, title=title, delay=args.delay, shuffle=not args.no_shuffle,
+                      algorithms=tuple((name, name, params[name]) for name in args.algorithms))
+        panels = simulate_panels(args.name, [panel], args)
         plot_regret_panels(panels, args.figures / args.name, ncols=1)
         table = final_table(panels)
         write_table(table, args.figures / f"{args.name}_final.csv")

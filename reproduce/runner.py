@@ -173,8 +173,13 @@ def chunk_size(line: Line, K: int) -> int:
 
 
 def line_folder(out: Path, experiment: str, line: Line) -> Path:
-    """Folder of a line's chunk files: out/experiment/dataset/line-name[_dDELAY]."""
+    """Folder of a line's chunk files: out/experiment/dataset/line-name[_dDELAY][_THORIZON].
+
+    Explore-then-exploit algorithms (``needs_horizon``) are run at many horizons, one folder each.
+    """
     suffix = f"_d{line.delay}" if line.delay != 1 else ""
+    if get_algorithm(line.algorithm).needs_horizon:
+        suffix += f"_T{line.horizon}"
     return Path(out) / experiment / Path(line.dataset).stem / f"{line.name}{suffix}"
 
 

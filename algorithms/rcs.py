@@ -1,0 +1,93 @@
+"""RCS, Relative Confidence Sampling (Zoghi et al., WSDM 2014) -- spec 3.5.
+
+As run by the authors of "Double Thompson Sampling for Dueling Bandits" (Wu & Liu, NIPS 2016):
+pseudo-counts n = 1e-6, w = 1e-5 (spec 2.2), direct confidence bounds with alpha = 0.51 (spec 2.4;
+the original RCS experiments used 0.501).  At every slot a simulated tournament draws
+theta_ij ~ Beta(w_ij + 1, w_ji + 1) for every pair (theta_ji = 1 - theta_ij, the same kernel as D-TS);
+the champion a1 is the first-index arm with the most sampled wins if it beats all K - 1 others,
+and the challenger is ``a2 = argmax_j u_{j a1}`` over every arm (u_{a1 a1} = 1/2), first-index ties.
+
+Option ``fallback`` (spec D4), used when no arm beats all others in the sample:
+
+* "least-champion" (default; the authors' code and the original RCS): the arm chosen least often as
+  champion so far, lowest index on ties;
+* "random" (the DTS paper's text, App. D.2.1, "randomly picks"): a uniform arm.
+
+Either way the chosen arm's champion count is incremented.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
+from core.argmax import argmax_first, argmin_first, fill_true, uniform_member
+from core.bounds import direct_bounds, update_pair
+from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
+from core.copeland import sample_tournament
+
+FALLBACK_LEAST_CHAMPION, FALLBACK_RANDOM = 0, 1
+FALLBACKS = {"least-champion": FALLBACK_LEAST_CHAMPION, "random": FALLBACK_RANDOM}
+
+
+def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion"):
+    """State of RCS: (n, w, real params [alpha], int params [fallback mode], champion counts (K,),
+    then scratch: theta (K x K), votes (K,), done mask, all-true mask, U, L (K x K)).
+
+    alpha: confidence scale (> 0; warns if <= 0.5).  fallback: "least-champion" or "random".
+    """
+    mode = FALLBACKS[check_choice("fallback", fallback, tuple(FALLBACKS))]
+    return (
+        np.full((K, K), PSEUDO_N),
+        np.full((K, K), PSEUDO_W),
+        np.array([check_alpha(alpha)]),
+        np.array([mode], dtype=np.int64),
+        np.zeros(K, np.int64),
+        np.full((K, K), 0.5),
+        np.zeros(K, np.int64),
+        np.zeros(K, np.bool_),
+        fill_true(np.zeros(K, np.bool_)),
+        np.zeros((K, K)),
+        np.zeros((K, K)),
+    )
+
+
+@njit(cache=True)
+def select(state, t, rng):
+    """Choose (a1, a2) at slot t: simulated tournament over all pairs, champion a1 (or the fallback),
+    challenger a2 = argmax_j u_{j a1} (Zoghi et al. WSDM 2014, RCS; spec 3.5 steps 1-3)."""
+    n, w, reals, ints, champ, theta, votes, done, all_arms, U, L = state
+    K = n.shape[0]
+    for i in range(K):
+        done[i] = False
+    sample_tournament(rng, w, all_arms, done, theta, votes)
+    a1 = argmax_first(votes, all_arms)
+    if votes[a1] < K - 1:
+        if ints[0] == FALLBACK_LEAST_CHAMPION:
+            a1 = argmin_first(champ, all_arms)
+        else:
+            a1 = uniform_member(rng, all_arms)
+    champ[a1] += 1
+    direct_bounds(n, w, math.log(t), reals[0], U, L)
+    a2 = argmax_first(U[:, a1], all_arms)
+    return a1, a2
+
+
+@njit(cache=True)
+def update(state, a1, a2, a1_won, t):
+    """The common pair update (spec 0): one more win for the winner of (a1, a2)."""
+    update_pair(state[0], state[1], a1, a2, a1_won)
+
+
+RCS_SPEC = AlgorithmSpec(
+    name="rcs", label="RCS", init=init_rcs, select=select, update=update,
+    defaults={"alpha": ALPHA, "fallback": "least-champion"},
+    reference="Zoghi et al. WSDM 2014, Relative Confidence Sampling, as run by Wu & Liu 2016",
+)
+
+
+class RCS(Policy):
+    """RCS as a live policy; parameters ``alpha`` (0.51) and ``fallback`` ("least-champion" or "random")."""
+
+    spec = RCS_SPEC

@@ -1,0 +1,124 @@
+"""RUCB, Relative Upper Confidence Bound (Zoghi et al., ICML 2014, Algorithm 1) -- spec 3.4.
+
+As run by the authors of "Double Thompson Sampling for Dueling Bandits" (Wu & Liu, NIPS 2016):
+pseudo-counts n = 1e-6, w = 1e-5 (spec 2.2), direct confidence bounds with alpha = 0.51 (spec 2.4),
+a hypothesis B of at most one arm, and the challenger ``a2 = argmax_j u_{j a1}`` over every arm
+(a1 included, u_{a1 a1} = 1/2) with ties to the lowest index (spec 3.4 (c), D15).
+
+Option ``hypothesis`` (spec D5 and 3.4 (a), (b)):
+
+* "as-run" (default, the authors' C++): B is left alone while its arm is outside C (and favoured
+  again if it re-enters C); with |C| > 1 and B in C, a1 = B with probability 1/2, otherwise a uniform
+  position of C whose arm, if it is B, is replaced by its predecessor in C (by C[1] for position 0),
+  so that predecessor gets twice the probability of the other arms.
+* "original" (Zoghi et al. 2014): B <- B intersect C at every slot, and with |C| > 1 a1 = B with
+  probability 1/2, otherwise a uniform arm of C \\ B (uniform over C when B is empty).
+
+With |C| = 0 a1 is uniform over all arms and B is emptied; with |C| = 1 a1 and B are its arm.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
+from core.argmax import argmax_first, fill_true, uniform_member
+from core.bounds import direct_bounds, update_pair
+from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
+
+HYPOTHESIS_AS_RUN, HYPOTHESIS_ORIGINAL = 0, 1
+HYPOTHESES = {"as-run": HYPOTHESIS_AS_RUN, "original": HYPOTHESIS_ORIGINAL}
+NO_ARM = -1
+
+
+def init_rucb(K, horizon=None, alpha=ALPHA, hypothesis="as-run"):
+    """State of RUCB: (n, w, real params [alpha], int params [hypothesis mode, B (-1 if empty)],
+    then scratch: U, L (K x K), candidate mask C, candidate list (ascending), all-true mask).
+
+    alpha: confidence scale (> 0; warns if <= 0.5).  hypothesis: "as-run" or "original" (module doc).
+    """
+    mode = HYPOTHESES[check_choice("hypothesis", hypothesis, tuple(HYPOTHESES))]
+    return (
+        np.full((K, K), PSEUDO_N),
+        np.full((K, K), PSEUDO_W),
+        np.array([check_alpha(alpha)]),
+        np.array([mode, NO_ARM], dtype=np.int64),
+        np.zeros((K, K)),
+        np.zeros((K, K)),
+        np.zeros(K, np.bool_),
+        np.zeros(K, np.int64),
+        fill_true(np.zeros(K, np.bool_)),
+    )
+
+
+@njit(cache=True)
+def _first_arm(rng, in_c, c_list, size_c, ints, all_arms):
+    """RUCB's first candidate (spec 3.4 step 2); updates B = ints[1].
+
+    in_c: bool (K,) the candidate set C; c_list: int64, its first ``size_c`` entries are C ascending.
+    """
+    mode = ints[0]
+    if mode == HYPOTHESIS_ORIGINAL and ints[1] != NO_ARM and not in_c[ints[1]]:
+        ints[1] = NO_ARM
+    if size_c == 0:
+        ints[1] = NO_ARM
+        return uniform_member(rng, all_arms)
+    if size_c == 1:
+        ints[1] = c_list[0]
+        return c_list[0]
+    b = ints[1]
+    if b == NO_ARM or not in_c[b]:
+        return uniform_member(rng, in_c)
+    if rng.random() < 0.5:
+        return b
+    if mode == HYPOTHESIS_ORIGINAL:
+        in_c[b] = False
+        a1 = uniform_member(rng, in_c)
+        in_c[b] = True
+        return a1
+    k = rng.integers(0, size_c)
+    if c_list[k] != b:
+        return c_list[k]
+    return c_list[k - 1] if k >= 1 else c_list[1]
+
+
+@njit(cache=True)
+def select(state, t, rng):
+    """Choose (a1, a2) at slot t: C = {i : u_ij >= 1/2 for all j}, a1 from C and B, then
+    a2 = argmax_j u_{j a1} with first-index ties (Zoghi et al. 2014, Algorithm 1; spec 3.4)."""
+    n, w, reals, ints, U, L, in_c, c_list, all_arms = state
+    K = n.shape[0]
+    direct_bounds(n, w, math.log(t), reals[0], U, L)
+    size_c = 0
+    for i in range(K):
+        in_c[i] = True
+        for j in range(K):
+            if U[i, j] < 0.5:
+                in_c[i] = False
+                break
+        if in_c[i]:
+            c_list[size_c] = i
+            size_c += 1
+    a1 = _first_arm(rng, in_c, c_list, size_c, ints, all_arms)
+    a2 = argmax_first(U[:, a1], all_arms)
+    return a1, a2
+
+
+@njit(cache=True)
+def update(state, a1, a2, a1_won, t):
+    """The common pair update (spec 0): one more win for the winner of (a1, a2)."""
+    update_pair(state[0], state[1], a1, a2, a1_won)
+
+
+RUCB_SPEC = AlgorithmSpec(
+    name="rucb", label="RUCB", init=init_rucb, select=select, update=update,
+    defaults={"alpha": ALPHA, "hypothesis": "as-run"},
+    reference="Zoghi et al. ICML 2014, Algorithm 1 (RUCB), as run by Wu & Liu 2016",
+)
+
+
+class RUCB(Policy):
+    """RUCB as a live policy; parameters ``alpha`` (0.51) and ``hypothesis`` ("as-run" or "original")."""
+
+    spec = RUCB_SPEC
