@@ -10,8 +10,10 @@ One state layout and one ``select`` serve the three variants:
 
 As run by the authors (spec 3.1): pseudo-counts n = 1e-6, w = 1e-5 (so x/0 is "10" and, at t = 1,
 a1 = K - 1 deterministically), mirrored bounds, ``u_ij >= 1/2`` in the count (the paper has ``>``).
-Only the Thompson samples a decision needs are drawn (rows of C; none when |C| = 1); this is exact in
-distribution (spec 1.15).
+Only the Thompson samples a decision needs are drawn (rows of C; none when |C| = 1), and by default a
+vote 1(theta_ij > 1/2) is drawn as a Bernoulli with the cached probability P(theta_ij > 1/2)
+(``core.thompson``), a theta value only where a decision needs it, conditioned on its side.  All of
+this is exact in distribution (spec 1.15); ``sampling="direct"`` keeps the line-by-line reference.
 """
 
 import math
@@ -25,72 +27,67 @@ from core.bounds import mirrored_bounds, update_pair, upper_copeland_mirrored
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.copeland import sample_tournament
 from core.kl import kl_clamped
+from core.thompson import fill_above_half, refresh_above_half, sample_beta_given_side, sample_vote_indicators
 
 VARIANT_DTS, VARIANT_PLUS, VARIANT_PURE = 0, 1, 2
 TIE_BREAK_AS_RUN, TIE_BREAK_PAPER = 0, 1
 TIE_BREAKS = {"as-run": TIE_BREAK_AS_RUN, "paper": TIE_BREAK_PAPER}
+SAMPLING_INDICATORS, SAMPLING_DIRECT = 0, 1
+SAMPLINGS = {"indicators": SAMPLING_INDICATORS, "direct": SAMPLING_DIRECT}
 
 
-def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN):
-    """State tuple: (n, w, real params [alpha], int params [variant, tie_break], then scratch:
-    upper Copeland counts, candidate mask, theta (K x K), votes, done mask, second-round samples,
-    eligible mask, estimated regrets)."""
+def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicators"):
+    """State tuple: (n, w, real params [alpha], int params [variant, tie_break, sampling], then
+    scratch: upper Copeland counts, candidate mask, theta (K x K), votes, done mask, second-round
+    samples, eligible mask, estimated regrets, q = P(theta_ij > 1/2) (K x K), vote indicators
+    (K x K), tied mask)."""
+    mode = SAMPLINGS[check_choice("sampling", sampling, tuple(SAMPLINGS))]
+    w = np.full((K, K), PSEUDO_W)
+    q = np.full((K, K), 0.5)
+    if mode == SAMPLING_INDICATORS:
+        fill_above_half(q, w)
     return (
-        np.full((K, K), PSEUDO_N),
-        np.full((K, K), PSEUDO_W),
-        np.array([alpha]),
-        np.array([variant, tie_break], dtype=np.int64),
-        np.zeros(K, np.int64),
+        np.full((K, K), PSEUDO_N), w, np.array([alpha]), np.array([variant, tie_break, mode], dtype=np.int64),
+        np.zeros(K, np.int64), np.zeros(K, np.bool_), np.full((K, K), 0.5), np.zeros(K, np.int64),
+        np.zeros(K, np.bool_), np.zeros(K), np.zeros(K, np.bool_), np.zeros(K), q, np.zeros((K, K), np.bool_),
         np.zeros(K, np.bool_),
-        np.full((K, K), 0.5),
-        np.zeros(K, np.int64),
-        np.zeros(K, np.bool_),
-        np.zeros(K),
-        np.zeros(K, np.bool_),
-        np.zeros(K),
     )
 
 
-def init_dts(K, horizon=None, alpha=ALPHA):
-    """State of D-TS (Algorithm 1).  alpha: RUCB/RLCB scale factor (> 0; warns if <= 0.5)."""
-    return _make_state(K, VARIANT_DTS, check_alpha(alpha))
+def init_dts(K, horizon=None, alpha=ALPHA, sampling="indicators"):
+    """State of D-TS (Algorithm 1).  alpha: RUCB/RLCB scale factor (> 0; warns if <= 0.5).
+
+    sampling: "indicators" (default) draws each vote 1(theta_ij > 1/2) as a Bernoulli with the cached
+    probability P(theta_ij > 1/2), and a theta value only when a decision needs it (conditioned on its
+    side); "direct" draws every needed theta from its Beta, line by line after Algorithm 1.  The two
+    are identical in distribution (tests/test_dts.py); "direct" is the reference and the bench baseline.
+    """
+    return _make_state(K, VARIANT_DTS, check_alpha(alpha), sampling=sampling)
 
 
-def init_dts_plus(K, horizon=None, alpha=ALPHA, tie_break="as-run"):
-    """State of D-TS+ (Sec. 4.3).
+def init_dts_plus(K, horizon=None, alpha=ALPHA, tie_break="as-run", sampling="indicators"):
+    """State of D-TS+ (Sec. 4.3).  alpha and sampling as for D-TS.
 
     tie_break: "as-run" (default) normalises the estimated regrets by the largest vote count inside C,
     as the authors' code does; "paper" uses the largest vote count over all arms, as Sec. 4.3 writes.
     They differ only when an arm outside C has more votes than every arm of C (spec D3).
     """
     tie = TIE_BREAKS[check_choice("tie_break", tie_break, tuple(TIE_BREAKS))]
-    return _make_state(K, VARIANT_PLUS, check_alpha(alpha), tie)
+    return _make_state(K, VARIANT_PLUS, check_alpha(alpha), tie, sampling)
 
 
-def init_pure_dts(K, horizon=None):
-    """State of pure D-TS (App. D.2.4): D-TS without RUCB/RLCB elimination; no parameter."""
-    return _make_state(K, VARIANT_PURE, 1.0)
+def init_pure_dts(K, horizon=None, sampling="indicators"):
+    """State of pure D-TS (App. D.2.4): D-TS without RUCB/RLCB elimination; sampling as for D-TS."""
+    return _make_state(K, VARIANT_PURE, 1.0, sampling=sampling)
 
 
 @njit(cache=True)
-def _plus_first_candidate(rng, w, in_c, done, theta, votes, tied, regret_est, tie_break):
-    """D-TS+ first candidate (Sec. 4.3): among the arms of C with the most votes M, the one with the
-    smallest R_i = sum_{j != i, theta_ij != 1/2} (2 M* - s_i - s_j) / KLc(theta_ij, 1/2), first index
-    on ties.  M* = M ("as-run") or the largest vote over all arms ("paper"); the scale 1/(K-1) of the
-    paper's normalised scores does not change the argmin."""
-    K = w.shape[0]
-    best_in_c = votes[argmax_first(votes, in_c)]
-    n_tied = 0
-    for i in range(K):
-        tied[i] = in_c[i] and votes[i] == best_in_c
-        n_tied += tied[i]
-    if n_tied == 1:
-        return argmax_first(votes, tied)
-    for i in range(K):
-        done[i] = in_c[i]
-    rest = ~in_c
-    sample_tournament(rng, w, rest, done, theta, votes)
-    reference = best_in_c
+def _plus_regret_estimates(theta, votes, tied, in_c, tie_break, regret_est):
+    """D-TS+ tie-break (Sec. 4.3): R_i = sum_{j != i, theta_ij != 1/2} (2 M* - s_i - s_j) / KLc(theta_ij, 1/2)
+    for the tied arms i, and the first minimiser.  M* is the largest vote inside C ("as-run") or over
+    all arms ("paper"); the paper's 1/(K-1) normalisation does not change the argmin."""
+    K = votes.shape[0]
+    reference = votes[argmax_first(votes, in_c)]
     if tie_break == TIE_BREAK_PAPER:
         reference = np.max(votes)
     for i in range(K):
@@ -105,11 +102,67 @@ def _plus_first_candidate(rng, w, in_c, done, theta, votes, tied, regret_est, ti
 
 
 @njit(cache=True)
+def _mark_tied(votes, in_c, tied):
+    """tied = the arms of C with the most votes; returns how many."""
+    best = votes[argmax_first(votes, in_c)]
+    count = 0
+    for i in range(votes.shape[0]):
+        tied[i] = in_c[i] and votes[i] == best
+        count += tied[i]
+    return count
+
+
+@njit(cache=True)
+def _first_direct(rng, state, variant):
+    """Lines 7-11 (or D-TS+) with every needed theta drawn from its Beta (the reference path)."""
+    w, ints, in_c, theta, votes, done, regret_est, tied = state[1], state[3], state[5], state[6], state[7], \
+        state[8], state[11], state[14]
+    done[:] = False
+    sample_tournament(rng, w, in_c, done, theta, votes)
+    if variant != VARIANT_PLUS:
+        return argmax_uniform(rng, votes, in_c)
+    if _mark_tied(votes, in_c, tied) == 1:
+        return argmax_first(votes, tied)
+    sample_tournament(rng, w, ~done, done, theta, votes)
+    return _plus_regret_estimates(theta, votes, tied, in_c, ints[1], regret_est)
+
+
+@njit(cache=True)
+def _first_indicators(rng, state, variant):
+    """Lines 7-11 (or D-TS+) from vote indicators; D-TS+ draws theta only for tied rows, given the
+    indicators (exact in distribution: spec 1.15 and core.thompson)."""
+    w, ints, in_c, theta, votes, done, regret_est, q, above, tied = state[1], state[3], state[5], state[6], \
+        state[7], state[8], state[11], state[12], state[13], state[14]
+    done[:] = False
+    sample_vote_indicators(rng, q, in_c, done, above, votes)
+    if variant != VARIANT_PLUS:
+        return argmax_uniform(rng, votes, in_c)
+    if _mark_tied(votes, in_c, tied) == 1:
+        return argmax_first(votes, tied)
+    sample_vote_indicators(rng, q, ~done, done, above, votes)
+    K = w.shape[0]
+    for i in range(K):
+        if not tied[i]:
+            continue
+        for j in range(K):
+            if j == i:
+                continue
+            if tied[j] and j < i:
+                theta[i, j] = 1.0 - theta[j, i]
+            else:
+                side = q[i, j] if above[i, j] else q[j, i]
+                theta[i, j] = sample_beta_given_side(rng, w[i, j] + 1.0, w[j, i] + 1.0, above[i, j], side)
+    return _plus_regret_estimates(theta, votes, tied, in_c, ints[1], regret_est)
+
+
+@njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: Algorithm 1 lines 3-14, with the D-TS+ and pure variants."""
-    n, w, reals, ints, ucount, in_c, theta, votes, done, theta2, eligible, regret_est = state
+    n, w, reals, ints, ucount, in_c, theta2, eligible, q = state[0], state[1], state[2], state[3], state[4], \
+        state[5], state[9], state[10], state[12]
     alpha = reals[0]
     variant = ints[0]
+    indicators = ints[2] == SAMPLING_INDICATORS
     K = n.shape[0]
     log_t = math.log(t)
     # Phase 1, lines 4-6: candidate set C from the upper Copeland counts.
@@ -123,50 +176,52 @@ def select(state, t, rng):
     size_c = 0
     for i in range(K):
         size_c += in_c[i]
-    # Lines 7-11: majority vote of the Thompson samples, restricted to C.
+    # Lines 7-11: majority vote of the Thompson samples, restricted to C (no sample needed if |C| = 1).
     if size_c == 1:
         a1 = argmax_first(ucount, in_c)
+    elif indicators:
+        a1 = _first_indicators(rng, state, variant)
     else:
-        for i in range(K):
-            done[i] = False
-        sample_tournament(rng, w, in_c, done, theta, votes)
-        if variant == VARIANT_PLUS:
-            a1 = _plus_first_candidate(rng, w, in_c, done, theta, votes, eligible, regret_est, ints[1])
-        else:
-            a1 = argmax_uniform(rng, votes, in_c)
-    # Phase 2, lines 13-14: fresh samples against a1 among the arms with l_{i a1} <= 1/2.
+        a1 = _first_direct(rng, state, variant)
+    # Phase 2, lines 13-14: fresh samples against a1 among the arms with l_{i a1} <= 1/2.  theta2_{a1}
+    # is 1/2, so only samples above 1/2 can beat a1: with indicators, the value of theta2_i is drawn
+    # (conditioned on > 1/2) only for arms whose indicator says so.
     for i in range(K):
+        eligible[i] = i == a1 or variant == VARIANT_PURE or mirrored_bounds(n, w, i, a1, log_t, alpha)[1] <= 0.5
         if i == a1:
-            eligible[i] = True
             theta2[i] = 0.5
-        elif variant == VARIANT_PURE or mirrored_bounds(n, w, i, a1, log_t, alpha)[1] <= 0.5:
-            eligible[i] = True
+        elif eligible[i] and not indicators:
             theta2[i] = rng.beta(w[i, a1] + 1.0, w[a1, i] + 1.0)
-        else:
-            eligible[i] = False
+        elif eligible[i]:
+            eligible[i] = rng.random() < q[i, a1]
+            if eligible[i]:
+                theta2[i] = sample_beta_given_side(rng, w[i, a1] + 1.0, w[a1, i] + 1.0, True, q[i, a1])
     a2 = argmax_first(theta2, eligible)
     return a1, a2
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
-    """Algorithm 1 line 17: one more win for the winner of (a1, a2)."""
+    """Algorithm 1 line 17: one more win for the winner of (a1, a2); refresh the pair's vote
+    probabilities when sampling with indicators."""
     update_pair(state[0], state[1], a1, a2, a1_won)
+    if state[3][2] == SAMPLING_INDICATORS:
+        refresh_above_half(state[12], state[1], a1, a2)
 
 
 DTS_SPEC = AlgorithmSpec(
     name="dts", label="D-TS", init=init_dts, select=select, update=update,
-    defaults={"alpha": ALPHA},
+    defaults={"alpha": ALPHA, "sampling": "indicators"},
     reference="Wu & Liu 2016, Algorithm 1",
 )
 DTS_PLUS_SPEC = AlgorithmSpec(
     name="dts_plus", label="D-TS+", init=init_dts_plus, select=select, update=update,
-    defaults={"alpha": ALPHA, "tie_break": "as-run"},
+    defaults={"alpha": ALPHA, "tie_break": "as-run", "sampling": "indicators"},
     reference="Wu & Liu 2016, Sec. 4.3 (Algorithm 1 with line 11 replaced)",
 )
 PURE_DTS_SPEC = AlgorithmSpec(
     name="pure_dts", label="pure D-TS", init=init_pure_dts, select=select, update=update,
-    defaults={},
+    defaults={"sampling": "indicators"},
     reference="Wu & Liu 2016, App. D.2.4 (Algorithm 1 without lines 4-6 and the l <= 1/2 filter)",
 )
 

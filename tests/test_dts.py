@@ -10,6 +10,7 @@ from scipy import stats
 from algorithms import DTS, DTSPlus, PureDTS, get_algorithm
 from data import load_dataset
 from reproduce.runner import log_grid, run_one
+from core.thompson import fill_above_half
 from tests import reference as ref
 
 DRAWS = 20000
@@ -29,6 +30,12 @@ WINS_B = [[0, 160, 40], [40, 0, 160], [160, 40, 0]]
 T_FIXED = 50
 
 
+def set_stats(state, n, w):
+    """Put the statistics (n, w) into a D-TS state, with the vote probabilities they imply."""
+    state[0][:], state[1][:] = n, w
+    fill_above_half(state[12], w)
+
+
 def support(n, w, t, variant):
     """Every (a1, a2) Algorithm 1 can play: a1 in C, a2 with l_{a2 a1} <= 1/2 (or a2 = a1)."""
     K = n.shape[0]
@@ -46,14 +53,15 @@ def joint_table(pairs, K):
     return table.ravel()
 
 
+@pytest.mark.parametrize("sampling", ["indicators", "direct"])
 @pytest.mark.parametrize("wins", [WINS_A, WINS_B], ids=["stateA", "stateB"])
 @pytest.mark.parametrize("name,variant", [("dts", "dts"), ("dts_plus", "dts_plus"), ("pure_dts", "pure")])
-def test_candidate_distribution_matches_algorithm_1(wins, name, variant):
+def test_candidate_distribution_matches_algorithm_1(wins, name, variant, sampling):
     n, w = stats_from_wins(wins)
     K = n.shape[0]
     spec = get_algorithm(name)
-    state = spec.make_state(K)
-    state[0][:], state[1][:] = n, w
+    state = spec.make_state(K, params={"sampling": sampling})
+    set_stats(state, n, w)
     rng = np.random.default_rng(11)
     fast = [spec.select(state, T_FIXED, rng) for _ in range(DRAWS)]
     ref_rng = np.random.default_rng(12)
@@ -72,12 +80,12 @@ def test_state_a_uses_the_candidate_set_and_state_b_the_rlcb_filter():
     spec = get_algorithm("dts")
     n, w = stats_from_wins(WINS_A)
     state = spec.make_state(4)
-    state[0][:], state[1][:] = n, w
+    set_stats(state, n, w)
     rng = np.random.default_rng(0)
     assert {spec.select(state, T_FIXED, rng)[0] for _ in range(2000)} == {0, 1}
     n, w = stats_from_wins(WINS_B)
     state = spec.make_state(3)
-    state[0][:], state[1][:] = n, w
+    set_stats(state, n, w)
     pairs = {spec.select(state, T_FIXED, rng) for _ in range(2000)}
     # a1 = 0 is beaten by 2 with l_20 > 1/2, so (0, 2) is never played; likewise (1, 0) and (2, 1).
     assert pairs <= {(0, 0), (0, 1), (1, 1), (1, 2), (2, 2), (2, 0)}
@@ -99,13 +107,13 @@ def test_dts_plus_paper_tie_break_differs_only_when_an_outside_arm_has_more_vote
     n, w = stats_from_wins(WINS_B)
     for tie_break in ("as-run", "paper"):
         policy = DTSPlus(3, seed=5, tie_break=tie_break)
-        policy.state[0][:], policy.state[1][:] = n, w
+        set_stats(policy.state, n, w)
         assert policy.params["tie_break"] == tie_break
     rng_a, rng_b = np.random.default_rng(3), np.random.default_rng(3)
     spec = get_algorithm("dts_plus")
     as_run, paper = spec.make_state(3), spec.make_state(3, params={"tie_break": "paper"})
     for state in (as_run, paper):
-        state[0][:], state[1][:] = n, w
+        set_stats(state, n, w)
     for _ in range(500):
         assert spec.select(as_run, T_FIXED, rng_a) == spec.select(paper, T_FIXED, rng_b)
 
@@ -187,3 +195,18 @@ def test_pure_dts_linear_on_nc_cyclic_but_dts_not():
     assert final.mean() / tenth.mean() > 3.0
     final, tenth = final_and_tenth("nc_cyclic", "dts", 100_000, 4)
     assert final.mean() / tenth.mean() < 3.0
+
+
+def test_update_keeps_vote_probabilities_in_step_with_the_wins():
+    P = load_dataset("nc_cyclic").P
+    rng = np.random.default_rng(1)
+    policy = DTSPlus(9, seed=3)
+    for _ in range(2000):
+        a1, a2 = policy.select()
+        policy.update(a1, a2, rng.random() < P[a1, a2])
+    q = policy.state[12]
+    expected = fill_above_half(np.full((9, 9), 0.5), policy.state[1])
+    np.testing.assert_array_equal(q, expected)
+    # Complementary orders are computed separately, each accurate in its own tail.
+    off = ~np.eye(9, dtype=bool)
+    np.testing.assert_allclose((q + q.T)[off], 1.0, atol=1e-12)

@@ -1,0 +1,82 @@
+"""Thompson-sampling kernels that draw only what a decision needs (DESIGN section 6, spec 1.15).
+
+A vote ``1(theta_ij > 1/2)`` with ``theta_ij ~ Beta(w_ij + 1, w_ji + 1)`` is a Bernoulli draw with
+probability ``q_ij = P(Beta(w_ij + 1, w_ji + 1) > 1/2)``, which changes only when the pair is compared:
+keep ``q`` up to date in the update, and a vote costs one uniform instead of one Beta draw.  When a
+decision then needs the value of theta itself (D-TS's second candidate, D-TS+'s tie-break), it is drawn
+from the Beta conditioned on the side already drawn -- together, exactly the unconditional Beta.
+"""
+
+from numba import njit
+
+from core.betainc import prob_beta_above_half, sample_beta_above_half, sample_beta_below_half
+
+# Below this probability of the requested side, rejection sampling (1/p Beta draws on average) costs
+# more than the inverse-CDF draw (a few microseconds), so the latter is used.
+REJECTION_MIN_PROB = 0.05
+
+
+@njit(cache=True)
+def refresh_above_half(q, w, i, j):
+    """Recompute ``q[i, j] = P(Beta(w_ij + 1, w_ji + 1) > 1/2)`` and ``q[j, i]`` after {i, j} changed.
+
+    Both orders are computed directly (not as 1 - q), so both tails are accurate.  No-op if i == j.
+    """
+    if i == j:
+        return
+    q[i, j] = prob_beta_above_half(w[i, j] + 1.0, w[j, i] + 1.0)
+    q[j, i] = prob_beta_above_half(w[j, i] + 1.0, w[i, j] + 1.0)
+
+
+@njit(cache=True)
+def fill_above_half(q, w):
+    """Fill every off-diagonal ``q[i, j]`` from ``w`` (the initial state); the diagonal is left as is."""
+    K = w.shape[0]
+    for i in range(1, K):
+        for j in range(i):
+            refresh_above_half(q, w, i, j)
+    return q
+
+
+@njit(cache=True)
+def sample_beta_given_side(rng, a, b, above, prob_side):
+    """theta ~ Beta(a, b) conditioned on theta > 1/2 (``above``) or theta <= 1/2 (not ``above``).
+
+    prob_side is the probability of that side.  Rejection from the unconditional Beta when the side is
+    likely, the inverse CDF inside the side otherwise; both are exact in distribution.
+    """
+    if prob_side >= REJECTION_MIN_PROB:
+        while True:
+            theta = rng.beta(a, b)
+            if (theta > 0.5) == above:
+                return theta
+    if above:
+        return sample_beta_above_half(rng, a, b)
+    return sample_beta_below_half(rng, a, b)
+
+
+@njit(cache=True)
+def sample_vote_indicators(rng, q, rows, done, above, votes):
+    """The vote indicators ``above[i, j] = 1(theta_ij > 1/2)`` of the rows ``rows``, and their votes.
+
+    Same contract as ``core.copeland.sample_tournament`` with indicators instead of samples: for every
+    i with ``rows[i]`` (ascending) and j != i, ``above[i, j] = not above[j, i]`` if row j is already
+    drawn (``done[j]``; the tie theta = 1/2 has probability zero), else a Bernoulli(q[i, j]) draw;
+    then ``done[i] = True`` and ``votes[i] = #{j != i : above[i, j]}``.
+    """
+    K = q.shape[0]
+    for i in range(K):
+        if not rows[i]:
+            continue
+        count = 0
+        for j in range(K):
+            if j == i:
+                continue
+            if done[j]:
+                above[i, j] = not above[j, i]
+            else:
+                above[i, j] = rng.random() < q[i, j]
+            count += above[i, j]
+        votes[i] = count
+        done[i] = True
+    return votes
