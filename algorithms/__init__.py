@@ -1,20 +1,28 @@
 """Dueling-bandit algorithms, each an ``AlgorithmSpec`` composed from the ``core`` kernels.
 
-``ALGORITHMS`` maps the registry (CLI) name to its spec; ``get_algorithm`` looks one up by name.
+``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order (spec 1.10)
+followed by the lines the paper computes but does not plot and by pure D-TS; ``get_algorithm`` looks
+one up by name.  Each algorithm also has a ``Policy`` class for live experiments.
 """
 
 from algorithms.base import AlgorithmSpec, Policy
 from algorithms.btm import BTM, BTM_SPEC
 from algorithms.ccb import CCB, CCB_SPEC
-from algorithms.rcs import RCS, RCS_SPEC
-from algorithms.rucb import RUCB, RUCB_SPEC
 from algorithms.dts import DTS, DTS_PLUS_SPEC, DTS_SPEC, PURE_DTS_SPEC, DTSPlus, PureDTS
+from algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
+from algorithms.rcs import RCS, RCS_SPEC
+from algorithms.rmed import RMED1, RMED1_SPEC, RMED2, RMED2_SPEC
+from algorithms.rucb import RUCB, RUCB_SPEC
 from algorithms.savage import SAVAGE_SPEC, Savage
 from algorithms.scb import SCB, SCB_SPEC
 from algorithms.sparring import MULTISBM_SPEC, SPARRING_SPEC, MultiSBM, Sparring
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {
-    spec.name: spec for spec in (BTM_SPEC, SAVAGE_SPEC, RUCB_SPEC, RCS_SPEC, SPARRING_SPEC, MULTISBM_SPEC, CCB_SPEC, SCB_SPEC, DTS_SPEC, DTS_PLUS_SPEC, PURE_DTS_SPEC)
+    spec.name: spec
+    for spec in (
+        BTM_SPEC, SAVAGE_SPEC, RUCB_SPEC, RCS_SPEC, SPARRING_SPEC, CCB_SPEC, SCB_SPEC, RMED1_SPEC,
+        ECW_RMED_SPEC, DTS_SPEC, DTS_PLUS_SPEC, MULTISBM_SPEC, RMED2_SPEC, PURE_DTS_SPEC,
+    )
 }
 
 
@@ -28,6 +36,8 @@ def get_algorithm(name: str) -> AlgorithmSpec:
         ) from None
 
 
-__all__ = ["ALGORITHMS", "AlgorithmSpec", "Policy", "get_algorithm", "BTM", "DTS", "DTSPlus", "PureDTS", "Savage",
-           "SCB", "Sparring", "MultiSBM",
-           "RUCB", "RCS", "CCB"]
+__all__ = [
+    "ALGORITHMS", "AlgorithmSpec", "Policy", "get_algorithm",
+    "BTM", "CCB", "DTS", "DTSPlus", "ECWRMED", "MultiSBM", "PureDTS", "RCS", "RMED1", "RMED2", "RUCB", "SCB",
+    "Savage", "Sparring",
+]

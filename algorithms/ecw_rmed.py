@@ -1,0 +1,362 @@
+"""ECW-RMED (Komiyama, Honda & Nakagawa, ICML 2016) as run by Wu & Liu -- spec 3.9.
+
+Each slot t: (1) forced exploration -- the first pair (i > j) in the order (1,0), (2,0), (2,1), ... with
+n_ij < alpha sqrt(ln t) or |p_ij - 1/2| < beta / max(1, ln max(1, ln t)) is played and the lists are
+untouched; (2) otherwise the pair LC[q] (a pair i > j or a self-pair (w, w)) is played, and with the
+statistics *including its outcome* (lambda = max(1, ln t)): the empirical Copeland winners are
+checked for confidence (step 4); the next pairs are {(w, w)} for a confident winner w, else those with
+q_ij > n_ij / lambda from the approximate regret minimisation ``find_min_regret`` plus (w, w); the
+played pair leaves LR, new pairs join LN, q advances, and at the end of LC the round LC = LR = LN starts.
+
+The steps after the outcome of slot t run at the *start of select at slot t + 1* (before its forced
+exploration check), with the lambda of slot t: identical for feedback delay 1, and with delay d they see
+the statistics that have been delivered by then.  No pseudo-counts (n = w = 0, p = 1/2 until played).
+
+Options and choices:
+* ``confidence_precheck="as-run"`` (default): the authors' code declares every winner not confident as
+  soon as any pair has n_ij KLc(p_ij, 1/2) / lambda > 1, which looks inverted (spec D8); ``"none"``
+  drops that pre-check (only the per-winner test of step 4 remains).
+* Sorting: the confidence list S = H + O (H first, each by opponent index) and findMinRegret's Sup set
+  are sorted by a stable sort; the C++ uses an unstable std::sort, so ties of equal cost may be
+  ordered differently (spec 3.9 allows any order).
+* q is a symmetric allocation of unordered pairs: setting q_{i1 j} or q_{j i2} sets both entries.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from algorithms.base import AlgorithmSpec, Policy, check_choice
+from core.bounds import update_pair
+from core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
+from core.kl import kl_clamped
+from core.pairs import index_of_pair, pair_of_index
+from core.sort import insertion_sort_by_key
+
+PRECHECKS = {"as-run": 0, "none": 1}
+_PRECHECK, _Q, _LC_LEN, _LN_LEN, _PENDING, _T_PLAYED, _PLAYED = range(7)
+
+
+def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, confidence_precheck="as-run"):
+    """State of ECW-RMED: alpha, beta > 0 (forced exploration), confidence_precheck "as-run"|"none" (D8).
+
+    State tuple: n, w, p (K x K float64, p = 1/2 until played), kl = KLc(p, 1/2), reals [alpha, beta],
+    ints [precheck, q, |LC|, |LN|, pending, t of the pending slot, pending pair id], LC, in_LR, LN, in_LN
+    over the M = K(K-1)/2 + K pair ids (pair (i, j), i > j, has id i(i-1)/2 + j, self-pair (w, w) has
+    id K(K-1)/2 + w), the Copeland counts sc_i = #{j : p_ij > 1/2}, L_i = #{j : p_ji > 1/2} (K,) int64
+    (kept by ``update``), then scratch: q, q_best (K x K), keys (K,), items (K,) int64, and the per-slot
+    sorted beaters of each arm (K x K costs, K x K arms, lengths (K,) int64, -1 while not built) used by
+    the confidence check and then by findMinRegret.
+    """
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if not math.isfinite(float(value)) or float(value) <= 0.0:
+            raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    precheck = PRECHECKS[check_choice("confidence_precheck", confidence_precheck, tuple(PRECHECKS))]
+    n_pairs = K * (K - 1) // 2
+    in_lr = np.zeros(n_pairs + K, np.bool_)
+    in_lr[:n_pairs] = True
+    lc = np.zeros(n_pairs + K, np.int64)
+    lc[:n_pairs] = np.arange(n_pairs)
+    return (
+        np.zeros((K, K)), np.zeros((K, K)), np.full((K, K), 0.5), np.zeros((K, K)),
+        np.array([float(alpha), float(beta)]),
+        np.array([precheck, 0, n_pairs, 0, 0, 0, 0], dtype=np.int64),
+        lc, in_lr, np.zeros(n_pairs + K, np.int64), np.zeros(n_pairs + K, np.bool_),
+        np.zeros(K, np.int64), np.zeros(K, np.int64), np.zeros((K, K)), np.zeros((K, K)),
+        np.zeros(K), np.zeros(K, np.int64), np.zeros((K, K)), np.zeros((K, K), np.int64),
+        np.zeros(K, np.int64),
+    )
+
+
+@njit(cache=True)
+def forced_pair(n, p, t, alpha, beta):
+    """Step 1: id of the first pair (i > j) with n_ij < alpha sqrt(ln t) or
+    |p_ij - 1/2| < beta / max(1, ln max(1, ln t)); -1 if there is none."""
+    log_t = math.log(t)
+    need_n = alpha * math.sqrt(log_t)
+    need_gap = beta / max(1.0, math.log(max(1.0, log_t)))
+    for i in range(1, n.shape[0]):
+        for j in range(i):
+            if n[i, j] < need_n or abs(p[i, j] - 0.5) < need_gap:
+                return index_of_pair(i, j)
+    return -1
+
+
+@njit(cache=True)
+def _count_win(p, sc, losses, a, b, sign):
+    """Add ``sign`` to the win count sc and the loss count L of the pair {a, b} as p says: the Copeland
+    counts of steps 3 and 6, sc_i = #{j : p_ij > 1/2} and L_i = #{j : p_ji > 1/2}, kept up to date."""
+    if p[a, b] > 0.5:
+        sc[a] += sign
+        losses[b] += sign
+    elif p[b, a] > 0.5:
+        sc[b] += sign
+        losses[a] += sign
+
+
+@njit(cache=True)
+def _quota_sum(h_cost, h_opp, n_h, o_cost, o_opp, n_o, i1, i2, quota_h, quota_o):
+    """Walk the merge of sorted H and sorted O (ties: H first; O skips opponent i1), taking H elements
+    up to quota_h (the pair {i1, i2} also counts for O) and O elements up to quota_o; return the taken
+    cost, stopping as soon as it reaches 1 (it can only grow)."""
+    total = 0.0
+    taken_h = 0
+    taken_o = 0
+    ih = 0
+    io = 0
+    while taken_h < quota_h or taken_o < quota_o:
+        while io < n_o and o_opp[io] == i1:
+            io += 1
+        if ih < n_h and (io >= n_o or h_cost[ih] <= o_cost[io]):
+            if taken_h < quota_h:
+                total += h_cost[ih]
+                taken_h += 1
+                if h_opp[ih] == i2:
+                    taken_o += 1
+            ih += 1
+        elif io < n_o:
+            if taken_o < quota_o:
+                total += o_cost[io]
+                taken_o += 1
+            io += 1
+        else:
+            break
+        if total >= 1.0:
+            break
+    return total
+
+
+@njit(cache=True)
+def _sorted_losses(n, p, kl, lam, i2, cost, opp, o_len):
+    """The losses (j, i2), p_{j i2} > 1/2, of arm i2 by ascending cost n KLc / lam (stable, j ascending)."""
+    m = 0
+    for j in range(n.shape[0]):
+        if p[j, i2] > 0.5:
+            cost[m] = n[j, i2] * kl[j, i2] / lam
+            opp[m] = j
+            m += 1
+    insertion_sort_by_key(cost, opp, m)
+    o_len[i2] = m
+
+
+@njit(cache=True)
+def confident_winner(n, p, kl, lam, sc, losses, precheck, keys, items, o_cost, o_opp, o_len):
+    """Step 4: the first empirical Copeland winner (ascending) that passes the confidence check; -1 if
+    none.  Costs are n KLc(p, 1/2) / lam.  precheck 0 (as run): any pair with cost > 1 fails all (D8)."""
+    K = n.shape[0]
+    if precheck == 0:
+        for i in range(1, K):
+            for j in range(i):
+                if n[i, j] * kl[i, j] / lam > 1.0:
+                    return -1
+    top = 0
+    second = 0
+    for i in range(K):
+        if sc[i] > top:
+            second = top
+            top = sc[i]
+        elif sc[i] > second:
+            second = sc[i]
+    loss1 = K - 1 - top
+    loss2 = K - 1 - second
+    o_len[:] = -1
+    for i1 in range(K):
+        if sc[i1] != top:
+            continue
+        n_h = 0
+        for j in range(K):
+            if p[i1, j] > 0.5:
+                keys[n_h] = n[i1, j] * kl[i1, j] / lam
+                items[n_h] = j
+                n_h += 1
+        insertion_sort_by_key(keys, items, n_h)
+        passed = True
+        for i2 in range(K):
+            if i2 == i1:
+                continue
+            if o_len[i2] < 0:
+                _sorted_losses(n, p, kl, lam, i2, o_cost[i2], o_opp[i2], o_len)
+            for level in range(loss1, loss2 + 1):
+                quota_o = max(0, losses[i2] - level)
+                if _quota_sum(keys, items, n_h, o_cost[i2], o_opp[i2], o_len[i2], i1, i2,
+                              level + 1 - loss1, quota_o) < 1.0:
+                    passed = False
+                    break
+            if not passed:
+                break
+        if passed:
+            return i1
+    return -1
+
+
+@njit(cache=True)
+def _sorted_superiors(p, kl, losses, l_min, i2, cost, opp, col_len):
+    """The arms j beating i2 by ascending cost r_{j i2} / KLc(p_{j i2}, 1/2) (stable, j ascending), built
+    once per slot and shared by the candidates (dropping i1 from a sorted list keeps it sorted)."""
+    scale = 2.0 * (p.shape[0] - 1)
+    m = 0
+    for j in range(p.shape[0]):
+        if p[j, i2] > 0.5:
+            cost[m] = (losses[j] + losses[i2] - 2 * l_min) / scale / kl[j, i2]
+            opp[m] = j
+            m += 1
+    insertion_sort_by_key(cost, opp, m)
+    col_len[i2] = m
+
+
+@njit(cache=True)
+def _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len):
+    """findMinRegret's allocation q (symmetric K x K, overwritten) for the candidate i1 (spec 3.9 step 6)."""
+    K = p.shape[0]
+    q[:, :] = 0.0
+    for j in range(K):
+        if p[j, i1] < 0.5:
+            q[i1, j] = q[j, i1] = 1.0 / kl[i1, j]
+    for i2 in range(K):
+        # Sup = {j not in {i1, i2} : p_{j i2} > 1/2} has L_{i2} - [p_{i1 i2} > 1/2] members, so
+        # k = |Sup| - (L_{i2} - L_{i1} + 1) is known before Sup is looked at.
+        k = losses[i1] - 1 - (1 if p[i1, i2] > 0.5 else 0)
+        if i2 == i1 or k < 0:
+            continue
+        if sup_len[i2] < 0:
+            _sorted_superiors(p, kl, losses, l_min, i2, sup_key[i2], sup_opp[i2], sup_len)
+        cumulative = 0.0
+        h = 0
+        h_star = -1
+        best_ratio = 0.0
+        for a in range(sup_len[i2]):
+            if sup_opp[i2, a] == i1:
+                continue
+            h += 1
+            cumulative += sup_key[i2, a]
+            if h > k and (h_star < 0 or cumulative / (h - k) < best_ratio):
+                h_star = h
+                best_ratio = cumulative / (h - k)
+        h = 0
+        for a in range(sup_len[i2]):
+            j = sup_opp[i2, a]
+            if j == i1:
+                continue
+            if h == h_star:
+                break
+            q[j, i2] = q[i2, j] = 1.0 / ((h_star - k) * kl[j, i2])
+            h += 1
+
+
+@njit(cache=True)
+def find_min_regret(p, kl, losses, q, q_best, sup_key, sup_opp, sup_len):
+    """Step 6 (findMinRegret): the candidate w (an arm with the fewest losses L) with the smallest
+    sum_{i>j} r_ij q_ij, r_ij = (L_i + L_j - 2 Lmin) / (2 (K - 1)), first on ties; its allocation is
+    left in q_best.  With a single candidate the objective is not needed and is not computed.
+    sup_key, sup_opp (K x K), sup_len (K,): scratch for the sorted superiors of each arm."""
+    K = p.shape[0]
+    l_min = np.min(losses)
+    sup_len[:] = -1
+    n_cand = 0
+    for i in range(K):
+        n_cand += losses[i] == l_min
+    if n_cand == 1:
+        best = np.argmin(losses)
+        _allocation(p, kl, losses, l_min, best, q_best, sup_key, sup_opp, sup_len)
+        return best
+    scale = 2.0 * (K - 1)
+    best = -1
+    best_obj = 0.0
+    for i1 in range(K):
+        if losses[i1] != l_min:
+            continue
+        _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len)
+        objective = 0.0
+        for i in range(1, K):
+            for j in range(i):
+                if q[i, j] != 0.0:
+                    objective += (losses[i] + losses[j] - 2 * l_min) / scale * q[i, j]
+        if best < 0 or objective < best_obj:
+            best = i1
+            best_obj = objective
+            q_best[:, :] = q
+    return best
+
+
+@njit(cache=True)
+def _add_next(pair, in_lr, ln, in_ln, ints):
+    """Append a pair id to LN unless it is already in LN or LR."""
+    if not in_ln[pair] and not in_lr[pair]:
+        ln[ints[_LN_LEN]] = pair
+        in_ln[pair] = True
+        ints[_LN_LEN] += 1
+
+
+@njit(cache=True)
+def _after_play(state):
+    """Steps 3-7 for the pair LC[q] played at slot ints[_T_PLAYED], on the current statistics."""
+    (n, w, p, kl, reals, ints, lc, in_lr, ln, in_ln, sc, losses, q, q_best,
+     keys, items, col_key, col_opp, col_len) = state
+    K = n.shape[0]
+    n_pairs = K * (K - 1) // 2
+    lam = max(1.0, math.log(ints[_T_PLAYED]))
+    winner = confident_winner(n, p, kl, lam, sc, losses, ints[_PRECHECK], keys, items, col_key, col_opp, col_len)
+    in_lr[ints[_PLAYED]] = False
+    if winner < 0:
+        winner = find_min_regret(p, kl, losses, q, q_best, col_key, col_opp, col_len)
+        for i in range(1, K):
+            for j in range(i):
+                if q_best[i, j] > 0.0 and q_best[i, j] > n[i, j] / lam:
+                    _add_next(index_of_pair(i, j), in_lr, ln, in_ln, ints)
+    _add_next(n_pairs + winner, in_lr, ln, in_ln, ints)
+    ints[_Q] += 1
+    if ints[_Q] == ints[_LC_LEN]:
+        ints[_LC_LEN] = ints[_LN_LEN]
+        lc[: ints[_LN_LEN]] = ln[: ints[_LN_LEN]]
+        in_lr[:] = in_ln
+        in_ln[:] = False
+        ints[_LN_LEN] = 0
+        ints[_Q] = 0
+
+
+@njit(cache=True)
+def select(state, t, rng):
+    """Choose (a1, a2) at slot t (spec 3.9); deterministic, ``rng`` is unused.  First finishes the
+    previous list slot (steps 3-7), then forced exploration (step 1), else the pair LC[q] (step 2)."""
+    n, p, reals, ints, lc = state[0], state[2], state[4], state[5], state[6]
+    if ints[_PENDING]:
+        ints[_PENDING] = 0
+        _after_play(state)
+    pair = forced_pair(n, p, t, reals[0], reals[1])
+    if pair < 0:
+        pair = lc[ints[_Q]]
+        ints[_PENDING] = 1
+        ints[_T_PLAYED] = t
+        ints[_PLAYED] = pair
+    n_pairs = n.shape[0] * (n.shape[0] - 1) // 2
+    if pair >= n_pairs:
+        return pair - n_pairs, pair - n_pairs
+    return pair_of_index(pair)
+
+
+@njit(cache=True)
+def update(state, a1, a2, a1_won, t):
+    """The common pair update; p, KLc(p, 1/2) and the Copeland counts of the played pair follow (the
+    diagonal stays 1/2)."""
+    n, w, p, kl, sc, losses = state[0], state[1], state[2], state[3], state[10], state[11]
+    update_pair(n, w, a1, a2, a1_won)
+    if a1 != a2:
+        _count_win(p, sc, losses, a1, a2, -1)
+        p[a1, a2] = w[a1, a2] / n[a1, a2]
+        p[a2, a1] = w[a2, a1] / n[a2, a1]
+        kl[a1, a2] = kl[a2, a1] = kl_clamped(p[a1, a2], 0.5)
+        _count_win(p, sc, losses, a1, a2, 1)
+
+
+ECW_RMED_SPEC = AlgorithmSpec(
+    name="ecw_rmed", label="ECW-RMED", init=init_ecw_rmed, select=select, update=update,
+    defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA, "confidence_precheck": "as-run"},
+    reference="Komiyama et al. ICML 2016, ECW-RMED (Algorithm 2 with the approximate optimisation)",
+)
+
+
+class ECWRMED(Policy):
+    """ECW-RMED as a live policy; parameters ``alpha`` (3), ``beta`` (0.01), ``confidence_precheck``."""
+
+    spec = ECW_RMED_SPEC
