@@ -102,18 +102,6 @@ def simulate_panels(name: str, panels, args) -> list:
     return out
 
 
-def mean_and_sem(result) -> tuple[float, float]:
-    """Mean and standard error of a line's final regret."""
-    final = np.asarray(result.final, dtype=np.float64)
-    sem = final.std(ddof=1) / np.sqrt(final.size) if final.size > 1 else 0.0
-    return float(final.mean()), float(sem)
-
-
-def claim_row(claim: str, statement: str, measured: str, holds: bool) -> dict:
-    """One row of a claims table."""
-    return {"claim": claim, "statement": statement, "measured": measured, "verdict": "holds" if holds else "FAILS"}
-
-
 def regret_figure(name: str, description: str, panels, default_horizon: int, claims=None, argv=None):
     """Entry point of a regret-figure script: parse the CLI, simulate, plot, tabulate and check claims.
 

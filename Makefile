@@ -1,0 +1,31 @@
+# Paper figures, tests and benchmarks.  `make all-figures` reproduces every figure at paper scale
+# (resumable: stored chunks are reused); add QUICK=1 for a smoke run of each.
+PYTHON ?= .venv/bin/python
+FLAGS ?= $(if $(QUICK),--quick,)
+
+.PHONY: install all-figures fig1 fig7 test test-all bench clean
+
+install:
+	python3 -m venv .venv
+	$(PYTHON) -m pip install -r requirements.txt
+
+all-figures: fig1 fig7
+
+fig1:
+	$(PYTHON) reproduce/fig1_mslr.py $(FLAGS)
+
+fig7:
+	$(PYTHON) reproduce/fig7_pure_dts.py $(FLAGS)
+
+test:
+	$(PYTHON) -m pytest -q
+
+test-all:
+	$(PYTHON) -m pytest -q -m "slow or not slow"
+
+bench:
+	$(PYTHON) bench/step_cost.py
+
+clean:
+	rm -rf .numba_cache results/quick figures/quick .pytest_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
