@@ -23,7 +23,7 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha
 from core.argmax import fill_true, uniform_member
-from core.bounds import direct_bounds, update_pair
+from core.bounds import direct_bounds, update_pair_statistics
 from core.constants import ALPHA, CCB_P_CHALLENGER, CCB_P_EXPLORE, CCB_P_RESTRICT, PSEUDO_N, PSEUDO_W
 
 
@@ -186,14 +186,8 @@ def select(state, t, rng):
     return a1, _challenger(rng, U, L, a1, lists, lens)
 
 
-@njit(cache=True)
-def update(state, a1, a2, a1_won, t):
-    """The common pair update (spec 0): one more win for the winner of (a1, a2)."""
-    update_pair(state[0], state[1], a1, a2, a1_won)
-
-
 CCB_SPEC = AlgorithmSpec(
-    name="ccb", label="CCB", init=init_ccb, select=select, update=update,
+    name="ccb", label="CCB", init=init_ccb, select=select, update=update_pair_statistics,
     defaults={"alpha": ALPHA},
     reference="Zoghi et al. NIPS 2015, Algorithm 1 (CCB), as run by Wu & Liu 2016",
 )

@@ -23,7 +23,7 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, argmin_first, fill_true, uniform_member
-from core.bounds import direct_bounds, update_pair
+from core.bounds import direct_bounds, update_pair_statistics
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.copeland import sample_tournament
 
@@ -74,14 +74,8 @@ def select(state, t, rng):
     return a1, a2
 
 
-@njit(cache=True)
-def update(state, a1, a2, a1_won, t):
-    """The common pair update (spec 0): one more win for the winner of (a1, a2)."""
-    update_pair(state[0], state[1], a1, a2, a1_won)
-
-
 RCS_SPEC = AlgorithmSpec(
-    name="rcs", label="RCS", init=init_rcs, select=select, update=update,
+    name="rcs", label="RCS", init=init_rcs, select=select, update=update_pair_statistics,
     defaults={"alpha": ALPHA, "fallback": "least-champion"},
     reference="Zoghi et al. WSDM 2014, Relative Confidence Sampling, as run by Wu & Liu 2016",
 )

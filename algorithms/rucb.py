@@ -24,7 +24,7 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, fill_true, uniform_member
-from core.bounds import direct_bounds, update_pair
+from core.bounds import direct_bounds, update_pair_statistics
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 
 HYPOTHESIS_AS_RUN, HYPOTHESIS_ORIGINAL = 0, 1
@@ -105,14 +105,8 @@ def select(state, t, rng):
     return a1, a2
 
 
-@njit(cache=True)
-def update(state, a1, a2, a1_won, t):
-    """The common pair update (spec 0): one more win for the winner of (a1, a2)."""
-    update_pair(state[0], state[1], a1, a2, a1_won)
-
-
 RUCB_SPEC = AlgorithmSpec(
-    name="rucb", label="RUCB", init=init_rucb, select=select, update=update,
+    name="rucb", label="RUCB", init=init_rucb, select=select, update=update_pair_statistics,
     defaults={"alpha": ALPHA, "hypothesis": "as-run"},
     reference="Zoghi et al. ICML 2014, Algorithm 1 (RUCB), as run by Wu & Liu 2016",
 )

@@ -79,3 +79,10 @@ def update_pair(n, w, a1, a2, a1_won):
         w[a1, a2] += 1.0
     else:
         w[a2, a1] += 1.0
+
+
+@njit(cache=True)
+def update_pair_statistics(state, a1, a2, a1_won, t):
+    """The whole ``update`` of an algorithm whose only statistics are ``state[0] = n`` and
+    ``state[1] = w`` (RUCB, RCS, CCB): the common pair update of spec 0."""
+    update_pair(state[0], state[1], a1, a2, a1_won)
