@@ -23,17 +23,15 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true
-from core.bounds import mirrored_bounds, update_pair, upper_copeland_mirrored
+from core.bounds import mirrored_bounds, upper_copeland_mirrored
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.copeland import sample_tournament
 from core.kl import kl_clamped
-from core.thompson import fill_above_half, refresh_above_half, sample_beta_given_side, sample_vote_indicators
+from core.thompson import SAMPLING_DIRECT, SAMPLING_INDICATORS, SAMPLINGS, fill_above_half, record_comparison, sample_beta_given_side, sample_vote_indicators
 
 VARIANT_DTS, VARIANT_PLUS, VARIANT_PURE = 0, 1, 2
 TIE_BREAK_AS_RUN, TIE_BREAK_PAPER = 0, 1
 TIE_BREAKS = {"as-run": TIE_BREAK_AS_RUN, "paper": TIE_BREAK_PAPER}
-SAMPLING_INDICATORS, SAMPLING_DIRECT = 0, 1
-SAMPLINGS = {"indicators": SAMPLING_INDICATORS, "direct": SAMPLING_DIRECT}
 
 
 def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicators"):
@@ -204,9 +202,7 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """Algorithm 1 line 17: one more win for the winner of (a1, a2); refresh the pair's vote
     probabilities when sampling with indicators."""
-    update_pair(state[0], state[1], a1, a2, a1_won)
-    if state[3][2] == SAMPLING_INDICATORS:
-        refresh_above_half(state[12], state[1], a1, a2)
+    record_comparison(state[0], state[1], state[12], a1, a2, a1_won, state[3][2] == SAMPLING_INDICATORS)
 
 
 DTS_SPEC = AlgorithmSpec(

@@ -3,7 +3,8 @@
 As run by the authors of "Double Thompson Sampling for Dueling Bandits" (Wu & Liu, NIPS 2016):
 pseudo-counts n = 1e-6, w = 1e-5 (spec 2.2), direct confidence bounds with alpha = 0.51 (spec 2.4;
 the original RCS experiments used 0.501).  At every slot a simulated tournament draws
-theta_ij ~ Beta(w_ij + 1, w_ji + 1) for every pair (theta_ji = 1 - theta_ij, the same kernel as D-TS);
+theta_ij ~ Beta(w_ij + 1, w_ji + 1) for every pair (theta_ji = 1 - theta_ij, the same kernels as D-TS;
+by default only the votes 1(theta_ij > 1/2) are drawn, which is all RCS uses: ``sampling`` below);
 the champion a1 is the first-index arm with the most sampled wins if it beats all K - 1 others,
 and the challenger is ``a2 = argmax_j u_{j a1}`` over every arm (u_{a1 a1} = 1/2), first-index ties.
 
@@ -23,26 +24,37 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, argmin_first, fill_true, uniform_member
-from core.bounds import direct_bounds, update_pair_statistics
+from core.bounds import direct_bounds
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.copeland import sample_tournament
+from core.thompson import (SAMPLING_INDICATORS, SAMPLINGS, fill_above_half, record_comparison,
+                           sample_vote_indicators)
 
 FALLBACK_LEAST_CHAMPION, FALLBACK_RANDOM = 0, 1
 FALLBACKS = {"least-champion": FALLBACK_LEAST_CHAMPION, "random": FALLBACK_RANDOM}
 
 
-def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion"):
-    """State of RCS: (n, w, real params [alpha], int params [fallback mode], champion counts (K,),
-    then scratch: theta (K x K), votes (K,), done mask, all-true mask, U, L (K x K)).
+def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion", sampling="indicators"):
+    """State of RCS: (n, w, real params [alpha], int params [fallback mode, sampling], champion counts
+    (K,), then scratch: theta (K x K), votes (K,), done mask, all-true mask, U, L (K x K), vote
+    probabilities q and vote indicators (K x K)).
 
     alpha: confidence scale (> 0; warns if <= 0.5).  fallback: "least-champion" or "random".
+    sampling: "indicators" (default) draws each vote 1(theta_ij > 1/2) as a Bernoulli with the cached
+    P(theta_ij > 1/2) -- RCS needs only the votes -- and "direct" draws every theta_ij from its Beta;
+    the two are identical in distribution (``core.thompson``).
     """
     mode = FALLBACKS[check_choice("fallback", fallback, tuple(FALLBACKS))]
+    draw = SAMPLINGS[check_choice("sampling", sampling, tuple(SAMPLINGS))]
+    w = np.full((K, K), PSEUDO_W)
+    q = np.full((K, K), 0.5)
+    if draw == SAMPLING_INDICATORS:
+        fill_above_half(q, w)
     return (
         np.full((K, K), PSEUDO_N),
-        np.full((K, K), PSEUDO_W),
+        w,
         np.array([check_alpha(alpha)]),
-        np.array([mode], dtype=np.int64),
+        np.array([mode, draw], dtype=np.int64),
         np.zeros(K, np.int64),
         np.full((K, K), 0.5),
         np.zeros(K, np.int64),
@@ -50,6 +62,8 @@ def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion"):
         fill_true(np.zeros(K, np.bool_)),
         np.zeros((K, K)),
         np.zeros((K, K)),
+        q,
+        np.zeros((K, K), np.bool_),
     )
 
 
@@ -57,11 +71,14 @@ def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion"):
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: simulated tournament over all pairs, champion a1 (or the fallback),
     challenger a2 = argmax_j u_{j a1} (Zoghi et al. WSDM 2014, RCS; spec 3.5 steps 1-3)."""
-    n, w, reals, ints, champ, theta, votes, done, all_arms, U, L = state
+    n, w, reals, ints, champ, theta, votes, done, all_arms, U, L, q, above = state
     K = n.shape[0]
     for i in range(K):
         done[i] = False
-    sample_tournament(rng, w, all_arms, done, theta, votes)
+    if ints[1] == SAMPLING_INDICATORS:
+        sample_vote_indicators(rng, q, all_arms, done, above, votes)
+    else:
+        sample_tournament(rng, w, all_arms, done, theta, votes)
     a1 = argmax_first(votes, all_arms)
     if votes[a1] < K - 1:
         if ints[0] == FALLBACK_LEAST_CHAMPION:
@@ -74,14 +91,21 @@ def select(state, t, rng):
     return a1, a2
 
 
+@njit(cache=True)
+def update(state, a1, a2, a1_won, t):
+    """The common pair update (spec 0), and the pair's vote probabilities when sampling indicators."""
+    record_comparison(state[0], state[1], state[11], a1, a2, a1_won, state[3][1] == SAMPLING_INDICATORS)
+
+
 RCS_SPEC = AlgorithmSpec(
-    name="rcs", label="RCS", init=init_rcs, select=select, update=update_pair_statistics,
-    defaults={"alpha": ALPHA, "fallback": "least-champion"},
+    name="rcs", label="RCS", init=init_rcs, select=select, update=update,
+    defaults={"alpha": ALPHA, "fallback": "least-champion", "sampling": "indicators"},
     reference="Zoghi et al. WSDM 2014, Relative Confidence Sampling, as run by Wu & Liu 2016",
 )
 
 
 class RCS(Policy):
-    """RCS as a live policy; parameters ``alpha`` (0.51) and ``fallback`` ("least-champion" or "random")."""
+    """RCS as a live policy; parameters ``alpha`` (0.51), ``fallback`` ("least-champion" or "random") and
+    ``sampling`` ("indicators" or "direct")."""
 
     spec = RCS_SPEC

@@ -10,6 +10,12 @@ from the Beta conditioned on the side already drawn -- together, exactly the unc
 from numba import njit
 
 from core.betainc import prob_beta_above_half, sample_beta_above_half, sample_beta_below_half
+from core.bounds import update_pair
+
+# How an algorithm draws its Thompson votes: "indicators" (this module) or "direct" (one Beta per
+# pair, line by line after the paper; the reference the fast path is tested against).
+SAMPLING_INDICATORS, SAMPLING_DIRECT = 0, 1
+SAMPLINGS = {"indicators": SAMPLING_INDICATORS, "direct": SAMPLING_DIRECT}
 
 # Below this probability of the requested side, rejection sampling (1/p Beta draws on average) costs
 # more than the inverse-CDF draw (a few microseconds), so the latter is used.
@@ -80,3 +86,11 @@ def sample_vote_indicators(rng, q, rows, done, above, votes):
         votes[i] = count
         done[i] = True
     return votes
+
+
+@njit(cache=True)
+def record_comparison(n, w, q, a1, a2, a1_won, refresh):
+    """The common pair update (spec 0) and, if ``refresh``, the pair's vote probabilities ``q``."""
+    update_pair(n, w, a1, a2, a1_won)
+    if refresh:
+        refresh_above_half(q, w, a1, a2)

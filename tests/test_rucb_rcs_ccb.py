@@ -11,11 +11,13 @@ import math
 
 import numpy as np
 import pytest
+from scipy import special
 
 from algorithms.ccb import CCB, CCB_SPEC, _add_winners, _remove_non_winners, _reset_disproven
 from algorithms.rcs import RCS, RCS_SPEC
 from algorithms.rucb import NO_ARM, RUCB, RUCB_SPEC
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
+from core.thompson import fill_above_half
 from data import load_dataset
 from reproduce.runner import run_one
 
@@ -26,10 +28,13 @@ def assert_binomial(count, trials, p):
 
 
 def set_stats(state, p_hat, count=1000.0):
-    """Overwrite n, w of a state (state[0], state[1]) with ``count`` comparisons per pair at ``p_hat``."""
+    """Overwrite n, w of a state (state[0], state[1]) with ``count`` comparisons per pair at ``p_hat``
+    (and RCS's vote probabilities, state[11], to match)."""
     p_hat = np.asarray(p_hat, dtype=float)
     state[0][:] = count
     state[1][:] = p_hat * count
+    if len(state) == 13:
+        fill_above_half(state[11], state[1])
     return state
 
 
@@ -101,18 +106,25 @@ class RefRUCB(Reference):
 class RefRCS(Reference):
     """Spec 3.5 step by step; ``fallback`` as in ``init_rcs``."""
 
-    def __init__(self, K, alpha=ALPHA, fallback="least-champion"):
+    def __init__(self, K, alpha=ALPHA, fallback="least-champion", sampling="indicators"):
         """Fresh state; no champion yet."""
         super().__init__(K, alpha)
         self.random_fallback, self.champ = fallback == "random", np.zeros(K, int)
+        self.indicators = sampling == "indicators"
 
     def select(self, t, rng):
-        """(a1, a2) at slot t; Beta draws for the pairs i < j in lexicographic order."""
+        """(a1, a2) at slot t; draws for the pairs i < j in lexicographic order: a Beta, or with
+        indicators a uniform against P(Beta > 1/2) (scipy's betaincc; a decision could differ only if
+        a uniform fell within ~1e-13 of that probability)."""
         K = self.K
         theta = np.full((K, K), 0.5)
         for i in range(K):
             for j in range(i + 1, K):
-                theta[i, j] = rng.beta(self.w[i, j] + 1, self.w[j, i] + 1)
+                a, b = self.w[i, j] + 1, self.w[j, i] + 1
+                if self.indicators:
+                    theta[i, j] = 1.0 if rng.random() < special.betaincc(a, b, 0.5) else 0.0
+                else:
+                    theta[i, j] = rng.beta(a, b)
                 theta[j, i] = 1 - theta[i, j]
         votes = (theta > 0.5).sum(axis=1)
         a1 = int(np.argmax(votes))
@@ -213,10 +225,12 @@ def test_rucb_matches_reference(name, hypothesis):
 
 @pytest.mark.parametrize("name", ["mslr5_condorcet", "nc_cyclic"])
 @pytest.mark.parametrize("fallback", ["least-champion", "random"])
-def test_rcs_matches_reference(name, fallback):
-    """The njit RCS (via sample_tournament) makes the reference's decisions at every slot."""
+@pytest.mark.parametrize("sampling", ["indicators", "direct"])
+def test_rcs_matches_reference(name, fallback, sampling):
+    """The njit RCS makes the reference's decisions at every slot, with either way of sampling."""
     P = load_dataset(name).P
-    lockstep(RCS_SPEC, RefRCS(P.shape[0], fallback=fallback), P, 1000, 12, {"fallback": fallback})
+    params = {"fallback": fallback, "sampling": sampling}
+    lockstep(RCS_SPEC, RefRCS(P.shape[0], **params), P, 1000, 12, params)
 
 
 # Copeland winners 0 and 1 (3 wins each) with gaps of 0.4, so CCB's lists fill within 2000 slots.
