@@ -25,9 +25,8 @@ from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true
 from core.bounds import mirrored_bounds, upper_copeland_mirrored
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
-from core.copeland import sample_tournament
 from core.kl import kl_clamped
-from core.thompson import SAMPLING_DIRECT, SAMPLING_INDICATORS, SAMPLINGS, fill_above_half, record_comparison, sample_beta_given_side, sample_vote_indicators
+from core.thompson import SAMPLING_DIRECT, SAMPLING_INDICATORS, SAMPLINGS, fill_above_half, record_comparison, sample_beta_given_side, sample_votes
 
 VARIANT_DTS, VARIANT_PLUS, VARIANT_PURE = 0, 1, 2
 TIE_BREAK_AS_RUN, TIE_BREAK_PAPER = 0, 1
@@ -111,33 +110,9 @@ def _mark_tied(votes, in_c, tied):
 
 
 @njit(cache=True)
-def _first_direct(rng, state, variant):
-    """Lines 7-11 (or D-TS+) with every needed theta drawn from its Beta (the reference path)."""
-    w, ints, in_c, theta, votes, done, regret_est, tied = state[1], state[3], state[5], state[6], state[7], \
-        state[8], state[11], state[14]
-    done[:] = False
-    sample_tournament(rng, w, in_c, done, theta, votes)
-    if variant != VARIANT_PLUS:
-        return argmax_uniform(rng, votes, in_c)
-    if _mark_tied(votes, in_c, tied) == 1:
-        return argmax_first(votes, tied)
-    sample_tournament(rng, w, ~done, done, theta, votes)
-    return _plus_regret_estimates(theta, votes, tied, in_c, ints[1], regret_est)
-
-
-@njit(cache=True)
-def _first_indicators(rng, state, variant):
-    """Lines 7-11 (or D-TS+) from vote indicators; D-TS+ draws theta only for tied rows, given the
-    indicators (exact in distribution: spec 1.15 and core.thompson)."""
-    w, ints, in_c, theta, votes, done, regret_est, q, above, tied = state[1], state[3], state[5], state[6], \
-        state[7], state[8], state[11], state[12], state[13], state[14]
-    done[:] = False
-    sample_vote_indicators(rng, q, in_c, done, above, votes)
-    if variant != VARIANT_PLUS:
-        return argmax_uniform(rng, votes, in_c)
-    if _mark_tied(votes, in_c, tied) == 1:
-        return argmax_first(votes, tied)
-    sample_vote_indicators(rng, q, ~done, done, above, votes)
+def _theta_given_votes(rng, w, q, above, tied, theta):
+    """theta_ij of the tied rows, each drawn from its Beta conditioned on its vote above[i, j] (and
+    mirrored inside the tied rows): with the votes, exactly the unconditional joint sample."""
     K = w.shape[0]
     for i in range(K):
         if not tied[i]:
@@ -150,6 +125,24 @@ def _first_indicators(rng, state, variant):
             else:
                 side = q[i, j] if above[i, j] else q[j, i]
                 theta[i, j] = sample_beta_given_side(rng, w[i, j] + 1.0, w[j, i] + 1.0, above[i, j], side)
+
+
+@njit(cache=True)
+def _first_candidate(rng, state, variant, indicators):
+    """Lines 7-11: the votes of the rows of C and their uniform-tie argmax; for D-TS+ on a tie, the
+    votes of the other rows too and the regret-based tie-break (with indicators, theta of the tied
+    rows is drawn given their votes; exact in distribution, spec 1.15 and core.thompson)."""
+    w, ints, in_c, theta, votes, done, regret_est, q, above, tied = state[1], state[3], state[5], state[6], \
+        state[7], state[8], state[11], state[12], state[13], state[14]
+    done[:] = False
+    sample_votes(rng, w, q, indicators, in_c, done, theta, above, votes)
+    if variant != VARIANT_PLUS:
+        return argmax_uniform(rng, votes, in_c)
+    if _mark_tied(votes, in_c, tied) == 1:
+        return argmax_first(votes, tied)
+    sample_votes(rng, w, q, indicators, ~done, done, theta, above, votes)
+    if indicators:
+        _theta_given_votes(rng, w, q, above, tied, theta)
     return _plus_regret_estimates(theta, votes, tied, in_c, ints[1], regret_est)
 
 
@@ -177,10 +170,8 @@ def select(state, t, rng):
     # Lines 7-11: majority vote of the Thompson samples, restricted to C (no sample needed if |C| = 1).
     if size_c == 1:
         a1 = argmax_first(ucount, in_c)
-    elif indicators:
-        a1 = _first_indicators(rng, state, variant)
     else:
-        a1 = _first_direct(rng, state, variant)
+        a1 = _first_candidate(rng, state, variant, indicators)
     # Phase 2, lines 13-14: fresh samples against a1 among the arms with l_{i a1} <= 1/2.  theta2_{a1}
     # is 1/2, so only samples above 1/2 can beat a1: with indicators, the value of theta2_i is drawn
     # (conditioned on > 1/2) only for arms whose indicator says so.

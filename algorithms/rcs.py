@@ -26,9 +26,7 @@ from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, argmin_first, fill_true, uniform_member
 from core.bounds import direct_bounds
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
-from core.copeland import sample_tournament
-from core.thompson import (SAMPLING_INDICATORS, SAMPLINGS, fill_above_half, record_comparison,
-                           sample_vote_indicators)
+from core.thompson import SAMPLING_INDICATORS, SAMPLINGS, fill_above_half, record_comparison, sample_votes
 
 FALLBACK_LEAST_CHAMPION, FALLBACK_RANDOM = 0, 1
 FALLBACKS = {"least-champion": FALLBACK_LEAST_CHAMPION, "random": FALLBACK_RANDOM}
@@ -75,10 +73,7 @@ def select(state, t, rng):
     K = n.shape[0]
     for i in range(K):
         done[i] = False
-    if ints[1] == SAMPLING_INDICATORS:
-        sample_vote_indicators(rng, q, all_arms, done, above, votes)
-    else:
-        sample_tournament(rng, w, all_arms, done, theta, votes)
+    sample_votes(rng, w, q, ints[1] == SAMPLING_INDICATORS, all_arms, done, theta, above, votes)
     a1 = argmax_first(votes, all_arms)
     if votes[a1] < K - 1:
         if ints[0] == FALLBACK_LEAST_CHAMPION:

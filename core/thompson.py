@@ -62,15 +62,19 @@ def sample_beta_given_side(rng, a, b, above, prob_side):
 
 
 @njit(cache=True)
-def sample_vote_indicators(rng, q, rows, done, above, votes):
-    """The vote indicators ``above[i, j] = 1(theta_ij > 1/2)`` of the rows ``rows``, and their votes.
+def sample_votes(rng, w, q, indicators, rows, done, theta, above, votes):
+    """Thompson votes of the rows ``rows`` (Algorithm 1 lines 7-11, restricted to the needed rows).
 
-    Same contract as ``core.copeland.sample_tournament`` with indicators instead of samples: for every
-    i with ``rows[i]`` (ascending) and j != i, ``above[i, j] = not above[j, i]`` if row j is already
-    drawn (``done[j]``; the tie theta = 1/2 has probability zero), else a Bernoulli(q[i, j]) draw;
-    then ``done[i] = True`` and ``votes[i] = #{j != i : above[i, j]}``.
+    For every arm i with ``rows[i]`` (ascending) and every j != i, the pair is mirrored if row j is
+    already drawn (``done[j]``): ``above[i, j] = not above[j, i]`` (and ``theta[i, j] = 1 - theta[j, i]``);
+    otherwise it is drawn -- with ``indicators``, ``above[i, j] ~ Bernoulli(q[i, j])`` where
+    q[i, j] = P(Beta(w_ij + 1, w_ji + 1) > 1/2) and theta is not touched; without, ``theta[i, j] ~
+    Beta(w_ij + 1, w_ji + 1)`` and ``above[i, j] = theta[i, j] > 1/2``.  Then ``done[i] = True`` and
+    ``votes[i] = #{j != i : above[i, j]}``.  Drawing only some rows, or extending the draw to more
+    rows in a second call, is exact in distribution because the pairs are independent (spec 1.15);
+    the tie theta = 1/2 has probability zero.  theta, above: (K, K); votes: int64 (K,); done: bool (K,).
     """
-    K = q.shape[0]
+    K = w.shape[0]
     for i in range(K):
         if not rows[i]:
             continue
@@ -79,9 +83,16 @@ def sample_vote_indicators(rng, q, rows, done, above, votes):
             if j == i:
                 continue
             if done[j]:
-                above[i, j] = not above[j, i]
-            else:
+                if indicators:
+                    above[i, j] = not above[j, i]
+                else:
+                    theta[i, j] = 1.0 - theta[j, i]
+                    above[i, j] = theta[i, j] > 0.5
+            elif indicators:
                 above[i, j] = rng.random() < q[i, j]
+            else:
+                theta[i, j] = rng.beta(w[i, j] + 1.0, w[j, i] + 1.0)
+                above[i, j] = theta[i, j] > 0.5
             count += above[i, j]
         votes[i] = count
         done[i] = True

@@ -8,7 +8,8 @@ from scipy import optimize, stats
 
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true, uniform_member
 from core.bounds import direct_bounds, mirrored_bounds, update_pair, upper_copeland_mirrored
-from core.copeland import copeland_scores, sample_tournament
+from core.copeland import copeland_scores
+from core.thompson import fill_above_half, sample_beta_given_side, sample_votes
 from core.kl import kl_bernoulli, kl_clamped, kl_lcb, kl_ucb
 from tests import reference as ref
 
@@ -105,48 +106,86 @@ def test_copeland_scores_match_reference():
     np.testing.assert_array_equal(copeland_scores(P, np.zeros(7, np.int64)), expected)
 
 
-def test_sample_tournament_mirrors_and_counts_votes():
+def draw(rng, w, rows, done, theta, above, votes, indicators):
+    """sample_votes with the vote probabilities q implied by w."""
+    q = fill_above_half(np.full(w.shape, 0.5), w)
+    return sample_votes(rng, w, q, indicators, rows, done, theta, above, votes)
+
+
+@pytest.mark.parametrize("indicators", [False, True])
+def test_sample_votes_mirrors_and_counts(indicators):
     rng = np.random.default_rng(4)
     K = 6
     n, w = random_stats(K, rng)
     rows = np.array([True, False, True, True, False, False])
     done = np.zeros(K, np.bool_)
     theta = np.full((K, K), -1.0)
+    above = np.zeros((K, K), np.bool_)
     votes = np.full(K, -1, np.int64)
-    sample_tournament(rng, w, rows, done, theta, votes)
+    draw(rng, w, rows, done, theta, above, votes, indicators)
     np.testing.assert_array_equal(done, rows)
     for i in np.flatnonzero(rows):
         others = np.arange(K) != i
-        assert votes[i] == (theta[i, others] > 0.5).sum()
+        assert votes[i] == above[i, others].sum()
+        if not indicators:
+            np.testing.assert_array_equal(above[i, others], theta[i, others] > 0.5)
         for j in np.flatnonzero(rows):
             if j != i:
-                assert theta[max(i, j), min(i, j)] == 1.0 - theta[min(i, j), max(i, j)]  # later row mirrors
-    assert (votes[~rows] == -1).all() and (theta[~rows] == -1.0).all()
-    # Extending the sample to the other rows keeps it one consistent joint sample.
-    sample_tournament(rng, w, ~rows, done, theta, votes)
+                assert above[i, j] != above[j, i]
+                if not indicators:
+                    assert theta[max(i, j), min(i, j)] == 1.0 - theta[min(i, j), max(i, j)]  # later row mirrors
+    assert (votes[~rows] == -1).all() and not above[~rows].any()
+    if indicators:
+        assert (theta == -1.0).all()  # indicators never draw a theta
+    # Extending the draw to the other rows keeps it one consistent joint draw.
+    draw(rng, w, ~rows, done, theta, above, votes, indicators)
     assert done.all()
-    for i in range(K):
-        for j in range(K):
-            if i != j:
-                    assert theta[i, j] == pytest.approx(1.0 - theta[j, i], abs=1e-15)
+    off = ~np.eye(K, dtype=bool)
+    assert (above != above.T)[off].all()
 
 
-def test_sample_tournament_marginal_is_the_beta_posterior():
-    """theta_ij ~ Beta(w_ij + 1, w_ji + 1) for every ordered pair, whichever end is sampled first."""
+def test_sample_votes_marginals():
+    """Direct: theta_ij ~ Beta(w_ij + 1, w_ji + 1) whichever end is drawn first (KS test).
+    Indicators: 1(theta_ij > 1/2) ~ Bernoulli(P(Beta(w_ij + 1, w_ji + 1) > 1/2)) (binomial test)."""
     rng = np.random.default_rng(5)
     K = 3
     w = np.array([[0, 7, 2], [1, 0, 4], [9, 3, 0]], dtype=np.float64)
     rows = np.ones(K, np.bool_)
-    samples = {(0, 1): [], (2, 0): [], (1, 2): []}
-    theta, votes, done = np.zeros((K, K)), np.zeros(K, np.int64), np.zeros(K, np.bool_)
-    for _ in range(8000):
-        done[:] = False
-        sample_tournament(rng, w, rows, done, theta, votes)
+    pairs = ((0, 1), (2, 0), (1, 2))
+    draws = 8000
+    for indicators in (False, True):
+        samples = {pair: [] for pair in pairs}
+        theta, above = np.zeros((K, K)), np.zeros((K, K), np.bool_)
+        votes, done = np.zeros(K, np.int64), np.zeros(K, np.bool_)
+        for _ in range(draws):
+            done[:] = False
+            draw(rng, w, rows, done, theta, above, votes, indicators)
+            for (i, j), bucket in samples.items():
+                bucket.append(above[i, j] if indicators else theta[i, j])
         for (i, j), bucket in samples.items():
-            bucket.append(theta[i, j])
-    for (i, j), bucket in samples.items():
-        # KS test against the exact posterior: a correct sampler fails with probability 1e-4.
-        assert stats.kstest(bucket, stats.beta(w[i, j] + 1, w[j, i] + 1).cdf).pvalue > 1e-4
+            posterior = stats.beta(w[i, j] + 1, w[j, i] + 1)
+            # Both tests fail a correct kernel with probability 1e-4 (the threshold), fixed seed.
+            if indicators:
+                assert stats.binomtest(int(np.sum(bucket)), draws, posterior.sf(0.5)).pvalue > 1e-4
+            else:
+                assert stats.kstest(bucket, posterior.cdf).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("a,b", [(3.0, 5.0), (2.0, 40.0), (300.5, 280.2)])
+def test_sample_beta_given_side(a, b):
+    """Conditional Beta draws (rejection or inverse CDF by the side's probability) match the
+    conditional law (KS test, failure probability 1e-4 for a correct sampler, fixed seed)."""
+    rng = np.random.default_rng(6)
+    law = stats.beta(a, b)
+    for above in (True, False):
+        side = law.sf(0.5) if above else law.cdf(0.5)
+        draws = np.array([sample_beta_given_side(rng, a, b, above, side) for _ in range(4000)])
+        assert ((draws > 0.5) == above).all()
+        if above:
+            cdf = lambda x: (law.cdf(x) - law.cdf(0.5)) / side  # noqa: E731
+        else:
+            cdf = lambda x: law.cdf(x) / side  # noqa: E731
+        assert stats.kstest(draws, cdf).pvalue > 1e-4
 
 
 @pytest.mark.parametrize("p,q", [(0.3, 0.5), (0.0, 0.5), (1.0, 0.2), (0.9, 0.9), (1e-9, 0.5), (0.7, 1e-12)])
