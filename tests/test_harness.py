@@ -221,3 +221,11 @@ def test_cli_small_run_writes_figure_and_tables(tmp_path):
     for suffix in (".png", ".pdf", ".csv"):
         assert (tmp_path / "f" / f"smoke{suffix}").stat().st_size > 0
     assert "pure D-TS" in (tmp_path / "f" / "smoke_final.csv").read_text()
+
+
+def test_run_one_resolves_defaults_and_problem_params():
+    """run_one with no parameters runs SAVAGE with the variant the true matrix implies (spec 1.3)."""
+    spec = get_algorithm("savage")
+    for name in ("gap", "arxiv"):
+        res = run_one(load_dataset(name), spec, {}, 300, 0, 1)
+        assert res["final"] > 0
