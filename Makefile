@@ -3,19 +3,22 @@
 PYTHON ?= .venv/bin/python
 FLAGS ?= $(if $(QUICK),--quick,)
 
-.PHONY: install all-figures fig1 fig7 test test-all bench clean
+.PHONY: install all-figures fig1 fig7 report test test-all bench clean
 
 install:
 	python3 -m venv .venv
 	$(PYTHON) -m pip install -r requirements.txt
 
-all-figures: fig1 fig7
+all-figures: fig1 fig7 report
 
 fig1:
 	$(PYTHON) reproduce/fig1_mslr.py $(FLAGS)
 
 fig7:
 	$(PYTHON) reproduce/fig7_pure_dts.py $(FLAGS)
+
+report:
+	$(PYTHON) reproduce/report.py $(if $(QUICK),--figures figures/quick,)
 
 test:
 	$(PYTHON) -m pytest -q

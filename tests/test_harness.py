@@ -229,3 +229,15 @@ def test_run_one_resolves_defaults_and_problem_params():
     for name in ("gap", "arxiv"):
         res = run_one(load_dataset(name), spec, {}, 300, 0, 1)
         assert res["final"] > 0
+
+
+def test_report_collects_claims_and_final_tables(tmp_path):
+    from reproduce.report import main as report_main
+
+    (tmp_path / "figX_final.csv").write_text(
+        "panel,dataset,algorithm,label,horizon,runs,mean_final_regret,std_final_regret,sem_final_regret\n"
+        "(a),gap,dts,D-TS,100,2,18.25,5.0,3.5\n")
+    (tmp_path / "figX_claims.csv").write_text("claim,statement,measured,verdict\nC1,s,m,holds\n")
+    report_main(["--figures", str(tmp_path)])
+    text = (tmp_path / "REPORT.md").read_text()
+    assert "## figX" in text and "| C1 | s | m | holds |" in text and "| (a) | D-TS | 100 | 2 | 18.25 |" in text
