@@ -14,12 +14,25 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-# Legend order of the paper (spec 1.10), then the lines only this project draws.
-ORDER = ("btm", "savage", "rucb", "rcs", "sparring", "ccb", "scb", "rmed1", "ecw_rmed", "dts", "dts_plus",
-         "pure_dts", "multisbm", "rmed2")
-_PALETTE = sns.color_palette("tab20", len(ORDER))
-_MARKERS = ("v", "^", "s", "D", "P", "X", "p", "h", "*", "o", ">", "<", "d", "H")
-STYLE = {name: {"color": _PALETTE[k], "marker": _MARKERS[k]} for k, name in enumerate(ORDER)}
+# Legend order of the paper (spec 1.10), then the lines only this project draws.  Colours are
+# picked by hand so that the lines compared in one panel (the D-TS family in particular) differ.
+STYLE = {
+    "btm": {"color": "#7f7f7f", "marker": "v"},
+    "savage": {"color": "#bcbd22", "marker": "^"},
+    "rucb": {"color": "#ff7f0e", "marker": "s"},
+    "rcs": {"color": "#e377c2", "marker": "D"},
+    "sparring": {"color": "#8c564b", "marker": "P"},
+    "ccb": {"color": "#9467bd", "marker": "X"},
+    "scb": {"color": "#17becf", "marker": "p"},
+    "rmed1": {"color": "#2ca02c", "marker": "h"},
+    "ecw_rmed": {"color": "#98df8a", "marker": "*"},
+    "dts": {"color": "#d62728", "marker": "o"},
+    "dts_plus": {"color": "#1f77b4", "marker": ">"},
+    "pure_dts": {"color": "#000000", "marker": "<"},
+    "multisbm": {"color": "#c49c94", "marker": "d"},
+    "rmed2": {"color": "#aec7e8", "marker": "H"},
+}
+ORDER = tuple(STYLE)
 Z_95 = 1.959963984540054
 MARKERS_PER_CURVE = 10
 
