@@ -15,6 +15,9 @@ Option ``hypothesis`` (spec D5 and 3.4 (a), (b)):
   probability 1/2, otherwise a uniform arm of C \\ B (uniform over C when B is empty).
 
 With |C| = 0 a1 is uniform over all arms and B is emptied; with |C| = 1 a1 and B are its arm.
+
+Cost: C is read from cached switch times (the ln t at which each u_ij reaches 1/2, refreshed when the
+pair is compared), O(K) per slot; only the column u_{. a1} is evaluated.
 """
 
 import math
@@ -24,7 +27,7 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, fill_true, uniform_member
-from core.bounds import direct_bounds, update_pair_statistics
+from core.bounds import refresh_direct_switches, update_pair
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 
 HYPOTHESIS_AS_RUN, HYPOTHESIS_ORIGINAL = 0, 1
@@ -34,9 +37,12 @@ NO_ARM = -1
 
 def init_rucb(K, horizon=None, alpha=ALPHA, hypothesis="as-run"):
     """State of RUCB: (n, w, real params [alpha], int params [hypothesis mode, B (-1 if empty)],
-    then scratch: U, L (K x K), candidate mask C, candidate list (ascending), all-true mask).
+    ln t at which each u_ij reaches 1/2 (K x K, ``core.bounds.ucb_switch_log_t``) and its row maxima
+    (K,), then scratch: the column u_{. a1} (K,), candidate mask C, candidate list (ascending),
+    all-true mask).
 
     alpha: confidence scale (> 0; warns if <= 0.5).  hypothesis: "as-run" or "original" (module doc).
+    With the pseudo-counts every unseen pair has p-hat = 10, so every switch starts at -inf.
     """
     mode = HYPOTHESES[check_choice("hypothesis", hypothesis, tuple(HYPOTHESES))]
     return (
@@ -44,8 +50,9 @@ def init_rucb(K, horizon=None, alpha=ALPHA, hypothesis="as-run"):
         np.full((K, K), PSEUDO_W),
         np.array([check_alpha(alpha)]),
         np.array([mode, NO_ARM], dtype=np.int64),
-        np.zeros((K, K)),
-        np.zeros((K, K)),
+        np.full((K, K), -np.inf),
+        np.full(K, -np.inf),
+        np.zeros(K),
         np.zeros(K, np.bool_),
         np.zeros(K, np.int64),
         fill_true(np.zeros(K, np.bool_)),
@@ -87,26 +94,32 @@ def _first_arm(rng, in_c, c_list, size_c, ints, all_arms):
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: C = {i : u_ij >= 1/2 for all j}, a1 from C and B, then
     a2 = argmax_j u_{j a1} with first-index ties (Zoghi et al. 2014, Algorithm 1; spec 3.4)."""
-    n, w, reals, ints, U, L, in_c, c_list, all_arms = state
+    n, w, reals, ints, _, row_max, column, in_c, c_list, all_arms = state
     K = n.shape[0]
-    direct_bounds(n, w, math.log(t), reals[0], U, L)
+    log_t = math.log(t)
     size_c = 0
     for i in range(K):
-        in_c[i] = True
-        for j in range(K):
-            if U[i, j] < 0.5:
-                in_c[i] = False
-                break
+        in_c[i] = log_t >= row_max[i]  # u_ij >= 1/2 for every j (cached switch times: O(K))
         if in_c[i]:
             c_list[size_c] = i
             size_c += 1
     a1 = _first_arm(rng, in_c, c_list, size_c, ints, all_arms)
-    a2 = argmax_first(U[:, a1], all_arms)
+    for j in range(K):
+        column[j] = 0.5 if j == a1 else w[j, a1] / n[j, a1] + math.sqrt(reals[0] * log_t / n[j, a1])
+    a2 = argmax_first(column, all_arms)
     return a1, a2
 
 
+@njit(cache=True)
+def update(state, a1, a2, a1_won, t):
+    """The common pair update (spec 0) and the pair's cached switch times."""
+    n, w = state[0], state[1]
+    update_pair(n, w, a1, a2, a1_won)
+    refresh_direct_switches(n, w, state[2][0], state[4], state[5], a1, a2)
+
+
 RUCB_SPEC = AlgorithmSpec(
-    name="rucb", label="RUCB", init=init_rucb, select=select, update=update_pair_statistics,
+    name="rucb", label="RUCB", init=init_rucb, select=select, update=update,
     defaults={"alpha": ALPHA, "hypothesis": "as-run"},
     reference="Zoghi et al. ICML 2014, Algorithm 1 (RUCB), as run by Wu & Liu 2016",
 )

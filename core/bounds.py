@@ -86,3 +86,45 @@ def update_pair_statistics(state, a1, a2, a1_won, t):
     """The whole ``update`` of an algorithm whose only statistics are ``state[0] = n`` and
     ``state[1] = w`` (RUCB, RCS, CCB): the common pair update of spec 0."""
     update_pair(state[0], state[1], a1, a2, a1_won)
+
+
+@njit(cache=True)
+def ucb_switch_log_t(mean, count, alpha):
+    """The ln t from which ``mean + sqrt(alpha ln t / count) >= 1/2`` holds: -inf if mean >= 1/2,
+    else count (1/2 - mean)^2 / alpha.
+
+    The bound only grows with t for fixed statistics, so "u >= 1/2" switches on once, at this ln t, and
+    changes otherwise only when the pair is compared (DESIGN section 6): cache it per pair and compare
+    with ln t instead of evaluating a square root every slot.  Equal to the direct test up to rounding
+    at the exact boundary.
+    """
+    if mean >= 0.5:
+        return -math.inf
+    return count * (0.5 - mean) ** 2 / alpha
+
+
+@njit(cache=True)
+def refresh_direct_switches(n, w, alpha, switch, row_max, i, j):
+    """After {i, j} changed: ``switch[i, j]``, ``switch[j, i]`` (direct bounds, ``ucb_switch_log_t``)
+    and ``row_max[k] = max_{l != k} switch[k, l]`` for k in {i, j}, so that
+    ``u_kl >= 1/2 for every l`` iff ``ln t >= row_max[k]`` (RUCB's candidate set)."""
+    if i == j:
+        return
+    switch[i, j] = ucb_switch_log_t(w[i, j] / n[i, j], n[i, j], alpha)
+    switch[j, i] = ucb_switch_log_t(w[j, i] / n[j, i], n[j, i], alpha)
+    K = n.shape[0]
+    for k in (i, j):
+        top = -math.inf
+        for col in range(K):
+            if col != k and switch[k, col] > top:
+                top = switch[k, col]
+        row_max[k] = top
+
+
+@njit(cache=True)
+def fill_direct_switches(n, w, alpha, switch, row_max):
+    """``refresh_direct_switches`` for every pair: the cache consistent with arbitrary (n, w)."""
+    K = n.shape[0]
+    for i in range(1, K):
+        for j in range(i):
+            refresh_direct_switches(n, w, alpha, switch, row_max, i, j)

@@ -7,7 +7,7 @@ import pytest
 from scipy import optimize, stats
 
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true, uniform_member
-from core.bounds import direct_bounds, mirrored_bounds, update_pair, upper_copeland_mirrored
+from core.bounds import direct_bounds, fill_direct_switches, mirrored_bounds, update_pair, upper_copeland_mirrored
 from core.copeland import copeland_scores
 from core.thompson import fill_above_half, sample_beta_given_side, sample_votes
 from core.kl import kl_bernoulli, kl_clamped, kl_lcb, kl_ucb
@@ -219,3 +219,18 @@ def test_kl_confidence_bounds_solve_the_kl_equation(p_hat, rho):
 def test_kl_confidence_bounds_edges():
     assert kl_ucb(1.0, 0.3, 1e-6) == 1.0 and kl_ucb(0.0, 0.3, 1e-6) == pytest.approx(1 - math.exp(-0.3))
     assert kl_lcb(1.0, 0.3, 1e-6) == pytest.approx(math.exp(-0.3)) and kl_lcb(0.0, 0.3, 1e-6) == 0.0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_switch_times_agree_with_direct_bounds(seed):
+    """ln t >= switch[i, j] iff u_ij >= 1/2 (direct bounds), and row_max gives RUCB's candidate set."""
+    rng = np.random.default_rng(seed)
+    K = 7
+    n, w = random_stats(K, rng)
+    switch, row_max = np.zeros((K, K)), np.zeros(K)
+    fill_direct_switches(n, w, 0.51, switch, row_max)
+    for t in (1, 2, 10, 1000, 10**6):
+        U, _ = ref.direct_UL(n, w, t, 0.51)
+        off = ~np.eye(K, dtype=bool)
+        np.testing.assert_array_equal((math.log(t) >= switch)[off], (U >= 0.5)[off])
+        np.testing.assert_array_equal(math.log(t) >= row_max, (U >= 0.5).all(axis=1))

@@ -16,6 +16,7 @@ from scipy import special
 from algorithms.ccb import CCB, CCB_SPEC, _add_winners, _remove_non_winners, _reset_disproven
 from algorithms.rcs import RCS, RCS_SPEC
 from algorithms.rucb import NO_ARM, RUCB, RUCB_SPEC
+from core.bounds import fill_direct_switches
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.thompson import fill_above_half
 from data import load_dataset
@@ -29,12 +30,14 @@ def assert_binomial(count, trials, p):
 
 def set_stats(state, p_hat, count=1000.0):
     """Overwrite n, w of a state (state[0], state[1]) with ``count`` comparisons per pair at ``p_hat``
-    (and RCS's vote probabilities, state[11], to match)."""
+    (and RCS's vote probabilities, state[11], or RUCB's switch times, state[4:6], to match)."""
     p_hat = np.asarray(p_hat, dtype=float)
     state[0][:] = count
     state[1][:] = p_hat * count
     if len(state) == 13:
         fill_above_half(state[11], state[1])
+    if len(state) == 10:
+        fill_direct_switches(state[0], state[1], state[2][0], state[4], state[5])
     return state
 
 
