@@ -23,7 +23,7 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true
-from core.bounds import mirrored_bounds, upper_copeland_mirrored
+from core.bounds import fill_mirrored_switches, mirrored_bounds, refresh_mirrored_switches, upper_copeland_from_switches
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.kl import kl_clamped
 from core.thompson import SAMPLING_DIRECT, SAMPLING_INDICATORS, SAMPLINGS, fill_above_half, record_comparison, sample_beta_given_side, sample_votes
@@ -37,17 +37,18 @@ def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicat
     """State tuple: (n, w, real params [alpha], int params [variant, tie_break, sampling], then
     scratch: upper Copeland counts, candidate mask, theta (K x K), votes, done mask, second-round
     samples, eligible mask, estimated regrets, q = P(theta_ij > 1/2) (K x K), vote indicators
-    (K x K), tied mask)."""
+    (K x K), tied mask, and the ln t at which each mirrored u_ij reaches 1/2 (K x K))."""
     mode = SAMPLINGS[check_choice("sampling", sampling, tuple(SAMPLINGS))]
+    n = np.full((K, K), PSEUDO_N)
     w = np.full((K, K), PSEUDO_W)
     q = np.full((K, K), 0.5)
     if mode == SAMPLING_INDICATORS:
         fill_above_half(q, w)
     return (
-        np.full((K, K), PSEUDO_N), w, np.array([alpha]), np.array([variant, tie_break, mode], dtype=np.int64),
+        n, w, np.array([alpha]), np.array([variant, tie_break, mode], dtype=np.int64),
         np.zeros(K, np.int64), np.zeros(K, np.bool_), np.full((K, K), 0.5), np.zeros(K, np.int64),
         np.zeros(K, np.bool_), np.zeros(K), np.zeros(K, np.bool_), np.zeros(K), q, np.zeros((K, K), np.bool_),
-        np.zeros(K, np.bool_),
+        np.zeros(K, np.bool_), fill_mirrored_switches(n, w, alpha, np.zeros((K, K))),
     )
 
 
@@ -160,7 +161,7 @@ def select(state, t, rng):
     if variant == VARIANT_PURE:
         fill_true(in_c)
     else:
-        upper_copeland_mirrored(n, w, log_t, alpha, ucount)
+        upper_copeland_from_switches(state[15], log_t, ucount)
         top = np.max(ucount)
         for i in range(K):
             in_c[i] = ucount[i] == top
@@ -192,8 +193,9 @@ def select(state, t, rng):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """Algorithm 1 line 17: one more win for the winner of (a1, a2); refresh the pair's vote
-    probabilities when sampling with indicators."""
+    probabilities (when sampling with indicators) and its switch times."""
     record_comparison(state[0], state[1], state[12], a1, a2, a1_won, state[3][2] == SAMPLING_INDICATORS)
+    refresh_mirrored_switches(state[0], state[1], state[2][0], state[15], a1, a2)
 
 
 DTS_SPEC = AlgorithmSpec(

@@ -30,27 +30,6 @@ def mirrored_bounds(n, w, i, j, log_t, alpha):
 
 
 @njit(cache=True)
-def upper_copeland_mirrored(n, w, log_t, alpha, counts):
-    """Fill ``counts[i] = #{j != i : u_ij >= 1/2}`` with mirrored bounds (Algorithm 1 line 5).
-
-    The comparison is ``>=`` as in the authors' code (the paper writes ``>``; the two differ on an
-    event of probability zero, spec D2).  counts: int64 (K,), overwritten.  Returns counts.
-    """
-    K = n.shape[0]
-    for i in range(K):
-        counts[i] = 0
-    for i in range(1, K):
-        for j in range(i):
-            mean = w[i, j] / n[i, j]
-            width = math.sqrt(alpha * log_t / n[i, j])
-            if mean + width >= 0.5:
-                counts[i] += 1
-            if 1.0 - (mean - width) >= 0.5:
-                counts[j] += 1
-    return counts
-
-
-@njit(cache=True)
 def direct_bounds(n, w, log_t, alpha, U, L):
     """Fill the K x K matrices ``U``, ``L`` with direct bounds; diagonal 1/2.  Returns (U, L)."""
     K = n.shape[0]
@@ -128,3 +107,45 @@ def fill_direct_switches(n, w, alpha, switch, row_max):
     for i in range(1, K):
         for j in range(i):
             refresh_direct_switches(n, w, alpha, switch, row_max, i, j)
+
+
+@njit(cache=True)
+def refresh_mirrored_switches(n, w, alpha, switch, i, j):
+    """After {i, j} changed: the ln t from which the mirrored bounds u_ij and u_ji reach 1/2.
+
+    With the master entry (hi, lo), hi > j, and mean = w_hi,lo / n_hi,lo: u_hi,lo = mean + h and
+    u_lo,hi = 1 - l_hi,lo = (1 - mean) + h, so both are ``ucb_switch_log_t`` of their own mean.
+    """
+    if i == j:
+        return
+    hi, lo = max(i, j), min(i, j)
+    mean = w[hi, lo] / n[hi, lo]
+    switch[hi, lo] = ucb_switch_log_t(mean, n[hi, lo], alpha)
+    switch[lo, hi] = ucb_switch_log_t(1.0 - mean, n[hi, lo], alpha)
+
+
+@njit(cache=True)
+def fill_mirrored_switches(n, w, alpha, switch):
+    """``refresh_mirrored_switches`` for every pair (the cache consistent with arbitrary n, w)."""
+    K = n.shape[0]
+    for i in range(1, K):
+        for j in range(i):
+            refresh_mirrored_switches(n, w, alpha, switch, i, j)
+    return switch
+
+
+@njit(cache=True)
+def upper_copeland_from_switches(switch, log_t, counts):
+    """Fill ``counts[i] = #{j != i : u_ij >= 1/2}`` from cached switch times (Algorithm 1 line 5).
+
+    The comparison is ``>=`` as in the authors' code (the paper writes ``>``; the two differ on an
+    event of probability zero, spec D2); no square root per pair.  counts: int64 (K,).  Returns counts.
+    """
+    K = switch.shape[0]
+    for i in range(K):
+        count = 0
+        for j in range(K):
+            if j != i and log_t >= switch[i, j]:
+                count += 1
+        counts[i] = count
+    return counts

@@ -7,7 +7,8 @@ import pytest
 from scipy import optimize, stats
 
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true, uniform_member
-from core.bounds import direct_bounds, fill_direct_switches, mirrored_bounds, update_pair, upper_copeland_mirrored
+from core.bounds import (direct_bounds, fill_direct_switches, fill_mirrored_switches, mirrored_bounds, update_pair,
+                         upper_copeland_from_switches)
 from core.copeland import copeland_scores
 from core.thompson import fill_above_half, sample_beta_given_side, sample_votes
 from core.kl import kl_bernoulli, kl_clamped, kl_lcb, kl_ucb
@@ -68,7 +69,8 @@ def test_bounds_match_reference(seed):
     for i in range(K):
         for j in range(K):
             assert mirrored_bounds(n, w, i, j, math.log(t), 0.51) == pytest.approx((U[i, j], L[i, j]), rel=1e-12)
-    counts = upper_copeland_mirrored(n, w, math.log(t), 0.51, np.zeros(K, np.int64))
+    switch = fill_mirrored_switches(n, w, 0.51, np.zeros((K, K)))
+    counts = upper_copeland_from_switches(switch, math.log(t), np.zeros(K, np.int64))
     expected = [(U[i, np.arange(K) != i] >= 0.5).sum() for i in range(K)]
     np.testing.assert_array_equal(counts, expected)
     Ud, Ld = direct_bounds(n, w, math.log(t), 0.51, np.empty((K, K)), np.empty((K, K)))
@@ -81,7 +83,8 @@ def test_mirrored_bounds_first_slot_quirk():
     """Spec 2.4: at t = 1 the width is 0 and p-hat = 10, so u_ij = 10 for i > j but u_ji = -9."""
     K = 4
     n, w = np.full((K, K), 1e-6), np.full((K, K), 1e-5)
-    counts = upper_copeland_mirrored(n, w, 0.0, 0.51, np.zeros(K, np.int64))
+    switch = fill_mirrored_switches(n, w, 0.51, np.zeros((K, K)))
+    counts = upper_copeland_from_switches(switch, 0.0, np.zeros(K, np.int64))
     np.testing.assert_array_equal(counts, np.arange(K))
     assert mirrored_bounds(n, w, 2, 1, 0.0, 0.51) == pytest.approx((10.0, 10.0))
     assert mirrored_bounds(n, w, 1, 2, 0.0, 0.51) == pytest.approx((-9.0, -9.0))
