@@ -195,6 +195,7 @@ def run_cli(*args, cwd=ROOT):
     (["reproduce/run.py", "--dataset", "gap", "--algorithms", "dts", "--horizon", "0"], "error: --horizon must be >= 1"),
     (["reproduce/fig7_pure_dts.py", "--runs", "0"], "error: --runs must be >= 1, got 0"),
     (["reproduce/fig7_pure_dts.py", "--horizon", "-5"], "error: --horizon must be >= 1, got -5"),
+    (["reproduce/fig7_pure_dts.py", "--backend", "dask"], "error: --backend dask needs --scheduler ADDRESS"),
 ])
 def test_cli_bad_input_exits_2_with_one_line_and_no_files(tmp_path, args, message):
     proc = run_cli(*args, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"))
