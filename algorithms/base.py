@@ -25,7 +25,8 @@ class AlgorithmSpec:
     -> state; select/update: njit functions of the contract; defaults: the parameters ``init`` accepts,
     with the paper's values; needs_horizon: explore-then-exploit algorithms (BTM, SAVAGE) whose
     confidence widths use T and are re-run on the horizon grid (spec 1.8); reference: paper and
-    equation/line implemented; from_problem: see ``problem_params``.
+    equation/line implemented; from_problem: see ``problem_params``; sync(state): recompute every
+    cache an algorithm derives from its statistics (n, w) = (state[0], state[1]) (``set_statistics``).
     """
 
     name: str
@@ -37,6 +38,7 @@ class AlgorithmSpec:
     needs_horizon: bool = False
     reference: str = ""
     from_problem: Callable[[dict, Any], dict] | None = None
+    sync: Callable[[tuple], None] | None = None
 
     def problem_params(self, params: Mapping[str, Any], dataset) -> dict:
         """``params`` completed with what the paper's harness derives from the true matrix.
@@ -57,6 +59,18 @@ class AlgorithmSpec:
                 f"(accepted: {', '.join(sorted(self.defaults)) or 'none'})"
             )
         return {**self.defaults, **params}
+
+    def set_statistics(self, state: tuple, n, w) -> tuple:
+        """Overwrite the pair statistics of ``state`` (comparisons ``n``, wins ``w``, K x K, pseudo-counts
+        included) and bring every cache derived from them up to date -- a warm start, or a hand-made
+        state in a test.  Supported by the algorithms that declare ``sync`` (D-TS and its variants,
+        RUCB, RCS, CCB: state[0], state[1] are (n, w), spec 0); ValueError otherwise.  Returns ``state``."""
+        if self.sync is None:
+            raise ValueError(f"algorithm {self.name!r} does not support setting its statistics")
+        state[0][:] = n
+        state[1][:] = w
+        self.sync(state)
+        return state
 
     def make_state(self, K: int, horizon: int | None = None, params: Mapping[str, Any] | None = None):
         """Validate (K, horizon, params) and return a fresh state; ValueError names any bad value."""

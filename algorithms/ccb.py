@@ -14,6 +14,11 @@ ordered subset drawn from the run's generator (partial Fisher-Yates), as the ori
 
 Quirk reproduced (spec 3.6): at t = 1 every bound is 10, every arm is "added as a winner" with
 Lbar = 0, no challenger has l_{j a1} <= 1/2, so CCB plays (a1, a1) with a1 uniform.
+
+Cost: every test "u_ij >= 1/2", "l_ij >= 1/2" (Copeland counts, steps 2-5) reads cached switch times
+(the ln t at which u_ij reaches 1/2 and up to which l_ij stays above it, refreshed when the pair is
+compared; ``core.bounds``), so a slot costs O(K^2) comparisons and no square root; only the column
+u_{. a1}, l_{. a1} of step 7 is evaluated.
 """
 
 import math
@@ -23,28 +28,32 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha
 from core.argmax import fill_true, uniform_member
-from core.bounds import direct_bounds, update_pair_statistics
+from core.bounds import (direct_bounds_column, fill_direct_bound_switches, lower_copeland_from_switches,
+                         refresh_direct_bound_switches, update_pair, upper_copeland_from_switches)
 from core.constants import ALPHA, CCB_P_CHALLENGER, CCB_P_EXPLORE, CCB_P_RESTRICT, PSEUDO_N, PSEUDO_W
 
 
 def init_ccb(K, horizon=None, alpha=ALPHA):
     """State of CCB: (n, w, real params [alpha], int params [Lbar], B mask (all arms), challenger
-    lists (K x K, row i holds B^i in its first lens[i] entries), lens (K,), then scratch: U, L (K x K),
-    upper and lower Copeland counts (K,), candidate mask C).  alpha: confidence scale (> 0)."""
+    lists (K x K, row i holds B^i in its first lens[i] entries), lens (K,), the ln t from which each
+    u_ij >= 1/2 and up to which each l_ij >= 1/2 (K x K each, ``core.bounds.fill_direct_bound_switches``),
+    then scratch: upper and lower Copeland counts (K,), candidate mask C, the column u_{. a1},
+    l_{. a1} (K,)).  alpha: confidence scale (> 0)."""
+    alpha = check_alpha(alpha)
+    n = np.full((K, K), PSEUDO_N)
+    w = np.full((K, K), PSEUDO_W)
+    upper, lower = np.zeros((K, K)), np.zeros((K, K))
+    fill_direct_bound_switches(n, w, alpha, upper, lower)
     return (
-        np.full((K, K), PSEUDO_N),
-        np.full((K, K), PSEUDO_W),
-        np.array([check_alpha(alpha)]),
-        np.array([K], dtype=np.int64),
-        fill_true(np.zeros(K, np.bool_)),
-        np.zeros((K, K), np.int64),
-        np.zeros(K, np.int64),
-        np.zeros((K, K)),
-        np.zeros((K, K)),
-        np.zeros(K, np.int64),
-        np.zeros(K, np.int64),
-        np.zeros(K, np.bool_),
+        n, w, np.array([alpha]), np.array([K], dtype=np.int64), fill_true(np.zeros(K, np.bool_)),
+        np.zeros((K, K), np.int64), np.zeros(K, np.int64), upper, lower,
+        np.zeros(K, np.int64), np.zeros(K, np.int64), np.zeros(K, np.bool_), np.zeros(K), np.zeros(K),
     )
+
+
+def sync_ccb(state):
+    """Recompute the switch-time caches from the statistics (n, w) = (state[0], state[1])."""
+    fill_direct_bound_switches(state[0], state[1], state[2][0], state[7], state[8])
 
 
 @njit(cache=True)
@@ -56,20 +65,22 @@ def _reset(ints, in_b, lens):
 
 
 @njit(cache=True)
-def _reset_disproven(L, ints, in_b, lists, lens):
-    """Spec 3.6 step 2, "reset disproven hypotheses": reset if some j in B^i has l_ij > 1/2."""
-    for i in range(L.shape[0]):
+def _reset_disproven(lower, log_t, ints, in_b, lists, lens):
+    """Spec 3.6 step 2, "reset disproven hypotheses": reset if some j in B^i has l_ij > 1/2
+    (ln t < lower[i, j])."""
+    for i in range(lower.shape[0]):
         for s in range(lens[i]):
-            if L[i, lists[i, s]] > 0.5:
+            if log_t < lower[i, lists[i, s]]:
                 _reset(ints, in_b, lens)
                 return
 
 
 @njit(cache=True)
-def _remove_non_winners(U, cu, cl, ints, in_b, lists, lens):
+def _remove_non_winners(upper, log_t, cu, cl, ints, in_b, lists, lens):
     """Spec 3.6 step 3, "remove non-Copeland winners": drop from B every arm i with cu_i < max(0, max cl);
-    unless |B^i| = Lbar + 1, set B^i = {k : u_ik < 1/2} (ascending).  Reset if B becomes empty."""
-    K = U.shape[0]
+    unless |B^i| = Lbar + 1, set B^i = {k : u_ik < 1/2} (ascending; ln t < upper[i, k]).  Reset if B
+    becomes empty."""
+    K = upper.shape[0]
     m = max(0, np.max(cl))
     for i in range(K):
         if in_b[i] and cu[i] < m:
@@ -77,7 +88,7 @@ def _remove_non_winners(U, cu, cl, ints, in_b, lists, lens):
             if lens[i] != ints[0] + 1:
                 lens[i] = 0
                 for k in range(K):
-                    if U[i, k] < 0.5:
+                    if log_t < upper[i, k]:
                         lists[i, lens[i]] = k
                         lens[i] += 1
     if not np.any(in_b):
@@ -110,22 +121,27 @@ def _add_winners(rng, cu, cl, in_c, ints, in_b, lists, lens):
 
 
 @njit(cache=True)
-def _exploration_pair(rng, U, L, lists, lens):
+def _unresolved(upper, lower, log_t, i, j):
+    """l_ij <= 1/2 <= u_ij, read from the switch times."""
+    return log_t >= lower[i, j] and log_t >= upper[i, j]
+
+
+@njit(cache=True)
+def _exploration_pair(rng, upper, lower, log_t, lists, lens):
     """A uniform element of E = {(i, j) : j in B^i, l_ij <= 1/2 <= u_ij}, or (-1, -1) if E is empty
     (spec 3.6 step 5); E is enumerated with i ascending, then in B^i order."""
-    K = U.shape[0]
+    K = upper.shape[0]
     count = 0
     for i in range(K):
         for s in range(lens[i]):
-            j = lists[i, s]
-            count += L[i, j] <= 0.5 <= U[i, j]
+            count += _unresolved(upper, lower, log_t, i, lists[i, s])
     if count == 0:
         return -1, -1
     pick = rng.integers(0, count)
     for i in range(K):
         for s in range(lens[i]):
             j = lists[i, s]
-            if L[i, j] <= 0.5 <= U[i, j]:
+            if _unresolved(upper, lower, log_t, i, j):
                 if pick == 0:
                     return i, j
                 pick -= 1
@@ -133,20 +149,20 @@ def _exploration_pair(rng, U, L, lists, lens):
 
 
 @njit(cache=True)
-def _challenger(rng, U, L, a1, lists, lens):
+def _challenger(rng, u_col, l_col, a1, lists, lens):
     """Spec 3.6 step 7: first-index argmax of u_{j a1} over j with l_{j a1} <= 1/2 (a1 always
     qualifies); with probability 1/2 the same argmax over B^{a1} in its stored order instead, kept
-    only if some element of B^{a1} qualifies."""
-    K = U.shape[0]
+    only if some element of B^{a1} qualifies.  u_col, l_col: the column u_{. a1}, l_{. a1}."""
+    K = u_col.shape[0]
     a2 = -1
     for j in range(K):
-        if L[j, a1] <= 0.5 and (a2 < 0 or U[j, a1] > U[a2, a1]):
+        if l_col[j] <= 0.5 and (a2 < 0 or u_col[j] > u_col[a2]):
             a2 = j
     if rng.random() < CCB_P_CHALLENGER:
         best = -1
         for s in range(lens[a1]):
             j = lists[a1, s]
-            if L[j, a1] <= 0.5 and (best < 0 or U[j, a1] > U[best, a1]):
+            if l_col[j] <= 0.5 and (best < 0 or u_col[j] > u_col[best]):
                 best = j
         if best >= 0:
             a2 = best
@@ -156,24 +172,19 @@ def _challenger(rng, U, L, a1, lists, lens):
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (Zoghi et al. 2015, Algorithm 1; spec 3.6 steps 1-7)."""
-    n, w, reals, ints, in_b, lists, lens, U, L, cu, cl, in_c = state
+    n, w, reals, ints, in_b, lists, lens, upper, lower, cu, cl, in_c, u_col, l_col = state
     K = n.shape[0]
-    direct_bounds(n, w, math.log(t), reals[0], U, L)
-    for i in range(K):
-        cu[i] = 0
-        cl[i] = 0
-        for j in range(K):
-            if j != i:
-                cu[i] += U[i, j] >= 0.5
-                cl[i] += L[i, j] >= 0.5
+    log_t = math.log(t)
+    upper_copeland_from_switches(upper, log_t, cu)
+    lower_copeland_from_switches(lower, log_t, cl)
     top = np.max(cu)
     for i in range(K):
         in_c[i] = cu[i] == top
-    _reset_disproven(L, ints, in_b, lists, lens)
-    _remove_non_winners(U, cu, cl, ints, in_b, lists, lens)
+    _reset_disproven(lower, log_t, ints, in_b, lists, lens)
+    _remove_non_winners(upper, log_t, cu, cl, ints, in_b, lists, lens)
     _add_winners(rng, cu, cl, in_c, ints, in_b, lists, lens)
     if rng.random() < CCB_P_EXPLORE:
-        i, j = _exploration_pair(rng, U, L, lists, lens)
+        i, j = _exploration_pair(rng, upper, lower, log_t, lists, lens)
         if i >= 0:
             return i, j
     overlap = False
@@ -183,11 +194,20 @@ def select(state, t, rng):
         for i in range(K):
             in_c[i] = in_c[i] and in_b[i]
     a1 = uniform_member(rng, in_c)
-    return a1, _challenger(rng, U, L, a1, lists, lens)
+    direct_bounds_column(n, w, a1, log_t, reals[0], u_col, l_col)
+    return a1, _challenger(rng, u_col, l_col, a1, lists, lens)
+
+
+@njit(cache=True)
+def update(state, a1, a2, a1_won, t):
+    """The common pair update (spec 0) and the pair's cached switch times."""
+    n, w = state[0], state[1]
+    update_pair(n, w, a1, a2, a1_won)
+    refresh_direct_bound_switches(n, w, state[2][0], state[7], state[8], a1, a2)
 
 
 CCB_SPEC = AlgorithmSpec(
-    name="ccb", label="CCB", init=init_ccb, select=select, update=update_pair_statistics,
+    name="ccb", label="CCB", init=init_ccb, select=select, update=update, sync=sync_ccb,
     defaults={"alpha": ALPHA},
     reference="Zoghi et al. NIPS 2015, Algorithm 1 (CCB), as run by Wu & Liu 2016",
 )

@@ -52,6 +52,13 @@ def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicat
     )
 
 
+def sync_dts(state):
+    """Recompute the vote probabilities q and the switch-time cache from the statistics (state[0],
+    state[1])."""
+    fill_above_half(state[12], state[1])
+    fill_mirrored_switches(state[0], state[1], state[2][0], state[15])
+
+
 def init_dts(K, horizon=None, alpha=ALPHA, sampling="indicators"):
     """State of D-TS (Algorithm 1).  alpha: RUCB/RLCB scale factor (> 0; warns if <= 0.5).
 
@@ -199,17 +206,17 @@ def update(state, a1, a2, a1_won, t):
 
 
 DTS_SPEC = AlgorithmSpec(
-    name="dts", label="D-TS", init=init_dts, select=select, update=update,
+    name="dts", label="D-TS", init=init_dts, select=select, update=update, sync=sync_dts,
     defaults={"alpha": ALPHA, "sampling": "indicators"},
     reference="Wu & Liu 2016, Algorithm 1",
 )
 DTS_PLUS_SPEC = AlgorithmSpec(
-    name="dts_plus", label="D-TS+", init=init_dts_plus, select=select, update=update,
+    name="dts_plus", label="D-TS+", init=init_dts_plus, select=select, update=update, sync=sync_dts,
     defaults={"alpha": ALPHA, "tie_break": "as-run", "sampling": "indicators"},
     reference="Wu & Liu 2016, Sec. 4.3 (Algorithm 1 with line 11 replaced)",
 )
 PURE_DTS_SPEC = AlgorithmSpec(
-    name="pure_dts", label="pure D-TS", init=init_pure_dts, select=select, update=update,
+    name="pure_dts", label="pure D-TS", init=init_pure_dts, select=select, update=update, sync=sync_dts,
     defaults={"sampling": "indicators"},
     reference="Wu & Liu 2016, App. D.2.4 (Algorithm 1 without lines 4-6 and the l <= 1/2 filter)",
 )

@@ -24,7 +24,7 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, argmin_first, fill_true, uniform_member
-from core.bounds import direct_bounds
+from core.bounds import direct_bounds_column
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.thompson import SAMPLING_INDICATORS, SAMPLINGS, fill_above_half, record_comparison, sample_votes
 
@@ -34,8 +34,8 @@ FALLBACKS = {"least-champion": FALLBACK_LEAST_CHAMPION, "random": FALLBACK_RANDO
 
 def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion", sampling="indicators"):
     """State of RCS: (n, w, real params [alpha], int params [fallback mode, sampling], champion counts
-    (K,), then scratch: theta (K x K), votes (K,), done mask, all-true mask, U, L (K x K), vote
-    probabilities q and vote indicators (K x K)).
+    (K,), then scratch: theta (K x K), votes (K,), done mask, all-true mask, the column u_{. a1},
+    l_{. a1} (K,), vote probabilities q (K x K, kept consistent with w) and vote indicators (K x K)).
 
     alpha: confidence scale (> 0; warns if <= 0.5).  fallback: "least-champion" or "random".
     sampling: "indicators" (default) draws each vote 1(theta_ij > 1/2) as a Bernoulli with the cached
@@ -58,18 +58,23 @@ def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion", sampling="
         np.zeros(K, np.int64),
         np.zeros(K, np.bool_),
         fill_true(np.zeros(K, np.bool_)),
-        np.zeros((K, K)),
-        np.zeros((K, K)),
+        np.zeros(K),
+        np.zeros(K),
         q,
         np.zeros((K, K), np.bool_),
     )
+
+
+def sync_rcs(state):
+    """Recompute the vote probabilities q from the statistics (state[0], state[1])."""
+    fill_above_half(state[11], state[1])
 
 
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: simulated tournament over all pairs, champion a1 (or the fallback),
     challenger a2 = argmax_j u_{j a1} (Zoghi et al. WSDM 2014, RCS; spec 3.5 steps 1-3)."""
-    n, w, reals, ints, champ, theta, votes, done, all_arms, U, L, q, above = state
+    n, w, reals, ints, champ, theta, votes, done, all_arms, u_col, l_col, q, above = state
     K = n.shape[0]
     for i in range(K):
         done[i] = False
@@ -81,8 +86,8 @@ def select(state, t, rng):
         else:
             a1 = uniform_member(rng, all_arms)
     champ[a1] += 1
-    direct_bounds(n, w, math.log(t), reals[0], U, L)
-    a2 = argmax_first(U[:, a1], all_arms)
+    direct_bounds_column(n, w, a1, math.log(t), reals[0], u_col, l_col)
+    a2 = argmax_first(u_col, all_arms)
     return a1, a2
 
 
@@ -93,7 +98,7 @@ def update(state, a1, a2, a1_won, t):
 
 
 RCS_SPEC = AlgorithmSpec(
-    name="rcs", label="RCS", init=init_rcs, select=select, update=update,
+    name="rcs", label="RCS", init=init_rcs, select=select, update=update, sync=sync_rcs,
     defaults={"alpha": ALPHA, "fallback": "least-champion", "sampling": "indicators"},
     reference="Zoghi et al. WSDM 2014, Relative Confidence Sampling, as run by Wu & Liu 2016",
 )

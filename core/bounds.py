@@ -30,20 +30,32 @@ def mirrored_bounds(n, w, i, j, log_t, alpha):
 
 
 @njit(cache=True)
+def direct_bound(n, w, i, j, log_t, alpha):
+    """(u_ij, l_ij) of the ordered pair (i, j) in the direct flavour; (0.5, 0.5) if i == j."""
+    if i == j:
+        return 0.5, 0.5
+    mean = w[i, j] / n[i, j]
+    width = math.sqrt(alpha * log_t / n[i, j])
+    return mean + width, mean - width
+
+
+@njit(cache=True)
 def direct_bounds(n, w, log_t, alpha, U, L):
     """Fill the K x K matrices ``U``, ``L`` with direct bounds; diagonal 1/2.  Returns (U, L)."""
     K = n.shape[0]
     for i in range(K):
         for j in range(K):
-            if i == j:
-                U[i, j] = 0.5
-                L[i, j] = 0.5
-            else:
-                mean = w[i, j] / n[i, j]
-                width = math.sqrt(alpha * log_t / n[i, j])
-                U[i, j] = mean + width
-                L[i, j] = mean - width
+            U[i, j], L[i, j] = direct_bound(n, w, i, j, log_t, alpha)
     return U, L
+
+
+@njit(cache=True)
+def direct_bounds_column(n, w, col, log_t, alpha, upper, lower):
+    """Fill ``upper[j] = u_{j col}`` and ``lower[j] = l_{j col}`` (direct bounds, the column of the
+    first candidate from which RUCB, RCS and CCB pick the challenger).  Returns (upper, lower)."""
+    for j in range(n.shape[0]):
+        upper[j], lower[j] = direct_bound(n, w, j, col, log_t, alpha)
+    return upper, lower
 
 
 @njit(cache=True)
@@ -61,13 +73,6 @@ def update_pair(n, w, a1, a2, a1_won):
 
 
 @njit(cache=True)
-def update_pair_statistics(state, a1, a2, a1_won, t):
-    """The whole ``update`` of an algorithm whose only statistics are ``state[0] = n`` and
-    ``state[1] = w`` (RUCB, RCS, CCB): the common pair update of spec 0."""
-    update_pair(state[0], state[1], a1, a2, a1_won)
-
-
-@njit(cache=True)
 def ucb_switch_log_t(mean, count, alpha):
     """The ln t from which ``mean + sqrt(alpha ln t / count) >= 1/2`` holds: -inf if mean >= 1/2,
     else count (1/2 - mean)^2 / alpha.
@@ -80,6 +85,44 @@ def ucb_switch_log_t(mean, count, alpha):
     if mean >= 0.5:
         return -math.inf
     return count * (0.5 - mean) ** 2 / alpha
+
+
+@njit(cache=True)
+def lcb_switch_log_t(mean, count, alpha):
+    """The ln t up to which ``mean - sqrt(alpha ln t / count) >= 1/2`` holds: -inf if mean < 1/2
+    (never), else count (mean - 1/2)^2 / alpha.
+
+    The lower bound only falls with t for fixed statistics, so "l >= 1/2" holds until this ln t and
+    "l > 1/2" strictly before it; equal to the direct tests up to rounding at the exact boundary.
+    """
+    if mean < 0.5:
+        return -math.inf
+    return count * (mean - 0.5) ** 2 / alpha
+
+
+@njit(cache=True)
+def refresh_direct_bound_switches(n, w, alpha, upper, lower, i, j):
+    """After {i, j} changed: ``upper[a, b]`` (``ucb_switch_log_t``) and ``lower[a, b]``
+    (``lcb_switch_log_t``) of the direct bounds for (a, b) = (i, j) and (j, i), so that
+    u_ab >= 1/2 iff ln t >= upper[a, b] and l_ab >= 1/2 iff ln t <= lower[a, b] (CCB)."""
+    if i == j:
+        return
+    for a, b in ((i, j), (j, i)):
+        mean = w[a, b] / n[a, b]
+        upper[a, b] = ucb_switch_log_t(mean, n[a, b], alpha)
+        lower[a, b] = lcb_switch_log_t(mean, n[a, b], alpha)
+
+
+@njit(cache=True)
+def fill_direct_bound_switches(n, w, alpha, upper, lower):
+    """``refresh_direct_bound_switches`` for every pair; the diagonal (never read) is set to
+    u_ii >= 1/2 always and l_ii >= 1/2 never."""
+    K = n.shape[0]
+    for i in range(K):
+        upper[i, i] = -math.inf
+        lower[i, i] = -math.inf
+        for j in range(i):
+            refresh_direct_bound_switches(n, w, alpha, upper, lower, i, j)
 
 
 @njit(cache=True)
@@ -146,6 +189,20 @@ def upper_copeland_from_switches(switch, log_t, counts):
         count = 0
         for j in range(K):
             if j != i and log_t >= switch[i, j]:
+                count += 1
+        counts[i] = count
+    return counts
+
+
+@njit(cache=True)
+def lower_copeland_from_switches(lower, log_t, counts):
+    """Fill ``counts[i] = #{j != i : l_ij >= 1/2}`` from cached lower switch times
+    (``lcb_switch_log_t``; CCB's lower Copeland counts).  counts: int64 (K,).  Returns counts."""
+    K = lower.shape[0]
+    for i in range(K):
+        count = 0
+        for j in range(K):
+            if j != i and log_t <= lower[i, j]:
                 count += 1
         counts[i] = count
     return counts

@@ -10,7 +10,6 @@ from scipy import stats
 from algorithms import DTS, DTSPlus, PureDTS, get_algorithm
 from data import load_dataset
 from reproduce.runner import log_grid, run_one
-from core.bounds import fill_mirrored_switches
 from core.thompson import fill_above_half
 from tests import reference as ref
 
@@ -32,10 +31,8 @@ T_FIXED = 50
 
 
 def set_stats(state, n, w):
-    """Put the statistics (n, w) into a D-TS state, with the vote probabilities they imply."""
-    state[0][:], state[1][:] = n, w
-    fill_above_half(state[12], w)
-    fill_mirrored_switches(n, w, state[2][0], state[15])
+    """Put the statistics (n, w) into a D-TS state (any variant), with the caches they imply."""
+    get_algorithm("dts").set_statistics(state, n, w)
 
 
 def support(n, w, t, variant):

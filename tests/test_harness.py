@@ -1,6 +1,7 @@
 """The simulation loop against its plain-Python reference, feedback delay, seeds, the result store,
 determinism across n_jobs, and bad input at the API and the command line."""
 
+import argparse
 import os
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from data import load_dataset
 from reproduce import seeds
 from reproduce.runner import Line, log_grid, run_lines, run_one
 from reproduce.store import chunk_path, load_chunk, save_chunk
+from reproduce.verify import verify, verify_chunk
 from tests import reference as ref
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -242,3 +244,36 @@ def test_report_collects_claims_and_final_tables(tmp_path):
     report_main(["--figures", str(tmp_path)])
     text = (tmp_path / "REPORT.md").read_text()
     assert "## figX" in text and "| C1 | s | m | holds |" in text and "| (a) | D-TS | 100 | 2 | 18.25 |" in text
+
+
+def test_verify_accepts_reproduced_chunks_and_flags_changed_ones(tmp_path, capsys):
+    """reproduce/verify.py: fresh results check out; a chunk whose stored numbers were altered does not."""
+    lines = [Line(dataset="gap", algorithm=a, horizon=400, runs=3) for a in ("ccb", "rucb")]
+    run_lines(lines, "ver", tmp_path, seed=5, n_jobs=1, progress=False)
+    args = argparse.Namespace(folders=[tmp_path / "ver"], runs_per_chunk=2, algorithms=None, max_horizon=None)
+    assert verify(args) == 0
+    path = next((tmp_path / "ver" / "gap" / "ccb").glob("*.npz"))
+    with np.load(path) as handle:
+        arrays = {key: handle[key] for key in handle.files}
+    arrays["final"][1] += 1.0
+    with open(path, "wb") as handle:
+        np.savez_compressed(handle, **arrays)
+    assert verify(args) == 1
+    assert "run 1: final differs" in capsys.readouterr().err
+    assert verify(argparse.Namespace(**{**vars(args), "algorithms": ["rucb"]})) == 0
+
+
+@pytest.mark.parametrize("folder, algorithm", [
+    ("results/fig7_pure_dts/mslr5_condorcet/dts", "dts"),
+    ("results/fig1_mslr/mslr5_condorcet/ccb", "ccb"),
+])
+def test_stored_paper_scale_runs_reproduce(folder, algorithm):
+    """The committed paper-scale results are what the current code computes (first run of a chunk,
+    T = 1e6): a change that alters any decision of these algorithms must come with new results."""
+    path = sorted((ROOT / folder).glob("*.npz"))[0]
+    assert verify_chunk(path, 1) == []
+
+
+def test_verify_cli_bad_folder_exits_2(tmp_path):
+    proc = run_cli("reproduce/verify.py", str(tmp_path / "missing"))
+    assert proc.returncode == 2 and proc.stderr.strip() == f"error: no results folder {str(tmp_path / 'missing')!r}"

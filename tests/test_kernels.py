@@ -7,7 +7,8 @@ import pytest
 from scipy import optimize, stats
 
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true, uniform_member
-from core.bounds import (direct_bounds, fill_direct_switches, fill_mirrored_switches, mirrored_bounds, update_pair,
+from core.bounds import (direct_bounds, direct_bounds_column, fill_direct_bound_switches, fill_direct_switches,
+                         fill_mirrored_switches, lower_copeland_from_switches, mirrored_bounds, update_pair,
                          upper_copeland_from_switches)
 from core.copeland import copeland_scores
 from core.thompson import fill_above_half, sample_beta_given_side, sample_votes
@@ -237,3 +238,42 @@ def test_switch_times_agree_with_direct_bounds(seed):
         off = ~np.eye(K, dtype=bool)
         np.testing.assert_array_equal((math.log(t) >= switch)[off], (U >= 0.5)[off])
         np.testing.assert_array_equal(math.log(t) >= row_max, (U >= 0.5).all(axis=1))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_bound_switch_tables_agree_with_direct_bounds(seed):
+    """CCB's tables: ln t >= upper[i, j] iff u_ij >= 1/2, ln t <= lower[i, j] iff l_ij >= 1/2 and
+    ln t < lower[i, j] iff l_ij > 1/2 (direct bounds), hence the upper and lower Copeland counts; the
+    column kernel equals the matrix kernel's column."""
+    rng = np.random.default_rng(seed)
+    K = 7
+    n, w = random_stats(K, rng)
+    upper, lower = np.zeros((K, K)), np.zeros((K, K))
+    fill_direct_bound_switches(n, w, 0.51, upper, lower)
+    off = ~np.eye(K, dtype=bool)
+    for t in (1, 2, 10, 1000, 10**6):
+        log_t = math.log(t)
+        U, L = ref.direct_UL(n, w, t, 0.51)
+        np.testing.assert_array_equal((log_t >= upper)[off], (U >= 0.5)[off])
+        np.testing.assert_array_equal((log_t <= lower)[off], (L >= 0.5)[off])
+        np.testing.assert_array_equal((log_t < lower)[off], (L > 0.5)[off])
+        cu = upper_copeland_from_switches(upper, log_t, np.zeros(K, np.int64))
+        cl = lower_copeland_from_switches(lower, log_t, np.zeros(K, np.int64))
+        np.testing.assert_array_equal(cu, ((U >= 0.5) & off).sum(axis=1))
+        np.testing.assert_array_equal(cl, ((L >= 0.5) & off).sum(axis=1))
+        Ud, Ld = direct_bounds(n, w, log_t, 0.51, np.empty((K, K)), np.empty((K, K)))
+        for col in range(K):
+            u_col, l_col = direct_bounds_column(n, w, col, log_t, 0.51, np.empty(K), np.empty(K))
+            np.testing.assert_array_equal(u_col, Ud[:, col])
+            np.testing.assert_array_equal(l_col, Ld[:, col])
+
+
+def test_bound_switch_tables_first_slot():
+    """Pseudo-counts only (p-hat = 10): at t = 1 every u and l is 10 >= 1/2; from t = 2 on no l is."""
+    K = 3
+    n, w = np.full((K, K), 1e-6), np.full((K, K), 1e-5)
+    upper, lower = np.zeros((K, K)), np.zeros((K, K))
+    fill_direct_bound_switches(n, w, 0.51, upper, lower)
+    for log_t, expected in ((0.0, K - 1), (math.log(2), 0)):
+        np.testing.assert_array_equal(upper_copeland_from_switches(upper, log_t, np.zeros(K, np.int64)), K - 1)
+        np.testing.assert_array_equal(lower_copeland_from_switches(lower, log_t, np.zeros(K, np.int64)), expected)

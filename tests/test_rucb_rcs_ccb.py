@@ -16,9 +16,7 @@ from scipy import special
 from algorithms.ccb import CCB, CCB_SPEC, _add_winners, _remove_non_winners, _reset_disproven
 from algorithms.rcs import RCS, RCS_SPEC
 from algorithms.rucb import NO_ARM, RUCB, RUCB_SPEC
-from core.bounds import fill_direct_switches
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
-from core.thompson import fill_above_half
 from data import load_dataset
 from reproduce.runner import run_one
 
@@ -28,17 +26,10 @@ def assert_binomial(count, trials, p):
     assert abs(count - trials * p) <= 5.0 * math.sqrt(trials * p * (1.0 - p)), (count, trials, p)
 
 
-def set_stats(state, p_hat, count=1000.0):
-    """Overwrite n, w of a state (state[0], state[1]) with ``count`` comparisons per pair at ``p_hat``
-    (and RCS's vote probabilities, state[11], or RUCB's switch times, state[4:6], to match)."""
+def set_stats(spec, state, p_hat, count=1000.0):
+    """Give a state of ``spec`` ``count`` comparisons per pair at ``p_hat`` (with the caches they imply)."""
     p_hat = np.asarray(p_hat, dtype=float)
-    state[0][:] = count
-    state[1][:] = p_hat * count
-    if len(state) == 13:
-        fill_above_half(state[11], state[1])
-    if len(state) == 10:
-        fill_direct_switches(state[0], state[1], state[2][0], state[4], state[5])
-    return state
+    return spec.set_statistics(state, np.full(p_hat.shape, count), p_hat * count)
 
 
 # Hand-made preference estimates (rows beat columns with these frequencies).
@@ -206,7 +197,7 @@ def lockstep(spec, ref, P, horizon, seed, params=None, warm=None):
     initial (n, w) given to both."""
     state = spec.make_state(P.shape[0], None, params)
     if warm is not None:
-        state[0][:], state[1][:] = warm
+        spec.set_statistics(state, *warm)
         ref.n[:], ref.w[:] = warm
     rng_alg, rng_ref, outcomes = (np.random.default_rng(s) for s in (seed, seed, seed + 1))
     for t in range(1, horizon + 1):
@@ -290,7 +281,7 @@ B_CASES = [
 @pytest.mark.parametrize("hypothesis, b, probs", B_CASES)
 def test_rucb_hypothesis(hypothesis, b, probs):
     """Distribution of a1 and the fate of B for |C| = 3 (spec 3.4 step 2, deviations (a), (b))."""
-    state = set_stats(RUCB_SPEC.make_state(4, None, {"hypothesis": hypothesis}), TIED_TOP3)
+    state = set_stats(RUCB_SPEC, RUCB_SPEC.make_state(4, None, {"hypothesis": hypothesis}), TIED_TOP3)
     state[3][1] = b
     rng = np.random.default_rng(1)
     trials = 4000
@@ -307,11 +298,11 @@ def test_rucb_hypothesis(hypothesis, b, probs):
 
 def test_rucb_single_and_empty_candidate_sets():
     """|C| = 1: a1 and B become its arm; |C| = 0 (a resolved 3-cycle): B is emptied, a1 uniform."""
-    state = set_stats(RUCB_SPEC.make_state(4), CONDORCET)
+    state = set_stats(RUCB_SPEC, RUCB_SPEC.make_state(4), CONDORCET)
     state[3][1] = 2
     assert tuple(RUCB_SPEC.select(state, 100, np.random.default_rng(2))) == (0, 0)
     assert state[3][1] == 0
-    state = set_stats(RUCB_SPEC.make_state(3), CYCLE3)
+    state = set_stats(RUCB_SPEC, RUCB_SPEC.make_state(3), CYCLE3)
     rng = np.random.default_rng(3)
     counts = np.zeros(3, int)
     for _ in range(1500):
@@ -328,7 +319,7 @@ def test_rucb_single_and_empty_candidate_sets():
 def test_rcs_least_champion_fallback():
     """A resolved 3-cycle never yields a sampled Condorcet winner (P(Beta(901, 101) < 1/2) ~ 1e-160),
     so a1 is the least-often champion, lowest index on ties, and a2 the arm that beats it."""
-    state = set_stats(RCS_SPEC.make_state(3), CYCLE3)
+    state = set_stats(RCS_SPEC, RCS_SPEC.make_state(3), CYCLE3)
     state[4][:] = [3, 1, 2]
     rng = np.random.default_rng(4)
     pairs = [tuple(int(a) for a in RCS_SPEC.select(state, 100, rng)) for _ in range(7)]
@@ -339,7 +330,7 @@ def test_rcs_least_champion_fallback():
 
 def test_rcs_random_fallback_and_sampled_winner():
     """fallback="random" picks a uniform arm; a sampled Condorcet winner is always the champion."""
-    state = set_stats(RCS_SPEC.make_state(3, None, {"fallback": "random"}), CYCLE3)
+    state = set_stats(RCS_SPEC, RCS_SPEC.make_state(3, None, {"fallback": "random"}), CYCLE3)
     rng = np.random.default_rng(5)
     counts = np.zeros(3, int)
     for _ in range(1500):
@@ -348,7 +339,7 @@ def test_rcs_random_fallback_and_sampled_winner():
         assert_binomial(count, 1500, 1 / 3)
     assert list(state[4]) == list(counts)
     # Arm 0 beats every arm at 0.8 over 1000 comparisons: it always wins the sampled tournament.
-    state = set_stats(RCS_SPEC.make_state(4), CONDORCET)
+    state = set_stats(RCS_SPEC, RCS_SPEC.make_state(4), CONDORCET)
     assert [tuple(RCS_SPEC.select(state, 100, rng)) for _ in range(5)] == [(0, 0)] * 5
     assert list(state[4]) == [5, 0, 0, 0]
 
@@ -387,14 +378,26 @@ def ccb_lists(K, lists):
     return array, lens
 
 
-@pytest.mark.parametrize("l12, reset", [(0.6, True), (0.4, False)])
+LOG_T = 2.0
+
+
+def switches(bounds):
+    """Switch times (``core.bounds``) at which the hand-made bound values ``bounds`` hold at ln t = LOG_T:
+    the upper table (u >= 1/2 iff LOG_T >= entry) and the lower one (l >= 1/2 iff LOG_T <= entry)."""
+    bounds = np.asarray(bounds, dtype=float)
+    upper = np.where(bounds > 0.5, -np.inf, np.where(bounds == 0.5, LOG_T, np.inf))
+    lower = np.where(bounds > 0.5, np.inf, np.where(bounds == 0.5, LOG_T, -np.inf))
+    return upper, lower
+
+
+@pytest.mark.parametrize("l12, reset", [(0.6, True), (0.5, False), (0.4, False)])
 def test_ccb_reset_disproven(l12, reset):
     """Step 2: 2 in B^1 with l_12 > 1/2 disproves the hypothesis and resets B, every B^i and Lbar."""
     L = np.full((3, 3), 0.3)
     L[1, 2] = l12
     ints, in_b = np.array([1]), np.array([True, False, False])
     lists, lens = ccb_lists(3, [[], [2], [0, 1]])
-    _reset_disproven(L, ints, in_b, lists, lens)
+    _reset_disproven(switches(L)[1], LOG_T, ints, in_b, lists, lens)
     if reset:
         assert ints[0] == 3 and in_b.all() and not lens.any()
     else:
@@ -407,13 +410,13 @@ def test_ccb_remove_non_winners():
     cu, cl = np.array([3, 2, 1, 1]), np.array([2, 0, 1, 0])  # m = 2: arms 2 and 3 go
     ints, in_b = np.array([1]), np.ones(4, bool)
     lists, lens = ccb_lists(4, [[], [], [3, 1], []])
-    _remove_non_winners(U, cu, cl, ints, in_b, lists, lens)
+    _remove_non_winners(switches(U)[0], LOG_T, cu, cl, ints, in_b, lists, lens)
     assert list(in_b) == [True, True, False, False]
     assert list(lens) == [0, 0, 2, 2]
     assert list(lists[2, :2]) == [3, 1]  # |B^2| = Lbar + 1: kept as it is
     assert list(lists[3, :2]) == [0, 2]  # recomputed as {k : u_3k < 1/2}
     in_b[:] = [False, False, True, False]  # removing the last potential winner resets
-    _remove_non_winners(U, cu, cl, ints, in_b, lists, lens)
+    _remove_non_winners(switches(U)[0], LOG_T, cu, cl, ints, in_b, lists, lens)
     assert ints[0] == 4 and in_b.all() and not lens.any()
 
 
@@ -443,7 +446,7 @@ def test_ccb_add_winners():
 def test_ccb_select_on_resolved_condorcet_state():
     """Arm 0 is a resolved Condorcet winner: the other arms leave B with their challenger lists cut to
     Lbar + 1 = 1 element, and CCB plays (0, 0)."""
-    state = set_stats(CCB_SPEC.make_state(4), CONDORCET)
+    state = set_stats(CCB_SPEC, CCB_SPEC.make_state(4), CONDORCET)
     assert tuple(CCB_SPEC.select(state, 100, np.random.default_rng(9))) == (0, 0)
     ints, in_b, lists, lens = state[3], state[4], state[5], state[6]
     assert ints[0] == 0 and list(in_b) == [True, False, False, False] and list(lens) == [0, 1, 1, 1]
@@ -515,3 +518,15 @@ def test_regret_growth_without_condorcet_winner(spec, linear):
         assert min(ratios) > 0.9, ratios
     else:
         assert max(ratios) < 0.6, ratios
+
+
+def test_set_statistics_only_where_caches_are_known():
+    """Warm starts are offered by the algorithms that can rebuild their caches; others refuse clearly."""
+    state = set_stats(CCB_SPEC, CCB_SPEC.make_state(3), CYCLE3)
+    switch = 1000 * 0.4**2 / ALPHA  # p-hat 0.9 (0.1 reversed): l_01 >= 1/2, u_10 < 1/2 until this ln t
+    assert state[7][0, 1] == -np.inf and state[8][0, 1] == pytest.approx(switch, rel=1e-9)
+    assert state[7][1, 0] == pytest.approx(switch, rel=1e-9) and state[8][1, 0] == -np.inf
+    from algorithms import get_algorithm
+    rmed = get_algorithm("rmed1")
+    with pytest.raises(ValueError, match="algorithm 'rmed1' does not support setting its statistics"):
+        rmed.set_statistics(rmed.make_state(3), np.ones((3, 3)), np.ones((3, 3)))
