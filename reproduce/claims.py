@@ -17,9 +17,18 @@ SLOPE_FACTOR = 1.5
 NOISE_SE = 2.0
 
 
-def claim_row(claim: str, statement: str, measured: str, holds: bool) -> dict:
-    """One row of a claims table."""
-    return {"claim": claim, "statement": statement, "measured": measured, "verdict": "holds" if holds else "FAILS"}
+HOLDS, FAILS = "holds", "FAILS"
+# Verdicts between the two: the measured order agrees with the claim but the difference is within
+# the noise, or the order is significant but the stated magnitude is not reached.
+NOT_SIGNIFICANT = "same order, not significant"
+DIRECTION_ONLY = "direction holds, magnitude not reached"
+
+
+def claim_row(claim: str, statement: str, measured: str, verdict) -> dict:
+    """One row of a claims table; verdict: a bool (holds / FAILS) or one of the verdict strings above."""
+    if isinstance(verdict, (bool, np.bool_)):
+        verdict = HOLDS if verdict else FAILS
+    return {"claim": claim, "statement": statement, "measured": measured, "verdict": verdict}
 
 
 def mean_and_sem(result) -> tuple[float, float]:
@@ -61,3 +70,27 @@ def same(a, b) -> bool:
     """|R_a(T) - R_b(T)| within the noise."""
     (ma, sa), (mb, sb) = mean_and_sem(a), mean_and_sem(b)
     return abs(ma - mb) <= NOISE_SE * np.hypot(sa, sb)
+
+
+def order_verdict(a, b) -> str:
+    """The claim "R_a(T) < R_b(T)": holds if lower by more than the noise, FAILS if higher by more than
+    the noise, NOT_SIGNIFICANT if the means are in the claimed order but within the noise, FAILS too if
+    they are in the other order within the noise (nothing supports the claim)."""
+    if lower(a, b):
+        return HOLDS
+    if mean_and_sem(a)[0] < mean_and_sem(b)[0]:
+        return NOT_SIGNIFICANT
+    return FAILS
+
+
+def factor_verdict(a, b, factor: float) -> str:
+    """The claim "R_a(T) is well above R_b(T)", read as R_a(T) > factor R_b(T): holds if so;
+    DIRECTION_ONLY if R_a(T) is above R_b(T) by more than the noise but by less than ``factor``; else FAILS."""
+    if mean_and_sem(a)[0] > factor * mean_and_sem(b)[0]:
+        return HOLDS
+    return DIRECTION_ONLY if lower(b, a) else FAILS
+
+
+def ratio(a, b) -> str:
+    """'R_a(T) / R_b(T) = x.xx' for the measured column."""
+    return f"ratio {mean_and_sem(a)[0] / mean_and_sem(b)[0]:.2f}"

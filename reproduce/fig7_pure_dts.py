@@ -7,7 +7,7 @@ than D-TS.  Usage: ``python reproduce/fig7_pure_dts.py [--quick] [--runs N] [--h
 """
 
 from core.constants import HORIZON
-from reproduce.claims import LINEAR_GROWTH, claim_row, fmt, growth, lower
+from reproduce.claims import LINEAR_GROWTH, claim_row, fmt, growth, lower, order_verdict
 from reproduce.experiment import Panel, regret_figure
 
 ALGORITHMS = ("pure_dts", "dts", "dts_plus")
@@ -22,7 +22,7 @@ def claims(panels) -> list[dict]:
     by = {title: {res.line.name: res for res in results} for title, results in panels}
     sb = by[PANELS[0].title]
     rows = [claim_row("C17a", "StrongBorda: R_pure(T) > R_DTS(T)", f"{fmt(sb['pure_dts'])} vs {fmt(sb['dts'])}",
-                      lower(sb["dts"], sb["pure_dts"]))]
+                      order_verdict(sb["dts"], sb["pure_dts"]))]
     nc = by[PANELS[1].title]
     gp, gd = growth(nc["pure_dts"]), growth(nc["dts"])
     rows.append(claim_row("C17b", f"NC Cyclic: pure D-TS linear (R(T)/R(T/10) >= {LINEAR_GROWTH}), D-TS not",
