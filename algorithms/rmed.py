@@ -66,7 +66,7 @@ def init_rmed2(K, horizon=None, numerator="as-run"):
     return _make_state(K, VARIANT_RMED2, NUMERATORS[check_choice("numerator", numerator, tuple(NUMERATORS))])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def p_hat(n, w, i, j):
     """Empirical preference w_ij / n_ij, or 1/2 for a pair never compared."""
     if n[i, j] > 0.0:
@@ -74,7 +74,7 @@ def p_hat(n, w, i, j):
     return 0.5
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def divergence(n, w, i):
     """I_i = sum_{j != i, n_ij > 0, p_ij <= 1/2} n_ij KL(p_ij, 1/2), unclamped (KL(0, 1/2) = ln 2)."""
     total = 0.0
@@ -106,7 +106,7 @@ def _rmed2_challenger(n, w, a1, i_hat, paper_sign):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _maintain_lists(state, a1, i_star, t):
     """Steps 4-5: drop a1 from LR, append (ascending) every arm in neither LR nor LN with
     I_k - I* <= ln t + f(K) to LN, advance q; at the end of LC start the round LC = LR = LN."""

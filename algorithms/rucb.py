@@ -65,7 +65,7 @@ def sync_rucb(state):
     fill_direct_switches(state[0], state[1], state[2][0], state[4], state[5])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _first_arm(rng, in_c, c_list, size_c, ints, all_arms):
     """RUCB's first candidate (spec 3.4 step 2); updates B = ints[1].
 

@@ -6,7 +6,10 @@ one, the difference is the cost of slots warmup+1 .. warmup+steps (the steady st
 large).  BTM and SAVAGE depend on the horizon, so for them the two runs differ and the difference is
 only an estimate.  On a loaded machine the difference can be noisy (even 0): rerun on an idle one.
 It prints ns/step and the ratio to one Beta draw measured in the same process, and (for algorithms
-with an initial phase) the cost of the first ``warmup`` slots.  Timings, not pass/fail.
+with an initial phase) the cost of the first ``warmup`` slots.  Where the authors' C++ simulator has
+a published per-step time (issue #3's anchors, measured on this kind of machine at K = 5, 16, 32,
+100, 500; the K = 100 anchor is shown against K = 136), the last column is our steady-state time as
+a fraction of it (below 1: faster).  Timings, not pass/fail.
 
 Usage: python bench/step_cost.py [--algorithms dts dts_plus ...] [--K 5 16 ...] [--warmup N] [--steps N]
 """
@@ -26,6 +29,13 @@ DATASETS = {5: "mslr5_condorcet", 16: "mslr16_condorcet", 32: "mslr32_condorcet"
 # Default slots per K: the larger K, the fewer slots fit in a few seconds.
 WARMUP = {5: 200_000, 16: 200_000, 32: 100_000, 136: 20_000, 500: 2_000}
 STEPS = {5: 200_000, 16: 100_000, 32: 50_000, 136: 5_000, 500: 300}
+# The authors' C++ per-step times in microseconds (issue #3), keyed by our K (their K = 100 -> 136).
+CPP_ANCHOR_US = {
+    "rucb": {5: 0.34, 16: 2.4, 32: 8.5, 136: 70.0, 500: 3400.0},
+    "rmed1": {5: 0.24, 16: 1.0, 32: 4.0, 136: 22.0},
+    "ecw_rmed": {5: 1.9, 16: 21.0, 32: 106.0, 136: 5600.0},
+    "ccb": {5: 1.5, 16: 7.5, 32: 23.0, 136: 170.0, 500: 8000.0},
+}
 
 
 @njit(cache=True)
@@ -74,13 +84,17 @@ def main(argv=None):
     args = parser.parse_args(argv)
     beta = beta_draw_ns()
     print(f"one Beta draw: {beta:.1f} ns")
-    print(f"{'algorithm':<10} {'K':>4} {'warmup':>8} {'ns/slot (warmup)':>17} {'ns/slot (after)':>16} {'x Beta':>8}")
+    print(f"{'algorithm':<10} {'K':>4} {'warmup':>8} {'ns/slot (warmup)':>17} {'ns/slot (after)':>16} {'x Beta':>8} "
+          f"{'C++ us':>8} {'x C++':>7}")
     for name in args.algorithms:
         for K in args.K:
             warmup = args.warmup or WARMUP[K]
             steps = args.steps or STEPS[K]
             early, steady = step_cost(name, K, warmup, steps)
-            print(f"{name:<10} {K:>4} {warmup:>8} {early:>17.0f} {steady:>16.0f} {steady / beta:>8.1f}", flush=True)
+            anchor = CPP_ANCHOR_US.get(name, {}).get(K)
+            versus = f"{anchor:>8g} {steady / (anchor * 1e3):>7.3f}" if anchor else f"{'-':>8} {'-':>7}"
+            print(f"{name:<10} {K:>4} {warmup:>8} {early:>17.0f} {steady:>16.0f} {steady / beta:>8.1f} {versus}",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ def mirrored_bounds(n, w, i, j, log_t, alpha):
     return 1.0 - (mean - width), 1.0 - (mean + width)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def direct_bound(n, w, i, j, log_t, alpha):
     """(u_ij, l_ij) of the ordered pair (i, j) in the direct flavour; (0.5, 0.5) if i == j."""
     if i == j:
@@ -49,7 +49,7 @@ def direct_bounds(n, w, log_t, alpha, U, L):
     return U, L
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def direct_bounds_column(n, w, col, log_t, alpha, upper, lower):
     """Fill ``upper[j] = u_{j col}`` and ``lower[j] = l_{j col}`` (direct bounds, the column of the
     first candidate from which RUCB, RCS and CCB pick the challenger).  Returns (upper, lower)."""
@@ -58,7 +58,7 @@ def direct_bounds_column(n, w, col, log_t, alpha, upper, lower):
     return upper, lower
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def update_pair(n, w, a1, a2, a1_won):
     """The common statistics update (spec 0): one more comparison of {a1, a2}, one win for the winner.
 
@@ -125,7 +125,7 @@ def fill_direct_bound_switches(n, w, alpha, upper, lower):
             refresh_direct_bound_switches(n, w, alpha, upper, lower, i, j)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def refresh_direct_switches(n, w, alpha, switch, row_max, i, j):
     """After {i, j} changed: ``switch[i, j]``, ``switch[j, i]`` (direct bounds, ``ucb_switch_log_t``)
     and ``row_max[k] = max_{l != k} switch[k, l]`` for k in {i, j}, so that
