@@ -23,7 +23,8 @@ class Panel:
     """One subplot: ``algorithms`` (registry names, or (tag, name, params) triples) on ``dataset``.
 
     horizon overrides the script's default horizon for this panel (unless --horizon/--quick is given);
-    delay and shuffle are passed to every line (spec 1.11; shuffle=False keeps the file's arm order).
+    delay and shuffle are passed to every line (spec 1.11; shuffle=False keeps the file's arm order);
+    zoom: y limit of an extra clipped copy of the panel (``plotting.plot_regret_panels``), if any.
     """
 
     dataset: str
@@ -32,6 +33,7 @@ class Panel:
     horizon: int | None = None
     delay: int = 1
     shuffle: bool = True
+    zoom: float | None = None
 
 
 def ete_horizons(horizon: int) -> list[int]:
@@ -113,7 +115,7 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
         args = resolve(build_parser(description, default_horizon).parse_args(argv))
         results = simulate_panels(name, panels, args)
         stem = args.figures / name
-        plot_regret_panels(results, stem)
+        plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels])
         table = final_table(results)
         write_table(table, stem.with_name(f"{name}_final.csv"))
         with pd.option_context("display.width", 160, "display.max_columns", 20):

@@ -53,30 +53,53 @@ def curve_frame(results, panel: str) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def plot_regret_panels(panels, stem: Path, ncols: int = 2) -> pd.DataFrame:
-    """Draw one axis per (title, results) panel; write ``stem``.png/.pdf/.csv; return the tidy frame."""
+def _draw_panel(ax, frame: pd.DataFrame, results, title: str, ymax: float | None = None) -> None:
+    """Mean curves and 95% bands of ``results`` (rows of ``frame``) on ``ax``; y clipped at ``ymax``."""
+    for res in results:
+        rows = frame[frame["algorithm"] == res.line.name]
+        style = STYLE.get(res.line.algorithm, {"color": None, "marker": "o"})
+        every = max(1, len(rows) // MARKERS_PER_CURVE)
+        ax.plot(rows["t"], rows["mean_regret"], label=res.label, color=style["color"],
+                marker=style["marker"], markevery=every, markersize=4, linewidth=1.3)
+        ax.fill_between(rows["t"], rows["ci95_low"], rows["ci95_high"], color=style["color"], alpha=0.2,
+                        linewidth=0)
+    ax.set_xscale("log")
+    ax.set_xlabel("Time t")
+    ax.set_ylabel("Regret")
+    runs = results[0].regret.shape[0]
+    if ymax is None:
+        ax.set_title(f"{title} ({runs} runs)")
+    else:
+        ax.set_ylim(0.0, ymax)
+        ax.set_title(f"{title}, y up to {ymax:g}", fontsize=9)
+    ax.legend(fontsize=7, loc="upper left")
+
+
+def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None) -> pd.DataFrame:
+    """Draw one axis per (title, results) panel; write ``stem``.png/.pdf/.csv; return the tidy frame.
+
+    zooms: optional y upper limit per panel (None: no zoom); when some panel's curves rise above its
+    limit, a second row shows every such panel again with the y axis clipped there, so that close
+    curves near the bottom stay distinguishable (presentation only; the CSV holds every curve whole).
+    """
     sns.set_theme(style="whitegrid", context="paper")
-    nrows = int(np.ceil(len(panels) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 3.8 * nrows), squeeze=False)
-    frames = []
-    for ax, (title, results) in zip(axes.flat, panels):
-        frame = curve_frame(results, title)
-        frames.append(frame)
-        for res in results:
-            rows = frame[frame["algorithm"] == res.line.name]
-            style = STYLE.get(res.line.algorithm, {"color": None, "marker": "o"})
-            every = max(1, len(rows) // MARKERS_PER_CURVE)
-            ax.plot(rows["t"], rows["mean_regret"], label=res.label, color=style["color"],
-                    marker=style["marker"], markevery=every, markersize=4, linewidth=1.3)
-            ax.fill_between(rows["t"], rows["ci95_low"], rows["ci95_high"], color=style["color"], alpha=0.2,
-                            linewidth=0)
-        ax.set_xscale("log")
-        ax.set_xlabel("Time t")
-        ax.set_ylabel("Regret")
-        ax.set_title(f"{title} ({results[0].regret.shape[0]} runs)")
-        ax.legend(fontsize=7, loc="upper left")
-    for ax in list(axes.flat)[len(panels):]:
-        ax.set_visible(False)
+    frames = [curve_frame(results, title) for title, results in panels]
+    zooms = list(zooms) if zooms is not None else [None] * len(panels)
+    zooms = [z if z is not None and frame["mean_regret"].max() > z else None for z, frame in zip(zooms, frames)]
+    rows_full = int(np.ceil(len(panels) / ncols))
+    rows_zoom = rows_full if any(z is not None for z in zooms) else 0
+    fig, axes = plt.subplots(rows_full + rows_zoom, ncols, figsize=(5.2 * ncols, 3.8 * (rows_full + rows_zoom)),
+                             squeeze=False)
+    flat = list(axes.flat)
+    for k, ((title, results), frame) in enumerate(zip(panels, frames)):
+        _draw_panel(flat[k], frame, results, title)
+    used = set(range(len(panels)))
+    for k, ((title, results), frame, zoom) in enumerate(zip(panels, frames, zooms)):
+        if zoom is not None:
+            _draw_panel(flat[rows_full * ncols + k], frame, results, title, ymax=zoom)
+            used.add(rows_full * ncols + k)
+    for k, ax in enumerate(flat):
+        ax.set_visible(k in used)
     fig.text(0.5, 0.003, "mean over runs; shaded: 95% confidence band of the mean (mean +- 1.96 s.e.)",
              ha="center", fontsize=7)
     fig.tight_layout(rect=(0, 0.02, 1, 1))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pandas import testing as pd_testing
 from numba import njit
 
 from algorithms import get_algorithm
@@ -277,3 +278,20 @@ def test_stored_paper_scale_runs_reproduce(folder, algorithm):
 def test_verify_cli_bad_folder_exits_2(tmp_path):
     proc = run_cli("reproduce/verify.py", str(tmp_path / "missing"))
     assert proc.returncode == 2 and proc.stderr.strip() == f"error: no results folder {str(tmp_path / 'missing')!r}"
+
+
+def test_zoomed_row_is_presentation_only(tmp_path):
+    """A zoom limit below the curves adds a clipped copy of the panel; the CSV of what is drawn is the same."""
+    from matplotlib import image
+
+    from reproduce.plotting import plot_regret_panels
+    lines = [Line(dataset="gap", algorithm=a, horizon=300, runs=2) for a in ("dts", "btm")]
+    results = [("gap", run_lines(lines, "zoom", tmp_path, seed=2, n_jobs=1, progress=False))]
+    plain = plot_regret_panels(results, tmp_path / "plain", ncols=1)
+    zoomed = plot_regret_panels(results, tmp_path / "zoomed", ncols=1, zooms=[1.0])
+    pd_testing.assert_frame_equal(plain, zoomed)
+    height = {name: image.imread(tmp_path / f"{name}.png").shape[0] for name in ("plain", "zoomed")}
+    assert height["zoomed"] == 2 * height["plain"]
+    unneeded = plot_regret_panels(results, tmp_path / "unneeded", ncols=1, zooms=[1e9])  # above every curve
+    assert image.imread(tmp_path / "unneeded.png").shape[0] == height["plain"]
+    pd_testing.assert_frame_equal(plain, unneeded)
