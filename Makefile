@@ -3,7 +3,7 @@
 PYTHON ?= .venv/bin/python
 FLAGS ?= $(if $(QUICK),--quick,)
 
-.PHONY: install all-figures fig1 fig7 report test test-all bench clean
+.PHONY: install all-figures fig1 fig7 report verify test test-all bench clean
 
 install:
 	python3 -m venv .venv
@@ -19,6 +19,10 @@ fig7:
 
 report:
 	$(PYTHON) reproduce/report.py $(if $(QUICK),--figures figures/quick,)
+
+# Re-simulate the first run of every stored paper-scale chunk and compare bit for bit (~10 min).
+verify:
+	$(PYTHON) reproduce/verify.py results/fig1_mslr results/fig7_pure_dts
 
 test:
 	$(PYTHON) -m pytest -q
