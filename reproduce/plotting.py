@@ -107,7 +107,8 @@ def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None) -> pd.Dat
     stem.parent.mkdir(parents=True, exist_ok=True)
     table = pd.concat(frames, ignore_index=True)
     _write_atomic(lambda path: fig.savefig(path, dpi=150), stem.with_suffix(".png"))
-    _write_atomic(lambda path: fig.savefig(path), stem.with_suffix(".pdf"))
+    # No creation date in the PDF: redrawing from the same results leaves the committed file unchanged.
+    _write_atomic(lambda path: fig.savefig(path, metadata={"CreationDate": None}), stem.with_suffix(".pdf"))
     _write_atomic(lambda path: table.to_csv(path, index=False), stem.with_suffix(".csv"))
     plt.close(fig)
     return table
