@@ -295,3 +295,5 @@ def test_zoomed_row_is_presentation_only(tmp_path):
     unneeded = plot_regret_panels(results, tmp_path / "unneeded", ncols=1, zooms=[1e9])  # above every curve
     assert image.imread(tmp_path / "unneeded.png").shape[0] == height["plain"]
     pd_testing.assert_frame_equal(plain, unneeded)
+    plot_regret_panels(results, tmp_path / "again", ncols=1)  # no timestamp: a redraw is byte-identical
+    assert (tmp_path / "again.pdf").read_bytes() == (tmp_path / "plain.pdf").read_bytes()
