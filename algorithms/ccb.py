@@ -15,10 +15,10 @@ ordered subset drawn from the run's generator (partial Fisher-Yates), as the ori
 Quirk reproduced (spec 3.6): at t = 1 every bound is 10, every arm is "added as a winner" with
 Lbar = 0, no challenger has l_{j a1} <= 1/2, so CCB plays (a1, a1) with a1 uniform.
 
-Cost: every test "u_ij >= 1/2", "l_ij >= 1/2" (Copeland counts, steps 2-5) reads cached switch times
-(the ln t at which u_ij reaches 1/2 and up to which l_ij stays above it, refreshed when the pair is
-compared; ``core.bounds``), so a slot costs O(K^2) comparisons and no square root; only the column
-u_{. a1}, l_{. a1} of step 7 is evaluated.
+Cost: every test of a bound against 1/2 (Copeland counts, steps 2-5 and the challenger filter of
+step 7) reads cached switch times (the ln t at which u_ij reaches 1/2 and up to which l_ij stays above
+it, refreshed when the pair is compared; ``core.bounds``), so a slot costs O(K^2) comparisons and no
+square root; only the column u_{. a1} of step 7 is evaluated.
 """
 
 import math
@@ -28,7 +28,7 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha
 from core.argmax import fill_true, uniform_member
-from core.bounds import (direct_bounds_column, fill_direct_bound_switches, lower_copeland_from_switches,
+from core.bounds import (direct_upper_column, fill_direct_bound_switches, lower_copeland_from_switches,
                          refresh_direct_bound_switches, update_pair, upper_copeland_from_switches)
 from core.constants import ALPHA, CCB_P_CHALLENGER, CCB_P_EXPLORE, CCB_P_RESTRICT, PSEUDO_N, PSEUDO_W
 
@@ -37,8 +37,7 @@ def init_ccb(K, horizon=None, alpha=ALPHA):
     """State of CCB: (n, w, real params [alpha], int params [Lbar], B mask (all arms), challenger
     lists (K x K, row i holds B^i in its first lens[i] entries), lens (K,), the ln t from which each
     u_ij >= 1/2 and up to which each l_ij >= 1/2 (K x K each, ``core.bounds.fill_direct_bound_switches``),
-    then scratch: upper and lower Copeland counts (K,), candidate mask C, the column u_{. a1},
-    l_{. a1} (K,)).  alpha: confidence scale (> 0)."""
+    then scratch: upper and lower Copeland counts (K,), candidate mask C, the column u_{. a1} (K,)).  alpha: confidence scale (> 0)."""
     alpha = check_alpha(alpha)
     n = np.full((K, K), PSEUDO_N)
     w = np.full((K, K), PSEUDO_W)
@@ -47,7 +46,7 @@ def init_ccb(K, horizon=None, alpha=ALPHA):
     return (
         n, w, np.array([alpha]), np.array([K], dtype=np.int64), fill_true(np.zeros(K, np.bool_)),
         np.zeros((K, K), np.int64), np.zeros(K, np.int64), upper, lower,
-        np.zeros(K, np.int64), np.zeros(K, np.int64), np.zeros(K, np.bool_), np.zeros(K), np.zeros(K),
+        np.zeros(K, np.int64), np.zeros(K, np.int64), np.zeros(K, np.bool_), np.zeros(K),
     )
 
 
@@ -149,20 +148,21 @@ def _exploration_pair(rng, upper, lower, log_t, lists, lens):
 
 
 @njit(cache=True)
-def _challenger(rng, u_col, l_col, a1, lists, lens):
+def _challenger(rng, u_col, lower, log_t, a1, lists, lens):
     """Spec 3.6 step 7: first-index argmax of u_{j a1} over j with l_{j a1} <= 1/2 (a1 always
     qualifies); with probability 1/2 the same argmax over B^{a1} in its stored order instead, kept
-    only if some element of B^{a1} qualifies.  u_col, l_col: the column u_{. a1}, l_{. a1}."""
+    only if some element of B^{a1} qualifies.  u_col: the column u_{. a1}; l_{j a1} <= 1/2 is read from
+    the lower switch times (ln t >= lower[j, a1])."""
     K = u_col.shape[0]
     a2 = -1
     for j in range(K):
-        if l_col[j] <= 0.5 and (a2 < 0 or u_col[j] > u_col[a2]):
+        if log_t >= lower[j, a1] and (a2 < 0 or u_col[j] > u_col[a2]):
             a2 = j
     if rng.random() < CCB_P_CHALLENGER:
         best = -1
         for s in range(lens[a1]):
             j = lists[a1, s]
-            if l_col[j] <= 0.5 and (best < 0 or u_col[j] > u_col[best]):
+            if log_t >= lower[j, a1] and (best < 0 or u_col[j] > u_col[best]):
                 best = j
         if best >= 0:
             a2 = best
@@ -172,7 +172,7 @@ def _challenger(rng, u_col, l_col, a1, lists, lens):
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (Zoghi et al. 2015, Algorithm 1; spec 3.6 steps 1-7)."""
-    n, w, reals, ints, in_b, lists, lens, upper, lower, cu, cl, in_c, u_col, l_col = state
+    n, w, reals, ints, in_b, lists, lens, upper, lower, cu, cl, in_c, u_col = state
     K = n.shape[0]
     log_t = math.log(t)
     upper_copeland_from_switches(upper, log_t, cu)
@@ -194,8 +194,8 @@ def select(state, t, rng):
         for i in range(K):
             in_c[i] = in_c[i] and in_b[i]
     a1 = uniform_member(rng, in_c)
-    direct_bounds_column(n, w, a1, log_t, reals[0], u_col, l_col)
-    return a1, _challenger(rng, u_col, l_col, a1, lists, lens)
+    direct_upper_column(n, w, a1, log_t, reals[0], u_col)
+    return a1, _challenger(rng, u_col, lower, log_t, a1, lists, lens)
 
 
 @njit(cache=True)

@@ -24,7 +24,7 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, argmin_first, fill_true, uniform_member
-from core.bounds import direct_bounds_column
+from core.bounds import direct_upper_column
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.thompson import SAMPLING_INDICATORS, SAMPLINGS, fill_above_half, record_comparison, sample_votes
 
@@ -34,8 +34,8 @@ FALLBACKS = {"least-champion": FALLBACK_LEAST_CHAMPION, "random": FALLBACK_RANDO
 
 def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion", sampling="indicators"):
     """State of RCS: (n, w, real params [alpha], int params [fallback mode, sampling], champion counts
-    (K,), then scratch: theta (K x K), votes (K,), done mask, all-true mask, the column u_{. a1},
-    l_{. a1} (K,), vote probabilities q (K x K, kept consistent with w) and vote indicators (K x K)).
+    (K,), then scratch: theta (K x K), votes (K,), done mask, all-true mask, the column u_{. a1}
+    (K,), vote probabilities q (K x K, kept consistent with w) and vote indicators (K x K)).
 
     alpha: confidence scale (> 0; warns if <= 0.5).  fallback: "least-champion" or "random".
     sampling: "indicators" (default) draws each vote 1(theta_ij > 1/2) as a Bernoulli with the cached
@@ -59,7 +59,6 @@ def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion", sampling="
         np.zeros(K, np.bool_),
         fill_true(np.zeros(K, np.bool_)),
         np.zeros(K),
-        np.zeros(K),
         q,
         np.zeros((K, K), np.bool_),
     )
@@ -67,14 +66,14 @@ def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion", sampling="
 
 def sync_rcs(state):
     """Recompute the vote probabilities q from the statistics (state[0], state[1])."""
-    fill_above_half(state[11], state[1])
+    fill_above_half(state[10], state[1])
 
 
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: simulated tournament over all pairs, champion a1 (or the fallback),
     challenger a2 = argmax_j u_{j a1} (Zoghi et al. WSDM 2014, RCS; spec 3.5 steps 1-3)."""
-    n, w, reals, ints, champ, theta, votes, done, all_arms, u_col, l_col, q, above = state
+    n, w, reals, ints, champ, theta, votes, done, all_arms, u_col, q, above = state
     K = n.shape[0]
     for i in range(K):
         done[i] = False
@@ -86,7 +85,7 @@ def select(state, t, rng):
         else:
             a1 = uniform_member(rng, all_arms)
     champ[a1] += 1
-    direct_bounds_column(n, w, a1, math.log(t), reals[0], u_col, l_col)
+    direct_upper_column(n, w, a1, math.log(t), reals[0], u_col)
     a2 = argmax_first(u_col, all_arms)
     return a1, a2
 
@@ -94,7 +93,7 @@ def select(state, t, rng):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update (spec 0), and the pair's vote probabilities when sampling indicators."""
-    record_comparison(state[0], state[1], state[11], a1, a2, a1_won, state[3][1] == SAMPLING_INDICATORS)
+    record_comparison(state[0], state[1], state[10], a1, a2, a1_won, state[3][1] == SAMPLING_INDICATORS)
 
 
 RCS_SPEC = AlgorithmSpec(

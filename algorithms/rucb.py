@@ -27,7 +27,7 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, fill_true, uniform_member
-from core.bounds import direct_bounds_column, fill_direct_switches, refresh_direct_switches, update_pair
+from core.bounds import direct_upper_column, fill_direct_switches, refresh_direct_switches, update_pair
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 
 HYPOTHESIS_AS_RUN, HYPOTHESIS_ORIGINAL = 0, 1
@@ -39,7 +39,7 @@ def init_rucb(K, horizon=None, alpha=ALPHA, hypothesis="as-run"):
     """State of RUCB: (n, w, real params [alpha], int params [hypothesis mode, B (-1 if empty)],
     ln t at which each u_ij reaches 1/2 (K x K, ``core.bounds.ucb_switch_log_t``) and its row maxima
     (K,), then scratch: the column u_{. a1} (K,), candidate mask C, candidate list (ascending),
-    all-true mask, the column l_{. a1} (K, unused by RUCB)).
+    all-true mask).
 
     alpha: confidence scale (> 0; warns if <= 0.5).  hypothesis: "as-run" or "original" (module doc).
     With the pseudo-counts every unseen pair has p-hat = 10, so every switch starts at -inf.
@@ -56,7 +56,6 @@ def init_rucb(K, horizon=None, alpha=ALPHA, hypothesis="as-run"):
         np.zeros(K, np.bool_),
         np.zeros(K, np.int64),
         fill_true(np.zeros(K, np.bool_)),
-        np.zeros(K),
     )
 
 
@@ -100,7 +99,7 @@ def _first_arm(rng, in_c, c_list, size_c, ints, all_arms):
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: C = {i : u_ij >= 1/2 for all j}, a1 from C and B, then
     a2 = argmax_j u_{j a1} with first-index ties (Zoghi et al. 2014, Algorithm 1; spec 3.4)."""
-    n, w, reals, ints, _, row_max, column, in_c, c_list, all_arms, lower_column = state
+    n, w, reals, ints, _, row_max, column, in_c, c_list, all_arms = state
     K = n.shape[0]
     log_t = math.log(t)
     size_c = 0
@@ -110,7 +109,7 @@ def select(state, t, rng):
             c_list[size_c] = i
             size_c += 1
     a1 = _first_arm(rng, in_c, c_list, size_c, ints, all_arms)
-    direct_bounds_column(n, w, a1, log_t, reals[0], column, lower_column)
+    direct_upper_column(n, w, a1, log_t, reals[0], column)
     a2 = argmax_first(column, all_arms)
     return a1, a2
 

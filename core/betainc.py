@@ -465,6 +465,19 @@ def _check_args(a, b, x):
 
 
 @njit(cache=True)
+def _log_tails(a, b, x):
+    """(ln I_x(a, b), ln(1 - I_x(a, b))) for any x: (-inf, 0) for x <= 0, (0, -inf) for x >= 1, and
+    (nan, nan) if a or b is not a finite positive number or x is nan."""
+    if not _check_args(a, b, x):
+        return math.nan, math.nan
+    if x <= 0.0:
+        return -math.inf, 0.0
+    if x >= 1.0:
+        return 0.0, -math.inf
+    return _log_cdf_pair(a, b, x)
+
+
+@njit(cache=True)
 def betainc(a, b, x):
     """Regularized incomplete beta I_x(a, b) = P(Beta(a, b) <= x), for a, b > 0 and 0 <= x <= 1.
 
@@ -473,14 +486,7 @@ def betainc(a, b, x):
     lower-tail values down to the smallest normal double.  Cost ~0.1-1 us: a continued fraction of
     < 100 passes, or Temme's expansion near the mean of a wide-enough distribution.
     """
-    if not _check_args(a, b, x):
-        return math.nan
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    lo, _ = _log_cdf_pair(a, b, x)
-    return math.exp(lo)
+    return math.exp(_log_tails(a, b, x)[0])
 
 
 @njit(cache=True)
@@ -490,14 +496,7 @@ def betainc_upper(a, b, x):
     Same contract and accuracy as ``betainc``: an upper tail of 1e-300 comes out with ~1e-13
     relative error instead of as 0.  x <= 0 gives 1, x >= 1 gives 0; nan for invalid arguments.
     """
-    if not _check_args(a, b, x):
-        return math.nan
-    if x <= 0.0:
-        return 1.0
-    if x >= 1.0:
-        return 0.0
-    _, up = _log_cdf_pair(a, b, x)
-    return math.exp(up)
+    return math.exp(_log_tails(a, b, x)[1])
 
 
 @njit(cache=True)

@@ -50,12 +50,12 @@ def direct_bounds(n, w, log_t, alpha, U, L):
 
 
 @njit(cache=True, inline="always")
-def direct_bounds_column(n, w, col, log_t, alpha, upper, lower):
-    """Fill ``upper[j] = u_{j col}`` and ``lower[j] = l_{j col}`` (direct bounds, the column of the
-    first candidate from which RUCB, RCS and CCB pick the challenger).  Returns (upper, lower)."""
+def direct_upper_column(n, w, col, log_t, alpha, upper):
+    """Fill ``upper[j] = u_{j col}`` (direct bounds; the column of the first candidate from which
+    RUCB, RCS and CCB pick the challenger).  Returns upper."""
     for j in range(n.shape[0]):
-        upper[j], lower[j] = direct_bound(n, w, j, col, log_t, alpha)
-    return upper, lower
+        upper[j] = direct_bound(n, w, j, col, log_t, alpha)[0]
+    return upper
 
 
 @njit(cache=True, inline="always")
@@ -115,8 +115,9 @@ def refresh_direct_bound_switches(n, w, alpha, upper, lower, i, j):
 
 @njit(cache=True)
 def fill_direct_bound_switches(n, w, alpha, upper, lower):
-    """``refresh_direct_bound_switches`` for every pair; the diagonal (never read) is set to
-    u_ii >= 1/2 always and l_ii >= 1/2 never."""
+    """``refresh_direct_bound_switches`` for every pair.  The diagonal (u_ii = l_ii = 1/2) is -inf in
+    both tables, which gives the right answer to "u_ii >= 1/2", "u_ii < 1/2", "l_ii <= 1/2" and
+    "l_ii > 1/2" (the Copeland counts skip the diagonal, so "l_ii >= 1/2" is never asked)."""
     K = n.shape[0]
     for i in range(K):
         upper[i, i] = -math.inf
