@@ -88,7 +88,7 @@ def simulate_panels(name: str, panels, args) -> list:
         results = []
         for line in flat:
             dataset, spec = validate_line(line)
-            results.append(load_line(line, dataset, spec, name, args.out, args.seed))
+            results.append(load_line(line, dataset, spec, args.out, args.seed))
     else:
         with backend_context(args):
             results = run_lines(flat, name, args.out, args.seed, n_jobs=args.n_jobs, force=args.force,

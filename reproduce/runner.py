@@ -9,6 +9,7 @@ parameters, root seed, run index): see ``reproduce.seeds``.
 """
 
 import hashlib
+import json
 import math
 import subprocess
 import sys
@@ -132,7 +133,7 @@ def _config(line: Line, dataset, seed: int, start: int, stop: int) -> dict:
     return {
         "format": FORMAT_VERSION, "dataset": dataset.name,
         "matrix_sha1": hashlib.sha1(np.ascontiguousarray(dataset.P).tobytes()).hexdigest(),
-        "algorithm": line.algorithm, "params": dict(line.params), "horizon": int(line.horizon),
+        "algorithm": line.algorithm, "params": resolved_params(line), "horizon": int(line.horizon),
         "delay": int(line.delay), "shuffle": bool(line.shuffle), "seed": int(seed), "runs": [start, stop],
         "checkpoints_per_decade": CHECKPOINTS_PER_DECADE,
     }
@@ -172,15 +173,32 @@ def chunk_size(line: Line, K: int) -> int:
     return int(min(line.runs, max(1, round(5e8 / per_run))))
 
 
-def line_folder(out: Path, experiment: str, line: Line) -> Path:
-    """Folder of a line's chunk files: out/experiment/dataset/line-name[_dDELAY][_THORIZON].
+def resolved_params(line: Line) -> dict:
+    """Every parameter of the line's algorithm, defaults included: what the stored config records, so
+    that a result made under another default is detected as stale."""
+    return get_algorithm(line.algorithm).resolve_params(dict(line.params))
 
-    Explore-then-exploit algorithms (``needs_horizon``) are run at many horizons, one folder each.
-    """
-    suffix = f"_d{line.delay}" if line.delay != 1 else ""
-    if get_algorithm(line.algorithm).needs_horizon:
-        suffix += f"_T{line.horizon}"
-    return Path(out) / experiment / Path(line.dataset).stem / f"{line.name}{suffix}"
+
+def line_key(line: Line) -> str:
+    """The name of a line's folder: algorithm, a digest of its non-default parameters (if any), delay,
+    fixed arm order and horizon -- everything that changes its runs except the dataset (the folder
+    above), the root seed and the run range (both checked through the chunk's config).  The figure a
+    line is drawn in and its legend tag are not part of it: one stored line serves every figure."""
+    spec = get_algorithm(line.algorithm)
+    custom = {name: value for name, value in resolved_params(line).items() if spec.defaults[name] != value}
+    key = line.algorithm
+    if custom:
+        key += "_p" + hashlib.sha1(json.dumps(custom, sort_keys=True).encode()).hexdigest()[:10]
+    if line.delay != 1:
+        key += f"_d{line.delay}"
+    if not line.shuffle:
+        key += "_fixed"
+    return f"{key}_T{line.horizon}"
+
+
+def line_folder(out: Path, line: Line) -> Path:
+    """Folder of a line's chunk files: ``out/<dataset>/<line_key>``."""
+    return Path(out) / Path(line.dataset).stem / line_key(line)
 
 
 def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, force: bool = False,
@@ -199,7 +217,7 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     tasks = []
     for line, (dataset, spec) in zip(lines, checked):
         size = chunk_size(line, dataset.K)
-        folder = line_folder(out, experiment, line)
+        folder = line_folder(out, line)
         for start in range(0, line.runs, size):
             stop = min(line.runs, start + size)
             config = _config(line, dataset, seed, start, stop)
@@ -218,13 +236,13 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
             for slots in jobs:
                 bar.update(slots)
         bar.close()
-    return [load_line(line, dataset, spec, experiment, out, seed) for line, (dataset, spec) in zip(lines, checked)]
+    return [load_line(line, dataset, spec, out, seed) for line, (dataset, spec) in zip(lines, checked)]
 
 
-def load_line(line: Line, dataset, spec, experiment: str, out: Path, seed: int) -> LineResult:
+def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
     """Assemble the stored chunks of a line into one ``LineResult`` (ValueError if a chunk is missing)."""
     size = chunk_size(line, dataset.K)
-    folder = line_folder(out, experiment, line)
+    folder = line_folder(out, line)
     parts = []
     for start in range(0, line.runs, size):
         stop = min(line.runs, start + size)

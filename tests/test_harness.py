@@ -2,6 +2,8 @@
 determinism across n_jobs, and bad input at the API and the command line."""
 
 import argparse
+import dataclasses
+import json
 import os
 import subprocess
 import sys
@@ -16,7 +18,8 @@ from algorithms import get_algorithm
 from core.simulate import simulate
 from data import load_dataset
 from reproduce import seeds
-from reproduce.runner import Line, log_grid, run_lines, run_one
+from reproduce import runner
+from reproduce.runner import Line, line_key, load_line, log_grid, run_lines, run_one, validate_line
 from reproduce.store import chunk_path, load_chunk, save_chunk
 from reproduce.verify import verify, verify_chunk
 from tests import reference as ref
@@ -161,13 +164,47 @@ def test_identical_results_for_any_n_jobs(tmp_path):
 def test_resume_recomputes_only_missing_or_corrupt_chunks(tmp_path):
     line = Line(dataset="gap", algorithm="dts", horizon=2000, runs=5)
     first = run_lines([line], "res", tmp_path, seed=1, n_jobs=1, progress=False)[0]
-    files = sorted((tmp_path / "res" / "gap" / "dts").glob("*.npz"))
+    files = sorted((tmp_path / "gap" / "dts_T2000").glob("*.npz"))
     assert files
     files[0].write_bytes(b"interrupted")
     stamp = {f: f.stat().st_mtime_ns for f in files[1:]}
     again = run_lines([line], "res", tmp_path, seed=1, n_jobs=1, progress=False)[0]
     np.testing.assert_array_equal(first.final, again.final)
     assert all(f.stat().st_mtime_ns == stamp[f] for f in files[1:])
+
+
+def test_one_stored_line_serves_every_figure_and_parameters_are_part_of_its_key(tmp_path):
+    """A line is stored by what changes its runs, not by the figure: a second figure asking for the same
+    line reuses the chunks; another parameter value, delay, arm order or horizon is another folder."""
+    line = Line(dataset="gap", algorithm="dts", horizon=500, runs=2)
+    run_lines([line], "figA", tmp_path, seed=1, n_jobs=1, progress=False)
+    files = sorted(tmp_path.rglob("*.npz"))
+    stamp = [f.stat().st_mtime_ns for f in files]
+    run_lines([Line(dataset="gap", algorithm="dts", horizon=500, runs=2, tag="D-TS again")], "figB", tmp_path,
+              seed=1, n_jobs=1, progress=False)
+    assert sorted(tmp_path.rglob("*.npz")) == files and [f.stat().st_mtime_ns for f in files] == stamp
+    keys = {line_key(Line(dataset="gap", algorithm="dts", horizon=500, runs=2, params=params, delay=delay,
+                          shuffle=shuffle))
+            for params in ((), (("alpha", 0.6),), (("alpha", 0.7),), (("alpha", 0.51),))
+            for delay in (1, 10) for shuffle in (True, False)}
+    assert len(keys) == 3 * 2 * 2  # alpha=0.51 is the default: the same folder as no parameter
+    assert line_key(line) == "dts_T500"
+
+
+def test_stored_config_records_defaults_so_a_changed_default_is_stale(tmp_path, monkeypatch):
+    """The config of a chunk holds every parameter, defaults included: if a default changes, the stored
+    runs no longer match and are recomputed instead of being reused silently."""
+    line = Line(dataset="gap", algorithm="rucb", horizon=300, runs=2)
+    run_lines([line], "x", tmp_path, seed=1, n_jobs=1, progress=False)
+    (path,) = tmp_path.rglob("*.npz")
+    with np.load(path) as handle:
+        assert json.loads(str(handle["meta"]))["config"]["params"] == {"alpha": 0.51, "hypothesis": "as-run"}
+    spec = get_algorithm("rucb")
+    changed = dataclasses.replace(spec, defaults={**spec.defaults, "hypothesis": "original"})
+    monkeypatch.setattr(runner, "get_algorithm", lambda name: changed)
+    dataset, _ = validate_line(line)
+    with pytest.raises(ValueError, match="missing or stale"):
+        load_line(line, dataset, spec, tmp_path, 1)
 
 
 @pytest.mark.parametrize("line,message", [
@@ -251,9 +288,9 @@ def test_verify_accepts_reproduced_chunks_and_flags_changed_ones(tmp_path, capsy
     """reproduce/verify.py: fresh results check out; a chunk whose stored numbers were altered does not."""
     lines = [Line(dataset="gap", algorithm=a, horizon=400, runs=3) for a in ("ccb", "rucb")]
     run_lines(lines, "ver", tmp_path, seed=5, n_jobs=1, progress=False)
-    args = argparse.Namespace(folders=[tmp_path / "ver"], runs_per_chunk=2, algorithms=None, max_horizon=None)
+    args = argparse.Namespace(folders=[tmp_path], runs_per_chunk=2, algorithms=None, max_horizon=None)
     assert verify(args) == 0
-    path = next((tmp_path / "ver" / "gap" / "ccb").glob("*.npz"))
+    path = next((tmp_path / "gap" / "ccb_T400").glob("*.npz"))
     with np.load(path) as handle:
         arrays = {key: handle[key] for key in handle.files}
     arrays["final"][1] += 1.0
@@ -265,8 +302,8 @@ def test_verify_accepts_reproduced_chunks_and_flags_changed_ones(tmp_path, capsy
 
 
 @pytest.mark.parametrize("folder, algorithm", [
-    ("results/fig7_pure_dts/mslr5_condorcet/dts", "dts"),
-    ("results/fig1_mslr/mslr5_condorcet/ccb", "ccb"),
+    ("results/mslr5_condorcet/dts_T1000000", "dts"),
+    ("results/mslr5_condorcet/ccb_T1000000", "ccb"),
 ])
 def test_stored_paper_scale_runs_reproduce(folder, algorithm):
     """The committed paper-scale results are what the current code computes (first run of a chunk,
