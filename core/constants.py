@@ -32,21 +32,3 @@ SBM_PSEUDO_SUM = 5e-6  # spec 2.6: SBM initial reward sum of every arm
 CCB_P_EXPLORE = 0.25  # spec 3.6: CCB pair-exploration probability
 CCB_P_RESTRICT = 2.0 / 3.0  # spec 3.6: CCB probability of restricting to B intersect C
 CCB_P_CHALLENGER = 0.5  # spec 3.6: CCB probability of picking the challenger from B^{a1}
-
-# --- Experiments (App. D) ---------------------------------------------------------------------
-RUNS_K_LT_10 = 500  # App. D: 500 independent runs for K < 10
-RUNS_K_LE_100 = 100  # App. D: 100 runs for 10 <= K <= 100
-RUNS_K_GT_100 = 10  # App. D: 10 runs for K > 100
-HORIZON = 1_000_000  # App. D / spec 1.9: T = 1e6 for every regret figure ...
-HORIZON_FIG1B = 2_000_000  # ... except Fig. 1(b), MSLR K=5 non-Condorcet (spec 1.9, binary evidence)
-DELAY_GRID = (1, 10, 30, 100, 300, 1000, 3000, 10000)  # spec 1.11: feedback delays d of Fig. 6
-ROOT_SEED = 20161205  # default root seed of every experiment (NIPS 2016 opened on 5 Dec 2016)
-
-
-def paper_runs(K: int) -> int:
-    """Number of independent runs the paper uses for a K-armed problem (App. D)."""
-    if K < 10:
-        return RUNS_K_LT_10
-    if K <= 100:
-        return RUNS_K_LE_100
-    return RUNS_K_GT_100

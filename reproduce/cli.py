@@ -10,7 +10,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from core.constants import ROOT_SEED
+from reproduce.paper_config import ROOT_SEED
 from reproduce.paths import FIGURES, QUICK, RESULTS
 
 QUICK_RUNS = 20

@@ -5,26 +5,46 @@ line is ``reproduce.cli``'s.  ``simulate`` (cached, resumable) and ``plot`` (che
 ``--plot-only``) are separate steps.
 """
 
+import sys
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from core.constants import paper_runs
 from data import load_dataset
+from reproduce.paper_config import paper_runs
 from reproduce.cli import backend_context, build_parser, main_guard, resolve
+from reproduce.claims import quick_verdict
 from reproduce.plotting import final_table, plot_regret_panels, write_table
 from algorithms import get_algorithm
 from reproduce.runner import Line, LineResult, load_line, run_lines, validate_line
 
 
+QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeline, NOT evidence for or against the "
+                "paper's claims; verdicts are marked as such")
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One curve of a panel: ``algorithm`` (registry name) with ``params`` ((name, value) pairs or a
+    dict); ``tag`` names it in the legend and tables when one panel holds two variants of an algorithm;
+    ``shuffle=False`` keeps the dataset's arm order in every run (drawn dashed)."""
+
+    algorithm: str
+    params: tuple = ()
+    tag: str = ""
+    shuffle: bool = True
+
+
 @dataclass(frozen=True)
 class Panel:
-    """One subplot: ``algorithms`` (registry names, or (tag, name, params) triples) on ``dataset``.
+    """One subplot: ``algorithms`` (registry names or ``Curve``s) on ``dataset``.
 
     horizon overrides the script's default horizon for this panel (unless --horizon/--quick is given);
-    delay and shuffle are passed to every line (spec 1.11; shuffle=False keeps the file's arm order);
-    zoom: y limit of an extra clipped copy of the panel (``plotting.plot_regret_panels``), if any.
+    delay is passed to every line (feedback batched every d slots); shuffle=False keeps the file's arm
+    order in every curve; zoom: y limit of an extra clipped copy of the panel
+    (``plotting.plot_regret_panels``), if any; metric: "regret" (Eq. 1, Copeland regret) or "g2w"
+    (gap-to-Condorcet-winner regret, only for datasets with a Condorcet winner).
     """
 
     dataset: str
@@ -34,6 +54,12 @@ class Panel:
     delay: int = 1
     shuffle: bool = True
     zoom: float | None = None
+    metric: str = "regret"
+
+    def curves(self) -> tuple:
+        """The panel's entries as ``Curve``s."""
+        return tuple(entry if isinstance(entry, Curve) else Curve(entry, shuffle=self.shuffle)
+                     for entry in self.algorithms)
 
 
 def ete_horizons(horizon: int) -> list[int]:
@@ -57,12 +83,11 @@ def panel_curves(panel: Panel, args) -> list[list[Line]]:
     horizon = args.horizon if (args.quick or args.horizon != args.default_horizon or panel.horizon is None) \
         else panel.horizon
     curves = []
-    for entry in panel.algorithms:
-        tag, name, params = (entry, entry, ()) if isinstance(entry, str) else entry
-        params = tuple(sorted(dict(params).items()))
-        horizons = ete_horizons(horizon) if get_algorithm(name).needs_horizon else [horizon]
-        curves.append([Line(dataset=panel.dataset, algorithm=name, horizon=h, runs=runs, params=params,
-                            tag=tag if tag != name else "", delay=panel.delay, shuffle=panel.shuffle)
+    for curve in panel.curves():
+        params = tuple(sorted(dict(curve.params).items()))
+        horizons = ete_horizons(horizon) if get_algorithm(curve.algorithm).needs_horizon else [horizon]
+        curves.append([Line(dataset=panel.dataset, algorithm=curve.algorithm, horizon=h, runs=runs, params=params,
+                            tag=curve.tag, delay=panel.delay, shuffle=curve.shuffle)
                        for h in horizons])
     return curves
 
@@ -81,27 +106,49 @@ def combine_ete(results: list[LineResult]) -> LineResult:
 
 
 def simulate_panels(name: str, panels, args) -> list:
-    """Run (or load, with --plot-only) every panel's curves; returns [(title, [LineResult])]."""
+    """Run (or, with --plot-only, load) every panel's curves; returns [(title, [LineResult])].
+
+    With --plot-only a curve whose runs are not all stored yet is left out of its panel (listed on
+    stderr), so that a figure whose computation is still under way can be drawn; its claims then read
+    "not measured".
+    """
     curves = [panel_curves(panel, args) for panel in panels]
     flat = [line for panel in curves for curve in panel for line in curve]
     if args.plot_only:
         results = []
         for line in flat:
             dataset, spec = validate_line(line)
-            results.append(load_line(line, dataset, spec, args.out, args.seed))
+            try:
+                results.append(load_line(line, dataset, spec, args.out, args.seed))
+            except ValueError:
+                results.append(None)
     else:
         with backend_context(args):
             results = run_lines(flat, name, args.out, args.seed, n_jobs=args.n_jobs, force=args.force,
                                 progress=not args.no_progress, backend=args.backend)
-    out, k = [], 0
+    out, k, missing = [], 0, []
     for panel, panel_lines in zip(panels, curves):
         merged = []
         for curve in panel_lines:
             part = results[k:k + len(curve)]
             k += len(curve)
+            if any(res is None for res in part):
+                missing.append(f"{panel.title}: {curve[0].name}")
+                continue
             merged.append(part[0] if len(part) == 1 else combine_ete(part))
         out.append((panel.title, merged))
+    if missing:
+        print(f"note: not computed yet, left out: {'; '.join(missing)}", file=sys.stderr)
     return out
+
+
+def write_claims(rows: list[dict], path, quick: bool) -> pd.DataFrame:
+    """Write the claims table; in a quick run every verdict is marked as not evidence for the paper."""
+    checks = pd.DataFrame(rows, columns=["claim", "where", "statement", "measured", "verdict"])
+    if quick:
+        checks["verdict"] = checks["verdict"].map(quick_verdict)
+    write_table(checks, path)
+    return checks
 
 
 def regret_figure(name: str, description: str, panels, default_horizon: int, claims=None, argv=None):
@@ -115,15 +162,36 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
         args = resolve(build_parser(description, default_horizon).parse_args(argv))
         results = simulate_panels(name, panels, args)
         stem = args.figures / name
-        plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels])
-        table = final_table(results)
+        plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels],
+                           metrics=[panel.metric for panel in panels])
+        table = final_table([(title, res) for (title, res), panel in zip(results, panels) if panel.metric == "regret"])
         write_table(table, stem.with_name(f"{name}_final.csv"))
-        with pd.option_context("display.width", 160, "display.max_columns", 20):
+        with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_colwidth", 90):
             print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
             if claims is not None:
-                checks = pd.DataFrame(claims(results))
-                write_table(checks, stem.with_name(f"{name}_claims.csv"))
-                print(checks.to_string(index=False))
+                checks = write_claims(claims(results), stem.with_name(f"{name}_claims.csv"), args.quick)
+                print(checks.drop(columns="statement").to_string(index=False))
+        if args.quick:
+            print(QUICK_NOTICE)
         print(f"wrote {stem}.png, .pdf, .csv")
 
     main_guard(main)
+
+
+def figure_main(description: str, default_horizon: int, build, argv=None) -> None:
+    """Entry point of a figure script that is not a plain regret figure: parse the common CLI, then call
+    ``build(args)``; bad input (ValueError) becomes one ``error:`` line and exit status 2."""
+
+    def main():
+        args = resolve(build_parser(description, default_horizon).parse_args(argv))
+        build(args)
+        if args.quick:
+            print(QUICK_NOTICE)
+
+    main_guard(main)
+
+
+def print_table(frame: pd.DataFrame) -> None:
+    """Print a result table in full on stdout."""
+    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_colwidth", 90):
+        print(frame.to_string(index=False, float_format=lambda v: f"{v:.4g}"))

@@ -12,9 +12,9 @@ Results go to ``<out>/<name>/`` and the figure to ``<figures>/<name>.png|pdf|csv
 flags of the figure scripts apply (``--quick --force --n-jobs --seed --backend``...).
 """
 
-from core.constants import HORIZON
+from reproduce.paper_config import HORIZON
 from reproduce.cli import build_parser, main_guard, resolve
-from reproduce.experiment import Panel, simulate_panels
+from reproduce.experiment import Curve, Panel, simulate_panels
 from reproduce.plotting import final_table, plot_regret_panels, write_table
 from data import load_dataset
 
@@ -56,8 +56,9 @@ def main(argv=None):
         args = resolve(parser.parse_args(argv))
         params = parse_params(args.param, args.algorithms)
         title = load_dataset(args.dataset).name
-        panel = Panel(dataset=args.dataset, title=title, delay=args.delay, shuffle=not args.no_shuffle,
-                      algorithms=tuple((name, name, params[name]) for name in args.algorithms))
+        panel = Panel(dataset=args.dataset, title=title, delay=args.delay,
+                      algorithms=tuple(Curve(name, tuple(params[name].items()), shuffle=not args.no_shuffle)
+                                       for name in args.algorithms))
         panels = simulate_panels(args.name, [panel], args)
         plot_regret_panels(panels, args.figures / args.name, ncols=1)
         table = final_table(panels)

@@ -42,7 +42,7 @@ def log_grid(horizon: int, per_decade: int = CHECKPOINTS_PER_DECADE) -> np.ndarr
 class Line:
     """One curve: ``algorithm`` with ``params`` on ``dataset`` for ``runs`` runs of ``horizon`` slots.
 
-    tag names the line in the store and the legend (default: the algorithm name); delay is the
+    tag names the line in the legend and tables (default: the algorithm name); delay is the
     feedback batch length d (spec 1.11); shuffle=False keeps the dataset's arm order in every run.
     """
 
@@ -214,7 +214,7 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     checked = [validate_line(line) for line in lines]
-    tasks = []
+    tasks, planned = [], set()
     for line, (dataset, spec) in zip(lines, checked):
         size = chunk_size(line, dataset.K)
         folder = line_folder(out, line)
@@ -222,6 +222,9 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
             stop = min(line.runs, start + size)
             config = _config(line, dataset, seed, start, stop)
             path = chunk_path(folder, start, stop)
+            if path in planned:  # the same line twice (e.g. two panels drawing one set of runs)
+                continue
+            planned.add(path)
             if force or load_chunk(path, config) is None:
                 tasks.append((line, dataset, start, stop, path, config))
     total = sum((stop - start) * line.horizon for line, _, start, stop, _, _ in tasks)
