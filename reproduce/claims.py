@@ -1,96 +1,216 @@
-"""Numerical checks of the paper's claims (spec 5.2) over stored results: helpers shared by the scripts.
+"""The paper's claims as computations over stored runs, with one noise-aware verdict rule for all of them.
 
-Every check returns a row claim / statement / measured / verdict (``claim_row``); the thresholds
-that turn "much lower" or "near-linear" into numbers are named constants here, with their reason.
+Every claim reduces to statements about *estimates* -- a number with its standard error computed from
+the independent runs (a final regret, a growth factor, a slope in ln t, a standard deviation) -- of
+three kinds: "x > f y" (``above``), "x > c" for a constant c (``exceeds``) and "x ~ y" (``close``).
+Each statement gets one verdict:
+
+* ``HOLDS``: true by more than ``NOISE_SE`` standard errors of the difference;
+* ``NOT_SIGNIFICANT``: the means are in the claimed order, but within the noise;
+* ``DIRECTION_ONLY``: for "x well above y" (a factor f > 1): x is significantly above y, but not f times;
+* ``FAILS``: the claim is contradicted, or nothing supports it;
+* ``NOT_MEASURED``: a curve the claim needs has not been computed.
+
+A claim made of several statements takes the worst verdict of its parts (``worst``).  The thresholds
+that turn words like "much lower" into numbers are named constants here, each with its reason.  A
+quick run cannot test the paper's claims: ``quick_verdict`` marks its rows as not evidence.
 """
+
+from dataclasses import dataclass
 
 import numpy as np
 
 # "near-linear": over the last decade a linear regret grows 10x, a logarithmic one by ln T/ln(T/10)
 # (1.2 at T = 1e6); 3 separates the two with a wide margin on both sides.
 LINEAR_GROWTH = 3.0
-# "much lower" / "clearly above": a factor of 2 between final regrets.
+# "much lower" / "clearly above" / "far above": a factor of 2 between final regrets.
 CLEAR_FACTOR = 2.0
-# C5: asymptotic slopes (regret per unit of ln t over the last decade) "comparable": within this factor.
-SLOPE_FACTOR = 1.5
-# Differences are "within noise" when below this many standard errors of the difference.
+# "comparable" slopes (C5, C6, C7), "slightly worse" (C6), "by a limited margin" (C4), "only a little" (C11):
+# within this factor, well below CLEAR_FACTOR.
+COMPARABLE_FACTOR = 1.5
+# A difference is "significant" when it exceeds this many standard errors of the difference.
 NOISE_SE = 2.0
+# C14: a winner gets a "substantial share" of the exploitations if at least this fraction.
+SUBSTANTIAL_SHARE = 0.10
+# Bootstrap resamples for the standard error of a standard deviation (Fig. 2); a fixed seed keeps the
+# report reproducible.
+BOOTSTRAP_RESAMPLES = 400
+BOOTSTRAP_SEED = 0
 
-
-HOLDS, FAILS = "holds", "FAILS"
-# Verdicts between the two: the measured order agrees with the claim but the difference is within
-# the noise, or the order is significant but the stated magnitude is not reached.
+HOLDS = "holds"
 NOT_SIGNIFICANT = "same order, not significant"
 DIRECTION_ONLY = "direction holds, magnitude not reached"
+FAILS = "FAILS"
+NOT_MEASURED = "not measured"
+QUICK_PREFIX = "quick run, not evidence"
+# Worst first: the verdict of a conjunction is the first of its parts' verdicts in this order.
+_SEVERITY = (NOT_MEASURED, FAILS, DIRECTION_ONLY, NOT_SIGNIFICANT, HOLDS)
 
 
-def claim_row(claim: str, statement: str, measured: str, verdict) -> dict:
-    """One row of a claims table; verdict: a bool (holds / FAILS) or one of the verdict strings above."""
-    if isinstance(verdict, (bool, np.bool_)):
-        verdict = HOLDS if verdict else FAILS
-    return {"claim": claim, "statement": statement, "measured": measured, "verdict": verdict}
+@dataclass(frozen=True)
+class Estimate:
+    """A statistic measured over independent runs: its value and its standard error."""
+
+    value: float
+    se: float
+
+    def scaled(self, factor: float) -> "Estimate":
+        """``factor`` times the estimate (exact in value and standard error)."""
+        return Estimate(factor * self.value, abs(factor) * self.se)
+
+    def __str__(self) -> str:
+        return f"{self.value:.1f} +- {self.se:.1f}"
 
 
-def mean_and_sem(result) -> tuple[float, float]:
-    """Mean and standard error of a line's final regret R(T)."""
-    final = np.asarray(result.final, dtype=np.float64)
-    sem = final.std(ddof=1) / np.sqrt(final.size) if final.size > 1 else 0.0
-    return float(final.mean()), float(sem)
+class Missing(Exception):
+    """A claim needs a curve that is not among the results (its verdict is NOT_MEASURED)."""
 
 
-def growth(result) -> float:
-    """R(T) / R(T/10) of the mean curve (10 for linear regret, about 1.2 for logarithmic at T = 1e6)."""
-    mean = result.regret.mean(axis=0)
+def need(results: dict, *names: str) -> list:
+    """The results of the named curves; ``Missing`` if one of them has not been computed."""
+    absent = [name for name in names if name not in results]
+    if absent:
+        raise Missing(", ".join(absent))
+    return [results[name] for name in names]
+
+
+# --- Estimates from stored runs ------------------------------------------------------------------
+
+def mean_se(values) -> Estimate:
+    """Mean and standard error of independent per-run values."""
+    values = np.asarray(values, dtype=np.float64)
+    se = values.std(ddof=1) / np.sqrt(values.size) if values.size > 1 else 0.0
+    return Estimate(float(values.mean()), float(se))
+
+
+def final(result) -> Estimate:
+    """Mean and standard error of a curve's final regret R(T) over its runs."""
+    return mean_se(result.final)
+
+
+def at(result, t: int, metric: str = "regret") -> Estimate:
+    """Mean and standard error of R(t) at the checkpoint ``t`` (the last checkpoint <= t)."""
+    k = int(np.searchsorted(result.checkpoints, t, side="right")) - 1
+    return mean_se(getattr(result, metric)[:, max(k, 0)])
+
+
+def growth(result) -> Estimate:
+    """R(T) / R(t0) of the mean curve, t0 the first checkpoint >= T/10 (10 for linear regret when t0 = T/10,
+    about 1.2 for logarithmic regret at T = 1e6), with its delta-method standard error from the per-run
+    pairs (R_r(t0), R_r(T))."""
     t = result.checkpoints
     tenth = int(np.searchsorted(t, t[-1] / 10.0))
-    return float(mean[-1] / max(mean[tenth], 1e-12))
+    late, early = result.regret[:, -1], result.regret[:, tenth]
+    ratio = late.mean() / max(early.mean(), 1e-12)
+    runs = late.size
+    if runs < 2:
+        return Estimate(float(ratio), 0.0)
+    cov = np.cov(late, early)
+    var = (cov[0, 0] - 2 * ratio * cov[0, 1] + ratio**2 * cov[1, 1]) / (runs * max(early.mean(), 1e-12) ** 2)
+    return Estimate(float(ratio), float(np.sqrt(max(var, 0.0))))
 
 
-def log_slope(result) -> float:
-    """Least-squares slope of the mean regret against ln t over the last decade of the curve."""
-    mean = result.regret.mean(axis=0)
+def log_slope(result, metric: str = "regret") -> Estimate:
+    """Least-squares slope of R(t) against ln t over the last decade: mean over runs of the per-run slopes
+    (equal to the slope of the mean curve) and its standard error."""
     t = result.checkpoints.astype(np.float64)
     keep = t >= t[-1] / 10.0
-    return float(np.polyfit(np.log(t[keep]), mean[keep], 1)[0])
+    x = np.log(t[keep])
+    x = x - x.mean()
+    curves = getattr(result, metric)[:, keep]
+    return mean_se(curves @ x / (x @ x))
 
 
-def fmt(result) -> str:
-    """'mean +- sem' of a line's R(T)."""
-    mean, sem = mean_and_sem(result)
-    return f"{mean:.1f} +- {sem:.1f}"
+def spread(values) -> Estimate:
+    """Standard deviation of independent per-run values, with a bootstrap standard error (heavy tails make
+    the normal-theory error of a standard deviation unreliable)."""
+    values = np.asarray(values, dtype=np.float64)
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    boot = values[rng.integers(0, values.size, size=(BOOTSTRAP_RESAMPLES, values.size))].std(axis=1, ddof=1)
+    return Estimate(float(values.std(ddof=1)), float(boot.std(ddof=1)))
 
 
-def lower(a, b) -> bool:
-    """R_a(T) < R_b(T) by more than the noise (NOISE_SE standard errors of the difference)."""
-    (ma, sa), (mb, sb) = mean_and_sem(a), mean_and_sem(b)
-    return mb - ma > NOISE_SE * np.hypot(sa, sb)
+def ratio_of(x: Estimate, y: Estimate) -> Estimate:
+    """x / y with the delta-method standard error of independent x and y."""
+    r = x.value / y.value
+    return Estimate(r, abs(r) * float(np.hypot(x.se / x.value if x.value else 0.0, y.se / y.value)))
 
 
-def same(a, b) -> bool:
-    """|R_a(T) - R_b(T)| within the noise."""
-    (ma, sa), (mb, sb) = mean_and_sem(a), mean_and_sem(b)
-    return abs(ma - mb) <= NOISE_SE * np.hypot(sa, sb)
+# --- Verdicts -------------------------------------------------------------------------------------
 
-
-def order_verdict(a, b) -> str:
-    """The claim "R_a(T) < R_b(T)": holds if lower by more than the noise, FAILS if higher by more than
-    the noise, NOT_SIGNIFICANT if the means are in the claimed order but within the noise, FAILS too if
-    they are in the other order within the noise (nothing supports the claim)."""
-    if lower(a, b):
+def above(x: Estimate, y: Estimate, factor: float = 1.0) -> str:
+    """The statement "x > factor * y" (factor >= 1: "x well above y")."""
+    diff = x.value - factor * y.value
+    noise = NOISE_SE * float(np.hypot(x.se, factor * y.se))
+    if diff > noise:
         return HOLDS
-    if mean_and_sem(a)[0] < mean_and_sem(b)[0]:
+    if diff > 0:
         return NOT_SIGNIFICANT
+    if factor != 1.0 and above(x, y) == HOLDS:
+        return DIRECTION_ONLY
     return FAILS
 
 
-def factor_verdict(a, b, factor: float) -> str:
-    """The claim "R_a(T) is well above R_b(T)", read as R_a(T) > factor R_b(T): holds if so;
-    DIRECTION_ONLY if R_a(T) is above R_b(T) by more than the noise but by less than ``factor``; else FAILS."""
-    if mean_and_sem(a)[0] > factor * mean_and_sem(b)[0]:
+def below(x: Estimate, y: Estimate) -> str:
+    """The statement "x < y"."""
+    return above(y, x)
+
+
+def exceeds(x: Estimate, threshold: float) -> str:
+    """The statement "x > threshold" for a constant threshold."""
+    return above(x, Estimate(threshold, 0.0))
+
+
+def under(x: Estimate, threshold: float) -> str:
+    """The statement "x < threshold" for a constant threshold."""
+    return above(Estimate(threshold, 0.0), x)
+
+
+def at_most(x: Estimate, y: Estimate) -> str:
+    """The statement "x is as low as y or lower": FAILS only if x is significantly above y."""
+    return FAILS if above(x, y) == HOLDS else HOLDS
+
+
+def close(x: Estimate, y: Estimate) -> str:
+    """The statement "x and y are indistinguishable": HOLDS if they differ by less than the noise."""
+    return HOLDS if abs(x.value - y.value) <= NOISE_SE * float(np.hypot(x.se, y.se)) else FAILS
+
+
+def within_factor(x: Estimate, y: Estimate, factor: float) -> str:
+    """The statement "x and y are within a factor ``factor`` of each other" (x, y > 0)."""
+    r = ratio_of(x, y)
+    if 1.0 / factor <= r.value <= factor:
         return HOLDS
-    return DIRECTION_ONLY if lower(b, a) else FAILS
+    bound = factor if r.value > factor else 1.0 / factor
+    return NOT_SIGNIFICANT if abs(r.value - bound) <= NOISE_SE * r.se else FAILS
 
 
-def ratio(a, b) -> str:
-    """'R_a(T) / R_b(T) = x.xx' for the measured column."""
-    return f"ratio {mean_and_sem(a)[0] / mean_and_sem(b)[0]:.2f}"
+def worst(*verdicts: str) -> str:
+    """The verdict of a conjunction: the most severe of its parts."""
+    return min(verdicts, key=_SEVERITY.index)
+
+
+def best(*verdicts: str) -> str:
+    """The verdict of a disjunction (the claim holds under either reading): the least severe of its parts."""
+    return max(verdicts, key=_SEVERITY.index)
+
+
+def quick_verdict(verdict: str) -> str:
+    """The verdict column of a quick (smoke) run: marked as not evidence for the paper's claims."""
+    return f"{QUICK_PREFIX} ({verdict})"
+
+
+def claim_row(claim: str, where: str, statement: str, measured: str, verdict: str) -> dict:
+    """One row of a claims table: claim id, figure/panel, statement, what was measured, verdict."""
+    if verdict not in _SEVERITY:
+        raise ValueError(f"unknown verdict {verdict!r}")
+    return {"claim": claim, "where": where, "statement": statement, "measured": measured, "verdict": verdict}
+
+
+def checked(claim: str, where: str, statement: str, check) -> dict:
+    """Run ``check() -> (measured, verdict)``; a ``Missing`` curve gives a NOT_MEASURED row naming it."""
+    try:
+        measured, verdict = check()
+    except Missing as missing:
+        measured, verdict = f"missing: {missing}", NOT_MEASURED
+    return claim_row(claim, where, statement, measured, verdict)

@@ -1,45 +1,116 @@
-"""The claim verdicts of reproduce/claims.py on synthetic final regrets with known means and errors."""
+"""The claim estimates and verdicts of reproduce/claims.py on synthetic runs with known means and errors."""
 
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from reproduce.claims import (DIRECTION_ONLY, FAILS, HOLDS, NOISE_SE, NOT_SIGNIFICANT, claim_row, factor_verdict,
-                              mean_and_sem, order_verdict, ratio)
+from reproduce.claims import (DIRECTION_ONLY, FAILS, HOLDS, NOISE_SE, NOT_MEASURED, NOT_SIGNIFICANT, Estimate,
+                              Missing, above, at, at_most, below, checked, claim_row, close, exceeds, final, growth,
+                              log_slope, mean_se, need, quick_verdict, ratio_of, spread, under, within_factor,
+                              worst)
 
 
-def line(mean, sem, runs=100):
-    """A stand-in LineResult whose final regrets have exactly this mean and standard error."""
+def values_with(mean, se, runs=100):
+    """Per-run values whose mean and standard error are exactly ``mean`` and ``se``."""
     z = np.tile([-1.0, 1.0], runs // 2)
-    z *= sem * np.sqrt(runs) / z.std(ddof=1)
-    return SimpleNamespace(final=mean + z)
+    return mean + z * se * np.sqrt(runs) / z.std(ddof=1)
 
 
-def test_synthetic_lines_have_the_requested_mean_and_sem():
-    assert mean_and_sem(line(10.0, 2.0)) == pytest.approx((10.0, 2.0))
+def test_mean_se_of_synthetic_values():
+    est = mean_se(values_with(10.0, 2.0))
+    assert (est.value, est.se) == pytest.approx((10.0, 2.0))
 
 
 @pytest.mark.parametrize("gap_in_se, verdict", [
     (NOISE_SE + 0.1, HOLDS), (NOISE_SE - 0.1, NOT_SIGNIFICANT), (0.5, NOT_SIGNIFICANT),
     (-0.5, FAILS), (-(NOISE_SE + 0.1), FAILS),
 ])
-def test_order_verdict(gap_in_se, verdict):
-    """"R_a < R_b": two lines with s.e. 3 and 4 (difference s.e. 5) whose means differ by gap_in_se x 5."""
-    a, b = line(100.0, 3.0), line(100.0 + 5.0 * gap_in_se, 4.0)
-    assert order_verdict(a, b) == verdict
+def test_below_verdict_follows_the_noise(gap_in_se, verdict):
+    """"a < b" with s.e. 3 and 4 (difference s.e. 5) and means gap_in_se x 5 apart."""
+    a, b = Estimate(100.0, 3.0), Estimate(100.0 + 5.0 * gap_in_se, 4.0)
+    assert below(a, b) == verdict
+    assert above(b, a) == verdict
 
 
-def test_factor_verdict():
-    """"R_a well above R_b" read as a factor 2: reached, significant but smaller, or not significant."""
-    b = line(100.0, 1.0)
-    assert factor_verdict(line(201.0, 1.0), b, 2.0) == HOLDS
-    assert factor_verdict(line(171.0, 1.0), b, 2.0) == DIRECTION_ONLY
-    assert factor_verdict(line(101.0, 1.0), b, 2.0) == FAILS
-    assert ratio(line(171.0, 1.0), b) == "ratio 1.71"
+def test_above_by_a_factor():
+    """"x well above y" read as a factor 2: reached, significant but smaller, or not significant."""
+    y = Estimate(100.0, 1.0)
+    assert above(Estimate(210.0, 0.1), y, 2.0) == HOLDS
+    assert above(Estimate(171.0, 1.0), y, 2.0) == DIRECTION_ONLY
+    assert above(Estimate(101.0, 1.0), y, 2.0) == FAILS
 
 
-def test_claim_row_accepts_bools_and_verdict_strings():
-    assert claim_row("C", "s", "m", True)["verdict"] == HOLDS
-    assert claim_row("C", "s", "m", np.False_)["verdict"] == FAILS
-    assert claim_row("C", "s", "m", NOT_SIGNIFICANT)["verdict"] == NOT_SIGNIFICANT
+def test_constant_thresholds_and_at_most():
+    assert exceeds(Estimate(0.5, 0.1), 0.1) == HOLDS
+    assert exceeds(Estimate(0.15, 0.1), 0.1) == NOT_SIGNIFICANT
+    assert under(Estimate(0.05, 0.01), 0.1) == HOLDS
+    assert at_most(Estimate(10.0, 1.0), Estimate(10.5, 1.0)) == HOLDS
+    assert at_most(Estimate(20.0, 1.0), Estimate(10.0, 1.0)) == FAILS
+
+
+def test_close_and_within_factor():
+    assert close(Estimate(10.0, 1.0), Estimate(11.0, 1.0)) == HOLDS
+    assert close(Estimate(10.0, 1.0), Estimate(20.0, 1.0)) == FAILS
+    assert within_factor(Estimate(10.0, 0.1), Estimate(14.0, 0.1), 1.5) == HOLDS
+    assert within_factor(Estimate(10.0, 0.1), Estimate(30.0, 0.1), 1.5) == FAILS
+    # ratio 1.6 +- ~0.16: within 2 s.e. of the bound 1.5, so not significant rather than FAILS
+    assert within_factor(Estimate(16.0, 1.0), Estimate(10.0, 0.5), 1.5) == NOT_SIGNIFICANT
+
+
+def test_ratio_delta_method():
+    r = ratio_of(Estimate(200.0, 10.0), Estimate(100.0, 5.0))
+    assert r.value == pytest.approx(2.0)
+    assert r.se == pytest.approx(2.0 * np.hypot(0.05, 0.05))
+
+
+def curve(regret, checkpoints):
+    """A stand-in LineResult with per-run regret curves."""
+    regret = np.asarray(regret, dtype=np.float64)
+    return SimpleNamespace(regret=regret, final=regret[:, -1], checkpoints=np.asarray(checkpoints))
+
+
+def test_growth_and_slope_of_linear_and_logarithmic_curves():
+    t = np.array([10, 100, 1000, 10_000, 100_000, 1_000_000])
+    rng = np.random.default_rng(1)
+    linear = curve(np.outer(rng.uniform(0.9, 1.1, 50), t * 1e-3), t)
+    log = curve(np.outer(rng.uniform(0.9, 1.1, 50), 5.0 * np.log(t)), t)
+    assert growth(linear).value == pytest.approx(10.0)
+    assert growth(log).value == pytest.approx(np.log(1e6) / np.log(1e5))
+    assert log_slope(log).value == pytest.approx(5.0, rel=0.05)
+    assert log_slope(log).se > 0
+
+
+def test_at_reads_the_last_checkpoint_not_after_t():
+    res = curve([[1.0, 2.0, 3.0], [3.0, 4.0, 5.0]], [10, 100, 1000])
+    assert at(res, 500).value == pytest.approx(3.0)
+    assert final(res).value == pytest.approx(4.0)
+
+
+def test_spread_bootstrap_se_is_near_normal_theory_for_gaussian_runs():
+    """For Gaussian runs the s.e. of the STD is about sigma / sqrt(2 (n - 1)); bootstrap within 30%."""
+    values = np.random.default_rng(2).normal(0.0, 3.0, 400)
+    est = spread(values)
+    assert est.value == pytest.approx(3.0, rel=0.1)
+    assert est.se == pytest.approx(3.0 / np.sqrt(2 * 399), rel=0.3)
+
+
+def test_worst_and_missing_curves():
+    assert worst(HOLDS, NOT_SIGNIFICANT, FAILS) == FAILS
+    assert worst(HOLDS, NOT_MEASURED) == NOT_MEASURED
+    with pytest.raises(Missing):
+        need({"dts": 1}, "dts", "rucb")
+
+    def check():
+        need({}, "rucb")
+        return "never", HOLDS
+
+    row = checked("C1", "Fig. 1", "statement", check)
+    assert row["verdict"] == NOT_MEASURED and "rucb" in row["measured"]
+
+
+def test_claim_row_refuses_unknown_verdicts_and_quick_rows_say_not_evidence():
+    assert claim_row("C", "w", "s", "m", HOLDS)["verdict"] == HOLDS
+    with pytest.raises(ValueError, match="unknown verdict"):
+        claim_row("C", "w", "s", "m", "true")
+    assert quick_verdict(FAILS).startswith("quick run, not evidence")

@@ -1,0 +1,172 @@
+"""The claims of the paper's Sec. 5 and App. D that concern one regret panel, as checks over its curves.
+
+Each function takes ``where`` (the figure and panel, for the table) and ``r`` (curve name -> LineResult of
+that panel) and returns a claims-table row (``reproduce.claims.checked``).  A figure script lists which
+claims apply to which of its panels; claims that compare panels or use another kind of figure live in
+the figure's script.  The wording of each statement is the paper's claim, with the threshold that makes
+it a computation.
+"""
+
+from reproduce.claims import (CLEAR_FACTOR, COMPARABLE_FACTOR, LINEAR_GROWTH, above, below, checked, close, exceeds,
+                              final, growth, log_slope, need, under, within_factor, worst)
+from reproduce.paper_config import ALL_ELEVEN
+
+DTS_FAMILY = ("dts", "dts_plus")
+BASELINES = tuple(name for name in ALL_ELEVEN if name not in DTS_FAMILY)
+
+
+def c1_indistinguishable(where, r):
+    """C1 (Sec. 5.1): with a Condorcet winner, D-TS and D-TS+ are practically indistinguishable."""
+    def check():
+        dts, plus = (final(x) for x in need(r, *DTS_FAMILY))
+        return f"D-TS {dts} vs D-TS+ {plus}", close(dts, plus)
+    return checked("C1", where, "D-TS and D-TS+ indistinguishable (within noise)", check)
+
+
+def c2_lowest(where, r):
+    """C2 (Sec. 5.1): on Condorcet data D-TS and D-TS+ have lower regret than every existing method."""
+    def check():
+        need(r, *ALL_ELEVEN)
+        best = min(BASELINES, key=lambda name: final(r[name]).value)
+        verdict = worst(*(below(final(r[d]), final(r[best])) for d in DTS_FAMILY))
+        return (f"best baseline {r[best].label} {final(r[best])}; D-TS {final(r['dts'])}, "
+                f"D-TS+ {final(r['dts_plus'])}"), verdict
+    return checked("C2", where, "D-TS and D-TS+ below every baseline", check)
+
+
+def c3_rcs_above(where, r):
+    """C3 (Sec. 5.1): D-TS and D-TS+ clearly beat RCS."""
+    def check():
+        rcs, dts, plus = (final(x) for x in need(r, "rcs", *DTS_FAMILY))
+        verdict = worst(above(rcs, dts, CLEAR_FACTOR), above(rcs, plus, CLEAR_FACTOR))
+        return f"RCS {rcs}, {rcs.value / dts.value:.2f}x D-TS, {rcs.value / plus.value:.2f}x D-TS+", verdict
+    return checked("C3", where, f"RCS well above D-TS and D-TS+ (x{CLEAR_FACTOR:g})", check)
+
+
+def c4_rcs_beats_rucb_ccb(where, r):
+    """C4 (Sec. 5.1): on real-world Condorcet data RCS beats RUCB and CCB, by a limited margin."""
+    def check():
+        rcs, rucb, ccb = (final(x) for x in need(r, "rcs", "rucb", "ccb"))
+        verdict = worst(below(rcs, rucb), below(rcs, ccb), below(rucb, rcs.scaled(COMPARABLE_FACTOR)),
+                        below(ccb, rcs.scaled(COMPARABLE_FACTOR)))
+        return f"RCS {rcs}, RUCB {rucb}, CCB {ccb}", verdict
+    return checked("C4", where, f"RCS below RUCB and CCB, by less than x{COMPARABLE_FACTOR:g}", check)
+
+
+def c5_same_slope_lower_constant(where, r):
+    """C5 (Sec. 5.1): against RMED1 and ECW-RMED, D-TS and D-TS+ have about the same slope in ln t but a much
+    smaller constant (lower R(T))."""
+    def check():
+        need(r, "rmed1", "ecw_rmed", *DTS_FAMILY)
+        slopes = {name: log_slope(r[name]) for name in (*DTS_FAMILY, "rmed1", "ecw_rmed")}
+        verdict = worst(*(worst(within_factor(slopes[d], slopes[b], COMPARABLE_FACTOR), below(final(r[d]), final(r[b])))
+                          for d in DTS_FAMILY for b in ("rmed1", "ecw_rmed")))
+        return "slopes per ln t: " + ", ".join(f"{r[k].label} {v}" for k, v in slopes.items()), verdict
+    return checked("C5", where, f"slope within x{COMPARABLE_FACTOR:g} of RMED1's and ECW-RMED's, lower R(T)", check)
+
+
+def c6_ecw_slightly_worse(where, r):
+    """C6 (Sec. 5.1): on Condorcet data ECW-RMED is slightly worse than RMED1, with a similar slope."""
+    def check():
+        ecw, rmed1 = need(r, "ecw_rmed", "rmed1")
+        verdict = worst(above(final(ecw), final(rmed1)), below(final(ecw), final(rmed1).scaled(COMPARABLE_FACTOR)),
+                        within_factor(log_slope(ecw), log_slope(rmed1), COMPARABLE_FACTOR))
+        return (f"ECW-RMED {final(ecw)} vs RMED1 {final(rmed1)}; slopes {log_slope(ecw)} vs "
+                f"{log_slope(rmed1)}"), verdict
+    return checked("C6", where, f"ECW-RMED above RMED1 by less than x{COMPARABLE_FACTOR:g}, similar slope", check)
+
+
+def c7_strong_borda(where, r):
+    """C7 (Sec. 5.1, StrongBorda): SAVAGE (Condorcet variant) has the lowest Copeland regret; D-TS and D-TS+
+    escape the Borda trap (logarithmic regret); ECW-RMED does not do well."""
+    def check():
+        need(r, *ALL_ELEVEN)
+        savage = final(r["savage"])
+        others = [name for name in ALL_ELEVEN if name != "savage"]
+        growths = {d: growth(r[d]) for d in DTS_FAMILY}
+        verdict = worst(*(below(savage, final(r[name])) for name in others),
+                        *(under(g, LINEAR_GROWTH) for g in growths.values()),
+                        *(above(final(r["ecw_rmed"]), final(r[d]), CLEAR_FACTOR) for d in DTS_FAMILY))
+        runner_up = min(others, key=lambda name: final(r[name]).value)
+        return (f"SAVAGE {savage}, next {r[runner_up].label} {final(r[runner_up])}; growth D-TS "
+                f"{growths['dts'].value:.2f}, D-TS+ {growths['dts_plus'].value:.2f}; ECW-RMED "
+                f"{final(r['ecw_rmed'])}"), verdict
+    return checked("C7", where, f"SAVAGE lowest; D-TS, D-TS+ growth < {LINEAR_GROWTH:g}; ECW-RMED above D-TS "
+                   f"(x{CLEAR_FACTOR:g})", check)
+
+
+def c7_g2w_savage_near_rmed1(where, r):
+    """C7, last part (Sec. 5.1): under gap-to-Condorcet-winner regret SAVAGE approaches RMED1's asymptotic
+    performance (comparable slopes in ln t)."""
+    def check():
+        savage, rmed1 = need(r, "savage", "rmed1")
+        s, m = log_slope(savage, "g2w"), log_slope(rmed1, "g2w")
+        return f"G2W slopes per ln t: SAVAGE {s}, RMED1 {m}", within_factor(s, m, COMPARABLE_FACTOR)
+    return checked("C7", where, f"G2W: SAVAGE's slope within x{COMPARABLE_FACTOR:g} of RMED1's", check)
+
+
+def c8_condorcet_methods_fail(where, r):
+    """C8 (Sec. 5.2): without a Condorcet winner BTM, RUCB, RCS, RMED1 grow near-linearly, and they,
+    Sparring and SAVAGE end far above D-TS."""
+    def check():
+        need(r, "btm", "rucb", "rcs", "rmed1", "sparring", "savage", "dts")
+        growths = {name: growth(r[name]) for name in ("btm", "rucb", "rcs", "rmed1")}
+        far = ("btm", "rucb", "rcs", "rmed1", "sparring", "savage")
+        verdict = worst(*(exceeds(g, LINEAR_GROWTH) for g in growths.values()),
+                        *(above(final(r[name]), final(r["dts"]), CLEAR_FACTOR) for name in far))
+        ratios = ", ".join(f"{r[name].label} {final(r[name]).value / final(r['dts']).value:.1f}x" for name in far)
+        return ("growth R(T)/R(T/10): " + ", ".join(f"{r[k].label} {v.value:.1f}" for k, v in growths.items())
+                + f"; vs D-TS: {ratios}"), verdict
+    return checked("C8", where, f"BTM, RUCB, RCS, RMED1 growth >= {LINEAR_GROWTH:g}; they, Sparring, SAVAGE above "
+                   f"D-TS (x{CLEAR_FACTOR:g})", check)
+
+
+def c9_beat_ccb_scb(where, r):
+    """C9 (Sec. 5.2): D-TS and D-TS+ are much better than CCB and SCB on non-Condorcet data (on the 500-armed
+    instance, where D-TS+ is not run, D-TS alone)."""
+    def check():
+        family = [name for name in DTS_FAMILY if name in r] or list(need(r, "dts"))
+        ccb, scb = (final(x) for x in need(r, "ccb", "scb"))
+        verdict = worst(*(above(b, final(r[d]), CLEAR_FACTOR) for d in family for b in (ccb, scb)))
+        return ", ".join(f"{r[d].label} {final(r[d])}" for d in family) + f"; CCB {ccb}, SCB {scb}", verdict
+    return checked("C9", where, f"CCB and SCB above D-TS and D-TS+ (x{CLEAR_FACTOR:g})", check)
+
+
+def c11_nc_cyclic(where, r):
+    """C11 (Sec. 5.2, Non-Condorcet Cyclic): D-TS is above ECW-RMED (it explores its several equal winners),
+    and D-TS+ improves on D-TS only a little."""
+    def check():
+        dts, plus, ecw = (final(x) for x in need(r, "dts", "dts_plus", "ecw_rmed"))
+        verdict = worst(above(dts, ecw), below(plus, dts), below(dts, plus.scaled(COMPARABLE_FACTOR)))
+        return f"D-TS {dts}, D-TS+ {plus}, ECW-RMED {ecw}", verdict
+    return checked("C11", where, f"D-TS above ECW-RMED; D-TS+ below D-TS by less than x{COMPARABLE_FACTOR:g}", check)
+
+
+def c13_plus_below_dts(where, r):
+    """C13 (Sec. 5.2): D-TS+ has lower regret than D-TS on the MSLR non-Condorcet sets."""
+    def check():
+        dts, plus = (final(x) for x in need(r, *DTS_FAMILY))
+        return f"D-TS+ {plus} vs D-TS {dts}", below(plus, dts)
+    return checked("C13", where, "D-TS+ below D-TS", check)
+
+
+def c15b_gap_order(where, r, fixed: str):
+    """C15b (App. D.2.2, Gap): ECW-RMED with the matrix's own arm order (curve ``fixed``) has much smaller
+    regret than with shuffled orders; D-TS and D-TS+ beat shuffled ECW-RMED on average."""
+    def check():
+        ecw, ecw_fixed, dts, plus = (final(x) for x in need(r, "ecw_rmed", fixed, "dts", "dts_plus"))
+        verdict = worst(above(ecw, ecw_fixed, CLEAR_FACTOR), below(dts, ecw), below(plus, ecw))
+        return f"ECW-RMED shuffled {ecw}, fixed order {ecw_fixed}; D-TS {dts}, D-TS+ {plus}", verdict
+    return checked("C15b", where, f"fixed-order ECW-RMED far below shuffled (x{CLEAR_FACTOR:g}); D-TS, D-TS+ below "
+                   "shuffled ECW-RMED", check)
+
+
+def panel_claims(figure: str, panels, results, table: dict) -> list[dict]:
+    """Rows of the per-panel claims: ``table`` maps a panel index to its claim functions; ``results`` is the
+    list of (title, [LineResult]) of ``panels``."""
+    rows = []
+    for index, checks in table.items():
+        title, curves = results[index]
+        r = {res.line.name: res for res in curves}
+        rows += [check(f"{figure} {title}", r) for check in checks]
+    return rows
