@@ -26,7 +26,9 @@ class AlgorithmSpec:
     with the paper's values; needs_horizon: explore-then-exploit algorithms (BTM, SAVAGE) whose
     confidence widths use T and are re-run on the horizon grid (spec 1.8); reference: paper and
     equation/line implemented; from_problem: see ``problem_params``; sync(state): recompute every
-    cache an algorithm derives from its statistics (n, w) = (state[0], state[1]) (``set_statistics``).
+    cache an algorithm derives from its statistics (n, w) = (state[0], state[1]) (``set_statistics``);
+    color, marker: how its curves are drawn in every figure (hand-picked so that the curves compared in
+    one panel, the D-TS family in particular, differ).
     """
 
     name: str
@@ -39,6 +41,8 @@ class AlgorithmSpec:
     reference: str = ""
     from_problem: Callable[[dict, Any], dict] | None = None
     sync: Callable[[tuple], None] | None = None
+    color: str = "#333333"
+    marker: str = "o"
 
     def problem_params(self, params: Mapping[str, Any], dataset) -> dict:
         """``params`` completed with what the paper's harness derives from the true matrix.

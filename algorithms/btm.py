@@ -149,6 +149,7 @@ def update(state, a1, a2, a1_won, t):
 
 BTM_SPEC = AlgorithmSpec(
     name="btm", label="BTM", init=init_btm, select=select, update=update,
+    color="#7f7f7f", marker="v",
     defaults={"gamma": BTM_GAMMA, "faithful_bug": True},
     needs_horizon=True,
     reference="Yue & Joachims 2011, Beat-the-Mean (online), as run by Wu & Liu 2016 (spec 3.10)",

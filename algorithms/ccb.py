@@ -208,6 +208,7 @@ def update(state, a1, a2, a1_won, t):
 
 CCB_SPEC = AlgorithmSpec(
     name="ccb", label="CCB", init=init_ccb, select=select, update=update, sync=sync_ccb,
+    color="#9467bd", marker="X",
     defaults={"alpha": ALPHA},
     reference="Zoghi et al. NIPS 2015, Algorithm 1 (CCB), as run by Wu & Liu 2016",
 )

@@ -207,16 +207,19 @@ def update(state, a1, a2, a1_won, t):
 
 DTS_SPEC = AlgorithmSpec(
     name="dts", label="D-TS", init=init_dts, select=select, update=update, sync=sync_dts,
+    color="#d62728", marker="o",
     defaults={"alpha": ALPHA, "sampling": "indicators"},
     reference="Wu & Liu 2016, Algorithm 1",
 )
 DTS_PLUS_SPEC = AlgorithmSpec(
     name="dts_plus", label="D-TS+", init=init_dts_plus, select=select, update=update, sync=sync_dts,
+    color="#1f77b4", marker=">",
     defaults={"alpha": ALPHA, "tie_break": "as-run", "sampling": "indicators"},
     reference="Wu & Liu 2016, Sec. 4.3 (Algorithm 1 with line 11 replaced)",
 )
 PURE_DTS_SPEC = AlgorithmSpec(
     name="pure_dts", label="pure D-TS", init=init_pure_dts, select=select, update=update, sync=sync_dts,
+    color="#000000", marker="<",
     defaults={"sampling": "indicators"},
     reference="Wu & Liu 2016, App. D.2.4 (Algorithm 1 without lines 4-6 and the l <= 1/2 filter)",
 )

@@ -351,6 +351,7 @@ def update(state, a1, a2, a1_won, t):
 
 ECW_RMED_SPEC = AlgorithmSpec(
     name="ecw_rmed", label="ECW-RMED", init=init_ecw_rmed, select=select, update=update,
+    color="#98df8a", marker="*",
     defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA, "confidence_precheck": "as-run"},
     reference="Komiyama et al. ICML 2016, ECW-RMED (Algorithm 2 with the approximate optimisation)",
 )

@@ -98,6 +98,7 @@ def update(state, a1, a2, a1_won, t):
 
 RCS_SPEC = AlgorithmSpec(
     name="rcs", label="RCS", init=init_rcs, select=select, update=update, sync=sync_rcs,
+    color="#e377c2", marker="D",
     defaults={"alpha": ALPHA, "fallback": "least-champion", "sampling": "indicators"},
     reference="Zoghi et al. WSDM 2014, Relative Confidence Sampling, as run by Wu & Liu 2016",
 )

@@ -182,11 +182,13 @@ def update(state, a1, a2, a1_won, t):
 
 RMED1_SPEC = AlgorithmSpec(
     name="rmed1", label="RMED1", init=init_rmed1, select=select, update=update,
+    color="#2ca02c", marker="h",
     defaults={},
     reference="Komiyama et al. COLT 2015, Algorithm 1 (RMED1), f(K) = 0.3 K^1.01",
 )
 RMED2_SPEC = AlgorithmSpec(
     name="rmed2", label="RMED2", init=init_rmed2, select=select, update=update,
+    color="#aec7e8", marker="H",
     defaults={"numerator": "as-run"},
     reference="Komiyama et al. COLT 2015, Algorithm 2 (RMED2), alpha = 3",
 )

@@ -124,6 +124,7 @@ def update(state, a1, a2, a1_won, t):
 
 RUCB_SPEC = AlgorithmSpec(
     name="rucb", label="RUCB", init=init_rucb, select=select, update=update, sync=sync_rucb,
+    color="#ff7f0e", marker="s",
     defaults={"alpha": ALPHA, "hypothesis": "as-run"},
     reference="Zoghi et al. ICML 2014, Algorithm 1 (RUCB), as run by Wu & Liu 2016",
 )

@@ -152,6 +152,7 @@ def update(state, a1, a2, a1_won, t):
 
 SAVAGE_SPEC = AlgorithmSpec(
     name="savage", label="SAVAGE", init=init_savage, select=select, update=update,
+    color="#bcbd22", marker="^",
     defaults={"variant": "auto"},
     needs_horizon=True,
     from_problem=lambda params, dataset: resolve_savage_variant(params, dataset.has_condorcet_winner),

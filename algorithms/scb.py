@@ -210,6 +210,7 @@ def update(state, a1, a2, a1_won, t):
 
 SCB_SPEC = AlgorithmSpec(
     name="scb", label="SCB", init=init_scb, select=select, update=update,
+    color="#17becf", marker="p",
     defaults={"alpha": ALPHA, "schedule": "as-run"},
     reference="Zoghi et al. 2015, Algorithms 2-4 (SCB), as ported in the authors' Alg_SCB.cpp",
 )

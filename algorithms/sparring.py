@@ -111,11 +111,13 @@ def update_multisbm(state, a1, a2, a1_won, t):
 
 SPARRING_SPEC = AlgorithmSpec(
     name="sparring", label="Sparring", init=init_sparring, select=select_sparring,
+    color="#8c564b", marker="P",
     update=update_sparring, defaults={"scale": SBM_SCALE, "sbm_init": "as-run"},
     reference="Ailon, Karnin & Joachims 2014, Sparring with UCB SBMs (authors' Alg_Sparring.cpp)",
 )
 MULTISBM_SPEC = AlgorithmSpec(
     name="multisbm", label="MultiSBM", init=init_multisbm, select=select_multisbm,
+    color="#c49c94", marker="d",
     update=update_multisbm, defaults={"scale": SBM_SCALE, "sbm_init": "as-run"},
     reference="Ailon, Karnin & Joachims 2014, MultiSBM with UCB SBMs (authors' Alg_MultiSBM.cpp)",
 )

@@ -328,7 +328,7 @@ def test_zoomed_row_is_presentation_only(tmp_path):
     zoomed = plot_regret_panels(results, tmp_path / "zoomed", ncols=1, zooms=[1.0])
     pd_testing.assert_frame_equal(plain, zoomed)
     height = {name: image.imread(tmp_path / f"{name}.png").shape[0] for name in ("plain", "zoomed")}
-    assert height["zoomed"] == 2 * height["plain"]
+    assert height["zoomed"] > 1.6 * height["plain"]  # a second row of panels (one legend band for both)
     unneeded = plot_regret_panels(results, tmp_path / "unneeded", ncols=1, zooms=[1e9])  # above every curve
     assert image.imread(tmp_path / "unneeded.png").shape[0] == height["plain"]
     pd_testing.assert_frame_equal(plain, unneeded)
