@@ -1,0 +1,134 @@
+"""Fig. 2: standard deviation of the regret R(T) at T = 1e6 on the two 5-armed MSLR matrices.
+
+Computed from Fig. 1's stored runs -- nothing is simulated: run ``reproduce/fig1_mslr.py`` first (this
+script stops with one line naming what is missing).  For Fig. 1(b), whose runs are 2e6 slots long, R(1e6)
+is read at its checkpoint t = 1e6; BTM and SAVAGE use their runs with horizon 1e6.  Each algorithm's STD
+over runs is shown normalised two ways, because the paper's caption and text differ: by ECW-RMED's
+mean regret (the caption) and by the algorithm's own mean regret.  Error bars: 95% bootstrap intervals.
+Claim checked: C15a.  Usage: ``python reproduce/fig2_regret_std.py [--quick] [--plot-only] ...``.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from algorithms import get_algorithm
+from reproduce import fig1_mslr
+from reproduce.claims import (CLEAR_FACTOR, COMPARABLE_FACTOR, Estimate, Missing, above, best, checked, mean_se,
+                              ratio_of, spread, within_factor, worst)
+from reproduce.experiment import figure_main, print_table, simulate_panels, write_claims
+from reproduce.paper_config import HORIZON
+from reproduce.plotting import Z_95, bars_axes, legend_space, save_figure, setup_theme, write_table
+
+NAME = "fig2_regret_std"
+# C15a's printed numbers (Sec. 5.2): ECW-RMED's STD is "about 200%" of its mean, D-TS+'s normalised STD 13.16%.
+PAPER_ECW_STD_RATIO = 2.0
+PAPER_DTS_PLUS_STD_RATIO = 0.1316
+
+
+def regret_at(result, t: int) -> np.ndarray:
+    """Per-run R(t): the final regret of runs with horizon t, else the value at the checkpoint t."""
+    if result.line.horizon == t:
+        return np.asarray(result.final, dtype=np.float64)
+    k = int(np.searchsorted(result.checkpoints, t))
+    if k >= result.checkpoints.size or result.checkpoints[k] != t:
+        raise ValueError(f"{result.line.name} on {result.line.dataset}: no checkpoint at t = {t}")
+    return result.regret[:, k].astype(np.float64)
+
+
+def std_table(results, t: int) -> pd.DataFrame:
+    """Per panel and curve: mean and STD of R(t), and the STD over ECW-RMED's mean and over its own mean,
+    each with a bootstrap standard error."""
+    rows = []
+    for title, curves in results:
+        values = {res.line.name: regret_at(res, t) for res in curves}
+        ecw_mean = mean_se(values["ecw_rmed"]) if "ecw_rmed" in values else None
+        for res in curves:
+            v = values[res.line.name]
+            std = spread(v)
+            mean = mean_se(v)
+            by_ecw = ratio_of(std, ecw_mean) if ecw_mean is not None else Estimate(np.nan, np.nan)
+            by_own = ratio_of(std, mean)
+            rows.append({"panel": title, "algorithm": res.line.name, "label": res.label, "t": t, "runs": v.size,
+                         "mean": mean.value, "std": std.value, "std_se": std.se,
+                         "std_over_ecw_mean": by_ecw.value, "std_over_ecw_mean_se": by_ecw.se,
+                         "std_over_own_mean": by_own.value, "std_over_own_mean_se": by_own.se,
+                         "color": get_algorithm(res.line.algorithm).color})
+    return pd.DataFrame(rows)
+
+
+def c15a(table: pd.DataFrame, title: str) -> list[dict]:
+    """C15a (Sec. 5.2) on panel ``title``: ECW-RMED's STD about 200% of its mean; D-TS+'s normalised STD
+    13.16% (checked under both normalisations); D-TS and D-TS+ much smaller STD than ECW-RMED."""
+    rows = table[table["panel"] == title].set_index("algorithm")
+    where = f"Fig. 2 {title}"
+
+    def est(name, column):
+        if name not in rows.index:
+            raise Missing(name)
+        return Estimate(float(rows.loc[name, column]), float(rows.loc[name, f"{column}_se"]))
+
+    def ecw_about_200():
+        own = est("ecw_rmed", "std_over_own_mean")
+        return f"ECW-RMED STD/mean {own.value:.0%} +- {own.se:.0%}", within_factor(
+            own, Estimate(PAPER_ECW_STD_RATIO, 0.0), COMPARABLE_FACTOR)
+
+    def plus_1316():
+        by_ecw, by_own = est("dts_plus", "std_over_ecw_mean"), est("dts_plus", "std_over_own_mean")
+        paper = Estimate(PAPER_DTS_PLUS_STD_RATIO, 0.0)
+        verdict = best(within_factor(by_ecw, paper, COMPARABLE_FACTOR), within_factor(by_own, paper, COMPARABLE_FACTOR))
+        return (f"D-TS+ STD / ECW-RMED mean {by_ecw.value:.1%}, / own mean {by_own.value:.1%} (paper 13.16%)",
+                verdict)
+
+    def smaller():
+        ecw = est("ecw_rmed", "std")
+        verdict = worst(*(above(ecw, est(d, "std"), CLEAR_FACTOR) for d in ("dts", "dts_plus")))
+        return (f"STD: ECW-RMED {ecw}, D-TS {est('dts', 'std')}, D-TS+ {est('dts_plus', 'std')}"), verdict
+
+    return [checked("C15a", where, f"ECW-RMED STD about {PAPER_ECW_STD_RATIO:.0%} of its mean (within "
+                    f"x{COMPARABLE_FACTOR:g})", ecw_about_200),
+            checked("C15a", where, f"D-TS+ normalised STD about {PAPER_DTS_PLUS_STD_RATIO:.2%} (within "
+                    f"x{COMPARABLE_FACTOR:g}, either normalisation)", plus_1316),
+            checked("C15a", where, f"STD of D-TS and D-TS+ below ECW-RMED's (x{CLEAR_FACTOR:g})", smaller)]
+
+
+def build(args) -> None:
+    """Load Fig. 1's runs, tabulate the STD at T, draw the two normalisations, check C15a."""
+    t = args.horizon if (args.quick or args.horizon != args.default_horizon) else HORIZON
+    args.plot_only = True
+    results = simulate_panels(NAME, fig1_mslr.PANELS, args)
+    missing = [f"{title}: {name}" for (title, curves) in results
+               for name in fig1_mslr.ALL_ELEVEN if name not in {res.line.name for res in curves}]
+    if missing:
+        raise ValueError(f"Fig. 2 is computed from Fig. 1's stored runs, and some are missing ({'; '.join(missing)}): "
+                         f"run reproduce/fig1_mslr.py{' --quick' if args.quick else ''} first")
+    table = std_table(results, t)
+    stem = args.figures / NAME
+    write_table(table.drop(columns="color"), stem.with_suffix(".csv"))
+    setup_theme()
+    fig, axes = plt.subplots(2, len(results), figsize=(6.0 * len(results), 7.5), squeeze=False)
+    for col, (title, _) in enumerate(results):
+        rows = table[table["panel"] == title].copy()
+        for row, (column, label) in enumerate((("std_over_ecw_mean", "STD / mean R_ECW-RMED"),
+                                               ("std_over_own_mean", "STD / own mean R"))):
+            rows["ci"] = Z_95 * rows[f"{column}_se"]
+            bars_axes(axes[row, col], rows, column, "ci", f"{title}, T = {t:g}", label)
+            axes[row, col].tick_params(axis="x", labelrotation=45)
+            if column == "std_over_ecw_mean":
+                axes[row, col].set_yscale("log")  # BTM and SCB are tens of times ECW-RMED's mean
+    fig.tight_layout(rect=(0, legend_space(fig, []), 1, 1))
+    save_figure(fig, stem)
+    claims = [row for title, _ in results if "non-Condorcet" in title for row in c15a(table, title)]
+    write_claims(claims, stem.with_name(f"{NAME}_claims.csv"), args.quick)
+    print_table(table.drop(columns=["color"] + [c for c in table.columns if c.endswith("_se")]))
+    print_table(pd.DataFrame(claims).drop(columns="statement"))
+    print(f"wrote {stem}.png, .pdf, .csv")
+
+
+def main(argv=None):
+    """Run the figure from the command line (see module docstring)."""
+    figure_main(__doc__.splitlines()[0], HORIZON, build, argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""Fig. 3: regret of all eleven algorithms on the Condorcet datasets (Cyclic, StrongBorda, ArXiv, Sushi,
+MSLR K=16 and K=32).
+
+T = 1e6; 500 runs for K < 10, 100 for Sushi and MSLR 16/32 (the paper's rule); arms shuffled in
+every run; BTM and SAVAGE re-run on the horizon grid.  Panel (g) draws the gap-to-Condorcet-winner
+regret of StrongBorda from the same runs (a figure the paper describes but omits, for claim C7).
+Usage: ``python reproduce/fig3_condorcet.py [--quick] [--runs N] [--horizon T] ...``.
+"""
+
+from reproduce import paper_claims as pc
+from reproduce.experiment import Panel, regret_figure
+from reproduce.paper_config import ALL_ELEVEN, HORIZON
+
+PANELS = (
+    Panel("cyclic", "(a) Cyclic", ALL_ELEVEN, zoom=2500),
+    Panel("strong_borda", "(b) StrongBorda", ALL_ELEVEN, zoom=6000),
+    Panel("arxiv", "(c) ArXiv", ALL_ELEVEN, zoom=6000),
+    Panel("sushi", "(d) Sushi", ALL_ELEVEN, zoom=30000),
+    Panel("mslr16_condorcet", "(e) MSLR K=16, Condorcet", ALL_ELEVEN, zoom=20000),
+    Panel("mslr32_condorcet", "(f) MSLR K=32, Condorcet", ALL_ELEVEN, zoom=40000),
+    Panel("strong_borda", "(g) StrongBorda, G2W regret", ALL_ELEVEN, metric="g2w", zoom=6000),
+)
+C1_TO_C6 = (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c4_rcs_beats_rucb_ccb,
+            pc.c5_same_slope_lower_constant, pc.c6_ecw_slightly_worse)
+PANEL_CLAIMS = {
+    0: (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c5_same_slope_lower_constant,
+        pc.c6_ecw_slightly_worse),
+    1: (pc.c1_indistinguishable, pc.c7_strong_borda),
+    2: C1_TO_C6, 3: C1_TO_C6, 4: C1_TO_C6, 5: C1_TO_C6,
+    6: (pc.c7_g2w_savage_near_rmed1,),
+}
+
+
+def claims(results) -> list[dict]:
+    """Every claim row of Fig. 3."""
+    return pc.panel_claims("Fig. 3", PANELS, results, PANEL_CLAIMS)
+
+
+def main(argv=None):
+    """Run the figure from the command line (see module docstring)."""
+    regret_figure("fig3_condorcet", __doc__.splitlines()[0], PANELS, HORIZON, claims, argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""Fig. 5: diversity of exploitation -- how D-TS, D-TS+ and ECW-RMED share their self-comparisons among
+the Copeland winners, on Non-Condorcet Cyclic (winners 1, 2, 3) and MSLR K=16 non-Condorcet (rankers 60,
+106, 130).
+
+An exploitation of winner c is a slot with a1 = a2 = c.  For each algorithm the bars give each winner's
+share of all winner self-comparisons in one sample path (run 0, as the paper shows one path); the boxes
+give the same share over every run (500 on Non-Condorcet Cyclic, 100 on MSLR K=16), so the reader sees
+whether that path is typical.  Winners carry their original arm / ranker ids (each run shuffles the arms).
+T = 1e6 (the paper does not state it).  The runs are the stored lines of Figs. 4(a) and 7(b) for
+Non-Condorcet Cyclic; MSLR K=16 at T = 1e6 is its own line (Fig. 4(e) runs 5e6 slots).
+Claim checked: C14.  Usage: ``python reproduce/fig5_diversity.py [--quick] [--runs N] ...``.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from data import load_dataset
+from reproduce.claims import SUBSTANTIAL_SHARE, above, checked, exceeds, mean_se, need, worst
+from reproduce.experiment import Panel, figure_main, print_table, simulate_panels, write_claims
+from reproduce.paper_config import HORIZON
+from reproduce.plotting import legend_space, save_figure, setup_theme, shares_axes, write_table
+
+NAME = "fig5_diversity"
+ALGORITHMS = ("dts", "dts_plus", "ecw_rmed")
+PANELS = (
+    Panel("nc_cyclic", "(a) Non-Condorcet Cyclic", ALGORITHMS),
+    Panel("mslr16_noncondorcet", "(b) MSLR K=16, non-Condorcet", ALGORITHMS),
+)
+SAMPLE_PATH_RUN = 0
+
+
+def winner_shares(result) -> np.ndarray:
+    """(runs, winners) share of each Copeland winner among the winner self-comparisons of each run (0 for a
+    run without any)."""
+    winners = load_dataset(result.line.dataset).winners
+    counts = result.self_counts[:, winners].astype(np.float64)
+    totals = counts.sum(axis=1, keepdims=True)
+    return np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
+
+
+def shares_table(results) -> pd.DataFrame:
+    """Tidy rows (panel, algorithm, label, winner, kind "path"/"runs", run, share, count) of every curve."""
+    rows = []
+    for title, curves in results:
+        for res in curves:
+            dataset = load_dataset(res.line.dataset)
+            shares = winner_shares(res)
+            for w, winner in enumerate(dataset.winners):
+                per_run = [{"panel": title, "algorithm": res.line.name, "label": res.label,
+                            "winner": dataset.labels[winner], "kind": "runs", "run": run, "share": shares[run, w],
+                            "count": int(res.self_counts[run, winner])} for run in range(shares.shape[0])]
+                rows += per_run + [{**per_run[SAMPLE_PATH_RUN], "kind": "path"}]
+    return pd.DataFrame(rows)
+
+
+def c14(results) -> list[dict]:
+    """C14 (Sec. 5.2 / Fig. 5): within one sample path D-TS spends its exploitations on every Copeland winner
+    (each winner's share >= SUBSTANTIAL_SHARE), and this is typical over runs (the mean over runs of the
+    smallest share exceeds it); D-TS+ is expected to concentrate more (Sec. 4.3's conjecture: its largest
+    share is above D-TS's)."""
+    rows = []
+    for title, curves in results:
+        r = {res.line.name: res for res in curves}
+        where = f"Fig. 5 {title}"
+
+        def spread_over_all(r=r):
+            (dts,) = need(r, "dts")
+            shares = winner_shares(dts)
+            path = shares[SAMPLE_PATH_RUN]
+            smallest = mean_se(shares.min(axis=1))
+            verdict = worst("holds" if path.min() >= SUBSTANTIAL_SHARE else "FAILS",
+                            exceeds(smallest, SUBSTANTIAL_SHARE))
+            return (f"path shares {', '.join(f'{s:.0%}' for s in path)}; smallest share over runs "
+                    f"{smallest.value:.0%} +- {smallest.se:.0%}"), verdict
+
+        def plus_concentrates(r=r):
+            dts, plus = need(r, "dts", "dts_plus")
+            top = {name: mean_se(winner_shares(res).max(axis=1)) for name, res in (("dts", dts), ("dts_plus", plus))}
+            return (f"largest share, mean over runs: D-TS {top['dts'].value:.0%}, D-TS+ {top['dts_plus'].value:.0%}",
+                    above(top["dts_plus"], top["dts"]))
+
+        rows += [checked("C14", where, f"D-TS gives every winner >= {SUBSTANTIAL_SHARE:.0%} of its exploitations "
+                         "(the path, and on average the smallest share)", spread_over_all),
+                 checked("C14", where, "conjecture (Sec. 4.3): D-TS+ concentrates more than D-TS", plus_concentrates)]
+    return rows
+
+
+def build(args) -> None:
+    """Simulate (or load) the lines, draw the shares, write the table and C14."""
+    results = simulate_panels(NAME, PANELS, args)
+    table = shares_table(results)
+    stem = args.figures / NAME
+    write_table(table, stem.with_suffix(".csv"))
+    setup_theme()
+    fig, axes = plt.subplots(1, len(results), figsize=(6.0 * len(results), 4.6), squeeze=False)
+    for ax, (title, curves) in zip(axes.flat, results):
+        runs = sorted({res.final.size for res in curves})
+        shares_axes(ax, table[table["panel"] == title], f"{title}\n(bars: run {SAMPLE_PATH_RUN}; boxes: "
+                    f"{'/'.join(map(str, runs))} runs, T = {curves[0].line.horizon:g})")
+        ax.legend(fontsize=7, loc="upper right")
+    fig.tight_layout(rect=(0, legend_space(fig, []), 1, 1))
+    save_figure(fig, stem)
+    claims = c14(results)
+    write_claims(claims, stem.with_name(f"{NAME}_claims.csv"), args.quick)
+    path = table[table["kind"] == "path"].pivot_table(index=["panel", "label"], columns="winner", values="share")
+    print(path.to_string(float_format=lambda v: f"{v:.1%}"))
+    print_table(pd.DataFrame(claims).drop(columns="statement"))
+    print(f"wrote {stem}.png, .pdf, .csv")
+
+
+def main(argv=None):
+    """Run the figure from the command line (see module docstring)."""
+    figure_main(__doc__.splitlines()[0], HORIZON, build, argv)
+
+
+if __name__ == "__main__":
+    main()
