@@ -15,6 +15,7 @@ from data import load_dataset
 from reproduce.paper_config import paper_runs
 from reproduce.cli import backend_context, build_parser, main_guard, resolve
 from reproduce.claims import quick_verdict
+from reproduce.lower_bounds import lower_bound
 from reproduce.plotting import final_table, plot_regret_panels, write_table
 from algorithms import get_algorithm
 from reproduce.runner import Line, LineResult, load_line, run_lines, validate_line
@@ -101,7 +102,8 @@ def combine_ete(results: list[LineResult]) -> LineResult:
         regret=np.column_stack([res.final for res in results]).astype(np.float64),
         g2w=np.column_stack([res.g2w[:, -1] for res in results]),
         final=last.final, self_counts=last.self_counts, permutations=last.permutations,
-        meta={**last.meta, "ete_horizons": [int(res.line.horizon) for res in results]},
+        meta={**last.meta, "ete_horizons": [int(res.line.horizon) for res in results],
+              "cpu_seconds": float(sum(res.meta.get("cpu_seconds", 0.0) for res in results))},
     )
 
 
@@ -162,12 +164,17 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
         args = resolve(build_parser(description, default_horizon).parse_args(argv))
         results = simulate_panels(name, panels, args)
         stem = args.figures / name
+        bounds = [lower_bound(panel.dataset, args.out) if panel.metric == "regret" else None for panel in panels]
         plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels],
-                           metrics=[panel.metric for panel in panels])
-        table = final_table([(title, res) for (title, res), panel in zip(results, panels) if panel.metric == "regret"])
+                           metrics=[panel.metric for panel in panels],
+                           references=[(b[0], LOWER_BOUND_LABEL) if b else None for b in bounds])
+        table = with_lower_bounds(final_table([(title, res) for (title, res), panel in zip(results, panels)
+                                               if panel.metric == "regret"]),
+                                  {title: b for (title, _), b in zip(results, bounds) if b})
         write_table(table, stem.with_name(f"{name}_final.csv"))
         with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_colwidth", 90):
-            print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+            print(table[["panel", "label", "runs", "mean_final_regret", "sem_final_regret", "slope_last_decade",
+                         "lower_bound_slope"]].to_string(index=False, float_format=lambda v: f"{v:.2f}"))
             if claims is not None:
                 checks = write_claims(claims(results), stem.with_name(f"{name}_claims.csv"), args.quick)
                 print(checks.drop(columns="statement").to_string(index=False))
@@ -176,6 +183,19 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
         print(f"wrote {stem}.png, .pdf, .csv")
 
     main_guard(main)
+
+
+LOWER_BOUND_LABEL = "asymptotic lower bound: slope C per ln t"
+
+
+def with_lower_bounds(table: pd.DataFrame, bounds: dict) -> pd.DataFrame:
+    """``table`` (a ``final_table``) with each panel's asymptotic lower bound: its constant C (R(T) >= C ln T
+    asymptotically), the bound's model, and C ln T at each curve's horizon."""
+    table = table.copy()
+    table["lower_bound_slope"] = table["panel"].map(lambda title: bounds[title][0])
+    table["lower_bound_model"] = table["panel"].map(lambda title: bounds[title][1])
+    table["lower_bound_at_T"] = table["lower_bound_slope"] * np.log(table["horizon"].astype(float))
+    return table
 
 
 def figure_main(description: str, default_horizon: int, build, argv=None) -> None:

@@ -20,6 +20,8 @@ import seaborn as sns  # noqa: E402
 from algorithms import get_algorithm  # noqa: E402
 
 Z_95 = 1.959963984540054
+# The lower-bound slope line spans this factor of t, ending at the horizon.
+REFERENCE_DECADES = 100.0
 MARKERS_PER_CURVE = 10
 METRIC_LABELS = {"regret": "Regret", "g2w": "G2W regret"}
 BAND_NOTE = "mean over runs; shaded: 95% confidence band of the mean (mean +- 1.96 s.e.)"
@@ -59,8 +61,10 @@ def curve_frame(results, panel: str, metric: str = "regret") -> pd.DataFrame:
 
 def regret_axes(ax, frame: pd.DataFrame, results, title: str, ymax: float | None = None, reference=None):
     """Mean curves and 95% bands of ``results`` (their rows of ``frame``, see ``curve_frame``) on ``ax``,
-    semilog-x; the y axis clipped at ``ymax`` if given.  ``reference``: optional (slope, label) of a line
-    ``slope * ln t`` drawn dashed in black (e.g. an asymptotic lower bound).  Returns ``ax``."""
+    semilog-x; the y axis clipped at ``ymax`` if given.  ``reference``: optional (slope C, label): a dotted
+    black line of slope C in ln t over the last REFERENCE_DECADES of t, through the lowest curve's final
+    value, so that the curves' final slopes can be compared with C (an asymptotic lower bound: C ln T is
+    approached from below or above only as T grows); it does not change the y range.  Returns ``ax``."""
     for res in results:
         rows = frame[frame["algorithm"] == res.line.name]
         look = style(res)
@@ -70,8 +74,14 @@ def regret_axes(ax, frame: pd.DataFrame, results, title: str, ymax: float | None
         ax.fill_between(rows["t"], rows["ci95_low"], rows["ci95_high"], color=look["color"], alpha=0.2, linewidth=0)
     if reference is not None and len(frame):
         slope, label = reference
-        t = np.geomspace(max(frame["t"].min(), 1), frame["t"].max(), 50)
-        ax.plot(t, slope * np.log(t), color="black", linestyle=":", linewidth=1.0, label=label)
+        end = frame["t"].max()
+        lowest = frame.loc[frame["t"] == end, "mean_regret"].min()
+        t = np.geomspace(end / REFERENCE_DECADES, end, 20)
+        line = lowest + slope * np.log(t / end)
+        limits = ax.get_ylim()
+        ax.plot(t[line >= 0], line[line >= 0], color="black", linestyle=":", linewidth=1.2, label=label)
+        ax.text(0.02, 0.96, f"lower bound C = {slope:.3g}", transform=ax.transAxes, fontsize=7, va="top")
+        ax.set_ylim(limits)  # the curves set the scale; a steep bound runs off the panel
     ax.set_xscale("log")
     ax.set_xlabel("Time t")
     ax.set_ylabel(METRIC_LABELS.get(frame["metric"].iloc[0], "Regret") if len(frame) else "Regret")
@@ -205,17 +215,23 @@ def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None, metrics=N
 
 
 def final_table(panels) -> pd.DataFrame:
-    """Per panel and curve: runs, mean, std and standard error of the exact final regret R(T)."""
+    """Per panel and curve: runs, mean, std and standard error of the exact final regret R(T), the slope
+    of R against ln t over the last decade with its standard error (``claims.log_slope``), and the worker
+    seconds its stored runs took."""
+    from reproduce.claims import log_slope
+
     rows = []
     for title, results in panels:
         for res in results:
             final = np.asarray(res.final, dtype=np.float64)
             runs = final.shape[0]
             std = final.std(ddof=1) if runs > 1 else 0.0
+            slope = log_slope(res)
             rows.append({"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name,
                          "label": res.label, "horizon": res.line.horizon, "runs": runs,
                          "mean_final_regret": final.mean(), "std_final_regret": std,
-                         "sem_final_regret": std / np.sqrt(runs)})
+                         "sem_final_regret": std / np.sqrt(runs), "slope_last_decade": slope.value,
+                         "slope_se": slope.se, "cpu_seconds": res.meta.get("cpu_seconds", 0.0)})
     return pd.DataFrame(rows)
 
 
@@ -224,8 +240,15 @@ def write_table(table: pd.DataFrame, path: Path) -> None:
     _write_atomic(lambda tmp: table.to_csv(tmp, index=False), Path(path))
 
 
+def write_text(text: str, path: Path) -> None:
+    """Write a text file (Markdown table, report) atomically."""
+    _write_atomic(lambda tmp: tmp.write_text(text), Path(path))
+
+
 def _write_atomic(write, path: Path) -> None:
-    """Call ``write(tmp)`` on a temporary name next to ``path``, then rename it to ``path``."""
+    """Call ``write(tmp)`` on a temporary name next to ``path`` (creating its folder), then rename it to
+    ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
     try:
         write(tmp)
