@@ -101,11 +101,13 @@ def build(args) -> None:
         ax.legend(fontsize=7, loc="upper right")
     fig.tight_layout(rect=(0, legend_space(fig, []), 1, 1))
     save_figure(fig, stem)
-    claims = c14(results)
-    write_claims(claims, stem.with_name(f"{NAME}_claims.csv"), args.quick)
-    path = table[table["kind"] == "path"].pivot_table(index=["panel", "label"], columns="winner", values="share")
-    print(path.to_string(float_format=lambda v: f"{v:.1%}"))
-    print_table(pd.DataFrame(claims).drop(columns="statement"))
+    checks = write_claims(c14(results), stem.with_name(f"{NAME}_claims.csv"), args.quick)
+    paths = table[table["kind"] == "path"]
+    for title, panel in paths.groupby("panel", sort=False):
+        print(f"{title}: share of winner self-comparisons in run {SAMPLE_PATH_RUN}")
+        print(panel.pivot_table(index="label", columns="winner", values="share", sort=False)
+              .to_string(float_format=lambda v: f"{v:.1%}"))
+    print_table(checks.drop(columns="statement"))
     print(f"wrote {stem}.png, .pdf, .csv")
 
 

@@ -1,0 +1,142 @@
+"""Fig. 6: regret R(T) at T = 1e6 against the feedback delay d, for ECW-RMED, D-TS and D-TS+ on MSLR K=5
+Condorcet and Non-Condorcet Cyclic.
+
+With delay d the algorithm receives the outcomes of its comparisons in batches, every d slots (the
+protocol is described in docs/harness.md#feedback-delay; the paper does not give one).  The delays are the
+grid of ``paper_config.DELAY_GRID`` (the paper plots a curve without listing its points); d = 1 is no delay,
+i.e. the runs of Figs. 1(a) and 4(a), reused.  500 runs per point; error bars are 95% intervals of the mean.
+Claim checked: C16.  Usage: ``python reproduce/fig6_delay.py [--quick] [--runs N] [--plot-only] ...``.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from reproduce.claims import CLEAR_FACTOR, above, checked, final, need, ratio_of, worst
+from reproduce.experiment import Panel, figure_main, print_table, simulate_panels, write_claims
+from reproduce.paper_config import DELAY_GRID, HORIZON
+from reproduce.plotting import Z_95, figure_legend, legend_space, parameter_axes, save_figure, setup_theme, write_table
+
+NAME = "fig6_delay"
+ALGORITHMS = ("ecw_rmed", "dts", "dts_plus")
+DATASETS = (("mslr5_condorcet", "(a) MSLR K=5, Condorcet"), ("nc_cyclic", "(b) Non-Condorcet Cyclic"))
+# C16 (Sec. 5.2): on Non-Condorcet Cyclic ECW-RMED overtakes D-TS and D-TS+ "once d exceeds roughly 300";
+# read as: below both at the smallest delay of the grid, above both from some delay in this range on.
+CROSSOVER_RANGE = (100, 1000)
+
+
+def delay_panels(horizon: int) -> list[Panel]:
+    """One panel per (dataset, delay) for every delay of the grid below the horizon (a delay of T or more
+    would deliver no feedback at all)."""
+    return [Panel(dataset, f"{title}|{d}", ALGORITHMS, delay=d)
+            for dataset, title in DATASETS for d in DELAY_GRID if d < horizon]
+
+
+def delay_table(results) -> pd.DataFrame:
+    """Per dataset, algorithm and delay: runs, mean R(T), its standard error and 95% half-width."""
+    rows = []
+    for key, curves in results:
+        title, delay = key.split("|")
+        for res in curves:
+            estimate = final(res)
+            rows.append({"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name,
+                         "label": res.label, "delay": int(delay), "horizon": res.line.horizon,
+                         "runs": res.final.size, "mean": estimate.value, "se": estimate.se,
+                         "ci95": Z_95 * estimate.se})
+    return pd.DataFrame(rows)
+
+
+def by_delay(results, title: str) -> dict:
+    """{delay: {algorithm: LineResult}} of one dataset's panels."""
+    out = {}
+    for key, curves in results:
+        panel, delay = key.split("|")
+        if panel == title:
+            out[int(delay)] = {res.line.name: res for res in curves}
+    return out
+
+
+def c16(results) -> list[dict]:
+    """C16 (Sec. 5.2, Fig. 6): ECW-RMED's regret rises much faster with d than D-TS's and D-TS+'s -- its
+    ratio R(d_max) / R(1) exceeds theirs by CLEAR_FACTOR -- on both datasets; on Non-Condorcet Cyclic
+    ECW-RMED is below both at d = 1 and above both from a delay within CROSSOVER_RANGE on."""
+    rows = []
+    for dataset, title in DATASETS:
+        grid = by_delay(results, title)
+        where = f"Fig. 6 {title}"
+
+        def faster(grid=grid):
+            if not grid:
+                need({}, "every delay")
+            first, last = min(grid), max(grid)
+            growth = {}
+            for name in ALGORITHMS:
+                low, high = need(grid[first], name)[0], need(grid[last], name)[0]
+                growth[name] = ratio_of(final(high), final(low))
+            verdict = worst(*(above(growth["ecw_rmed"], growth[name], CLEAR_FACTOR) for name in ("dts", "dts_plus")))
+            return ("R(d=%d)/R(d=%d): " % (last, first)
+                    + ", ".join(f"{name} {g.value:.2f} +- {g.se:.2f}" for name, g in growth.items())), verdict
+
+        rows.append(checked("C16", where, f"ECW-RMED's regret grows with d {CLEAR_FACTOR:g}x faster than D-TS's "
+                            "and D-TS+'s", faster))
+        if dataset == "nc_cyclic":
+            rows.append(checked("C16", where, "ECW-RMED becomes worse than D-TS and D-TS+ once d exceeds roughly "
+                                f"300 (crossover in {CROSSOVER_RANGE[0]}..{CROSSOVER_RANGE[1]})",
+                                lambda grid=grid: crossover(grid)))
+    return rows
+
+
+def crossover(grid: dict):
+    """(measured, verdict) of the NC Cyclic crossover: the first delay from which ECW-RMED stays above both
+    D-TS variants, with the verdicts of "below at d = 1" and "above from there on"."""
+    delays = sorted(grid)
+    if not delays:
+        need({}, "every delay")
+    first = need(grid[delays[0]], "ecw_rmed", "dts", "dts_plus")
+    start_below = worst(*(above(final(other), final(first[0])) for other in first[1:]))
+    above_from = None
+    for d in reversed(delays):
+        ecw, dts, plus = need(grid[d], "ecw_rmed", "dts", "dts_plus")
+        if final(ecw).value <= max(final(dts).value, final(plus).value):
+            break
+        above_from = d
+    if above_from is None:
+        return f"ECW-RMED never above both (up to d = {delays[-1]})", worst(start_below, "FAILS")
+    ecw, dts, plus = need(grid[above_from], "ecw_rmed", "dts", "dts_plus")
+    in_range = CROSSOVER_RANGE[0] <= above_from <= CROSSOVER_RANGE[1]
+    verdict = worst(start_below, above(final(ecw), final(dts)), above(final(ecw), final(plus)),
+                    "holds" if in_range else "direction holds, magnitude not reached")
+    return (f"ECW-RMED above both from d = {above_from} on (there {final(ecw)} vs D-TS {final(dts)}, "
+            f"D-TS+ {final(plus)})"), verdict
+
+
+def build(args) -> None:
+    """Simulate (or load) every (dataset, delay, algorithm) line, draw R(T) against d, check C16."""
+    results = simulate_panels(NAME, delay_panels(args.horizon), args)
+    table = delay_table(results)
+    stem = args.figures / NAME
+    write_table(table, stem.with_suffix(".csv"))
+    setup_theme()
+    fig, axes = plt.subplots(1, len(DATASETS), figsize=(5.2 * len(DATASETS), 4.2), squeeze=False)
+    for ax, (dataset, title) in zip(axes.flat, DATASETS):
+        rows = table[table["panel"] == title]
+        some = {res.label: res for key, curves in results if key.startswith(title) for res in curves}
+        parameter_axes(ax, rows, "delay", title, "feedback delay d (slots)", f"R(T), T = {args.horizon:g}", some)
+        ax.set_ylim(bottom=0)
+    figure_legend(fig, axes.flat)
+    fig.tight_layout(rect=(0, legend_space(fig, axes.flat), 1, 1))
+    save_figure(fig, stem)
+    checks = write_claims(c16(results), stem.with_name(f"{NAME}_claims.csv"), args.quick)
+    print_table(table.pivot_table(index=["panel", "label"], columns="delay", values="mean", sort=False)
+                .reset_index())
+    print_table(checks.drop(columns="statement"))
+    print(f"wrote {stem}.png, .pdf, .csv")
+
+
+def main(argv=None):
+    """Run the figure from the command line (see module docstring)."""
+    figure_main(__doc__.splitlines()[0], HORIZON, build, argv)
+
+
+if __name__ == "__main__":
+    main()
