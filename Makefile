@@ -1,24 +1,50 @@
-# Paper figures, tests and benchmarks.  `make all-figures` reproduces every figure at paper scale
-# (resumable: stored chunks are reused); add QUICK=1 for a smoke run of each.
+# Paper figures, tests and benchmarks.
+#   make all-figures          every figure, Table 9 and figures/REPORT.md at paper scale (stored runs are
+#                             reused, so a checkout with the committed results/ redraws in seconds)
+#   make all-figures QUICK=1  a minutes-long smoke run of each, under figures/quick/ (not evidence)
+#   make -B all-figures FORCE=1   recompute every run from scratch (hours; resumable)
+# A figure is redrawn only when its script or the shared plotting/experiment code is newer than it.
 PYTHON ?= .venv/bin/python
-FLAGS ?= $(if $(QUICK),--quick,)
+FIGDIR := figures$(if $(QUICK),/quick,)
+FLAGS ?= $(if $(QUICK),--quick,) $(if $(FORCE),--force,)
+FIGURES := fig1_mslr fig2_regret_std fig3_condorcet fig4_noncondorcet fig5_diversity fig6_delay fig7_pure_dts
+SHARED := reproduce/experiment.py reproduce/plotting.py reproduce/claims.py reproduce/paper_claims.py \
+          reproduce/paper_config.py
 
-.PHONY: install all-figures fig1 fig7 report verify test test-all bench clean
+.PHONY: install all-figures fig1 fig2 fig3 fig4 fig5 fig6 fig7 table9 report readme verify test test-all \
+        bench clean
 
 install:
 	python3 -m venv .venv
 	$(PYTHON) -m pip install -r requirements.txt
 
-all-figures: fig1 fig7 report
+all-figures: $(FIGURES:%=$(FIGDIR)/%.png) $(FIGDIR)/table9_mslr_subsets.md report
 
-fig1:
-	$(PYTHON) reproduce/fig1_mslr.py $(FLAGS)
+fig1: $(FIGDIR)/fig1_mslr.png
+fig2: $(FIGDIR)/fig2_regret_std.png
+fig3: $(FIGDIR)/fig3_condorcet.png
+fig4: $(FIGDIR)/fig4_noncondorcet.png
+fig5: $(FIGDIR)/fig5_diversity.png
+fig6: $(FIGDIR)/fig6_delay.png
+fig7: $(FIGDIR)/fig7_pure_dts.png
+table9: $(FIGDIR)/table9_mslr_subsets.md
 
-fig7:
-	$(PYTHON) reproduce/fig7_pure_dts.py $(FLAGS)
+$(FIGDIR)/%.png: reproduce/%.py $(SHARED)
+	$(PYTHON) reproduce/$*.py $(FLAGS)
 
+# Fig. 2 is computed from Fig. 1's stored runs.
+$(FIGDIR)/fig2_regret_std.png: $(FIGDIR)/fig1_mslr.png
+
+$(FIGDIR)/table9_mslr_subsets.md: reproduce/table9_mslr_subsets.py
+	$(PYTHON) reproduce/table9_mslr_subsets.py $(if $(QUICK),--quick,)
+
+# REPORT.md from every figure's tables; at paper scale also the README's generated blocks.
 report:
-	$(PYTHON) reproduce/report.py $(if $(QUICK),--figures figures/quick,)
+	$(PYTHON) reproduce/report.py --figures $(FIGDIR) $(if $(QUICK),,--readme README.md)
+
+# Check that the README's generated blocks agree with the committed tables.
+readme:
+	$(PYTHON) reproduce/report.py --readme README.md --check
 
 # Re-simulate the first run of every stored paper-scale chunk and compare bit for bit (~10 min).
 verify:

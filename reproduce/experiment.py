@@ -18,7 +18,7 @@ from reproduce.claims import quick_verdict
 from reproduce.lower_bounds import lower_bound
 from reproduce.plotting import final_table, plot_regret_panels, write_table
 from algorithms import get_algorithm
-from reproduce.runner import Line, LineResult, load_line, run_lines, validate_line
+from reproduce.runner import Line, LineResult, line_key, load_line, run_lines, validate_line
 
 
 QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeline, NOT evidence for or against the "
@@ -141,7 +141,21 @@ def simulate_panels(name: str, panels, args) -> list:
         out.append((panel.title, merged))
     if missing:
         print(f"note: not computed yet, left out: {'; '.join(missing)}", file=sys.stderr)
+    write_table(lines_table(flat, results), args.figures / f"{name}_lines.csv")
     return out
+
+
+def lines_table(lines, results) -> pd.DataFrame:
+    """What a figure drew: per line its dataset, algorithm, parameters, horizon, delay, runs, the worker
+    seconds its stored runs took and the commits that computed them ("missing" if not stored yet)."""
+    rows = []
+    for line, res in zip(lines, results):
+        meta = res.meta if res is not None else {}
+        rows.append({"dataset": line.dataset, "line": line_key(line), "algorithm": line.name, "horizon": line.horizon,
+                     "delay": line.delay, "runs": line.runs if res is not None else 0,
+                     "cpu_seconds": meta.get("cpu_seconds", 0.0),
+                     "commits": " ".join(meta.get("commits", ["missing"]))})
+    return pd.DataFrame(rows)
 
 
 def write_claims(rows: list[dict], path, quick: bool) -> pd.DataFrame:

@@ -1,53 +1,261 @@
-"""Collect every figure's claim checks and final regrets into one Markdown report.
+"""Every claim of the paper, its numbers and its verdict, collected from the tables the figure scripts write.
 
-Reads ``<figures>/<name>_claims.csv`` and ``<name>_final.csv`` written by the figure scripts and
-writes ``<figures>/REPORT.md``: per figure, the table claim / statement / measured / verdict (spec 5.2)
-and the final regret R(T) of every curve (mean, std, s.e., runs).
-Usage: ``python reproduce/report.py [--figures DIR]``.
+Reads ``<figures>/*_claims.csv``, ``*_final.csv`` and ``*_lines.csv`` and writes ``<figures>/REPORT.md``:
+the verdict of each claim C1-C19 (a claim no figure has checked yet is listed as "not measured", with the
+command that measures it), C19 computed here from the final regrets of Figs. 1, 3 and 4, the distance of
+each algorithm's fitted slope to the asymptotic lower bound, and the worker time of every figure.  With
+``--readme README.md`` it also rewrites the generated blocks of the README (between ``<!-- BEGIN
+generated: NAME -->`` and ``<!-- END generated: NAME -->``), so that the README's numbers are never typed
+by hand; ``--check`` only compares and exits 1 if the README is out of date.
+Usage: ``python reproduce/report.py [--figures DIR] [--readme README.md [--check]]``.
 """
 
 import argparse
+import re
+import sys
 from pathlib import Path
 
 import pandas as pd
 
-from reproduce.paths import FIGURES
+from data import load_dataset
+from reproduce.claims import (COMPARABLE_FACTOR, CLEAR_FACTOR, NOT_MEASURED, Estimate, above, below, claim_row,
+                              within_factor, best, worst)
+from reproduce.cli import main_guard
+from reproduce.paths import FIGURES, QUICK
+from reproduce.plotting import write_text
+
+# The paper's claims (Sec. 5, App. D), in this project's words, with the figures that check them.
+CLAIMS = {
+    "C1": ("With one Condorcet winner, D-TS and D-TS+ are practically indistinguishable.", "fig1, fig3"),
+    "C2": ("On Condorcet data D-TS and D-TS+ have clearly lower regret than every existing method, except on "
+           "StrongBorda.", "fig1, fig3"),
+    "C3": ("D-TS and D-TS+ clearly beat RCS on Condorcet data.", "fig1, fig3"),
+    "C4": ("On the real Condorcet data (ArXiv, Sushi, MSLR 16/32) RCS beats RUCB and CCB by a limited margin.",
+           "fig3"),
+    "C5": ("D-TS/D-TS+ have about RMED1's and ECW-RMED's asymptotic slope but a much smaller constant.",
+           "fig1, fig3"),
+    "C6": ("On Condorcet data ECW-RMED is slightly worse than RMED1, with a similar asymptotic behaviour.", "fig3"),
+    "C7": ("On StrongBorda D-TS/D-TS+ escape the Borda trap, SAVAGE has the lowest Copeland regret, ECW-RMED does "
+           "not do well; under G2W regret SAVAGE approaches RMED1.", "fig3"),
+    "C8": ("On non-Condorcet data the Condorcet-only methods grow near-linearly; Sparring and SAVAGE are large.",
+           "fig1, fig4"),
+    "C9": ("D-TS and D-TS+ are much better than CCB and SCB on all non-Condorcet data (500 arms included).",
+           "fig1, fig4"),
+    "C10": ("MSLR K=5 non-Condorcet: (i) D-TS+ < 0.1 CCB, (ii) D-TS > ECW-RMED, (iii) D-TS+ < ECW-RMED.", "fig1"),
+    "C11": ("Non-Condorcet Cyclic: D-TS is above ECW-RMED; D-TS+ improves on D-TS only a little.", "fig4"),
+    "C12": ("MSLR K=16 non-Condorcet: ECW-RMED stays above D-TS+ up to 5e6; on K=32 the gap is larger.", "fig4"),
+    "C13": ("D-TS+ is below D-TS on MSLR 5, 16 and 32 non-Condorcet.", "fig1, fig4"),
+    "C14": ("In one sample path D-TS spreads its exploitations over all Copeland winners.", "fig5"),
+    "C15": ("(a) ECW-RMED's regret STD is ~200% of its mean, D-TS+'s 13.16%; (b) on Gap, fixed-order ECW-RMED is "
+            "very low, shuffled it is much larger and above D-TS/D-TS+.", "fig2, fig4"),
+    "C16": ("ECW-RMED's regret rises much faster with the feedback delay; on Non-Condorcet Cyclic it overtakes "
+            "both D-TS variants once d exceeds ~300.", "fig6"),
+    "C17": ("Pure D-TS: (a) worse than D-TS on StrongBorda, (b) linear on Non-Condorcet Cyclic, (c) as good or "
+            "better on MSLR K=5.", "fig7"),
+    "C18": ("The RUCB/RLCB elimination rarely triggers in practice (conclusion; an optional diagnostic).", "-"),
+    "C19": ("D-TS/D-TS+ beat every existing method except ECW-RMED; against ECW-RMED much better on Condorcet "
+            "data and better or comparable on non-Condorcet data.", "fig1, fig3, fig4 (computed here)"),
+}
+FIGURE_COMMANDS = {"fig1": "make fig1", "fig2": "make fig2", "fig3": "make fig3", "fig4": "make fig4",
+                   "fig5": "make fig5", "fig6": "make fig6", "fig7": "make fig7"}
+# Figures whose final-regret tables C19 aggregates, and the panels that have a Condorcet winner.
+C19_FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet")
+DTS_FAMILY = ("dts", "dts_plus")
+NOT_COMPARED_IN_C19 = ("pure_dts", "ecw_rmed")
+C18_REASON = ("not measured: the paper gives no numbers and this project does not instrument the candidate "
+              "set; Fig. 7 (pure D-TS vs D-TS) shows where the elimination matters")
+
+
+def claim_id(label: str) -> str:
+    """The claim number of a row id: "C10(ii)" -> "C10", "C15a" -> "C15"."""
+    match = re.match(r"C\d+", str(label))
+    return match.group(0) if match else str(label)
+
+
+def load_tables(folder: Path, suffix: str) -> dict[str, pd.DataFrame]:
+    """{figure stem: table} of every ``<stem><suffix>`` in ``folder``."""
+    return {path.name[: -len(suffix)]: pd.read_csv(path) for path in sorted(folder.glob(f"*{suffix}"))}
+
+
+def c19_rows(finals: dict[str, pd.DataFrame]) -> list[dict]:
+    """C19 per regret panel of Figs. 1, 3, 4: the better D-TS variant below every other baseline, and against
+    ECW-RMED CLEAR_FACTOR times lower on Condorcet panels, lower or within COMPARABLE_FACTOR otherwise."""
+    rows = []
+    for stem in C19_FIGURES:
+        if stem not in finals:
+            continue
+        for title, panel in finals[stem].groupby("panel", sort=False):
+            estimates = {row.algorithm: Estimate(row.mean_final_regret, row.sem_final_regret)
+                         for row in panel.itertuples()}
+            where = f"{stem} {title}"
+            ours = [estimates[name] for name in DTS_FAMILY if name in estimates]
+            if not ours:
+                rows.append(claim_row("C19", where, CLAIMS["C19"][0], "missing: dts, dts_plus", NOT_MEASURED))
+                continue
+            mine = min(ours, key=lambda e: e.value)
+            others = {name: e for name, e in estimates.items() if name not in DTS_FAMILY + NOT_COMPARED_IN_C19}
+            verdicts = [below(mine, e) for e in others.values()]
+            measured = f"best D-TS variant {mine}"
+            if others:
+                runner_up = min(others, key=lambda name: others[name].value)
+                measured += f"; best other baseline {runner_up} {others[runner_up]}"
+            if "ecw_rmed" in estimates:
+                ecw = estimates["ecw_rmed"]
+                if load_dataset(panel["dataset"].iloc[0]).has_condorcet_winner:
+                    verdicts.append(above(ecw, mine, CLEAR_FACTOR))
+                else:
+                    verdicts.append(best(below(mine, ecw), within_factor(mine, ecw, COMPARABLE_FACTOR)))
+                measured += f"; ECW-RMED {ecw}"
+            rows.append(claim_row("C19", where, CLAIMS["C19"][0], measured, worst(*verdicts)))
+    return rows
+
+
+def claims_table(folder: Path) -> pd.DataFrame:
+    """Every claim row of every figure, C19 computed from the final tables, and a "not measured" row for
+    each claim that no figure has checked."""
+    tables = list(load_tables(folder, "_claims.csv").values())
+    rows = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(
+        columns=["claim", "where", "statement", "measured", "verdict"])
+    rows = pd.concat([rows, pd.DataFrame(c19_rows(load_tables(folder, "_final.csv")))], ignore_index=True)
+    present = {claim_id(label) for label in rows["claim"]}
+    missing = []
+    for claim, (statement, figures) in CLAIMS.items():
+        if claim in present:
+            continue
+        reason = C18_REASON if claim == "C18" else "not measured yet: run " + ", ".join(
+            FIGURE_COMMANDS[f.strip()] for f in figures.split(",") if f.strip() in FIGURE_COMMANDS)
+        missing.append(claim_row(claim, figures, statement, reason, NOT_MEASURED))
+    rows = pd.concat([rows, pd.DataFrame(missing)], ignore_index=True)
+    order = {claim: k for k, claim in enumerate(CLAIMS)}
+    rows["_order"] = rows["claim"].map(lambda label: order.get(claim_id(label), len(order)))
+    return rows.sort_values("_order", kind="stable").drop(columns="_order").reset_index(drop=True)
+
+
+def verdict_summary(claims: pd.DataFrame) -> pd.DataFrame:
+    """Per claim: how many checks gave each verdict."""
+    counts = claims.assign(claim=claims["claim"].map(claim_id)).groupby(["claim", "verdict"], sort=False).size()
+    table = counts.unstack(fill_value=0)
+    return table.loc[[claim for claim in CLAIMS if claim in table.index]].reset_index()
+
+
+def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per regret panel: the asymptotic lower bound C and the algorithms whose fitted last-decade slope is
+    closest to it and lowest."""
+    rows = []
+    for stem, table in finals.items():
+        if "lower_bound_slope" not in table:
+            continue
+        for title, panel in table.groupby("panel", sort=False):
+            gap = (panel["slope_last_decade"] - panel["lower_bound_slope"]).abs()
+            closest = panel.loc[gap.idxmin()]
+            lowest = panel.loc[panel["slope_last_decade"].idxmin()]
+            rows.append({"figure": stem, "panel": title, "lower bound C": panel["lower_bound_slope"].iloc[0],
+                         "model": panel["lower_bound_model"].iloc[0],
+                         "closest slope": f"{closest['label']} {closest['slope_last_decade']:.3g} "
+                                          f"+- {closest['slope_se']:.2g}",
+                         "lowest slope": f"{lowest['label']} {lowest['slope_last_decade']:.3g}"})
+    return pd.DataFrame(rows)
+
+
+def compute_table(folder: Path) -> pd.DataFrame:
+    """Per figure: curves drawn, runs, and the worker hours of the stored runs it draws (each line counted
+    once per figure; a line shared by two figures is counted in both)."""
+    rows = []
+    for stem, lines in load_tables(folder, "_lines.csv").items():
+        rows.append({"figure": stem, "lines": len(lines), "runs": int(lines["runs"].sum()),
+                     "worker hours": lines["cpu_seconds"].sum() / 3600.0})
+    return pd.DataFrame(rows)
 
 
 def markdown_table(frame: pd.DataFrame) -> str:
-    """A pipe table of ``frame`` (floats with 2 decimals)."""
-    cells = frame.map(lambda v: f"{v:.2f}" if isinstance(v, float) else str(v))
-    lines = ["| " + " | ".join(frame.columns) + " |", "|" + "---|" * len(frame.columns)]
-    lines += ["| " + " | ".join(row) + " |" for row in cells.itertuples(index=False)]
+    """A pipe table of ``frame`` (floats with 3 significant digits, pipes in cells escaped)."""
+    def cell(value):
+        text = f"{value:.3g}" if isinstance(value, float) else str(value)
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(map(str, frame.columns)) + " |", "|" + "---|" * len(frame.columns)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join(lines)
 
 
+def generated_blocks(folder: Path) -> dict[str, str]:
+    """The README's generated blocks: ``claims`` (verdict counts per claim), ``compute`` (worker hours per
+    figure), ``bounds`` (lower bounds and closest slopes)."""
+    claims = claims_table(folder)
+    finals = load_tables(folder, "_final.csv")
+    summary = verdict_summary(claims)
+    summary.insert(1, "statement", summary["claim"].map(lambda claim: CLAIMS[claim][0]))
+    return {"claims": markdown_table(summary), "compute": markdown_table(compute_table(folder)),
+            "bounds": markdown_table(slope_table(finals))}
+
+
 def build_report(folder: Path) -> str:
-    """The report text for every figure with stored tables in ``folder``."""
-    parts = ["# Claims of the paper checked against this reproduction", "",
-             "Generated by `python reproduce/report.py` from the tables the figure scripts write.", ""]
-    for final_path in sorted(Path(folder).glob("*_final.csv")):
-        name = final_path.name[: -len("_final.csv")]
-        parts += [f"## {name}", ""]
-        claims_path = final_path.with_name(f"{name}_claims.csv")
-        if claims_path.exists():
-            parts += [markdown_table(pd.read_csv(claims_path)), ""]
-        final = pd.read_csv(final_path)[["panel", "label", "horizon", "runs", "mean_final_regret",
-                                          "std_final_regret", "sem_final_regret"]]
-        parts += [markdown_table(final), ""]
+    """The text of REPORT.md for the tables in ``folder``."""
+    folder = Path(folder)
+    claims = claims_table(folder)
+    finals = load_tables(folder, "_final.csv")
+    quick = folder.name == QUICK
+    parts = ["# The paper's claims checked against this reproduction", "",
+             "Generated by `python reproduce/report.py` from the tables the figure scripts write; do not edit.", ""]
+    if quick:
+        parts += ["**Quick run (few runs, short horizon): a smoke test of the pipeline, not evidence for or "
+                  "against the paper's claims.**", ""]
+    parts += ["A verdict is *holds* (true by more than 2 standard errors), *same order, not significant*, "
+              "*direction holds, magnitude not reached* (a claimed factor such as \"much lower\" = x2 is not "
+              "reached), *FAILS*, or *not measured*; thresholds are named in `reproduce/claims.py`.", "",
+              "## Verdicts per claim", "", generated_blocks(folder)["claims"], "",
+              "## Every check", "", markdown_table(claims), "",
+              "## Distance to the asymptotic lower bound", "",
+              "C is the constant of the asymptotic regret lower bound (R(T) >= C ln T for large T; "
+              "`core/lower_bound.py`); each curve's slope is fitted against ln t over the last decade.  "
+              "At finite T a slope can be below C where pairs are still unresolved.", "",
+              markdown_table(slope_table(finals)), "",
+              "## Worker time per figure", "", markdown_table(compute_table(folder)), ""]
+    for stem, final in finals.items():
+        columns = [c for c in ("panel", "label", "horizon", "runs", "mean_final_regret", "sem_final_regret",
+                               "slope_last_decade", "lower_bound_slope") if c in final]
+        parts += [f"## Final regret R(T): {stem}", "", markdown_table(final[columns]), ""]
     return "\n".join(parts)
 
 
+def update_readme(text: str, blocks: dict[str, str]) -> str:
+    """``text`` with each ``<!-- BEGIN generated: NAME -->`` ... ``<!-- END generated: NAME -->`` block
+    replaced by ``blocks[NAME]``; ValueError if the README lacks one of them."""
+    for name, body in blocks.items():
+        pattern = re.compile(rf"(<!-- BEGIN generated: {name} -->\n).*?(<!-- END generated: {name} -->)", re.S)
+        if not pattern.search(text):
+            raise ValueError(f"README has no generated block {name!r}")
+        text = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
+    return text
+
+
 def main(argv=None):
-    """Write REPORT.md next to the figures."""
+    """Write REPORT.md (and the README's generated blocks with --readme)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--figures", type=Path, default=FIGURES, help=f"figures folder (default {FIGURES})")
+    parser.add_argument("--readme", type=Path, default=None, help="also rewrite this README's generated blocks")
+    parser.add_argument("--check", action="store_true", help="with --readme: only check it is up to date")
     args = parser.parse_args(argv)
-    path = args.figures / "REPORT.md"
-    tmp = path.with_name(".REPORT.md.tmp")
-    tmp.write_text(build_report(args.figures))
-    tmp.replace(path)
-    print(f"wrote {path}")
+
+    def run():
+        if not args.figures.is_dir():
+            raise ValueError(f"figures folder {args.figures} does not exist (run a figure script first)")
+        if args.readme is not None:
+            current = args.readme.read_text()
+            wanted = update_readme(current, generated_blocks(args.figures))
+            if args.check:
+                if current != wanted:
+                    print(f"{args.readme} is out of date: run python reproduce/report.py --readme {args.readme}")
+                    sys.exit(1)
+                print(f"{args.readme} generated blocks are up to date")
+                return
+            if current != wanted:
+                write_text(wanted, args.readme)
+        path = args.figures / "REPORT.md"
+        write_text(build_report(args.figures), path)
+        print(f"wrote {path}")
+
+    main_guard(run)
 
 
 if __name__ == "__main__":

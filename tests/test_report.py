@@ -1,0 +1,75 @@
+"""reproduce/report.py: every claim listed, C19 computed, the README's generated blocks current."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from reproduce import report
+from reproduce.claims import HOLDS, NOT_MEASURED
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_readme_generated_blocks_agree_with_the_committed_tables():
+    """The numbers in the README are the ones report.py computes from figures/*.csv (never typed by hand)."""
+    text = (ROOT / "README.md").read_text()
+    assert report.update_readme(text, report.generated_blocks(ROOT / "figures")) == text, \
+        "README out of date: run python reproduce/report.py --readme README.md"
+
+
+def test_every_claim_is_listed_and_unchecked_ones_are_not_measured(tmp_path):
+    pd.DataFrame([{"claim": "C10(ii)", "where": "Fig. 1 (b)", "statement": "s", "measured": "m",
+                   "verdict": HOLDS}]).to_csv(tmp_path / "fig1_mslr_claims.csv", index=False)
+    table = report.claims_table(tmp_path)
+    ids = [report.claim_id(label) for label in table["claim"]]
+    assert sorted(set(ids), key=lambda c: int(c[1:])) == list(report.CLAIMS)
+    assert ids == sorted(ids, key=lambda c: int(c[1:])), "rows are in claim order"
+    assert table.loc[table["claim"] == "C10(ii)", "verdict"].item() == HOLDS
+    c4 = table[table["claim"] == "C4"].iloc[0]
+    assert c4["verdict"] == NOT_MEASURED and "make fig3" in c4["measured"]
+
+
+def final_row(panel, dataset, algorithm, mean, sem=1.0):
+    return {"panel": panel, "dataset": dataset, "algorithm": algorithm, "label": algorithm, "horizon": 1000,
+            "runs": 100, "mean_final_regret": mean, "sem_final_regret": sem}
+
+
+@pytest.mark.parametrize("dataset, ecw, verdict", [
+    ("mslr5_condorcet", 300.0, "holds"),  # Condorcet: ECW-RMED 3x the best D-TS variant, "much better"
+    ("mslr5_condorcet", 150.0, "direction holds, magnitude not reached"),
+    ("mslr5_noncondorcet", 120.0, "holds"),  # non-Condorcet: "better or comparable" (within x1.5)
+    ("mslr5_noncondorcet", 40.0, "FAILS"),
+])
+def test_c19_reads_condorcet_and_non_condorcet_panels_differently(tmp_path, dataset, ecw, verdict):
+    rows = [final_row("p", dataset, name, mean) for name, mean in
+            (("dts", 100.0), ("dts_plus", 110.0), ("rucb", 200.0), ("ecw_rmed", ecw))]
+    (row,) = report.c19_rows({"fig1_mslr": pd.DataFrame(rows)})
+    assert row["verdict"] == verdict
+
+
+def test_c19_fails_when_a_baseline_beats_both_variants():
+    rows = [final_row("p", "mslr5_condorcet", name, mean) for name, mean in
+            (("dts", 100.0), ("dts_plus", 110.0), ("rucb", 50.0), ("ecw_rmed", 300.0))]
+    assert report.c19_rows({"fig3_condorcet": pd.DataFrame(rows)})[0]["verdict"] == "FAILS"
+
+
+def test_update_readme_refuses_a_readme_without_the_block():
+    with pytest.raises(ValueError, match="no generated block 'claims'"):
+        report.update_readme("no markers here", {"claims": "x"})
+
+
+def test_quick_report_says_it_is_not_evidence(tmp_path):
+    quick = tmp_path / "quick"
+    quick.mkdir()
+    assert "not evidence" in report.build_report(quick)
+
+
+def test_missing_figures_folder_is_one_line_and_exit_2(tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "reproduce" / "report.py"), "--figures",
+                           str(tmp_path / "absent")], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().startswith("error: figures folder") and len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "absent").exists()
