@@ -64,7 +64,7 @@ class Panel:
 
 
 def ete_horizons(horizon: int) -> list[int]:
-    """Horizons at which explore-then-exploit algorithms are re-run (spec 1.8), up to ``horizon``.
+    """Horizons at which explore-then-exploit algorithms are re-run (docs/experiments.md#explore-then-exploit-algorithms), up to ``horizon``.
 
     The authors' grid starts at 10 and adds x and 3x while x <= T (x <- 10x); the points above T are
     not plotted (the axis is clipped at T), so they are not run here.  T itself closes the curve.

@@ -119,9 +119,9 @@ def build(args) -> None:
     fig.tight_layout(rect=(0, legend_space(fig, []), 1, 1))
     save_figure(fig, stem)
     claims = [row for title, _ in results if "non-Condorcet" in title for row in c15a(table, title)]
-    write_claims(claims, stem.with_name(f"{NAME}_claims.csv"), args.quick)
+    checks = write_claims(claims, stem.with_name(f"{NAME}_claims.csv"), args.quick)
     print_table(table.drop(columns=["color"] + [c for c in table.columns if c.endswith("_se")]))
-    print_table(pd.DataFrame(claims).drop(columns="statement"))
+    print_table(checks.drop(columns="statement"))
     print(f"wrote {stem}.png, .pdf, .csv")
 
 

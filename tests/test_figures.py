@@ -1,0 +1,75 @@
+"""The figure-specific computations of reproduce/fig*.py and table9 on synthetic results."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from data import load_dataset
+from reproduce import fig2_regret_std, fig5_diversity, fig6_delay, table9_mslr_subsets
+from reproduce.claims import FAILS, HOLDS
+
+
+def result(dataset, algorithm, final, self_counts=None, checkpoints=None, regret=None, horizon=1000):
+    """A stand-in LineResult."""
+    final = np.asarray(final, dtype=np.float64)
+    line = SimpleNamespace(dataset=dataset, name=algorithm, algorithm=algorithm, horizon=horizon)
+    return SimpleNamespace(line=line, label=algorithm, final=final, self_counts=self_counts,
+                           checkpoints=checkpoints, regret=regret)
+
+
+def test_winner_shares_are_fractions_of_the_winners_self_comparisons():
+    dataset = load_dataset("nc_cyclic")
+    counts = np.zeros((2, dataset.K), dtype=np.int64)
+    counts[0, dataset.winners] = [10, 30, 60]
+    counts[0, 0 if 0 not in dataset.winners else 4] = 1000  # a non-winner's self-comparisons do not count
+    shares = fig5_diversity.winner_shares(result("nc_cyclic", "dts", [0, 0], self_counts=counts))
+    assert shares[0] == pytest.approx([0.1, 0.3, 0.6])
+    assert shares[1] == pytest.approx([0.0, 0.0, 0.0])  # a run without any winner self-comparison
+
+
+def test_delay_panels_leave_out_delays_of_the_horizon_or_more():
+    delays = {panel.delay for panel in fig6_delay.delay_panels(1000)}
+    assert delays == {d for d in fig6_delay.DELAY_GRID if d < 1000}
+
+
+def grid(values):
+    """{delay: {algorithm: result}} with 400 runs per point, means as given and s.e. 1."""
+    z = np.tile([-1.0, 1.0], 200) * np.sqrt(400) / np.tile([-1.0, 1.0], 200).std(ddof=1)
+    return {d: {name: result("nc_cyclic", name, mean + z) for name, mean in row.items()}
+            for d, row in values.items()}
+
+
+def test_crossover_inside_the_paper_range_holds():
+    g = grid({1: {"ecw_rmed": 100, "dts": 200, "dts_plus": 190}, 100: {"ecw_rmed": 150, "dts": 210, "dts_plus": 200},
+              300: {"ecw_rmed": 400, "dts": 230, "dts_plus": 220}, 1000: {"ecw_rmed": 900, "dts": 300, "dts_plus": 280}})
+    measured, verdict = fig6_delay.crossover(g)
+    assert "d = 300" in measured and verdict == HOLDS
+
+
+def test_crossover_never_reached_fails():
+    g = grid({1: {"ecw_rmed": 100, "dts": 200, "dts_plus": 190}, 1000: {"ecw_rmed": 150, "dts": 210, "dts_plus": 200}})
+    assert fig6_delay.crossover(g)[1] == FAILS
+
+
+def test_regret_at_reads_the_checkpoint_or_the_final_value():
+    res = result("mslr5_condorcet", "dts", [5.0, 7.0], checkpoints=np.array([10, 100, 1000]),
+                 regret=np.array([[1.0, 2.0, 5.0], [1.0, 3.0, 7.0]]))
+    assert fig2_regret_std.regret_at(res, 1000) == pytest.approx([5.0, 7.0])
+    assert fig2_regret_std.regret_at(res, 100) == pytest.approx([2.0, 3.0])
+    with pytest.raises(ValueError, match="no checkpoint at t = 50"):
+        fig2_regret_std.regret_at(res, 50)
+
+
+def test_table9_scores_computed_from_data_match_the_paper():
+    for name in table9_mslr_subsets.TABLE9:
+        rows = table9_mslr_subsets.subset_rows(name)
+        assert all(row["matches"] for row in rows)
+        assert [row["ranker"] for row in rows if row["winner"]] == table9_mslr_subsets.TABLE9[name][3]
+
+
+def test_table9_writes_csv_and_markdown(tmp_path, capsys):
+    table9_mslr_subsets.main(["--figures", str(tmp_path)])
+    text = (tmp_path / "table9_mslr_subsets.md").read_text()
+    assert "## K = 32, non-Condorcet (Copeland winners: 60, 120)" in text
+    assert "all 96 Copeland scores match" in capsys.readouterr().out
