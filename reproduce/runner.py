@@ -23,11 +23,14 @@ from algorithms import get_algorithm
 from core.simulate import simulate
 from data import load_dataset
 from reproduce import seeds
+from reproduce.cli import BACKENDS, check_output_folder
 from reproduce.paths import ROOT
-from reproduce.store import chunk_path, load_chunk, save_chunk
+from reproduce.store import chunk_path, inspect_chunk, save_chunk
 
 FORMAT_VERSION = 1
+INT64_MAX = 2**63 - 1
 CHECKPOINTS_PER_DECADE = 40
+CHUNK_SLOTS = 5e8  # about this many (slot x arm) steps per stored chunk (see chunk_size)
 
 
 def log_grid(horizon: int, per_decade: int = CHECKPOINTS_PER_DECADE) -> np.ndarray:
@@ -43,7 +46,8 @@ class Line:
     """One curve: ``algorithm`` with ``params`` on ``dataset`` for ``runs`` runs of ``horizon`` slots.
 
     tag names the line in the legend and tables (default: the algorithm name); delay is the
-    feedback batch length d (spec 1.11); shuffle=False keeps the dataset's arm order in every run.
+    feedback batch length d (docs/harness.md, "Feedback delay"); shuffle=False keeps
+    the dataset's arm order in every run.
     """
 
     dataset: str
@@ -163,6 +167,13 @@ def validate_line(line: Line):
     for name, value, low in (("runs", line.runs, 1), ("horizon", line.horizon, 1), ("delay", line.delay, 1)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        if value > INT64_MAX:
+            raise ValueError(f"{name} must be at most {INT64_MAX} (int64), got {value!r}")
+    if line.delay >= line.horizon and not spec.needs_horizon:
+        # No feedback would reach the algorithm before the end.  Explore-then-exploit algorithms are
+        # exempt: their curve is run at every grid horizon, some of which may be below the delay.
+        raise ValueError(f"delay must be smaller than the horizon (feedback arrives every d slots), "
+                         f"got delay {line.delay} >= horizon {line.horizon}")
     spec.make_state(dataset.K, line.horizon, spec.problem_params(spec.resolve_params(dict(line.params)), dataset))
     return dataset, spec
 
@@ -170,7 +181,16 @@ def validate_line(line: Line):
 def chunk_size(line: Line, K: int) -> int:
     """Runs per stored chunk: small enough to resume and balance work, large enough to amortise I/O."""
     per_run = line.horizon * max(K, 5)
-    return int(min(line.runs, max(1, round(5e8 / per_run))))
+    return int(min(line.runs, max(1, round(CHUNK_SLOTS / per_run))))
+
+
+def chunk_shapes(config: dict, K: int) -> dict:
+    """The shape of every array a chunk made with ``config`` holds, for a K-armed dataset: one row per
+    run of ``config["runs"]``, one column per checkpoint of ``log_grid(config["horizon"])``."""
+    start, stop = config["runs"]
+    runs, C = stop - start, log_grid(config["horizon"], config["checkpoints_per_decade"]).shape[0]
+    return {"checkpoints": (C,), "regret": (runs, C), "g2w": (runs, C), "final": (runs,),
+            "self_counts": (runs, K), "permutation": (runs, K)}
 
 
 def resolved_params(line: Line) -> dict:
@@ -205,15 +225,24 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
               progress: bool = True, backend: str = "loky") -> list[LineResult]:
     """Compute (or reuse) every line and return their results, in the order given.
 
-    Every line is validated first, so a bad input raises ValueError before any file is written.
-    n_jobs follows joblib (-1 = all cores); backend is a joblib backend name ("loky", "dask", ...).
+    Every line, the seed, the backend and the results folder ``out`` are checked first, so bad input
+    raises ValueError before any file is written.  n_jobs follows joblib (-1 = all cores); backend is
+    one of ``BACKENDS`` ("dask" needs a ``dask.distributed.Client``: see ``reproduce.cli.backend_context``).
+    A stored chunk is reused only if it passes every check of ``reproduce.store``; a damaged or stale
+    one is recomputed and named on stderr with the reason.
     """
     from joblib import Parallel, delayed, parallel_config
     from tqdm.auto import tqdm
 
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= INT64_MAX:
+        raise ValueError(f"seed must be a non-negative integer (int64), got {seed!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be a non-zero integer (-1: all cores), got {n_jobs!r}")
     checked = [validate_line(line) for line in lines]
+    if backend == "dask":
+        _require_dask_client()
     tasks, planned = [], set()
     for line, (dataset, spec) in zip(lines, checked):
         size = chunk_size(line, dataset.K)
@@ -225,10 +254,16 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
             if path in planned:  # the same line twice (e.g. two panels drawing one set of runs)
                 continue
             planned.add(path)
-            if force or load_chunk(path, config) is None:
-                tasks.append((line, dataset, start, stop, path, config))
+            if not force:
+                chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
+                if chunk is not None:
+                    continue
+                if reason is not None:
+                    print(f"recomputing {path}: {reason}", file=sys.stderr, flush=True)
+            tasks.append((line, dataset, start, stop, path, config))
     total = sum((stop - start) * line.horizon for line, _, start, stop, _, _ in tasks)
     if tasks:
+        check_output_folder(out, "results folder", create=True)
         bar = tqdm(total=total, unit="slot", unit_scale=True, disable=not progress,
                    desc=f"{experiment}: {len(tasks)} chunks")
         with parallel_config(backend=backend, n_jobs=n_jobs):
@@ -242,6 +277,19 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     return [load_line(line, dataset, spec, out, seed) for line, (dataset, spec) in zip(lines, checked)]
 
 
+def _require_dask_client() -> None:
+    """ValueError unless a dask.distributed Client is active (joblib's dask backend runs on it)."""
+    try:
+        from distributed import get_client
+    except ImportError:
+        raise ValueError("backend 'dask' needs the 'dask[distributed]' package") from None
+    try:
+        get_client()
+    except ValueError:
+        raise ValueError("backend 'dask' needs a running dask.distributed Client "
+                         "(see reproduce.cli.backend_context)") from None
+
+
 def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
     """Assemble the stored chunks of a line into one ``LineResult`` (ValueError if a chunk is missing)."""
     size = chunk_size(line, dataset.K)
@@ -249,9 +297,11 @@ def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
     parts = []
     for start in range(0, line.runs, size):
         stop = min(line.runs, start + size)
-        chunk = load_chunk(chunk_path(folder, start, stop), _config(line, dataset, seed, start, stop))
+        path, config = chunk_path(folder, start, stop), _config(line, dataset, seed, start, stop)
+        chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
         if chunk is None:
-            raise ValueError(f"missing or stale results for {line.name} on {line.dataset}, runs {start}-{stop - 1}")
+            raise ValueError(f"missing or stale results for {line.name} on {line.dataset}, runs {start}-{stop - 1}"
+                             f" ({path}: {reason or 'missing'})")
         parts.append(chunk)
     stack = {key: np.concatenate([part[key] for part in parts]) for key in
              ("regret", "g2w", "final", "self_counts", "permutation")}
