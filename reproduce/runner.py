@@ -143,8 +143,11 @@ def _config(line: Line, dataset, seed: int, start: int, stop: int) -> dict:
     }
 
 
-def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: Path, config: dict) -> int:
-    """Simulate runs start..stop-1 of ``line`` and store them atomically at ``path``; return the slots run."""
+def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: Path, config: dict):
+    """Simulate runs start..stop-1 of ``line``; return ``(path, arrays, meta, slots run)``.
+
+    Runs in a worker (a local process or a dask worker on another machine); the calling process stores
+    the chunk, so workers need no access to the results folder."""
     spec = get_algorithm(line.algorithm)
     params = spec.resolve_params(dict(line.params))
     began = time.time()
@@ -156,8 +159,7 @@ def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: 
     arrays["checkpoints"] = log_grid(line.horizon)
     meta = {"config": config, "seconds": time.time() - began, "commit": _git_commit(),
             "versions": _versions(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
-    save_chunk(path, arrays, meta)
-    return (stop - start) * line.horizon
+    return path, arrays, meta, (stop - start) * line.horizon
 
 
 def validate_line(line: Line):
@@ -229,7 +231,8 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     raises ValueError before any file is written.  n_jobs follows joblib (-1 = all cores); backend is
     one of ``BACKENDS`` ("dask" needs a ``dask.distributed.Client``: see ``reproduce.cli.backend_context``).
     A stored chunk is reused only if it passes every check of ``reproduce.store``; a damaged or stale
-    one is recomputed and named on stderr with the reason.
+    one is recomputed and named on stderr with the reason.  Workers only compute; this process writes
+    each chunk (atomically) as it arrives, so remote dask workers need no access to ``out``.
     """
     from joblib import Parallel, delayed, parallel_config
     from tqdm.auto import tqdm
@@ -271,7 +274,8 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
                 delayed(_compute_chunk)(line, dataset, int(seed), start, stop, path, config)
                 for line, dataset, start, stop, path, config in tasks
             )
-            for slots in jobs:
+            for path, arrays, meta, slots in jobs:
+                save_chunk(path, arrays, meta)
                 bar.update(slots)
         bar.close()
     return [load_line(line, dataset, spec, out, seed) for line, (dataset, spec) in zip(lines, checked)]
