@@ -245,6 +245,6 @@ def main_guard(main):
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
     except OSError as error:
-        where = f" {error.filename}" if getattr(error, "filename", None) else ""
-        print(f"error:{where}: {error.strerror or error}", file=sys.stderr)
+        where = f"{error.filename}: " if getattr(error, "filename", None) else ""
+        print(f"error: {where}{error.strerror or error}", file=sys.stderr)
         sys.exit(1)
