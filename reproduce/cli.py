@@ -211,7 +211,7 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
 def backend_context(args: argparse.Namespace):
     """Connect to the dask scheduler (``--scheduler``) or start a loopback LocalCluster
     (``--local-cluster N``) for the duration of the block; a no-op for local backends.  An unreachable
-    scheduler is a ValueError after ``SCHEDULER_TIMEOUT_S`` seconds."""
+    scheduler, or one without any worker, is a ValueError after ``SCHEDULER_TIMEOUT_S`` seconds."""
     if args.backend != "dask":
         yield
         return
@@ -229,6 +229,11 @@ def backend_context(args: argparse.Namespace):
             raise ValueError(f"cannot reach dask scheduler {args.scheduler} within {SCHEDULER_TIMEOUT_S} s "
                              f"({reason})") from None
         with client:
+            try:
+                client.wait_for_workers(1, timeout=SCHEDULER_TIMEOUT_S)
+            except (TimeoutError, OSError):
+                raise ValueError(f"dask scheduler {args.scheduler} has no workers (waited {SCHEDULER_TIMEOUT_S} s; "
+                                 f"start some with: dask worker {args.scheduler} --nthreads 1)") from None
             yield
         return
     with LocalCluster(n_workers=args.local_cluster, threads_per_worker=1, processes=True, host="127.0.0.1",

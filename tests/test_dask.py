@@ -70,3 +70,17 @@ def test_local_cluster_flag_of_the_scripts(tmp_path):
         for key in a.keys() - {"meta"}:
             np.testing.assert_array_equal(a[key], b[key])
     assert (tmp_path / "f" / "seq_final.csv").read_text() == (tmp_path / "f" / "cluster_final.csv").read_text()
+
+
+def test_scheduler_without_workers_is_an_error_not_a_hang(monkeypatch):
+    import argparse
+
+    from reproduce import cli
+
+    monkeypatch.setattr(cli, "SCHEDULER_TIMEOUT_S", 1)
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        args = argparse.Namespace(backend="dask", scheduler=cluster.scheduler_address, local_cluster=None)
+        with pytest.raises(ValueError, match=r"dask scheduler \S+ has no workers \(waited 1 s; start some with: "
+                                             r"dask worker \S+ --nthreads 1\)"):
+            with cli.backend_context(args):
+                pass
