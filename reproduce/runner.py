@@ -132,11 +132,16 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
             "permutation": perm}
 
 
+def matrix_sha1(dataset) -> str:
+    """SHA-1 of the dataset's matrix as simulated (float64, row-major): recorded in every chunk's config."""
+    return hashlib.sha1(np.ascontiguousarray(dataset.P).tobytes()).hexdigest()
+
+
 def _config(line: Line, dataset, seed: int, start: int, stop: int) -> dict:
     """What a chunk file must have been made with to be reused."""
     return {
         "format": FORMAT_VERSION, "dataset": dataset.name,
-        "matrix_sha1": hashlib.sha1(np.ascontiguousarray(dataset.P).tobytes()).hexdigest(),
+        "matrix_sha1": matrix_sha1(dataset),
         "algorithm": line.algorithm, "params": resolved_params(line), "horizon": int(line.horizon),
         "delay": int(line.delay), "shuffle": bool(line.shuffle), "seed": int(seed), "runs": [start, stop],
         "checkpoints_per_decade": CHECKPOINTS_PER_DECADE,

@@ -14,7 +14,6 @@ Usage: ``python reproduce/verify.py results/mslr5_condorcet [--runs-per-chunk 1]
 """
 
 import argparse
-import hashlib
 import sys
 from pathlib import Path
 
@@ -23,7 +22,7 @@ import numpy as np
 from algorithms import get_algorithm
 from data import load_dataset
 from reproduce.cli import OneLineParser, check_folder_readable, integer, main_guard
-from reproduce.runner import chunk_shapes, run_one
+from reproduce.runner import chunk_shapes, matrix_sha1, run_one
 from reproduce.store import ChunkError, check_chunk, read_chunk
 
 COMPARED = ("regret", "g2w", "final", "self_counts")
@@ -53,7 +52,7 @@ def intact_chunk(path: Path):
         if isinstance(error, ChunkError):
             raise
         raise ChunkError(path, f"metadata cannot be used ({type(error).__name__}: {error})") from None
-    if hashlib.sha1(np.ascontiguousarray(dataset.P).tobytes()).hexdigest() != config.get("matrix_sha1"):
+    if matrix_sha1(dataset) != config.get("matrix_sha1"):
         raise ChunkError(path, f"dataset {config['dataset']!r} differs from the one the chunk was made with")
     return chunk, dataset
 
