@@ -150,6 +150,9 @@ class Policy:
 
     def update(self, a1: int, a2: int, a1_won: bool) -> None:
         """Feed back the result of the oldest pending comparison, which must be (a1, a2)."""
+        if not (isinstance(a1_won, (bool, np.bool_))
+                or (isinstance(a1_won, (int, np.integer)) and a1_won in (0, 1))):
+            raise ValueError(f"update(): a1_won must be a bool (or 0/1), got {a1_won!r}")
         if not self._selected:
             raise ValueError("update() called with no pending comparison; call select() first")
         s1, s2, t = self._selected[0]

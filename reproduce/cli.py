@@ -1,12 +1,19 @@
-"""The command line shared by every figure script (DESIGN section 8).
+"""The command line shared by every figure script and ``reproduce/run.py``.
 
-``--runs --horizon --n-jobs --seed --quick --force --out --figures --backend --scheduler
---no-progress --plot-only``.  ``main_guard`` turns a ValueError (bad input) into a one-line
-``error: ...`` on stderr and exit code 2, like argparse's own usage errors.
+``--runs --horizon --n-jobs --seed --quick --force --out --figures --backend --scheduler --local-cluster
+--no-progress --plot-only``.  Every value is checked before any work starts, in quick mode too:
+integers may be written 1e6-style (``integer``), the results and figures folders must be writable
+(``check_output_folder``: a file in the way or no permission is refused, nothing is written), and a
+dask scheduler must answer within ``SCHEDULER_TIMEOUT_S``.  ``main_guard`` turns a ValueError (bad
+input) into one ``error: ...`` line on stderr and exit status 2; so does every argparse usage error
+(``OneLineParser``).
 """
 
 import argparse
+import os
+import re
 import sys
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -15,26 +22,142 @@ from reproduce.paths import FIGURES, QUICK, RESULTS
 
 QUICK_RUNS = 20
 QUICK_HORIZON = 10_000
+INT64_MAX = 2**63 - 1
+MAX_RUNS = 1_000_000  # far above the paper's 500; guards against a typo planning millions of chunks
+BACKENDS = ("loky", "dask", "threading", "sequential")  # joblib backends that run our chunks correctly
+SCHEDULER_TIMEOUT_S = 10  # an unreachable --scheduler fails after this many seconds
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+MAX_NAME_LENGTH = 100
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one ``error: ...`` line and exit status 2 (``--help``
+    still prints the full usage)."""
+
+    def error(self, message):
+        print(f"error: {message} (see --help)", file=sys.stderr)
+        sys.exit(2)
+
+
+INTEGER_PATTERN = re.compile(r"[+-]?[0-9][0-9_]*(?:[eE]\+?[0-9]+)?")
+
+
+def integer(text, option: str, low: int = 1, high: int = INT64_MAX) -> int:
+    """``text`` as an int in [low, high].  Digits, optionally with ``_`` separators and a power of ten:
+    1000000, 1_000_000, 1e6, 25e5.  A decimal point or a negative exponent is refused even where the
+    value is whole (1.5e3, 1000.0, 1e-3): ValueError naming ``option``, as for 2.5, nan, 1e30 or abc."""
+    if isinstance(text, bool) or not isinstance(text, (int, str)):
+        raise ValueError(f"{option} must be an integer, got {text!r}")
+    if isinstance(text, int):
+        value = text
+    else:
+        if not INTEGER_PATTERN.fullmatch(text.strip()) or "__" in text or "_e" in text.lower():
+            raise ValueError(f"{option} must be an integer (digits, or a power-of-ten form such as 1e6), "
+                             f"got {text!r}")
+        mantissa, _, exponent = text.strip().replace("_", "").lower().partition("e")
+        if exponent and int(exponent) > 40 and int(mantissa) != 0:  # beyond int64 whatever the mantissa: do not build a huge int
+            value = high + 1 if not mantissa.startswith("-") else low - 1
+        else:
+            value = int(mantissa) * 10 ** int(exponent or 0)
+    if value < low:
+        raise ValueError(f"{option} must be >= {low}, got {text}")
+    if value > high:
+        raise ValueError(f"{option} must be <= {high}{' (int64)' if high == INT64_MAX else ''}, got {text}")
+    return value
+
+
+def check_name(name: str, option: str = "--name") -> str:
+    """``name`` if it is a plain file name (letters, digits, '.', '_', '-', not starting with '.' or '-',
+    at most MAX_NAME_LENGTH characters); ValueError otherwise, so that no name writes outside its folder."""
+    if not name:
+        raise ValueError(f"{option} must not be empty")
+    if not NAME_PATTERN.fullmatch(name) or len(name) > MAX_NAME_LENGTH:
+        raise ValueError(f"{option} must be a plain file name (letters, digits, '.', '_', '-'; no path "
+                         f"separators; at most {MAX_NAME_LENGTH} characters), got {name!r}")
+    return name
+
+
+def _probe(folder: Path) -> str | None:
+    """None if a file can be created in the existing folder ``folder`` (the probe file is removed), else
+    the reason.  A real probe, not only os.access: root passes os.access on read-only mounts."""
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "permission denied"
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".write-probe.")
+    except OSError as error:
+        return (error.strerror or str(error)).lower()
+    os.close(fd)
+    os.unlink(name)
+    return None
+
+
+def check_output_folder(path, what: str = "output folder", create: bool = False) -> Path:
+    """``path`` as a Path if files can be written in it (or it can be created); ValueError
+    ``"<what> <path>: <reason>"`` otherwise.  With ``create`` the folder (and its parents) is made;
+    without, nothing is left on disk, so a later bad input still writes nothing."""
+    path = Path(path)
+    if path.exists():
+        if not path.is_dir():
+            raise ValueError(f"{what} {path}: exists and is not a folder")
+        reason = _probe(path)
+        if reason:
+            raise ValueError(f"{what} {path}: not writable ({reason})")
+        return path
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise ValueError(f"{what} {path}: cannot be created, {ancestor} is a file, not a folder")
+    reason = _probe(ancestor)
+    if reason:
+        raise ValueError(f"{what} {path}: cannot be created in {ancestor} ({reason})")
+    if create:
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ValueError(f"{what} {path}: cannot be created ({error.strerror or error})") from None
+    return path
+
+
+def check_folder_readable(path, what: str = "folder") -> Path:
+    """``path`` as a Path if it is an existing, listable folder; ValueError ``"<what> <path>: <reason>"``
+    otherwise (does not exist / is not a folder / not readable)."""
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"{what} {path}: does not exist")
+    if not path.is_dir():
+        raise ValueError(f"{what} {path}: is not a folder")
+    try:
+        next(iter(os.scandir(path)), None)
+    except OSError as error:
+        raise ValueError(f"{what} {path}: not readable ({(error.strerror or str(error)).lower()})") from None
+    return path
 
 
 def build_parser(description: str, default_horizon: int) -> argparse.ArgumentParser:
-    """The common parser; ``default_horizon`` is the figure's paper horizon."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--runs", type=int, default=None,
+    """The common parser; ``default_horizon`` is the figure's paper horizon.  Numbers are read as text and
+    checked by ``resolve``, so every error reads ``error: --option ...``."""
+    parser = OneLineParser(description=description)
+    parser.add_argument("--runs", default=None,
                         help="independent runs per curve (default: the paper's 500/100/10 rule by K)")
-    parser.add_argument("--horizon", type=int, default=None,
-                        help=f"time horizon T (default: {default_horizon:.0e}, the paper's)")
-    parser.add_argument("--n-jobs", type=int, default=-1, help="parallel worker processes (-1: all cores)")
-    parser.add_argument("--seed", type=int, default=ROOT_SEED, help=f"root seed (default {ROOT_SEED})")
+    parser.add_argument("--horizon", default=None,
+                        help=f"time horizon T, e.g. 100000 or 1e5 (default: {default_horizon:.0e}, the paper's)")
+    parser.add_argument("--n-jobs", default="-1", help="parallel workers (-1: all cores)")
+    parser.add_argument("--seed", default=str(ROOT_SEED), help=f"root seed (default {ROOT_SEED})")
     parser.add_argument("--quick", action="store_true",
                         help=f"smoke run: {QUICK_RUNS} runs, T = {QUICK_HORIZON}, written under '{QUICK}/'")
     parser.add_argument("--force", action="store_true", help="recompute results even if stored")
     parser.add_argument("--out", type=Path, default=None, help=f"results folder (default {RESULTS})")
     parser.add_argument("--figures", type=Path, default=None, help=f"figures folder (default {FIGURES})")
-    parser.add_argument("--backend", default="loky",
-                        help="joblib backend: loky (default, local processes) or dask (needs --scheduler)")
+    parser.add_argument("--backend", choices=BACKENDS, default=None,
+                        help="joblib backend: loky (default, local processes), threading, sequential, or dask "
+                             "(with --scheduler or --local-cluster)")
     parser.add_argument("--scheduler", default=None,
-                        help="dask.distributed scheduler address, e.g. tcp://host:8786 (with --backend dask)")
+                        help="dask.distributed scheduler address, e.g. tcp://host:8786 (implies --backend dask; "
+                             f"fails after {SCHEDULER_TIMEOUT_S} s if it does not answer)")
+    parser.add_argument("--local-cluster", default=None, metavar="N",
+                        help="start a dask.distributed LocalCluster of N worker processes on this machine "
+                             "(loopback only) and run on it (implies --backend dask)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--plot-only", action="store_true",
                         help="only draw the figure from stored results (error if some are missing)")
@@ -42,46 +165,91 @@ def build_parser(description: str, default_horizon: int) -> argparse.ArgumentPar
     return parser
 
 
+def _resolve_backend(args: argparse.Namespace) -> None:
+    if args.local_cluster is not None:
+        args.local_cluster = integer(args.local_cluster, "--local-cluster", 1, 1024)
+        if args.scheduler:
+            raise ValueError("give either --scheduler ADDRESS or --local-cluster N, not both")
+    if args.scheduler is not None and not args.scheduler.strip():
+        raise ValueError("--scheduler must be an address such as tcp://host:8786, got ''")
+    distributed = args.scheduler is not None or args.local_cluster is not None
+    if distributed and args.backend not in (None, "dask"):
+        flag = "--scheduler" if args.scheduler is not None else "--local-cluster"
+        raise ValueError(f"{flag} runs on dask, but --backend {args.backend} was given")
+    if args.backend == "dask" and not distributed:
+        raise ValueError("--backend dask needs --scheduler ADDRESS or --local-cluster N")
+    args.backend = "dask" if distributed else (args.backend or "loky")
+
+
 def resolve(args: argparse.Namespace) -> argparse.Namespace:
-    """Fill defaults that depend on other flags (quick mode, folders); ValueError on bad values."""
+    """Fill defaults that depend on other flags (quick mode, folders) and check every value, in quick
+    mode too; ValueError on the first bad one.  The results folder (unless --plot-only) and the
+    figures folder must be writable or creatable; nothing is created here."""
+    if args.horizon is not None:
+        args.horizon = integer(args.horizon, "--horizon")
+    if args.runs is not None:
+        args.runs = integer(args.runs, "--runs", 1, MAX_RUNS)
     if args.quick:
-        args.runs = args.runs or QUICK_RUNS
-        args.horizon = args.horizon or QUICK_HORIZON
+        args.runs = QUICK_RUNS if args.runs is None else args.runs
+        args.horizon = QUICK_HORIZON if args.horizon is None else args.horizon
     args.horizon = args.horizon if args.horizon is not None else args.default_horizon
-    if args.horizon < 1:
-        raise ValueError(f"--horizon must be >= 1, got {args.horizon}")
-    if args.runs is not None and args.runs < 1:
-        raise ValueError(f"--runs must be >= 1, got {args.runs}")
-    if args.seed < 0:
-        raise ValueError(f"--seed must be >= 0, got {args.seed}")
+    args.seed = integer(args.seed, "--seed", 0)
+    args.n_jobs = integer(args.n_jobs, "--n-jobs", -INT64_MAX)
     if args.n_jobs == 0:
         raise ValueError("--n-jobs must be a positive number of workers or negative (-1: all cores), got 0")
+    _resolve_backend(args)
     sub = QUICK if args.quick else ""
     args.out = (args.out or RESULTS) / sub
     args.figures = (args.figures or FIGURES) / sub
+    if not args.plot_only:
+        check_output_folder(args.out, "results folder")
+    check_output_folder(args.figures, "figures folder")
     return args
 
 
 @contextmanager
 def backend_context(args: argparse.Namespace):
-    """Connect to the dask scheduler when ``--backend dask``; a no-op for local backends."""
+    """Connect to the dask scheduler (``--scheduler``) or start a loopback LocalCluster
+    (``--local-cluster N``) for the duration of the block; a no-op for local backends.  An unreachable
+    scheduler, or one without any worker, is a ValueError after ``SCHEDULER_TIMEOUT_S`` seconds."""
     if args.backend != "dask":
         yield
         return
-    if not args.scheduler:
-        raise ValueError("--backend dask needs --scheduler ADDRESS")
+    if not args.scheduler and not getattr(args, "local_cluster", None):
+        raise ValueError("--backend dask needs --scheduler ADDRESS or --local-cluster N")
     try:
-        from dask.distributed import Client
+        from dask.distributed import Client, LocalCluster
     except ImportError:
         raise ValueError("--backend dask needs the 'dask[distributed]' package (pip install 'dask[distributed]')") from None
-    with Client(args.scheduler):
+    if args.scheduler:
+        try:
+            client = Client(args.scheduler, timeout=SCHEDULER_TIMEOUT_S)
+        except (OSError, TimeoutError, ValueError, TypeError) as error:
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise ValueError(f"cannot reach dask scheduler {args.scheduler} within {SCHEDULER_TIMEOUT_S} s "
+                             f"({reason})") from None
+        with client:
+            try:
+                client.wait_for_workers(1, timeout=SCHEDULER_TIMEOUT_S)
+            except (TimeoutError, OSError):
+                raise ValueError(f"dask scheduler {args.scheduler} has no workers (waited {SCHEDULER_TIMEOUT_S} s; "
+                                 f"start some with: dask worker {args.scheduler} --nthreads 1)") from None
+            yield
+        return
+    with LocalCluster(n_workers=args.local_cluster, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster):
         yield
 
 
 def main_guard(main):
-    """Run ``main()``; a ValueError becomes ``error: <message>`` on stderr and exit status 2."""
+    """Run ``main()``; a ValueError (bad input) becomes ``error: <message>`` on stderr and exit status 2,
+    an OSError while working (disk full, folder removed) one ``error:`` line and exit status 1."""
     try:
         main()
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
+    except OSError as error:
+        where = f"{error.filename}: " if getattr(error, "filename", None) else ""
+        print(f"error: {where}{error.strerror or error}", file=sys.stderr)
+        sys.exit(1)

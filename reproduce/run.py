@@ -7,13 +7,15 @@ Example::
 
 ``--dataset`` takes a dataset name (``data.dataset_names()``) or a path to a .txt/.csv matrix;
 ``--param ALG.NAME=VALUE`` overrides a parameter (numbers are parsed, other values kept as text);
-``--delay d`` batches feedback every d slots; ``--no-shuffle`` keeps the matrix's arm order.
-Results go to ``<out>/<name>/`` and the figure to ``<figures>/<name>.png|pdf|csv``.  All the common
-flags of the figure scripts apply (``--quick --force --n-jobs --seed --backend``...).
+``--delay d`` batches feedback every d slots (1 <= d < T); ``--no-shuffle`` keeps the matrix's arm
+order.  Results go to ``<out>/<dataset>/<line>/`` and the figure to ``<figures>/<name>.png|pdf|csv``
+(``--name``: a plain file name).  All the common flags of the figure scripts apply (``--quick --force
+--n-jobs --seed --backend --scheduler --local-cluster``...); every value and both folders are checked
+before any computation.
 """
 
 from reproduce.paper_config import HORIZON
-from reproduce.cli import build_parser, main_guard, resolve
+from reproduce.cli import build_parser, check_name, integer, main_guard, resolve
 from reproduce.experiment import Curve, Panel, simulate_panels
 from reproduce.plotting import final_table, plot_regret_panels, write_table
 from data import load_dataset
@@ -48,12 +50,17 @@ def main(argv=None):
     parser.add_argument("--dataset", required=True, help="dataset name or matrix file path")
     parser.add_argument("--algorithms", nargs="+", required=True, help="algorithm registry names")
     parser.add_argument("--param", action="append", help="ALG.NAME=VALUE parameter override (repeatable)")
-    parser.add_argument("--delay", type=int, default=1, help="feedback delivered every d slots (default 1)")
+    parser.add_argument("--delay", default="1", help="feedback delivered every d slots, 1 <= d < T (default 1)")
     parser.add_argument("--no-shuffle", action="store_true", help="keep the matrix's arm order in every run")
     parser.add_argument("--name", default="custom", help="experiment name: results and figure file names")
 
     def run():
         args = resolve(parser.parse_args(argv))
+        check_name(args.name)
+        args.delay = integer(args.delay, "--delay")
+        if args.delay >= args.horizon:
+            raise ValueError(f"--delay must be smaller than --horizon (no feedback would arrive before the end), "
+                             f"got --delay {args.delay} with --horizon {args.horizon}")
         params = parse_params(args.param, args.algorithms)
         title = load_dataset(args.dataset).name
         panel = Panel(dataset=args.dataset, title=title, delay=args.delay,

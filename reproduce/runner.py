@@ -23,11 +23,14 @@ from algorithms import get_algorithm
 from core.simulate import simulate
 from data import load_dataset
 from reproduce import seeds
+from reproduce.cli import BACKENDS, check_output_folder
 from reproduce.paths import ROOT
-from reproduce.store import chunk_path, load_chunk, save_chunk
+from reproduce.store import chunk_path, inspect_chunk, save_chunk
 
 FORMAT_VERSION = 1
+INT64_MAX = 2**63 - 1
 CHECKPOINTS_PER_DECADE = 40
+CHUNK_SLOTS = 5e8  # about this many (slot x arm) steps per stored chunk (see chunk_size)
 
 
 def log_grid(horizon: int, per_decade: int = CHECKPOINTS_PER_DECADE) -> np.ndarray:
@@ -43,7 +46,8 @@ class Line:
     """One curve: ``algorithm`` with ``params`` on ``dataset`` for ``runs`` runs of ``horizon`` slots.
 
     tag names the line in the legend and tables (default: the algorithm name); delay is the
-    feedback batch length d (spec 1.11); shuffle=False keeps the dataset's arm order in every run.
+    feedback batch length d (docs/harness.md, "Feedback delay"); shuffle=False keeps
+    the dataset's arm order in every run.
     """
 
     dataset: str
@@ -128,19 +132,27 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
             "permutation": perm}
 
 
+def matrix_sha1(dataset) -> str:
+    """SHA-1 of the dataset's matrix as simulated (float64, row-major): recorded in every chunk's config."""
+    return hashlib.sha1(np.ascontiguousarray(dataset.P).tobytes()).hexdigest()
+
+
 def _config(line: Line, dataset, seed: int, start: int, stop: int) -> dict:
     """What a chunk file must have been made with to be reused."""
     return {
         "format": FORMAT_VERSION, "dataset": dataset.name,
-        "matrix_sha1": hashlib.sha1(np.ascontiguousarray(dataset.P).tobytes()).hexdigest(),
+        "matrix_sha1": matrix_sha1(dataset),
         "algorithm": line.algorithm, "params": resolved_params(line), "horizon": int(line.horizon),
         "delay": int(line.delay), "shuffle": bool(line.shuffle), "seed": int(seed), "runs": [start, stop],
         "checkpoints_per_decade": CHECKPOINTS_PER_DECADE,
     }
 
 
-def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: Path, config: dict) -> int:
-    """Simulate runs start..stop-1 of ``line`` and store them atomically at ``path``; return the slots run."""
+def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: Path, config: dict):
+    """Simulate runs start..stop-1 of ``line``; return ``(path, arrays, meta, slots run)``.
+
+    Runs in a worker (a local process or a dask worker on another machine); the calling process stores
+    the chunk, so workers need no access to the results folder."""
     spec = get_algorithm(line.algorithm)
     params = spec.resolve_params(dict(line.params))
     began = time.time()
@@ -152,8 +164,7 @@ def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: 
     arrays["checkpoints"] = log_grid(line.horizon)
     meta = {"config": config, "seconds": time.time() - began, "commit": _git_commit(),
             "versions": _versions(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
-    save_chunk(path, arrays, meta)
-    return (stop - start) * line.horizon
+    return path, arrays, meta, (stop - start) * line.horizon
 
 
 def validate_line(line: Line):
@@ -163,6 +174,13 @@ def validate_line(line: Line):
     for name, value, low in (("runs", line.runs, 1), ("horizon", line.horizon, 1), ("delay", line.delay, 1)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        if value > INT64_MAX:
+            raise ValueError(f"{name} must be at most {INT64_MAX} (int64), got {value!r}")
+    if line.delay >= line.horizon and not spec.needs_horizon:
+        # No feedback would reach the algorithm before the end.  Explore-then-exploit algorithms are
+        # exempt: their curve is run at every grid horizon, some of which may be below the delay.
+        raise ValueError(f"delay must be smaller than the horizon (feedback arrives every d slots), "
+                         f"got delay {line.delay} >= horizon {line.horizon}")
     spec.make_state(dataset.K, line.horizon, spec.problem_params(spec.resolve_params(dict(line.params)), dataset))
     return dataset, spec
 
@@ -170,7 +188,16 @@ def validate_line(line: Line):
 def chunk_size(line: Line, K: int) -> int:
     """Runs per stored chunk: small enough to resume and balance work, large enough to amortise I/O."""
     per_run = line.horizon * max(K, 5)
-    return int(min(line.runs, max(1, round(5e8 / per_run))))
+    return int(min(line.runs, max(1, round(CHUNK_SLOTS / per_run))))
+
+
+def chunk_shapes(config: dict, K: int) -> dict:
+    """The shape of every array a chunk made with ``config`` holds, for a K-armed dataset: one row per
+    run of ``config["runs"]``, one column per checkpoint of ``log_grid(config["horizon"])``."""
+    start, stop = config["runs"]
+    runs, C = stop - start, log_grid(config["horizon"], config["checkpoints_per_decade"]).shape[0]
+    return {"checkpoints": (C,), "regret": (runs, C), "g2w": (runs, C), "final": (runs,),
+            "self_counts": (runs, K), "permutation": (runs, K)}
 
 
 def resolved_params(line: Line) -> dict:
@@ -205,15 +232,25 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
               progress: bool = True, backend: str = "loky") -> list[LineResult]:
     """Compute (or reuse) every line and return their results, in the order given.
 
-    Every line is validated first, so a bad input raises ValueError before any file is written.
-    n_jobs follows joblib (-1 = all cores); backend is a joblib backend name ("loky", "dask", ...).
+    Every line, the seed, the backend and the results folder ``out`` are checked first, so bad input
+    raises ValueError before any file is written.  n_jobs follows joblib (-1 = all cores); backend is
+    one of ``BACKENDS`` ("dask" needs a ``dask.distributed.Client``: see ``reproduce.cli.backend_context``).
+    A stored chunk is reused only if it passes every check of ``reproduce.store``; a damaged or stale
+    one is recomputed and named on stderr with the reason.  Workers only compute; this process writes
+    each chunk (atomically) as it arrives, so remote dask workers need no access to ``out``.
     """
     from joblib import Parallel, delayed, parallel_config
     from tqdm.auto import tqdm
 
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= INT64_MAX:
+        raise ValueError(f"seed must be a non-negative integer (int64), got {seed!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be a non-zero integer (-1: all cores), got {n_jobs!r}")
     checked = [validate_line(line) for line in lines]
+    if backend == "dask":
+        _require_dask_client()
     tasks, planned = [], set()
     for line, (dataset, spec) in zip(lines, checked):
         size = chunk_size(line, dataset.K)
@@ -225,10 +262,16 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
             if path in planned:  # the same line twice (e.g. two panels drawing one set of runs)
                 continue
             planned.add(path)
-            if force or load_chunk(path, config) is None:
-                tasks.append((line, dataset, start, stop, path, config))
+            if not force:
+                chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
+                if chunk is not None:
+                    continue
+                if reason is not None:
+                    print(f"recomputing {path}: {reason}", file=sys.stderr, flush=True)
+            tasks.append((line, dataset, start, stop, path, config))
     total = sum((stop - start) * line.horizon for line, _, start, stop, _, _ in tasks)
     if tasks:
+        check_output_folder(out, "results folder", create=True)
         bar = tqdm(total=total, unit="slot", unit_scale=True, disable=not progress,
                    desc=f"{experiment}: {len(tasks)} chunks")
         with parallel_config(backend=backend, n_jobs=n_jobs):
@@ -236,10 +279,24 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
                 delayed(_compute_chunk)(line, dataset, int(seed), start, stop, path, config)
                 for line, dataset, start, stop, path, config in tasks
             )
-            for slots in jobs:
+            for path, arrays, meta, slots in jobs:
+                save_chunk(path, arrays, meta)
                 bar.update(slots)
         bar.close()
     return [load_line(line, dataset, spec, out, seed) for line, (dataset, spec) in zip(lines, checked)]
+
+
+def _require_dask_client() -> None:
+    """ValueError unless a dask.distributed Client is active (joblib's dask backend runs on it)."""
+    try:
+        from distributed import get_client
+    except ImportError:
+        raise ValueError("backend 'dask' needs the 'dask[distributed]' package") from None
+    try:
+        get_client()
+    except ValueError:
+        raise ValueError("backend 'dask' needs a running dask.distributed Client "
+                         "(see reproduce.cli.backend_context)") from None
 
 
 def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
@@ -249,9 +306,11 @@ def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
     parts = []
     for start in range(0, line.runs, size):
         stop = min(line.runs, start + size)
-        chunk = load_chunk(chunk_path(folder, start, stop), _config(line, dataset, seed, start, stop))
+        path, config = chunk_path(folder, start, stop), _config(line, dataset, seed, start, stop)
+        chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
         if chunk is None:
-            raise ValueError(f"missing or stale results for {line.name} on {line.dataset}, runs {start}-{stop - 1}")
+            raise ValueError(f"missing or stale results for {line.name} on {line.dataset}, runs {start}-{stop - 1}"
+                             f" ({path}: {reason or 'missing'})")
         parts.append(chunk)
     stack = {key: np.concatenate([part[key] for part in parts]) for key in
              ("regret", "g2w", "final", "self_counts", "permutation")}

@@ -1,4 +1,4 @@
-"""Random streams of a run, derived from ``numpy.random.SeedSequence`` (DESIGN section 4).
+"""Random streams of a run, derived from ``numpy.random.SeedSequence`` (docs/harness.md, "Seeds").
 
 A run is a pure function of (dataset, algorithm, parameters, root seed, run index): every stream is a
 SeedSequence whose spawn key is built from stable names (CRC-32 of the dataset and algorithm names),
@@ -9,8 +9,8 @@ run in the same experiment.
   paper (all algorithms of one run see the same shuffled matrix);
 * the algorithm's own stream (its sampling and its comparison outcomes): key
   (dataset, r, 1, algorithm), plus the horizon for explore-then-exploit algorithms, whose runs at
-  different horizons of the grid are independent (spec 1.8).  Infinite-horizon algorithms do not
-  key on T, so a shorter run is a prefix of a longer one with the same seed.
+  different horizons of the grid are independent.  Infinite-horizon algorithms do not key on T, so a
+  shorter run is a prefix of a longer one with the same seed.
 """
 
 import zlib

@@ -1,18 +1,34 @@
-"""Result files: one compressed ``.npz`` per chunk of runs, written atomically (DESIGN section 5).
+"""Result files: one compressed ``.npz`` per chunk of runs, written atomically (docs/harness.md, "Store").
 
-Each file holds the arrays of its runs plus a JSON ``meta`` record.  A file is reused only if it
-loads cleanly and its ``meta["config"]`` equals the config asked for; a corrupt, partial or stale file
-is recomputed.  Files are written to a temporary name in the same folder and renamed, so an
-interrupted experiment never leaves a half-written result behind and resumes where it stopped.
+Each file holds the arrays of its runs plus a JSON ``meta`` record whose ``config`` says how it was
+made.  A chunk is used only after a full check (``inspect_chunk``): the file opens, every array
+decompresses (the zip CRC of each member is checked), the metadata record is there, its config
+equals the one asked for, and every expected array is present with the expected shape (one row per
+run of the chunk, one column per checkpoint, ...).  Anything else is a reason -- "unreadable",
+"missing arrays", "shape", "stale" -- that the caller reports and acts on (the runner recomputes the
+chunk; ``reproduce/verify.py`` lists it).  Files are written through ``reproduce.atomic.write_atomic``,
+so an interrupted experiment never leaves a half-written chunk behind and resumes where it stopped.
 """
 
 import json
-import os
-import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
+
+from reproduce.atomic import write_atomic
+
+READ_ERRORS = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error)
+
+
+class ChunkError(Exception):
+    """A chunk file that cannot be used: ``path`` and a one-line ``reason``."""
+
+    def __init__(self, path, reason: str):
+        super().__init__(f"{path}: {reason}")
+        self.path = Path(path)
+        self.reason = reason
 
 
 def chunk_path(folder: Path, start: int, stop: int) -> Path:
@@ -22,31 +38,85 @@ def chunk_path(folder: Path, start: int, stop: int) -> Path:
 
 def save_chunk(path: Path, arrays: dict, meta: dict) -> None:
     """Write ``arrays`` and the JSON ``meta`` to ``path`` atomically (temp file + rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            np.savez_compressed(handle, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    record = np.array(json.dumps(meta, sort_keys=True))
+
+    def write(tmp):
+        with open(tmp, "wb") as handle:
+            np.savez_compressed(handle, meta=record, **arrays)
+
+    write_atomic(path, write, keep_suffix=False)
 
 
-def load_chunk(path: Path, config: dict) -> dict | None:
-    """The arrays and meta of ``path`` if it exists, loads, and was made with ``config``; else None."""
+def read_chunk(path: Path) -> dict:
+    """Every array of the chunk at ``path`` plus its decoded ``meta``; ChunkError if the file is missing,
+    truncated, corrupt (bad zip, bad CRC, bad compressed data) or has no valid metadata record."""
     path = Path(path)
-    if not path.exists():
-        return None
+    if not path.is_file():
+        raise ChunkError(path, "missing" if not path.exists() else "not a file")
     try:
         with np.load(path, allow_pickle=False) as handle:
-            meta = json.loads(str(handle["meta"]))
-            if meta.get("config") != json.loads(json.dumps(config, sort_keys=True)):
-                return None
-            arrays = {key: handle[key] for key in handle.files if key != "meta"}
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-        return None
+            if "meta" not in handle.files:
+                raise ChunkError(path, "no metadata record")
+            arrays = {key: handle[key] for key in handle.files}
+    except ChunkError:
+        raise
+    except READ_ERRORS as error:
+        raise ChunkError(path, f"unreadable ({type(error).__name__}: {error})") from None
+    try:
+        meta = json.loads(str(arrays.pop("meta")))
+    except ValueError as error:
+        raise ChunkError(path, f"metadata record is not JSON ({error})") from None
+    if not isinstance(meta, dict) or not isinstance(meta.get("config"), dict):
+        raise ChunkError(path, "metadata record has no config")
     arrays["meta"] = meta
     return arrays
+
+
+def _normal(config: dict) -> dict:
+    """``config`` as it reads back from JSON (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(config, sort_keys=True))
+
+
+def config_difference(stored: dict, wanted: dict) -> str:
+    """One line naming the config entries that differ (empty if none)."""
+    stored, wanted = _normal(stored), _normal(wanted)
+    keys = sorted(set(stored) | set(wanted))
+    diffs = [f"{key} {stored.get(key, '(absent)')!r} != {wanted.get(key, '(absent)')!r}"
+             for key in keys if stored.get(key, "(absent)") != wanted.get(key, "(absent)")]
+    return "; ".join(diffs)
+
+
+def check_chunk(path: Path, chunk: dict, config: dict | None = None, shapes: dict | None = None) -> None:
+    """ChunkError unless ``chunk`` (from ``read_chunk``) was made with ``config`` (if given) and holds
+    every array of ``shapes`` ({name: expected shape}, if given) with exactly that shape."""
+    if config is not None:
+        diff = config_difference(chunk["meta"]["config"], config)
+        if diff:
+            raise ChunkError(path, f"stale (made with another config: stored != asked: {diff})")
+    if shapes:
+        missing = [name for name in shapes if name not in chunk]
+        if missing:
+            raise ChunkError(path, f"missing arrays: {', '.join(missing)}")
+        for name, shape in shapes.items():
+            if tuple(chunk[name].shape) != tuple(shape):
+                raise ChunkError(path, f"array {name!r} has shape {tuple(chunk[name].shape)}, "
+                                       f"the metadata says {tuple(shape)}")
+
+
+def inspect_chunk(path: Path, config: dict | None = None, shapes: dict | None = None):
+    """``(chunk, None)`` if the chunk at ``path`` is usable, ``(None, None)`` if there is no file,
+    ``(None, reason)`` if it is damaged or stale (see ``read_chunk`` and ``check_chunk``)."""
+    if not Path(path).exists():
+        return None, None
+    try:
+        chunk = read_chunk(path)
+        check_chunk(path, chunk, config, shapes)
+    except ChunkError as error:
+        return None, error.reason
+    return chunk, None
+
+
+def load_chunk(path: Path, config: dict, shapes: dict | None = None) -> dict | None:
+    """The arrays and meta of ``path`` if it exists, passes every check and was made with ``config``;
+    else None (use ``inspect_chunk`` to learn why)."""
+    return inspect_chunk(path, config, shapes)[0]

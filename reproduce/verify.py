@@ -1,17 +1,19 @@
-"""Check that stored results are reproduced, bit for bit, by the code as it is now.
+"""Check that stored results are intact and reproduced, bit for bit, by the code as it is now.
 
 Every chunk file records how it was made (dataset, algorithm, parameters, horizon, delay, shuffle,
-root seed, run range).  This script re-simulates the first ``--runs-per-chunk`` runs of every chunk
-under the given folders and compares regret curves, final regrets, self-comparison counts and
-shuffles exactly.  Use it after changing a kernel that should not change any decision.
+root seed, run range).  This script reads every chunk under the given folders through the store
+(``reproduce.store``: file readable, metadata present, every array present with the shape its metadata
+implies), then re-simulates the first ``--runs-per-chunk`` runs of each intact chunk and compares regret
+curves, final regrets, self-comparison counts and shuffles exactly.  It never stops at the first
+problem: every damaged chunk and every mismatch is one line on stderr.  Use it after changing a kernel
+that should not change any decision.
 
-Usage: ``python reproduce/verify.py results/fig1_mslr [--runs-per-chunk 1] [--algorithms ccb rucb]
-[--max-horizon 1000000]``.  Exit code 0 if every checked run matches, 1 otherwise, 2 on bad input.
+Usage: ``python reproduce/verify.py results/mslr5_condorcet [--runs-per-chunk 1] [--algorithms ccb rucb]
+[--max-horizon 1e6]``.  Exit code 0 if every chunk is intact and every checked run matches, 1 otherwise,
+2 on bad input.
 """
 
 import argparse
-import hashlib
-import json
 import sys
 from pathlib import Path
 
@@ -19,8 +21,9 @@ import numpy as np
 
 from algorithms import get_algorithm
 from data import load_dataset
-from reproduce.cli import main_guard
-from reproduce.runner import run_one
+from reproduce.cli import OneLineParser, check_folder_readable, integer, main_guard
+from reproduce.runner import chunk_shapes, matrix_sha1, run_one
+from reproduce.store import ChunkError, check_chunk, read_chunk
 
 COMPARED = ("regret", "g2w", "final", "self_counts")
 
@@ -31,18 +34,37 @@ def chunk_files(folders) -> list[Path]:
     for folder in map(Path, folders):
         if not folder.is_dir():
             raise ValueError(f"no results folder {str(folder)!r}")
+        check_folder_readable(folder, "results folder")
         files += sorted(folder.rglob("runs_*.npz"))
     return files
 
 
-def verify_chunk(path: Path, runs_per_chunk: int) -> list[str]:
-    """Re-simulate the first runs of the chunk at ``path``; return one message per mismatch."""
-    with np.load(path, allow_pickle=False) as handle:
-        config = json.loads(str(handle["meta"]))["config"]
-        stored = {key: handle[key] for key in (*COMPARED, "permutation")}
-    dataset = load_dataset(config["dataset"])
-    if hashlib.sha1(np.ascontiguousarray(dataset.P).tobytes()).hexdigest() != config["matrix_sha1"]:
-        return [f"{path}: dataset {config['dataset']!r} differs from the one the chunk was made with"]
+def intact_chunk(path: Path):
+    """``(chunk, dataset)`` for the chunk at ``path`` after every check of the store against its own
+    metadata; ChunkError naming the first problem otherwise."""
+    chunk = read_chunk(path)
+    config = chunk["meta"]["config"]
+    try:
+        dataset = load_dataset(config["dataset"])
+        get_algorithm(config["algorithm"])
+        check_chunk(path, chunk, shapes=chunk_shapes(config, dataset.K))
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, ChunkError):
+            raise
+        raise ChunkError(path, f"metadata cannot be used ({type(error).__name__}: {error})") from None
+    if matrix_sha1(dataset) != config.get("matrix_sha1"):
+        raise ChunkError(path, f"dataset {config['dataset']!r} differs from the one the chunk was made with")
+    return chunk, dataset
+
+
+def verify_chunk(path: Path, runs_per_chunk: int, checked=None) -> list[str]:
+    """Check the chunk at ``path`` and re-simulate its first runs; return one message per problem
+    (damaged chunk, or a differing array of a run).  ``checked``: ``intact_chunk(path)`` if known."""
+    try:
+        chunk, dataset = checked if checked is not None else intact_chunk(path)
+    except ChunkError as error:
+        return [str(error)]
+    config = chunk["meta"]["config"]
     spec = get_algorithm(config["algorithm"])
     start, stop = config["runs"]
     problems = []
@@ -50,44 +72,59 @@ def verify_chunk(path: Path, runs_per_chunk: int) -> list[str]:
         fresh = run_one(dataset, spec, config["params"], config["horizon"], run, config["seed"],
                         config["delay"], config["shuffle"])
         for key in (*COMPARED, "permutation"):
-            value = np.asarray(fresh[key]).astype(stored[key].dtype)
-            if not np.array_equal(value, stored[key][row], equal_nan=True):
+            value = np.asarray(fresh[key]).astype(chunk[key].dtype)
+            if not np.array_equal(value, chunk[key][row], equal_nan=True):
                 problems.append(f"{path}: run {run}: {key} differs")
     return problems
 
 
 def verify(args: argparse.Namespace) -> int:
-    """Check the chunks selected by ``args``; print one line per chunk; return the exit status."""
+    """Check the chunks selected by ``args``; print one line per chunk on stdout and one per problem on
+    stderr; return the exit status (1 if any chunk is damaged or differs)."""
     if args.runs_per_chunk < 1:
         raise ValueError(f"--runs-per-chunk must be >= 1, got {args.runs_per_chunk}")
     for name in args.algorithms or ():
         get_algorithm(name)
-    checked, problems = 0, []
+    checked, damaged, problems = 0, 0, []
     for path in chunk_files(args.folders):
-        with np.load(path, allow_pickle=False) as handle:
-            config = json.loads(str(handle["meta"]))["config"]
+        try:
+            found = intact_chunk(path)
+        except ChunkError as error:
+            damaged += 1
+            problems.append(str(error))
+            print(f"BAD  {path}", flush=True)
+            continue
+        config = found[0]["meta"]["config"]
         if args.algorithms and config["algorithm"] not in args.algorithms:
             continue
         if args.max_horizon is not None and config["horizon"] > args.max_horizon:
             continue
-        found = verify_chunk(path, args.runs_per_chunk)
+        diffs = verify_chunk(path, args.runs_per_chunk, found)
         checked += 1
-        print(f"{'ok  ' if not found else 'DIFF'} {path}", flush=True)
-        problems += found
+        print(f"{'ok  ' if not diffs else 'DIFF'} {path}", flush=True)
+        problems += diffs
     for problem in problems:
         print(problem, file=sys.stderr)
-    print(f"{checked} chunks checked, {len(problems)} mismatches")
+    print(f"{checked} chunks checked, {damaged} damaged, {len(problems) - damaged} mismatches")
     return 1 if problems else 0
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", help="results folders (searched recursively for chunks)")
-    parser.add_argument("--runs-per-chunk", type=int, default=1, help="runs re-simulated per chunk (default 1)")
+    parser.add_argument("--runs-per-chunk", default="1", help="runs re-simulated per chunk (default 1)")
     parser.add_argument("--algorithms", nargs="*", default=None, help="only chunks of these algorithms")
-    parser.add_argument("--max-horizon", type=int, default=None, help="skip chunks with a longer horizon")
-    sys.exit(verify(parser.parse_args(argv)))
+    parser.add_argument("--max-horizon", default=None, help="skip chunks with a longer horizon (e.g. 1e6)")
+
+    def run():
+        args = parser.parse_args(argv)
+        args.runs_per_chunk = integer(args.runs_per_chunk, "--runs-per-chunk")
+        if args.max_horizon is not None:
+            args.max_horizon = integer(args.max_horizon, "--max-horizon")
+        sys.exit(verify(args))
+
+    main_guard(run)
 
 
 if __name__ == "__main__":
-    main_guard(main)
+    main()

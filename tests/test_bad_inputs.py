@@ -1,0 +1,254 @@
+"""Bad input, table-driven, across the command lines (reproduce/run.py, reproduce/verify.py, a figure
+script in quick mode, the folder checks report.py uses) and the Python API (runner.run_lines, Line,
+Policy, matrix loading).  Every case checks the exit status 2 (or the exception type), the one-line
+message, and that nothing is left behind (the tree under tmp_path is the same before and after).
+
+The CLI cases call ``main(argv)`` in-process (the same code path as the scripts, minus the interpreter
+start-up); ``test_scripts_as_subprocesses`` runs a few of them as real processes.  Cases that tests/
+test_harness.py and tests/test_data.py already cover (unknown dataset/algorithm, --horizon 0, bad
+matrix entries through the API...) are not repeated.
+"""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from algorithms.dts import DTS
+from data import dataset_from_matrix, load_dataset
+from reproduce import fig1_mslr, run, verify
+from reproduce.cli import check_folder_readable, check_output_folder
+from reproduce.runner import Line, run_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--horizon", "1000", "--n-jobs", "1",
+       "--no-progress"]
+INT64 = "9223372036854775807"
+RO_REASON = r"(not writable|cannot be created in \S+) \(permission denied\)"
+
+# (id, script, arguments, message regex); {F} a regular file, {RO} a folder nobody may write in, {M:x}
+# matrix file x of MATRICES, {T} the test's folder.  run.py cases get RUN + --out {T}/r --figures {T}/f first.
+CLI_CASES = [
+    ("out-is-file", run, ["--out", "{F}"], r"results folder {F}: exists and is not a folder"),
+    ("figures-is-file", run, ["--figures", "{F}"], r"figures folder {F}: exists and is not a folder"),
+    ("out-under-file", run, ["--out", "{F}/sub"], r"results folder {F}/sub: cannot be created, {F} is a file, not a folder"),
+    ("figures-under-file", run, ["--figures", "{F}/a/b"],
+     r"figures folder {F}/a/b: cannot be created, {F} is a file, not a folder"),
+    ("out-read-only", run, ["--out", "{RO}"], r"results folder {RO}: " + RO_REASON),
+    ("figures-read-only", run, ["--figures", "{RO}"], r"figures folder {RO}: " + RO_REASON),
+    ("horizon-decimal", run, ["--horizon", "1.5e3"],
+     r"--horizon must be an integer \(digits, or a power-of-ten form such as 1e6\), got '1.5e3'"),
+    ("horizon-1e30", run, ["--horizon", "1e30"], rf"--horizon must be <= {INT64} \(int64\), got 1e30"),
+    ("horizon-int64+1", run, ["--horizon", "9223372036854775808"],
+     rf"--horizon must be <= {INT64} \(int64\), got 9223372036854775808"),
+    ("horizon-negative", run, ["--horizon=-1e3"], r"--horizon must be >= 1, got -1e3"),
+    ("horizon-nan", run, ["--horizon", "nan"], r"--horizon must be an integer .*, got 'nan'"),
+    ("horizon-empty", run, ["--horizon", ""], r"--horizon must be an integer .*, got ''"),
+    ("quick-runs-0", run, ["--quick", "--runs", "0"], r"--runs must be >= 1, got 0"),
+    ("quick-horizon-0", run, ["--quick", "--horizon", "0"], r"--horizon must be >= 1, got 0"),
+    ("runs-fraction", run, ["--runs", "2.5"], r"--runs must be an integer .*, got '2.5'"),
+    ("runs-too-many", run, ["--runs", "2e6"], r"--runs must be <= 1000000, got 2e6"),
+    ("seed-negative", run, ["--seed", "-1"], r"--seed must be >= 0, got -1"),
+    ("n-jobs-0", run, ["--n-jobs", "0"], r"--n-jobs must be a positive number of workers or negative .*, got 0"),
+    ("delay-0", run, ["--delay", "0"], r"--delay must be >= 1, got 0"),
+    ("delay-ge-horizon", run, ["--delay", "1000"],
+     r"--delay must be smaller than --horizon \(no feedback would arrive before the end\), got --delay 1000 "
+     r"with --horizon 1000"),
+    ("name-empty", run, ["--name", ""], r"--name must not be empty"),
+    ("name-escapes", run, ["--name", "../../x"], r"--name must be a plain file name .*, got '\.\./\.\./x'"),
+    ("name-separator", run, ["--name", "a/b"], r"--name must be a plain file name .*, got 'a/b'"),
+    ("name-dotdot", run, ["--name", ".."], r"--name must be a plain file name .*, got '\.\.'"),
+    ("backend-multiprocessing", run, ["--backend", "multiprocessing"],
+     r"argument --backend: invalid choice: 'multiprocessing' \(choose from 'loky', 'dask', 'threading', "
+     r"'sequential'\) \(see --help\)"),
+    ("dask-without-scheduler", run, ["--backend", "dask"], r"--backend dask needs --scheduler ADDRESS or --local-cluster N"),
+    ("scheduler-with-threading", run, ["--backend", "threading", "--scheduler", "tcp://127.0.0.1:1"],
+     r"--scheduler runs on dask, but --backend threading was given"),
+    ("local-cluster-0", run, ["--local-cluster", "0"], r"--local-cluster must be >= 1, got 0"),
+    ("local-cluster-and-scheduler", run, ["--local-cluster", "2", "--scheduler", "tcp://127.0.0.1:1"],
+     r"give either --scheduler ADDRESS or --local-cluster N, not both"),
+    ("param-malformed", run, ["--param", "dts.alpha"], r"--param must look like ALGORITHM.NAME=VALUE, got 'dts.alpha'"),
+    ("param-unknown", run, ["--param", "dts.nope=1"],
+     r"unknown parameter 'nope' for algorithm 'dts' \(accepted: alpha, sampling\)"),
+    ("unknown-option", run, ["--bogus"], r"unrecognized arguments: --bogus \(see --help\)"),
+    ("matrix-empty", run, ["--dataset", "{M:empty.txt}"], r"{M:empty.txt}: neither a K x K matrix \(0 rows of \[\] numbers\).*"),
+    ("matrix-comments-only", run, ["--dataset", "{M:comments.csv}"], r"{M:comments.csv}: neither a K x K matrix .*"),
+    ("matrix-one-arm", run, ["--dataset", "{M:one.txt}"], r"preference matrix needs K >= 2 arms: shape \(1, 1\)"),
+    ("matrix-nan", run, ["--dataset", "{M:nan.txt}"], r"p\[0,1\] = nan is not finite"),
+    ("matrix-is-folder", run, ["--dataset", "{M:folder.txt}"], r"no such matrix file: {M:folder.txt}"),
+    ("verify-missing-folder", verify, ["{T}/missing"], r"no results folder '{T}/missing'"),
+    ("verify-file", verify, ["{F}"], r"no results folder '{F}'"),
+    ("verify-runs-per-chunk-0", verify, ["{T}", "--runs-per-chunk", "0"], r"--runs-per-chunk must be >= 1, got 0"),
+    ("verify-max-horizon-decimal", verify, ["{T}", "--max-horizon", "1.5e3"],
+     r"--max-horizon must be an integer .*, got '1.5e3'"),
+    ("verify-unknown-algorithm", verify, ["{T}", "--algorithms", "nope"], r"unknown algorithm 'nope'.*"),
+    ("fig1-quick-runs-0", fig1_mslr, ["--quick", "--runs", "0"], r"--runs must be >= 1, got 0"),
+    ("fig1-quick-horizon-decimal", fig1_mslr, ["--quick", "--horizon", "1.5e3"], r"--horizon must be an integer .*"),
+    ("fig1-quick-figures-file", fig1_mslr, ["--quick", "--figures", "{F}"],
+     r"figures folder {F}/quick: cannot be created, {F} is a file, not a folder"),
+    ("fig1-quick-out-read-only", fig1_mslr, ["--quick", "--out", "{RO}"], r"results folder {RO}/quick: .*"),
+    ("fig1-quick-seed-huge", fig1_mslr, ["--quick", "--seed", "1e30"], rf"--seed must be <= {INT64} \(int64\), got 1e30"),
+    ("fig1-quick-local-cluster-text", fig1_mslr, ["--quick", "--local-cluster", "two"],
+     r"--local-cluster must be an integer .*, got 'two'"),
+    ("fig1-quick-dask", fig1_mslr, ["--quick", "--backend", "dask"], r"--backend dask needs --scheduler ADDRESS.*"),
+]
+
+MATRICES = {"empty.txt": "", "comments.csv": "# source: nothing\n# labels: a b\n", "one.txt": "0.5\n",
+            "nan.txt": "0.5 nan\nnan 0.5\n"}
+
+
+@pytest.fixture
+def env(tmp_path):
+    """The files the cases refer to, and a function that fills the placeholders of a case."""
+    (tmp_path / "F").write_text("a file in the way\n")
+    if os.geteuid() == 0:  # root writes in any folder whatever its mode; /sys refuses new files even to root
+        ro = Path("/sys/dts_robust_readonly")
+        if not Path("/sys").is_dir() or os.access("/sys", os.W_OK) and _can_create(Path("/sys")):
+            pytest.skip("no folder refuses writes here")
+    else:
+        ro = tmp_path / "ro"
+        ro.mkdir()
+        ro.chmod(0o555)
+    mats = tmp_path / "matrices"
+    mats.mkdir()
+    for name, text in MATRICES.items():
+        (mats / name).write_text(text)
+    (mats / "folder.txt").mkdir()
+    values = {"{F}": str(tmp_path / "F"), "{RO}": str(ro), "{T}": str(tmp_path)}
+    values.update({f"{{M:{name}}}": str(mats / name) for name in (*MATRICES, "folder.txt")})
+
+    def fill(text, escape=False):
+        for key, value in values.items():
+            text = text.replace(key, re.escape(value) if escape else value)
+        return text
+
+    yield tmp_path, fill
+    if ro.parent == tmp_path:
+        ro.chmod(0o755)
+
+
+def _can_create(folder: Path) -> bool:
+    try:
+        (folder / ".dts_robust_probe").touch()
+    except OSError:
+        return False
+    (folder / ".dts_robust_probe").unlink()
+    return True
+
+
+def tree(folder: Path) -> dict:
+    """Every path under ``folder`` with its size (folders: -1)."""
+    return {str(p): (p.stat().st_size if p.is_file() else -1) for p in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.parametrize("case", CLI_CASES, ids=[case[0] for case in CLI_CASES])
+def test_cli_bad_input(case, env, capsys):
+    _, module, arguments, message = case
+    tmp_path, fill = env
+    argv = [fill(a) for a in arguments]
+    if module is run:
+        argv = [*RUN, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
+    elif module is fig1_mslr:
+        argv = ["--no-progress", "--n-jobs", "1", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
+    before = tree(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        module.main(argv)
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2, err
+    assert re.fullmatch("error: " + fill(message, escape=True), err.strip()), err
+    assert len(err.strip().splitlines()) == 1 and out == ""
+    assert tree(tmp_path) == before  # no result, figure or temporary file left behind
+
+
+def test_report_folder_helpers(tmp_path):
+    """The helpers report.py calls before reading or writing a figures folder."""
+    (tmp_path / "F").write_text("x")
+    cases = [
+        (lambda: check_folder_readable("/nonexistent/figures", "figures folder"),
+         "figures folder /nonexistent/figures: does not exist"),
+        (lambda: check_folder_readable(tmp_path / "F", "figures folder"), f"figures folder {tmp_path / 'F'}: is not a folder"),
+        (lambda: check_output_folder(tmp_path / "F", "report folder"), f"report folder {tmp_path / 'F'}: exists and is not a folder"),
+        (lambda: check_output_folder(tmp_path / "F" / "x", "report folder", create=True),
+         f"report folder {tmp_path / 'F' / 'x'}: cannot be created, {tmp_path / 'F'} is a file, not a folder"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError) as err:
+            call()
+        assert str(err.value) == message
+    assert [p.name for p in tmp_path.iterdir()] == ["F"]
+    assert check_output_folder(tmp_path / "new" / "figs", create=True).is_dir()
+    assert check_folder_readable(tmp_path) == tmp_path
+
+
+GOOD = Line(dataset="gap", algorithm="dts", horizon=10, runs=1)
+
+
+def _policy_after_select():
+    policy = DTS(3, seed=1)
+    return policy, policy.select()
+
+
+API_CASES = [
+    ("run_lines-out-is-file", lambda t: run_lines([GOOD], "x", t / "F", seed=0, n_jobs=1, progress=False),
+     ValueError, "results folder {T}/F: exists and is not a folder"),
+    ("run_lines-backend", lambda t: run_lines([GOOD], "x", t / "r", seed=0, progress=False, backend="multiprocessing"),
+     ValueError, "backend must be one of loky, dask, threading, sequential, got 'multiprocessing'"),
+    ("run_lines-dask-without-client", lambda t: run_lines([GOOD], "x", t / "r", seed=0, progress=False, backend="dask"),
+     ValueError, "backend 'dask' needs a running dask.distributed Client (see reproduce.cli.backend_context)"),
+    ("run_lines-seed", lambda t: run_lines([GOOD], "x", t / "r", seed=-1, progress=False),
+     ValueError, "seed must be a non-negative integer (int64), got -1"),
+    ("run_lines-n-jobs", lambda t: run_lines([GOOD], "x", t / "r", seed=0, n_jobs=0, progress=False),
+     ValueError, "n_jobs must be a non-zero integer (-1: all cores), got 0"),
+    ("line-float-horizon", lambda t: run_lines([Line("gap", "dts", horizon=1000.0, runs=1)], "x", t / "r", seed=0),
+     ValueError, "horizon must be an integer >= 1, got 1000.0"),
+    ("line-horizon-beyond-int64", lambda t: run_lines([Line("gap", "dts", horizon=2**63, runs=1)], "x", t / "r", seed=0),
+     ValueError, f"horizon must be at most {INT64} (int64), got {2**63}"),
+    ("line-bool-runs", lambda t: run_lines([Line("gap", "dts", horizon=10, runs=True)], "x", t / "r", seed=0),
+     ValueError, "runs must be an integer >= 1, got True"),
+    ("line-delay-ge-horizon", lambda t: run_lines([Line("gap", "dts", horizon=10, runs=1, delay=10)], "x", t / "r", seed=0),
+     ValueError, "delay must be smaller than the horizon (feedback arrives every d slots), got delay 10 >= horizon 10"),
+    ("policy-update-text", lambda t: (lambda p, pair: p.update(*pair, "no"))(*_policy_after_select()),
+     ValueError, "update(): a1_won must be a bool (or 0/1), got 'no'"),
+    ("policy-update-2", lambda t: (lambda p, pair: p.update(*pair, 2))(*_policy_after_select()),
+     ValueError, "update(): a1_won must be a bool (or 0/1), got 2"),
+    ("matrix-ragged", lambda t: dataset_from_matrix([[0.5, 0.5], [0.5]], "ragged"),
+     ValueError, "preference matrix is not numeric: .*"),
+    ("dataset-not-a-name", lambda t: load_dataset(123), ValueError, "dataset must be a name or a path, got 123"),
+]
+
+
+@pytest.mark.parametrize("case", API_CASES, ids=[case[0] for case in API_CASES])
+def test_api_bad_input(case, tmp_path):
+    _, call, error, message = case
+    (tmp_path / "F").write_text("x")
+    before = tree(tmp_path)
+    with pytest.raises(error) as err:
+        call(tmp_path)
+    expected = message.replace("{T}", str(tmp_path))
+    assert str(err.value) == expected or re.fullmatch(expected, str(err.value)), str(err.value)
+    assert tree(tmp_path) == before
+
+
+def test_scripts_as_subprocesses(tmp_path):
+    """The real scripts: exit status 2, one error line, no traceback, nothing written."""
+    (tmp_path / "F").write_text("x")
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    cases = [
+        (["reproduce/run.py", *RUN, "--out", str(tmp_path / "F"), "--figures", str(tmp_path / "f")],
+         f"error: results folder {tmp_path / 'F'}: exists and is not a folder"),
+        (["reproduce/run.py", *RUN, "--horizon", "1e6", "--delay", "2e6", "--out", str(tmp_path / "r")],
+         "error: --delay must be smaller than --horizon (no feedback would arrive before the end), "
+         "got --delay 2000000 with --horizon 1000000"),
+        (["reproduce/fig1_mslr.py", "--quick", "--runs", "0", "--out", str(tmp_path / "r"), "--figures",
+          str(tmp_path / "f")], "error: --runs must be >= 1, got 0"),
+        (["reproduce/verify.py", str(tmp_path), "--runs-per-chunk", "x"],
+         "error: --runs-per-chunk must be an integer (digits, or a power-of-ten form such as 1e6), got 'x'"),
+    ]
+    for argv, message in cases:
+        proc = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+        assert proc.returncode == 2 and proc.stderr.strip() == message, (argv, proc.stderr)
+    assert [p.name for p in tmp_path.iterdir()] == ["F"]
