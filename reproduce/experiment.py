@@ -122,7 +122,8 @@ def simulate_panels(name: str, panels, args) -> list:
             dataset, spec = validate_line(line)
             try:
                 results.append(load_line(line, dataset, spec, args.out, args.seed))
-            except ValueError:
+            except ValueError as error:
+                print(f"note: {error}", file=sys.stderr)
                 results.append(None)
     else:
         with backend_context(args):

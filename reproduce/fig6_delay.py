@@ -9,7 +9,6 @@ Claim checked: C16.  Usage: ``python reproduce/fig6_delay.py [--quick] [--runs N
 """
 
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 
 from reproduce.claims import CLEAR_FACTOR, above, checked, final, need, ratio_of, worst

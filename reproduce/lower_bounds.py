@@ -13,7 +13,7 @@ import numpy as np
 
 from core.lower_bound import regret_lower_bound
 from data import load_dataset
-from reproduce.plotting import write_text
+from reproduce.atomic import write_text_atomic
 
 CACHE_NAME = "lower_bounds.json"
 
@@ -29,5 +29,5 @@ def lower_bound(dataset_name: str, results: Path) -> tuple[float, str]:
         constant, model = regret_lower_bound(dataset.P)
         entry = {"matrix_sha1": digest, "constant": constant, "model": model}
         cache[dataset.name] = entry
-        write_text(json.dumps(cache, indent=1, sort_keys=True) + "\n", path)
+        write_text_atomic(path, json.dumps(cache, indent=1, sort_keys=True) + "\n")
     return float(entry["constant"]), str(entry["model"])

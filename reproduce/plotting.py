@@ -18,6 +18,7 @@ import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from algorithms import get_algorithm  # noqa: E402
+from reproduce.atomic import write_atomic  # noqa: E402
 
 Z_95 = 1.959963984540054
 # The lower-bound slope line spans this factor of t, ending at the horizon.
@@ -167,9 +168,8 @@ def save_figure(fig, stem: Path) -> None:
     """Write ``stem``.png and ``stem``.pdf atomically (no creation date in the PDF, so a redraw from the same
     results leaves the file byte-identical) and close the figure."""
     stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    _write_atomic(lambda path: fig.savefig(path, dpi=150), stem.with_suffix(".png"))
-    _write_atomic(lambda path: fig.savefig(path, metadata={"CreationDate": None}), stem.with_suffix(".pdf"))
+    write_atomic(stem.with_suffix(".png"), lambda path: fig.savefig(path, dpi=150))
+    write_atomic(stem.with_suffix(".pdf"), lambda path: fig.savefig(path, metadata={"CreationDate": None}))
     plt.close(fig)
 
 
@@ -237,22 +237,4 @@ def final_table(panels) -> pd.DataFrame:
 
 def write_table(table: pd.DataFrame, path: Path) -> None:
     """Write a CSV atomically."""
-    _write_atomic(lambda tmp: table.to_csv(tmp, index=False), Path(path))
-
-
-def write_text(text: str, path: Path) -> None:
-    """Write a text file (Markdown table, report) atomically."""
-    _write_atomic(lambda tmp: tmp.write_text(text), Path(path))
-
-
-def _write_atomic(write, path: Path) -> None:
-    """Call ``write(tmp)`` on a temporary name next to ``path`` (creating its folder), then rename it to
-    ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
-    try:
-        write(tmp)
-        tmp.replace(path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    write_atomic(path, lambda tmp: table.to_csv(tmp, index=False))

@@ -10,7 +10,6 @@ by hand; ``--check`` only compares and exits 1 if the README is out of date.
 Usage: ``python reproduce/report.py [--figures DIR] [--readme README.md [--check]]``.
 """
 
-import argparse
 import re
 import sys
 from pathlib import Path
@@ -20,9 +19,9 @@ import pandas as pd
 from data import load_dataset
 from reproduce.claims import (COMPARABLE_FACTOR, CLEAR_FACTOR, NOT_MEASURED, Estimate, above, below, claim_row,
                               within_factor, best, worst)
-from reproduce.cli import main_guard
+from reproduce.cli import OneLineParser, check_folder_readable, check_output_folder, main_guard
 from reproduce.paths import FIGURES, QUICK
-from reproduce.plotting import write_text
+from reproduce.atomic import write_text_atomic
 
 # The paper's claims (Sec. 5, App. D), in this project's words, with the figures that check them.
 CLAIMS = {
@@ -231,18 +230,19 @@ def update_readme(text: str, blocks: dict[str, str]) -> str:
 
 def main(argv=None):
     """Write REPORT.md (and the README's generated blocks with --readme)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--figures", type=Path, default=FIGURES, help=f"figures folder (default {FIGURES})")
     parser.add_argument("--readme", type=Path, default=None, help="also rewrite this README's generated blocks")
     parser.add_argument("--check", action="store_true", help="with --readme: only check it is up to date")
     args = parser.parse_args(argv)
 
     def run():
-        if not args.figures.is_dir():
-            raise ValueError(f"figures folder {args.figures} does not exist (run a figure script first)")
+        folder = check_folder_readable(args.figures, "figures folder")
         if args.readme is not None:
+            if not args.readme.is_file():
+                raise ValueError(f"README {args.readme}: no such file")
             current = args.readme.read_text()
-            wanted = update_readme(current, generated_blocks(args.figures))
+            wanted = update_readme(current, generated_blocks(folder))
             if args.check:
                 if current != wanted:
                     print(f"{args.readme} is out of date: run python reproduce/report.py --readme {args.readme}")
@@ -250,9 +250,10 @@ def main(argv=None):
                 print(f"{args.readme} generated blocks are up to date")
                 return
             if current != wanted:
-                write_text(wanted, args.readme)
-        path = args.figures / "REPORT.md"
-        write_text(build_report(args.figures), path)
+                write_text_atomic(args.readme, wanted)
+        check_output_folder(folder, "figures folder")
+        path = folder / "REPORT.md"
+        write_text_atomic(path, build_report(folder))
         print(f"wrote {path}")
 
     main_guard(run)

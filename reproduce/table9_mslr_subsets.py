@@ -7,7 +7,6 @@ removed, which the K = 32 non-Condorcet subset as the authors ran it does not sa
 simulated.  Usage: ``python reproduce/table9_mslr_subsets.py [--figures DIR] [--quick]``.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -16,9 +15,10 @@ import pandas as pd
 
 from data import load_dataset
 from data.build_matrices import TABLE9
-from reproduce.cli import main_guard
+from reproduce.cli import OneLineParser, check_output_folder, main_guard
 from reproduce.paths import FIGURES, QUICK
-from reproduce.plotting import write_table, write_text
+from reproduce.atomic import write_text_atomic
+from reproduce.plotting import write_table
 
 NAME = "table9_mslr_subsets"
 # App. D: "pairs whose preference probability is within 0.003 of 1/2 were eliminated".
@@ -70,18 +70,18 @@ def markdown(table: pd.DataFrame, summary: pd.DataFrame) -> str:
 
 def main(argv=None):
     """Build the table; exit status 1 if a computed score differs from the printed one."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--figures", type=Path, default=FIGURES, help=f"output folder (default {FIGURES})")
     parser.add_argument("--quick", action="store_true", help=f"write under '{QUICK}/' (the table is always exact)")
     args = parser.parse_args(argv)
 
     def run():
-        folder = args.figures / QUICK if args.quick else args.figures
+        folder = check_output_folder(args.figures / QUICK if args.quick else args.figures, "figures folder")
         table = pd.DataFrame([row for name in TABLE9 for row in subset_rows(name)])
         summary = pd.DataFrame([subset_summary(name) for name in TABLE9])
         stem = folder / NAME
         write_table(table, stem.with_suffix(".csv"))
-        write_text(markdown(table, summary) + "\n", stem.with_suffix(".md"))
+        write_text_atomic(stem.with_suffix(".md"), markdown(table, summary) + "\n")
         with pd.option_context("display.width", 200):
             print(summary.to_string(index=False))
         mismatches = table[~table["matches"]]

@@ -278,10 +278,11 @@ def test_report_collects_claims_and_final_tables(tmp_path):
     (tmp_path / "figX_final.csv").write_text(
         "panel,dataset,algorithm,label,horizon,runs,mean_final_regret,std_final_regret,sem_final_regret\n"
         "(a),gap,dts,D-TS,100,2,18.25,5.0,3.5\n")
-    (tmp_path / "figX_claims.csv").write_text("claim,statement,measured,verdict\nC1,s,m,holds\n")
+    (tmp_path / "figX_claims.csv").write_text("claim,where,statement,measured,verdict\nC1,w,s,m,holds\n")
     report_main(["--figures", str(tmp_path)])
     text = (tmp_path / "REPORT.md").read_text()
-    assert "## figX" in text and "| C1 | s | m | holds |" in text and "| (a) | D-TS | 100 | 2 | 18.25 |" in text
+    assert "## Final regret R(T): figX" in text and "| C1 | w | s | m | holds |" in text
+    assert "| (a) | D-TS | 100 | 2 | 18.2 |" in text
 
 
 def test_verify_accepts_reproduced_chunks_and_flags_changed_ones(tmp_path, capsys):
