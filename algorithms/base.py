@@ -1,6 +1,7 @@
 """The algorithm contract (DESIGN section 2) and the thin Python class around it.
 
-An algorithm is a small state (a tuple of NumPy arrays, scalars held in arrays) and three functions:
+An algorithm is a small state (a ``typing.NamedTuple``: its settings as scalar fields, everything that
+changes as NumPy arrays, a changing scalar as a one-element array) and three functions:
 ``init`` (plain Python: validates parameters, builds the state), and the njit ``select(state, t, rng)
 -> (a1, a2)`` and ``update(state, a1, a2, a1_won, t)``.  ``select`` may change bookkeeping (round-robin
 pointers, candidate lists); ``update`` changes only the comparison statistics, so that feedback delay
@@ -26,7 +27,8 @@ class AlgorithmSpec:
     with the paper's values; needs_horizon: explore-then-exploit algorithms (BTM, SAVAGE) whose
     confidence widths use T and are re-run on the horizon grid (spec 1.8); reference: paper and
     equation/line implemented; from_problem: see ``problem_params``; sync(state): recompute every
-    cache an algorithm derives from its statistics (n, w) = (state[0], state[1]) (``set_statistics``);
+    cache an algorithm derives from its statistics (n, w) = (state.comparisons, state.wins)
+    (``set_statistics``);
     color, marker: how its curves are drawn in every figure (hand-picked so that the curves compared in
     one panel, the D-TS family in particular, differ).
     """
@@ -68,11 +70,12 @@ class AlgorithmSpec:
         """Overwrite the pair statistics of ``state`` (comparisons ``n``, wins ``w``, K x K, pseudo-counts
         included) and bring every cache derived from them up to date -- a warm start, or a hand-made
         state in a test.  Supported by the algorithms that declare ``sync`` (D-TS and its variants,
-        RUCB, RCS, CCB: state[0], state[1] are (n, w), spec 0); ValueError otherwise.  Returns ``state``."""
+        RUCB, RCS, CCB), whose states name these two arrays ``comparisons`` and ``wins``; ValueError
+        otherwise.  Returns ``state``."""
         if self.sync is None:
             raise ValueError(f"algorithm {self.name!r} does not support setting its statistics")
-        state[0][:] = n
-        state[1][:] = w
+        state.comparisons[:] = n
+        state.wins[:] = w
         self.sync(state)
         return state
 

@@ -259,7 +259,7 @@ def test_rucb_first_slot():
         a1, a2 = RUCB_SPEC.select(state, 1, rng)
         assert a2 == (1 if a1 == 0 else 0)
         counts[a1] += 1
-    assert state[3][1] == NO_ARM
+    assert state.hypothesis_arm[0] == NO_ARM
     for count in counts:
         assert_binomial(count, trials, 1 / K)
 
@@ -282,7 +282,7 @@ B_CASES = [
 def test_rucb_hypothesis(hypothesis, b, probs):
     """Distribution of a1 and the fate of B for |C| = 3 (spec 3.4 step 2, deviations (a), (b))."""
     state = set_stats(RUCB_SPEC, RUCB_SPEC.make_state(4, None, {"hypothesis": hypothesis}), TIED_TOP3)
-    state[3][1] = b
+    state.hypothesis_arm[0] = b
     rng = np.random.default_rng(1)
     trials = 4000
     counts = np.zeros(4, int)
@@ -293,22 +293,22 @@ def test_rucb_hypothesis(hypothesis, b, probs):
         assert_binomial(count, trials, p)
     # B outside C: the code keeps it (and would favour it again), the original drops it (spec 3.4 (a)).
     expected_b = NO_ARM if (hypothesis == "original" and b == 3) else b
-    assert state[3][1] == expected_b
+    assert state.hypothesis_arm[0] == expected_b
 
 
 def test_rucb_single_and_empty_candidate_sets():
     """|C| = 1: a1 and B become its arm; |C| = 0 (a resolved 3-cycle): B is emptied, a1 uniform."""
     state = set_stats(RUCB_SPEC, RUCB_SPEC.make_state(4), CONDORCET)
-    state[3][1] = 2
+    state.hypothesis_arm[0] = 2
     assert tuple(RUCB_SPEC.select(state, 100, np.random.default_rng(2))) == (0, 0)
-    assert state[3][1] == 0
+    assert state.hypothesis_arm[0] == 0
     state = set_stats(RUCB_SPEC, RUCB_SPEC.make_state(3), CYCLE3)
     rng = np.random.default_rng(3)
     counts = np.zeros(3, int)
     for _ in range(1500):
-        state[3][1] = 1
+        state.hypothesis_arm[0] = 1
         a1, a2 = RUCB_SPEC.select(state, 100, rng)
-        assert state[3][1] == NO_ARM and a2 == (a1 - 1) % 3  # the arm that beats a1
+        assert state.hypothesis_arm[0] == NO_ARM and a2 == (a1 - 1) % 3  # the arm that beats a1
         counts[a1] += 1
     for count in counts:
         assert_binomial(count, 1500, 1 / 3)
