@@ -22,6 +22,7 @@ square root; only the column u_{. a1} of step 7 is evaluated.
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -33,49 +34,67 @@ from core.bounds import (direct_upper_column, fill_direct_bound_switches, lower_
 from core.constants import ALPHA, CCB_P_CHALLENGER, CCB_P_EXPLORE, CCB_P_RESTRICT, PSEUDO_N, PSEUDO_W
 
 
+class CCBState(NamedTuple):
+    """State of CCB.  Setting: ``alpha`` (confidence scale).  Arrays (K arms):"""
+
+    comparisons: np.ndarray  # float64 (K, K): n_ij (pseudo-count included)
+    wins: np.ndarray  # float64 (K, K): w_ij (pseudo-count included)
+    alpha: float
+    max_losses: np.ndarray  # int64 (1,): Lbar, the estimated maximum number of losses
+    in_winners: np.ndarray  # bool (K,): the potential Copeland winners B as a mask
+    challengers: np.ndarray  # int64 (K, K): row i holds the list B^i in its first challenger_lens[i] entries
+    challenger_lens: np.ndarray  # int64 (K,): |B^i|
+    upper_switch: np.ndarray  # float64 (K, K): ln t from which u_ij >= 1/2
+    lower_switch: np.ndarray  # float64 (K, K): ln t up to which l_ij > 1/2
+    upper_copeland: np.ndarray  # scratch int64 (K,): upper Copeland counts
+    lower_copeland: np.ndarray  # scratch int64 (K,): lower Copeland counts
+    in_candidates: np.ndarray  # scratch bool (K,): the candidate set C
+    upper_column: np.ndarray  # scratch float64 (K,): the column u_{. a1}
+
+
 def init_ccb(K, horizon=None, alpha=ALPHA):
-    """State of CCB: (n, w, real params [alpha], int params [Lbar], B mask (all arms), challenger
-    lists (K x K, row i holds B^i in its first lens[i] entries), lens (K,), the ln t from which each
-    u_ij >= 1/2 and up to which each l_ij >= 1/2 (K x K each, ``core.bounds.fill_direct_bound_switches``),
-    then scratch: upper and lower Copeland counts (K,), candidate mask C, the column u_{. a1} (K,)).  alpha: confidence scale (> 0)."""
+    """A fresh ``CCBState`` (B = all arms, every B^i empty, Lbar = K; switch times from
+    ``core.bounds.fill_direct_bound_switches``).  alpha: confidence scale (> 0)."""
     alpha = check_alpha(alpha)
     n = np.full((K, K), PSEUDO_N)
     w = np.full((K, K), PSEUDO_W)
     upper, lower = np.zeros((K, K)), np.zeros((K, K))
     fill_direct_bound_switches(n, w, alpha, upper, lower)
-    return (
-        n, w, np.array([alpha]), np.array([K], dtype=np.int64), fill_true(np.zeros(K, np.bool_)),
-        np.zeros((K, K), np.int64), np.zeros(K, np.int64), upper, lower,
-        np.zeros(K, np.int64), np.zeros(K, np.int64), np.zeros(K, np.bool_), np.zeros(K),
+    return CCBState(
+        comparisons=n, wins=w, alpha=alpha, max_losses=np.array([K], dtype=np.int64),
+        in_winners=fill_true(np.zeros(K, np.bool_)), challengers=np.zeros((K, K), np.int64),
+        challenger_lens=np.zeros(K, np.int64), upper_switch=upper, lower_switch=lower,
+        upper_copeland=np.zeros(K, np.int64), lower_copeland=np.zeros(K, np.int64),
+        in_candidates=np.zeros(K, np.bool_), upper_column=np.zeros(K),
     )
 
 
 def sync_ccb(state):
-    """Recompute the switch-time caches from the statistics (n, w) = (state[0], state[1])."""
-    fill_direct_bound_switches(state[0], state[1], state[2][0], state[7], state[8])
+    """Recompute the switch-time caches from ``state.comparisons`` and ``state.wins``."""
+    fill_direct_bound_switches(state.comparisons, state.wins, state.alpha, state.upper_switch, state.lower_switch)
 
 
 @njit(cache=True)
-def _reset(ints, in_b, lens):
+def _reset(max_losses, in_b, lens):
     """The initialisation of Algorithm 1 again: B = all arms, every B^i empty, Lbar = K."""
     fill_true(in_b)
     lens[:] = 0
-    ints[0] = in_b.shape[0]
+    max_losses[0] = in_b.shape[0]
 
 
 @njit(cache=True)
-def _reset_disproven(lower, log_t, ints, in_b, lists, lens):
+def _reset_disproven(lower, log_t, max_losses, in_b, lists, lens):
     """Spec 3.6 step 2, "reset disproven hypotheses": reset if some j in B^i has l_ij > 1/2
     (ln t < lower[i, j])."""
     for i in range(lower.shape[0]):
         for s in range(lens[i]):
             if log_t < lower[i, lists[i, s]]:
-                _reset(ints, in_b, lens)
+                _reset(max_losses, in_b, lens)
                 return
 
 
 @njit(cache=True)
-def _remove_non_winners(upper, log_t, cu, cl, ints, in_b, lists, lens):
+def _remove_non_winners(upper, log_t, cu, cl, max_losses, in_b, lists, lens):
     """Spec 3.6 step 3, "remove non-Copeland winners": drop from B every arm i with cu_i < max(0, max cl);
     unless |B^i| = Lbar + 1, set B^i = {k : u_ik < 1/2} (ascending; ln t < upper[i, k]).  Reset if B
     becomes empty."""
@@ -84,18 +103,18 @@ def _remove_non_winners(upper, log_t, cu, cl, ints, in_b, lists, lens):
     for i in range(K):
         if in_b[i] and cu[i] < m:
             in_b[i] = False
-            if lens[i] != ints[0] + 1:
+            if lens[i] != max_losses[0] + 1:
                 lens[i] = 0
                 for k in range(K):
                     if log_t < upper[i, k]:
                         lists[i, lens[i]] = k
                         lens[i] += 1
     if not np.any(in_b):
-        _reset(ints, in_b, lens)
+        _reset(max_losses, in_b, lens)
 
 
 @njit(cache=True)
-def _add_winners(rng, cu, cl, in_c, ints, in_b, lists, lens):
+def _add_winners(rng, cu, cl, in_c, max_losses, in_b, lists, lens):
     """Spec 3.6 step 4, "add Copeland winners": for every i in C (ascending) with cu_i = cl_i, put i in B,
     empty B^i and set Lbar = K - 1 - cu_i; then every other list shorter than Lbar + 1 is emptied and
     every longer one is cut to a uniformly random ordered subset of Lbar + 1 elements."""
@@ -105,8 +124,8 @@ def _add_winners(rng, cu, cl, in_c, ints, in_b, lists, lens):
             continue
         in_b[i] = True
         lens[i] = 0
-        ints[0] = K - 1 - cu[i]
-        keep = ints[0] + 1
+        max_losses[0] = K - 1 - cu[i]
+        keep = max_losses[0] + 1
         for j in range(K):
             if j == i or lens[j] == keep:
                 continue
@@ -172,17 +191,19 @@ def _challenger(rng, u_col, lower, log_t, a1, lists, lens):
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (Zoghi et al. 2015, Algorithm 1; spec 3.6 steps 1-7)."""
-    n, w, reals, ints, in_b, lists, lens, upper, lower, cu, cl, in_c, u_col = state
-    K = n.shape[0]
+    max_losses, in_b, lists, lens = state.max_losses, state.in_winners, state.challengers, state.challenger_lens
+    upper, lower, cu, cl = state.upper_switch, state.lower_switch, state.upper_copeland, state.lower_copeland
+    in_c, u_col = state.in_candidates, state.upper_column
+    K = in_c.shape[0]
     log_t = math.log(t)
     upper_copeland_from_switches(upper, log_t, cu)
     lower_copeland_from_switches(lower, log_t, cl)
     top = np.max(cu)
     for i in range(K):
         in_c[i] = cu[i] == top
-    _reset_disproven(lower, log_t, ints, in_b, lists, lens)
-    _remove_non_winners(upper, log_t, cu, cl, ints, in_b, lists, lens)
-    _add_winners(rng, cu, cl, in_c, ints, in_b, lists, lens)
+    _reset_disproven(lower, log_t, max_losses, in_b, lists, lens)
+    _remove_non_winners(upper, log_t, cu, cl, max_losses, in_b, lists, lens)
+    _add_winners(rng, cu, cl, in_c, max_losses, in_b, lists, lens)
     if rng.random() < CCB_P_EXPLORE:
         i, j = _exploration_pair(rng, upper, lower, log_t, lists, lens)
         if i >= 0:
@@ -194,16 +215,16 @@ def select(state, t, rng):
         for i in range(K):
             in_c[i] = in_c[i] and in_b[i]
     a1 = uniform_member(rng, in_c)
-    direct_upper_column(n, w, a1, log_t, reals[0], u_col)
+    direct_upper_column(state.comparisons, state.wins, a1, log_t, state.alpha, u_col)
     return a1, _challenger(rng, u_col, lower, log_t, a1, lists, lens)
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update (spec 0) and the pair's cached switch times."""
-    n, w = state[0], state[1]
+    n, w = state.comparisons, state.wins
     update_pair(n, w, a1, a2, a1_won)
-    refresh_direct_bound_switches(n, w, state[2][0], state[7], state[8], a1, a2)
+    refresh_direct_bound_switches(n, w, state.alpha, state.upper_switch, state.lower_switch, a1, a2)
 
 
 CCB_SPEC = AlgorithmSpec(

@@ -320,12 +320,12 @@ def test_rcs_least_champion_fallback():
     """A resolved 3-cycle never yields a sampled Condorcet winner (P(Beta(901, 101) < 1/2) ~ 1e-160),
     so a1 is the least-often champion, lowest index on ties, and a2 the arm that beats it."""
     state = set_stats(RCS_SPEC, RCS_SPEC.make_state(3), CYCLE3)
-    state[4][:] = [3, 1, 2]
+    state.champion_counts[:] = [3, 1, 2]
     rng = np.random.default_rng(4)
     pairs = [tuple(int(a) for a in RCS_SPEC.select(state, 100, rng)) for _ in range(7)]
     assert [a1 for a1, _ in pairs] == [1, 1, 2, 0, 1, 2, 0]
     assert all(a2 == (a1 - 1) % 3 for a1, a2 in pairs)
-    assert list(state[4]) == [5, 4, 4]
+    assert list(state.champion_counts) == [5, 4, 4]
 
 
 def test_rcs_random_fallback_and_sampled_winner():
@@ -337,11 +337,11 @@ def test_rcs_random_fallback_and_sampled_winner():
         counts[RCS_SPEC.select(state, 100, rng)[0]] += 1
     for count in counts:
         assert_binomial(count, 1500, 1 / 3)
-    assert list(state[4]) == list(counts)
+    assert list(state.champion_counts) == list(counts)
     # Arm 0 beats every arm at 0.8 over 1000 comparisons: it always wins the sampled tournament.
     state = set_stats(RCS_SPEC, RCS_SPEC.make_state(4), CONDORCET)
     assert [tuple(RCS_SPEC.select(state, 100, rng)) for _ in range(5)] == [(0, 0)] * 5
-    assert list(state[4]) == [5, 0, 0, 0]
+    assert list(state.champion_counts) == [5, 0, 0, 0]
 
 
 def test_rcs_first_slot_challenger():
@@ -363,7 +363,7 @@ def test_ccb_first_slot_self_comparison():
     for _ in range(2000):
         state = CCB_SPEC.make_state(4)
         a1, a2 = CCB_SPEC.select(state, 1, rng)
-        assert a1 == a2 and state[3][0] == 0 and state[4].all() and not state[6].any()
+        assert a1 == a2 and state.max_losses[0] == 0 and state.in_winners.all() and not state.challenger_lens.any()
         counts[a1] += 1
     for count in counts:
         assert_binomial(count, 2000, 1 / 4)
@@ -448,7 +448,7 @@ def test_ccb_select_on_resolved_condorcet_state():
     Lbar + 1 = 1 element, and CCB plays (0, 0)."""
     state = set_stats(CCB_SPEC, CCB_SPEC.make_state(4), CONDORCET)
     assert tuple(CCB_SPEC.select(state, 100, np.random.default_rng(9))) == (0, 0)
-    ints, in_b, lists, lens = state[3], state[4], state[5], state[6]
+    ints, in_b, lists, lens = state.max_losses, state.in_winners, state.challengers, state.challenger_lens
     assert ints[0] == 0 and list(in_b) == [True, False, False, False] and list(lens) == [0, 1, 1, 1]
     assert lists[1, 0] == 0 and lists[2, 0] in (0, 1) and lists[3, 0] in (0, 1, 2)
 
@@ -524,8 +524,8 @@ def test_set_statistics_only_where_caches_are_known():
     """Warm starts are offered by the algorithms that can rebuild their caches; others refuse clearly."""
     state = set_stats(CCB_SPEC, CCB_SPEC.make_state(3), CYCLE3)
     switch = 1000 * 0.4**2 / ALPHA  # p-hat 0.9 (0.1 reversed): l_01 >= 1/2, u_10 < 1/2 until this ln t
-    assert state[7][0, 1] == -np.inf and state[8][0, 1] == pytest.approx(switch, rel=1e-9)
-    assert state[7][1, 0] == pytest.approx(switch, rel=1e-9) and state[8][1, 0] == -np.inf
+    assert state.upper_switch[0, 1] == -np.inf and state.lower_switch[0, 1] == pytest.approx(switch, rel=1e-9)
+    assert state.upper_switch[1, 0] == pytest.approx(switch, rel=1e-9) and state.lower_switch[1, 0] == -np.inf
     from algorithms import get_algorithm
     rmed = get_algorithm("rmed1")
     with pytest.raises(ValueError, match="algorithm 'rmed1' does not support setting its statistics"):
