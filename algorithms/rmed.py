@@ -20,6 +20,7 @@ sign of the RMED2 paper's estimated regret Delta_{i* a1} + Delta_{i* j} (a bug o
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -32,24 +33,46 @@ from core.pairs import pair_of_index
 
 VARIANT_RMED1, VARIANT_RMED2 = 1, 2
 NUMERATORS = {"as-run": 0, "paper": 1}
-# Indices into the int64 bookkeeping array.
-_VARIANT, _NUMERATOR, _Q, _LC_LEN, _LN_LEN = range(5)
+
+
+class RMEDState(NamedTuple):
+    """State of RMED1 and RMED2.  Settings: ``variant`` (VARIANT_RMED1 or VARIANT_RMED2), ``paper_sign``
+    (RMED2's numerator: False as run, True as in the paper), ``slack`` f(K) = 0.3 K^1.01, ``rmed2_alpha``.
+    Arrays (K arms; no pseudo-counts):"""
+
+    comparisons: np.ndarray  # float64 (K, K): n_ij
+    wins: np.ndarray  # float64 (K, K): w_ij
+    divergences: np.ndarray  # float64 (K,): the empirical divergences I_i, kept consistent with (n, w)
+    variant: int
+    paper_sign: bool
+    slack: float
+    rmed2_alpha: float
+    position: np.ndarray  # int64 (1,): q, the position in LC of the next first candidate
+    current_len: np.ndarray  # int64 (1,): |LC|
+    next_len: np.ndarray  # int64 (1,): |LN|
+    current_list: np.ndarray  # int64 (K,): LC in its first |LC| entries
+    in_remaining: np.ndarray  # bool (K,): LR, the arms of LC not yet played this round
+    next_list: np.ndarray  # int64 (K,): LN in its first |LN| entries
+    in_next: np.ndarray  # bool (K,): LN as a mask
 
 
 def _make_state(K, variant, numerator):
-    """State tuple: (n, w (K x K float64), I (K,) empirical divergences, reals [f(K), RMED2 alpha],
-    ints [variant, numerator, q, |LC|, |LN|], LC (K,) int64, in_LR (K,) bool, LN (K,) int64,
-    in_LN (K,) bool)."""
-    return (
-        np.zeros((K, K)),
-        np.zeros((K, K)),
-        np.zeros(K),
-        np.array([RMED_F_COEF * K**RMED_F_EXP, RMED2_ALPHA]),
-        np.array([variant, numerator, 0, K, 0], dtype=np.int64),
-        np.arange(K, dtype=np.int64),
-        np.ones(K, np.bool_),
-        np.zeros(K, np.int64),
-        np.zeros(K, np.bool_),
+    """A fresh ``RMEDState``: LC = LR = all arms, LN empty, q = 0."""
+    return RMEDState(
+        comparisons=np.zeros((K, K)),
+        wins=np.zeros((K, K)),
+        divergences=np.zeros(K),
+        variant=variant,
+        paper_sign=numerator == NUMERATORS["paper"],
+        slack=RMED_F_COEF * K**RMED_F_EXP,
+        rmed2_alpha=RMED2_ALPHA,
+        position=np.zeros(1, np.int64),
+        current_len=np.array([K], dtype=np.int64),
+        next_len=np.zeros(1, np.int64),
+        current_list=np.arange(K, dtype=np.int64),
+        in_remaining=np.ones(K, np.bool_),
+        next_list=np.zeros(K, np.int64),
+        in_next=np.zeros(K, np.bool_),
     )
 
 
@@ -110,38 +133,40 @@ def _rmed2_challenger(n, w, a1, i_hat, paper_sign):
 def _maintain_lists(state, a1, i_star, t):
     """Steps 4-5: drop a1 from LR, append (ascending) every arm in neither LR nor LN with
     I_k - I* <= ln t + f(K) to LN, advance q; at the end of LC start the round LC = LR = LN."""
-    n, w, div, reals, ints, lc, in_lr, ln, in_ln = state
+    div, lc, in_lr, ln, in_ln = state.divergences, state.current_list, state.in_remaining, state.next_list, state.in_next
+    q, lc_len, ln_len = state.position, state.current_len, state.next_len
+    K = div.shape[0]
     in_lr[a1] = False
-    threshold = math.log(t) + reals[0]
-    for k in range(n.shape[0]):
+    threshold = math.log(t) + state.slack
+    for k in range(K):
         if not in_lr[k] and not in_ln[k] and div[k] - i_star <= threshold:
-            ln[ints[_LN_LEN]] = k
+            ln[ln_len[0]] = k
             in_ln[k] = True
-            ints[_LN_LEN] += 1
-    ints[_Q] += 1
-    if ints[_Q] == ints[_LC_LEN]:
-        ints[_LC_LEN] = ints[_LN_LEN]
-        for k in range(ints[_LN_LEN]):
+            ln_len[0] += 1
+    q[0] += 1
+    if q[0] == lc_len[0]:
+        lc_len[0] = ln_len[0]
+        for k in range(ln_len[0]):
             lc[k] = ln[k]
-        for k in range(n.shape[0]):
+        for k in range(K):
             in_lr[k] = in_ln[k]
             in_ln[k] = False
-        ints[_LN_LEN] = 0
-        ints[_Q] = 0
+        ln_len[0] = 0
+        q[0] = 0
 
 
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (spec 3.8); deterministic, ``rng`` is unused."""
-    n, w, div, reals, ints, lc, in_lr, ln, in_ln = state
+    n, w, div = state.comparisons, state.wins, state.divergences
     K = n.shape[0]
     n_pairs = K * (K - 1) // 2
     explore = t - 1 < n_pairs
-    if not explore and ints[_VARIANT] == VARIANT_RMED2:
-        explore = t - 1 < n_pairs * reals[1] * math.log(math.log(t))
+    if not explore and state.variant == VARIANT_RMED2:
+        explore = t - 1 < n_pairs * state.rmed2_alpha * math.log(math.log(t))
     if explore:
         return pair_of_index((t - 1) % n_pairs)
-    a1 = lc[ints[_Q]]
+    a1 = state.current_list[state.position[0]]
     i_hat = 0
     for i in range(1, K):
         if div[i] < div[i_hat]:
@@ -162,8 +187,8 @@ def select(state, t, rng):
             worst = j
             worst_p = p
     a2 = i_hat if (o_empty or i_hat_in_o) else worst
-    if ints[_VARIANT] == VARIANT_RMED2:
-        b = _rmed2_challenger(n, w, a1, i_hat, ints[_NUMERATOR] == 1)
+    if state.variant == VARIANT_RMED2:
+        b = _rmed2_challenger(n, w, a1, i_hat, state.paper_sign)
         if b >= 0 and n[a1, i_hat] >= n[a1, b] / math.log(math.log(t)):
             a2 = b
     _maintain_lists(state, a1, div[i_hat], t)
@@ -173,7 +198,7 @@ def select(state, t, rng):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update, then the empirical divergences of the two rows it changed."""
-    n, w, div = state[0], state[1], state[2]
+    n, w, div = state.comparisons, state.wins, state.divergences
     update_pair(n, w, a1, a2, a1_won)
     if a1 != a2:
         div[a1] = divergence(n, w, a1)
