@@ -27,6 +27,7 @@ change; the confidence radii stay the authors' port (spec 3.7 (b)).
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -38,32 +39,62 @@ from core.constants import (ALPHA, KLUCB_EPS, SCB_FIRST_ROUND, SCB_ORIGINAL_FIRS
 from core.kl import kl_clamped, kl_lcb, kl_ucb
 
 SCHEDULES = {"as-run": SCB_FIRST_ROUND, "original": SCB_ORIGINAL_FIRST_ROUND}
-# Positions in the int64 bookkeeping array ``ints`` of the state.
-BEST, EXPLORING, F, S, TAU, V, SIZE, ROUND = range(8)
+
+
+class SCBState(NamedTuple):
+    """State of SCB.  Setting: ``kappa``, the KL-confidence multiplier.  Everything else is reset at the
+    start of every round except ``round_length`` and ``round_index``; counters are one-element arrays."""
+
+    comparisons: np.ndarray  # float64 (K, K): n_ij of the round (pseudo-count included)
+    wins: np.ndarray  # float64 (K, K): w_ij of the round (pseudo-count included)
+    is_open: np.ndarray  # bool (K, K): the pair {i, j} is not resolved yet
+    open_count: np.ndarray  # int64 (K,): open pairs of each arm
+    remaining: np.ndarray  # int64 (K,): the virtual arms R in their first remaining_size[0] entries
+    pulls: np.ndarray  # float64 (K,): m_i, virtual pulls of arm i
+    rewards: np.ndarray  # float64 (K,): g_i, their total reward
+    ucb: np.ndarray  # scratch float64 (K,): KL-UCB of the virtual arms
+    lcb: np.ndarray  # scratch float64 (K,): KL-LCB of the virtual arms
+    best: np.ndarray  # int64 (1,): the arm played against itself, -1 while none
+    exploring: np.ndarray  # int64 (1,): 1 while the pair (first, second) is under test
+    first: np.ndarray  # int64 (1,): f, the virtual arm whose pull is being resolved
+    second: np.ndarray  # int64 (1,): s, its drawn opponent
+    tau: np.ndarray  # int64 (1,): slot within the round (counts updates)
+    pointer: np.ndarray  # int64 (1,): v, position in R of the next virtual arm
+    remaining_size: np.ndarray  # int64 (1,): |R|
+    round_index: np.ndarray  # int64 (1,): r
+    round_length: np.ndarray  # float64 (1,): T_r
+    kappa: float
+
+
+def _counter():
+    """A one-element int64 array: a counter that the njit kernels can change in place."""
+    return np.zeros(1, np.int64)
 
 
 def init_scb(K, horizon=None, alpha=ALPHA, schedule="as-run"):
-    """State of SCB: (n, w (K, K) float64; open (K, K) bool; open_count (K,) int64; remaining (K,) int64
-    (the list R, first ``ints[SIZE]`` entries); m, g (K,) virtual pulls and rewards; ucb, lcb (K,)
-    scratch; ints [best, exploring, f, s, tau, v, |R|, round r]; reals [kappa, T_r]).
+    """A fresh ``SCBState`` at the start of round 1.
 
     alpha: the KL-confidence multiplier kappa (> 0, default 0.51); schedule: "as-run" or "original"
-    round lengths (deviation D7).
+    round lengths (module doc).
     """
     kappa = check_alpha(alpha)
     first = SCHEDULES[check_choice("schedule", schedule, tuple(SCHEDULES))]
-    state = (np.empty((K, K)), np.empty((K, K)), np.empty((K, K), np.bool_), np.empty(K, np.int64),
-             np.empty(K, np.int64), np.empty(K), np.empty(K), np.empty(K), np.empty(K),
-             np.zeros(8, np.int64), np.array([kappa, float(first)]))
+    state = SCBState(
+        comparisons=np.empty((K, K)), wins=np.empty((K, K)), is_open=np.empty((K, K), np.bool_),
+        open_count=np.empty(K, np.int64), remaining=np.empty(K, np.int64), pulls=np.empty(K),
+        rewards=np.empty(K), ucb=np.empty(K), lcb=np.empty(K), best=_counter(), exploring=_counter(),
+        first=_counter(), second=_counter(), tau=_counter(), pointer=_counter(), remaining_size=_counter(),
+        round_index=np.ones(1, np.int64), round_length=np.array([float(first)]), kappa=kappa,
+    )
     _reset_round(state)
-    state[9][ROUND] = 1
     return state
 
 
 @njit(cache=True)
 def _reset_round(state):
     """Start a round (spec 3.7 "State, reset at the start of every round"); T_r and r are left alone."""
-    n, w, is_open, open_count, remaining, m, g, _, _, ints, _ = state
+    n, w, is_open, open_count, remaining, m, g = (state.comparisons, state.wins, state.is_open, state.open_count,
+                                                  state.remaining, state.pulls, state.rewards)
     K = n.shape[0]
     n[:, :] = SCB_PSEUDO_N
     w[:, :] = SCB_PSEUDO_W
@@ -74,13 +105,13 @@ def _reset_round(state):
         remaining[i] = i
         m[i] = 0.0
         g[i] = 0.0
-    ints[BEST] = -1
-    ints[EXPLORING] = 0
-    ints[F] = 0
-    ints[S] = 0
-    ints[TAU] = 1
-    ints[V] = 0
-    ints[SIZE] = K
+    state.best[0] = -1
+    state.exploring[0] = 0
+    state.first[0] = 0
+    state.second[0] = 0
+    state.tau[0] = 1
+    state.pointer[0] = 0
+    state.remaining_size[0] = K
 
 
 @njit(cache=True)
@@ -106,16 +137,16 @@ def _virtual_pull(state, reward):
     After a full pass over R, every arm whose KL-UCB is below the largest KL-LCB leaves R (order kept);
     one arm left becomes ``best`` (none left: best = 0).
     """
-    n, _, _, _, remaining, m, g, ucb, lcb, ints, reals = state
-    i = remaining[ints[V]]
+    n, remaining, m, g, ucb, lcb = state.comparisons, state.remaining, state.pulls, state.rewards, state.ucb, state.lcb
+    i = remaining[state.pointer[0]]
     m[i] += 1.0
     g[i] += reward
-    ints[V] += 1
-    if ints[V] < ints[SIZE]:
+    state.pointer[0] += 1
+    if state.pointer[0] < state.remaining_size[0]:
         return
-    ints[V] = 0
-    size = ints[SIZE]
-    base = reals[0] * (math.log(4.0 * reals[1] * n.shape[0]) + _log_log_term(ints[TAU]))
+    state.pointer[0] = 0
+    size = state.remaining_size[0]
+    base = state.kappa * (math.log(4.0 * state.round_length[0] * n.shape[0]) + _log_log_term(state.tau[0]))
     top_lcb = -math.inf
     for idx in range(size):
         k = remaining[idx]
@@ -132,11 +163,11 @@ def _virtual_pull(state, reward):
         if ucb[k] >= top_lcb:
             remaining[kept] = k
             kept += 1
-    ints[SIZE] = kept
+    state.remaining_size[0] = kept
     if kept == 1:
-        ints[BEST] = remaining[0]
+        state.best[0] = remaining[0]
     elif kept == 0:
-        ints[BEST] = 0
+        state.best[0] = 0
 
 
 @njit(cache=True)
@@ -160,28 +191,28 @@ def _learned_best(n, w):
 def select(state, t, rng):
     """SCB's pair at slot t (spec 3.7 "Selection"): (best, best), the pair under test (f, s), or the
     next pair of the virtual bandit, after any number of free virtual pulls of resolved pairs."""
-    n, w, is_open, open_count, remaining, _, _, _, _, ints, _ = state
+    n, w, is_open, open_count, remaining = state.comparisons, state.wins, state.is_open, state.open_count, state.remaining
     K = n.shape[0]
     while True:
-        if ints[BEST] >= 0:
-            return ints[BEST], ints[BEST]
-        if ints[EXPLORING]:
-            return ints[F], ints[S]
-        i = remaining[ints[V]]
+        if state.best[0] >= 0:
+            return state.best[0], state.best[0]
+        if state.exploring[0]:
+            return state.first[0], state.second[0]
+        i = remaining[state.pointer[0]]
         j = rng.integers(0, K - 1)
         if j >= i:
             j += 1
         learned = True
-        for idx in range(ints[SIZE]):
+        for idx in range(state.remaining_size[0]):
             if open_count[remaining[idx]] > 0:
                 learned = False
                 break
         if learned:
-            ints[BEST] = _learned_best(n, w)
+            state.best[0] = _learned_best(n, w)
         elif is_open[i, j]:
-            ints[EXPLORING] = 1
-            ints[F] = i
-            ints[S] = j
+            state.exploring[0] = 1
+            state.first[0] = i
+            state.second[0] = j
         else:
             _virtual_pull(state, 1.0 if w[i, j] / n[i, j] > 0.5 else 0.0)
 
@@ -190,22 +221,22 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """Record the outcome of (a1, a2), run the pair test of the current pair, advance tau, and start
     a new round once tau > T_r (spec 3.7 "Update"; see the module docstring for the delay contract)."""
-    n, w, is_open, open_count, _, _, _, _, _, ints, reals = state
+    n, w, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
     update_pair(n, w, a1, a2, a1_won)
-    if ints[EXPLORING] and a1 == ints[F] and a2 == ints[S] and is_open[a1, a2]:
+    if state.exploring[0] and a1 == state.first[0] and a2 == state.second[0] and is_open[a1, a2]:
         x, y = (a1, a2) if a1_won else (a2, a1)
-        if _pair_resolved(n, w, x, y, ints[TAU], reals[0]):
+        if _pair_resolved(n, w, x, y, state.tau[0], state.kappa):
             is_open[x, y] = False
             is_open[y, x] = False
             open_count[x] -= 1
             open_count[y] -= 1
-            ints[EXPLORING] = 0
+            state.exploring[0] = 0
             _virtual_pull(state, 1.0 if a1_won else 0.0)
-    ints[TAU] += 1
-    if ints[TAU] > reals[1]:
+    state.tau[0] += 1
+    if state.tau[0] > state.round_length[0]:
         _reset_round(state)
-        reals[1] = reals[1] * reals[1]
-        ints[ROUND] += 1
+        state.round_length[0] = state.round_length[0] * state.round_length[0]
+        state.round_index[0] += 1
 
 
 SCB_SPEC = AlgorithmSpec(
