@@ -116,7 +116,7 @@ def test_sparring_sticky_exploration():
 @pytest.mark.parametrize("a1_won", [True, False])
 def test_sparring_reward_routing(a1_won):
     state = SPARRING_SPEC.make_state(4)
-    cnt, sm, _ = state
+    cnt, sm = state.plays, state.reward_sums
     cnt[0, 1] = cnt[1, 3] = 5.0  # make the pair (1, 3) the one selected
     sm[0, 1] = sm[1, 3] = 5.0
     a1, a2 = SPARRING_SPEC.select(state, 10, RNG)
@@ -131,12 +131,12 @@ def test_sparring_reward_routing(a1_won):
 @pytest.mark.parametrize("a1_won", [True, False])
 def test_multisbm_reward_routing_and_transition(a1_won):
     state = MULTISBM_SPEC.make_state(4)
-    cnt, sm, _, ints, _ = state
-    ints[0] = 2
+    cnt, sm = state.plays, state.reward_sums
+    state.current_arm[0] = 2
     cnt[2, 3] = sm[2, 3] = 5.0  # S_2 plays arm 3
     a1, a2 = MULTISBM_SPEC.select(state, 10, RNG)
     assert (a1, a2) == (2, 3)
-    assert ints[0] == 3  # x = a2 at selection time, before any feedback
+    assert state.current_arm[0] == 3  # x = a2 at selection time, before any feedback
     MULTISBM_SPEC.update(state, a1, a2, a1_won, 10)
     assert cnt[2, 3] == 6.0 and sm[2, 3] == 5.0 + (not a1_won)  # reward 1{a2 beats a1} to S_{a1}
     assert ((cnt != 1e-6) | (sm != 5e-6)).sum() == 1
