@@ -33,6 +33,7 @@ policy, which cannot know the true matrix, must be given "condorcet" or "copelan
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -57,32 +58,51 @@ def resolve_savage_variant(params, has_condorcet_winner):
     return params
 
 
+class SAVAGEState(NamedTuple):
+    """State of SAVAGE.  Settings: ``variant`` (VARIANT_CONDORCET or VARIANT_COPELAND), ``width_log``
+    ln(K(K-1)) + 2 ln T (the numerator of the squared confidence width).  P = K(K-1)/2 pairs."""
+
+    comparisons: np.ndarray  # float64 (K, K): n_ij (pseudo-count included)
+    wins: np.ndarray  # float64 (K, K): w_ij (pseudo-count included)
+    upper: np.ndarray  # float64 (K, K): U_ij
+    lower: np.ndarray  # float64 (K, K): L_ij
+    pair_hi: np.ndarray  # int64 (P,): i of the pairs (i, j), i > j, in X's list order
+    pair_lo: np.ndarray  # int64 (P,): j of those pairs
+    in_x: np.ndarray  # bool (P,): the pair is still in the exploration set X
+    up_count: np.ndarray  # int64 (K,): #{j != i : U_ij > 1/2}, kept by ``update``
+    lo_count: np.ndarray  # int64 (K,): #{j != i : L_ij > 1/2}, kept by ``update``
+    width_log: float
+    variant: int
+    best: np.ndarray  # int64 (1,): the exploited arm once X is empty, -1 before
+    x_size: np.ndarray  # int64 (1,): |X|
+
+
 def init_savage(K, horizon, variant="condorcet"):
-    """State of SAVAGE for K arms and horizon T.
+    """A fresh ``SAVAGEState`` for K arms and horizon T (X = every pair, U = 1, L = 0).
 
     variant: "condorcet" or "copeland"; "auto" raises ValueError (resolve it first with
-    ``resolve_savage_variant``).  State tuple: (n, w, U, L float64 (K, K); pair_hi, pair_lo int64 (P,)
-    the pairs of X's list order, P = K(K-1)/2; in_x bool (P,); up, lo int64 (K,) the step-3 counts;
-    reals [ln(K(K-1)) + 2 ln T]; ints [variant, best, |X|]).
+    ``resolve_savage_variant``).
     """
     if variant == "auto":
         raise ValueError("SAVAGE variant 'auto' must be resolved from the true winner type with "
-                         "resolve_savage_variant(params, has_condorcet_winner) before init (spec 1.3)")
+                         "resolve_savage_variant(params, has_condorcet_winner) before init")
     code = VARIANTS[check_choice("variant", variant, tuple(VARIANTS) + ("auto",))]
     hi, lo = np.tril_indices(K, -1)
     num_pairs = K * (K - 1) // 2
-    return (
-        np.full((K, K), SAVAGE_PSEUDO_N),
-        np.full((K, K), SAVAGE_PSEUDO_W),
-        np.ones((K, K)),
-        np.zeros((K, K)),
-        hi.astype(np.int64),
-        lo.astype(np.int64),
-        np.ones(num_pairs, np.bool_),
-        np.full(K, K - 1, np.int64),
-        np.zeros(K, np.int64),
-        np.array([math.log(K * (K - 1.0)) + 2.0 * math.log(horizon)]),
-        np.array([code, -1, num_pairs], dtype=np.int64),
+    return SAVAGEState(
+        comparisons=np.full((K, K), SAVAGE_PSEUDO_N),
+        wins=np.full((K, K), SAVAGE_PSEUDO_W),
+        upper=np.ones((K, K)),
+        lower=np.zeros((K, K)),
+        pair_hi=hi.astype(np.int64),
+        pair_lo=lo.astype(np.int64),
+        in_x=np.ones(num_pairs, np.bool_),
+        up_count=np.full(K, K - 1, np.int64),
+        lo_count=np.zeros(K, np.int64),
+        width_log=math.log(K * (K - 1.0)) + 2.0 * math.log(horizon),
+        variant=code,
+        best=np.array([-1], dtype=np.int64),
+        x_size=np.array([num_pairs], dtype=np.int64),
     )
 
 
@@ -111,12 +131,13 @@ def prune(U, L, pair_hi, pair_lo, in_x, up, lo, variant):
 @njit(cache=True)
 def select(state, t, rng):
     """Steps 4-5 of the previous slot (prune X, fix ``best`` once X is empty), then step 1."""
-    n, w, U, L, pair_hi, pair_lo, in_x, up, lo, reals, ints = state
-    if ints[2] > 0:
-        ints[2] = prune(U, L, pair_hi, pair_lo, in_x, up, lo, ints[0])
-    if ints[2] == 0:
-        ints[1] = np.argmax(up)  # first index of the largest count (step 5)
-        return ints[1], ints[1]
+    n, pair_hi, pair_lo, in_x = state.comparisons, state.pair_hi, state.pair_lo, state.in_x
+    if state.x_size[0] > 0:
+        state.x_size[0] = prune(state.upper, state.lower, pair_hi, pair_lo, in_x, state.up_count, state.lo_count,
+                                state.variant)
+    if state.x_size[0] == 0:
+        state.best[0] = np.argmax(state.up_count)  # first index of the largest count (step 5)
+        return state.best[0], state.best[0]
     chosen = -1
     for p in range(pair_hi.shape[0]):
         if in_x[p] and (chosen < 0 or n[pair_hi[p], pair_lo[p]] < n[pair_hi[chosen], pair_lo[chosen]]):
@@ -137,12 +158,12 @@ def _count_pair(U, L, up, lo, a1, a2, sign):
 def update(state, a1, a2, a1_won, t):
     """Step 2: the common pair update and, for a non-self pair, that pair's U and L (and their step-3
     counts)."""
-    n, w, U, L, up, lo = state[0], state[1], state[2], state[3], state[7], state[8]
+    n, w, U, L, up, lo = state.comparisons, state.wins, state.upper, state.lower, state.up_count, state.lo_count
     update_pair(n, w, a1, a2, a1_won)
     if a1 == a2:
         return
     _count_pair(U, L, up, lo, a1, a2, -1)
-    width = math.sqrt(state[9][0] / (2.0 * n[a1, a2]))
+    width = math.sqrt(state.width_log / (2.0 * n[a1, a2]))
     U[a1, a2] = w[a1, a2] / n[a1, a2] + width
     U[a2, a1] = w[a2, a1] / n[a1, a2] + width
     L[a1, a2] = 1.0 - U[a2, a1]

@@ -20,14 +20,13 @@ STRONG3 = np.array([[0.5, 0.9, 0.95], [0.1, 0.5, 0.85], [0.05, 0.15, 0.5]])
 def _btm_state(K, horizon, W, nb, wb, phat, faithful_bug):
     """A BTM state whose active list is W (in that order), with the given counters and stored P."""
     state = BTM_SPEC.make_state(K, horizon, {"faithful_bug": faithful_bug})
-    nb_s, wb_s, active, in_w, phat_s, _, _, ints, count_w, wins_w = state
-    nb_s[:], wb_s[:], phat_s[:] = nb, wb, phat
-    active[: len(W)] = W
-    in_w[:] = False
-    in_w[W] = True
-    ints[0] = len(W)
-    count_w[:] = nb[:, W].sum(axis=1)
-    wins_w[:] = wb[:, W].sum(axis=1)
+    state.first_counts[:], state.first_wins[:], state.p_hat[:] = nb, wb, phat
+    state.active[: len(W)] = W
+    state.in_active[:] = False
+    state.in_active[W] = True
+    state.active_size[0] = len(W)
+    state.count_in_active[:] = nb[:, W].sum(axis=1)
+    state.wins_in_active[:] = wb[:, W].sum(axis=1)
     return state
 
 
@@ -50,9 +49,9 @@ def test_btm_elimination_with_and_without_bug(faithful_bug, survivors):
     rng = np.random.default_rng(0)
     a1, a2 = BTM_SPEC.select(state, 5, rng)
     assert a1 in (1, 2) and a2 in (1, 2)
-    np.testing.assert_allclose(state[4][1:], [0.9, 0.1])  # sums over W only
-    assert list(state[2][: state[7][0]]) == survivors
-    assert list(np.flatnonzero(state[3])) == survivors
+    np.testing.assert_allclose(state.p_hat[1:], [0.9, 0.1])  # sums over W only
+    assert list(state.active[: state.active_size[0]]) == survivors
+    assert list(np.flatnonzero(state.in_active)) == survivors
     if not faithful_bug:
         assert BTM_SPEC.select(state, 6, rng) == (1, 1)  # |W| = 1: pure exploitation
 
@@ -123,9 +122,10 @@ def test_btm_matches_reference_transcription(faithful_bug):
             if len(W) < len(before):
                 eliminated_at.append(t)
         policy.update(a1, a2, won)
-        assert list(policy.state[2][: policy.state[7][0]]) == W
-        np.testing.assert_array_equal(policy.state[8], policy.state[0][:, W].sum(axis=1))  # running sums
-        np.testing.assert_array_equal(policy.state[9], policy.state[1][:, W].sum(axis=1))
+        state = policy.state
+        assert list(state.active[: state.active_size[0]]) == W
+        np.testing.assert_array_equal(state.count_in_active, state.first_counts[:, W].sum(axis=1))  # running sums
+        np.testing.assert_array_equal(state.wins_in_active, state.first_wins[:, W].sum(axis=1))
     assert len(eliminated_at) == K - 1  # the scenario really exercises every elimination
 
 
@@ -155,15 +155,15 @@ def test_btm_rejects_bad_parameters():
 # ------------------------------------------------------------------------------------------ SAVAGE
 def _pairs(state):
     """The pairs still in X, in list order."""
-    return [(int(i), int(j)) for i, j, keep in zip(state[4], state[5], state[6]) if keep]
+    return [(int(i), int(j)) for i, j, keep in zip(state.pair_hi, state.pair_lo, state.in_x) if keep]
 
 
 def _savage_with_bounds(U, variant):
     """A SAVAGE state with the given U (and L = 1 - U^T) whose next select prunes X."""
     state = SAVAGE_SPEC.make_state(U.shape[0], 1000, {"variant": variant})
-    state[2][:] = U
-    state[3][:] = 1.0 - U.T
-    state[7][:], state[8][:] = _reference_counts(U, 1.0 - U.T)
+    state.upper[:] = U
+    state.lower[:] = 1.0 - U.T
+    state.up_count[:], state.lo_count[:] = _reference_counts(U, 1.0 - U.T)
     return state
 
 
@@ -177,9 +177,9 @@ def test_savage_round_robin_order():
             assert (a1, a2) == order[t % 6]
             policy.update(a1, a2, (a1 + a2 + t) % 2 == 0)
     state = SAVAGE_SPEC.make_state(4, 1000, {"variant": "condorcet"})
-    state[0][:] = 3.0
-    state[0][2, 1] = state[0][1, 2] = 1.0  # fewer comparisons than the others: chosen first
-    state[0][3, 0] = state[0][0, 3] = 1.0  # tie with (2, 1): the earlier one in list order wins
+    state.comparisons[:] = 3.0
+    state.comparisons[2, 1] = state.comparisons[1, 2] = 1.0  # fewer comparisons than the others: chosen first
+    state.comparisons[3, 0] = state.comparisons[0, 3] = 1.0  # tie with (2, 1): the earlier one in list order wins
     assert SAVAGE_SPEC.select(state, 1, RNG) == (2, 1)
 
 
@@ -210,8 +210,8 @@ def test_savage_copeland_pruning():
         U[winner, loser], U[loser, winner] = 0.9, 0.3
     state = _savage_with_bounds(U, "copeland")
     assert SAVAGE_SPEC.select(state, 1, RNG) == (4, 0)
-    np.testing.assert_array_equal(state[7], [2, 2, 4, 3, 4])
-    np.testing.assert_array_equal(state[8], [0, 0, 3, 2, 0])
+    np.testing.assert_array_equal(state.up_count, [2, 2, 4, 3, 4])
+    np.testing.assert_array_equal(state.lo_count, [0, 0, 3, 2, 0])
     assert _pairs(state) == [(4, 0), (4, 1), (4, 2), (4, 3)]
     condorcet = _savage_with_bounds(U, "condorcet")
     SAVAGE_SPEC.select(condorcet, 1, RNG)
@@ -226,7 +226,7 @@ def test_savage_exploits_first_argmax_once_x_is_empty():
     for variant in ("condorcet", "copeland"):
         state = _savage_with_bounds(U, variant)
         assert SAVAGE_SPEC.select(state, 1, RNG) == (1, 1)
-        assert state[10][1] == 1 and state[10][2] == 0
+        assert state.best[0] == 1 and state.x_size[0] == 0
 
 
 def _reference_counts(U, L):
@@ -290,7 +290,7 @@ def test_savage_matches_reference_transcription(variant):
             U[a1, a2], U[a2, a1] = w[a1, a2] / n[a1, a2] + c, w[a2, a1] / n[a1, a2] + c
             L[a1, a2], L[a2, a1] = 1 - U[a2, a1], 1 - U[a1, a2]
         up, lo = _reference_counts(U, L)
-        assert list(policy.state[7]) == up and list(policy.state[8]) == lo  # counts kept by update
+        assert list(policy.state.up_count) == up and list(policy.state.lo_count) == lo  # counts kept by update
         X = _reference_prune(U, L, X, variant)
         if not X:
             best = int(np.argmax(up))
