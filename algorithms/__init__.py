@@ -1,6 +1,6 @@
 """Dueling-bandit algorithms, each an ``AlgorithmSpec`` composed from the ``core`` kernels.
 
-``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order (spec 1.10)
+``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order (README.md)
 followed by the lines the paper computes but does not plot and by pure D-TS; ``get_algorithm`` looks
 one up by name.  Each algorithm also has a ``Policy`` class for live experiments.
 """

@@ -1,4 +1,4 @@
-"""Beat-the-Mean (BTM; Yue & Joachims, ICML 2011, online version) as the D-TS authors ran it -- spec 3.10.
+"""Beat-the-Mean (BTM; Yue & Joachims, ICML 2011, online version) as the D-TS authors ran it -- docs/algorithms.md#btm.
 
 Explore-then-exploit: the horizon T enters the confidence radius through delta = 1/(2KT).
 
@@ -17,7 +17,7 @@ while |W| > 1:
    ``arg`` is the first strict minimum of P over W in list order; if ``P_min + c <= P_max - c``, remove
    ``arg`` from W.  When |W| = 1 the only arm is played against itself forever.
 
-Delay contract (spec 1.11).  In the C++ the counters of the played pair are incremented between the
+Delay contract (docs/harness.md#feedback-delay).  In the C++ the counters of the played pair are incremented between the
 choice and the elimination test, but the test reads only the values of step 1 (the statistics before
 the current slot), never the counters.  ``select`` therefore runs steps 1-3 itself, the test right
 after the choice, and ``update`` only increments ``nb``/``wb``: the two commute, so for delay 1 the
@@ -25,7 +25,7 @@ sequence of W, a1 and a2 is exactly the as-run algorithm's.  The C++ stops updat
 here ``update`` keeps counting, which changes nothing because W can no longer change and the counters
 are never read again.
 
-Deviation option (spec 3.10 (a), decision D6):
+Deviation option (docs/algorithms.md#btm):
   faithful_bug=True (default, as run): the maximum of P is computed with the authors' indexing bug --
     while scanning position k of W, whenever the value of the arm at position k exceeds the running
     maximum (started at 0), the running maximum becomes the value stored under arm *id* k, which after
@@ -171,7 +171,7 @@ BTM_SPEC = AlgorithmSpec(
     color="#7f7f7f", marker="v",
     defaults={"gamma": BTM_GAMMA, "faithful_bug": True},
     needs_horizon=True,
-    reference="Yue & Joachims 2011, Beat-the-Mean (online), as run by Wu & Liu 2016 (spec 3.10)",
+    reference="Yue & Joachims 2011, Beat-the-Mean (online), as run by Wu & Liu 2016 (docs/algorithms.md#btm)",
 )
 
 

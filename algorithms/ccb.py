@@ -1,10 +1,11 @@
-"""CCB, Copeland Confidence Bound (Zoghi et al., NIPS 2015, Algorithm 1) -- spec 3.6.
+"""CCB, Copeland Confidence Bound (Zoghi et al., NIPS 2015, Algorithm 1) -- docs/algorithms.md#ccb.
 
 As run by the authors of "Double Thompson Sampling for Dueling Bandits" (Wu & Liu, NIPS 2016):
-pseudo-counts n = 1e-6, w = 1e-5 (spec 2.2), direct confidence bounds with alpha = 0.51 (spec 2.4),
+pseudo-counts n = 1e-6, w = 1e-5, direct confidence bounds with alpha = 0.51
+(docs/algorithms.md#shared-building-blocks),
 upper/lower Copeland counts with ``>=``, probabilities 1/4 (pair exploration), 2/3 (restrict C to
 the potential winners B) and 1/2 (challenger from B^{a1}), and first-index ties for a2 (the original
-breaks them randomly; spec D15).  State: the potential-winner set B (a mask; its order is never read),
+breaks them randomly).  State: the potential-winner set B (a mask; its order is never read),
 one ordered potential-challenger list B^i per arm, and the estimated maximum number of losses Lbar.
 
 Deviation from the C++ (documented, not an option): when step 4 cuts a list B^j down to Lbar + 1
@@ -12,7 +13,7 @@ elements, the C++ shuffles it with a default-seeded engine created afresh at eve
 "random" choice is a fixed permutation of the list.  Here the kept elements are a uniformly random
 ordered subset drawn from the run's generator (partial Fisher-Yates), as the original algorithm says.
 
-Quirk reproduced (spec 3.6): at t = 1 every bound is 10, every arm is "added as a winner" with
+Quirk reproduced (docs/algorithms.md#ccb): at t = 1 every bound is 10, every arm is "added as a winner" with
 Lbar = 0, no challenger has l_{j a1} <= 1/2, so CCB plays (a1, a1) with a1 uniform.
 
 Cost: every test of a bound against 1/2 (Copeland counts, steps 2-5 and the challenger filter of
@@ -147,7 +148,7 @@ def _unresolved(upper, lower, log_t, i, j):
 @njit(cache=True)
 def _exploration_pair(rng, upper, lower, log_t, lists, lens):
     """A uniform element of E = {(i, j) : j in B^i, l_ij <= 1/2 <= u_ij}, or (-1, -1) if E is empty
-    (spec 3.6 step 5); E is enumerated with i ascending, then in B^i order."""
+    (step 5); E is enumerated with i ascending, then in B^i order."""
     K = upper.shape[0]
     count = 0
     for i in range(K):
@@ -190,7 +191,7 @@ def _challenger(rng, u_col, lower, log_t, a1, lists, lens):
 
 @njit(cache=True)
 def select(state, t, rng):
-    """Choose (a1, a2) at slot t (Zoghi et al. 2015, Algorithm 1; spec 3.6 steps 1-7)."""
+    """Choose (a1, a2) at slot t (Zoghi et al. 2015, Algorithm 1, steps 1-7; docs/algorithms.md#ccb)."""
     max_losses, in_b, lists, lens = state.max_losses, state.in_winners, state.challengers, state.challenger_lens
     upper, lower, cu, cl = state.upper_switch, state.lower_switch, state.upper_copeland, state.lower_copeland
     in_c, u_col = state.in_candidates, state.upper_column
@@ -221,7 +222,7 @@ def select(state, t, rng):
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
-    """The common pair update (spec 0) and the pair's cached switch times."""
+    """The common pair update and the pair's cached switch times."""
     n, w = state.comparisons, state.wins
     update_pair(n, w, a1, a2, a1_won)
     refresh_direct_bound_switches(n, w, state.alpha, state.upper_switch, state.lower_switch, a1, a2)

@@ -1,4 +1,4 @@
-"""ECW-RMED (Komiyama, Honda & Nakagawa, ICML 2016) as run by Wu & Liu -- spec 3.9.
+"""ECW-RMED (Komiyama, Honda & Nakagawa, ICML 2016) as run by Wu & Liu -- docs/algorithms.md#ecw-rmed.
 
 Each slot t: (1) forced exploration -- the first pair (i > j) in the order (1,0), (2,0), (2,1), ... with
 n_ij < alpha sqrt(ln t) or |p_ij - 1/2| < beta / max(1, ln max(1, ln t)) is played and the lists are
@@ -14,11 +14,11 @@ the statistics that have been delivered by then.  No pseudo-counts (n = w = 0, p
 
 Options and choices:
 * ``confidence_precheck="as-run"`` (default): the authors' code declares every winner not confident as
-  soon as any pair has n_ij KLc(p_ij, 1/2) / lambda > 1, which looks inverted (spec D8); ``"none"``
+  soon as any pair has n_ij KLc(p_ij, 1/2) / lambda > 1, which looks inverted (docs/algorithms.md#ecw-rmed); ``"none"``
   drops that pre-check (only the per-winner test of step 4 remains).
 * Sorting: the confidence list S = H + O (H first, each by opponent index) and findMinRegret's Sup set
   are sorted by a stable sort; the C++ uses an unstable std::sort, so ties of equal cost may be
-  ordered differently (spec 3.9 allows any order).
+  ordered differently (any order is allowed).
 * q is a symmetric allocation of unordered pairs: setting q_{i1 j} or q_{j i2} sets both entries.
 """
 
@@ -173,7 +173,7 @@ def _sorted_losses(n, p, kl, lam, i2, cost, opp, o_len):
 @njit(cache=True)
 def confident_winner(n, p, kl, lam, sc, losses, precheck, keys, items, o_cost, o_opp, o_len):
     """Step 4: the first empirical Copeland winner (ascending) that passes the confidence check; -1 if
-    none.  Costs are n KLc(p, 1/2) / lam.  precheck 0 (as run): any pair with cost > 1 fails all (D8)."""
+    none.  Costs are n KLc(p, 1/2) / lam.  precheck 0 (as run): any pair with cost > 1 fails all (docs/algorithms.md#ecw-rmed)."""
     K = n.shape[0]
     if precheck == 0:
         for i in range(1, K):
@@ -237,7 +237,7 @@ def _sorted_superiors(p, kl, losses, l_min, i2, cost, opp, col_len):
 
 @njit(cache=True)
 def _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len):
-    """findMinRegret's allocation q (symmetric K x K, overwritten) for the candidate i1 (spec 3.9 step 6)."""
+    """findMinRegret's allocation q (symmetric K x K, overwritten) for the candidate i1 (step 6)."""
     K = p.shape[0]
     q[:, :] = 0.0
     for j in range(K):
@@ -351,7 +351,7 @@ def _after_play(state):
 
 @njit(cache=True)
 def select(state, t, rng):
-    """Choose (a1, a2) at slot t (spec 3.9); deterministic, ``rng`` is unused.  First finishes the
+    """Choose (a1, a2) at slot t (docs/algorithms.md#ecw-rmed); deterministic, ``rng`` is unused.  First finishes the
     previous list slot (steps 3-7), then forced exploration (step 1), else the pair LC[q] (step 2)."""
     n = state.comparisons
     if state.pending[0]:

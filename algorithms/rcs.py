@@ -1,14 +1,15 @@
-"""RCS, Relative Confidence Sampling (Zoghi et al., WSDM 2014) -- spec 3.5.
+"""RCS, Relative Confidence Sampling (Zoghi et al., WSDM 2014) -- docs/algorithms.md#rcs.
 
 As run by the authors of "Double Thompson Sampling for Dueling Bandits" (Wu & Liu, NIPS 2016):
-pseudo-counts n = 1e-6, w = 1e-5 (spec 2.2), direct confidence bounds with alpha = 0.51 (spec 2.4;
+pseudo-counts n = 1e-6, w = 1e-5, direct confidence bounds with alpha = 0.51
+(docs/algorithms.md#shared-building-blocks;
 the original RCS experiments used 0.501).  At every slot a simulated tournament draws
 theta_ij ~ Beta(w_ij + 1, w_ji + 1) for every pair (theta_ji = 1 - theta_ij, the same kernels as D-TS;
 by default only the votes 1(theta_ij > 1/2) are drawn, which is all RCS uses: ``sampling`` below);
 the champion a1 is the first-index arm with the most sampled wins if it beats all K - 1 others,
 and the challenger is ``a2 = argmax_j u_{j a1}`` over every arm (u_{a1 a1} = 1/2), first-index ties.
 
-Option ``fallback`` (spec D4), used when no arm beats all others in the sample:
+Option ``fallback`` (docs/algorithms.md#rcs), used when no arm beats all others in the sample:
 
 * "least-champion" (default; the authors' code and the original RCS): the arm chosen least often as
   champion so far, lowest index on ties;
@@ -91,7 +92,7 @@ def sync_rcs(state):
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: simulated tournament over all pairs, champion a1 (or the fallback),
-    challenger a2 = argmax_j u_{j a1} (Zoghi et al. WSDM 2014, RCS; spec 3.5 steps 1-3)."""
+    challenger a2 = argmax_j u_{j a1} (Zoghi et al. WSDM 2014, RCS; docs/algorithms.md#rcs)."""
     votes, done, all_arms, champ = state.votes, state.done, state.all_arms, state.champion_counts
     K = votes.shape[0]
     for i in range(K):
@@ -112,7 +113,7 @@ def select(state, t, rng):
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
-    """The common pair update (spec 0), and the pair's vote probabilities when sampling indicators."""
+    """The common pair update, and the pair's vote probabilities when sampling indicators."""
     record_comparison(state.comparisons, state.wins, state.above_half_prob, a1, a2, a1_won,
                       state.sampling == SAMPLING_INDICATORS)
 

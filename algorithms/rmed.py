@@ -1,15 +1,15 @@
-"""RMED1 and RMED2 (Komiyama, Honda, Kashima & Nakagawa, COLT 2015) as run by Wu & Liu -- spec 3.8.
+"""RMED1 and RMED2 (Komiyama, Honda, Kashima & Nakagawa, COLT 2015) as run by Wu & Liu -- docs/algorithms.md#rmed1-and-rmed2.
 
 Both start by comparing every pair once in the order (1,0), (2,0), (2,1), (3,0), ... (t <= K(K-1)/2).
 RMED2 then keeps going round-robin over the pairs while t - 1 < #pairs * 3 * ln ln t.  The main phase
 walks the current list LC: the first candidate a1 = LC[q]; the second is the arm with the smallest
 empirical divergence I_i = sum_{j: n_ij > 0, p_ij <= 1/2} n_ij KL(p_ij, 1/2) (unclamped KL, d(0) = ln 2)
 if a1 does not beat it or a1 beats nobody, else a1's most-losing opponent (first index on ties).  RMED2
-first tries the challenger b* of the smallest estimated regret per information (spec 3.8).  Arms with
+first tries the challenger b* of the smallest estimated regret per information (docs/algorithms.md#rmed1-and-rmed2).  Arms with
 I_k - I* <= ln t + f(K), f(K) = 0.3 K^1.01, that were already played this round join the next list LN.
 
 As run: no pseudo-counts (n = w = 0, p = 1/2 for an unseen pair), the list maintenance uses the
-statistics *before* the slot's outcome (the original updates LN after the draw; spec 3.8), so it lives in
+statistics *before* the slot's outcome (the original updates LN after the draw; docs/algorithms.md#rmed1-and-rmed2), so it lives in
 ``select``.  I_i is a function of (n, w) only; ``update`` refreshes the two rows it changes (exactly the
 same sums as a full recomputation), which keeps ``select`` O(K).  The RMED2 exploration slots leave the
 lists untouched, like the initial phase.
@@ -84,7 +84,7 @@ def init_rmed1(K, horizon=None):
 def init_rmed2(K, horizon=None, numerator="as-run"):
     """State of RMED2 (Komiyama et al. 2015, Algorithm 2 with alpha = 3).
 
-    numerator: "as-run" (default, the authors' sign-flipped regret estimate) or "paper" (spec 3.8).
+    numerator: "as-run" (default, the authors' sign-flipped regret estimate) or "paper" (docs/algorithms.md#rmed1-and-rmed2).
     """
     return _make_state(K, VARIANT_RMED2, NUMERATORS[check_choice("numerator", numerator, tuple(NUMERATORS))])
 
@@ -157,7 +157,7 @@ def _maintain_lists(state, a1, i_star, t):
 
 @njit(cache=True)
 def select(state, t, rng):
-    """Choose (a1, a2) at slot t (spec 3.8); deterministic, ``rng`` is unused."""
+    """Choose (a1, a2) at slot t (docs/algorithms.md#rmed1-and-rmed2); deterministic, ``rng`` is unused."""
     n, w, div = state.comparisons, state.wins, state.divergences
     K = n.shape[0]
     n_pairs = K * (K - 1) // 2
@@ -226,6 +226,6 @@ class RMED1(Policy):
 
 
 class RMED2(Policy):
-    """RMED2 as a live policy; parameter ``numerator`` ("as-run" or "paper", spec 3.8)."""
+    """RMED2 as a live policy; parameter ``numerator`` ("as-run" or "paper", docs/algorithms.md#rmed1-and-rmed2)."""
 
     spec = RMED2_SPEC

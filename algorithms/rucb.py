@@ -1,11 +1,12 @@
-"""RUCB, Relative Upper Confidence Bound (Zoghi et al., ICML 2014, Algorithm 1) -- spec 3.4.
+"""RUCB, Relative Upper Confidence Bound (Zoghi et al., ICML 2014, Algorithm 1) -- docs/algorithms.md#rucb.
 
 As run by the authors of "Double Thompson Sampling for Dueling Bandits" (Wu & Liu, NIPS 2016):
-pseudo-counts n = 1e-6, w = 1e-5 (spec 2.2), direct confidence bounds with alpha = 0.51 (spec 2.4),
+pseudo-counts n = 1e-6, w = 1e-5, direct confidence bounds with alpha = 0.51
+(docs/algorithms.md#shared-building-blocks),
 a hypothesis B of at most one arm, and the challenger ``a2 = argmax_j u_{j a1}`` over every arm
-(a1 included, u_{a1 a1} = 1/2) with ties to the lowest index (spec 3.4 (c), D15).
+(a1 included, u_{a1 a1} = 1/2) with ties to the lowest index.
 
-Option ``hypothesis`` (spec D5 and 3.4 (a), (b)):
+Option ``hypothesis`` (docs/algorithms.md#rucb):
 
 * "as-run" (default, the authors' C++): B is left alone while its arm is outside C (and favoured
   again if it re-enters C); with |C| > 1 and B in C, a1 = B with probability 1/2, otherwise a uniform
@@ -114,7 +115,7 @@ def _first_arm(rng, in_c, c_list, size_c, mode, hypothesis, all_arms):
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: C = {i : u_ij >= 1/2 for all j}, a1 from C and B, then
-    a2 = argmax_j u_{j a1} with first-index ties (Zoghi et al. 2014, Algorithm 1; spec 3.4)."""
+    a2 = argmax_j u_{j a1} with first-index ties (Zoghi et al. 2014, Algorithm 1; docs/algorithms.md#rucb)."""
     row_max, in_c, c_list, all_arms = state.upper_switch_row_max, state.in_candidates, state.candidates, state.all_arms
     K = row_max.shape[0]
     log_t = math.log(t)
@@ -132,7 +133,7 @@ def select(state, t, rng):
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
-    """The common pair update (spec 0) and the pair's cached switch times."""
+    """The common pair update and the pair's cached switch times."""
     n, w = state.comparisons, state.wins
     update_pair(n, w, a1, a2, a1_won)
     refresh_direct_switches(n, w, state.alpha, state.upper_switch, state.upper_switch_row_max, a1, a2)

@@ -1,4 +1,4 @@
-"""SAVAGE (Urvoy et al., ICML 2013), Condorcet and Copeland variants, as the D-TS authors ran it -- spec 3.11.
+"""SAVAGE (Urvoy et al., ICML 2013), Condorcet and Copeland variants, as the D-TS authors ran it -- docs/algorithms.md#savage.
 
 Explore-then-exploit: the horizon T enters the confidence width through delta = 1/T,
 ``c(n) = sqrt((ln(K(K-1)) + 2 ln T) / (2n))`` (Hoeffding with a union bound over the ordered pairs).
@@ -17,7 +17,7 @@ exploration list X of the unordered pairs (i, j), i > j, in the order (1,0), (2,
    (``m > up_i`` and ``m > up_j``) (the pair is decided, or neither arm can still be a Copeland winner);
 5. if X is empty, ``best = `` first-index argmax of up.
 
-Delay contract (spec 1.11).  U and L of the played pair are functions of that pair's n and w, and the
+Delay contract (docs/harness.md#feedback-delay).  U and L of the played pair are functions of that pair's n and w, and the
 counts up/lo of step 3 are functions of U and L: ``update`` does step 2 and keeps up/lo current (it
 removes the played pair's old contributions and adds the new ones, exact since they are integers), so a
 slot costs O(|X|), not O(K^2).  Steps 4-5 change the bookkeeping (X, best): they run
@@ -25,7 +25,7 @@ at the start of the *next* ``select``, before step 1.  For delay 1 this is exact
 first ``select`` prunes nothing, since U = 1 and L = 0 leave every pair in X); with a delay they use the
 stale bounds.  L is refreshed in both variants but read only by the Copeland one.
 
-Variant: the authors' harness hands SAVAGE the true winner type of the matrix (spec 1.3): the Condorcet
+Variant: the authors' harness hands SAVAGE the true winner type of the matrix (docs/harness.md#regret): the Condorcet
 variant if a Condorcet winner exists, else the Copeland variant.  The default ``variant="auto"`` does
 the same: the simulator resolves it from the true matrix (``SAVAGE_SPEC.from_problem``, which calls
 ``resolve_savage_variant``) before ``init``; ``init`` itself refuses "auto", so a live ``Savage``
@@ -47,7 +47,7 @@ VARIANTS = {"condorcet": VARIANT_CONDORCET, "copeland": VARIANT_COPELAND}
 
 
 def resolve_savage_variant(params, has_condorcet_winner):
-    """Copy of ``params`` with ``variant="auto"`` replaced by the paper's choice (spec 1.3).
+    """Copy of ``params`` with ``variant="auto"`` replaced by the paper's choice (docs/harness.md#regret).
 
     "condorcet" if the true matrix has a Condorcet winner, else "copeland"; an explicit "condorcet" or
     "copeland" (or no ``variant`` key) is left as it is.
@@ -178,7 +178,7 @@ SAVAGE_SPEC = AlgorithmSpec(
     needs_horizon=True,
     from_problem=lambda params, dataset: resolve_savage_variant(params, dataset.has_condorcet_winner),
     reference="Urvoy et al. 2013, SAVAGE (Condorcet/Copeland independence tests), as run by Wu & Liu 2016 "
-              "(spec 3.11)",
+              "(docs/algorithms.md#savage)",
 )
 
 

@@ -1,4 +1,4 @@
-"""SCB, Scalable Copeland Bandits (Zoghi et al., NIPS 2015, Algorithms 2-4) as run by Wu & Liu -- spec 3.7.
+"""SCB, Scalable Copeland Bandits (Zoghi et al., NIPS 2015, Algorithms 2-4) as run by Wu & Liu -- docs/algorithms.md#scb.
 
 SCB runs in rounds r = 1, 2, ... of T_r slots; every round starts from scratch.  Inside a round it runs a
 "virtual" K-armed bandit (KL-UCB/LCB elimination over the remaining arms R, visited round-robin by the
@@ -7,13 +7,13 @@ pointer v) whose pulls are pair tests: the pull of arm i draws an opponent j uni
 until the KL test resolves the pair, then pulls i with reward 1{i won the resolving comparison}.  When
 one arm is left in R (or every pair touched by R is resolved) that arm is played against itself.
 
-As run (spec 3.7): pseudo-counts n = 2e-6, w = 1e-6 reset every round; kappa = alpha = 0.51 multiplies
+As run (docs/algorithms.md#scb): pseudo-counts n = 2e-6, w = 1e-6 reset every round; kappa = alpha = 0.51 multiplies
 the confidence radii kappa [ln(4 tau K) + 2 max(1, ln max(1, ln tau))] (pair test) and
 kappa [ln(4 T_r K) + 2 max(1, ln max(1, ln tau))] / m_i (virtual arms), with the clamped KL, bisection
 tolerance 1e-6; the "every pair resolved" shortcut picks the first-index argmax of the empirical
 Copeland counts over all arms (j = i is left out; its p-hat is exactly 1/2 there anyway).
 
-Delay contract (spec 1.11).  The pair test, the virtual pull it triggers and the round restart
+Delay contract (docs/harness.md#feedback-delay).  The pair test, the virtual pull it triggers and the round restart
 (tau > T_r) depend on the outcome, so they run in ``update``; tau counts the updates of the round.
 SCB's exploration state therefore advances only when feedback arrives: under delay ``select`` keeps
 replaying the current pair (f, s) until its outcomes arrive.  The test is applied only to an outcome of
@@ -21,9 +21,9 @@ the current pair (f, s) while it is still open, which is always the case at d = 
 pair resolved in the meantime (or of a previous round) only add to n and w.  Free virtual pulls of
 already resolved pairs need no outcome and stay in ``select``.
 
-Deviation D7, option ``schedule``: "as-run" (default) T_1 = 1000, T_{r+1} = T_r^2 (1000, 1e6, 1e12);
+Deviation option ``schedule`` (docs/algorithms.md#scb): "as-run" (default) T_1 = 1000, T_{r+1} = T_r^2 (1000, 1e6, 1e12);
 "original" T_r = 2^(2^r) (4, 16, 256, 65536, ...), Zoghi et al.'s schedule.  Only the round lengths
-change; the confidence radii stay the authors' port (spec 3.7 (b)).
+change; the confidence radii stay the authors' port (docs/algorithms.md#scb).
 """
 
 import math
@@ -92,7 +92,7 @@ def init_scb(K, horizon=None, alpha=ALPHA, schedule="as-run"):
 
 @njit(cache=True)
 def _reset_round(state):
-    """Start a round (spec 3.7 "State, reset at the start of every round"); T_r and r are left alone."""
+    """Start a round (Zoghi et al. 2015, Algorithm 2); T_r and r are left alone."""
     n, w, is_open, open_count, remaining, m, g = (state.comparisons, state.wins, state.is_open, state.open_count,
                                                   state.remaining, state.pulls, state.rewards)
     K = n.shape[0]
@@ -132,7 +132,7 @@ def _pair_resolved(n, w, x, y, tau, kappa):
 
 @njit(cache=True)
 def _virtual_pull(state, reward):
-    """Pull the virtual arm R[v] with ``reward`` and advance v (Zoghi et al. Algorithm 3 / spec 3.7).
+    """Pull the virtual arm R[v] with ``reward`` and advance v (Zoghi et al. Algorithm 3 / docs/algorithms.md#scb).
 
     After a full pass over R, every arm whose KL-UCB is below the largest KL-LCB leaves R (order kept);
     one arm left becomes ``best`` (none left: best = 0).
@@ -189,7 +189,7 @@ def _learned_best(n, w):
 
 @njit(cache=True)
 def select(state, t, rng):
-    """SCB's pair at slot t (spec 3.7 "Selection"): (best, best), the pair under test (f, s), or the
+    """SCB's pair at slot t (docs/algorithms.md#scb): (best, best), the pair under test (f, s), or the
     next pair of the virtual bandit, after any number of free virtual pulls of resolved pairs."""
     n, w, is_open, open_count, remaining = state.comparisons, state.wins, state.is_open, state.open_count, state.remaining
     K = n.shape[0]
@@ -220,7 +220,7 @@ def select(state, t, rng):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """Record the outcome of (a1, a2), run the pair test of the current pair, advance tau, and start
-    a new round once tau > T_r (spec 3.7 "Update"; see the module docstring for the delay contract)."""
+    a new round once tau > T_r (docs/algorithms.md#scb; see the module docstring for the delay contract)."""
     n, w, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
     update_pair(n, w, a1, a2, a1_won)
     if state.exploring[0] and a1 == state.first[0] and a2 == state.second[0] and is_open[a1, a2]:

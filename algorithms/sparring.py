@@ -1,19 +1,19 @@
-"""Sparring and MultiSBM (Ailon, Karnin & Joachims, ICML 2014) as run by Wu & Liu -- spec 3.12, 3.13.
+"""Sparring and MultiSBM (Ailon, Karnin & Joachims, ICML 2014) as run by Wu & Liu -- docs/algorithms.md#sparring and #multisbm.
 
-Both reduce dueling to single-armed UCB bandits, the SBMs of ``core.sbm`` (spec 2.6, scale 3).
+Both reduce dueling to single-armed UCB bandits, the SBMs of ``core.sbm`` (docs/algorithms.md#sparring, scale 3).
 
 * Sparring: two SBMs, "left" and "right", each over all K arms.  a1 = left.pull(t), a2 = right.pull(t);
   the winner's SBM gets reward 1 for its arm, the loser's gets 0 (a fair coin decides a1 == a2).
 * MultiSBM: K SBMs S_0..S_{K-1}; the current arm x starts uniform at random.  a1 = x,
   a2 = S_x.pull(t), S_x gets reward 1{a2 beats a1}, then x = a2.
 
-Delay contract (spec 1.11): the SBM counters are statistics and change only in ``update``.  MultiSBM's
+Delay contract (docs/harness.md#feedback-delay): the SBM counters are statistics and change only in ``update``.  MultiSBM's
 transition x = a2 does not depend on the outcome, so it is bookkeeping done in ``select``; the SBM that
 receives the reward is S_{a1} (a1 is the x of the selecting slot).  MultiSBM's random initial x, drawn by
 the C++ when the run starts, is drawn at the first ``select`` from the algorithm's generator (``init``
 has no generator); the distribution is the same.
 
-Deviation D9, option ``sbm_init``:
+Deviation option ``sbm_init`` (docs/algorithms.md#sparring):
 * "as-run" (default): an unplayed SBM arm has index exactly 1.0, so each SBM sticks to its lowest arm
   until that arm's index drops below 1.0 (at t = 1 Sparring plays (0, 0)); every SBM uses the global
   slot t as its clock.
@@ -79,7 +79,7 @@ def init_sparring(K, horizon=None, scale=SBM_SCALE, sbm_init="as-run"):
 
 @njit(cache=True)
 def select_sparring(state, t, rng):
-    """Sparring at slot t (spec 3.12): a1 = left.pull(t), a2 = right.pull(t).  Uses no randomness."""
+    """Sparring at slot t (docs/algorithms.md#sparring): a1 = left.pull(t), a2 = right.pull(t).  Uses no randomness."""
     cnt, sm = state.plays, state.reward_sums
     a1 = sbm_pull(cnt[0], sm[0], t, state.scale, state.unplayed_index)
     a2 = sbm_pull(cnt[1], sm[1], t, state.scale, state.unplayed_index)
@@ -88,7 +88,7 @@ def select_sparring(state, t, rng):
 
 @njit(cache=True)
 def update_sparring(state, a1, a2, a1_won, t):
-    """Reward routing (spec 3.12): left gets 1{a1 won} for a1, right gets 1{a2 won} for a2."""
+    """Reward routing (docs/algorithms.md#sparring): left gets 1{a1 won} for a1, right gets 1{a2 won} for a2."""
     cnt, sm = state.plays, state.reward_sums
     sbm_update(cnt[0], sm[0], a1, 1.0 if a1_won else 0.0)
     sbm_update(cnt[1], sm[1], a2, 0.0 if a1_won else 1.0)
@@ -105,7 +105,7 @@ def init_multisbm(K, horizon=None, scale=SBM_SCALE, sbm_init="as-run"):
 
 @njit(cache=True)
 def select_multisbm(state, t, rng):
-    """MultiSBM at slot t (spec 3.13): a1 = x, a2 = S_x.pull(clock), then x = a2 (bookkeeping).
+    """MultiSBM at slot t (docs/algorithms.md#multisbm): a1 = x, a2 = S_x.pull(clock), then x = a2 (bookkeeping).
 
     The clock is the global t as run, or S_x's own invocation count with sbm_init="original".
     """
@@ -122,7 +122,7 @@ def select_multisbm(state, t, rng):
 
 @njit(cache=True)
 def update_multisbm(state, a1, a2, a1_won, t):
-    """Reward routing (spec 3.13): S_{a1} gets reward 1{a2 beats a1} for its arm a2."""
+    """Reward routing (docs/algorithms.md#multisbm): S_{a1} gets reward 1{a2 beats a1} for its arm a2."""
     cnt, sm = state.plays, state.reward_sums
     sbm_update(cnt[a1], sm[a1], a2, 0.0 if a1_won else 1.0)
 

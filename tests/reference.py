@@ -25,7 +25,7 @@ def argmin_first(values, mask):
 
 
 def mirrored_UL(n, w, t, alpha):
-    """Full U, L matrices in the mirrored flavour (spec 2.4)."""
+    """Full U, L matrices in the mirrored flavour (docs/algorithms.md#shared-building-blocks)."""
     K = n.shape[0]
     U = np.full((K, K), 0.5)
     L = np.full((K, K), 0.5)
@@ -39,7 +39,7 @@ def mirrored_UL(n, w, t, alpha):
 
 
 def direct_UL(n, w, t, alpha):
-    """Full U, L matrices in the direct flavour (spec 2.4)."""
+    """Full U, L matrices in the direct flavour (docs/algorithms.md#shared-building-blocks)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         mean = w / n
         width = np.sqrt(alpha * math.log(t) / n)
@@ -98,7 +98,7 @@ def dts_select(n, w, t, rng, alpha=0.51, variant="dts", tie_break="as-run"):
 
 
 def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay):
-    """The harness loop of spec 1.4-1.6/1.11 in plain Python; returns (regret, g2w, self_counts)."""
+    """The harness loop of docs/harness.md#seeds-1.6/1.11 in plain Python; returns (regret, g2w, self_counts)."""
     K = P.shape[0]
     regret, g2w = [], []
     counts = np.zeros(K, np.int64)

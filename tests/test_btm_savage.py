@@ -1,6 +1,6 @@
-"""Tests of BTM (spec 3.10) and SAVAGE (spec 3.11): exact behaviour on hand-made states, plain-Python
+"""Tests of BTM (docs/algorithms.md#btm) and SAVAGE (docs/algorithms.md#savage): exact behaviour on hand-made states, plain-Python
 transcriptions of the authors' slot order (choose, update, then test/prune) compared decision by decision,
-and the regression against the ETE numbers of spec 1.8 on mslr5_condorcet."""
+and the regression against the ETE numbers of docs/harness.md#checkpoints on mslr5_condorcet."""
 
 import math
 
@@ -230,7 +230,7 @@ def test_savage_exploits_first_argmax_once_x_is_empty():
 
 
 def _reference_counts(U, L):
-    """Plain-Python step 3 of spec 3.11: (up, lo)."""
+    """Plain-Python step 3 of docs/algorithms.md#savage: (up, lo)."""
     K = U.shape[0]
     up = [sum(U[i, j] > 0.5 for j in range(K) if j != i) for i in range(K)]
     lo = [sum(L[i, j] > 0.5 for j in range(K) if j != i) for i in range(K)]
@@ -238,7 +238,7 @@ def _reference_counts(U, L):
 
 
 def _reference_prune(U, L, pairs, variant):
-    """Plain-Python steps 3-4 of spec 3.11."""
+    """Plain-Python steps 3-4 of docs/algorithms.md#savage."""
     K = U.shape[0]
     up, lo = _reference_counts(U, L)
     m = max(lo)
@@ -311,7 +311,7 @@ def test_savage_variant_resolution():
         SAVAGE_SPEC.make_state(3, 10, {"variant": "borda"})
 
 
-# --------------------------------------------------------------------------- regression (spec 1.8)
+# --------------------------------------------------------------------------- regression (docs/harness.md#checkpoints)
 # Regret at T of the authors' ETE file (10 runs) for BTM, and of the spec's own SAVAGE re-implementation
 # (mean +- standard error over 20-40 runs; the authors' 10-run values are 485.8, 1054.5, 1846.6, 2339.8).
 HORIZONS = [10, 30, 100, 300, 1000, 3000, 10000, 30000]

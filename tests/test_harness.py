@@ -265,7 +265,7 @@ def test_cli_small_run_writes_figure_and_tables(tmp_path):
 
 
 def test_run_one_resolves_defaults_and_problem_params():
-    """run_one with no parameters runs SAVAGE with the variant the true matrix implies (spec 1.3)."""
+    """run_one with no parameters runs SAVAGE with the variant the true matrix implies (docs/harness.md#regret)."""
     spec = get_algorithm("savage")
     for name in ("gap", "arxiv"):
         res = run_one(load_dataset(name), spec, {}, 300, 0, 1)

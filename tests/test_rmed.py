@@ -1,4 +1,4 @@
-"""RMED1, RMED2 (spec 3.8) and ECW-RMED (spec 3.9): exact behaviour on hand-made states, plain-Python
+"""RMED1, RMED2 (docs/algorithms.md#rmed1-and-rmed2) and ECW-RMED (docs/algorithms.md#ecw-rmed): exact behaviour on hand-made states, plain-Python
 reference transcriptions of the spec compared decision by decision, and seeded behaviour checks."""
 
 import math
@@ -332,7 +332,7 @@ def test_ecw_find_min_regret_hand_made():
 def test_ecw_confidence_check_hand_made(n_value, lam, precheck, expected):
     # n = 20, lam = 2: winner 0 fails at i2 = 1 (only H element (0,1), cost 0.82 < 1), winner 1 at
     # i2 = 0 (cheapest H (1,2), cost 0.20).  n = 100: 0 passes every i2 (e.g. i2 = 2 takes O (1,2) at
-    # 1.007).  The as-run pre-check fails as soon as one pair has cost > 1 (D8).
+    # 1.007).  The as-run pre-check fails as soon as one pair has cost > 1 (docs/algorithms.md#ecw-rmed).
     n, p = _hand_p(n_value)
     conf, _ = _njit_checks(n, p, lam, precheck)
     assert conf == expected == ref_confident(n, p, lam, precheck)

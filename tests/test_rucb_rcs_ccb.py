@@ -1,4 +1,4 @@
-"""Tests of RUCB, RCS and CCB (spec 3.4, 3.5, 3.6).
+"""Tests of RUCB, RCS and CCB (docs/algorithms.md#rucb, 3.5, 3.6).
 
 Three tiers: exact behaviour on hand-made states; whole runs of the njit ``select`` in lockstep with a
 plain-Python transcription of the spec (numba's Generator reproduces NumPy's streams exactly, so the
@@ -38,10 +38,10 @@ TIED_TOP3 = [[.5, .5, .5, .8], [.5, .5, .5, .8], [.5, .5, .5, .8], [.2, .2, .2, 
 CYCLE3 = [[.5, .9, .1], [.1, .5, .9], [.9, .1, .5]]
 
 
-# --- Plain-Python transcriptions of spec 3.4-3.6 -----------------------------------------------------
+# --- Plain-Python transcriptions of docs/algorithms.md#rucb-3.6 -----------------------------------------------------
 
 class Reference:
-    """Pseudo-count statistics, direct bounds (spec 2.2, 2.4) and the common pair update (spec 0)."""
+    """Pseudo-count statistics, direct bounds (docs/algorithms.md#shared-building-blocks, 2.4) and the common pair update (docs/algorithms.md#shared-building-blocks)."""
 
     def __init__(self, K, alpha=ALPHA):
         """Pseudo-count statistics for K arms."""
@@ -250,7 +250,7 @@ def test_ccb_matches_reference():
 # --- RUCB: exact behaviour on hand-made states ---------------------------------------------------
 
 def test_rucb_first_slot():
-    """t = 1: every u is 10, so C = all arms, a1 is uniform and a2 the lowest index != a1 (spec 3.4)."""
+    """t = 1: every u is 10, so C = all arms, a1 is uniform and a2 the lowest index != a1 (docs/algorithms.md#rucb)."""
     K, trials = 5, 2500
     state = RUCB_SPEC.make_state(K)
     rng = np.random.default_rng(0)
@@ -280,7 +280,7 @@ B_CASES = [
 
 @pytest.mark.parametrize("hypothesis, b, probs", B_CASES)
 def test_rucb_hypothesis(hypothesis, b, probs):
-    """Distribution of a1 and the fate of B for |C| = 3 (spec 3.4 step 2, deviations (a), (b))."""
+    """Distribution of a1 and the fate of B for |C| = 3 (docs/algorithms.md#rucb, as run and original)."""
     state = set_stats(RUCB_SPEC, RUCB_SPEC.make_state(4, None, {"hypothesis": hypothesis}), TIED_TOP3)
     state.hypothesis_arm[0] = b
     rng = np.random.default_rng(1)
@@ -291,7 +291,7 @@ def test_rucb_hypothesis(hypothesis, b, probs):
     assert counts[3] == 0
     for count, p in zip(counts, probs):
         assert_binomial(count, trials, p)
-    # B outside C: the code keeps it (and would favour it again), the original drops it (spec 3.4 (a)).
+    # B outside C: the code keeps it (and would favour it again), the original drops it (docs/algorithms.md#rucb).
     expected_b = NO_ARM if (hypothesis == "original" and b == 3) else b
     assert state.hypothesis_arm[0] == expected_b
 
@@ -357,7 +357,7 @@ def test_rcs_first_slot_challenger():
 
 def test_ccb_first_slot_self_comparison():
     """t = 1: every arm is "added as a winner" with Lbar = 0 and no challenger qualifies, so CCB
-    plays (a1, a1) with a1 uniform (spec 3.6)."""
+    plays (a1, a1) with a1 uniform (docs/algorithms.md#ccb)."""
     rng = np.random.default_rng(7)
     counts = np.zeros(4, int)
     for _ in range(2000):

@@ -1,4 +1,4 @@
-"""SCB (spec 3.7): round restart at tau = T_r + 1 (both schedules), the pair test, virtual pulls and
+"""SCB (docs/algorithms.md#scb): round restart at tau = T_r + 1 (both schedules), the pair test, virtual pulls and
 KL elimination on hand-made states, the delay contract, whole trajectories against a plain-Python
 transcription, parameters, and behaviour (settling on a Copeland winner)."""
 

@@ -1,6 +1,6 @@
-"""SBM (spec 2.6), Sparring (3.12) and MultiSBM (3.13): the SBM index, the sticky exploration, the
+"""SBM, Sparring and MultiSBM (docs/algorithms.md#sparring, #multisbm): the SBM index, the sticky exploration, the
 reward routing on hand-made states, whole trajectories against a plain-Python transcription, the
-D9 options, parameters, and Sparring settling on the Condorcet winner."""
+docs/algorithms.md#sparring options, parameters, and Sparring settling on the Condorcet winner."""
 
 import math
 
