@@ -1,5 +1,6 @@
-"""Tests of BTM (docs/algorithms.md#btm) and SAVAGE (docs/algorithms.md#savage): exact behaviour on hand-made states, plain-Python
-transcriptions of the authors' slot order (choose, update, then test/prune) compared decision by decision,
+"""Tests of BTM and SAVAGE (docs/algorithms.md#btm, #savage): exact behaviour on hand-made states, the
+plain-Python transcriptions of tests/reference/ (the authors' slot order: choose, update, then
+test/prune) compared decision by decision,
 and the regression against the ETE numbers of docs/harness.md#checkpoints on mslr5_condorcet."""
 
 import math
@@ -11,6 +12,8 @@ from algorithms.btm import BTM, BTM_SPEC, elimination_candidate
 from algorithms.savage import SAVAGE_SPEC, Savage, prune, resolve_savage_variant
 from data import load_dataset
 from reproduce.runner import run_one
+from tests.reference.btm import btm_slot
+from tests.reference.savage import savage_counts, savage_prune
 
 RNG = np.random.default_rng(0)  # select never draws in the SAVAGE tests; any generator will do
 STRONG3 = np.array([[0.5, 0.9, 0.95], [0.1, 0.5, 0.85], [0.05, 0.15, 0.5]])
@@ -77,29 +80,6 @@ def test_btm_no_elimination_without_comparisons_and_threshold():
         assert elimination_candidate(active, 3, phat, 4, 1.0 + 1e-9, 1.0, bug) == -1
 
 
-def _btm_reference_slot(W, nb, wb, phat, a1, a2, a1_won, K, T, scale, faithful_bug):
-    """The authors' slot in the as-run order: statistics, (choice given), counters, then the test on the
-    statistics computed before the counters moved.  Returns the admissible first arms."""
-    N = {i: sum(nb[i][j] for j in W) for i in W}
-    for i in W:
-        S = sum(wb[i][j] for j in W)
-        phat[i] = S / N[i] if N[i] else 0.5
-    argmins = {i for i in W if N[i] == min(N.values())}
-    nb[a1][a2] += 1
-    wb[a1][a2] += int(a1_won)
-    n_star = N[a1]
-    c = 1.0 if n_star == 0 else scale * math.sqrt(math.log(2 * K * T) / n_star)
-    p_min, p_max, arg = 1.0, 0.0, None
-    for k, i in enumerate(W):
-        if phat[i] < p_min:
-            p_min, arg = phat[i], i
-        if phat[i] > p_max:
-            p_max = phat[k] if faithful_bug else phat[i]
-    if arg is not None and p_min + c <= p_max - c:
-        W.remove(arg)
-    return argmins
-
-
 @pytest.mark.parametrize("faithful_bug", [True, False])
 def test_btm_matches_reference_transcription(faithful_bug):
     """gamma = 0.25 makes eliminations happen within a few hundred slots on a 4-armed matrix; the
@@ -117,7 +97,7 @@ def test_btm_matches_reference_transcription(faithful_bug):
             assert a1 == a2 == W[0]
         else:
             before = list(W)
-            admissible = _btm_reference_slot(W, nb, wb, phat, a1, a2, won, K, T, 3 * gamma**2, faithful_bug)
+            admissible = btm_slot(W, nb, wb, phat, a1, a2, won, K, T, 3 * gamma**2, faithful_bug)
             assert a1 in admissible and a2 in before
             if len(W) < len(before):
                 eliminated_at.append(t)
@@ -163,7 +143,7 @@ def _savage_with_bounds(U, variant):
     state = SAVAGE_SPEC.make_state(U.shape[0], 1000, {"variant": variant})
     state.upper[:] = U
     state.lower[:] = 1.0 - U.T
-    state.up_count[:], state.lo_count[:] = _reference_counts(U, 1.0 - U.T)
+    state.up_count[:], state.lo_count[:] = savage_counts(U, 1.0 - U.T)
     return state
 
 
@@ -229,25 +209,6 @@ def test_savage_exploits_first_argmax_once_x_is_empty():
         assert state.best[0] == 1 and state.x_size[0] == 0
 
 
-def _reference_counts(U, L):
-    """Plain-Python step 3 of docs/algorithms.md#savage: (up, lo)."""
-    K = U.shape[0]
-    up = [sum(U[i, j] > 0.5 for j in range(K) if j != i) for i in range(K)]
-    lo = [sum(L[i, j] > 0.5 for j in range(K) if j != i) for i in range(K)]
-    return up, lo
-
-
-def _reference_prune(U, L, pairs, variant):
-    """Plain-Python steps 3-4 of docs/algorithms.md#savage."""
-    K = U.shape[0]
-    up, lo = _reference_counts(U, L)
-    m = max(lo)
-    if variant == 0:
-        return [(i, j) for i, j in pairs if up[i] == K - 1 and up[j] == K - 1]
-    return [(i, j) for i, j in pairs
-            if not (L[i, j] > 0.5 or U[i, j] < 0.5 or (m > up[i] and m > up[j]))]
-
-
 @pytest.mark.parametrize("variant", [0, 1])
 def test_savage_prune_matches_reference_on_random_bounds(variant):
     rng = np.random.default_rng(5)
@@ -258,8 +219,8 @@ def test_savage_prune_matches_reference_on_random_bounds(variant):
         U = rng.uniform(0.2, 0.9, (K, K))
         L = 1.0 - U.T
         in_x = rng.random(hi.shape[0]) < 0.8
-        expected = _reference_prune(U, L, [(i, j) for i, j, k in zip(hi, lo_, in_x) if k], variant)
-        up[:], lo[:] = _reference_counts(U, L)
+        expected = savage_prune(U, L, [(i, j) for i, j, k in zip(hi, lo_, in_x) if k], variant)
+        up[:], lo[:] = savage_counts(U, L)
         size = prune(U, L, hi, lo_, in_x, up, lo, variant)
         assert [(i, j) for i, j, k in zip(hi, lo_, in_x) if k] == expected and size == len(expected)
 
@@ -289,9 +250,9 @@ def test_savage_matches_reference_transcription(variant):
             c = math.sqrt(log_term / (2 * n[a1, a2]))
             U[a1, a2], U[a2, a1] = w[a1, a2] / n[a1, a2] + c, w[a2, a1] / n[a1, a2] + c
             L[a1, a2], L[a2, a1] = 1 - U[a2, a1], 1 - U[a1, a2]
-        up, lo = _reference_counts(U, L)
+        up, lo = savage_counts(U, L)
         assert list(policy.state.up_count) == up and list(policy.state.lo_count) == lo  # counts kept by update
-        X = _reference_prune(U, L, X, variant)
+        X = savage_prune(U, L, X, variant)
         if not X:
             best = int(np.argmax(up))
     assert best == 0  # the scenario really reaches exploitation of the Condorcet winner
