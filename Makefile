@@ -3,7 +3,7 @@
 PYTHON ?= .venv/bin/python
 FLAGS ?= $(if $(QUICK),--quick,)
 
-.PHONY: install all-figures fig1 fig7 report verify test test-all bench clean
+.PHONY: install all-figures fig1 fig7 report verify test test-all lint bench clean
 
 install:
 	python3 -m venv .venv
@@ -29,6 +29,9 @@ test:
 
 test-all:
 	$(PYTHON) -m pytest -q -m "slow or not slow"
+
+lint:
+	$(PYTHON) -m ruff check .
 
 bench:
 	$(PYTHON) bench/step_cost.py

@@ -30,8 +30,14 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha
 from core.argmax import fill_true, uniform_member
-from core.bounds import (direct_upper_column, fill_direct_bound_switches, lower_copeland_from_switches,
-                         refresh_direct_bound_switches, update_pair, upper_copeland_from_switches)
+from core.bounds import (
+    direct_upper_column,
+    fill_direct_bound_switches,
+    lower_copeland_from_switches,
+    refresh_direct_bound_switches,
+    update_pair,
+    upper_copeland_from_switches,
+)
 from core.constants import ALPHA, CCB_P_CHALLENGER, CCB_P_EXPLORE, CCB_P_RESTRICT, PSEUDO_N, PSEUDO_W
 
 

@@ -173,7 +173,8 @@ def _sorted_losses(n, p, kl, lam, i2, cost, opp, o_len):
 @njit(cache=True)
 def confident_winner(n, p, kl, lam, sc, losses, precheck, keys, items, o_cost, o_opp, o_len):
     """Step 4: the first empirical Copeland winner (ascending) that passes the confidence check; -1 if
-    none.  Costs are n KLc(p, 1/2) / lam.  precheck 0 (as run): any pair with cost > 1 fails all (docs/algorithms.md#ecw-rmed)."""
+    none.  Costs are n KLc(p, 1/2) / lam.  precheck 0 (as run): any pair with cost > 1 fails all
+    (docs/algorithms.md#ecw-rmed)."""
     K = n.shape[0]
     if precheck == 0:
         for i in range(1, K):

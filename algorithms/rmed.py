@@ -1,15 +1,16 @@
-"""RMED1 and RMED2 (Komiyama, Honda, Kashima & Nakagawa, COLT 2015) as run by Wu & Liu -- docs/algorithms.md#rmed1-and-rmed2.
+"""RMED1 and RMED2 (Komiyama, Honda, Kashima & Nakagawa, COLT 2015) as run by Wu & Liu --
+docs/algorithms.md#rmed1-and-rmed2.
 
 Both start by comparing every pair once in the order (1,0), (2,0), (2,1), (3,0), ... (t <= K(K-1)/2).
 RMED2 then keeps going round-robin over the pairs while t - 1 < #pairs * 3 * ln ln t.  The main phase
 walks the current list LC: the first candidate a1 = LC[q]; the second is the arm with the smallest
 empirical divergence I_i = sum_{j: n_ij > 0, p_ij <= 1/2} n_ij KL(p_ij, 1/2) (unclamped KL, d(0) = ln 2)
 if a1 does not beat it or a1 beats nobody, else a1's most-losing opponent (first index on ties).  RMED2
-first tries the challenger b* of the smallest estimated regret per information (docs/algorithms.md#rmed1-and-rmed2).  Arms with
+first tries the challenger b* of the smallest estimated regret per information.  Arms with
 I_k - I* <= ln t + f(K), f(K) = 0.3 K^1.01, that were already played this round join the next list LN.
 
 As run: no pseudo-counts (n = w = 0, p = 1/2 for an unseen pair), the list maintenance uses the
-statistics *before* the slot's outcome (the original updates LN after the draw; docs/algorithms.md#rmed1-and-rmed2), so it lives in
+statistics *before* the slot's outcome (the original updates LN after the draw), so it lives in
 ``select``.  I_i is a function of (n, w) only; ``update`` refreshes the two rows it changes (exactly the
 same sums as a full recomputation), which keeps ``select`` O(K).  The RMED2 exploration slots leave the
 lists untouched, like the initial phase.
@@ -84,7 +85,8 @@ def init_rmed1(K, horizon=None):
 def init_rmed2(K, horizon=None, numerator="as-run"):
     """State of RMED2 (Komiyama et al. 2015, Algorithm 2 with alpha = 3).
 
-    numerator: "as-run" (default, the authors' sign-flipped regret estimate) or "paper" (docs/algorithms.md#rmed1-and-rmed2).
+    numerator: "as-run" (default, the authors' sign-flipped regret estimate) or "paper"
+    (docs/algorithms.md#rmed1-and-rmed2).
     """
     return _make_state(K, VARIANT_RMED2, NUMERATORS[check_choice("numerator", numerator, tuple(NUMERATORS))])
 
@@ -133,7 +135,8 @@ def _rmed2_challenger(n, w, a1, i_hat, paper_sign):
 def _maintain_lists(state, a1, i_star, t):
     """Steps 4-5: drop a1 from LR, append (ascending) every arm in neither LR nor LN with
     I_k - I* <= ln t + f(K) to LN, advance q; at the end of LC start the round LC = LR = LN."""
-    div, lc, in_lr, ln, in_ln = state.divergences, state.current_list, state.in_remaining, state.next_list, state.in_next
+    div, lc, in_lr = state.divergences, state.current_list, state.in_remaining
+    ln, in_ln = state.next_list, state.in_next
     q, lc_len, ln_len = state.position, state.current_len, state.next_len
     K = div.shape[0]
     in_lr[a1] = False

@@ -1,4 +1,5 @@
-"""SAVAGE (Urvoy et al., ICML 2013), Condorcet and Copeland variants, as the D-TS authors ran it -- docs/algorithms.md#savage.
+"""SAVAGE (Urvoy et al., ICML 2013), Condorcet and Copeland variants, as the D-TS authors ran it --
+docs/algorithms.md#savage.
 
 Explore-then-exploit: the horizon T enters the confidence width through delta = 1/T,
 ``c(n) = sqrt((ln(K(K-1)) + 2 ln T) / (2n))`` (Hoeffding with a union bound over the ordered pairs).
@@ -17,10 +18,10 @@ exploration list X of the unordered pairs (i, j), i > j, in the order (1,0), (2,
    (``m > up_i`` and ``m > up_j``) (the pair is decided, or neither arm can still be a Copeland winner);
 5. if X is empty, ``best = `` first-index argmax of up.
 
-Delay contract (docs/harness.md#feedback-delay).  U and L of the played pair are functions of that pair's n and w, and the
-counts up/lo of step 3 are functions of U and L: ``update`` does step 2 and keeps up/lo current (it
-removes the played pair's old contributions and adds the new ones, exact since they are integers), so a
-slot costs O(|X|), not O(K^2).  Steps 4-5 change the bookkeeping (X, best): they run
+Delay contract (docs/harness.md#feedback-delay).  U and L of the played pair are functions of that
+pair's n and w, and the counts up/lo of step 3 are functions of U and L: ``update`` does step 2 and
+keeps up/lo current (it removes the played pair's old contributions and adds the new ones, exact since
+they are integers), so a slot costs O(|X|), not O(K^2).  Steps 4-5 change the bookkeeping (X, best): they run
 at the start of the *next* ``select``, before step 1.  For delay 1 this is exactly the as-run order (the
 first ``select`` prunes nothing, since U = 1 and L = 0 leave every pair in X); with a delay they use the
 stale bounds.  L is refreshed in both variants but read only by the Copeland one.

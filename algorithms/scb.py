@@ -1,4 +1,5 @@
-"""SCB, Scalable Copeland Bandits (Zoghi et al., NIPS 2015, Algorithms 2-4) as run by Wu & Liu -- docs/algorithms.md#scb.
+"""SCB, Scalable Copeland Bandits (Zoghi et al., NIPS 2015, Algorithms 2-4) as run by Wu & Liu --
+docs/algorithms.md#scb.
 
 SCB runs in rounds r = 1, 2, ... of T_r slots; every round starts from scratch.  Inside a round it runs a
 "virtual" K-armed bandit (KL-UCB/LCB elimination over the remaining arms R, visited round-robin by the
@@ -21,9 +22,9 @@ the current pair (f, s) while it is still open, which is always the case at d = 
 pair resolved in the meantime (or of a previous round) only add to n and w.  Free virtual pulls of
 already resolved pairs need no outcome and stay in ``select``.
 
-Deviation option ``schedule`` (docs/algorithms.md#scb): "as-run" (default) T_1 = 1000, T_{r+1} = T_r^2 (1000, 1e6, 1e12);
-"original" T_r = 2^(2^r) (4, 16, 256, 65536, ...), Zoghi et al.'s schedule.  Only the round lengths
-change; the confidence radii stay the authors' port (docs/algorithms.md#scb).
+Deviation option ``schedule`` (docs/algorithms.md#scb): "as-run" (default) T_1 = 1000,
+T_{r+1} = T_r^2 (1000, 1e6, 1e12); "original" T_r = 2^(2^r) (4, 16, 256, 65536, ...), Zoghi et al.'s
+schedule.  Only the round lengths change; the confidence radii stay the authors' port (docs/algorithms.md#scb).
 """
 
 import math
@@ -34,8 +35,7 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.bounds import update_pair
-from core.constants import (ALPHA, KLUCB_EPS, SCB_FIRST_ROUND, SCB_ORIGINAL_FIRST_ROUND, SCB_PSEUDO_N,
-                            SCB_PSEUDO_W)
+from core.constants import ALPHA, KLUCB_EPS, SCB_FIRST_ROUND, SCB_ORIGINAL_FIRST_ROUND, SCB_PSEUDO_N, SCB_PSEUDO_W
 from core.kl import kl_clamped, kl_lcb, kl_ucb
 
 SCHEDULES = {"as-run": SCB_FIRST_ROUND, "original": SCB_ORIGINAL_FIRST_ROUND}
@@ -191,7 +191,8 @@ def _learned_best(n, w):
 def select(state, t, rng):
     """SCB's pair at slot t (docs/algorithms.md#scb): (best, best), the pair under test (f, s), or the
     next pair of the virtual bandit, after any number of free virtual pulls of resolved pairs."""
-    n, w, is_open, open_count, remaining = state.comparisons, state.wins, state.is_open, state.open_count, state.remaining
+    n, w, is_open = state.comparisons, state.wins, state.is_open
+    open_count, remaining = state.open_count, state.remaining
     K = n.shape[0]
     while True:
         if state.best[0] >= 0:

@@ -1,4 +1,5 @@
-"""Sparring and MultiSBM (Ailon, Karnin & Joachims, ICML 2014) as run by Wu & Liu -- docs/algorithms.md#sparring and #multisbm.
+"""Sparring and MultiSBM (Ailon, Karnin & Joachims, ICML 2014) as run by Wu & Liu --
+docs/algorithms.md#sparring and #multisbm.
 
 Both reduce dueling to single-armed UCB bandits, the SBMs of ``core.sbm`` (docs/algorithms.md#sparring, scale 3).
 
@@ -7,11 +8,11 @@ Both reduce dueling to single-armed UCB bandits, the SBMs of ``core.sbm`` (docs/
 * MultiSBM: K SBMs S_0..S_{K-1}; the current arm x starts uniform at random.  a1 = x,
   a2 = S_x.pull(t), S_x gets reward 1{a2 beats a1}, then x = a2.
 
-Delay contract (docs/harness.md#feedback-delay): the SBM counters are statistics and change only in ``update``.  MultiSBM's
-transition x = a2 does not depend on the outcome, so it is bookkeeping done in ``select``; the SBM that
-receives the reward is S_{a1} (a1 is the x of the selecting slot).  MultiSBM's random initial x, drawn by
-the C++ when the run starts, is drawn at the first ``select`` from the algorithm's generator (``init``
-has no generator); the distribution is the same.
+Delay contract (docs/harness.md#feedback-delay): the SBM counters are statistics and change only in
+``update``.  MultiSBM's transition x = a2 does not depend on the outcome, so it is bookkeeping done in
+``select``; the SBM that receives the reward is S_{a1} (a1 is the x of the selecting slot).  MultiSBM's
+random initial x, drawn by the C++ when the run starts, is drawn at the first ``select`` from the
+algorithm's generator (``init`` has no generator); the distribution is the same.
 
 Deviation option ``sbm_init`` (docs/algorithms.md#sparring):
 * "as-run" (default): an unplayed SBM arm has index exactly 1.0, so each SBM sticks to its lowest arm

@@ -40,14 +40,16 @@ PRINTED = {
         0.4 0.1 0.5 0.9
         0.4 0.9 0.1 0.5"""),
     "strong_borda": ("Table 2", ['"StrongBorda"',
-                                 "arm 1 is the Condorcet winner (0.55); arm 2, the Borda winner, beats arms 3-5 at 0.95"], """
+                                 "arm 1 is the Condorcet winner (0.55); arm 2, the Borda winner, beats arms 3-5 at "
+                                 "0.95"], """
         0.5 0.55 0.55 0.55 0.55
         0.45 0.5 0.95 0.95 0.95
         0.45 0.05 0.5 0.95 0.95
         0.45 0.05 0.05 0.5 0.95
         0.45 0.05 0.05 0.05 0.5"""),
     "arxiv": ("Table 3", ['"ArXiv" (interleaving experiments, Yue & Joachims, ICML 2011)',
-                          "exact tie p_46 = p_64 = 0.50: counts for neither arm (violates Assumption 1; kept as the authors used it)"], """
+                          "exact tie p_46 = p_64 = 0.50: counts for neither arm (violates Assumption 1; kept as the "
+                          "authors used it)"], """
         0.50 0.55 0.55 0.54 0.61 0.61
         0.45 0.50 0.55 0.55 0.58 0.60
         0.45 0.45 0.50 0.54 0.51 0.56
@@ -56,15 +58,18 @@ PRINTED = {
         0.39 0.40 0.44 0.50 0.49 0.50"""),
     "gap": ("Table 4", ['"Gap" (adopted from Komiyama et al., ICML 2016)',
                         "the LaTeX \\label of this table (tab:noncondorcet_strongborda) is swapped with the "
-                        "Non-Condorcet StrongBorda table; caption and content (5x5) identify it as Gap; p_14 = 0.51"], """
+                        "Non-Condorcet StrongBorda table; caption and content (5x5) identify it as Gap; p_14 = "
+                        "0.51"], """
         0.5 0.8 0.8 0.51 0.2
         0.2 0.5 0.8 0.2 0.8
         0.2 0.2 0.5 0.8 0.8
         0.49 0.8 0.2 0.5 0.2
         0.8 0.2 0.2 0.8 0.5"""),
     "nc_strong_borda": ("Table 5", ['"Non-Condorcet StrongBorda"',
-                                    "the LaTeX \\label of this table (tab:synthetic_gap) is swapped with the Gap table; "
-                                    "caption and content (6x6) identify it; the Borda winner, arm 2, beats arm 1 at 0.95"], """
+                                    "the LaTeX \\label of this table (tab:synthetic_gap) is swapped with the Gap "
+                                    "table; "
+                                    "caption and content (6x6) identify it; the Borda winner, arm 2, beats arm 1 at "
+                                    "0.95"], """
         0.5 0.05 0.55 0.55 0.55 0.55
         0.95 0.5 0.95 0.95 0.45 0.45
         0.45 0.05 0.5 0.95 0.95 0.95
@@ -119,17 +124,23 @@ TABLE9 = {
 SUSHI_LABELS = ("sake awabi hamachi aka-gai tai ama-ebi hotate-gai toro "
                 "tamago uni maguro ikura tako ika anago ebi").split()
 SUSHI_NOTES = [
-    "source: Komiyama et al. (COLT 2015 / ICML 2016) Sushi 16x16, recipe jkomiyama/duelingbanditlib sushi/build_pref_sushi.py "
+    "source: Komiyama et al. (COLT 2015 / ICML 2016) Sushi 16x16, recipe jkomiyama/duelingbanditlib "
+    "sushi/build_pref_sushi.py "
     "(commit ee43828c9b6dd298abf4a938eada8cae5b2be0fc), recomputed from the sushi3b orders as redistributed by PrefLib "
-    "(00014-00000002.soi, fleverest/PrefLib-Data e70f12c3f1ee0dfa6f7974618522df0aa4ce9d91; same file in PrefLib/PrefLib-Data "
+    "(00014-00000002.soi, fleverest/PrefLib-Data e70f12c3f1ee0dfa6f7974618522df0aa4ce9d91; same file in "
+    "PrefLib/PrefLib-Data "
     "aaadda8ea0daff6bfed7435192d943a134eb37ec)",
-    "derivation: the 16 most-compared of the 100 set-B items, rows in ascending comparison count; p_ij = W_ij / (W_ij + W_ji) "
+    "derivation: the 16 most-compared of the 100 set-B items, rows in ascending comparison count; p_ij = W_ij / (W_ij "
+    "+ W_ji) "
     "from pairwise win counts W, at full precision (source file sushi16_komiyama_pref_fullprec.txt)",
     "rows are sushi3 item ids 15 14 13 12 11 9 10 8 7 4 2 6 5 3 1 0; the Condorcet winner is toro (row index 7)",
     "exact off-diagonal tie: hamachi vs tai = 126:126, p = 0.5 (counts for neither arm; violates Assumption 1)",
-    "the 3-decimal version (source file sushi16_komiyama_pref_3dp.txt) is NOT used: its pair maguro/ebi prints 0.627/0.372, "
-    "summing to 0.999, and |0.999 - 1| = 0.0010000000000000009 is not < 1e-3, so the authors' consistency check rejects it",
-    "checked by build_matrices.py: equals W / (W + W^T) of source file sushi16_komiyama_pairwise_win_counts.txt bit for bit",
+    "the 3-decimal version (source file sushi16_komiyama_pref_3dp.txt) is NOT used: its pair maguro/ebi prints "
+    "0.627/0.372, "
+    "summing to 0.999, and |0.999 - 1| = 0.0010000000000000009 is not < 1e-3, so the authors' consistency check "
+    "rejects it",
+    "checked by build_matrices.py: equals W / (W + W^T) of source file sushi16_komiyama_pairwise_win_counts.txt bit "
+    "for bit",
     "the raw Kamishima data may not be redistributed; only this derived aggregate is kept",
 ]
 
@@ -137,13 +148,15 @@ SUSHI_NOTES = [
 COPIES = {
     "mslr136_informational": (
         "MSLR_Informational_PMat_136x136.txt", [str(r) for r in range(1, 137)],
-        [f"source: {NIGHTINGAL}", "file data/MSLR_Informational_PMat.npz (blob 5cd4f98db3bb3bb55b921e75595928831cf2ae23, "
+        [f"source: {NIGHTINGAL}", "file data/MSLR_Informational_PMat.npz (blob "
+                                  "5cd4f98db3bb3bb55b921e75595928831cf2ae23, "
          "sha256 ef05eca2b7b27f63faaa292b0e88b17311560bf76124693354d953c702b7e9da), key PMat, unchanged",
          "the 136 MSLR-WEB30K rankers, informational click model; label = 1-based ranker id (ranker r is row r-1)",
          "the D-TS 5-armed tables and all four Table-9 subsets are sub-matrices of this matrix"]),
     "mslr136_navigational": (
         "MSLR_Navigational_PMat_136x136.txt", [str(r) for r in range(1, 137)],
-        [f"source: {NIGHTINGAL}", "file data/MSLR_Navigational_PMat.npz (blob 0e7aa5cf7df105851b5e5dc518e9f4ec2731e715, "
+        [f"source: {NIGHTINGAL}", "file data/MSLR_Navigational_PMat.npz (blob "
+                                  "0e7aa5cf7df105851b5e5dc518e9f4ec2731e715, "
          "sha256 302f4d88cba0bcace47a0e7a6e5bebdd8961b2ad912db9b682b3f2a9a05c3a94), key PMat, unchanged",
          "navigational click model; label = 1-based ranker id"]),
     "mslr136_perfect": (
@@ -153,18 +166,24 @@ COPIES = {
          "perfect click model; label = 1-based ranker id"]),
     "mslr5_condorcet": (
         "MSLR_Informational_5_Condorcet_rankers_2-4-3-1-5_fullprec.txt", ["2", "4", "3", "1", "5"],
-        [f"source: {PAPER}, Appendix D, Table 7 (MSLR K = 5, Condorcet), printed to 3 decimals; full precision from mslr136_informational",
+        [f"source: {PAPER}, Appendix D, Table 7 (MSLR K = 5, Condorcet), printed to 3 decimals; full precision from "
+         f"mslr136_informational",
          "identification: HuasenWu/DuelingBandits DuelingBandit/data/MSLR_Informational_5_Condorcet.txt (commit "
-         "832893cd52715842ae1ef59b34122b0d23564fcd, 8 digits) equals rankers (2, 4, 3, 1, 5) of the 136x136 matrix within 4.7e-9",
-         "the paper prints p_12 = 0.535 (= 0.53519...); the 0.525 in nightingal3's transcription (src/ltr_matrices.py) is a typo there",
+         "832893cd52715842ae1ef59b34122b0d23564fcd, 8 digits) equals rankers (2, 4, 3, 1, 5) of the 136x136 matrix "
+         "within 4.7e-9",
+         "the paper prints p_12 = 0.535 (= 0.53519...); the 0.525 in nightingal3's transcription (src/ltr_matrices.py) "
+         "is a typo there",
          "checked by build_matrices.py: equals rows/columns (2, 4, 3, 1, 5) of mslr136_informational bit for bit"]),
     "mslr5_noncondorcet": (
         "MSLR_Informational_5_nonCondorcet_rankers_93-7-92-94-105_fullprec.txt", ["93", "7", "92", "94", "105"],
-        [f"source: {PAPER}, Appendix D, Table 8 (MSLR K = 5, non-Condorcet), printed to 3 decimals; full precision from mslr136_informational",
-         "identification: an exhaustive search over ordered 5-tuples of the 136 Informational rankers finds exactly one tuple, "
+        [f"source: {PAPER}, Appendix D, Table 8 (MSLR K = 5, non-Condorcet), printed to 3 decimals; full precision "
+         f"from mslr136_informational",
+         "identification: an exhaustive search over ordered 5-tuples of the 136 Informational rankers finds exactly "
+         "one tuple, "
          "(93, 7, 92, 94, 105), whose entries all round to the printed table (max abs diff 0.000497)",
          "three Copeland winners in a cycle 93 -> 92 -> 7 -> 93",
-         "checked by build_matrices.py: equals rows/columns (93, 7, 92, 94, 105) of mslr136_informational bit for bit"]),
+         "checked by build_matrices.py: equals rows/columns (93, 7, 92, 94, 105) of mslr136_informational bit for "
+         "bit"]),
     "sushi": ("sushi16_komiyama_pref_fullprec.txt", SUSHI_LABELS, SUSHI_NOTES),
 }
 SUSHI_COUNTS = "sushi16_komiyama_pairwise_win_counts.txt"

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import data
-from data import build_matrices
 from data import (
     Dataset,
+    build_matrices,
     dataset_from_matrix,
     dataset_names,
     load_dataset,
@@ -98,7 +98,8 @@ TABLE9 = {
     ),
     "mslr32_condorcet": (
         "7(9) 21(26) 24(12) 28(5) 32(13) 35(24) 37(15) 38(19) 43(6) 44(4) 45(10) 48(21) 52(3) 56(28) 61(29) 68(8) "
-        "71(27) 73(20) 82(14) 85(25) 87(17) 91(11) 96(1) 99(2) 100(0) 105(7) 112(16) 115(31) 117(18) 121(30) 123(22) 133(23)",
+        "71(27) 73(20) 82(14) 85(25) 87(17) 91(11) 96(1) 99(2) 100(0) 105(7) 112(16) 115(31) 117(18) 121(30) 123(22) "
+        "133(23)",
         [115],
     ),
     "mslr16_noncondorcet": (
@@ -107,7 +108,8 @@ TABLE9 = {
     ),
     "mslr32_noncondorcet": (
         "4(8) 8(4) 12(24) 16(1) 20(0) 24(13) 28(7) 32(14) 36(25) 40(26) 44(6) 48(18) 52(5) 56(28) 60(30) 64(22) "
-        "68(10) 72(16) 76(19) 80(21) 84(12) 88(17) 92(9) 96(3) 100(2) 104(11) 108(23) 112(15) 116(28) 120(30) 124(20) 128(29)",
+        "68(10) 72(16) 76(19) 80(21) 84(12) 88(17) 92(9) 96(3) 100(2) 104(11) 108(23) 112(15) 116(28) 120(30) 124(20) "
+        "128(29)",
         [60, 120],
     ),
 }
@@ -115,7 +117,8 @@ TABLE9 = {
 SUSHI_NAMES = ("sake awabi hamachi aka-gai tai ama-ebi hotate-gai toro "
                "tamago uni maguro ikura tako ika anago ebi").split()
 
-# The dataset table of docs/datasets.md (and data/README.md): name, K, Copeland winners (0-based indices), zeta*, Copeland scores (None: not listed).
+# The dataset table of docs/datasets.md (and data/README.md): name, K, Copeland winners (0-based indices), zeta*,
+# Copeland scores (None: not listed).
 DATASET_TABLE = [
     ("cyclic", 4, [0], 1.0, [3, 1, 1, 1]),
     ("strong_borda", 5, [0], 1.0, [4, 3, 2, 1, 0]),
@@ -372,7 +375,8 @@ def test_sushi_3dp_pair_is_rejected():
     assert abs(0.627 + 0.372 - 1) == 0.0010000000000000009
     P = np.array(load_dataset("sushi").P)
     P[10, 15], P[15, 10] = 0.627, 0.372
-    with pytest.raises(ValueError, match=r"p\[10,15\] \+ p\[15,10\] = 0.627 \+ 0.372 = 0.999 \(must be 1 within 0.001\)"):
+    message = r"p\[10,15\] \+ p\[15,10\] = 0.627 \+ 0.372 = 0.999 \(must be 1 within 0.001\)"
+    with pytest.raises(ValueError, match=message):
         validate_preference_matrix(P)
 
 
@@ -448,7 +452,10 @@ def test_load_csv(tmp_path):
 @pytest.mark.parametrize("layout", ["multiline", "oneline"])
 def test_load_cpp_format(tmp_path, layout):
     numbers = [str(x) for r in CYCLIC_ROWS for x in r]
-    text = "4\n" + "\n".join(" ".join(map(str, r)) for r in CYCLIC_ROWS) if layout == "multiline" else "4 " + " ".join(numbers)
+    if layout == "multiline":
+        text = "4\n" + "\n".join(" ".join(map(str, r)) for r in CYCLIC_ROWS)
+    else:
+        text = "4 " + " ".join(numbers)
     path = tmp_path / "cpp.txt"
     path.write_text(text + "\n")
     assert np.array_equal(load_dataset(path).P, np.array(CYCLIC_ROWS))
