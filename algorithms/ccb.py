@@ -91,7 +91,7 @@ def _reset(max_losses, in_b, lens):
 
 @njit(cache=True)
 def _reset_disproven(lower, log_t, max_losses, in_b, lists, lens):
-    """Spec 3.6 step 2, "reset disproven hypotheses": reset if some j in B^i has l_ij > 1/2
+    """Step 2, "reset disproven hypotheses": reset if some j in B^i has l_ij > 1/2
     (ln t < lower[i, j])."""
     for i in range(lower.shape[0]):
         for s in range(lens[i]):
@@ -102,7 +102,7 @@ def _reset_disproven(lower, log_t, max_losses, in_b, lists, lens):
 
 @njit(cache=True)
 def _remove_non_winners(upper, log_t, cu, cl, max_losses, in_b, lists, lens):
-    """Spec 3.6 step 3, "remove non-Copeland winners": drop from B every arm i with cu_i < max(0, max cl);
+    """Step 3, "remove non-Copeland winners": drop from B every arm i with cu_i < max(0, max cl);
     unless |B^i| = Lbar + 1, set B^i = {k : u_ik < 1/2} (ascending; ln t < upper[i, k]).  Reset if B
     becomes empty."""
     K = upper.shape[0]
@@ -122,7 +122,7 @@ def _remove_non_winners(upper, log_t, cu, cl, max_losses, in_b, lists, lens):
 
 @njit(cache=True)
 def _add_winners(rng, cu, cl, in_c, max_losses, in_b, lists, lens):
-    """Spec 3.6 step 4, "add Copeland winners": for every i in C (ascending) with cu_i = cl_i, put i in B,
+    """Step 4, "add Copeland winners": for every i in C (ascending) with cu_i = cl_i, put i in B,
     empty B^i and set Lbar = K - 1 - cu_i; then every other list shorter than Lbar + 1 is emptied and
     every longer one is cut to a uniformly random ordered subset of Lbar + 1 elements."""
     K = cu.shape[0]
@@ -175,7 +175,7 @@ def _exploration_pair(rng, upper, lower, log_t, lists, lens):
 
 @njit(cache=True)
 def _challenger(rng, u_col, lower, log_t, a1, lists, lens):
-    """Spec 3.6 step 7: first-index argmax of u_{j a1} over j with l_{j a1} <= 1/2 (a1 always
+    """Step 7: first-index argmax of u_{j a1} over j with l_{j a1} <= 1/2 (a1 always
     qualifies); with probability 1/2 the same argmax over B^{a1} in its stored order instead, kept
     only if some element of B^{a1} qualifies.  u_col: the column u_{. a1}; l_{j a1} <= 1/2 is read from
     the lower switch times (ln t >= lower[j, a1])."""
