@@ -43,32 +43,35 @@ SCHEDULES = {"as-run": SCB_FIRST_ROUND, "original": SCB_ORIGINAL_FIRST_ROUND}
 
 class SCBState(NamedTuple):
     """State of SCB.  Setting: ``kappa``, the KL-confidence multiplier.  Everything else is reset at the
-    start of every round except ``round_length`` and ``round_index``; counters are one-element arrays."""
+    start of every round except the counters ``round_length`` and ``round_index``.  The scalars that change
+    are the named fields of one record, ``counters[0]`` (dtype ``SCB_COUNTERS``): one array instead of one
+    per scalar, because every array of a state costs a reference-count update whenever the state is
+    passed to a kernel."""
 
     comparisons: np.ndarray  # float64 (K, K): n_ij of the round (pseudo-count included)
     wins: np.ndarray  # float64 (K, K): w_ij of the round (pseudo-count included)
     is_open: np.ndarray  # bool (K, K): the pair {i, j} is not resolved yet
     open_count: np.ndarray  # int64 (K,): open pairs of each arm
-    remaining: np.ndarray  # int64 (K,): the virtual arms R in their first remaining_size[0] entries
+    remaining: np.ndarray  # int64 (K,): the virtual arms R in their first remaining_size entries
     pulls: np.ndarray  # float64 (K,): m_i, virtual pulls of arm i
     rewards: np.ndarray  # float64 (K,): g_i, their total reward
     ucb: np.ndarray  # scratch float64 (K,): KL-UCB of the virtual arms
     lcb: np.ndarray  # scratch float64 (K,): KL-LCB of the virtual arms
-    best: np.ndarray  # int64 (1,): the arm played against itself, -1 while none
-    exploring: np.ndarray  # int64 (1,): 1 while the pair (first, second) is under test
-    first: np.ndarray  # int64 (1,): f, the virtual arm whose pull is being resolved
-    second: np.ndarray  # int64 (1,): s, its drawn opponent
-    tau: np.ndarray  # int64 (1,): slot within the round (counts updates)
-    pointer: np.ndarray  # int64 (1,): v, position in R of the next virtual arm
-    remaining_size: np.ndarray  # int64 (1,): |R|
-    round_index: np.ndarray  # int64 (1,): r
-    round_length: np.ndarray  # float64 (1,): T_r
+    counters: np.ndarray  # SCB_COUNTERS (1,): the changing scalars below, by name
     kappa: float
 
 
-def _counter():
-    """A one-element int64 array: a counter that the njit kernels can change in place."""
-    return np.zeros(1, np.int64)
+SCB_COUNTERS = np.dtype([
+    ("best", np.int64),  # the arm played against itself, -1 while none
+    ("exploring", np.int64),  # 1 while the pair (first, second) is under test
+    ("first", np.int64),  # f, the virtual arm whose pull is being resolved
+    ("second", np.int64),  # s, its drawn opponent
+    ("tau", np.int64),  # slot within the round (counts updates)
+    ("pointer", np.int64),  # v, position in R of the next virtual arm
+    ("remaining_size", np.int64),  # |R|
+    ("round_index", np.int64),  # r
+    ("round_length", np.float64),  # T_r
+])
 
 
 def init_scb(K, horizon=None, alpha=ALPHA, schedule="as-run"):
@@ -82,10 +85,10 @@ def init_scb(K, horizon=None, alpha=ALPHA, schedule="as-run"):
     state = SCBState(
         comparisons=np.empty((K, K)), wins=np.empty((K, K)), is_open=np.empty((K, K), np.bool_),
         open_count=np.empty(K, np.int64), remaining=np.empty(K, np.int64), pulls=np.empty(K),
-        rewards=np.empty(K), ucb=np.empty(K), lcb=np.empty(K), best=_counter(), exploring=_counter(),
-        first=_counter(), second=_counter(), tau=_counter(), pointer=_counter(), remaining_size=_counter(),
-        round_index=np.ones(1, np.int64), round_length=np.array([float(first)]), kappa=kappa,
+        rewards=np.empty(K), ucb=np.empty(K), lcb=np.empty(K), counters=np.zeros(1, SCB_COUNTERS), kappa=kappa,
     )
+    state.counters[0]["round_index"] = 1
+    state.counters[0]["round_length"] = float(first)
     _reset_round(state)
     return state
 
@@ -93,6 +96,7 @@ def init_scb(K, horizon=None, alpha=ALPHA, schedule="as-run"):
 @njit(cache=True)
 def _reset_round(state):
     """Start a round (Zoghi et al. 2015, Algorithm 2); T_r and r are left alone."""
+    c = state.counters[0]
     n, w, is_open, open_count, remaining, m, g = (state.comparisons, state.wins, state.is_open, state.open_count,
                                                   state.remaining, state.pulls, state.rewards)
     K = n.shape[0]
@@ -105,13 +109,13 @@ def _reset_round(state):
         remaining[i] = i
         m[i] = 0.0
         g[i] = 0.0
-    state.best[0] = -1
-    state.exploring[0] = 0
-    state.first[0] = 0
-    state.second[0] = 0
-    state.tau[0] = 1
-    state.pointer[0] = 0
-    state.remaining_size[0] = K
+    c.best = -1
+    c.exploring = 0
+    c.first = 0
+    c.second = 0
+    c.tau = 1
+    c.pointer = 0
+    c.remaining_size = K
 
 
 @njit(cache=True)
@@ -137,16 +141,17 @@ def _virtual_pull(state, reward):
     After a full pass over R, every arm whose KL-UCB is below the largest KL-LCB leaves R (order kept);
     one arm left becomes ``best`` (none left: best = 0).
     """
+    c = state.counters[0]
     n, remaining, m, g, ucb, lcb = state.comparisons, state.remaining, state.pulls, state.rewards, state.ucb, state.lcb
-    i = remaining[state.pointer[0]]
+    i = remaining[c.pointer]
     m[i] += 1.0
     g[i] += reward
-    state.pointer[0] += 1
-    if state.pointer[0] < state.remaining_size[0]:
+    c.pointer += 1
+    if c.pointer < c.remaining_size:
         return
-    state.pointer[0] = 0
-    size = state.remaining_size[0]
-    base = state.kappa * (math.log(4.0 * state.round_length[0] * n.shape[0]) + _log_log_term(state.tau[0]))
+    c.pointer = 0
+    size = c.remaining_size
+    base = state.kappa * (math.log(4.0 * c.round_length * n.shape[0]) + _log_log_term(c.tau))
     top_lcb = -math.inf
     for idx in range(size):
         k = remaining[idx]
@@ -163,11 +168,11 @@ def _virtual_pull(state, reward):
         if ucb[k] >= top_lcb:
             remaining[kept] = k
             kept += 1
-    state.remaining_size[0] = kept
+    c.remaining_size = kept
     if kept == 1:
-        state.best[0] = remaining[0]
+        c.best = remaining[0]
     elif kept == 0:
-        state.best[0] = 0
+        c.best = 0
 
 
 @njit(cache=True)
@@ -191,29 +196,30 @@ def _learned_best(n, w):
 def select(state, t, rng):
     """SCB's pair at slot t (docs/algorithms.md#scb): (best, best), the pair under test (f, s), or the
     next pair of the virtual bandit, after any number of free virtual pulls of resolved pairs."""
+    c = state.counters[0]
     n, w, is_open = state.comparisons, state.wins, state.is_open
     open_count, remaining = state.open_count, state.remaining
     K = n.shape[0]
     while True:
-        if state.best[0] >= 0:
-            return state.best[0], state.best[0]
-        if state.exploring[0]:
-            return state.first[0], state.second[0]
-        i = remaining[state.pointer[0]]
+        if c.best >= 0:
+            return c.best, c.best
+        if c.exploring:
+            return c.first, c.second
+        i = remaining[c.pointer]
         j = rng.integers(0, K - 1)
         if j >= i:
             j += 1
         learned = True
-        for idx in range(state.remaining_size[0]):
+        for idx in range(c.remaining_size):
             if open_count[remaining[idx]] > 0:
                 learned = False
                 break
         if learned:
-            state.best[0] = _learned_best(n, w)
+            c.best = _learned_best(n, w)
         elif is_open[i, j]:
-            state.exploring[0] = 1
-            state.first[0] = i
-            state.second[0] = j
+            c.exploring = 1
+            c.first = i
+            c.second = j
         else:
             _virtual_pull(state, 1.0 if w[i, j] / n[i, j] > 0.5 else 0.0)
 
@@ -222,22 +228,23 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """Record the outcome of (a1, a2), run the pair test of the current pair, advance tau, and start
     a new round once tau > T_r (docs/algorithms.md#scb; see the module docstring for the delay contract)."""
+    c = state.counters[0]
     n, w, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
     update_pair(n, w, a1, a2, a1_won)
-    if state.exploring[0] and a1 == state.first[0] and a2 == state.second[0] and is_open[a1, a2]:
+    if c.exploring and a1 == c.first and a2 == c.second and is_open[a1, a2]:
         x, y = (a1, a2) if a1_won else (a2, a1)
-        if _pair_resolved(n, w, x, y, state.tau[0], state.kappa):
+        if _pair_resolved(n, w, x, y, c.tau, state.kappa):
             is_open[x, y] = False
             is_open[y, x] = False
             open_count[x] -= 1
             open_count[y] -= 1
-            state.exploring[0] = 0
+            c.exploring = 0
             _virtual_pull(state, 1.0 if a1_won else 0.0)
-    state.tau[0] += 1
-    if state.tau[0] > state.round_length[0]:
+    c.tau += 1
+    if c.tau > c.round_length:
         _reset_round(state)
-        state.round_length[0] = state.round_length[0] * state.round_length[0]
-        state.round_index[0] += 1
+        c.round_length = c.round_length * c.round_length
+        c.round_index += 1
 
 
 SCB_SPEC = AlgorithmSpec(

@@ -53,7 +53,7 @@ def test_trajectory_matches_transcription(schedule, first, matrix):
         slow = drive(lambda t: slow_scb.select(slow_rng),
                      lambda a1, a2, won, t: slow_scb.update(a1, a2, won), P, 3000, seed)
         assert fast == slow
-        assert state.best[0] == slow_scb.best and state.tau[0] == slow_scb.tau
+        assert state.counters["best"][0] == slow_scb.best and state.counters["tau"][0] == slow_scb.tau
 
 
 @pytest.mark.parametrize("schedule,lengths", [("as-run", [1000]), ("original", [4, 16, 256])])
@@ -65,19 +65,20 @@ def test_round_restart_at_tau_T_plus_1(schedule, lengths):
     rng = np.random.default_rng(5)
     t = 0
     for r, length in enumerate(lengths, start=1):
-        assert state.round_index[0] == r and state.round_length[0] == length
+        assert state.counters["round_index"][0] == r and state.counters["round_length"][0] == length
         for _ in range(length):
             t += 1
-            assert state.tau[0] == t - sum(lengths[: r - 1])  # tau counts the slots of the round
+            assert state.counters["tau"][0] == t - sum(lengths[: r - 1])  # tau counts the slots of the round
             a1, a2 = SCB_SPEC.select(state, t, rng)
             SCB_SPEC.update(state, a1, a2, rng.random() < P[a1, a2], t)
         # The update of slot sum(T_1..T_r) made tau = T_r + 1 and restarted: a fresh round.
-        assert state.round_index[0] == r + 1 and state.round_length[0] == length ** 2
+        assert state.counters["round_index"][0] == r + 1 and state.counters["round_length"][0] == length ** 2
         assert np.all(n == 2e-6) and np.all(w == 1e-6)
         assert is_open.sum() == 6 and open_count.tolist() == [2, 2, 2] and remaining.tolist() == [0, 1, 2]
         assert np.all(m == 0) and np.all(g == 0)
-        assert state.best[0] == -1 and state.exploring[0] == 0 and state.tau[0] == 1
-        assert state.pointer[0] == 0 and state.remaining_size[0] == 3
+        c = state.counters[0]
+        assert c["best"] == -1 and c["exploring"] == 0 and c["tau"] == 1
+        assert state.counters["pointer"][0] == 0 and state.counters["remaining_size"][0] == 3
     if schedule == "as-run":
         # Round 1 had found the Condorcet winner 0 long before t = 1000 (gaps 0.4): the restart
         # throws it away, and slot 1001 explores again.
@@ -93,7 +94,8 @@ def test_pair_test_resolves_only_past_the_radius():
     state = make_state()
     n, w, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
     m, g = state.pulls, state.rewards
-    state.exploring[0], state.first[0], state.second[0], state.tau[0] = 1, 0, 2, 50
+    c = state.counters[0]  # a view: writing its fields changes the state
+    c["exploring"], c["first"], c["second"], c["tau"] = 1, 0, 2, 50
     rhs = 0.51 * (math.log(4 * 50 * 3) + 2 * max(1.0, math.log(math.log(50))))
     # 0 has beaten 2 in 19 of 24 comparisons (24 KL(19/24, 1/2) = 4.35 < rhs = 4.65, still open);
     # one more win makes 25 KL(20/25, 1/2) = 4.82 > rhs.
@@ -102,26 +104,28 @@ def test_pair_test_resolves_only_past_the_radius():
     assert 24 * ref.kl_clamped(19 / 24, 0.5) < rhs < 25 * ref.kl_clamped(20 / 25, 0.5)
     saved = {name: np.copy(value) for name, value in state._asdict().items() if isinstance(value, np.ndarray)}
     SCB_SPEC.update(state, 0, 2, False, 50)  # 2 won: p_20 < 1/2, the test from 2's side fails
-    assert is_open[0, 2] and state.exploring[0] == 1 and np.all(m == 0)
+    assert is_open[0, 2] and state.counters["exploring"][0] == 1 and np.all(m == 0)
     for name, value in saved.items():
         getattr(state, name)[...] = value
-    state.tau[0] = 50
+    state.counters["tau"][0] = 50
     SCB_SPEC.update(state, 0, 2, True, 50)  # 0 won: 25 KL(0.8, 1/2) > rhs
     assert not is_open[0, 2] and not is_open[2, 0] and is_open[0, 1]
     assert open_count.tolist() == [1, 2, 1]
-    assert state.exploring[0] == 0 and state.tau[0] == 51
-    assert m.tolist() == [1, 0, 0] and g.tolist() == [1, 0, 0] and state.pointer[0] == 1  # virtual pull of R[0] = f
+    assert state.counters["exploring"][0] == 0 and state.counters["tau"][0] == 51
+    assert m.tolist() == [1, 0, 0] and g.tolist() == [1, 0, 0]  # virtual pull of R[0] = f
+    assert state.counters["pointer"][0] == 1
 
 
 def test_pair_test_needs_the_current_pair():
     # An outcome of another pair (a late one under delay) only updates n and w.
     state = make_state()
     n, w, is_open, m = state.comparisons, state.wins, state.is_open, state.pulls
-    state.exploring[0], state.first[0], state.second[0] = 1, 0, 1  # testing the pair (0, 1)
+    c = state.counters[0]
+    c["exploring"], c["first"], c["second"] = 1, 0, 1  # testing the pair (0, 1)
     n[0, 2] = n[2, 0] = 1000
     w[0, 2] = 1000
     SCB_SPEC.update(state, 0, 2, True, 10)
-    assert is_open[0, 2] and state.exploring[0] == 1 and np.all(m == 0)
+    assert is_open[0, 2] and state.counters["exploring"][0] == 1 and np.all(m == 0)
 
 
 def test_virtual_pull_eliminates_by_kl_bounds():
@@ -132,8 +136,8 @@ def test_virtual_pull_eliminates_by_kl_bounds():
     # pairs are resolved and it loses them, so select pulls it for free with reward 0.
     m[:] = [40, 40, 39]
     g[:] = [38, 20, 0]
-    state.pointer[0] = 2
-    state.tau[0] = 100
+    state.counters["pointer"][0] = 2
+    state.counters["tau"][0] = 100
     is_open[2, :] = False  # only arm 2's side is closed, so arm 0 always finds an open opponent
     open_count[:] = [2, 2, 0]
     w[2, :] = 0.0
@@ -144,17 +148,18 @@ def test_virtual_pull_eliminates_by_kl_bounds():
     rng = np.random.default_rng(0)
     a1, a2 = SCB_SPEC.select(state, 100, rng)
     assert m.tolist() == [40, 40, 40] and g.tolist() == [38, 20, 0]
-    assert state.remaining_size[0] == 2 and remaining[:2].tolist() == [0, 1] and state.pointer[0] == 0
-    assert state.best[0] == -1 and (a1, a2) in {(0, 1), (0, 2)} and state.first[0] == a1
+    assert state.counters["remaining_size"][0] == 2 and remaining[:2].tolist() == [0, 1]
+    assert state.counters["pointer"][0] == 0
+    assert state.counters["best"][0] == -1 and (a1, a2) in {(0, 1), (0, 2)} and state.counters["first"][0] == a1
     # A second full pass with arm 1 far behind leaves one arm: it becomes best.
-    state.exploring[0] = 0
+    state.counters["exploring"][0] = 0
     m[:2] = [400, 399]
     g[:2] = [380, 0]
-    state.pointer[0] = 1
+    state.counters["pointer"][0] = 1
     is_open[1, :] = False
     open_count[1] = 0
     a1, a2 = SCB_SPEC.select(state, 101, rng)
-    assert state.remaining_size[0] == 1 and state.best[0] == 0 and (a1, a2) == (0, 0)
+    assert state.counters["remaining_size"][0] == 1 and state.counters["best"][0] == 0 and (a1, a2) == (0, 0)
 
 
 def test_learned_shortcut_picks_empirical_copeland_winner():
@@ -165,7 +170,7 @@ def test_learned_shortcut_picks_empirical_copeland_winner():
     n[:] = 10
     w[:] = [[5, 3, 7], [7, 5, 8], [3, 2, 5]]  # arm 1 beats both
     assert SCB_SPEC.select(state, 5, np.random.default_rng(0)) == (1, 1)
-    assert state.best[0] == 1
+    assert state.counters["best"][0] == 1
 
 
 def test_delay_replays_the_current_pair():
@@ -174,7 +179,7 @@ def test_delay_replays_the_current_pair():
     first = SCB_SPEC.select(state, 1, rng)
     assert first[0] == 0 and first[1] != 0  # R[0] = 0 against a uniform opponent
     assert all(SCB_SPEC.select(state, t, rng) == first for t in range(2, 40))
-    assert state.tau[0] == 1 and np.all(state.comparisons == 2e-6)
+    assert state.counters["tau"][0] == 1 and np.all(state.comparisons == 2e-6)
     res = run_one(load_dataset("cyclic"), SCB_SPEC, SCB_SPEC.resolve_params({}), 3000, run=0, seed=1, delay=30)
     assert 0 < res["final"] < 3000
 
