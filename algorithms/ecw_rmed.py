@@ -36,6 +36,16 @@ from core.pairs import index_of_pair, pair_of_index
 from core.sort import insertion_sort_by_key
 
 PRECHECKS = {"as-run": 0, "none": 1}
+# The scalars of the state that change, as the named fields of one record: one array instead of one per
+# scalar, because every array of a state is reference-counted each time the state is passed to a kernel.
+ECW_RMED_COUNTERS = np.dtype([
+    ("position", np.int64),  # q, the position in LC of the next list pair
+    ("current_len", np.int64),  # |LC|
+    ("next_len", np.int64),  # |LN|
+    ("pending", np.int64),  # 1 if the list pair of the last select still awaits steps 3-7
+    ("played_slot", np.int64),  # the slot t at which that list pair was played
+    ("played_pair", np.int64),  # its pair id
+])
 
 
 class ECWRMEDState(NamedTuple):
@@ -50,12 +60,7 @@ class ECWRMEDState(NamedTuple):
     alpha: float
     beta: float
     precheck: int
-    position: np.ndarray  # int64 (1,): q, the position in LC of the next list pair
-    current_len: np.ndarray  # int64 (1,): |LC|
-    next_len: np.ndarray  # int64 (1,): |LN|
-    pending: np.ndarray  # int64 (1,): 1 if the list pair of the last select still awaits steps 3-7
-    played_slot: np.ndarray  # int64 (1,): the slot t at which that list pair was played
-    played_pair: np.ndarray  # int64 (1,): its pair id
+    counters: np.ndarray  # ECW_RMED_COUNTERS (1,): the changing scalars, by name (``counters[0].position``)
     current_list: np.ndarray  # int64 (M,): LC in its first |LC| entries
     in_remaining: np.ndarray  # bool (M,): LR, the pairs of LC not yet played this round
     next_list: np.ndarray  # int64 (M,): LN in its first |LN| entries
@@ -85,11 +90,12 @@ def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, con
     in_lr[:n_pairs] = True
     lc = np.zeros(n_pairs + K, np.int64)
     lc[:n_pairs] = np.arange(n_pairs)
+    counters = np.zeros(1, ECW_RMED_COUNTERS)
+    counters[0]["current_len"] = n_pairs
     return ECWRMEDState(
         comparisons=np.zeros((K, K)), wins=np.zeros((K, K)), p_hat=np.full((K, K), 0.5), kl_half=np.zeros((K, K)),
         alpha=float(alpha), beta=float(beta), precheck=precheck,
-        position=np.zeros(1, np.int64), current_len=np.array([n_pairs], np.int64), next_len=np.zeros(1, np.int64),
-        pending=np.zeros(1, np.int64), played_slot=np.zeros(1, np.int64), played_pair=np.zeros(1, np.int64),
+        counters=counters,
         current_list=lc, in_remaining=in_lr, next_list=np.zeros(n_pairs + K, np.int64),
         in_next=np.zeros(n_pairs + K, np.bool_),
         copeland_wins=np.zeros(K, np.int64), losses=np.zeros(K, np.int64),
@@ -311,43 +317,43 @@ def find_min_regret(p, kl, losses, q, q_best, sup_key, sup_opp, sup_len):
 
 
 @njit(cache=True)
-def _add_next(pair, in_lr, ln, in_ln, ln_len):
-    """Append a pair id to LN unless it is already in LN or LR."""
+def _add_next(pair, in_lr, ln, in_ln, counters):
+    """Append a pair id to LN unless it is already in LN or LR; counters: the state's record."""
     if not in_ln[pair] and not in_lr[pair]:
-        ln[ln_len[0]] = pair
+        ln[counters.next_len] = pair
         in_ln[pair] = True
-        ln_len[0] += 1
+        counters.next_len += 1
 
 
 @njit(cache=True)
 def _after_play(state):
-    """Steps 3-7 for the pair LC[q] played at slot ``state.played_slot``, on the current statistics."""
+    """Steps 3-7 for the pair LC[q] played at slot ``counters[0].played_slot``, on the current statistics."""
     n, p, kl, sc, losses = state.comparisons, state.p_hat, state.kl_half, state.copeland_wins, state.losses
     lc, in_lr, ln, in_ln = state.current_list, state.in_remaining, state.next_list, state.in_next
-    q_pos, lc_len, ln_len = state.position, state.current_len, state.next_len
+    c = state.counters[0]
     col_key, col_opp, col_len = state.sorted_cost, state.sorted_arms, state.sorted_len
     K = n.shape[0]
     n_pairs = K * (K - 1) // 2
-    lam = max(1.0, math.log(state.played_slot[0]))
+    lam = max(1.0, math.log(c.played_slot))
     winner = confident_winner(n, p, kl, lam, sc, losses, state.precheck, state.keys, state.items,
                               col_key, col_opp, col_len)
-    in_lr[state.played_pair[0]] = False
+    in_lr[c.played_pair] = False
     if winner < 0:
         q_best = state.best_allocation
         winner = find_min_regret(p, kl, losses, state.allocation, q_best, col_key, col_opp, col_len)
         for i in range(1, K):
             for j in range(i):
                 if q_best[i, j] > 0.0 and q_best[i, j] > n[i, j] / lam:
-                    _add_next(index_of_pair(i, j), in_lr, ln, in_ln, ln_len)
-    _add_next(n_pairs + winner, in_lr, ln, in_ln, ln_len)
-    q_pos[0] += 1
-    if q_pos[0] == lc_len[0]:
-        lc_len[0] = ln_len[0]
-        lc[: ln_len[0]] = ln[: ln_len[0]]
+                    _add_next(index_of_pair(i, j), in_lr, ln, in_ln, c)
+    _add_next(n_pairs + winner, in_lr, ln, in_ln, c)
+    c.position += 1
+    if c.position == c.current_len:
+        c.current_len = c.next_len
+        lc[: c.next_len] = ln[: c.next_len]
         in_lr[:] = in_ln
         in_ln[:] = False
-        ln_len[0] = 0
-        q_pos[0] = 0
+        c.next_len = 0
+        c.position = 0
 
 
 @njit(cache=True)
@@ -355,15 +361,16 @@ def select(state, t, rng):
     """Choose (a1, a2) at slot t (docs/algorithms.md#ecw-rmed); deterministic, ``rng`` is unused.  First finishes the
     previous list slot (steps 3-7), then forced exploration (step 1), else the pair LC[q] (step 2)."""
     n = state.comparisons
-    if state.pending[0]:
-        state.pending[0] = 0
+    c = state.counters[0]
+    if c.pending:
+        c.pending = 0
         _after_play(state)
     pair = forced_pair(n, state.p_hat, t, state.alpha, state.beta)
     if pair < 0:
-        pair = state.current_list[state.position[0]]
-        state.pending[0] = 1
-        state.played_slot[0] = t
-        state.played_pair[0] = pair
+        pair = state.current_list[c.position]
+        c.pending = 1
+        c.played_slot = t
+        c.played_pair = pair
     n_pairs = n.shape[0] * (n.shape[0] - 1) // 2
     if pair >= n_pairs:
         return pair - n_pairs, pair - n_pairs
