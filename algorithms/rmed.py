@@ -36,6 +36,15 @@ VARIANT_RMED1, VARIANT_RMED2 = 1, 2
 NUMERATORS = {"as-run": 0, "paper": 1}
 
 
+# The scalars of the state that change, as the named fields of one record: one array instead of one per
+# scalar, because every array of a state is reference-counted each time the state is passed to a kernel.
+RMED_COUNTERS = np.dtype([
+    ("position", np.int64),  # q, the position in LC of the next first candidate
+    ("current_len", np.int64),  # |LC|
+    ("next_len", np.int64),  # |LN|
+])
+
+
 class RMEDState(NamedTuple):
     """State of RMED1 and RMED2.  Settings: ``variant`` (VARIANT_RMED1 or VARIANT_RMED2), ``paper_sign``
     (RMED2's numerator: False as run, True as in the paper), ``slack`` f(K) = 0.3 K^1.01, ``rmed2_alpha``.
@@ -48,9 +57,7 @@ class RMEDState(NamedTuple):
     paper_sign: bool
     slack: float
     rmed2_alpha: float
-    position: np.ndarray  # int64 (1,): q, the position in LC of the next first candidate
-    current_len: np.ndarray  # int64 (1,): |LC|
-    next_len: np.ndarray  # int64 (1,): |LN|
+    counters: np.ndarray  # RMED_COUNTERS (1,): the changing scalars, by name (``counters[0].position``)
     current_list: np.ndarray  # int64 (K,): LC in its first |LC| entries
     in_remaining: np.ndarray  # bool (K,): LR, the arms of LC not yet played this round
     next_list: np.ndarray  # int64 (K,): LN in its first |LN| entries
@@ -59,6 +66,8 @@ class RMEDState(NamedTuple):
 
 def _make_state(K, variant, numerator):
     """A fresh ``RMEDState``: LC = LR = all arms, LN empty, q = 0."""
+    counters = np.zeros(1, RMED_COUNTERS)
+    counters[0]["current_len"] = K
     return RMEDState(
         comparisons=np.zeros((K, K)),
         wins=np.zeros((K, K)),
@@ -67,9 +76,7 @@ def _make_state(K, variant, numerator):
         paper_sign=numerator == NUMERATORS["paper"],
         slack=RMED_F_COEF * K**RMED_F_EXP,
         rmed2_alpha=RMED2_ALPHA,
-        position=np.zeros(1, np.int64),
-        current_len=np.array([K], dtype=np.int64),
-        next_len=np.zeros(1, np.int64),
+        counters=counters,
         current_list=np.arange(K, dtype=np.int64),
         in_remaining=np.ones(K, np.bool_),
         next_list=np.zeros(K, np.int64),
@@ -137,25 +144,25 @@ def _maintain_lists(state, a1, i_star, t):
     I_k - I* <= ln t + f(K) to LN, advance q; at the end of LC start the round LC = LR = LN."""
     div, lc, in_lr = state.divergences, state.current_list, state.in_remaining
     ln, in_ln = state.next_list, state.in_next
-    q, lc_len, ln_len = state.position, state.current_len, state.next_len
+    c = state.counters[0]
     K = div.shape[0]
     in_lr[a1] = False
     threshold = math.log(t) + state.slack
     for k in range(K):
         if not in_lr[k] and not in_ln[k] and div[k] - i_star <= threshold:
-            ln[ln_len[0]] = k
+            ln[c.next_len] = k
             in_ln[k] = True
-            ln_len[0] += 1
-    q[0] += 1
-    if q[0] == lc_len[0]:
-        lc_len[0] = ln_len[0]
-        for k in range(ln_len[0]):
+            c.next_len += 1
+    c.position += 1
+    if c.position == c.current_len:
+        c.current_len = c.next_len
+        for k in range(c.next_len):
             lc[k] = ln[k]
         for k in range(K):
             in_lr[k] = in_ln[k]
             in_ln[k] = False
-        ln_len[0] = 0
-        q[0] = 0
+        c.next_len = 0
+        c.position = 0
 
 
 @njit(cache=True)
@@ -169,7 +176,7 @@ def select(state, t, rng):
         explore = t - 1 < n_pairs * state.rmed2_alpha * math.log(math.log(t))
     if explore:
         return pair_of_index((t - 1) % n_pairs)
-    a1 = state.current_list[state.position[0]]
+    a1 = state.current_list[state.counters[0].position]
     i_hat = 0
     for i in range(1, K):
         if div[i] < div[i_hat]:

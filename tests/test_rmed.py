@@ -50,7 +50,8 @@ def test_rmed1_initial_pairs_in_order():
         pairs.append((a1, a2))
         policy.update(a1, a2, True)
     assert pairs == [(1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (3, 2), (4, 0), (4, 1), (4, 2), (4, 3)]
-    assert list(policy.state.current_list) == [0, 1, 2, 3, 4] and policy.state.position[0] == 0  # LC, q untouched
+    assert list(policy.state.current_list) == [0, 1, 2, 3, 4]  # LC and q untouched
+    assert policy.state.counters["position"][0] == 0
 
 
 def _hand_state(n01, n12, n20):
@@ -72,19 +73,20 @@ def test_rmed1_list_round_on_hand_made_state():
     # t=4: a1=0 beats 1, loses to 2: O = {2}, i* = 1 not in O -> most-losing opponent 2.
     # t=5: a1=1: O = {0}, i* = 1 is a1 itself -> argmin_j p_1j = 0.  t=6: a1=2: O = {1} holds i* -> 1.
     assert [RMED1_SPEC.select(state, t, RNG) for t in (4, 5, 6)] == [(0, 2), (1, 0), (2, 1)]
-    assert list(state.current_list[: state.current_len[0]]) == [0, 1, 2]
-    assert state.position[0] == 0 and state.next_len[0] == 0
+    assert list(state.current_list[: state.counters["current_len"][0]]) == [0, 1, 2]
+    assert state.counters["position"][0] == 0 and state.counters["next_len"][0] == 0
     assert state.in_remaining.all() and not state.in_next.any()  # LR = LN of the round, LN emptied
     # With n_20 = 40, I_0 - I* = 5.78 exceeds ln t + f(3) in every slot: 0 leaves the list.
     state = _hand_state(10, 10, 40)
     assert [RMED1_SPEC.select(state, t, RNG) for t in (4, 5, 6)] == [(0, 2), (1, 0), (2, 1)]
-    assert list(state.current_list[: state.current_len[0]]) == [1, 2]
+    assert list(state.current_list[: state.counters["current_len"][0]]) == [1, 2]
     assert list(state.in_remaining) == [False, True, True]
     assert [RMED1_SPEC.select(state, t, RNG) for t in (7, 8)] == [(1, 0), (2, 1)]
-    assert list(state.current_list[: state.current_len[0]]) == [1, 2]
+    assert list(state.current_list[: state.counters["current_len"][0]]) == [1, 2]
     # Mid-round: LN collects in ascending order the arms already played (not in LR) within the slack.
     RMED1_SPEC.select(state, 9, RNG)
-    assert state.next_len[0] == 1 and state.next_list[0] == 1 and list(state.in_remaining) == [False, False, True]
+    assert state.counters["next_len"][0] == 1 and state.next_list[0] == 1
+    assert list(state.in_remaining) == [False, False, True]
 
 
 @pytest.mark.parametrize("spec,params", [(RMED1_SPEC, {}), (RMED2_SPEC, {"numerator": "as-run"}),
