@@ -198,9 +198,11 @@ def _challenger(rng, u_col, lower, log_t, a1, lists, lens):
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (Zoghi et al. 2015, Algorithm 1, steps 1-7; docs/algorithms.md#ccb)."""
-    max_losses, in_b, lists, lens = state.max_losses, state.in_winners, state.challengers, state.challenger_lens
-    upper, lower, cu, cl = state.upper_switch, state.lower_switch, state.upper_copeland, state.lower_copeland
-    in_c, u_col = state.in_candidates, state.upper_column
+    (comparisons, wins, alpha, max_losses, in_winners, challengers, challenger_lens, upper_switch, lower_switch,
+     upper_copeland, lower_copeland, in_candidates, upper_column) = state
+    max_losses, in_b, lists, lens = max_losses, in_winners, challengers, challenger_lens
+    upper, lower, cu, cl = upper_switch, lower_switch, upper_copeland, lower_copeland
+    in_c, u_col = in_candidates, upper_column
     K = in_c.shape[0]
     log_t = math.log(t)
     upper_copeland_from_switches(upper, log_t, cu)
@@ -222,16 +224,17 @@ def select(state, t, rng):
         for i in range(K):
             in_c[i] = in_c[i] and in_b[i]
     a1 = uniform_member(rng, in_c)
-    direct_upper_column(state.comparisons, state.wins, a1, log_t, state.alpha, u_col)
+    direct_upper_column(comparisons, wins, a1, log_t, alpha, u_col)
     return a1, _challenger(rng, u_col, lower, log_t, a1, lists, lens)
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update and the pair's cached switch times."""
-    n, w = state.comparisons, state.wins
+    (comparisons, wins, alpha, _, _, _, _, upper_switch, lower_switch, _, _, _, _) = state
+    n, w = comparisons, wins
     update_pair(n, w, a1, a2, a1_won)
-    refresh_direct_bound_switches(n, w, state.alpha, state.upper_switch, state.lower_switch, a1, a2)
+    refresh_direct_bound_switches(n, w, alpha, upper_switch, lower_switch, a1, a2)
 
 
 CCB_SPEC = AlgorithmSpec(

@@ -328,19 +328,21 @@ def _add_next(pair, in_lr, ln, in_ln, counters):
 @njit(cache=True)
 def _after_play(state):
     """Steps 3-7 for the pair LC[q] played at slot ``counters[0].played_slot``, on the current statistics."""
-    n, p, kl, sc, losses = state.comparisons, state.p_hat, state.kl_half, state.copeland_wins, state.losses
-    lc, in_lr, ln, in_ln = state.current_list, state.in_remaining, state.next_list, state.in_next
-    c = state.counters[0]
-    col_key, col_opp, col_len = state.sorted_cost, state.sorted_arms, state.sorted_len
+    (comparisons, _, p_hat, kl_half, _, _, precheck, counters, current_list, in_remaining, next_list, in_next,
+     copeland_wins, losses, allocation, best_allocation, keys, items, sorted_cost, sorted_arms, sorted_len) = state
+    n, p, kl, sc, losses = comparisons, p_hat, kl_half, copeland_wins, losses
+    lc, in_lr, ln, in_ln = current_list, in_remaining, next_list, in_next
+    c = counters[0]
+    col_key, col_opp, col_len = sorted_cost, sorted_arms, sorted_len
     K = n.shape[0]
     n_pairs = K * (K - 1) // 2
     lam = max(1.0, math.log(c.played_slot))
-    winner = confident_winner(n, p, kl, lam, sc, losses, state.precheck, state.keys, state.items,
+    winner = confident_winner(n, p, kl, lam, sc, losses, precheck, keys, items,
                               col_key, col_opp, col_len)
     in_lr[c.played_pair] = False
     if winner < 0:
-        q_best = state.best_allocation
-        winner = find_min_regret(p, kl, losses, state.allocation, q_best, col_key, col_opp, col_len)
+        q_best = best_allocation
+        winner = find_min_regret(p, kl, losses, allocation, q_best, col_key, col_opp, col_len)
         for i in range(1, K):
             for j in range(i):
                 if q_best[i, j] > 0.0 and q_best[i, j] > n[i, j] / lam:
@@ -360,14 +362,15 @@ def _after_play(state):
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (docs/algorithms.md#ecw-rmed); deterministic, ``rng`` is unused.  First finishes the
     previous list slot (steps 3-7), then forced exploration (step 1), else the pair LC[q] (step 2)."""
-    n = state.comparisons
-    c = state.counters[0]
+    (comparisons, _, p_hat, _, alpha, beta, _, counters, current_list, _, _, _, _, _, _, _, _, _, _, _, _) = state
+    n = comparisons
+    c = counters[0]
     if c.pending:
         c.pending = 0
         _after_play(state)
-    pair = forced_pair(n, state.p_hat, t, state.alpha, state.beta)
+    pair = forced_pair(n, p_hat, t, alpha, beta)
     if pair < 0:
-        pair = state.current_list[c.position]
+        pair = current_list[c.position]
         c.pending = 1
         c.played_slot = t
         c.played_pair = pair
@@ -381,8 +384,9 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """The common pair update; p, KLc(p, 1/2) and the Copeland counts of the played pair follow (the
     diagonal stays 1/2)."""
-    n, w, p, kl = state.comparisons, state.wins, state.p_hat, state.kl_half
-    sc, losses = state.copeland_wins, state.losses
+    (comparisons, wins, p_hat, kl_half, _, _, _, _, _, _, _, _, copeland_wins, losses, _, _, _, _, _, _, _) = state
+    n, w, p, kl = comparisons, wins, p_hat, kl_half
+    sc, losses = copeland_wins, losses
     update_pair(n, w, a1, a2, a1_won)
     if a1 != a2:
         _count_win(p, sc, losses, a1, a2, -1)

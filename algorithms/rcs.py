@@ -93,29 +93,32 @@ def sync_rcs(state):
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: simulated tournament over all pairs, champion a1 (or the fallback),
     challenger a2 = argmax_j u_{j a1} (Zoghi et al. WSDM 2014, RCS; docs/algorithms.md#rcs)."""
-    votes, done, all_arms, champ = state.votes, state.done, state.all_arms, state.champion_counts
+    (comparisons, wins, alpha, fallback, sampling, champion_counts, theta, votes, done, all_arms, upper_column,
+     above_half_prob, above_half) = state
+    votes, done, all_arms, champ = votes, done, all_arms, champion_counts
     K = votes.shape[0]
     for i in range(K):
         done[i] = False
-    sample_votes(rng, state.wins, state.above_half_prob, state.sampling == SAMPLING_INDICATORS, all_arms, done,
-                 state.theta, state.above_half, votes)
+    sample_votes(rng, wins, above_half_prob, sampling == SAMPLING_INDICATORS, all_arms, done,
+                 theta, above_half, votes)
     a1 = argmax_first(votes, all_arms)
     if votes[a1] < K - 1:
-        if state.fallback == FALLBACK_LEAST_CHAMPION:
+        if fallback == FALLBACK_LEAST_CHAMPION:
             a1 = argmin_first(champ, all_arms)
         else:
             a1 = uniform_member(rng, all_arms)
     champ[a1] += 1
-    direct_upper_column(state.comparisons, state.wins, a1, math.log(t), state.alpha, state.upper_column)
-    a2 = argmax_first(state.upper_column, all_arms)
+    direct_upper_column(comparisons, wins, a1, math.log(t), alpha, upper_column)
+    a2 = argmax_first(upper_column, all_arms)
     return a1, a2
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update, and the pair's vote probabilities when sampling indicators."""
-    record_comparison(state.comparisons, state.wins, state.above_half_prob, a1, a2, a1_won,
-                      state.sampling == SAMPLING_INDICATORS)
+    (comparisons, wins, _, _, sampling, _, _, _, _, _, _, above_half_prob, _) = state
+    record_comparison(comparisons, wins, above_half_prob, a1, a2, a1_won,
+                      sampling == SAMPLING_INDICATORS)
 
 
 RCS_SPEC = AlgorithmSpec(

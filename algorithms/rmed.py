@@ -142,12 +142,13 @@ def _rmed2_challenger(n, w, a1, i_hat, paper_sign):
 def _maintain_lists(state, a1, i_star, t):
     """Steps 4-5: drop a1 from LR, append (ascending) every arm in neither LR nor LN with
     I_k - I* <= ln t + f(K) to LN, advance q; at the end of LC start the round LC = LR = LN."""
-    div, lc, in_lr = state.divergences, state.current_list, state.in_remaining
-    ln, in_ln = state.next_list, state.in_next
-    c = state.counters[0]
+    (_, _, divergences, _, _, slack, _, counters, current_list, in_remaining, next_list, in_next) = state
+    div, lc, in_lr = divergences, current_list, in_remaining
+    ln, in_ln = next_list, in_next
+    c = counters[0]
     K = div.shape[0]
     in_lr[a1] = False
-    threshold = math.log(t) + state.slack
+    threshold = math.log(t) + slack
     for k in range(K):
         if not in_lr[k] and not in_ln[k] and div[k] - i_star <= threshold:
             ln[c.next_len] = k
@@ -168,15 +169,16 @@ def _maintain_lists(state, a1, i_star, t):
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (docs/algorithms.md#rmed1-and-rmed2); deterministic, ``rng`` is unused."""
-    n, w, div = state.comparisons, state.wins, state.divergences
+    (comparisons, wins, divergences, variant, paper_sign, _, rmed2_alpha, counters, current_list, _, _, _) = state
+    n, w, div = comparisons, wins, divergences
     K = n.shape[0]
     n_pairs = K * (K - 1) // 2
     explore = t - 1 < n_pairs
-    if not explore and state.variant == VARIANT_RMED2:
-        explore = t - 1 < n_pairs * state.rmed2_alpha * math.log(math.log(t))
+    if not explore and variant == VARIANT_RMED2:
+        explore = t - 1 < n_pairs * rmed2_alpha * math.log(math.log(t))
     if explore:
         return pair_of_index((t - 1) % n_pairs)
-    a1 = state.current_list[state.counters[0].position]
+    a1 = current_list[counters[0].position]
     i_hat = 0
     for i in range(1, K):
         if div[i] < div[i_hat]:
@@ -197,8 +199,8 @@ def select(state, t, rng):
             worst = j
             worst_p = p
     a2 = i_hat if (o_empty or i_hat_in_o) else worst
-    if state.variant == VARIANT_RMED2:
-        b = _rmed2_challenger(n, w, a1, i_hat, state.paper_sign)
+    if variant == VARIANT_RMED2:
+        b = _rmed2_challenger(n, w, a1, i_hat, paper_sign)
         if b >= 0 and n[a1, i_hat] >= n[a1, b] / math.log(math.log(t)):
             a2 = b
     _maintain_lists(state, a1, div[i_hat], t)
@@ -208,7 +210,8 @@ def select(state, t, rng):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update, then the empirical divergences of the two rows it changed."""
-    n, w, div = state.comparisons, state.wins, state.divergences
+    (comparisons, wins, divergences, _, _, _, _, _, _, _, _, _) = state
+    n, w, div = comparisons, wins, divergences
     update_pair(n, w, a1, a2, a1_won)
     if a1 != a2:
         div[a1] = divergence(n, w, a1)

@@ -116,7 +116,9 @@ def _first_arm(rng, in_c, c_list, size_c, mode, hypothesis, all_arms):
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: C = {i : u_ij >= 1/2 for all j}, a1 from C and B, then
     a2 = argmax_j u_{j a1} with first-index ties (Zoghi et al. 2014, Algorithm 1; docs/algorithms.md#rucb)."""
-    row_max, in_c, c_list, all_arms = state.upper_switch_row_max, state.in_candidates, state.candidates, state.all_arms
+    (comparisons, wins, alpha, hypothesis, hypothesis_arm, _, upper_switch_row_max, upper_column, in_candidates,
+     candidates, all_arms) = state
+    row_max, in_c, c_list, all_arms = upper_switch_row_max, in_candidates, candidates, all_arms
     K = row_max.shape[0]
     log_t = math.log(t)
     size_c = 0
@@ -125,18 +127,19 @@ def select(state, t, rng):
         if in_c[i]:
             c_list[size_c] = i
             size_c += 1
-    a1 = _first_arm(rng, in_c, c_list, size_c, state.hypothesis, state.hypothesis_arm, all_arms)
-    direct_upper_column(state.comparisons, state.wins, a1, log_t, state.alpha, state.upper_column)
-    a2 = argmax_first(state.upper_column, all_arms)
+    a1 = _first_arm(rng, in_c, c_list, size_c, hypothesis, hypothesis_arm, all_arms)
+    direct_upper_column(comparisons, wins, a1, log_t, alpha, upper_column)
+    a2 = argmax_first(upper_column, all_arms)
     return a1, a2
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update and the pair's cached switch times."""
-    n, w = state.comparisons, state.wins
+    (comparisons, wins, alpha, _, _, upper_switch, upper_switch_row_max, _, _, _, _) = state
+    n, w = comparisons, wins
     update_pair(n, w, a1, a2, a1_won)
-    refresh_direct_switches(n, w, state.alpha, state.upper_switch, state.upper_switch_row_max, a1, a2)
+    refresh_direct_switches(n, w, alpha, upper_switch, upper_switch_row_max, a1, a2)
 
 
 RUCB_SPEC = AlgorithmSpec(

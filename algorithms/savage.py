@@ -132,13 +132,14 @@ def prune(U, L, pair_hi, pair_lo, in_x, up, lo, variant):
 @njit(cache=True)
 def select(state, t, rng):
     """Steps 4-5 of the previous slot (prune X, fix ``best`` once X is empty), then step 1."""
-    n, pair_hi, pair_lo, in_x = state.comparisons, state.pair_hi, state.pair_lo, state.in_x
-    if state.x_size[0] > 0:
-        state.x_size[0] = prune(state.upper, state.lower, pair_hi, pair_lo, in_x, state.up_count, state.lo_count,
-                                state.variant)
-    if state.x_size[0] == 0:
-        state.best[0] = np.argmax(state.up_count)  # first index of the largest count (step 5)
-        return state.best[0], state.best[0]
+    (comparisons, _, upper, lower, pair_hi, pair_lo, in_x, up_count, lo_count, _, variant, best, x_size) = state
+    n, pair_hi, pair_lo, in_x = comparisons, pair_hi, pair_lo, in_x
+    if x_size[0] > 0:
+        x_size[0] = prune(upper, lower, pair_hi, pair_lo, in_x, up_count, lo_count,
+                                variant)
+    if x_size[0] == 0:
+        best[0] = np.argmax(up_count)  # first index of the largest count (step 5)
+        return best[0], best[0]
     chosen = -1
     for p in range(pair_hi.shape[0]):
         if in_x[p] and (chosen < 0 or n[pair_hi[p], pair_lo[p]] < n[pair_hi[chosen], pair_lo[chosen]]):
@@ -159,12 +160,13 @@ def _count_pair(U, L, up, lo, a1, a2, sign):
 def update(state, a1, a2, a1_won, t):
     """Step 2: the common pair update and, for a non-self pair, that pair's U and L (and their step-3
     counts)."""
-    n, w, U, L, up, lo = state.comparisons, state.wins, state.upper, state.lower, state.up_count, state.lo_count
+    (comparisons, wins, upper, lower, _, _, _, up_count, lo_count, width_log, _, _, _) = state
+    n, w, U, L, up, lo = comparisons, wins, upper, lower, up_count, lo_count
     update_pair(n, w, a1, a2, a1_won)
     if a1 == a2:
         return
     _count_pair(U, L, up, lo, a1, a2, -1)
-    width = math.sqrt(state.width_log / (2.0 * n[a1, a2]))
+    width = math.sqrt(width_log / (2.0 * n[a1, a2]))
     U[a1, a2] = w[a1, a2] / n[a1, a2] + width
     U[a2, a1] = w[a2, a1] / n[a1, a2] + width
     L[a1, a2] = 1.0 - U[a2, a1]

@@ -96,9 +96,10 @@ def init_scb(K, horizon=None, alpha=ALPHA, schedule="as-run"):
 @njit(cache=True)
 def _reset_round(state):
     """Start a round (Zoghi et al. 2015, Algorithm 2); T_r and r are left alone."""
-    c = state.counters[0]
-    n, w, is_open, open_count, remaining, m, g = (state.comparisons, state.wins, state.is_open, state.open_count,
-                                                  state.remaining, state.pulls, state.rewards)
+    (comparisons, wins, is_open, open_count, remaining, pulls, rewards, _, _, counters, _) = state
+    c = counters[0]
+    n, w, is_open, open_count, remaining, m, g = (comparisons, wins, is_open, open_count,
+                                                  remaining, pulls, rewards)
     K = n.shape[0]
     n[:, :] = SCB_PSEUDO_N
     w[:, :] = SCB_PSEUDO_W
@@ -141,8 +142,9 @@ def _virtual_pull(state, reward):
     After a full pass over R, every arm whose KL-UCB is below the largest KL-LCB leaves R (order kept);
     one arm left becomes ``best`` (none left: best = 0).
     """
-    c = state.counters[0]
-    n, remaining, m, g, ucb, lcb = state.comparisons, state.remaining, state.pulls, state.rewards, state.ucb, state.lcb
+    (comparisons, _, _, _, remaining, pulls, rewards, ucb, lcb, counters, kappa) = state
+    c = counters[0]
+    n, remaining, m, g, ucb, lcb = comparisons, remaining, pulls, rewards, ucb, lcb
     i = remaining[c.pointer]
     m[i] += 1.0
     g[i] += reward
@@ -151,7 +153,7 @@ def _virtual_pull(state, reward):
         return
     c.pointer = 0
     size = c.remaining_size
-    base = state.kappa * (math.log(4.0 * c.round_length * n.shape[0]) + _log_log_term(c.tau))
+    base = kappa * (math.log(4.0 * c.round_length * n.shape[0]) + _log_log_term(c.tau))
     top_lcb = -math.inf
     for idx in range(size):
         k = remaining[idx]
@@ -196,9 +198,10 @@ def _learned_best(n, w):
 def select(state, t, rng):
     """SCB's pair at slot t (docs/algorithms.md#scb): (best, best), the pair under test (f, s), or the
     next pair of the virtual bandit, after any number of free virtual pulls of resolved pairs."""
-    c = state.counters[0]
-    n, w, is_open = state.comparisons, state.wins, state.is_open
-    open_count, remaining = state.open_count, state.remaining
+    (comparisons, wins, is_open, open_count, remaining, _, _, _, _, counters, _) = state
+    c = counters[0]
+    n, w, is_open = comparisons, wins, is_open
+    open_count, remaining = open_count, remaining
     K = n.shape[0]
     while True:
         if c.best >= 0:
@@ -228,12 +231,13 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """Record the outcome of (a1, a2), run the pair test of the current pair, advance tau, and start
     a new round once tau > T_r (docs/algorithms.md#scb; see the module docstring for the delay contract)."""
-    c = state.counters[0]
-    n, w, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
+    (comparisons, wins, is_open, open_count, _, _, _, _, _, counters, kappa) = state
+    c = counters[0]
+    n, w, is_open, open_count = comparisons, wins, is_open, open_count
     update_pair(n, w, a1, a2, a1_won)
     if c.exploring and a1 == c.first and a2 == c.second and is_open[a1, a2]:
         x, y = (a1, a2) if a1_won else (a2, a1)
-        if _pair_resolved(n, w, x, y, c.tau, state.kappa):
+        if _pair_resolved(n, w, x, y, c.tau, kappa):
             is_open[x, y] = False
             is_open[y, x] = False
             open_count[x] -= 1
