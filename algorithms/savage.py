@@ -59,6 +59,14 @@ def resolve_savage_variant(params, has_condorcet_winner):
     return params
 
 
+# The scalars of the state that change, as the named fields of one record: one array instead of one per
+# scalar, because every array of a state is reference-counted each time the state is passed to a kernel.
+SAVAGE_COUNTERS = np.dtype([
+    ("best", np.int64),  # the exploited arm once X is empty, -1 before
+    ("x_size", np.int64),  # |X|
+])
+
+
 class SAVAGEState(NamedTuple):
     """State of SAVAGE.  Settings: ``variant`` (VARIANT_CONDORCET or VARIANT_COPELAND), ``width_log``
     ln(K(K-1)) + 2 ln T (the numerator of the squared confidence width).  P = K(K-1)/2 pairs."""
@@ -74,8 +82,7 @@ class SAVAGEState(NamedTuple):
     lo_count: np.ndarray  # int64 (K,): #{j != i : L_ij > 1/2}, kept by ``update``
     width_log: float
     variant: int
-    best: np.ndarray  # int64 (1,): the exploited arm once X is empty, -1 before
-    x_size: np.ndarray  # int64 (1,): |X|
+    counters: np.ndarray  # SAVAGE_COUNTERS (1,): the changing scalars, by name (``counters[0].best``)
 
 
 def init_savage(K, horizon, variant="condorcet"):
@@ -102,8 +109,7 @@ def init_savage(K, horizon, variant="condorcet"):
         lo_count=np.zeros(K, np.int64),
         width_log=math.log(K * (K - 1.0)) + 2.0 * math.log(horizon),
         variant=code,
-        best=np.array([-1], dtype=np.int64),
-        x_size=np.array([num_pairs], dtype=np.int64),
+        counters=np.array([(-1, num_pairs)], dtype=SAVAGE_COUNTERS),
     )
 
 
@@ -132,14 +138,15 @@ def prune(U, L, pair_hi, pair_lo, in_x, up, lo, variant):
 @njit(cache=True)
 def select(state, t, rng):
     """Steps 4-5 of the previous slot (prune X, fix ``best`` once X is empty), then step 1."""
-    (comparisons, _, upper, lower, pair_hi, pair_lo, in_x, up_count, lo_count, _, variant, best, x_size) = state
+    (comparisons, _, upper, lower, pair_hi, pair_lo, in_x, up_count, lo_count, _, variant, counters) = state
+    c = counters[0]
     n, pair_hi, pair_lo, in_x = comparisons, pair_hi, pair_lo, in_x
-    if x_size[0] > 0:
-        x_size[0] = prune(upper, lower, pair_hi, pair_lo, in_x, up_count, lo_count,
+    if c.x_size > 0:
+        c.x_size = prune(upper, lower, pair_hi, pair_lo, in_x, up_count, lo_count,
                                 variant)
-    if x_size[0] == 0:
-        best[0] = np.argmax(up_count)  # first index of the largest count (step 5)
-        return best[0], best[0]
+    if c.x_size == 0:
+        c.best = np.argmax(up_count)  # first index of the largest count (step 5)
+        return c.best, c.best
     chosen = -1
     for p in range(pair_hi.shape[0]):
         if in_x[p] and (chosen < 0 or n[pair_hi[p], pair_lo[p]] < n[pair_hi[chosen], pair_lo[chosen]]):
@@ -160,7 +167,7 @@ def _count_pair(U, L, up, lo, a1, a2, sign):
 def update(state, a1, a2, a1_won, t):
     """Step 2: the common pair update and, for a non-self pair, that pair's U and L (and their step-3
     counts)."""
-    (comparisons, wins, upper, lower, _, _, _, up_count, lo_count, width_log, _, _, _) = state
+    (comparisons, wins, upper, lower, _, _, _, up_count, lo_count, width_log, _, _) = state
     n, w, U, L, up, lo = comparisons, wins, upper, lower, up_count, lo_count
     update_pair(n, w, a1, a2, a1_won)
     if a1 == a2:

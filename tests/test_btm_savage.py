@@ -206,7 +206,7 @@ def test_savage_exploits_first_argmax_once_x_is_empty():
     for variant in ("condorcet", "copeland"):
         state = _savage_with_bounds(U, variant)
         assert SAVAGE_SPEC.select(state, 1, RNG) == (1, 1)
-        assert state.best[0] == 1 and state.x_size[0] == 0
+        assert state.counters["best"][0] == 1 and state.counters["x_size"][0] == 0
 
 
 @pytest.mark.parametrize("variant", [0, 1])
