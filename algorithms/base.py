@@ -1,7 +1,8 @@
 """The algorithm contract (docs/algorithms.md) and the thin Python class around it.
 
 An algorithm is a small state (a ``typing.NamedTuple``: its settings as scalar fields, everything that
-changes as NumPy arrays; changing scalars as the named fields of one record, ``counters[0].<name>``, because
+changes as NumPy arrays; a changing scalar as a one-element array, several as the named fields of one
+record, ``counters[0].<name>``, because
 every array of a state costs reference-count updates whenever the state is passed to a kernel; kernels
 unpack the whole state once, into locals named after its fields) and three functions:
 ``init`` (plain Python: validates parameters, builds the state), and the njit ``select(state, t, rng)
