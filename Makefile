@@ -11,7 +11,7 @@ FIGURES := fig1_mslr fig2_regret_std fig3_condorcet fig4_noncondorcet fig5_diver
 SHARED := reproduce/experiment.py reproduce/plotting.py reproduce/claims.py reproduce/paper_claims.py \
           reproduce/paper_config.py
 
-.PHONY: install all-figures fig1 fig2 fig3 fig4 fig5 fig6 fig7 table9 report readme verify test test-all \
+.PHONY: install all-figures fig1 fig2 fig3 fig4 fig5 fig6 fig7 table9 report readme verify test test-all lint \
         bench clean
 
 install:
@@ -55,6 +55,9 @@ test:
 
 test-all:
 	$(PYTHON) -m pytest -q -m "slow or not slow"
+
+lint:
+	$(PYTHON) -m ruff check .
 
 bench:
 	$(PYTHON) bench/step_cost.py

@@ -1,9 +1,18 @@
 """Dueling-bandit algorithms, each an ``AlgorithmSpec`` composed from the ``core`` kernels.
 
-``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order (spec 1.10)
+``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order (README.md)
 followed by the lines the paper computes but does not plot and by pure D-TS; ``get_algorithm`` looks
 one up by name.  Each algorithm also has a ``Policy`` class for live experiments.
+
+Before any kernel is imported, numba's cache is keyed on the sources of ``core/`` and ``algorithms/``
+(``core.use_source_cache``): an algorithm's cached machine code includes the core kernels it calls.
 """
+
+from pathlib import Path
+
+import core
+
+core.use_source_cache(Path(core.__file__).resolve().parent, Path(__file__).resolve().parent)
 
 from algorithms.base import AlgorithmSpec, Policy
 from algorithms.btm import BTM, BTM_SPEC

@@ -1,10 +1,14 @@
-"""The algorithm contract (DESIGN section 2) and the thin Python class around it.
+"""The algorithm contract (docs/algorithms.md) and the thin Python class around it.
 
-An algorithm is a small state (a tuple of NumPy arrays, scalars held in arrays) and three functions:
+An algorithm is a small state (a ``typing.NamedTuple``: its settings as scalar fields, everything that
+changes as NumPy arrays; a changing scalar as a one-element array, several as the named fields of one
+record, ``counters[0].<name>``, because
+every array of a state costs reference-count updates whenever the state is passed to a kernel; kernels
+unpack the whole state once, into locals named after its fields) and three functions:
 ``init`` (plain Python: validates parameters, builds the state), and the njit ``select(state, t, rng)
 -> (a1, a2)`` and ``update(state, a1, a2, a1_won, t)``.  ``select`` may change bookkeeping (round-robin
 pointers, candidate lists); ``update`` changes only the comparison statistics, so that feedback delay
-(spec 1.11) is well defined.
+(docs/harness.md#feedback-delay) is well defined.
 """
 
 import math
@@ -24,9 +28,10 @@ class AlgorithmSpec:
     name: registry key (CLI name); label: legend label as in the paper; init(K, horizon, **params)
     -> state; select/update: njit functions of the contract; defaults: the parameters ``init`` accepts,
     with the paper's values; needs_horizon: explore-then-exploit algorithms (BTM, SAVAGE) whose
-    confidence widths use T and are re-run on the horizon grid (spec 1.8); reference: paper and
+    confidence widths use T and are re-run on the horizon grid (docs/harness.md#checkpoints); reference: paper and
     equation/line implemented; from_problem: see ``problem_params``; sync(state): recompute every
-    cache an algorithm derives from its statistics (n, w) = (state[0], state[1]) (``set_statistics``);
+    cache an algorithm derives from its statistics (n, w) = (state.comparisons, state.wins)
+    (``set_statistics``);
     color, marker: how its curves are drawn in every figure (hand-picked so that the curves compared in
     one panel, the D-TS family in particular, differ).
     """
@@ -48,7 +53,7 @@ class AlgorithmSpec:
         """``params`` completed with what the paper's harness derives from the true matrix.
 
         Only the simulator knows the true problem (e.g. SAVAGE's variant follows whether a Condorcet
-        winner exists, spec 1.3); ``from_problem(params, dataset) -> params`` does that, if given.
+        winner exists, docs/harness.md#regret); ``from_problem(params, dataset) -> params`` does that, if given.
         """
         params = dict(params)
         return self.from_problem(params, dataset) if self.from_problem is not None else params
@@ -68,11 +73,12 @@ class AlgorithmSpec:
         """Overwrite the pair statistics of ``state`` (comparisons ``n``, wins ``w``, K x K, pseudo-counts
         included) and bring every cache derived from them up to date -- a warm start, or a hand-made
         state in a test.  Supported by the algorithms that declare ``sync`` (D-TS and its variants,
-        RUCB, RCS, CCB: state[0], state[1] are (n, w), spec 0); ValueError otherwise.  Returns ``state``."""
+        RUCB, RCS, CCB), whose states name these two arrays ``comparisons`` and ``wins``; ValueError
+        otherwise.  Returns ``state``."""
         if self.sync is None:
             raise ValueError(f"algorithm {self.name!r} does not support setting its statistics")
-        state[0][:] = n
-        state[1][:] = w
+        state.comparisons[:] = n
+        state.wins[:] = w
         self.sync(state)
         return state
 

@@ -1,4 +1,4 @@
-"""Beat-the-Mean (BTM; Yue & Joachims, ICML 2011, online version) as the D-TS authors ran it -- spec 3.10.
+"""Beat-the-Mean (BTM; Yue & Joachims, ICML 2011, online version) as the D-TS authors ran it -- docs/algorithms.md#btm.
 
 Explore-then-exploit: the horizon T enters the confidence radius through delta = 1/(2KT).
 
@@ -17,7 +17,7 @@ while |W| > 1:
    ``arg`` is the first strict minimum of P over W in list order; if ``P_min + c <= P_max - c``, remove
    ``arg`` from W.  When |W| = 1 the only arm is played against itself forever.
 
-Delay contract (spec 1.11).  In the C++ the counters of the played pair are incremented between the
+Delay contract (docs/harness.md#feedback-delay).  In the C++ the counters of the played pair are incremented between the
 choice and the elimination test, but the test reads only the values of step 1 (the statistics before
 the current slot), never the counters.  ``select`` therefore runs steps 1-3 itself, the test right
 after the choice, and ``update`` only increments ``nb``/``wb``: the two commute, so for delay 1 the
@@ -25,7 +25,7 @@ sequence of W, a1 and a2 is exactly the as-run algorithm's.  The C++ stops updat
 here ``update`` keeps counting, which changes nothing because W can no longer change and the counters
 are never read again.
 
-Deviation option (spec 3.10 (a), decision D6):
+Deviation option (docs/algorithms.md#btm):
   faithful_bug=True (default, as run): the maximum of P is computed with the authors' indexing bug --
     while scanning position k of W, whenever the value of the arm at position k exceeds the running
     maximum (started at 0), the running maximum becomes the value stored under arm *id* k, which after
@@ -36,6 +36,7 @@ the original paper's and are not options.
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -45,32 +46,47 @@ from core.argmax import argmax_uniform
 from core.constants import BTM_CONFIDENCE_SCALE, BTM_GAMMA
 
 
+class BTMState(NamedTuple):
+    """State of BTM.  Settings: ``radius_scale`` 3 gamma^2, ``log_term`` ln(2KT), ``faithful_bug``."""
+
+    first_counts: np.ndarray  # int64 (K, K): nb_ij, comparisons in which i was the first arm against j
+    first_wins: np.ndarray  # int64 (K, K): wb_ij, wins of i in them
+    active: np.ndarray  # int64 (K,): the list W in its first active_size[0] entries
+    in_active: np.ndarray  # bool (K,): W as a mask
+    p_hat: np.ndarray  # float64 (K,): the last computed P_i of every arm
+    neg_count: np.ndarray  # scratch int64 (K,): -N_i
+    radius_scale: float
+    log_term: float
+    faithful_bug: bool
+    active_size: np.ndarray  # int64 (1,): |W|
+    count_in_active: np.ndarray  # int64 (K,): N_i = sum over j in W of nb_ij
+    wins_in_active: np.ndarray  # int64 (K,): S_i = sum over j in W of wb_ij
+
+
 def init_btm(K, horizon, gamma=BTM_GAMMA, faithful_bug=True):
-    """State of BTM for K arms and horizon T.
+    """A fresh ``BTMState`` for K arms and horizon T (W = all arms in index order).
 
     gamma: relaxed-stochastic-transitivity factor (finite, > 0; the paper uses 1.3).
     faithful_bug: replicate the authors' max-indexing bug (True, default) or not (see module doc).
-    State tuple: (nb int64 (K, K), wb int64 (K, K), active int64 (K,) with the first ``size`` entries
-    the list W, in_w bool (K,), phat float64 (K,) last computed P of every arm, neg_count int64 (K,)
-    scratch -N_i, reals [3 gamma^2, ln(2KT)], ints [size of W, faithful_bug], count_w and wins_w
-    int64 (K,): ``sum_{j in W} nb[i, j]`` and ``sum_{j in W} wb[i, j]`` for every arm i).
     """
     gamma = float(gamma)
     if not math.isfinite(gamma) or gamma <= 0.0:
         raise ValueError(f"gamma must be a finite number > 0, got {gamma!r}")
     if not isinstance(faithful_bug, (bool, np.bool_)):
         raise ValueError(f"faithful_bug must be True or False, got {faithful_bug!r}")
-    return (
-        np.zeros((K, K), np.int64),
-        np.zeros((K, K), np.int64),
-        np.arange(K, dtype=np.int64),
-        np.ones(K, np.bool_),
-        np.full(K, 0.5),
-        np.zeros(K, np.int64),
-        np.array([BTM_CONFIDENCE_SCALE * gamma * gamma, math.log(2.0 * K * horizon)]),
-        np.array([K, int(bool(faithful_bug))], dtype=np.int64),
-        np.zeros(K, np.int64),
-        np.zeros(K, np.int64),
+    return BTMState(
+        first_counts=np.zeros((K, K), np.int64),
+        first_wins=np.zeros((K, K), np.int64),
+        active=np.arange(K, dtype=np.int64),
+        in_active=np.ones(K, np.bool_),
+        p_hat=np.full(K, 0.5),
+        neg_count=np.zeros(K, np.int64),
+        radius_scale=BTM_CONFIDENCE_SCALE * gamma * gamma,
+        log_term=math.log(2.0 * K * horizon),
+        faithful_bug=bool(faithful_bug),
+        active_size=np.array([K], dtype=np.int64),
+        count_in_active=np.zeros(K, np.int64),
+        wins_in_active=np.zeros(K, np.int64),
     )
 
 
@@ -113,14 +129,19 @@ def elimination_candidate(active, size, phat, n_star, scale, log_term, faithful_
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t and run the elimination test on the pre-slot statistics (module doc)."""
-    nb, wb, active, in_w, phat, neg_count, reals, ints, count_w, wins_w = state
-    size = ints[0]
+    (first_counts, first_wins, active, in_active, p_hat, neg_count, radius_scale, log_term, faithful_bug,
+     active_size, count_in_active, wins_in_active) = state
+    nb, wb, active, in_w, phat, neg_count = (first_counts, first_wins, active, in_active,
+                                             p_hat, neg_count)
+    count_w, wins_w = count_in_active, wins_in_active
+    size = active_size[0]
     if size == 1:
         return active[0], active[0]
     active_statistics(count_w, wins_w, active, size, phat, neg_count)
     a1 = argmax_uniform(rng, neg_count, in_w)
     a2 = active[rng.integers(0, size)]
-    loser = elimination_candidate(active, size, phat, -neg_count[a1], reals[0], reals[1], ints[1] != 0)
+    loser = elimination_candidate(active, size, phat, -neg_count[a1], radius_scale, log_term,
+                                  faithful_bug)
     if loser >= 0:
         in_w[loser] = False
         for i in range(in_w.shape[0]):
@@ -131,7 +152,7 @@ def select(state, t, rng):
             if active[p] != loser:
                 active[k] = active[p]
                 k += 1
-        ints[0] = size - 1
+        active_size[0] = size - 1
     return a1, a2
 
 
@@ -139,12 +160,13 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """One more comparison with a1 as the first arm against a2, and a win for a1 if it won; the sums over
     W move with them when a2 is still in W (an arm eliminated meanwhile no longer counts)."""
-    in_w = state[3][a2]
-    state[0][a1, a2] += 1
-    state[8][a1] += in_w
+    (first_counts, first_wins, _, in_active, _, _, _, _, _, _, count_in_active, wins_in_active) = state
+    in_w = in_active[a2]
+    first_counts[a1, a2] += 1
+    count_in_active[a1] += in_w
     if a1_won:
-        state[1][a1, a2] += 1
-        state[9][a1] += in_w
+        first_wins[a1, a2] += 1
+        wins_in_active[a1] += in_w
 
 
 BTM_SPEC = AlgorithmSpec(
@@ -152,7 +174,7 @@ BTM_SPEC = AlgorithmSpec(
     color="#7f7f7f", marker="v",
     defaults={"gamma": BTM_GAMMA, "faithful_bug": True},
     needs_horizon=True,
-    reference="Yue & Joachims 2011, Beat-the-Mean (online), as run by Wu & Liu 2016 (spec 3.10)",
+    reference="Yue & Joachims 2011, Beat-the-Mean (online), as run by Wu & Liu 2016 (docs/algorithms.md#btm)",
 )
 
 

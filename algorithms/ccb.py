@@ -1,10 +1,11 @@
-"""CCB, Copeland Confidence Bound (Zoghi et al., NIPS 2015, Algorithm 1) -- spec 3.6.
+"""CCB, Copeland Confidence Bound (Zoghi et al., NIPS 2015, Algorithm 1) -- docs/algorithms.md#ccb.
 
 As run by the authors of "Double Thompson Sampling for Dueling Bandits" (Wu & Liu, NIPS 2016):
-pseudo-counts n = 1e-6, w = 1e-5 (spec 2.2), direct confidence bounds with alpha = 0.51 (spec 2.4),
+pseudo-counts n = 1e-6, w = 1e-5, direct confidence bounds with alpha = 0.51
+(docs/algorithms.md#shared-building-blocks),
 upper/lower Copeland counts with ``>=``, probabilities 1/4 (pair exploration), 2/3 (restrict C to
 the potential winners B) and 1/2 (challenger from B^{a1}), and first-index ties for a2 (the original
-breaks them randomly; spec D15).  State: the potential-winner set B (a mask; its order is never read),
+breaks them randomly).  State: the potential-winner set B (a mask; its order is never read),
 one ordered potential-challenger list B^i per arm, and the estimated maximum number of losses Lbar.
 
 Deviation from the C++ (documented, not an option): when step 4 cuts a list B^j down to Lbar + 1
@@ -12,7 +13,7 @@ elements, the C++ shuffles it with a default-seeded engine created afresh at eve
 "random" choice is a fixed permutation of the list.  Here the kept elements are a uniformly random
 ordered subset drawn from the run's generator (partial Fisher-Yates), as the original algorithm says.
 
-Quirk reproduced (spec 3.6): at t = 1 every bound is 10, every arm is "added as a winner" with
+Quirk reproduced (docs/algorithms.md#ccb): at t = 1 every bound is 10, every arm is "added as a winner" with
 Lbar = 0, no challenger has l_{j a1} <= 1/2, so CCB plays (a1, a1) with a1 uniform.
 
 Cost: every test of a bound against 1/2 (Copeland counts, steps 2-5 and the challenger filter of
@@ -22,61 +23,86 @@ square root; only the column u_{. a1} of step 7 is evaluated.
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha
 from core.argmax import fill_true, uniform_member
-from core.bounds import (direct_upper_column, fill_direct_bound_switches, lower_copeland_from_switches,
-                         refresh_direct_bound_switches, update_pair, upper_copeland_from_switches)
+from core.bounds import (
+    direct_upper_column,
+    fill_direct_bound_switches,
+    lower_copeland_from_switches,
+    refresh_direct_bound_switches,
+    update_pair,
+    upper_copeland_from_switches,
+)
 from core.constants import ALPHA, CCB_P_CHALLENGER, CCB_P_EXPLORE, CCB_P_RESTRICT, PSEUDO_N, PSEUDO_W
 
 
+class CCBState(NamedTuple):
+    """State of CCB.  Setting: ``alpha`` (confidence scale).  Arrays (K arms):"""
+
+    comparisons: np.ndarray  # float64 (K, K): n_ij (pseudo-count included)
+    wins: np.ndarray  # float64 (K, K): w_ij (pseudo-count included)
+    alpha: float
+    max_losses: np.ndarray  # int64 (1,): Lbar, the estimated maximum number of losses
+    in_winners: np.ndarray  # bool (K,): the potential Copeland winners B as a mask
+    challengers: np.ndarray  # int64 (K, K): row i holds the list B^i in its first challenger_lens[i] entries
+    challenger_lens: np.ndarray  # int64 (K,): |B^i|
+    upper_switch: np.ndarray  # float64 (K, K): ln t from which u_ij >= 1/2
+    lower_switch: np.ndarray  # float64 (K, K): ln t up to which l_ij > 1/2
+    upper_copeland: np.ndarray  # scratch int64 (K,): upper Copeland counts
+    lower_copeland: np.ndarray  # scratch int64 (K,): lower Copeland counts
+    in_candidates: np.ndarray  # scratch bool (K,): the candidate set C
+    upper_column: np.ndarray  # scratch float64 (K,): the column u_{. a1}
+
+
 def init_ccb(K, horizon=None, alpha=ALPHA):
-    """State of CCB: (n, w, real params [alpha], int params [Lbar], B mask (all arms), challenger
-    lists (K x K, row i holds B^i in its first lens[i] entries), lens (K,), the ln t from which each
-    u_ij >= 1/2 and up to which each l_ij >= 1/2 (K x K each, ``core.bounds.fill_direct_bound_switches``),
-    then scratch: upper and lower Copeland counts (K,), candidate mask C, the column u_{. a1} (K,)).  alpha: confidence scale (> 0)."""
+    """A fresh ``CCBState`` (B = all arms, every B^i empty, Lbar = K; switch times from
+    ``core.bounds.fill_direct_bound_switches``).  alpha: confidence scale (> 0)."""
     alpha = check_alpha(alpha)
     n = np.full((K, K), PSEUDO_N)
     w = np.full((K, K), PSEUDO_W)
     upper, lower = np.zeros((K, K)), np.zeros((K, K))
     fill_direct_bound_switches(n, w, alpha, upper, lower)
-    return (
-        n, w, np.array([alpha]), np.array([K], dtype=np.int64), fill_true(np.zeros(K, np.bool_)),
-        np.zeros((K, K), np.int64), np.zeros(K, np.int64), upper, lower,
-        np.zeros(K, np.int64), np.zeros(K, np.int64), np.zeros(K, np.bool_), np.zeros(K),
+    return CCBState(
+        comparisons=n, wins=w, alpha=alpha, max_losses=np.array([K], dtype=np.int64),
+        in_winners=fill_true(np.zeros(K, np.bool_)), challengers=np.zeros((K, K), np.int64),
+        challenger_lens=np.zeros(K, np.int64), upper_switch=upper, lower_switch=lower,
+        upper_copeland=np.zeros(K, np.int64), lower_copeland=np.zeros(K, np.int64),
+        in_candidates=np.zeros(K, np.bool_), upper_column=np.zeros(K),
     )
 
 
 def sync_ccb(state):
-    """Recompute the switch-time caches from the statistics (n, w) = (state[0], state[1])."""
-    fill_direct_bound_switches(state[0], state[1], state[2][0], state[7], state[8])
+    """Recompute the switch-time caches from ``state.comparisons`` and ``state.wins``."""
+    fill_direct_bound_switches(state.comparisons, state.wins, state.alpha, state.upper_switch, state.lower_switch)
 
 
 @njit(cache=True)
-def _reset(ints, in_b, lens):
+def _reset(max_losses, in_b, lens):
     """The initialisation of Algorithm 1 again: B = all arms, every B^i empty, Lbar = K."""
     fill_true(in_b)
     lens[:] = 0
-    ints[0] = in_b.shape[0]
+    max_losses[0] = in_b.shape[0]
 
 
 @njit(cache=True)
-def _reset_disproven(lower, log_t, ints, in_b, lists, lens):
-    """Spec 3.6 step 2, "reset disproven hypotheses": reset if some j in B^i has l_ij > 1/2
+def _reset_disproven(lower, log_t, max_losses, in_b, lists, lens):
+    """Step 2, "reset disproven hypotheses": reset if some j in B^i has l_ij > 1/2
     (ln t < lower[i, j])."""
     for i in range(lower.shape[0]):
         for s in range(lens[i]):
             if log_t < lower[i, lists[i, s]]:
-                _reset(ints, in_b, lens)
+                _reset(max_losses, in_b, lens)
                 return
 
 
 @njit(cache=True)
-def _remove_non_winners(upper, log_t, cu, cl, ints, in_b, lists, lens):
-    """Spec 3.6 step 3, "remove non-Copeland winners": drop from B every arm i with cu_i < max(0, max cl);
+def _remove_non_winners(upper, log_t, cu, cl, max_losses, in_b, lists, lens):
+    """Step 3, "remove non-Copeland winners": drop from B every arm i with cu_i < max(0, max cl);
     unless |B^i| = Lbar + 1, set B^i = {k : u_ik < 1/2} (ascending; ln t < upper[i, k]).  Reset if B
     becomes empty."""
     K = upper.shape[0]
@@ -84,19 +110,19 @@ def _remove_non_winners(upper, log_t, cu, cl, ints, in_b, lists, lens):
     for i in range(K):
         if in_b[i] and cu[i] < m:
             in_b[i] = False
-            if lens[i] != ints[0] + 1:
+            if lens[i] != max_losses[0] + 1:
                 lens[i] = 0
                 for k in range(K):
                     if log_t < upper[i, k]:
                         lists[i, lens[i]] = k
                         lens[i] += 1
     if not np.any(in_b):
-        _reset(ints, in_b, lens)
+        _reset(max_losses, in_b, lens)
 
 
 @njit(cache=True)
-def _add_winners(rng, cu, cl, in_c, ints, in_b, lists, lens):
-    """Spec 3.6 step 4, "add Copeland winners": for every i in C (ascending) with cu_i = cl_i, put i in B,
+def _add_winners(rng, cu, cl, in_c, max_losses, in_b, lists, lens):
+    """Step 4, "add Copeland winners": for every i in C (ascending) with cu_i = cl_i, put i in B,
     empty B^i and set Lbar = K - 1 - cu_i; then every other list shorter than Lbar + 1 is emptied and
     every longer one is cut to a uniformly random ordered subset of Lbar + 1 elements."""
     K = cu.shape[0]
@@ -105,8 +131,8 @@ def _add_winners(rng, cu, cl, in_c, ints, in_b, lists, lens):
             continue
         in_b[i] = True
         lens[i] = 0
-        ints[0] = K - 1 - cu[i]
-        keep = ints[0] + 1
+        max_losses[0] = K - 1 - cu[i]
+        keep = max_losses[0] + 1
         for j in range(K):
             if j == i or lens[j] == keep:
                 continue
@@ -128,7 +154,7 @@ def _unresolved(upper, lower, log_t, i, j):
 @njit(cache=True)
 def _exploration_pair(rng, upper, lower, log_t, lists, lens):
     """A uniform element of E = {(i, j) : j in B^i, l_ij <= 1/2 <= u_ij}, or (-1, -1) if E is empty
-    (spec 3.6 step 5); E is enumerated with i ascending, then in B^i order."""
+    (step 5); E is enumerated with i ascending, then in B^i order."""
     K = upper.shape[0]
     count = 0
     for i in range(K):
@@ -149,7 +175,7 @@ def _exploration_pair(rng, upper, lower, log_t, lists, lens):
 
 @njit(cache=True)
 def _challenger(rng, u_col, lower, log_t, a1, lists, lens):
-    """Spec 3.6 step 7: first-index argmax of u_{j a1} over j with l_{j a1} <= 1/2 (a1 always
+    """Step 7: first-index argmax of u_{j a1} over j with l_{j a1} <= 1/2 (a1 always
     qualifies); with probability 1/2 the same argmax over B^{a1} in its stored order instead, kept
     only if some element of B^{a1} qualifies.  u_col: the column u_{. a1}; l_{j a1} <= 1/2 is read from
     the lower switch times (ln t >= lower[j, a1])."""
@@ -171,18 +197,22 @@ def _challenger(rng, u_col, lower, log_t, a1, lists, lens):
 
 @njit(cache=True)
 def select(state, t, rng):
-    """Choose (a1, a2) at slot t (Zoghi et al. 2015, Algorithm 1; spec 3.6 steps 1-7)."""
-    n, w, reals, ints, in_b, lists, lens, upper, lower, cu, cl, in_c, u_col = state
-    K = n.shape[0]
+    """Choose (a1, a2) at slot t (Zoghi et al. 2015, Algorithm 1, steps 1-7; docs/algorithms.md#ccb)."""
+    (comparisons, wins, alpha, max_losses, in_winners, challengers, challenger_lens, upper_switch, lower_switch,
+     upper_copeland, lower_copeland, in_candidates, upper_column) = state
+    max_losses, in_b, lists, lens = max_losses, in_winners, challengers, challenger_lens
+    upper, lower, cu, cl = upper_switch, lower_switch, upper_copeland, lower_copeland
+    in_c, u_col = in_candidates, upper_column
+    K = in_c.shape[0]
     log_t = math.log(t)
     upper_copeland_from_switches(upper, log_t, cu)
     lower_copeland_from_switches(lower, log_t, cl)
     top = np.max(cu)
     for i in range(K):
         in_c[i] = cu[i] == top
-    _reset_disproven(lower, log_t, ints, in_b, lists, lens)
-    _remove_non_winners(upper, log_t, cu, cl, ints, in_b, lists, lens)
-    _add_winners(rng, cu, cl, in_c, ints, in_b, lists, lens)
+    _reset_disproven(lower, log_t, max_losses, in_b, lists, lens)
+    _remove_non_winners(upper, log_t, cu, cl, max_losses, in_b, lists, lens)
+    _add_winners(rng, cu, cl, in_c, max_losses, in_b, lists, lens)
     if rng.random() < CCB_P_EXPLORE:
         i, j = _exploration_pair(rng, upper, lower, log_t, lists, lens)
         if i >= 0:
@@ -194,16 +224,17 @@ def select(state, t, rng):
         for i in range(K):
             in_c[i] = in_c[i] and in_b[i]
     a1 = uniform_member(rng, in_c)
-    direct_upper_column(n, w, a1, log_t, reals[0], u_col)
+    direct_upper_column(comparisons, wins, a1, log_t, alpha, u_col)
     return a1, _challenger(rng, u_col, lower, log_t, a1, lists, lens)
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
-    """The common pair update (spec 0) and the pair's cached switch times."""
-    n, w = state[0], state[1]
+    """The common pair update and the pair's cached switch times."""
+    (comparisons, wins, alpha, _, _, _, _, upper_switch, lower_switch, _, _, _, _) = state
+    n, w = comparisons, wins
     update_pair(n, w, a1, a2, a1_won)
-    refresh_direct_bound_switches(n, w, state[2][0], state[7], state[8], a1, a2)
+    refresh_direct_bound_switches(n, w, alpha, upper_switch, lower_switch, a1, a2)
 
 
 CCB_SPEC = AlgorithmSpec(

@@ -1,4 +1,4 @@
-"""ECW-RMED (Komiyama, Honda & Nakagawa, ICML 2016) as run by Wu & Liu -- spec 3.9.
+"""ECW-RMED (Komiyama, Honda & Nakagawa, ICML 2016) as run by Wu & Liu -- docs/algorithms.md#ecw-rmed.
 
 Each slot t: (1) forced exploration -- the first pair (i > j) in the order (1,0), (2,0), (2,1), ... with
 n_ij < alpha sqrt(ln t) or |p_ij - 1/2| < beta / max(1, ln max(1, ln t)) is played and the lists are
@@ -14,15 +14,16 @@ the statistics that have been delivered by then.  No pseudo-counts (n = w = 0, p
 
 Options and choices:
 * ``confidence_precheck="as-run"`` (default): the authors' code declares every winner not confident as
-  soon as any pair has n_ij KLc(p_ij, 1/2) / lambda > 1, which looks inverted (spec D8); ``"none"``
+  soon as any pair has n_ij KLc(p_ij, 1/2) / lambda > 1, which looks inverted (docs/algorithms.md#ecw-rmed); ``"none"``
   drops that pre-check (only the per-winner test of step 4 remains).
 * Sorting: the confidence list S = H + O (H first, each by opponent index) and findMinRegret's Sup set
   are sorted by a stable sort; the C++ uses an unstable std::sort, so ties of equal cost may be
-  ordered differently (spec 3.9 allows any order).
+  ordered differently (any order is allowed).
 * q is a symmetric allocation of unordered pairs: setting q_{i1 j} or q_{j i2} sets both entries.
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -35,19 +36,50 @@ from core.pairs import index_of_pair, pair_of_index
 from core.sort import insertion_sort_by_key
 
 PRECHECKS = {"as-run": 0, "none": 1}
-_PRECHECK, _Q, _LC_LEN, _LN_LEN, _PENDING, _T_PLAYED, _PLAYED = range(7)
+# The scalars of the state that change, as the named fields of one record: one array instead of one per
+# scalar, because every array of a state is reference-counted each time the state is passed to a kernel.
+ECW_RMED_COUNTERS = np.dtype([
+    ("position", np.int64),  # q, the position in LC of the next list pair
+    ("current_len", np.int64),  # |LC|
+    ("next_len", np.int64),  # |LN|
+    ("pending", np.int64),  # 1 if the list pair of the last select still awaits steps 3-7
+    ("played_slot", np.int64),  # the slot t at which that list pair was played
+    ("played_pair", np.int64),  # its pair id
+])
+
+
+class ECWRMEDState(NamedTuple):
+    """State of ECW-RMED.  Settings: ``alpha``, ``beta`` (forced exploration), ``precheck`` (0 as run,
+    1 none).  Pair ids: the M = K(K-1)/2 + K entries of the lists are pair ids, (i, j) with i > j has id
+    i(i-1)/2 + j (``core.pairs``), the self-pair (w, w) has id K(K-1)/2 + w.  No pseudo-counts."""
+
+    comparisons: np.ndarray  # float64 (K, K): n_ij
+    wins: np.ndarray  # float64 (K, K): w_ij
+    p_hat: np.ndarray  # float64 (K, K): w_ij / n_ij, 1/2 until the pair is played
+    kl_half: np.ndarray  # float64 (K, K): KLc(p_hat_ij, 1/2), clamped KL
+    alpha: float
+    beta: float
+    precheck: int
+    counters: np.ndarray  # ECW_RMED_COUNTERS (1,): the changing scalars, by name (``counters[0].position``)
+    current_list: np.ndarray  # int64 (M,): LC in its first |LC| entries
+    in_remaining: np.ndarray  # bool (M,): LR, the pairs of LC not yet played this round
+    next_list: np.ndarray  # int64 (M,): LN in its first |LN| entries
+    in_next: np.ndarray  # bool (M,): LN as a mask
+    copeland_wins: np.ndarray  # int64 (K,): sc_i = #{j : p_ij > 1/2}, kept by ``update``
+    losses: np.ndarray  # int64 (K,): L_i = #{j : p_ji > 1/2}, kept by ``update``
+    allocation: np.ndarray  # scratch float64 (K, K): findMinRegret's q for one candidate
+    best_allocation: np.ndarray  # scratch float64 (K, K): q of the best candidate
+    keys: np.ndarray  # scratch float64 (K,)
+    items: np.ndarray  # scratch int64 (K,)
+    sorted_cost: np.ndarray  # scratch float64 (K, K): per arm, its sorted beaters' costs
+    sorted_arms: np.ndarray  # scratch int64 (K, K): per arm, its beaters in that order
+    sorted_len: np.ndarray  # scratch int64 (K,): how many; -1 while not built this slot
 
 
 def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, confidence_precheck="as-run"):
-    """State of ECW-RMED: alpha, beta > 0 (forced exploration), confidence_precheck "as-run"|"none" (D8).
+    """A fresh ``ECWRMEDState``: LC = LR = every pair (i > j) in id order, LN empty.
 
-    State tuple: n, w, p (K x K float64, p = 1/2 until played), kl = KLc(p, 1/2), reals [alpha, beta],
-    ints [precheck, q, |LC|, |LN|, pending, t of the pending slot, pending pair id], LC, in_LR, LN, in_LN
-    over the M = K(K-1)/2 + K pair ids (pair (i, j), i > j, has id i(i-1)/2 + j, self-pair (w, w) has
-    id K(K-1)/2 + w), the Copeland counts sc_i = #{j : p_ij > 1/2}, L_i = #{j : p_ji > 1/2} (K,) int64
-    (kept by ``update``), then scratch: q, q_best (K x K), keys (K,), items (K,) int64, and the per-slot
-    sorted beaters of each arm (K x K costs, K x K arms, lengths (K,) int64, -1 while not built) used by
-    the confidence check and then by findMinRegret.
+    alpha, beta: finite and > 0 (forced exploration); confidence_precheck: "as-run" or "none" (module doc).
     """
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not math.isfinite(float(value)) or float(value) <= 0.0:
@@ -58,14 +90,18 @@ def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, con
     in_lr[:n_pairs] = True
     lc = np.zeros(n_pairs + K, np.int64)
     lc[:n_pairs] = np.arange(n_pairs)
-    return (
-        np.zeros((K, K)), np.zeros((K, K)), np.full((K, K), 0.5), np.zeros((K, K)),
-        np.array([float(alpha), float(beta)]),
-        np.array([precheck, 0, n_pairs, 0, 0, 0, 0], dtype=np.int64),
-        lc, in_lr, np.zeros(n_pairs + K, np.int64), np.zeros(n_pairs + K, np.bool_),
-        np.zeros(K, np.int64), np.zeros(K, np.int64), np.zeros((K, K)), np.zeros((K, K)),
-        np.zeros(K), np.zeros(K, np.int64), np.zeros((K, K)), np.zeros((K, K), np.int64),
-        np.zeros(K, np.int64),
+    counters = np.zeros(1, ECW_RMED_COUNTERS)
+    counters[0]["current_len"] = n_pairs
+    return ECWRMEDState(
+        comparisons=np.zeros((K, K)), wins=np.zeros((K, K)), p_hat=np.full((K, K), 0.5), kl_half=np.zeros((K, K)),
+        alpha=float(alpha), beta=float(beta), precheck=precheck,
+        counters=counters,
+        current_list=lc, in_remaining=in_lr, next_list=np.zeros(n_pairs + K, np.int64),
+        in_next=np.zeros(n_pairs + K, np.bool_),
+        copeland_wins=np.zeros(K, np.int64), losses=np.zeros(K, np.int64),
+        allocation=np.zeros((K, K)), best_allocation=np.zeros((K, K)),
+        keys=np.zeros(K), items=np.zeros(K, np.int64),
+        sorted_cost=np.zeros((K, K)), sorted_arms=np.zeros((K, K), np.int64), sorted_len=np.zeros(K, np.int64),
     )
 
 
@@ -143,7 +179,8 @@ def _sorted_losses(n, p, kl, lam, i2, cost, opp, o_len):
 @njit(cache=True)
 def confident_winner(n, p, kl, lam, sc, losses, precheck, keys, items, o_cost, o_opp, o_len):
     """Step 4: the first empirical Copeland winner (ascending) that passes the confidence check; -1 if
-    none.  Costs are n KLc(p, 1/2) / lam.  precheck 0 (as run): any pair with cost > 1 fails all (D8)."""
+    none.  Costs are n KLc(p, 1/2) / lam.  precheck 0 (as run): any pair with cost > 1 fails all
+    (docs/algorithms.md#ecw-rmed)."""
     K = n.shape[0]
     if precheck == 0:
         for i in range(1, K):
@@ -207,7 +244,7 @@ def _sorted_superiors(p, kl, losses, l_min, i2, cost, opp, col_len):
 
 @njit(cache=True)
 def _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len):
-    """findMinRegret's allocation q (symmetric K x K, overwritten) for the candidate i1 (spec 3.9 step 6)."""
+    """findMinRegret's allocation q (symmetric K x K, overwritten) for the candidate i1 (step 6)."""
     K = p.shape[0]
     q[:, :] = 0.0
     for j in range(K):
@@ -280,55 +317,63 @@ def find_min_regret(p, kl, losses, q, q_best, sup_key, sup_opp, sup_len):
 
 
 @njit(cache=True)
-def _add_next(pair, in_lr, ln, in_ln, ints):
-    """Append a pair id to LN unless it is already in LN or LR."""
+def _add_next(pair, in_lr, ln, in_ln, counters):
+    """Append a pair id to LN unless it is already in LN or LR; counters: the state's record."""
     if not in_ln[pair] and not in_lr[pair]:
-        ln[ints[_LN_LEN]] = pair
+        ln[counters.next_len] = pair
         in_ln[pair] = True
-        ints[_LN_LEN] += 1
+        counters.next_len += 1
 
 
 @njit(cache=True)
 def _after_play(state):
-    """Steps 3-7 for the pair LC[q] played at slot ints[_T_PLAYED], on the current statistics."""
-    (n, w, p, kl, reals, ints, lc, in_lr, ln, in_ln, sc, losses, q, q_best,
-     keys, items, col_key, col_opp, col_len) = state
+    """Steps 3-7 for the pair LC[q] played at slot ``counters[0].played_slot``, on the current statistics."""
+    (comparisons, _, p_hat, kl_half, _, _, precheck, counters, current_list, in_remaining, next_list, in_next,
+     copeland_wins, losses, allocation, best_allocation, keys, items, sorted_cost, sorted_arms, sorted_len) = state
+    n, p, kl, sc, losses = comparisons, p_hat, kl_half, copeland_wins, losses
+    lc, in_lr, ln, in_ln = current_list, in_remaining, next_list, in_next
+    c = counters[0]
+    col_key, col_opp, col_len = sorted_cost, sorted_arms, sorted_len
     K = n.shape[0]
     n_pairs = K * (K - 1) // 2
-    lam = max(1.0, math.log(ints[_T_PLAYED]))
-    winner = confident_winner(n, p, kl, lam, sc, losses, ints[_PRECHECK], keys, items, col_key, col_opp, col_len)
-    in_lr[ints[_PLAYED]] = False
+    lam = max(1.0, math.log(c.played_slot))
+    winner = confident_winner(n, p, kl, lam, sc, losses, precheck, keys, items,
+                              col_key, col_opp, col_len)
+    in_lr[c.played_pair] = False
     if winner < 0:
-        winner = find_min_regret(p, kl, losses, q, q_best, col_key, col_opp, col_len)
+        q_best = best_allocation
+        winner = find_min_regret(p, kl, losses, allocation, q_best, col_key, col_opp, col_len)
         for i in range(1, K):
             for j in range(i):
                 if q_best[i, j] > 0.0 and q_best[i, j] > n[i, j] / lam:
-                    _add_next(index_of_pair(i, j), in_lr, ln, in_ln, ints)
-    _add_next(n_pairs + winner, in_lr, ln, in_ln, ints)
-    ints[_Q] += 1
-    if ints[_Q] == ints[_LC_LEN]:
-        ints[_LC_LEN] = ints[_LN_LEN]
-        lc[: ints[_LN_LEN]] = ln[: ints[_LN_LEN]]
+                    _add_next(index_of_pair(i, j), in_lr, ln, in_ln, c)
+    _add_next(n_pairs + winner, in_lr, ln, in_ln, c)
+    c.position += 1
+    if c.position == c.current_len:
+        c.current_len = c.next_len
+        lc[: c.next_len] = ln[: c.next_len]
         in_lr[:] = in_ln
         in_ln[:] = False
-        ints[_LN_LEN] = 0
-        ints[_Q] = 0
+        c.next_len = 0
+        c.position = 0
 
 
 @njit(cache=True)
 def select(state, t, rng):
-    """Choose (a1, a2) at slot t (spec 3.9); deterministic, ``rng`` is unused.  First finishes the
+    """Choose (a1, a2) at slot t (docs/algorithms.md#ecw-rmed); deterministic, ``rng`` is unused.  First finishes the
     previous list slot (steps 3-7), then forced exploration (step 1), else the pair LC[q] (step 2)."""
-    n, p, reals, ints, lc = state[0], state[2], state[4], state[5], state[6]
-    if ints[_PENDING]:
-        ints[_PENDING] = 0
+    (comparisons, _, p_hat, _, alpha, beta, _, counters, current_list, _, _, _, _, _, _, _, _, _, _, _, _) = state
+    n = comparisons
+    c = counters[0]
+    if c.pending:
+        c.pending = 0
         _after_play(state)
-    pair = forced_pair(n, p, t, reals[0], reals[1])
+    pair = forced_pair(n, p_hat, t, alpha, beta)
     if pair < 0:
-        pair = lc[ints[_Q]]
-        ints[_PENDING] = 1
-        ints[_T_PLAYED] = t
-        ints[_PLAYED] = pair
+        pair = current_list[c.position]
+        c.pending = 1
+        c.played_slot = t
+        c.played_pair = pair
     n_pairs = n.shape[0] * (n.shape[0] - 1) // 2
     if pair >= n_pairs:
         return pair - n_pairs, pair - n_pairs
@@ -339,7 +384,9 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """The common pair update; p, KLc(p, 1/2) and the Copeland counts of the played pair follow (the
     diagonal stays 1/2)."""
-    n, w, p, kl, sc, losses = state[0], state[1], state[2], state[3], state[10], state[11]
+    (comparisons, wins, p_hat, kl_half, _, _, _, _, _, _, _, _, copeland_wins, losses, _, _, _, _, _, _, _) = state
+    n, w, p, kl = comparisons, wins, p_hat, kl_half
+    sc, losses = copeland_wins, losses
     update_pair(n, w, a1, a2, a1_won)
     if a1 != a2:
         _count_win(p, sc, losses, a1, a2, -1)

@@ -1,15 +1,16 @@
-"""RMED1 and RMED2 (Komiyama, Honda, Kashima & Nakagawa, COLT 2015) as run by Wu & Liu -- spec 3.8.
+"""RMED1 and RMED2 (Komiyama, Honda, Kashima & Nakagawa, COLT 2015) as run by Wu & Liu --
+docs/algorithms.md#rmed1-and-rmed2.
 
 Both start by comparing every pair once in the order (1,0), (2,0), (2,1), (3,0), ... (t <= K(K-1)/2).
 RMED2 then keeps going round-robin over the pairs while t - 1 < #pairs * 3 * ln ln t.  The main phase
 walks the current list LC: the first candidate a1 = LC[q]; the second is the arm with the smallest
 empirical divergence I_i = sum_{j: n_ij > 0, p_ij <= 1/2} n_ij KL(p_ij, 1/2) (unclamped KL, d(0) = ln 2)
 if a1 does not beat it or a1 beats nobody, else a1's most-losing opponent (first index on ties).  RMED2
-first tries the challenger b* of the smallest estimated regret per information (spec 3.8).  Arms with
+first tries the challenger b* of the smallest estimated regret per information.  Arms with
 I_k - I* <= ln t + f(K), f(K) = 0.3 K^1.01, that were already played this round join the next list LN.
 
 As run: no pseudo-counts (n = w = 0, p = 1/2 for an unseen pair), the list maintenance uses the
-statistics *before* the slot's outcome (the original updates LN after the draw; spec 3.8), so it lives in
+statistics *before* the slot's outcome (the original updates LN after the draw), so it lives in
 ``select``.  I_i is a function of (n, w) only; ``update`` refreshes the two rows it changes (exactly the
 same sums as a full recomputation), which keeps ``select`` O(K).  The RMED2 exploration slots leave the
 lists untouched, like the initial phase.
@@ -20,6 +21,7 @@ sign of the RMED2 paper's estimated regret Delta_{i* a1} + Delta_{i* j} (a bug o
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -32,24 +34,53 @@ from core.pairs import pair_of_index
 
 VARIANT_RMED1, VARIANT_RMED2 = 1, 2
 NUMERATORS = {"as-run": 0, "paper": 1}
-# Indices into the int64 bookkeeping array.
-_VARIANT, _NUMERATOR, _Q, _LC_LEN, _LN_LEN = range(5)
+
+
+# The scalars of the state that change, as the named fields of one record: one array instead of one per
+# scalar, because every array of a state is reference-counted each time the state is passed to a kernel.
+RMED_COUNTERS = np.dtype([
+    ("position", np.int64),  # q, the position in LC of the next first candidate
+    ("current_len", np.int64),  # |LC|
+    ("next_len", np.int64),  # |LN|
+])
+
+
+class RMEDState(NamedTuple):
+    """State of RMED1 and RMED2.  Settings: ``variant`` (VARIANT_RMED1 or VARIANT_RMED2), ``paper_sign``
+    (RMED2's numerator: False as run, True as in the paper), ``slack`` f(K) = 0.3 K^1.01, ``rmed2_alpha``.
+    Arrays (K arms; no pseudo-counts):"""
+
+    comparisons: np.ndarray  # float64 (K, K): n_ij
+    wins: np.ndarray  # float64 (K, K): w_ij
+    divergences: np.ndarray  # float64 (K,): the empirical divergences I_i, kept consistent with (n, w)
+    variant: int
+    paper_sign: bool
+    slack: float
+    rmed2_alpha: float
+    counters: np.ndarray  # RMED_COUNTERS (1,): the changing scalars, by name (``counters[0].position``)
+    current_list: np.ndarray  # int64 (K,): LC in its first |LC| entries
+    in_remaining: np.ndarray  # bool (K,): LR, the arms of LC not yet played this round
+    next_list: np.ndarray  # int64 (K,): LN in its first |LN| entries
+    in_next: np.ndarray  # bool (K,): LN as a mask
 
 
 def _make_state(K, variant, numerator):
-    """State tuple: (n, w (K x K float64), I (K,) empirical divergences, reals [f(K), RMED2 alpha],
-    ints [variant, numerator, q, |LC|, |LN|], LC (K,) int64, in_LR (K,) bool, LN (K,) int64,
-    in_LN (K,) bool)."""
-    return (
-        np.zeros((K, K)),
-        np.zeros((K, K)),
-        np.zeros(K),
-        np.array([RMED_F_COEF * K**RMED_F_EXP, RMED2_ALPHA]),
-        np.array([variant, numerator, 0, K, 0], dtype=np.int64),
-        np.arange(K, dtype=np.int64),
-        np.ones(K, np.bool_),
-        np.zeros(K, np.int64),
-        np.zeros(K, np.bool_),
+    """A fresh ``RMEDState``: LC = LR = all arms, LN empty, q = 0."""
+    counters = np.zeros(1, RMED_COUNTERS)
+    counters[0]["current_len"] = K
+    return RMEDState(
+        comparisons=np.zeros((K, K)),
+        wins=np.zeros((K, K)),
+        divergences=np.zeros(K),
+        variant=variant,
+        paper_sign=numerator == NUMERATORS["paper"],
+        slack=RMED_F_COEF * K**RMED_F_EXP,
+        rmed2_alpha=RMED2_ALPHA,
+        counters=counters,
+        current_list=np.arange(K, dtype=np.int64),
+        in_remaining=np.ones(K, np.bool_),
+        next_list=np.zeros(K, np.int64),
+        in_next=np.zeros(K, np.bool_),
     )
 
 
@@ -61,7 +92,8 @@ def init_rmed1(K, horizon=None):
 def init_rmed2(K, horizon=None, numerator="as-run"):
     """State of RMED2 (Komiyama et al. 2015, Algorithm 2 with alpha = 3).
 
-    numerator: "as-run" (default, the authors' sign-flipped regret estimate) or "paper" (spec 3.8).
+    numerator: "as-run" (default, the authors' sign-flipped regret estimate) or "paper"
+    (docs/algorithms.md#rmed1-and-rmed2).
     """
     return _make_state(K, VARIANT_RMED2, NUMERATORS[check_choice("numerator", numerator, tuple(NUMERATORS))])
 
@@ -110,38 +142,43 @@ def _rmed2_challenger(n, w, a1, i_hat, paper_sign):
 def _maintain_lists(state, a1, i_star, t):
     """Steps 4-5: drop a1 from LR, append (ascending) every arm in neither LR nor LN with
     I_k - I* <= ln t + f(K) to LN, advance q; at the end of LC start the round LC = LR = LN."""
-    n, w, div, reals, ints, lc, in_lr, ln, in_ln = state
+    (_, _, divergences, _, _, slack, _, counters, current_list, in_remaining, next_list, in_next) = state
+    div, lc, in_lr = divergences, current_list, in_remaining
+    ln, in_ln = next_list, in_next
+    c = counters[0]
+    K = div.shape[0]
     in_lr[a1] = False
-    threshold = math.log(t) + reals[0]
-    for k in range(n.shape[0]):
+    threshold = math.log(t) + slack
+    for k in range(K):
         if not in_lr[k] and not in_ln[k] and div[k] - i_star <= threshold:
-            ln[ints[_LN_LEN]] = k
+            ln[c.next_len] = k
             in_ln[k] = True
-            ints[_LN_LEN] += 1
-    ints[_Q] += 1
-    if ints[_Q] == ints[_LC_LEN]:
-        ints[_LC_LEN] = ints[_LN_LEN]
-        for k in range(ints[_LN_LEN]):
+            c.next_len += 1
+    c.position += 1
+    if c.position == c.current_len:
+        c.current_len = c.next_len
+        for k in range(c.next_len):
             lc[k] = ln[k]
-        for k in range(n.shape[0]):
+        for k in range(K):
             in_lr[k] = in_ln[k]
             in_ln[k] = False
-        ints[_LN_LEN] = 0
-        ints[_Q] = 0
+        c.next_len = 0
+        c.position = 0
 
 
 @njit(cache=True)
 def select(state, t, rng):
-    """Choose (a1, a2) at slot t (spec 3.8); deterministic, ``rng`` is unused."""
-    n, w, div, reals, ints, lc, in_lr, ln, in_ln = state
+    """Choose (a1, a2) at slot t (docs/algorithms.md#rmed1-and-rmed2); deterministic, ``rng`` is unused."""
+    (comparisons, wins, divergences, variant, paper_sign, _, rmed2_alpha, counters, current_list, _, _, _) = state
+    n, w, div = comparisons, wins, divergences
     K = n.shape[0]
     n_pairs = K * (K - 1) // 2
     explore = t - 1 < n_pairs
-    if not explore and ints[_VARIANT] == VARIANT_RMED2:
-        explore = t - 1 < n_pairs * reals[1] * math.log(math.log(t))
+    if not explore and variant == VARIANT_RMED2:
+        explore = t - 1 < n_pairs * rmed2_alpha * math.log(math.log(t))
     if explore:
         return pair_of_index((t - 1) % n_pairs)
-    a1 = lc[ints[_Q]]
+    a1 = current_list[counters[0].position]
     i_hat = 0
     for i in range(1, K):
         if div[i] < div[i_hat]:
@@ -162,8 +199,8 @@ def select(state, t, rng):
             worst = j
             worst_p = p
     a2 = i_hat if (o_empty or i_hat_in_o) else worst
-    if ints[_VARIANT] == VARIANT_RMED2:
-        b = _rmed2_challenger(n, w, a1, i_hat, ints[_NUMERATOR] == 1)
+    if variant == VARIANT_RMED2:
+        b = _rmed2_challenger(n, w, a1, i_hat, paper_sign)
         if b >= 0 and n[a1, i_hat] >= n[a1, b] / math.log(math.log(t)):
             a2 = b
     _maintain_lists(state, a1, div[i_hat], t)
@@ -173,7 +210,8 @@ def select(state, t, rng):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update, then the empirical divergences of the two rows it changed."""
-    n, w, div = state[0], state[1], state[2]
+    (comparisons, wins, divergences, _, _, _, _, _, _, _, _, _) = state
+    n, w, div = comparisons, wins, divergences
     update_pair(n, w, a1, a2, a1_won)
     if a1 != a2:
         div[a1] = divergence(n, w, a1)
@@ -201,6 +239,6 @@ class RMED1(Policy):
 
 
 class RMED2(Policy):
-    """RMED2 as a live policy; parameter ``numerator`` ("as-run" or "paper", spec 3.8)."""
+    """RMED2 as a live policy; parameter ``numerator`` ("as-run" or "paper", docs/algorithms.md#rmed1-and-rmed2)."""
 
     spec = RMED2_SPEC

@@ -1,11 +1,12 @@
-"""RUCB, Relative Upper Confidence Bound (Zoghi et al., ICML 2014, Algorithm 1) -- spec 3.4.
+"""RUCB, Relative Upper Confidence Bound (Zoghi et al., ICML 2014, Algorithm 1) -- docs/algorithms.md#rucb.
 
 As run by the authors of "Double Thompson Sampling for Dueling Bandits" (Wu & Liu, NIPS 2016):
-pseudo-counts n = 1e-6, w = 1e-5 (spec 2.2), direct confidence bounds with alpha = 0.51 (spec 2.4),
+pseudo-counts n = 1e-6, w = 1e-5, direct confidence bounds with alpha = 0.51
+(docs/algorithms.md#shared-building-blocks),
 a hypothesis B of at most one arm, and the challenger ``a2 = argmax_j u_{j a1}`` over every arm
-(a1 included, u_{a1 a1} = 1/2) with ties to the lowest index (spec 3.4 (c), D15).
+(a1 included, u_{a1 a1} = 1/2) with ties to the lowest index.
 
-Option ``hypothesis`` (spec D5 and 3.4 (a), (b)):
+Option ``hypothesis`` (docs/algorithms.md#rucb):
 
 * "as-run" (default, the authors' C++): B is left alone while its arm is outside C (and favoured
   again if it re-enters C); with |C| > 1 and B in C, a1 = B with probability 1/2, otherwise a uniform
@@ -21,6 +22,7 @@ pair is compared), O(K) per slot; only the column u_{. a1} is evaluated.
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -35,51 +37,66 @@ HYPOTHESES = {"as-run": HYPOTHESIS_AS_RUN, "original": HYPOTHESIS_ORIGINAL}
 NO_ARM = -1
 
 
+class RUCBState(NamedTuple):
+    """State of RUCB.  Settings: ``alpha`` (confidence scale), ``hypothesis`` (HYPOTHESIS_AS_RUN or
+    HYPOTHESIS_ORIGINAL).  Arrays (K arms):"""
+
+    comparisons: np.ndarray  # float64 (K, K): n_ij, comparisons of i against j (pseudo-count included)
+    wins: np.ndarray  # float64 (K, K): w_ij, wins of i over j (pseudo-count included)
+    alpha: float
+    hypothesis: int
+    hypothesis_arm: np.ndarray  # int64 (1,): the hypothesis B, NO_ARM (-1) if empty
+    upper_switch: np.ndarray  # float64 (K, K): ln t from which u_ij >= 1/2 (``core.bounds.ucb_switch_log_t``)
+    upper_switch_row_max: np.ndarray  # float64 (K,): row maxima of upper_switch (i in C iff ln t >= it)
+    upper_column: np.ndarray  # scratch float64 (K,): the column u_{. a1}
+    in_candidates: np.ndarray  # scratch bool (K,): the candidate set C as a mask
+    candidates: np.ndarray  # scratch int64 (K,): C ascending, in the first |C| entries
+    all_arms: np.ndarray  # bool (K,), all true
+
+
 def init_rucb(K, horizon=None, alpha=ALPHA, hypothesis="as-run"):
-    """State of RUCB: (n, w, real params [alpha], int params [hypothesis mode, B (-1 if empty)],
-    ln t at which each u_ij reaches 1/2 (K x K, ``core.bounds.ucb_switch_log_t``) and its row maxima
-    (K,), then scratch: the column u_{. a1} (K,), candidate mask C, candidate list (ascending),
-    all-true mask).
+    """A fresh ``RUCBState``.
 
     alpha: confidence scale (> 0; warns if <= 0.5).  hypothesis: "as-run" or "original" (module doc).
     With the pseudo-counts every unseen pair has p-hat = 10, so every switch starts at -inf.
     """
     mode = HYPOTHESES[check_choice("hypothesis", hypothesis, tuple(HYPOTHESES))]
-    return (
-        np.full((K, K), PSEUDO_N),
-        np.full((K, K), PSEUDO_W),
-        np.array([check_alpha(alpha)]),
-        np.array([mode, NO_ARM], dtype=np.int64),
-        np.full((K, K), -np.inf),
-        np.full(K, -np.inf),
-        np.zeros(K),
-        np.zeros(K, np.bool_),
-        np.zeros(K, np.int64),
-        fill_true(np.zeros(K, np.bool_)),
+    return RUCBState(
+        comparisons=np.full((K, K), PSEUDO_N),
+        wins=np.full((K, K), PSEUDO_W),
+        alpha=check_alpha(alpha),
+        hypothesis=mode,
+        hypothesis_arm=np.array([NO_ARM], dtype=np.int64),
+        upper_switch=np.full((K, K), -np.inf),
+        upper_switch_row_max=np.full(K, -np.inf),
+        upper_column=np.zeros(K),
+        in_candidates=np.zeros(K, np.bool_),
+        candidates=np.zeros(K, np.int64),
+        all_arms=fill_true(np.zeros(K, np.bool_)),
     )
 
 
 def sync_rucb(state):
-    """Recompute the switch-time cache and its row maxima from the statistics (state[0], state[1])."""
-    fill_direct_switches(state[0], state[1], state[2][0], state[4], state[5])
+    """Recompute the switch-time cache and its row maxima from ``state.comparisons`` and ``state.wins``."""
+    fill_direct_switches(state.comparisons, state.wins, state.alpha, state.upper_switch, state.upper_switch_row_max)
 
 
 @njit(cache=True, inline="always")
-def _first_arm(rng, in_c, c_list, size_c, ints, all_arms):
-    """RUCB's first candidate (spec 3.4 step 2); updates B = ints[1].
+def _first_arm(rng, in_c, c_list, size_c, mode, hypothesis, all_arms):
+    """RUCB's first candidate (step 2 of Algorithm 1); updates B = hypothesis[0].
 
-    in_c: bool (K,) the candidate set C; c_list: int64, its first ``size_c`` entries are C ascending.
+    in_c: bool (K,) the candidate set C; c_list: int64, its first ``size_c`` entries are C ascending;
+    mode: HYPOTHESIS_AS_RUN or HYPOTHESIS_ORIGINAL.
     """
-    mode = ints[0]
-    if mode == HYPOTHESIS_ORIGINAL and ints[1] != NO_ARM and not in_c[ints[1]]:
-        ints[1] = NO_ARM
+    if mode == HYPOTHESIS_ORIGINAL and hypothesis[0] != NO_ARM and not in_c[hypothesis[0]]:
+        hypothesis[0] = NO_ARM
     if size_c == 0:
-        ints[1] = NO_ARM
+        hypothesis[0] = NO_ARM
         return uniform_member(rng, all_arms)
     if size_c == 1:
-        ints[1] = c_list[0]
+        hypothesis[0] = c_list[0]
         return c_list[0]
-    b = ints[1]
+    b = hypothesis[0]
     if b == NO_ARM or not in_c[b]:
         return uniform_member(rng, in_c)
     if rng.random() < 0.5:
@@ -98,9 +115,11 @@ def _first_arm(rng, in_c, c_list, size_c, ints, all_arms):
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: C = {i : u_ij >= 1/2 for all j}, a1 from C and B, then
-    a2 = argmax_j u_{j a1} with first-index ties (Zoghi et al. 2014, Algorithm 1; spec 3.4)."""
-    n, w, reals, ints, _, row_max, column, in_c, c_list, all_arms = state
-    K = n.shape[0]
+    a2 = argmax_j u_{j a1} with first-index ties (Zoghi et al. 2014, Algorithm 1; docs/algorithms.md#rucb)."""
+    (comparisons, wins, alpha, hypothesis, hypothesis_arm, _, upper_switch_row_max, upper_column, in_candidates,
+     candidates, all_arms) = state
+    row_max, in_c, c_list, all_arms = upper_switch_row_max, in_candidates, candidates, all_arms
+    K = row_max.shape[0]
     log_t = math.log(t)
     size_c = 0
     for i in range(K):
@@ -108,18 +127,19 @@ def select(state, t, rng):
         if in_c[i]:
             c_list[size_c] = i
             size_c += 1
-    a1 = _first_arm(rng, in_c, c_list, size_c, ints, all_arms)
-    direct_upper_column(n, w, a1, log_t, reals[0], column)
-    a2 = argmax_first(column, all_arms)
+    a1 = _first_arm(rng, in_c, c_list, size_c, hypothesis, hypothesis_arm, all_arms)
+    direct_upper_column(comparisons, wins, a1, log_t, alpha, upper_column)
+    a2 = argmax_first(upper_column, all_arms)
     return a1, a2
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
-    """The common pair update (spec 0) and the pair's cached switch times."""
-    n, w = state[0], state[1]
+    """The common pair update and the pair's cached switch times."""
+    (comparisons, wins, alpha, _, _, upper_switch, upper_switch_row_max, _, _, _, _) = state
+    n, w = comparisons, wins
     update_pair(n, w, a1, a2, a1_won)
-    refresh_direct_switches(n, w, state[2][0], state[4], state[5], a1, a2)
+    refresh_direct_switches(n, w, alpha, upper_switch, upper_switch_row_max, a1, a2)
 
 
 RUCB_SPEC = AlgorithmSpec(

@@ -1,4 +1,5 @@
-"""SCB, Scalable Copeland Bandits (Zoghi et al., NIPS 2015, Algorithms 2-4) as run by Wu & Liu -- spec 3.7.
+"""SCB, Scalable Copeland Bandits (Zoghi et al., NIPS 2015, Algorithms 2-4) as run by Wu & Liu --
+docs/algorithms.md#scb.
 
 SCB runs in rounds r = 1, 2, ... of T_r slots; every round starts from scratch.  Inside a round it runs a
 "virtual" K-armed bandit (KL-UCB/LCB elimination over the remaining arms R, visited round-robin by the
@@ -7,13 +8,13 @@ pointer v) whose pulls are pair tests: the pull of arm i draws an opponent j uni
 until the KL test resolves the pair, then pulls i with reward 1{i won the resolving comparison}.  When
 one arm is left in R (or every pair touched by R is resolved) that arm is played against itself.
 
-As run (spec 3.7): pseudo-counts n = 2e-6, w = 1e-6 reset every round; kappa = alpha = 0.51 multiplies
+As run (docs/algorithms.md#scb): pseudo-counts n = 2e-6, w = 1e-6 reset every round; kappa = alpha = 0.51 multiplies
 the confidence radii kappa [ln(4 tau K) + 2 max(1, ln max(1, ln tau))] (pair test) and
 kappa [ln(4 T_r K) + 2 max(1, ln max(1, ln tau))] / m_i (virtual arms), with the clamped KL, bisection
 tolerance 1e-6; the "every pair resolved" shortcut picks the first-index argmax of the empirical
 Copeland counts over all arms (j = i is left out; its p-hat is exactly 1/2 there anyway).
 
-Delay contract (spec 1.11).  The pair test, the virtual pull it triggers and the round restart
+Delay contract (docs/harness.md#feedback-delay).  The pair test, the virtual pull it triggers and the round restart
 (tau > T_r) depend on the outcome, so they run in ``update``; tau counts the updates of the round.
 SCB's exploration state therefore advances only when feedback arrives: under delay ``select`` keeps
 replaying the current pair (f, s) until its outcomes arrive.  The test is applied only to an outcome of
@@ -21,49 +22,84 @@ the current pair (f, s) while it is still open, which is always the case at d = 
 pair resolved in the meantime (or of a previous round) only add to n and w.  Free virtual pulls of
 already resolved pairs need no outcome and stay in ``select``.
 
-Deviation D7, option ``schedule``: "as-run" (default) T_1 = 1000, T_{r+1} = T_r^2 (1000, 1e6, 1e12);
-"original" T_r = 2^(2^r) (4, 16, 256, 65536, ...), Zoghi et al.'s schedule.  Only the round lengths
-change; the confidence radii stay the authors' port (spec 3.7 (b)).
+Deviation option ``schedule`` (docs/algorithms.md#scb): "as-run" (default) T_1 = 1000,
+T_{r+1} = T_r^2 (1000, 1e6, 1e12); "original" T_r = 2^(2^r) (4, 16, 256, 65536, ...), Zoghi et al.'s
+schedule.  Only the round lengths change; the confidence radii stay the authors' port (docs/algorithms.md#scb).
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.bounds import update_pair
-from core.constants import (ALPHA, KLUCB_EPS, SCB_FIRST_ROUND, SCB_ORIGINAL_FIRST_ROUND, SCB_PSEUDO_N,
-                            SCB_PSEUDO_W)
+from core.constants import ALPHA, KLUCB_EPS, SCB_FIRST_ROUND, SCB_ORIGINAL_FIRST_ROUND, SCB_PSEUDO_N, SCB_PSEUDO_W
 from core.kl import kl_clamped, kl_lcb, kl_ucb
 
 SCHEDULES = {"as-run": SCB_FIRST_ROUND, "original": SCB_ORIGINAL_FIRST_ROUND}
-# Positions in the int64 bookkeeping array ``ints`` of the state.
-BEST, EXPLORING, F, S, TAU, V, SIZE, ROUND = range(8)
+
+
+class SCBState(NamedTuple):
+    """State of SCB.  Setting: ``kappa``, the KL-confidence multiplier.  Everything else is reset at the
+    start of every round except the counters ``round_length`` and ``round_index``.  The scalars that change
+    are the named fields of one record, ``counters[0]`` (dtype ``SCB_COUNTERS``): one array instead of one
+    per scalar, because every array of a state costs a reference-count update whenever the state is
+    passed to a kernel."""
+
+    comparisons: np.ndarray  # float64 (K, K): n_ij of the round (pseudo-count included)
+    wins: np.ndarray  # float64 (K, K): w_ij of the round (pseudo-count included)
+    is_open: np.ndarray  # bool (K, K): the pair {i, j} is not resolved yet
+    open_count: np.ndarray  # int64 (K,): open pairs of each arm
+    remaining: np.ndarray  # int64 (K,): the virtual arms R in their first remaining_size entries
+    pulls: np.ndarray  # float64 (K,): m_i, virtual pulls of arm i
+    rewards: np.ndarray  # float64 (K,): g_i, their total reward
+    ucb: np.ndarray  # scratch float64 (K,): KL-UCB of the virtual arms
+    lcb: np.ndarray  # scratch float64 (K,): KL-LCB of the virtual arms
+    counters: np.ndarray  # SCB_COUNTERS (1,): the changing scalars below, by name
+    kappa: float
+
+
+SCB_COUNTERS = np.dtype([
+    ("best", np.int64),  # the arm played against itself, -1 while none
+    ("exploring", np.int64),  # 1 while the pair (first, second) is under test
+    ("first", np.int64),  # f, the virtual arm whose pull is being resolved
+    ("second", np.int64),  # s, its drawn opponent
+    ("tau", np.int64),  # slot within the round (counts updates)
+    ("pointer", np.int64),  # v, position in R of the next virtual arm
+    ("remaining_size", np.int64),  # |R|
+    ("round_index", np.int64),  # r
+    ("round_length", np.float64),  # T_r
+])
 
 
 def init_scb(K, horizon=None, alpha=ALPHA, schedule="as-run"):
-    """State of SCB: (n, w (K, K) float64; open (K, K) bool; open_count (K,) int64; remaining (K,) int64
-    (the list R, first ``ints[SIZE]`` entries); m, g (K,) virtual pulls and rewards; ucb, lcb (K,)
-    scratch; ints [best, exploring, f, s, tau, v, |R|, round r]; reals [kappa, T_r]).
+    """A fresh ``SCBState`` at the start of round 1.
 
     alpha: the KL-confidence multiplier kappa (> 0, default 0.51); schedule: "as-run" or "original"
-    round lengths (deviation D7).
+    round lengths (module doc).
     """
     kappa = check_alpha(alpha)
     first = SCHEDULES[check_choice("schedule", schedule, tuple(SCHEDULES))]
-    state = (np.empty((K, K)), np.empty((K, K)), np.empty((K, K), np.bool_), np.empty(K, np.int64),
-             np.empty(K, np.int64), np.empty(K), np.empty(K), np.empty(K), np.empty(K),
-             np.zeros(8, np.int64), np.array([kappa, float(first)]))
+    state = SCBState(
+        comparisons=np.empty((K, K)), wins=np.empty((K, K)), is_open=np.empty((K, K), np.bool_),
+        open_count=np.empty(K, np.int64), remaining=np.empty(K, np.int64), pulls=np.empty(K),
+        rewards=np.empty(K), ucb=np.empty(K), lcb=np.empty(K), counters=np.zeros(1, SCB_COUNTERS), kappa=kappa,
+    )
+    state.counters[0]["round_index"] = 1
+    state.counters[0]["round_length"] = float(first)
     _reset_round(state)
-    state[9][ROUND] = 1
     return state
 
 
 @njit(cache=True)
 def _reset_round(state):
-    """Start a round (spec 3.7 "State, reset at the start of every round"); T_r and r are left alone."""
-    n, w, is_open, open_count, remaining, m, g, _, _, ints, _ = state
+    """Start a round (Zoghi et al. 2015, Algorithm 2); T_r and r are left alone."""
+    (comparisons, wins, is_open, open_count, remaining, pulls, rewards, _, _, counters, _) = state
+    c = counters[0]
+    n, w, is_open, open_count, remaining, m, g = (comparisons, wins, is_open, open_count,
+                                                  remaining, pulls, rewards)
     K = n.shape[0]
     n[:, :] = SCB_PSEUDO_N
     w[:, :] = SCB_PSEUDO_W
@@ -74,13 +110,13 @@ def _reset_round(state):
         remaining[i] = i
         m[i] = 0.0
         g[i] = 0.0
-    ints[BEST] = -1
-    ints[EXPLORING] = 0
-    ints[F] = 0
-    ints[S] = 0
-    ints[TAU] = 1
-    ints[V] = 0
-    ints[SIZE] = K
+    c.best = -1
+    c.exploring = 0
+    c.first = 0
+    c.second = 0
+    c.tau = 1
+    c.pointer = 0
+    c.remaining_size = K
 
 
 @njit(cache=True)
@@ -101,21 +137,23 @@ def _pair_resolved(n, w, x, y, tau, kappa):
 
 @njit(cache=True)
 def _virtual_pull(state, reward):
-    """Pull the virtual arm R[v] with ``reward`` and advance v (Zoghi et al. Algorithm 3 / spec 3.7).
+    """Pull the virtual arm R[v] with ``reward`` and advance v (Zoghi et al. Algorithm 3 / docs/algorithms.md#scb).
 
     After a full pass over R, every arm whose KL-UCB is below the largest KL-LCB leaves R (order kept);
     one arm left becomes ``best`` (none left: best = 0).
     """
-    n, _, _, _, remaining, m, g, ucb, lcb, ints, reals = state
-    i = remaining[ints[V]]
+    (comparisons, _, _, _, remaining, pulls, rewards, ucb, lcb, counters, kappa) = state
+    c = counters[0]
+    n, remaining, m, g, ucb, lcb = comparisons, remaining, pulls, rewards, ucb, lcb
+    i = remaining[c.pointer]
     m[i] += 1.0
     g[i] += reward
-    ints[V] += 1
-    if ints[V] < ints[SIZE]:
+    c.pointer += 1
+    if c.pointer < c.remaining_size:
         return
-    ints[V] = 0
-    size = ints[SIZE]
-    base = reals[0] * (math.log(4.0 * reals[1] * n.shape[0]) + _log_log_term(ints[TAU]))
+    c.pointer = 0
+    size = c.remaining_size
+    base = kappa * (math.log(4.0 * c.round_length * n.shape[0]) + _log_log_term(c.tau))
     top_lcb = -math.inf
     for idx in range(size):
         k = remaining[idx]
@@ -132,11 +170,11 @@ def _virtual_pull(state, reward):
         if ucb[k] >= top_lcb:
             remaining[kept] = k
             kept += 1
-    ints[SIZE] = kept
+    c.remaining_size = kept
     if kept == 1:
-        ints[BEST] = remaining[0]
+        c.best = remaining[0]
     elif kept == 0:
-        ints[BEST] = 0
+        c.best = 0
 
 
 @njit(cache=True)
@@ -158,30 +196,33 @@ def _learned_best(n, w):
 
 @njit(cache=True)
 def select(state, t, rng):
-    """SCB's pair at slot t (spec 3.7 "Selection"): (best, best), the pair under test (f, s), or the
+    """SCB's pair at slot t (docs/algorithms.md#scb): (best, best), the pair under test (f, s), or the
     next pair of the virtual bandit, after any number of free virtual pulls of resolved pairs."""
-    n, w, is_open, open_count, remaining, _, _, _, _, ints, _ = state
+    (comparisons, wins, is_open, open_count, remaining, _, _, _, _, counters, _) = state
+    c = counters[0]
+    n, w, is_open = comparisons, wins, is_open
+    open_count, remaining = open_count, remaining
     K = n.shape[0]
     while True:
-        if ints[BEST] >= 0:
-            return ints[BEST], ints[BEST]
-        if ints[EXPLORING]:
-            return ints[F], ints[S]
-        i = remaining[ints[V]]
+        if c.best >= 0:
+            return c.best, c.best
+        if c.exploring:
+            return c.first, c.second
+        i = remaining[c.pointer]
         j = rng.integers(0, K - 1)
         if j >= i:
             j += 1
         learned = True
-        for idx in range(ints[SIZE]):
+        for idx in range(c.remaining_size):
             if open_count[remaining[idx]] > 0:
                 learned = False
                 break
         if learned:
-            ints[BEST] = _learned_best(n, w)
+            c.best = _learned_best(n, w)
         elif is_open[i, j]:
-            ints[EXPLORING] = 1
-            ints[F] = i
-            ints[S] = j
+            c.exploring = 1
+            c.first = i
+            c.second = j
         else:
             _virtual_pull(state, 1.0 if w[i, j] / n[i, j] > 0.5 else 0.0)
 
@@ -189,23 +230,25 @@ def select(state, t, rng):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """Record the outcome of (a1, a2), run the pair test of the current pair, advance tau, and start
-    a new round once tau > T_r (spec 3.7 "Update"; see the module docstring for the delay contract)."""
-    n, w, is_open, open_count, _, _, _, _, _, ints, reals = state
+    a new round once tau > T_r (docs/algorithms.md#scb; see the module docstring for the delay contract)."""
+    (comparisons, wins, is_open, open_count, _, _, _, _, _, counters, kappa) = state
+    c = counters[0]
+    n, w, is_open, open_count = comparisons, wins, is_open, open_count
     update_pair(n, w, a1, a2, a1_won)
-    if ints[EXPLORING] and a1 == ints[F] and a2 == ints[S] and is_open[a1, a2]:
+    if c.exploring and a1 == c.first and a2 == c.second and is_open[a1, a2]:
         x, y = (a1, a2) if a1_won else (a2, a1)
-        if _pair_resolved(n, w, x, y, ints[TAU], reals[0]):
+        if _pair_resolved(n, w, x, y, c.tau, kappa):
             is_open[x, y] = False
             is_open[y, x] = False
             open_count[x] -= 1
             open_count[y] -= 1
-            ints[EXPLORING] = 0
+            c.exploring = 0
             _virtual_pull(state, 1.0 if a1_won else 0.0)
-    ints[TAU] += 1
-    if ints[TAU] > reals[1]:
+    c.tau += 1
+    if c.tau > c.round_length:
         _reset_round(state)
-        reals[1] = reals[1] * reals[1]
-        ints[ROUND] += 1
+        c.round_length = c.round_length * c.round_length
+        c.round_index += 1
 
 
 SCB_SPEC = AlgorithmSpec(

@@ -6,6 +6,7 @@
 
 from numba import njit
 
+
 @njit(cache=True, inline="always")
 def argmax_first(values, mask):
     """Index of the largest ``values[i]`` with ``mask[i]`` true; ties go to the lowest index.

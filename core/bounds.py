@@ -1,7 +1,8 @@
 """Relative upper/lower confidence bounds (RUCB/RLCB), Algorithm 1 line 4 of the paper.
 
-Two flavours (spec 2.4).  Both read the pseudo-count statistics ``n`` (comparisons of the unordered
-pair, ``n[i, j] == n[j, i]``) and ``w`` (``w[i, j]`` = wins of i over j), and ``log_t = ln t``.
+Two flavours (docs/algorithms.md#shared-building-blocks).  Both read the pseudo-count statistics ``n``
+(comparisons of the unordered pair, ``n[i, j] == n[j, i]``) and ``w`` (``w[i, j]`` = wins of i over j), and
+``log_t = ln t``.
 
 * mirrored (D-TS, D-TS+): the entry with the larger index is the master,
   ``u_ij = w_ij/n_ij + sqrt(alpha ln t / n_ij)`` for i > j, and ``u_ji = 1 - l_ij``, ``l_ji = 1 - u_ij``;
@@ -39,16 +40,6 @@ def direct_bound(n, w, i, j, log_t, alpha):
     return mean + width, mean - width
 
 
-@njit(cache=True)
-def direct_bounds(n, w, log_t, alpha, U, L):
-    """Fill the K x K matrices ``U``, ``L`` with direct bounds; diagonal 1/2.  Returns (U, L)."""
-    K = n.shape[0]
-    for i in range(K):
-        for j in range(K):
-            U[i, j], L[i, j] = direct_bound(n, w, i, j, log_t, alpha)
-    return U, L
-
-
 @njit(cache=True, inline="always")
 def direct_upper_column(n, w, col, log_t, alpha, upper):
     """Fill ``upper[j] = u_{j col}`` (direct bounds; the column of the first candidate from which
@@ -60,7 +51,7 @@ def direct_upper_column(n, w, col, log_t, alpha, upper):
 
 @njit(cache=True, inline="always")
 def update_pair(n, w, a1, a2, a1_won):
-    """The common statistics update (spec 0): one more comparison of {a1, a2}, one win for the winner.
+    """The common statistics update: one more comparison of {a1, a2}, one win for the winner.
 
     For a self-comparison this adds 2 to ``n[a, a]`` and 1 to ``w[a, a]``; the diagonal is never read.
     """
@@ -78,9 +69,9 @@ def ucb_switch_log_t(mean, count, alpha):
     else count (1/2 - mean)^2 / alpha.
 
     The bound only grows with t for fixed statistics, so "u >= 1/2" switches on once, at this ln t, and
-    changes otherwise only when the pair is compared (DESIGN section 6): cache it per pair and compare
-    with ln t instead of evaluating a square root every slot.  Equal to the direct test up to rounding
-    at the exact boundary.
+    changes otherwise only when the pair is compared (docs/algorithms.md#shared-building-blocks): cache it
+    per pair and compare with ln t instead of evaluating a square root every slot.  Equal to the direct
+    test up to rounding at the exact boundary.
     """
     if mean >= 0.5:
         return -math.inf
@@ -183,7 +174,8 @@ def upper_copeland_from_switches(switch, log_t, counts):
     """Fill ``counts[i] = #{j != i : u_ij >= 1/2}`` from cached switch times (Algorithm 1 line 5).
 
     The comparison is ``>=`` as in the authors' code (the paper writes ``>``; the two differ on an
-    event of probability zero, spec D2); no square root per pair.  counts: int64 (K,).  Returns counts.
+    event of probability zero, docs/algorithms.md#d-ts); no square root per pair.  counts: int64 (K,).
+    Returns counts.
     """
     K = switch.shape[0]
     for i in range(K):

@@ -1,34 +1,35 @@
 """Every constant of the paper and of the authors' simulator, in one place.
 
-Sources: Wu & Liu (NIPS 2016), Sec. 5 and App. D; the authors' C++ (``struConfig``), as documented in
-``shared/spec/algorithms.md`` section 2.1.  Each line names where the value comes from.
+Sources: Wu & Liu (NIPS 2016), Sec. 5 and App. D; the settings of the authors' C++ simulator; the
+papers of the baselines.  Each line names where the value comes from; docs/algorithms.md#constants
+lists them by algorithm.
 """
 
 # --- Confidence bounds and priors -----------------------------------------------------------------
 ALPHA = 0.51  # Sec. 5: RUCB/RLCB scale factor of D-TS, D-TS+, RUCB, RCS, CCB (also SCB's KL multiplier)
 ALPHA_BOUND_MIN = 0.5  # Theorem 1 / Prop. 1 need alpha > 0.5; smaller values only warn
-PSEUDO_N = 1e-6  # spec 2.2: initial comparison count of D-TS, D-TS+, RUCB, RCS, CCB ("x/0")
-PSEUDO_W = 1e-5  # spec 2.2: initial win count of the same algorithms (an unseen pair has p-hat = 10)
-KL_CLAMP = 1e-7  # spec 0: arguments of the clamped Bernoulli KL are clipped to [1e-7, 1 - 1e-7]
+PSEUDO_N = 1e-6  # simulator: initial comparison count of D-TS, D-TS+, RUCB, RCS, CCB (replaces "x/0 := 1")
+PSEUDO_W = 1e-5  # simulator: initial win count of the same algorithms (an unseen pair has p-hat = 10)
+KL_CLAMP = 1e-7  # simulator: arguments of the clamped Bernoulli KL are clipped to [1e-7, 1 - 1e-7]
 
-# --- Baselines (Sec. 5 and the settings of the cited papers, spec 2.1) --------------------------
+# --- Baselines (Sec. 5, the authors' simulator and the cited papers) -------------------------------
 BTM_GAMMA = 1.3  # Sec. 5: BTM relaxation factor gamma (confidence 3 gamma^2 sqrt(log(2KT)/n))
-BTM_CONFIDENCE_SCALE = 3.0  # spec 3.10: BTM confidence radius 3 gamma^2 sqrt(ln(2KT)/n) (1 when n = 0)
-SAVAGE_PSEUDO_N = 1e-6  # spec 2.2: SAVAGE initial comparison count of every pair
-SAVAGE_PSEUDO_W = 5e-7  # spec 2.2: SAVAGE initial win count (an unseen pair has p-hat = 1/2)
-SBM_SCALE = 3.0  # spec 2.6: UCB base bandit of Sparring/MultiSBM, width sqrt((3+2) ln t / (2n))
+BTM_CONFIDENCE_SCALE = 3.0  # Yue & Joachims 2011: BTM radius 3 gamma^2 sqrt(ln(2KT)/n) (1 when n = 0)
+SAVAGE_PSEUDO_N = 1e-6  # simulator: SAVAGE initial comparison count of every pair
+SAVAGE_PSEUDO_W = 5e-7  # simulator: SAVAGE initial win count (an unseen pair has p-hat = 1/2)
+SBM_SCALE = 3.0  # simulator: UCB base bandit of Sparring/MultiSBM, width sqrt((3+2) ln t / (2n))
 RMED_F_COEF = 0.3  # Komiyama et al. 2015: RMED slack f(K) = 0.3 K^1.01
 RMED_F_EXP = 1.01
 RMED2_ALPHA = 3.0  # Komiyama et al. 2015: RMED2 exploration constant (computed, not plotted)
 ECW_RMED_ALPHA = 3.0  # Komiyama et al. 2016: forced exploration N_ij < alpha sqrt(ln t)
 ECW_RMED_BETA = 0.01  # Komiyama et al. 2016: forced exploration |p-hat - 1/2| < beta / max(1, ln ln t)
-KLUCB_EPS = 1e-6  # spec 2.5: KL-UCB/LCB bisection tolerance (SCB)
-SCB_FIRST_ROUND = 1000  # spec 3.7: SCB round lengths 1000, 1e6, 1e12 (as run)
-SCB_ORIGINAL_FIRST_ROUND = 4  # spec 3.7(a)/D7: original SCB round lengths T_r = 2^(2^r) = 4, 16, 256, ...
-SCB_PSEUDO_N = 2e-6  # spec 2.2: SCB initial comparison count (reset every round)
-SCB_PSEUDO_W = 1e-6  # spec 2.2: SCB initial win count (an unseen pair has p-hat = 1/2)
-SBM_PSEUDO_CNT = 1e-6  # spec 2.6: SBM initial play count of every arm (Sparring, MultiSBM)
-SBM_PSEUDO_SUM = 5e-6  # spec 2.6: SBM initial reward sum of every arm
-CCB_P_EXPLORE = 0.25  # spec 3.6: CCB pair-exploration probability
-CCB_P_RESTRICT = 2.0 / 3.0  # spec 3.6: CCB probability of restricting to B intersect C
-CCB_P_CHALLENGER = 0.5  # spec 3.6: CCB probability of picking the challenger from B^{a1}
+KLUCB_EPS = 1e-6  # simulator: KL-UCB/LCB bisection tolerance (SCB)
+SCB_FIRST_ROUND = 1000  # simulator: SCB round lengths 1000, 1e6, 1e12 (as run)
+SCB_ORIGINAL_FIRST_ROUND = 4  # Zoghi et al. 2015: original SCB round lengths T_r = 2^(2^r) = 4, 16, 256, ...
+SCB_PSEUDO_N = 2e-6  # simulator: SCB initial comparison count (reset every round)
+SCB_PSEUDO_W = 1e-6  # simulator: SCB initial win count (an unseen pair has p-hat = 1/2)
+SBM_PSEUDO_CNT = 1e-6  # simulator: SBM initial play count of every arm (Sparring, MultiSBM)
+SBM_PSEUDO_SUM = 5e-6  # simulator: SBM initial reward sum of every arm
+CCB_P_EXPLORE = 0.25  # Zoghi et al. 2015, CCB: pair-exploration probability
+CCB_P_RESTRICT = 2.0 / 3.0  # Zoghi et al. 2015, CCB: probability of restricting C to B intersect C
+CCB_P_CHALLENGER = 0.5  # Zoghi et al. 2015, CCB: probability of picking the challenger from B^{a1}

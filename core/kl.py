@@ -1,4 +1,5 @@
-"""Bernoulli Kullback-Leibler divergence and the KL confidence bounds built on it (spec 0 and 2.5)."""
+"""Bernoulli Kullback-Leibler divergence and the KL confidence bounds built on it
+(docs/algorithms.md#shared-building-blocks)."""
 
 import math
 
@@ -11,7 +12,7 @@ from core.constants import KL_CLAMP
 def kl_bernoulli(p, q):
     """KL(p || q) = p ln(p/q) + (1-p) ln((1-p)/(1-q)), with 0 ln 0 = 0; inf if q is 0 or 1 and p != q.
 
-    Unclamped: RMED1's empirical divergence uses this form (spec 3.8).
+    Unclamped: RMED1's empirical divergence uses this form (docs/algorithms.md#rmed1-and-rmed2).
     """
     total = 0.0
     if p > 0.0:
@@ -38,7 +39,7 @@ def kl_clamped(p, q):
 
 @njit(cache=True)
 def kl_ucb(p_hat, rho, eps):
-    """Largest q in [p_hat, 1 - eps] with KLc(p_hat, q) <= rho, by bisection to width eps (spec 2.5).
+    """Largest q in [p_hat, 1 - eps] with KLc(p_hat, q) <= rho, by bisection to width eps.
 
     Edge rules of the authors' code: p_hat >= 1 gives 1; p_hat <= 0 gives 1 - exp(-rho).
     """
@@ -61,7 +62,7 @@ def kl_ucb(p_hat, rho, eps):
 
 @njit(cache=True)
 def kl_lcb(p_hat, rho, eps):
-    """Smallest q in [eps, p_hat] with KLc(p_hat, q) <= rho, by bisection to width eps (spec 2.5).
+    """Smallest q in [eps, p_hat] with KLc(p_hat, q) <= rho, by bisection to width eps.
 
     Edge rules of the authors' code: p_hat >= 1 gives exp(-rho); p_hat <= 0 gives 0.
     """

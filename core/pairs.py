@@ -1,4 +1,5 @@
-"""The canonical order of unordered pairs {i, j}, i > j: (1,0), (2,0), (2,1), (3,0), ... (spec 3.8, 3.9).
+"""The canonical order of unordered pairs {i, j}, i > j: (1,0), (2,0), (2,1), (3,0), ...
+(docs/algorithms.md#rmed1-and-rmed2, #ecw-rmed).
 
 RMED1/RMED2 compare the pairs once each in this order at the start, and ECW-RMED scans them in this
 order for forced exploration and keeps its pair lists in it.  Index r = i (i - 1) / 2 + j.

@@ -1,4 +1,5 @@
-"""SBM, the UCB single-bandit "machine" behind Sparring and MultiSBM (spec 2.6, Ailon et al. ICML 2014).
+"""SBM, the UCB single-bandit "machine" behind Sparring and MultiSBM (Ailon et al. ICML 2014;
+docs/algorithms.md#sparring).
 
 One SBM over K arms is two float64 arrays: ``cnt[k]`` (plays of arm k) and ``sm[k]`` (reward sum of
 arm k), started at the authors' pseudo-counts 1e-6 and 5e-6.  Its index is
@@ -8,7 +9,7 @@ arm k), started at the authors' pseudo-counts 1e-6 and 5e-6.  Its index is
 
 and it plays the first-index argmax.  Because an unplayed arm's index is exactly 1.0 (not +inf), the
 as-run SBM does not play every arm once first: it stays on arm 0 until that arm's index falls below
-1.0, then moves to the lowest unplayed arm, and so on (spec 2.6 "quirk", deviation D9).
+1.0, then moves to the lowest unplayed arm, and so on (docs/algorithms.md#sparring).
 Several SBMs are stored as the rows of (copies, K) arrays; the kernels take one row.
 """
 
@@ -21,13 +22,13 @@ from core.constants import SBM_PSEUDO_CNT, SBM_PSEUDO_SUM
 
 
 def new_sbm_arrays(copies, K):
-    """Fresh (cnt, sm) float64 arrays of shape (copies, K) at the pseudo-counts 1e-6 / 5e-6 (spec 2.2)."""
+    """Fresh (cnt, sm) float64 arrays of shape (copies, K) at the pseudo-counts 1e-6 / 5e-6."""
     return np.full((copies, K), SBM_PSEUDO_CNT), np.full((copies, K), SBM_PSEUDO_SUM)
 
 
 @njit(cache=True)
 def sbm_pull(cnt, sm, t, scale, unplayed_index=1.0):
-    """The arm an SBM plays at clock t (spec 2.6 ``pull``): first-index argmax of the UCB index.
+    """The arm an SBM plays at clock t (``pull``): first-index argmax of the UCB index.
 
     cnt, sm: float64 (K,) one SBM's play counts and reward sums; t: the clock (>= 1; the global slot
     as run); scale: the SBM scale factor alpha (3.0), width sqrt((scale + 2) ln t / (2 cnt));
@@ -50,6 +51,6 @@ def sbm_pull(cnt, sm, t, scale, unplayed_index=1.0):
 
 @njit(cache=True)
 def sbm_update(cnt, sm, k, reward):
-    """Feed one SBM the reward of arm k (spec 2.6 ``update``): ``cnt[k] += 1``, ``sm[k] += reward``."""
+    """Feed one SBM the reward of arm k (``update``): ``cnt[k] += 1``, ``sm[k] += reward``."""
     cnt[k] += 1.0
     sm[k] += reward

@@ -1,4 +1,4 @@
-"""A small in-place sort for the short per-slot lists of ECW-RMED (spec 3.9): no allocation."""
+"""A small in-place sort for the short per-slot lists of ECW-RMED (docs/algorithms.md#ecw-rmed): no allocation."""
 
 from numba import njit
 

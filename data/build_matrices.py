@@ -1,16 +1,17 @@
 """Regenerate the matrix files in data/matrices (executable provenance).
 
 Usage (from the repository root):
-    python data/build_matrices.py [--shared DIR] [--out DIR] [--local]
+    python data/build_matrices.py [--sources DIR] [--out DIR]
 
 * The paper's printed tables (D-TS App. D, Tables 1-6) are transcribed by hand below,
   exactly as printed, and written verbatim.
-* The full-precision files are copied from the shared data folder (default
-  ``<repo>/../shared/data``), re-written with ``%.17g`` (a bit-exact round trip).
+* The full-precision files are converted from their source files (names, origins and checksums in
+  docs/datasets.md#source-files), read from the folder given as ``--sources``, and re-written with
+  ``%.17g`` (a bit-exact round trip).
 * The four Table-9 MSLR subsets are cut out of data/matrices/mslr136_informational.txt
   (ranker r is row r-1), rows in the table's listed ranker order.
-``--local`` skips the copies, so only the tables and the subsets are rebuilt (no
-shared folder needed).  Every file gets a ``#`` header (source, derivation, checks)
+Without ``--sources`` the conversions are skipped, so only the tables and the subsets are
+rebuilt (from the committed 136x136 matrix).  Every file gets a ``#`` header (source, derivation, checks)
 and a ``# labels:`` line.  Each check below raises ValueError if it fails.
 This module uses numpy only and does not import the ``data`` package, so it also
 runs as a plain script.
@@ -23,7 +24,6 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = REPO / "data" / "matrices"
-DEFAULT_SHARED = REPO.parent / "shared" / "data"
 PAPER = 'Wu & Liu, "Double Thompson Sampling for Dueling Bandits", NIPS 2016'
 NIGHTINGAL = (
     "GitHub nightingal3/duelling-bandits, files added in commit cd17008ba0241c74100db965d34a87e1622c4a57 "
@@ -40,14 +40,16 @@ PRINTED = {
         0.4 0.1 0.5 0.9
         0.4 0.9 0.1 0.5"""),
     "strong_borda": ("Table 2", ['"StrongBorda"',
-                                 "arm 1 is the Condorcet winner (0.55); arm 2, the Borda winner, beats arms 3-5 at 0.95"], """
+                                 "arm 1 is the Condorcet winner (0.55); arm 2, the Borda winner, beats arms 3-5 at "
+                                 "0.95"], """
         0.5 0.55 0.55 0.55 0.55
         0.45 0.5 0.95 0.95 0.95
         0.45 0.05 0.5 0.95 0.95
         0.45 0.05 0.05 0.5 0.95
         0.45 0.05 0.05 0.05 0.5"""),
     "arxiv": ("Table 3", ['"ArXiv" (interleaving experiments, Yue & Joachims, ICML 2011)',
-                          "exact tie p_46 = p_64 = 0.50: counts for neither arm (violates Assumption 1; kept as the authors used it)"], """
+                          "exact tie p_46 = p_64 = 0.50: counts for neither arm (violates Assumption 1; kept as the "
+                          "authors used it)"], """
         0.50 0.55 0.55 0.54 0.61 0.61
         0.45 0.50 0.55 0.55 0.58 0.60
         0.45 0.45 0.50 0.54 0.51 0.56
@@ -56,15 +58,18 @@ PRINTED = {
         0.39 0.40 0.44 0.50 0.49 0.50"""),
     "gap": ("Table 4", ['"Gap" (adopted from Komiyama et al., ICML 2016)',
                         "the LaTeX \\label of this table (tab:noncondorcet_strongborda) is swapped with the "
-                        "Non-Condorcet StrongBorda table; caption and content (5x5) identify it as Gap; p_14 = 0.51"], """
+                        "Non-Condorcet StrongBorda table; caption and content (5x5) identify it as Gap; p_14 = "
+                        "0.51"], """
         0.5 0.8 0.8 0.51 0.2
         0.2 0.5 0.8 0.2 0.8
         0.2 0.2 0.5 0.8 0.8
         0.49 0.8 0.2 0.5 0.2
         0.8 0.2 0.2 0.8 0.5"""),
     "nc_strong_borda": ("Table 5", ['"Non-Condorcet StrongBorda"',
-                                    "the LaTeX \\label of this table (tab:synthetic_gap) is swapped with the Gap table; "
-                                    "caption and content (6x6) identify it; the Borda winner, arm 2, beats arm 1 at 0.95"], """
+                                    "the LaTeX \\label of this table (tab:synthetic_gap) is swapped with the Gap "
+                                    "table; "
+                                    "caption and content (6x6) identify it; the Borda winner, arm 2, beats arm 1 at "
+                                    "0.95"], """
         0.5 0.05 0.55 0.55 0.55 0.55
         0.95 0.5 0.95 0.95 0.45 0.45
         0.45 0.05 0.5 0.95 0.95 0.95
@@ -119,31 +124,39 @@ TABLE9 = {
 SUSHI_LABELS = ("sake awabi hamachi aka-gai tai ama-ebi hotate-gai toro "
                 "tamago uni maguro ikura tako ika anago ebi").split()
 SUSHI_NOTES = [
-    "source: Komiyama et al. (COLT 2015 / ICML 2016) Sushi 16x16, recipe jkomiyama/duelingbanditlib sushi/build_pref_sushi.py "
+    "source: Komiyama et al. (COLT 2015 / ICML 2016) Sushi 16x16, recipe jkomiyama/duelingbanditlib "
+    "sushi/build_pref_sushi.py "
     "(commit ee43828c9b6dd298abf4a938eada8cae5b2be0fc), recomputed from the sushi3b orders as redistributed by PrefLib "
-    "(00014-00000002.soi, fleverest/PrefLib-Data e70f12c3f1ee0dfa6f7974618522df0aa4ce9d91; same file in PrefLib/PrefLib-Data "
+    "(00014-00000002.soi, fleverest/PrefLib-Data e70f12c3f1ee0dfa6f7974618522df0aa4ce9d91; same file in "
+    "PrefLib/PrefLib-Data "
     "aaadda8ea0daff6bfed7435192d943a134eb37ec)",
-    "derivation: the 16 most-compared of the 100 set-B items, rows in ascending comparison count; p_ij = W_ij / (W_ij + W_ji) "
-    "from pairwise win counts W, at full precision (shared/data/sushi16_komiyama_pref_fullprec.txt)",
+    "derivation: the 16 most-compared of the 100 set-B items, rows in ascending comparison count; p_ij = W_ij / (W_ij "
+    "+ W_ji) "
+    "from pairwise win counts W, at full precision (source file sushi16_komiyama_pref_fullprec.txt)",
     "rows are sushi3 item ids 15 14 13 12 11 9 10 8 7 4 2 6 5 3 1 0; the Condorcet winner is toro (row index 7)",
     "exact off-diagonal tie: hamachi vs tai = 126:126, p = 0.5 (counts for neither arm; violates Assumption 1)",
-    "the 3-decimal version (shared/data/sushi16_komiyama_pref_3dp.txt) is NOT used: its pair maguro/ebi prints 0.627/0.372, "
-    "summing to 0.999, and |0.999 - 1| = 0.0010000000000000009 is not < 1e-3, so the authors' consistency check rejects it",
-    "checked by build_matrices.py: equals W / (W + W^T) of shared/data/sushi16_komiyama_pairwise_win_counts.txt bit for bit",
+    "the 3-decimal version (source file sushi16_komiyama_pref_3dp.txt) is NOT used: its pair maguro/ebi prints "
+    "0.627/0.372, "
+    "summing to 0.999, and |0.999 - 1| = 0.0010000000000000009 is not < 1e-3, so the authors' consistency check "
+    "rejects it",
+    "checked by build_matrices.py: equals W / (W + W^T) of source file sushi16_komiyama_pairwise_win_counts.txt bit "
+    "for bit",
     "the raw Kamishima data may not be redistributed; only this derived aggregate is kept",
 ]
 
-# name: (shared file, labels, notes)
+# name: (source file, labels, notes)
 COPIES = {
     "mslr136_informational": (
         "MSLR_Informational_PMat_136x136.txt", [str(r) for r in range(1, 137)],
-        [f"source: {NIGHTINGAL}", "file data/MSLR_Informational_PMat.npz (blob 5cd4f98db3bb3bb55b921e75595928831cf2ae23, "
+        [f"source: {NIGHTINGAL}", "file data/MSLR_Informational_PMat.npz (blob "
+                                  "5cd4f98db3bb3bb55b921e75595928831cf2ae23, "
          "sha256 ef05eca2b7b27f63faaa292b0e88b17311560bf76124693354d953c702b7e9da), key PMat, unchanged",
          "the 136 MSLR-WEB30K rankers, informational click model; label = 1-based ranker id (ranker r is row r-1)",
          "the D-TS 5-armed tables and all four Table-9 subsets are sub-matrices of this matrix"]),
     "mslr136_navigational": (
         "MSLR_Navigational_PMat_136x136.txt", [str(r) for r in range(1, 137)],
-        [f"source: {NIGHTINGAL}", "file data/MSLR_Navigational_PMat.npz (blob 0e7aa5cf7df105851b5e5dc518e9f4ec2731e715, "
+        [f"source: {NIGHTINGAL}", "file data/MSLR_Navigational_PMat.npz (blob "
+                                  "0e7aa5cf7df105851b5e5dc518e9f4ec2731e715, "
          "sha256 302f4d88cba0bcace47a0e7a6e5bebdd8961b2ad912db9b682b3f2a9a05c3a94), key PMat, unchanged",
          "navigational click model; label = 1-based ranker id"]),
     "mslr136_perfect": (
@@ -153,22 +166,28 @@ COPIES = {
          "perfect click model; label = 1-based ranker id"]),
     "mslr5_condorcet": (
         "MSLR_Informational_5_Condorcet_rankers_2-4-3-1-5_fullprec.txt", ["2", "4", "3", "1", "5"],
-        [f"source: {PAPER}, Appendix D, Table 7 (MSLR K = 5, Condorcet), printed to 3 decimals; full precision from mslr136_informational",
+        [f"source: {PAPER}, Appendix D, Table 7 (MSLR K = 5, Condorcet), printed to 3 decimals; full precision from "
+         f"mslr136_informational",
          "identification: HuasenWu/DuelingBandits DuelingBandit/data/MSLR_Informational_5_Condorcet.txt (commit "
-         "832893cd52715842ae1ef59b34122b0d23564fcd, 8 digits) equals rankers (2, 4, 3, 1, 5) of the 136x136 matrix within 4.7e-9",
-         "the paper prints p_12 = 0.535 (= 0.53519...); the 0.525 in nightingal3's transcription (src/ltr_matrices.py) is a typo there",
+         "832893cd52715842ae1ef59b34122b0d23564fcd, 8 digits) equals rankers (2, 4, 3, 1, 5) of the 136x136 matrix "
+         "within 4.7e-9",
+         "the paper prints p_12 = 0.535 (= 0.53519...); the 0.525 in nightingal3's transcription (src/ltr_matrices.py) "
+         "is a typo there",
          "checked by build_matrices.py: equals rows/columns (2, 4, 3, 1, 5) of mslr136_informational bit for bit"]),
     "mslr5_noncondorcet": (
         "MSLR_Informational_5_nonCondorcet_rankers_93-7-92-94-105_fullprec.txt", ["93", "7", "92", "94", "105"],
-        [f"source: {PAPER}, Appendix D, Table 8 (MSLR K = 5, non-Condorcet), printed to 3 decimals; full precision from mslr136_informational",
-         "identification: an exhaustive search over ordered 5-tuples of the 136 Informational rankers finds exactly one tuple, "
+        [f"source: {PAPER}, Appendix D, Table 8 (MSLR K = 5, non-Condorcet), printed to 3 decimals; full precision "
+         f"from mslr136_informational",
+         "identification: an exhaustive search over ordered 5-tuples of the 136 Informational rankers finds exactly "
+         "one tuple, "
          "(93, 7, 92, 94, 105), whose entries all round to the printed table (max abs diff 0.000497)",
          "three Copeland winners in a cycle 93 -> 92 -> 7 -> 93",
-         "checked by build_matrices.py: equals rows/columns (93, 7, 92, 94, 105) of mslr136_informational bit for bit"]),
+         "checked by build_matrices.py: equals rows/columns (93, 7, 92, 94, 105) of mslr136_informational bit for "
+         "bit"]),
     "sushi": ("sushi16_komiyama_pref_fullprec.txt", SUSHI_LABELS, SUSHI_NOTES),
 }
 SUSHI_COUNTS = "sushi16_komiyama_pairwise_win_counts.txt"
-MSLR16_SHARED = "MSLR_Informational_16_Condorcet_rankers_10-22-36-58-59-66-67-68-77-98-109-112-115-116-117-125.txt"
+MSLR16_SOURCE = "MSLR_Informational_16_Condorcet_rankers_10-22-36-58-59-66-67-68-77-98-109-112-115-116-117-125.txt"
 FIVE_ARMED_RANKERS = {"mslr5_condorcet": [2, 4, 3, 1, 5], "mslr5_noncondorcet": [93, 7, 92, 94, 105]}
 
 
@@ -261,48 +280,48 @@ def mslr_subset_text(name, P136):
         head.append("rankers 4, 8, ..., 128 = the C++ harness's 'customised' input (0-based rows 3, 7, ..., 127); "
                     "it has pairs with |p_ij - 1/2| < 0.003, which the paper says were eliminated")
     if name == "mslr16_condorcet":
-        head.append(f"also equals shared/data/{MSLR16_SHARED} (checked when building with the shared folder)")
+        head.append(f"also equals source file {MSLR16_SOURCE} (checked when building with --sources)")
     return render(head + summary_lines(P, labels), labels, full_precision_rows(P))
 
 
-def copy_text(name, shared):
-    """Text of the copied full-precision file ``name`` (a key of COPIES) read from folder ``shared``."""
+def copy_text(name, sources):
+    """Text of the converted full-precision file ``name`` (a key of COPIES) read from folder ``sources``."""
     filename, labels, notes = COPIES[name]
-    P = load_plain(Path(shared) / filename)
+    P = load_plain(Path(sources) / filename)
     check_consistent(P, filename)
     if name == "sushi":
-        W = load_plain(Path(shared) / SUSHI_COUNTS)
+        W = load_plain(Path(sources) / SUSHI_COUNTS)
         N = W + W.T
         if not np.array_equal(np.divide(W, N, out=np.full(W.shape, 0.5), where=N > 0), P):
             raise ValueError(f"{filename} is not W / (W + W^T) of {SUSHI_COUNTS}")
-    head = [f"{name}: K = {P.shape[0]}, copied from shared/data/{filename} at full precision (%.17g)"]
+    head = [f"{name}: K = {P.shape[0]}, converted from source file {filename} at full precision (%.17g)"]
     head += notes
     head.append("checked by build_matrices.py: diagonal 0.5 and p_ij + p_ji == 1 exactly for every pair")
     return render(head + summary_lines(P, labels), labels, full_precision_rows(P))
 
 
-def check_against_136(out, shared):
-    """Check the 5-armed copies (and the shared K=16 file, if ``shared``) against the 136x136 matrix in ``out``."""
+def check_against_136(out, sources):
+    """Check the 5-armed files (and the K=16 source file, if ``sources``) against the 136x136 matrix in ``out``."""
     P136 = load_plain(Path(out) / f"{MSLR136}.txt")
     for name, rankers in FIVE_ARMED_RANKERS.items():
         idx = np.array(rankers) - 1
         if not np.array_equal(load_plain(Path(out) / f"{name}.txt"), P136[np.ix_(idx, idx)]):
             raise ValueError(f"{name}.txt is not rankers {rankers} of {MSLR136}.txt")
-    if shared is not None:
+    if sources is not None:
         idx = np.array(TABLE9["mslr16_condorcet"][1]) - 1
-        if not np.array_equal(load_plain(Path(shared) / MSLR16_SHARED), P136[np.ix_(idx, idx)]):
-            raise ValueError(f"shared {MSLR16_SHARED} differs from the subset of {MSLR136}.txt")
+        if not np.array_equal(load_plain(Path(sources) / MSLR16_SOURCE), P136[np.ix_(idx, idx)]):
+            raise ValueError(f"source file {MSLR16_SOURCE} differs from the subset of {MSLR136}.txt")
 
 
-def build(out=DEFAULT_OUT, shared=DEFAULT_SHARED):
-    """Write every file into ``out``: copies from ``shared`` (skipped if None), then the Table-9
-    subsets (from ``out``/mslr136_informational.txt) and the printed tables."""
+def build(out=DEFAULT_OUT, sources=None):
+    """Write every file into ``out``: conversions from the folder ``sources`` (skipped if None), then the
+    Table-9 subsets (from ``out``/mslr136_informational.txt) and the printed tables."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    if shared is not None:
+    if sources is not None:
         for name in COPIES:
-            (out / f"{name}.txt").write_text(copy_text(name, shared))
-    check_against_136(out, shared)
+            (out / f"{name}.txt").write_text(copy_text(name, sources))
+    check_against_136(out, sources)
     P136 = load_plain(out / f"{MSLR136}.txt")
     for name in TABLE9:
         (out / f"{name}.txt").write_text(mslr_subset_text(name, P136))
@@ -312,14 +331,14 @@ def build(out=DEFAULT_OUT, shared=DEFAULT_SHARED):
 
 def main(argv=None):
     """Command-line entry point (see the module docstring)."""
-    parser = argparse.ArgumentParser(description="Regenerate data/matrices from the paper tables and shared/data.")
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="folder with the shared matrix files")
+    parser = argparse.ArgumentParser(description="Regenerate data/matrices from the paper tables and the source files.")
+    parser.add_argument("--sources", type=Path, default=None,
+                        help="folder with the source files of docs/datasets.md#source-files (default: skip them)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default data/matrices)")
-    parser.add_argument("--local", action="store_true", help="skip the copies from --shared")
     args = parser.parse_args(argv)
-    if not args.local and not args.shared.is_dir():
-        parser.error(f"shared data folder not found: {args.shared} (give --shared DIR, or --local)")
-    build(args.out, None if args.local else args.shared)
+    if args.sources is not None and not args.sources.is_dir():
+        parser.error(f"source folder not found: {args.sources}")
+    build(args.out, args.sources)
 
 
 if __name__ == "__main__":

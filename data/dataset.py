@@ -24,7 +24,7 @@ class Dataset:
     Build it with ``load_dataset`` or ``dataset_from_matrix``, which validate P; the
     constructor itself only checks the shape and the number of labels.
 
-    Copeland quantities use the strict comparison p_ij > 0.5 (spec section 1.3),
+    Copeland quantities use the strict comparison p_ij > 0.5 (paper Sec. 3; docs/harness.md#regret),
     so an exact 0.5 pair counts for neither arm.
     """
 

@@ -33,7 +33,8 @@ def _cpp_layout(rows, path):
     K = int(flat[0]) if flat and flat[0].is_integer() and flat[0] >= 1 else 0
     if not K or len(flat) != 1 + K * K:
         lengths = sorted({len(r) for r in rows})
-        raise ValueError(f"{path}: neither a K x K matrix ({len(rows)} rows of {lengths} numbers) nor 'K then K*K numbers'")
+        raise ValueError(f"{path}: neither a K x K matrix ({len(rows)} rows of {lengths} numbers) "
+                         "nor 'K then K*K numbers'")
     return K, [flat[1 + i * K: 1 + (i + 1) * K] for i in range(K)]
 
 

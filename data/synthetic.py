@@ -2,7 +2,7 @@
 
 The D-TS paper (App. D.1.2) only states the tournament: three Copeland winners in a
 3-cycle with score K-2 (= 498), the other arms scoring 0..K-4 (= 0..496).  That forces
-the win/loss graph (shared PROVENANCE.md section 3):
+the win/loss graph (docs/datasets.md#copeland500):
   * winner w beats winner (w+1) mod 3 and loses to winner (w+2) mod 3;
   * every winner beats every non-winner;
   * the non-winners form a total order (the earlier one beats the later one).

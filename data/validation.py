@@ -1,7 +1,7 @@
 """Checking (and, within a tolerance, repairing) dueling-bandit preference matrices.
 
 Entry (i, j) of a preference matrix is p_ij = P(arm i beats arm j).  The rule for
-p_ij + p_ji != 1 is the one of the authors' C++ harness (spec section 1.1): a pair
+p_ij + p_ji != 1 is the one of the authors' C++ harness (docs/datasets.md): a pair
 whose sum is off by strictly less than ``tol`` is divided by its sum, anything
 further off is rejected.
 """

@@ -1,6 +1,7 @@
-"""Tests of BTM (spec 3.10) and SAVAGE (spec 3.11): exact behaviour on hand-made states, plain-Python
-transcriptions of the authors' slot order (choose, update, then test/prune) compared decision by decision,
-and the regression against the ETE numbers of spec 1.8 on mslr5_condorcet."""
+"""Tests of BTM and SAVAGE (docs/algorithms.md#btm, #savage): exact behaviour on hand-made states, the
+plain-Python transcriptions of tests/reference/ (the authors' slot order: choose, update, then
+test/prune) compared decision by decision,
+and the regression against the ETE numbers of docs/harness.md#checkpoints on mslr5_condorcet."""
 
 import math
 
@@ -11,6 +12,8 @@ from algorithms.btm import BTM, BTM_SPEC, elimination_candidate
 from algorithms.savage import SAVAGE_SPEC, Savage, prune, resolve_savage_variant
 from data import load_dataset
 from reproduce.runner import run_one
+from tests.reference.btm import btm_slot
+from tests.reference.savage import savage_counts, savage_prune
 
 RNG = np.random.default_rng(0)  # select never draws in the SAVAGE tests; any generator will do
 STRONG3 = np.array([[0.5, 0.9, 0.95], [0.1, 0.5, 0.85], [0.05, 0.15, 0.5]])
@@ -20,14 +23,13 @@ STRONG3 = np.array([[0.5, 0.9, 0.95], [0.1, 0.5, 0.85], [0.05, 0.15, 0.5]])
 def _btm_state(K, horizon, W, nb, wb, phat, faithful_bug):
     """A BTM state whose active list is W (in that order), with the given counters and stored P."""
     state = BTM_SPEC.make_state(K, horizon, {"faithful_bug": faithful_bug})
-    nb_s, wb_s, active, in_w, phat_s, _, _, ints, count_w, wins_w = state
-    nb_s[:], wb_s[:], phat_s[:] = nb, wb, phat
-    active[: len(W)] = W
-    in_w[:] = False
-    in_w[W] = True
-    ints[0] = len(W)
-    count_w[:] = nb[:, W].sum(axis=1)
-    wins_w[:] = wb[:, W].sum(axis=1)
+    state.first_counts[:], state.first_wins[:], state.p_hat[:] = nb, wb, phat
+    state.active[: len(W)] = W
+    state.in_active[:] = False
+    state.in_active[W] = True
+    state.active_size[0] = len(W)
+    state.count_in_active[:] = nb[:, W].sum(axis=1)
+    state.wins_in_active[:] = wb[:, W].sum(axis=1)
     return state
 
 
@@ -50,9 +52,9 @@ def test_btm_elimination_with_and_without_bug(faithful_bug, survivors):
     rng = np.random.default_rng(0)
     a1, a2 = BTM_SPEC.select(state, 5, rng)
     assert a1 in (1, 2) and a2 in (1, 2)
-    np.testing.assert_allclose(state[4][1:], [0.9, 0.1])  # sums over W only
-    assert list(state[2][: state[7][0]]) == survivors
-    assert list(np.flatnonzero(state[3])) == survivors
+    np.testing.assert_allclose(state.p_hat[1:], [0.9, 0.1])  # sums over W only
+    assert list(state.active[: state.active_size[0]]) == survivors
+    assert list(np.flatnonzero(state.in_active)) == survivors
     if not faithful_bug:
         assert BTM_SPEC.select(state, 6, rng) == (1, 1)  # |W| = 1: pure exploitation
 
@@ -78,29 +80,6 @@ def test_btm_no_elimination_without_comparisons_and_threshold():
         assert elimination_candidate(active, 3, phat, 4, 1.0 + 1e-9, 1.0, bug) == -1
 
 
-def _btm_reference_slot(W, nb, wb, phat, a1, a2, a1_won, K, T, scale, faithful_bug):
-    """The authors' slot in the as-run order: statistics, (choice given), counters, then the test on the
-    statistics computed before the counters moved.  Returns the admissible first arms."""
-    N = {i: sum(nb[i][j] for j in W) for i in W}
-    for i in W:
-        S = sum(wb[i][j] for j in W)
-        phat[i] = S / N[i] if N[i] else 0.5
-    argmins = {i for i in W if N[i] == min(N.values())}
-    nb[a1][a2] += 1
-    wb[a1][a2] += int(a1_won)
-    n_star = N[a1]
-    c = 1.0 if n_star == 0 else scale * math.sqrt(math.log(2 * K * T) / n_star)
-    p_min, p_max, arg = 1.0, 0.0, None
-    for k, i in enumerate(W):
-        if phat[i] < p_min:
-            p_min, arg = phat[i], i
-        if phat[i] > p_max:
-            p_max = phat[k] if faithful_bug else phat[i]
-    if arg is not None and p_min + c <= p_max - c:
-        W.remove(arg)
-    return argmins
-
-
 @pytest.mark.parametrize("faithful_bug", [True, False])
 def test_btm_matches_reference_transcription(faithful_bug):
     """gamma = 0.25 makes eliminations happen within a few hundred slots on a 4-armed matrix; the
@@ -118,14 +97,15 @@ def test_btm_matches_reference_transcription(faithful_bug):
             assert a1 == a2 == W[0]
         else:
             before = list(W)
-            admissible = _btm_reference_slot(W, nb, wb, phat, a1, a2, won, K, T, 3 * gamma**2, faithful_bug)
+            admissible = btm_slot(W, nb, wb, phat, a1, a2, won, K, T, 3 * gamma**2, faithful_bug)
             assert a1 in admissible and a2 in before
             if len(W) < len(before):
                 eliminated_at.append(t)
         policy.update(a1, a2, won)
-        assert list(policy.state[2][: policy.state[7][0]]) == W
-        np.testing.assert_array_equal(policy.state[8], policy.state[0][:, W].sum(axis=1))  # running sums
-        np.testing.assert_array_equal(policy.state[9], policy.state[1][:, W].sum(axis=1))
+        state = policy.state
+        assert list(state.active[: state.active_size[0]]) == W
+        np.testing.assert_array_equal(state.count_in_active, state.first_counts[:, W].sum(axis=1))  # running sums
+        np.testing.assert_array_equal(state.wins_in_active, state.first_wins[:, W].sum(axis=1))
     assert len(eliminated_at) == K - 1  # the scenario really exercises every elimination
 
 
@@ -155,15 +135,15 @@ def test_btm_rejects_bad_parameters():
 # ------------------------------------------------------------------------------------------ SAVAGE
 def _pairs(state):
     """The pairs still in X, in list order."""
-    return [(int(i), int(j)) for i, j, keep in zip(state[4], state[5], state[6]) if keep]
+    return [(int(i), int(j)) for i, j, keep in zip(state.pair_hi, state.pair_lo, state.in_x) if keep]
 
 
 def _savage_with_bounds(U, variant):
     """A SAVAGE state with the given U (and L = 1 - U^T) whose next select prunes X."""
     state = SAVAGE_SPEC.make_state(U.shape[0], 1000, {"variant": variant})
-    state[2][:] = U
-    state[3][:] = 1.0 - U.T
-    state[7][:], state[8][:] = _reference_counts(U, 1.0 - U.T)
+    state.upper[:] = U
+    state.lower[:] = 1.0 - U.T
+    state.up_count[:], state.lo_count[:] = savage_counts(U, 1.0 - U.T)
     return state
 
 
@@ -177,9 +157,9 @@ def test_savage_round_robin_order():
             assert (a1, a2) == order[t % 6]
             policy.update(a1, a2, (a1 + a2 + t) % 2 == 0)
     state = SAVAGE_SPEC.make_state(4, 1000, {"variant": "condorcet"})
-    state[0][:] = 3.0
-    state[0][2, 1] = state[0][1, 2] = 1.0  # fewer comparisons than the others: chosen first
-    state[0][3, 0] = state[0][0, 3] = 1.0  # tie with (2, 1): the earlier one in list order wins
+    state.comparisons[:] = 3.0
+    state.comparisons[2, 1] = state.comparisons[1, 2] = 1.0  # fewer comparisons than the others: chosen first
+    state.comparisons[3, 0] = state.comparisons[0, 3] = 1.0  # tie with (2, 1): the earlier one in list order wins
     assert SAVAGE_SPEC.select(state, 1, RNG) == (2, 1)
 
 
@@ -210,8 +190,8 @@ def test_savage_copeland_pruning():
         U[winner, loser], U[loser, winner] = 0.9, 0.3
     state = _savage_with_bounds(U, "copeland")
     assert SAVAGE_SPEC.select(state, 1, RNG) == (4, 0)
-    np.testing.assert_array_equal(state[7], [2, 2, 4, 3, 4])
-    np.testing.assert_array_equal(state[8], [0, 0, 3, 2, 0])
+    np.testing.assert_array_equal(state.up_count, [2, 2, 4, 3, 4])
+    np.testing.assert_array_equal(state.lo_count, [0, 0, 3, 2, 0])
     assert _pairs(state) == [(4, 0), (4, 1), (4, 2), (4, 3)]
     condorcet = _savage_with_bounds(U, "condorcet")
     SAVAGE_SPEC.select(condorcet, 1, RNG)
@@ -226,26 +206,7 @@ def test_savage_exploits_first_argmax_once_x_is_empty():
     for variant in ("condorcet", "copeland"):
         state = _savage_with_bounds(U, variant)
         assert SAVAGE_SPEC.select(state, 1, RNG) == (1, 1)
-        assert state[10][1] == 1 and state[10][2] == 0
-
-
-def _reference_counts(U, L):
-    """Plain-Python step 3 of spec 3.11: (up, lo)."""
-    K = U.shape[0]
-    up = [sum(U[i, j] > 0.5 for j in range(K) if j != i) for i in range(K)]
-    lo = [sum(L[i, j] > 0.5 for j in range(K) if j != i) for i in range(K)]
-    return up, lo
-
-
-def _reference_prune(U, L, pairs, variant):
-    """Plain-Python steps 3-4 of spec 3.11."""
-    K = U.shape[0]
-    up, lo = _reference_counts(U, L)
-    m = max(lo)
-    if variant == 0:
-        return [(i, j) for i, j in pairs if up[i] == K - 1 and up[j] == K - 1]
-    return [(i, j) for i, j in pairs
-            if not (L[i, j] > 0.5 or U[i, j] < 0.5 or (m > up[i] and m > up[j]))]
+        assert state.counters["best"][0] == 1 and state.counters["x_size"][0] == 0
 
 
 @pytest.mark.parametrize("variant", [0, 1])
@@ -258,8 +219,8 @@ def test_savage_prune_matches_reference_on_random_bounds(variant):
         U = rng.uniform(0.2, 0.9, (K, K))
         L = 1.0 - U.T
         in_x = rng.random(hi.shape[0]) < 0.8
-        expected = _reference_prune(U, L, [(i, j) for i, j, k in zip(hi, lo_, in_x) if k], variant)
-        up[:], lo[:] = _reference_counts(U, L)
+        expected = savage_prune(U, L, [(i, j) for i, j, k in zip(hi, lo_, in_x) if k], variant)
+        up[:], lo[:] = savage_counts(U, L)
         size = prune(U, L, hi, lo_, in_x, up, lo, variant)
         assert [(i, j) for i, j, k in zip(hi, lo_, in_x) if k] == expected and size == len(expected)
 
@@ -289,9 +250,9 @@ def test_savage_matches_reference_transcription(variant):
             c = math.sqrt(log_term / (2 * n[a1, a2]))
             U[a1, a2], U[a2, a1] = w[a1, a2] / n[a1, a2] + c, w[a2, a1] / n[a1, a2] + c
             L[a1, a2], L[a2, a1] = 1 - U[a2, a1], 1 - U[a1, a2]
-        up, lo = _reference_counts(U, L)
-        assert list(policy.state[7]) == up and list(policy.state[8]) == lo  # counts kept by update
-        X = _reference_prune(U, L, X, variant)
+        up, lo = savage_counts(U, L)
+        assert list(policy.state.up_count) == up and list(policy.state.lo_count) == lo  # counts kept by update
+        X = savage_prune(U, L, X, variant)
         if not X:
             best = int(np.argmax(up))
     assert best == 0  # the scenario really reaches exploitation of the Condorcet winner
@@ -311,7 +272,7 @@ def test_savage_variant_resolution():
         SAVAGE_SPEC.make_state(3, 10, {"variant": "borda"})
 
 
-# --------------------------------------------------------------------------- regression (spec 1.8)
+# --------------------------------------------------------------------------- regression (docs/harness.md#checkpoints)
 # Regret at T of the authors' ETE file (10 runs) for BTM, and of the spec's own SAVAGE re-implementation
 # (mean +- standard error over 20-40 runs; the authors' 10-run values are 485.8, 1054.5, 1846.6, 2339.8).
 HORIZONS = [10, 30, 100, 300, 1000, 3000, 10000, 30000]

@@ -5,10 +5,35 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from reproduce.claims import (DIRECTION_ONLY, FAILS, HOLDS, NOISE_SE, NOT_MEASURED, NOT_SIGNIFICANT, Estimate,
-                              Missing, above, at, at_most, below, checked, claim_row, close, exceeds, final, growth,
-                              log_slope, mean_se, need, quick_verdict, ratio_of, spread, under, within_factor,
-                              worst)
+from reproduce.claims import (
+    DIRECTION_ONLY,
+    FAILS,
+    HOLDS,
+    NOISE_SE,
+    NOT_MEASURED,
+    NOT_SIGNIFICANT,
+    Estimate,
+    Missing,
+    above,
+    at,
+    at_most,
+    below,
+    checked,
+    claim_row,
+    close,
+    exceeds,
+    final,
+    growth,
+    log_slope,
+    mean_se,
+    need,
+    quick_verdict,
+    ratio_of,
+    spread,
+    under,
+    within_factor,
+    worst,
+)
 
 
 def values_with(mean, se, runs=100):

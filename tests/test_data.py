@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import data
-from data import build_matrices
 from data import (
     Dataset,
+    build_matrices,
     dataset_from_matrix,
     dataset_names,
     load_dataset,
@@ -19,7 +19,6 @@ from data import (
 )
 
 MATRICES = Path(data.__file__).resolve().parent / "matrices"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 # The paper's tables (D-TS App. D), typed in again independently of data/build_matrices.py.
 PAPER_TABLES = {
@@ -99,7 +98,8 @@ TABLE9 = {
     ),
     "mslr32_condorcet": (
         "7(9) 21(26) 24(12) 28(5) 32(13) 35(24) 37(15) 38(19) 43(6) 44(4) 45(10) 48(21) 52(3) 56(28) 61(29) 68(8) "
-        "71(27) 73(20) 82(14) 85(25) 87(17) 91(11) 96(1) 99(2) 100(0) 105(7) 112(16) 115(31) 117(18) 121(30) 123(22) 133(23)",
+        "71(27) 73(20) 82(14) 85(25) 87(17) 91(11) 96(1) 99(2) 100(0) 105(7) 112(16) 115(31) 117(18) 121(30) 123(22) "
+        "133(23)",
         [115],
     ),
     "mslr16_noncondorcet": (
@@ -108,7 +108,8 @@ TABLE9 = {
     ),
     "mslr32_noncondorcet": (
         "4(8) 8(4) 12(24) 16(1) 20(0) 24(13) 28(7) 32(14) 36(25) 40(26) 44(6) 48(18) 52(5) 56(28) 60(30) 64(22) "
-        "68(10) 72(16) 76(19) 80(21) 84(12) 88(17) 92(9) 96(3) 100(2) 104(11) 108(23) 112(15) 116(28) 120(30) 124(20) 128(29)",
+        "68(10) 72(16) 76(19) 80(21) 84(12) 88(17) 92(9) 96(3) 100(2) 104(11) 108(23) 112(15) 116(28) 120(30) 124(20) "
+        "128(29)",
         [60, 120],
     ),
 }
@@ -116,8 +117,9 @@ TABLE9 = {
 SUSHI_NAMES = ("sake awabi hamachi aka-gai tai ama-ebi hotate-gai toro "
                "tamago uni maguro ikura tako ika anago ebi").split()
 
-# Spec section 4: name, K, Copeland winners (0-based indices), zeta*, Copeland scores (None: not listed).
-SPEC4 = [
+# The dataset table of docs/datasets.md (and data/README.md): name, K, Copeland winners (0-based indices), zeta*,
+# Copeland scores (None: not listed).
+DATASET_TABLE = [
     ("cyclic", 4, [0], 1.0, [3, 1, 1, 1]),
     ("strong_borda", 5, [0], 1.0, [4, 3, 2, 1, 0]),
     ("arxiv", 6, [0], 1.0, [5, 4, 3, 1, 1, 0]),
@@ -137,7 +139,7 @@ SPEC4 = [
     ("copeland500", 500, [0, 1, 2], 498 / 499, None),
 ]
 
-ALL_NAMES = sorted(name for name, *_ in SPEC4)
+ALL_NAMES = sorted(name for name, *_ in DATASET_TABLE)
 
 
 def parse_table9(text):
@@ -207,8 +209,8 @@ def test_printed_table_files_regenerate(name):
     assert build_matrices.printed_table_text(name) == (MATRICES / f"{name}.txt").read_text()
 
 
-@pytest.mark.parametrize("name, K, winners, zeta, scores", SPEC4, ids=[row[0] for row in SPEC4])
-def test_winners_and_zeta_star_as_in_spec(name, K, winners, zeta, scores):
+@pytest.mark.parametrize("name, K, winners, zeta, scores", DATASET_TABLE, ids=[row[0] for row in DATASET_TABLE])
+def test_winners_and_zeta_star_as_documented(name, K, winners, zeta, scores):
     d = load_dataset(name)
     assert d.K == K and d.P.shape == (K, K)
     assert d.winners.tolist() == winners
@@ -373,14 +375,18 @@ def test_sushi_3dp_pair_is_rejected():
     assert abs(0.627 + 0.372 - 1) == 0.0010000000000000009
     P = np.array(load_dataset("sushi").P)
     P[10, 15], P[15, 10] = 0.627, 0.372
-    with pytest.raises(ValueError, match=r"p\[10,15\] \+ p\[15,10\] = 0.627 \+ 0.372 = 0.999 \(must be 1 within 0.001\)"):
+    message = r"p\[10,15\] \+ p\[15,10\] = 0.627 \+ 0.372 = 0.999 \(must be 1 within 0.001\)"
+    with pytest.raises(ValueError, match=message):
         validate_preference_matrix(P)
 
 
-@pytest.mark.skipif(not (SHARED / "sushi16_komiyama_pref_3dp.txt").is_file(), reason="shared data folder not present")
-def test_shared_sushi_3dp_file_is_rejected():
+def test_sushi_3dp_file_is_rejected(tmp_path):
+    """The published 3-decimal Sushi file is the full-precision matrix printed with %.3f (checked byte for
+    byte against Komiyama et al.'s file when this test was written); loading it fails on maguro/ebi."""
+    path = tmp_path / "sushi16_3dp.txt"
+    path.write_text("\n".join(" ".join(f"{p:.3f}" for p in row) for row in load_dataset("sushi").P) + "\n")
     with pytest.raises(ValueError, match=r"p\[10,15\]"):
-        load_dataset(SHARED / "sushi16_komiyama_pref_3dp.txt")
+        load_dataset(path)
 
 
 def test_renormalisation_within_tolerance():
@@ -446,7 +452,10 @@ def test_load_csv(tmp_path):
 @pytest.mark.parametrize("layout", ["multiline", "oneline"])
 def test_load_cpp_format(tmp_path, layout):
     numbers = [str(x) for r in CYCLIC_ROWS for x in r]
-    text = "4\n" + "\n".join(" ".join(map(str, r)) for r in CYCLIC_ROWS) if layout == "multiline" else "4 " + " ".join(numbers)
+    if layout == "multiline":
+        text = "4\n" + "\n".join(" ".join(map(str, r)) for r in CYCLIC_ROWS)
+    else:
+        text = "4 " + " ".join(numbers)
     path = tmp_path / "cpp.txt"
     path.write_text(text + "\n")
     assert np.array_equal(load_dataset(path).P, np.array(CYCLIC_ROWS))

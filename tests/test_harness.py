@@ -11,14 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pandas import testing as pd_testing
 from numba import njit
+from pandas import testing as pd_testing
 
 from algorithms import get_algorithm
 from core.simulate import simulate
 from data import load_dataset
-from reproduce import seeds
-from reproduce import runner
+from reproduce import runner, seeds
 from reproduce.runner import Line, line_key, load_line, log_grid, run_lines, run_one, validate_line
 from reproduce.store import chunk_path, load_chunk, save_chunk
 from reproduce.verify import verify, verify_chunk
@@ -232,7 +231,8 @@ def run_cli(*args, cwd=ROOT):
     (["reproduce/run.py", "--dataset", "gap", "--algorithms", "nope"], "error: unknown algorithm 'nope'"),
     (["reproduce/run.py", "--dataset", "gap", "--algorithms", "dts", "--param", "dts.alpha=-1"],
      "error: alpha must be a finite number > 0, got -1.0"),
-    (["reproduce/run.py", "--dataset", "gap", "--algorithms", "dts", "--horizon", "0"], "error: --horizon must be >= 1"),
+    (["reproduce/run.py", "--dataset", "gap", "--algorithms", "dts", "--horizon", "0"],
+     "error: --horizon must be >= 1"),
     (["reproduce/fig7_pure_dts.py", "--runs", "0"], "error: --runs must be >= 1, got 0"),
     (["reproduce/fig7_pure_dts.py", "--horizon", "-5"], "error: --horizon must be >= 1, got -5"),
     (["reproduce/fig7_pure_dts.py", "--backend", "dask"], "error: --backend dask needs --scheduler ADDRESS"),
@@ -265,7 +265,7 @@ def test_cli_small_run_writes_figure_and_tables(tmp_path):
 
 
 def test_run_one_resolves_defaults_and_problem_params():
-    """run_one with no parameters runs SAVAGE with the variant the true matrix implies (spec 1.3)."""
+    """run_one with no parameters runs SAVAGE with the variant the true matrix implies (docs/harness.md#regret)."""
     spec = get_algorithm("savage")
     for name in ("gap", "arxiv"):
         res = run_one(load_dataset(name), spec, {}, 300, 0, 1)

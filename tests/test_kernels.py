@@ -1,4 +1,4 @@
-"""Every core kernel against its plain NumPy reference (tests/reference.py)."""
+"""Every core kernel against its plain NumPy reference (tests/reference/)."""
 
 import math
 
@@ -7,12 +7,19 @@ import pytest
 from scipy import optimize, stats
 
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true, uniform_member
-from core.bounds import (direct_bounds, direct_upper_column, fill_direct_bound_switches, fill_direct_switches,
-                         fill_mirrored_switches, lower_copeland_from_switches, mirrored_bounds, update_pair,
-                         upper_copeland_from_switches)
-from core.copeland import copeland_scores
-from core.thompson import fill_above_half, sample_beta_given_side, sample_votes
+from core.bounds import (
+    direct_upper_column,
+    fill_direct_bound_switches,
+    fill_direct_switches,
+    fill_mirrored_switches,
+    lower_copeland_from_switches,
+    mirrored_bounds,
+    update_pair,
+    upper_copeland_from_switches,
+)
 from core.kl import kl_bernoulli, kl_clamped, kl_lcb, kl_ucb
+from core.thompson import fill_above_half, sample_beta_given_side, sample_votes
+from data import dataset_from_matrix
 from tests import reference as ref
 
 
@@ -74,14 +81,15 @@ def test_bounds_match_reference(seed):
     counts = upper_copeland_from_switches(switch, math.log(t), np.zeros(K, np.int64))
     expected = [(U[i, np.arange(K) != i] >= 0.5).sum() for i in range(K)]
     np.testing.assert_array_equal(counts, expected)
-    Ud, Ld = direct_bounds(n, w, math.log(t), 0.51, np.empty((K, K)), np.empty((K, K)))
-    Ur, Lr = ref.direct_UL(n, w, t, 0.51)
-    np.testing.assert_allclose(Ud, Ur, rtol=1e-12)
-    np.testing.assert_allclose(Ld, Lr, rtol=1e-12)
+    Ur, _ = ref.direct_UL(n, w, t, 0.51)
+    for col in range(K):
+        u_col = direct_upper_column(n, w, col, math.log(t), 0.51, np.empty(K))
+        np.testing.assert_allclose(u_col, Ur[:, col], rtol=1e-12)
 
 
 def test_mirrored_bounds_first_slot_quirk():
-    """Spec 2.4: at t = 1 the width is 0 and p-hat = 10, so u_ij = 10 for i > j but u_ji = -9."""
+    """docs/algorithms.md#shared-building-blocks: at t = 1 the width is 0 and p-hat = 10, so u_ij = 10 for i > j but
+    u_ji = -9."""
     K = 4
     n, w = np.full((K, K), 1e-6), np.full((K, K), 1e-5)
     switch = fill_mirrored_switches(n, w, 0.51, np.zeros((K, K)))
@@ -100,14 +108,15 @@ def test_update_pair():
     assert n[1, 1] == 2 and w[1, 1] == 1
 
 
-def test_copeland_scores_match_reference():
+def test_dataset_copeland_scores_match_reference():
     rng = np.random.default_rng(3)
     P = rng.random((7, 7))
     P = np.triu(P, 1) + np.tril(1 - P.T, -1)
     np.fill_diagonal(P, 0.5)
     P[1, 4], P[4, 1] = 0.5, 0.5  # an exact tie counts for nobody
     expected = (P > 0.5).sum(axis=1)
-    np.testing.assert_array_equal(copeland_scores(P, np.zeros(7, np.int64)), expected)
+    np.testing.assert_array_equal(ref.copeland_scores(P), expected)
+    np.testing.assert_array_equal(dataset_from_matrix(P, "random7").copeland_scores, expected)
 
 
 def draw(rng, w, rows, done, theta, above, votes, indicators):
@@ -261,10 +270,9 @@ def test_bound_switch_tables_agree_with_direct_bounds(seed):
         cl = lower_copeland_from_switches(lower, log_t, np.zeros(K, np.int64))
         np.testing.assert_array_equal(cu, ((U >= 0.5) & off).sum(axis=1))
         np.testing.assert_array_equal(cl, ((L >= 0.5) & off).sum(axis=1))
-        Ud, _ = direct_bounds(n, w, log_t, 0.51, np.empty((K, K)), np.empty((K, K)))
         for col in range(K):
             u_col = direct_upper_column(n, w, col, log_t, 0.51, np.empty(K))
-            np.testing.assert_array_equal(u_col, Ud[:, col])
+            np.testing.assert_allclose(u_col, U[:, col], rtol=1e-12)
 
 
 def test_bound_switch_tables_first_slot():

@@ -1,187 +1,24 @@
-"""RMED1, RMED2 (spec 3.8) and ECW-RMED (spec 3.9): exact behaviour on hand-made states, plain-Python
-reference transcriptions of the spec compared decision by decision, and seeded behaviour checks."""
+"""RMED1, RMED2 and ECW-RMED (docs/algorithms.md#rmed1-and-rmed2, #ecw-rmed): exact behaviour on hand-made
+states, the plain-Python transcriptions of tests/reference/ compared decision by decision, and seeded
+behaviour checks."""
 
-import math
 
 import numpy as np
 import pytest
 
 from algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED, confident_winner, find_min_regret
-from algorithms.rmed import RMED1_SPEC, RMED2_SPEC, RMED1, divergence
+from algorithms.rmed import RMED1, RMED1_SPEC, RMED2_SPEC, divergence
 from data import load_dataset
 from reproduce.runner import log_grid, run_one
+from tests.reference.ecw_rmed import RefECW, ref_confident, ref_find_min_regret
+from tests.reference.kl import kl_clamped
+from tests.reference.pairs import pair_order
+from tests.reference.rmed import RefRMED
 
 RNG = np.random.default_rng(0)  # never read by RMED/ECW-RMED: they are deterministic given the outcomes
 
 
-def pair_order(K):
-    """(1,0), (2,0), (2,1), (3,0), ... written out."""
-    return [(i, j) for i in range(1, K) for j in range(i)]
-
-
-def kl(p, q):
-    """Unclamped Bernoulli KL with 0 ln 0 = 0."""
-    total = p * math.log(p / q) if p > 0 else 0.0
-    return total + ((1 - p) * math.log((1 - p) / (1 - q)) if p < 1 else 0.0)
-
-
-def klc(p, q=0.5):
-    """KL with both arguments clamped into [1e-7, 1 - 1e-7] (the C++ klDiv)."""
-    p, q = min(max(p, 1e-7), 1 - 1e-7), min(max(q, 1e-7), 1 - 1e-7)
-    return p * math.log(p / q) + (1 - p) * math.log((1 - p) / (1 - q))
-
-
-# ----------------------------------------------------------------------------------- references
-class RefRMED:
-    """Spec 3.8 line by line (RMED1, or RMED2 with the as-run or the paper's numerator)."""
-
-    def __init__(self, K, rmed2=False, paper=False):
-        self.K, self.rmed2, self.paper = K, rmed2, paper
-        self.n, self.w = np.zeros((K, K)), np.zeros((K, K))
-        self.LC, self.LR, self.LN, self.q = list(range(K)), set(range(K)), [], 0
-
-    def p(self, i, j):
-        return self.w[i, j] / self.n[i, j] if self.n[i, j] > 0 else 0.5
-
-    def select(self, t):
-        K, pairs = self.K, self.K * (self.K - 1) // 2
-        if t - 1 < pairs or (self.rmed2 and t - 1 < pairs * 3.0 * math.log(math.log(t))):
-            return pair_order(K)[(t - 1) % pairs]
-        a1 = self.LC[self.q]
-        I = [sum(self.n[i, j] * kl(self.p(i, j), 0.5) for j in range(K)
-                 if j != i and self.n[i, j] > 0 and self.p(i, j) <= 0.5) for i in range(K)]
-        i_hat = int(np.argmin(I))
-        O = [j for j in range(K) if j != a1 and self.p(a1, j) <= 0.5]
-        others = [j for j in range(K) if j != a1]
-        a2 = i_hat if (not O or i_hat in O) else min(others, key=lambda j: self.p(a1, j))
-        if self.rmed2:
-            cands = [j for j in others if self.p(a1, j) < 0.5]
-            if cands:
-                sign = -1.0 if self.paper else 1.0
-                score = [sign * (1 - self.p(i_hat, a1) - self.p(i_hat, j)) / kl(self.p(a1, j), 0.5) for j in cands]
-                b = cands[int(np.argmin(score))]
-                if b in O and self.n[a1, i_hat] >= self.n[a1, b] / math.log(math.log(t)):
-                    a2 = b
-        self.LR.discard(a1)
-        for k in range(K):
-            if k not in self.LR and k not in self.LN and I[k] - I[i_hat] <= math.log(t) + 0.3 * K**1.01:
-                self.LN.append(k)
-        self.q += 1
-        if self.q == len(self.LC):
-            self.LC, self.LR, self.LN, self.q = list(self.LN), set(self.LN), [], 0
-        return a1, a2
-
-    def update(self, a1, a2, won):
-        self.n[a1, a2] += 1
-        self.n[a2, a1] += 1
-        self.w[a1, a2] += won
-        self.w[a2, a1] += 1 - won
-
-
-def ref_confident(n, p, lam, precheck):
-    """Spec 3.9 step 4 literally: S = H + O sorted by a stable sort on the cost."""
-    K = n.shape[0]
-    cost = n * np.vectorize(klc)(p) / lam
-    sc = [(p[i] > 0.5).sum() for i in range(K)]
-    losses = [(p[:, i] > 0.5).sum() for i in range(K)]
-    top, second = sorted(sc, reverse=True)[:2]
-    L1, L2 = K - 1 - max(top, 0), K - 1 - second
-    if precheck and any(cost[i, j] > 1 for i, j in pair_order(K)):
-        return -1
-    for i1 in [i for i in range(K) if sc[i] == top]:
-        H = [("H", j, cost[i1, j]) for j in range(K) if p[i1, j] > 0.5]
-        ok = True
-        for i2 in (i for i in range(K) if i != i1):
-            S = sorted(H + [("O", j, cost[j, i2]) for j in range(K) if j != i1 and p[j, i2] > 0.5],
-                       key=lambda e: e[2])
-            for level in range(L1, L2 + 1):
-                hH, hO = level + 1 - L1, max(0, losses[i2] - level)
-                th = to = 0
-                total = 0.0
-                for kind, j, c in S:
-                    if th >= hH and to >= hO:
-                        break
-                    if kind == "H" and th < hH:
-                        total, th = total + c, th + 1
-                        to += j == i2
-                    elif kind == "O" and to < hO:
-                        total, to = total + c, to + 1
-                if total < 1:
-                    ok = False
-            if not ok:
-                break
-        if ok:
-            return i1
-    return -1
-
-
-def ref_find_min_regret(p):
-    """Spec 3.9 step 6 literally; returns (w_hat, q_hat) with q symmetric."""
-    K = p.shape[0]
-    L = [(p[:, i] > 0.5).sum() for i in range(K)]
-    lmin = min(L)
-    r = lambda i, j: (L[i] + L[j] - 2 * lmin) / (2.0 * (K - 1))  # noqa: E731
-    best, best_obj, best_q = -1, 0.0, None
-    for i1 in [i for i in range(K) if L[i] == lmin]:
-        q = np.zeros((K, K))
-        for j in range(K):
-            if p[j, i1] < 0.5:
-                q[i1, j] = q[j, i1] = 1.0 / klc(p[i1, j])
-        for i2 in (i for i in range(K) if i != i1):
-            sup = sorted((r(j, i2) / klc(p[j, i2]), j) for j in range(K) if j not in (i1, i2) and p[j, i2] > 0.5)
-            k = len(sup) - (L[i2] - L[i1] + 1)
-            if k < 0:
-                continue
-            ratios = [sum(c for c, _ in sup[:h]) / (h - k) for h in range(k + 1, len(sup) + 1)]
-            h_star = k + 1 + int(np.argmin(ratios))
-            for _, j in sup[:h_star]:
-                q[j, i2] = q[i2, j] = 1.0 / ((h_star - k) * klc(p[j, i2]))
-        obj = sum(r(i, j) * q[i, j] for i, j in pair_order(K))
-        if best < 0 or obj < best_obj:
-            best, best_obj, best_q = i1, obj, q
-    return best, best_q
-
-
-class RefECW:
-    """Spec 3.9 line by line: steps 3-7 run right after the update of the slot (no deferral)."""
-
-    def __init__(self, K, precheck=True):
-        self.K, self.precheck = K, precheck
-        self.n, self.w, self.p = np.zeros((K, K)), np.zeros((K, K)), np.full((K, K), 0.5)
-        self.LC, self.LR, self.LN, self.q = pair_order(K), set(pair_order(K)), [], 0
-
-    def step(self, t, outcome):
-        K = self.K
-        forced = [(i, j) for i, j in pair_order(K) if self.n[i, j] < 3 * math.sqrt(math.log(t))
-                  or abs(self.p[i, j] - 0.5) < 0.01 / max(1, math.log(max(1, math.log(t))))]
-        if forced:
-            self._update(*forced[0], outcome(*forced[0]))
-            return forced[0]
-        pair = self.LC[self.q]
-        self._update(*pair, outcome(*pair))
-        lam = max(1.0, math.log(t))
-        w_hat = ref_confident(self.n, self.p, lam, self.precheck)
-        if w_hat >= 0:
-            cands = [(w_hat, w_hat)]
-        else:
-            w_hat, q = ref_find_min_regret(self.p)
-            cands = [(i, j) for i, j in pair_order(K) if q[i, j] > self.n[i, j] / lam] + [(w_hat, w_hat)]
-        self.LR.discard(pair)
-        self.LN += [c for c in cands if c not in self.LN and c not in self.LR]
-        self.q += 1
-        if self.q == len(self.LC):
-            self.LC, self.LR, self.LN, self.q = self.LN, set(self.LN), [], 0
-        return pair
-
-    def _update(self, a1, a2, won):
-        self.n[a1, a2] += 1
-        self.n[a2, a1] += 1
-        self.w[a1, a2] += won
-        self.w[a2, a1] += 1 - won
-        if a1 != a2:
-            self.p[a1, a2], self.p[a2, a1] = self.w[a1, a2] / self.n[a1, a2], self.w[a2, a1] / self.n[a2, a1]
-
-
+# ----------------------------------------------------------------------------------- drivers
 def random_matrix(K, seed):
     """A random preference matrix with entries in (0.1, 0.9), p_ij + p_ji = 1."""
     g = np.random.default_rng(seed)
@@ -213,13 +50,14 @@ def test_rmed1_initial_pairs_in_order():
         pairs.append((a1, a2))
         policy.update(a1, a2, True)
     assert pairs == [(1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (3, 2), (4, 0), (4, 1), (4, 2), (4, 3)]
-    assert list(policy.state[5]) == [0, 1, 2, 3, 4] and policy.state[4][2] == 0  # LC, q untouched
+    assert list(policy.state.current_list) == [0, 1, 2, 3, 4]  # LC and q untouched
+    assert policy.state.counters["position"][0] == 0
 
 
 def _hand_state(n01, n12, n20):
     """K = 3 cycle 0 > 1 > 2 > 0, each winner at p-hat 0.8, with the given comparison counts."""
     state = RMED1_SPEC.make_state(3)
-    n, w, div = state[0], state[1], state[2]
+    n, w, div = state.comparisons, state.wins, state.divergences
     for (a, b), cnt in (((0, 1), n01), ((1, 2), n12), ((2, 0), n20)):
         n[a, b] = n[b, a] = cnt
         w[a, b], w[b, a] = 0.8 * cnt, 0.2 * cnt
@@ -235,17 +73,20 @@ def test_rmed1_list_round_on_hand_made_state():
     # t=4: a1=0 beats 1, loses to 2: O = {2}, i* = 1 not in O -> most-losing opponent 2.
     # t=5: a1=1: O = {0}, i* = 1 is a1 itself -> argmin_j p_1j = 0.  t=6: a1=2: O = {1} holds i* -> 1.
     assert [RMED1_SPEC.select(state, t, RNG) for t in (4, 5, 6)] == [(0, 2), (1, 0), (2, 1)]
-    assert list(state[5][: state[4][3]]) == [0, 1, 2] and state[4][2] == 0 and state[4][4] == 0
-    assert state[6].all() and not state[8].any()  # LR = LN of the round, LN emptied
+    assert list(state.current_list[: state.counters["current_len"][0]]) == [0, 1, 2]
+    assert state.counters["position"][0] == 0 and state.counters["next_len"][0] == 0
+    assert state.in_remaining.all() and not state.in_next.any()  # LR = LN of the round, LN emptied
     # With n_20 = 40, I_0 - I* = 5.78 exceeds ln t + f(3) in every slot: 0 leaves the list.
     state = _hand_state(10, 10, 40)
     assert [RMED1_SPEC.select(state, t, RNG) for t in (4, 5, 6)] == [(0, 2), (1, 0), (2, 1)]
-    assert list(state[5][: state[4][3]]) == [1, 2] and list(state[6]) == [False, True, True]
+    assert list(state.current_list[: state.counters["current_len"][0]]) == [1, 2]
+    assert list(state.in_remaining) == [False, True, True]
     assert [RMED1_SPEC.select(state, t, RNG) for t in (7, 8)] == [(1, 0), (2, 1)]
-    assert list(state[5][: state[4][3]]) == [1, 2]
+    assert list(state.current_list[: state.counters["current_len"][0]]) == [1, 2]
     # Mid-round: LN collects in ascending order the arms already played (not in LR) within the slack.
     RMED1_SPEC.select(state, 9, RNG)
-    assert state[4][4] == 1 and state[7][0] == 1 and list(state[6]) == [False, False, True]
+    assert state.counters["next_len"][0] == 1 and state.next_list[0] == 1
+    assert list(state.in_remaining) == [False, False, True]
 
 
 @pytest.mark.parametrize("spec,params", [(RMED1_SPEC, {}), (RMED2_SPEC, {"numerator": "as-run"}),
@@ -262,7 +103,8 @@ def test_rmed_matches_reference(spec, params):
 
 def test_rmed2_numerator_changes_decisions():
     P = random_matrix(6, 3)
-    assert drive(RMED2_SPEC, {"numerator": "as-run"}, P, 1500, 3)[0] != drive(RMED2_SPEC, {"numerator": "paper"}, P, 1500, 3)[0]
+    assert drive(RMED2_SPEC, {"numerator": "as-run"}, P, 1500, 3)[0] != drive(RMED2_SPEC, {"numerator": "paper"}, P,
+    1500, 3)[0]
     with pytest.raises(ValueError, match="numerator"):
         RMED2_SPEC.make_state(4, None, {"numerator": "bogus"})
 
@@ -274,8 +116,8 @@ def test_ecw_rmed_forced_exploration_order():
     # t = 5, 4.02 at t = 6, 4.55 at t = 10, 4.94 at t = 15, 5.05 at t = 17, 5.35 at t = 24, 5.53 at
     # t = 30, 5.68 at t = 36: (1,0) reaches 4 comparisons at t = 4, is not forced at t = 5 (4 > 3.81),
     # so (2,0) starts, and (1,0) is topped up to 5 at t = 6; later pairs catch up in scan order, and at
-    # t = 37 no pair is forced, so the list LC = (1,0), (2,0), (2,1), ... is played.  The spec's
-    # simulated (1,0)x5, (2,0)x5, ... comes from random outcomes near 1/2: a pair is forced again
+    # t = 37 no pair is forced, so the list LC = (1,0), (2,0), (2,1), ... is played.  An earlier
+    # small simulation's (1,0)x5, (2,0)x5, ... came from random outcomes near 1/2: a pair is forced again
     # while p-hat is exactly 1/2 (2 wins of 4, 3 of 6), which the second half checks on P = 1/2.
     P = np.triu(np.ones((4, 4)), 1) + 0.5 * np.eye(4)
     chosen, _ = drive(ECW_RMED_SPEC, {}, P, 40, 0)
@@ -302,7 +144,7 @@ def _hand_p(n_value):
 def _njit_checks(n, p, lam, precheck):
     """(confident winner, (w_hat, q_hat) of findMinRegret) from the njit kernels."""
     K = n.shape[0]
-    kl_m = np.vectorize(klc)(p)
+    kl_m = np.vectorize(kl_clamped)(p)
     sc = (p > 0.5).sum(axis=1).astype(np.int64)
     losses = (p > 0.5).sum(axis=0).astype(np.int64)
     scratch = (np.zeros(K), np.zeros(K, np.int64), np.zeros((K, K)), np.zeros((K, K), np.int64), np.zeros(K, np.int64))
@@ -319,7 +161,7 @@ def test_ecw_find_min_regret_hand_made():
     n, p = _hand_p(20)
     _, (w_hat, q) = _njit_checks(n, p, 2.0, False)
     expected = np.zeros((4, 4))
-    for (a, b), v in {(0, 1): 1 / klc(.7), (0, 2): 1 / klc(.8), (1, 3): 1 / klc(.9)}.items():
+    for (a, b), v in {(0, 1): 1 / kl_clamped(.7), (0, 2): 1 / kl_clamped(.8), (1, 3): 1 / kl_clamped(.9)}.items():
         expected[a, b] = expected[b, a] = v
     assert w_hat == 0
     np.testing.assert_allclose(q, expected, rtol=1e-12)
@@ -332,7 +174,7 @@ def test_ecw_find_min_regret_hand_made():
 def test_ecw_confidence_check_hand_made(n_value, lam, precheck, expected):
     # n = 20, lam = 2: winner 0 fails at i2 = 1 (only H element (0,1), cost 0.82 < 1), winner 1 at
     # i2 = 0 (cheapest H (1,2), cost 0.20).  n = 100: 0 passes every i2 (e.g. i2 = 2 takes O (1,2) at
-    # 1.007).  The as-run pre-check fails as soon as one pair has cost > 1 (D8).
+    # 1.007).  The as-run pre-check fails as soon as one pair has cost > 1 (docs/algorithms.md#ecw-rmed).
     n, p = _hand_p(n_value)
     conf, _ = _njit_checks(n, p, lam, precheck)
     assert conf == expected == ref_confident(n, p, lam, precheck)

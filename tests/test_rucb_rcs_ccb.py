@@ -1,7 +1,8 @@
-"""Tests of RUCB, RCS and CCB (spec 3.4, 3.5, 3.6).
+"""Tests of RUCB, RCS and CCB (docs/algorithms.md#rucb, #rcs, #ccb).
 
 Three tiers: exact behaviour on hand-made states; whole runs of the njit ``select`` in lockstep with a
-plain-Python transcription of the spec (numba's Generator reproduces NumPy's streams exactly, so the
+plain-Python transcription of the as-run algorithm (tests/reference/; numba's Generator reproduces NumPy's streams
+exactly, so the
 two must make identical decisions slot by slot); seeded statistical checks.  Statistical tolerances are
 5 binomial standard deviations, sqrt(N p (1 - p)), so a correct implementation fails with
 probability below 1e-6 per check.
@@ -11,14 +12,16 @@ import math
 
 import numpy as np
 import pytest
-from scipy import special
 
 from algorithms.ccb import CCB, CCB_SPEC, _add_winners, _remove_non_winners, _reset_disproven
 from algorithms.rcs import RCS, RCS_SPEC
 from algorithms.rucb import NO_ARM, RUCB, RUCB_SPEC
-from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
+from core.constants import ALPHA
 from data import load_dataset
 from reproduce.runner import run_one
+from tests.reference.ccb import RefCCB
+from tests.reference.rcs import RefRCS
+from tests.reference.rucb import RefRUCB
 
 
 def assert_binomial(count, trials, p):
@@ -38,158 +41,7 @@ TIED_TOP3 = [[.5, .5, .5, .8], [.5, .5, .5, .8], [.5, .5, .5, .8], [.2, .2, .2, 
 CYCLE3 = [[.5, .9, .1], [.1, .5, .9], [.9, .1, .5]]
 
 
-# --- Plain-Python transcriptions of spec 3.4-3.6 -----------------------------------------------------
-
-class Reference:
-    """Pseudo-count statistics, direct bounds (spec 2.2, 2.4) and the common pair update (spec 0)."""
-
-    def __init__(self, K, alpha=ALPHA):
-        """Pseudo-count statistics for K arms."""
-        self.K, self.alpha = K, alpha
-        self.n = np.full((K, K), PSEUDO_N)
-        self.w = np.full((K, K), PSEUDO_W)
-
-    def bounds(self, t):
-        """Direct (U, L) at slot t, diagonal 1/2."""
-        width = np.sqrt(self.alpha * math.log(t) / self.n)
-        U, L = self.w / self.n + width, self.w / self.n - width
-        np.fill_diagonal(U, 0.5)
-        np.fill_diagonal(L, 0.5)
-        return U, L
-
-    def update(self, a1, a2, a1_won):
-        """One more comparison of {a1, a2} and one more win for its winner."""
-        self.n[a1, a2] += 1
-        self.n[a2, a1] += 1
-        winner, loser = (a1, a2) if a1_won else (a2, a1)
-        self.w[winner, loser] += 1
-
-
-class RefRUCB(Reference):
-    """Spec 3.4 step by step; ``hypothesis`` as in ``init_rucb``."""
-
-    def __init__(self, K, alpha=ALPHA, hypothesis="as-run"):
-        """Fresh state; B empty."""
-        super().__init__(K, alpha)
-        self.original, self.B = hypothesis == "original", None
-
-    def select(self, t, rng):
-        """(a1, a2) at slot t, drawing from rng in the same order as the njit select."""
-        U, _ = self.bounds(t)
-        C = [i for i in range(self.K) if np.all(U[i] >= 0.5)]
-        if self.original and self.B not in C:
-            self.B = None
-        if not C:
-            self.B = None
-            a1 = int(rng.integers(0, self.K))
-        elif len(C) == 1:
-            a1 = self.B = C[0]
-        elif self.B is None or self.B not in C:
-            a1 = C[rng.integers(0, len(C))]
-        elif rng.random() < 0.5:
-            a1 = self.B
-        elif self.original:
-            others = [c for c in C if c != self.B]
-            a1 = others[rng.integers(0, len(others))]
-        else:
-            k = int(rng.integers(0, len(C)))
-            a1 = C[k] if C[k] != self.B else (C[k - 1] if k >= 1 else C[1])
-        return a1, int(np.argmax(U[:, a1]))
-
-
-class RefRCS(Reference):
-    """Spec 3.5 step by step; ``fallback`` as in ``init_rcs``."""
-
-    def __init__(self, K, alpha=ALPHA, fallback="least-champion", sampling="indicators"):
-        """Fresh state; no champion yet."""
-        super().__init__(K, alpha)
-        self.random_fallback, self.champ = fallback == "random", np.zeros(K, int)
-        self.indicators = sampling == "indicators"
-
-    def select(self, t, rng):
-        """(a1, a2) at slot t; draws for the pairs i < j in lexicographic order: a Beta, or with
-        indicators a uniform against P(Beta > 1/2) (scipy's betaincc; a decision could differ only if
-        a uniform fell within ~1e-13 of that probability)."""
-        K = self.K
-        theta = np.full((K, K), 0.5)
-        for i in range(K):
-            for j in range(i + 1, K):
-                a, b = self.w[i, j] + 1, self.w[j, i] + 1
-                if self.indicators:
-                    theta[i, j] = 1.0 if rng.random() < special.betaincc(a, b, 0.5) else 0.0
-                else:
-                    theta[i, j] = rng.beta(a, b)
-                theta[j, i] = 1 - theta[i, j]
-        votes = (theta > 0.5).sum(axis=1)
-        a1 = int(np.argmax(votes))
-        if votes[a1] < K - 1:
-            a1 = int(rng.integers(0, K)) if self.random_fallback else int(np.argmin(self.champ))
-        self.champ[a1] += 1
-        return a1, int(np.argmax(self.bounds(t)[0][:, a1]))
-
-
-class RefCCB(Reference):
-    """Spec 3.6 steps 1-7 with Python sets and lists; ``events`` counts how often each branch ran."""
-
-    def __init__(self, K, alpha=ALPHA):
-        """Fresh state for K arms."""
-        super().__init__(K, alpha)
-        self.events = dict.fromkeys(("reset", "remove", "add", "trim", "explore", "restrict"), 0)
-        self.reset()
-
-    def reset(self):
-        """B = all arms, every B^i empty, Lbar = K."""
-        self.B, self.lists, self.Lbar = set(range(self.K)), [[] for _ in range(self.K)], self.K
-
-    def select(self, t, rng):
-        """(a1, a2) at slot t, drawing from rng in the same order as the njit select."""
-        K = self.K
-        U, L = self.bounds(t)
-        cu, cl = (U >= 0.5).sum(axis=1) - 1, (L >= 0.5).sum(axis=1) - 1
-        C = [i for i in range(K) if cu[i] == cu.max()]
-        if any(L[i, j] > 0.5 for i in range(K) for j in self.lists[i]):
-            self.events["reset"] += 1
-            self.reset()
-        for i in sorted(self.B):
-            if cu[i] < max(0, cl.max()):
-                self.events["remove"] += 1
-                self.B.remove(i)
-                if len(self.lists[i]) != self.Lbar + 1:
-                    self.lists[i] = [k for k in range(K) if U[i, k] < 0.5]
-        if not self.B:
-            self.reset()
-        for i in C:
-            if cu[i] == cl[i]:
-                self.events["add"] += i not in self.B
-                self.B.add(i)
-                self.lists[i], self.Lbar = [], K - 1 - cu[i]
-                for j in range(K):
-                    if j != i and len(self.lists[j]) < self.Lbar + 1:
-                        self.lists[j] = []
-                    elif j != i and len(self.lists[j]) > self.Lbar + 1:
-                        self.events["trim"] += 1
-                        items = self.lists[j]
-                        for s in range(self.Lbar + 1):  # partial Fisher-Yates = shuffle, keep a prefix
-                            r = int(rng.integers(s, len(items)))
-                            items[s], items[r] = items[r], items[s]
-                        self.lists[j] = items[: self.Lbar + 1]
-        if rng.random() < 0.25:
-            E = [(i, j) for i in range(K) for j in self.lists[i] if L[i, j] <= 0.5 <= U[i, j]]
-            if E:
-                self.events["explore"] += 1
-                return E[rng.integers(0, len(E))]
-        both = [i for i in C if i in self.B]
-        if both and rng.random() < 2 / 3:
-            self.events["restrict"] += 1
-            C = both
-        a1 = C[rng.integers(0, len(C))]
-        a2 = max((j for j in range(K) if L[j, a1] <= 0.5), key=lambda j: U[j, a1])
-        if rng.random() < 0.5:
-            mine = [j for j in self.lists[a1] if L[j, a1] <= 0.5]
-            if mine:
-                a2 = max(mine, key=lambda j: U[j, a1])
-        return a1, a2
-
+# --- Against the plain-Python transcriptions of tests/reference/ ----------------------------------
 
 def lockstep(spec, ref, P, horizon, seed, params=None, warm=None):
     """Run the njit ``select``/``update`` and the reference side by side on the matrix P with the same
@@ -250,7 +102,7 @@ def test_ccb_matches_reference():
 # --- RUCB: exact behaviour on hand-made states ---------------------------------------------------
 
 def test_rucb_first_slot():
-    """t = 1: every u is 10, so C = all arms, a1 is uniform and a2 the lowest index != a1 (spec 3.4)."""
+    """t = 1: every u is 10, so C = all arms, a1 is uniform and a2 the lowest index != a1 (docs/algorithms.md#rucb)."""
     K, trials = 5, 2500
     state = RUCB_SPEC.make_state(K)
     rng = np.random.default_rng(0)
@@ -259,7 +111,7 @@ def test_rucb_first_slot():
         a1, a2 = RUCB_SPEC.select(state, 1, rng)
         assert a2 == (1 if a1 == 0 else 0)
         counts[a1] += 1
-    assert state[3][1] == NO_ARM
+    assert state.hypothesis_arm[0] == NO_ARM
     for count in counts:
         assert_binomial(count, trials, 1 / K)
 
@@ -280,9 +132,9 @@ B_CASES = [
 
 @pytest.mark.parametrize("hypothesis, b, probs", B_CASES)
 def test_rucb_hypothesis(hypothesis, b, probs):
-    """Distribution of a1 and the fate of B for |C| = 3 (spec 3.4 step 2, deviations (a), (b))."""
+    """Distribution of a1 and the fate of B for |C| = 3 (docs/algorithms.md#rucb, as run and original)."""
     state = set_stats(RUCB_SPEC, RUCB_SPEC.make_state(4, None, {"hypothesis": hypothesis}), TIED_TOP3)
-    state[3][1] = b
+    state.hypothesis_arm[0] = b
     rng = np.random.default_rng(1)
     trials = 4000
     counts = np.zeros(4, int)
@@ -291,24 +143,24 @@ def test_rucb_hypothesis(hypothesis, b, probs):
     assert counts[3] == 0
     for count, p in zip(counts, probs):
         assert_binomial(count, trials, p)
-    # B outside C: the code keeps it (and would favour it again), the original drops it (spec 3.4 (a)).
+    # B outside C: the code keeps it (and would favour it again), the original drops it (docs/algorithms.md#rucb).
     expected_b = NO_ARM if (hypothesis == "original" and b == 3) else b
-    assert state[3][1] == expected_b
+    assert state.hypothesis_arm[0] == expected_b
 
 
 def test_rucb_single_and_empty_candidate_sets():
     """|C| = 1: a1 and B become its arm; |C| = 0 (a resolved 3-cycle): B is emptied, a1 uniform."""
     state = set_stats(RUCB_SPEC, RUCB_SPEC.make_state(4), CONDORCET)
-    state[3][1] = 2
+    state.hypothesis_arm[0] = 2
     assert tuple(RUCB_SPEC.select(state, 100, np.random.default_rng(2))) == (0, 0)
-    assert state[3][1] == 0
+    assert state.hypothesis_arm[0] == 0
     state = set_stats(RUCB_SPEC, RUCB_SPEC.make_state(3), CYCLE3)
     rng = np.random.default_rng(3)
     counts = np.zeros(3, int)
     for _ in range(1500):
-        state[3][1] = 1
+        state.hypothesis_arm[0] = 1
         a1, a2 = RUCB_SPEC.select(state, 100, rng)
-        assert state[3][1] == NO_ARM and a2 == (a1 - 1) % 3  # the arm that beats a1
+        assert state.hypothesis_arm[0] == NO_ARM and a2 == (a1 - 1) % 3  # the arm that beats a1
         counts[a1] += 1
     for count in counts:
         assert_binomial(count, 1500, 1 / 3)
@@ -320,12 +172,12 @@ def test_rcs_least_champion_fallback():
     """A resolved 3-cycle never yields a sampled Condorcet winner (P(Beta(901, 101) < 1/2) ~ 1e-160),
     so a1 is the least-often champion, lowest index on ties, and a2 the arm that beats it."""
     state = set_stats(RCS_SPEC, RCS_SPEC.make_state(3), CYCLE3)
-    state[4][:] = [3, 1, 2]
+    state.champion_counts[:] = [3, 1, 2]
     rng = np.random.default_rng(4)
     pairs = [tuple(int(a) for a in RCS_SPEC.select(state, 100, rng)) for _ in range(7)]
     assert [a1 for a1, _ in pairs] == [1, 1, 2, 0, 1, 2, 0]
     assert all(a2 == (a1 - 1) % 3 for a1, a2 in pairs)
-    assert list(state[4]) == [5, 4, 4]
+    assert list(state.champion_counts) == [5, 4, 4]
 
 
 def test_rcs_random_fallback_and_sampled_winner():
@@ -337,11 +189,11 @@ def test_rcs_random_fallback_and_sampled_winner():
         counts[RCS_SPEC.select(state, 100, rng)[0]] += 1
     for count in counts:
         assert_binomial(count, 1500, 1 / 3)
-    assert list(state[4]) == list(counts)
+    assert list(state.champion_counts) == list(counts)
     # Arm 0 beats every arm at 0.8 over 1000 comparisons: it always wins the sampled tournament.
     state = set_stats(RCS_SPEC, RCS_SPEC.make_state(4), CONDORCET)
     assert [tuple(RCS_SPEC.select(state, 100, rng)) for _ in range(5)] == [(0, 0)] * 5
-    assert list(state[4]) == [5, 0, 0, 0]
+    assert list(state.champion_counts) == [5, 0, 0, 0]
 
 
 def test_rcs_first_slot_challenger():
@@ -357,13 +209,13 @@ def test_rcs_first_slot_challenger():
 
 def test_ccb_first_slot_self_comparison():
     """t = 1: every arm is "added as a winner" with Lbar = 0 and no challenger qualifies, so CCB
-    plays (a1, a1) with a1 uniform (spec 3.6)."""
+    plays (a1, a1) with a1 uniform (docs/algorithms.md#ccb)."""
     rng = np.random.default_rng(7)
     counts = np.zeros(4, int)
     for _ in range(2000):
         state = CCB_SPEC.make_state(4)
         a1, a2 = CCB_SPEC.select(state, 1, rng)
-        assert a1 == a2 and state[3][0] == 0 and state[4].all() and not state[6].any()
+        assert a1 == a2 and state.max_losses[0] == 0 and state.in_winners.all() and not state.challenger_lens.any()
         counts[a1] += 1
     for count in counts:
         assert_binomial(count, 2000, 1 / 4)
@@ -448,7 +300,7 @@ def test_ccb_select_on_resolved_condorcet_state():
     Lbar + 1 = 1 element, and CCB plays (0, 0)."""
     state = set_stats(CCB_SPEC, CCB_SPEC.make_state(4), CONDORCET)
     assert tuple(CCB_SPEC.select(state, 100, np.random.default_rng(9))) == (0, 0)
-    ints, in_b, lists, lens = state[3], state[4], state[5], state[6]
+    ints, in_b, lists, lens = state.max_losses, state.in_winners, state.challengers, state.challenger_lens
     assert ints[0] == 0 and list(in_b) == [True, False, False, False] and list(lens) == [0, 1, 1, 1]
     assert lists[1, 0] == 0 and lists[2, 0] in (0, 1) and lists[3, 0] in (0, 1, 2)
 
@@ -524,8 +376,8 @@ def test_set_statistics_only_where_caches_are_known():
     """Warm starts are offered by the algorithms that can rebuild their caches; others refuse clearly."""
     state = set_stats(CCB_SPEC, CCB_SPEC.make_state(3), CYCLE3)
     switch = 1000 * 0.4**2 / ALPHA  # p-hat 0.9 (0.1 reversed): l_01 >= 1/2, u_10 < 1/2 until this ln t
-    assert state[7][0, 1] == -np.inf and state[8][0, 1] == pytest.approx(switch, rel=1e-9)
-    assert state[7][1, 0] == pytest.approx(switch, rel=1e-9) and state[8][1, 0] == -np.inf
+    assert state.upper_switch[0, 1] == -np.inf and state.lower_switch[0, 1] == pytest.approx(switch, rel=1e-9)
+    assert state.upper_switch[1, 0] == pytest.approx(switch, rel=1e-9) and state.lower_switch[1, 0] == -np.inf
     from algorithms import get_algorithm
     rmed = get_algorithm("rmed1")
     with pytest.raises(ValueError, match="algorithm 'rmed1' does not support setting its statistics"):

@@ -1,4 +1,4 @@
-"""SCB (spec 3.7): round restart at tau = T_r + 1 (both schedules), the pair test, virtual pulls and
+"""SCB (docs/algorithms.md#scb): round restart at tau = T_r + 1 (both schedules), the pair test, virtual pulls and
 KL elimination on hand-made states, the delay contract, whole trajectories against a plain-Python
 transcription, parameters, and behaviour (settling on a Copeland winner)."""
 
@@ -7,90 +7,14 @@ import math
 import numpy as np
 import pytest
 
-from algorithms.scb import BEST, EXPLORING, F, ROUND, S, SCB_SPEC, SIZE, TAU, V, SCB
+from algorithms.scb import SCB, SCB_SPEC
 from core.kl import kl_lcb, kl_ucb
 from data import load_dataset
 from reproduce.runner import run_one
 from tests import reference as ref
+from tests.reference.scb import RefSCB
 
 KAPPA, EPS = 0.51, 1e-6
-
-
-class RefSCB:
-    """Spec 3.7 transcribed in plain Python (select = "Selection", update = "Update")."""
-
-    def __init__(self, K, first_round=1000):
-        self.K, self.T_r, self.round = K, float(first_round), 1
-        self.reset()
-
-    def reset(self):
-        K = self.K
-        self.n = np.full((K, K), 2e-6)
-        self.w = np.full((K, K), 1e-6)
-        self.open = [set(j for j in range(K) if j != i) for i in range(K)]
-        self.R, self.v = list(range(K)), 0
-        self.m, self.g = [0.0] * K, [0.0] * K
-        self.best, self.exploring, self.f, self.s, self.tau = -1, False, 0, 0, 1
-
-    def loglog(self):
-        return 2 * max(1.0, math.log(max(1.0, math.log(self.tau))))
-
-    def virtual_pull(self, reward):
-        i = self.R[self.v]
-        self.m[i] += 1
-        self.g[i] += reward
-        self.v += 1
-        if self.v >= len(self.R):
-            self.v = 0
-            bounds = {}
-            for k in self.R:
-                if self.m[k] == 0:
-                    bounds[k] = (1.0, 0.0)
-                else:
-                    rho = KAPPA * (math.log(4 * self.T_r * self.K) + self.loglog()) / self.m[k]
-                    p = self.g[k] / self.m[k]
-                    bounds[k] = (kl_ucb(p, rho, EPS), kl_lcb(p, rho, EPS))
-            top = max(b[1] for b in bounds.values())
-            self.R = [k for k in self.R if bounds[k][0] >= top]
-            if len(self.R) == 1:
-                self.best = self.R[0]
-            elif not self.R:
-                self.best = 0
-
-    def select(self, rng):
-        while True:
-            if self.best >= 0:
-                return self.best, self.best
-            if self.exploring:
-                return self.f, self.s
-            i = self.R[self.v]
-            j = [a for a in range(self.K) if a != i][rng.integers(0, self.K - 1)]
-            if all(not self.open[k] for k in self.R):
-                p = self.w / self.n
-                counts = [sum(p[a, b] > 0.5 for b in range(self.K) if b != a) for a in range(self.K)]
-                self.best = int(np.argmax(counts))
-            elif j in self.open[i]:
-                self.exploring, self.f, self.s = True, i, j
-            else:
-                self.virtual_pull(1.0 if self.w[i, j] / self.n[i, j] > 0.5 else 0.0)
-
-    def update(self, a1, a2, a1_won):
-        self.n[a1, a2] += 1
-        self.n[a2, a1] += 1
-        self.w[a1, a2] += a1_won
-        self.w[a2, a1] += not a1_won
-        x, y = (a1, a2) if a1_won else (a2, a1)
-        p = self.w[x, y] / self.n[x, y]
-        rhs = KAPPA * (math.log(4 * self.tau * self.K) + self.loglog())
-        if self.exploring and self.n[x, y] >= 1 and p >= 0.5 and self.n[x, y] * ref.kl_clamped(p, 0.5) > rhs:
-            self.open[x].discard(y)
-            self.open[y].discard(x)
-            self.virtual_pull(1.0 if a1_won else 0.0)
-            self.exploring = False
-        self.tau += 1
-        if self.tau > self.T_r:
-            self.reset()
-            self.T_r, self.round = self.T_r ** 2, self.round + 1
 
 
 def drive(policy_select, policy_update, P, T, seed):
@@ -129,29 +53,32 @@ def test_trajectory_matches_transcription(schedule, first, matrix):
         slow = drive(lambda t: slow_scb.select(slow_rng),
                      lambda a1, a2, won, t: slow_scb.update(a1, a2, won), P, 3000, seed)
         assert fast == slow
-        assert state[9][BEST] == slow_scb.best and state[9][TAU] == slow_scb.tau
+        assert state.counters["best"][0] == slow_scb.best and state.counters["tau"][0] == slow_scb.tau
 
 
 @pytest.mark.parametrize("schedule,lengths", [("as-run", [1000]), ("original", [4, 16, 256])])
 def test_round_restart_at_tau_T_plus_1(schedule, lengths):
     P = np.array([[0.5, 0.9, 0.9], [0.1, 0.5, 0.9], [0.1, 0.1, 0.5]])
     state = SCB_SPEC.make_state(3, None, {"schedule": schedule})
-    n, w, is_open, open_count, remaining, m, g, _, _, ints, reals = state
+    n, w, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
+    remaining, m, g = state.remaining, state.pulls, state.rewards
     rng = np.random.default_rng(5)
     t = 0
     for r, length in enumerate(lengths, start=1):
-        assert ints[ROUND] == r and reals[1] == length
+        assert state.counters["round_index"][0] == r and state.counters["round_length"][0] == length
         for _ in range(length):
             t += 1
-            assert ints[TAU] == t - sum(lengths[: r - 1])  # tau counts the slots of the round
+            assert state.counters["tau"][0] == t - sum(lengths[: r - 1])  # tau counts the slots of the round
             a1, a2 = SCB_SPEC.select(state, t, rng)
             SCB_SPEC.update(state, a1, a2, rng.random() < P[a1, a2], t)
         # The update of slot sum(T_1..T_r) made tau = T_r + 1 and restarted: a fresh round.
-        assert ints[ROUND] == r + 1 and reals[1] == length ** 2
+        assert state.counters["round_index"][0] == r + 1 and state.counters["round_length"][0] == length ** 2
         assert np.all(n == 2e-6) and np.all(w == 1e-6)
         assert is_open.sum() == 6 and open_count.tolist() == [2, 2, 2] and remaining.tolist() == [0, 1, 2]
         assert np.all(m == 0) and np.all(g == 0)
-        assert ints[BEST] == -1 and ints[EXPLORING] == 0 and ints[TAU] == 1 and ints[V] == 0 and ints[SIZE] == 3
+        c = state.counters[0]
+        assert c["best"] == -1 and c["exploring"] == 0 and c["tau"] == 1
+        assert state.counters["pointer"][0] == 0 and state.counters["remaining_size"][0] == 3
     if schedule == "as-run":
         # Round 1 had found the Condorcet winner 0 long before t = 1000 (gaps 0.4): the restart
         # throws it away, and slot 1001 explores again.
@@ -165,47 +92,52 @@ def make_state(K=3):
 
 def test_pair_test_resolves_only_past_the_radius():
     state = make_state()
-    n, w, is_open, open_count, _, m, g, _, _, ints, _ = state
-    ints[EXPLORING], ints[F], ints[S], ints[TAU] = 1, 0, 2, 50
+    n, w, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
+    m, g = state.pulls, state.rewards
+    c = state.counters[0]  # a view: writing its fields changes the state
+    c["exploring"], c["first"], c["second"], c["tau"] = 1, 0, 2, 50
     rhs = 0.51 * (math.log(4 * 50 * 3) + 2 * max(1.0, math.log(math.log(50))))
     # 0 has beaten 2 in 19 of 24 comparisons (24 KL(19/24, 1/2) = 4.35 < rhs = 4.65, still open);
     # one more win makes 25 KL(20/25, 1/2) = 4.82 > rhs.
     n[0, 2] = n[2, 0] = 24 + 2e-6
     w[0, 2], w[2, 0] = 19 + 1e-6, 5 + 1e-6
     assert 24 * ref.kl_clamped(19 / 24, 0.5) < rhs < 25 * ref.kl_clamped(20 / 25, 0.5)
-    saved = [a.copy() for a in state]
+    saved = {name: np.copy(value) for name, value in state._asdict().items() if isinstance(value, np.ndarray)}
     SCB_SPEC.update(state, 0, 2, False, 50)  # 2 won: p_20 < 1/2, the test from 2's side fails
-    assert is_open[0, 2] and ints[EXPLORING] == 1 and np.all(m == 0)
-    for a, b in zip(state, saved):
-        a[...] = b
-    ints[TAU] = 50
+    assert is_open[0, 2] and state.counters["exploring"][0] == 1 and np.all(m == 0)
+    for name, value in saved.items():
+        getattr(state, name)[...] = value
+    state.counters["tau"][0] = 50
     SCB_SPEC.update(state, 0, 2, True, 50)  # 0 won: 25 KL(0.8, 1/2) > rhs
     assert not is_open[0, 2] and not is_open[2, 0] and is_open[0, 1]
     assert open_count.tolist() == [1, 2, 1]
-    assert ints[EXPLORING] == 0 and ints[TAU] == 51
-    assert m.tolist() == [1, 0, 0] and g.tolist() == [1, 0, 0] and ints[V] == 1  # virtual pull of R[0] = f
+    assert state.counters["exploring"][0] == 0 and state.counters["tau"][0] == 51
+    assert m.tolist() == [1, 0, 0] and g.tolist() == [1, 0, 0]  # virtual pull of R[0] = f
+    assert state.counters["pointer"][0] == 1
 
 
 def test_pair_test_needs_the_current_pair():
     # An outcome of another pair (a late one under delay) only updates n and w.
     state = make_state()
-    n, w, is_open, _, _, m, _, _, _, ints, _ = state
-    ints[EXPLORING], ints[F], ints[S] = 1, 0, 1  # testing the pair (0, 1)
+    n, w, is_open, m = state.comparisons, state.wins, state.is_open, state.pulls
+    c = state.counters[0]
+    c["exploring"], c["first"], c["second"] = 1, 0, 1  # testing the pair (0, 1)
     n[0, 2] = n[2, 0] = 1000
     w[0, 2] = 1000
     SCB_SPEC.update(state, 0, 2, True, 10)
-    assert is_open[0, 2] and ints[EXPLORING] == 1 and np.all(m == 0)
+    assert is_open[0, 2] and state.counters["exploring"][0] == 1 and np.all(m == 0)
 
 
 def test_virtual_pull_eliminates_by_kl_bounds():
     state = make_state(3)
-    _, w, is_open, open_count, remaining, m, g, _, _, ints, _ = state
+    w, is_open, open_count, remaining = state.wins, state.is_open, state.open_count, state.remaining
+    m, g = state.pulls, state.rewards
     # Arms 0 and 1 have been virtually pulled 40 times, arm 2 is about to complete the pass: all its
     # pairs are resolved and it loses them, so select pulls it for free with reward 0.
     m[:] = [40, 40, 39]
     g[:] = [38, 20, 0]
-    ints[V] = 2
-    ints[TAU] = 100
+    state.counters["pointer"][0] = 2
+    state.counters["tau"][0] = 100
     is_open[2, :] = False  # only arm 2's side is closed, so arm 0 always finds an open opponent
     open_count[:] = [2, 2, 0]
     w[2, :] = 0.0
@@ -216,28 +148,29 @@ def test_virtual_pull_eliminates_by_kl_bounds():
     rng = np.random.default_rng(0)
     a1, a2 = SCB_SPEC.select(state, 100, rng)
     assert m.tolist() == [40, 40, 40] and g.tolist() == [38, 20, 0]
-    assert ints[SIZE] == 2 and remaining[:2].tolist() == [0, 1] and ints[V] == 0
-    assert ints[BEST] == -1 and (a1, a2) in {(0, 1), (0, 2)} and ints[F] == a1
+    assert state.counters["remaining_size"][0] == 2 and remaining[:2].tolist() == [0, 1]
+    assert state.counters["pointer"][0] == 0
+    assert state.counters["best"][0] == -1 and (a1, a2) in {(0, 1), (0, 2)} and state.counters["first"][0] == a1
     # A second full pass with arm 1 far behind leaves one arm: it becomes best.
-    ints[EXPLORING] = 0
+    state.counters["exploring"][0] = 0
     m[:2] = [400, 399]
     g[:2] = [380, 0]
-    ints[V] = 1
+    state.counters["pointer"][0] = 1
     is_open[1, :] = False
     open_count[1] = 0
     a1, a2 = SCB_SPEC.select(state, 101, rng)
-    assert ints[SIZE] == 1 and ints[BEST] == 0 and (a1, a2) == (0, 0)
+    assert state.counters["remaining_size"][0] == 1 and state.counters["best"][0] == 0 and (a1, a2) == (0, 0)
 
 
 def test_learned_shortcut_picks_empirical_copeland_winner():
     state = make_state(3)
-    n, w, is_open, open_count, _, _, _, _, _, ints, _ = state
+    n, w, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
     is_open[:] = False
     open_count[:] = 0
     n[:] = 10
     w[:] = [[5, 3, 7], [7, 5, 8], [3, 2, 5]]  # arm 1 beats both
     assert SCB_SPEC.select(state, 5, np.random.default_rng(0)) == (1, 1)
-    assert ints[BEST] == 1
+    assert state.counters["best"][0] == 1
 
 
 def test_delay_replays_the_current_pair():
@@ -246,7 +179,7 @@ def test_delay_replays_the_current_pair():
     first = SCB_SPEC.select(state, 1, rng)
     assert first[0] == 0 and first[1] != 0  # R[0] = 0 against a uniform opponent
     assert all(SCB_SPEC.select(state, t, rng) == first for t in range(2, 40))
-    assert state[9][TAU] == 1 and np.all(state[0] == 2e-6)
+    assert state.counters["tau"][0] == 1 and np.all(state.comparisons == 2e-6)
     res = run_one(load_dataset("cyclic"), SCB_SPEC, SCB_SPEC.resolve_params({}), 3000, run=0, seed=1, delay=30)
     assert 0 < res["final"] < 3000
 

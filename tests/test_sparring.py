@@ -1,6 +1,6 @@
-"""SBM (spec 2.6), Sparring (3.12) and MultiSBM (3.13): the SBM index, the sticky exploration, the
+"""SBM, Sparring and MultiSBM (docs/algorithms.md#sparring, #multisbm): the SBM index, the sticky exploration, the
 reward routing on hand-made states, whole trajectories against a plain-Python transcription, the
-D9 options, parameters, and Sparring settling on the Condorcet winner."""
+docs/algorithms.md#sparring options, parameters, and Sparring settling on the Condorcet winner."""
 
 import math
 
@@ -11,50 +11,9 @@ from algorithms.sparring import MULTISBM_SPEC, SPARRING_SPEC, MultiSBM, Sparring
 from core.sbm import new_sbm_arrays, sbm_pull, sbm_update
 from data import load_dataset
 from reproduce.runner import run_one
+from tests.reference.sparring import SCALE, ref_pull, ref_trajectory
 
-SCALE = 3.0
 RNG = np.random.default_rng(0)  # select of Sparring draws nothing; MultiSBM only for its initial x
-
-
-def ref_pull(cnt, sm, t, scale=SCALE, unplayed=1.0):
-    """Spec 2.6 pull, transcribed: first-index argmax of the SBM index."""
-    index = [unplayed if c < 1 else s / c + math.sqrt((scale + 2) * math.log(t) / (2 * c))
-             for c, s in zip(cnt, sm)]
-    return int(np.argmax(index))
-
-
-def ref_trajectory(kind, P, T, seed, sbm_init="as-run"):
-    """Plain-Python Sparring ("sparring") or MultiSBM ("multisbm") for T slots; the outcome of slot t
-    is U_t < P[a1, a2] with U_t from a generator seeded ``seed + 1``; MultiSBM's initial x is the first
-    ``integers(0, K)`` draw of a generator seeded ``seed``.  Returns the list of pairs."""
-    K = P.shape[0]
-    unplayed = math.inf if sbm_init == "original" else 1.0
-    copies = 2 if kind == "sparring" else K
-    cnt = [[1e-6] * K for _ in range(copies)]
-    sm = [[5e-6] * K for _ in range(copies)]
-    calls = [0] * K
-    x = int(np.random.default_rng(seed).integers(0, K))
-    uniforms = np.random.default_rng(seed + 1).random(T)
-    pairs = []
-    for t in range(1, T + 1):
-        if kind == "sparring":
-            a1, a2 = ref_pull(cnt[0], sm[0], t, unplayed=unplayed), ref_pull(cnt[1], sm[1], t, unplayed=unplayed)
-        else:
-            calls[x] += 1
-            clock = calls[x] if sbm_init == "original" else t
-            a1, a2 = x, ref_pull(cnt[x], sm[x], clock, unplayed=unplayed)
-            x = a2
-        won = uniforms[t - 1] < P[a1, a2]
-        if kind == "sparring":
-            cnt[0][a1] += 1
-            sm[0][a1] += won
-            cnt[1][a2] += 1
-            sm[1][a2] += 1 - won
-        else:
-            cnt[a1][a2] += 1
-            sm[a1][a2] += 1 - won
-        pairs.append((a1, a2))
-    return pairs
 
 
 def fast_trajectory(spec, P, T, seed, sbm_init="as-run"):
@@ -116,7 +75,7 @@ def test_sparring_sticky_exploration():
 @pytest.mark.parametrize("a1_won", [True, False])
 def test_sparring_reward_routing(a1_won):
     state = SPARRING_SPEC.make_state(4)
-    cnt, sm, _ = state
+    cnt, sm = state.plays, state.reward_sums
     cnt[0, 1] = cnt[1, 3] = 5.0  # make the pair (1, 3) the one selected
     sm[0, 1] = sm[1, 3] = 5.0
     a1, a2 = SPARRING_SPEC.select(state, 10, RNG)
@@ -131,12 +90,12 @@ def test_sparring_reward_routing(a1_won):
 @pytest.mark.parametrize("a1_won", [True, False])
 def test_multisbm_reward_routing_and_transition(a1_won):
     state = MULTISBM_SPEC.make_state(4)
-    cnt, sm, _, ints, _ = state
-    ints[0] = 2
+    cnt, sm = state.plays, state.reward_sums
+    state.current_arm[0] = 2
     cnt[2, 3] = sm[2, 3] = 5.0  # S_2 plays arm 3
     a1, a2 = MULTISBM_SPEC.select(state, 10, RNG)
     assert (a1, a2) == (2, 3)
-    assert ints[0] == 3  # x = a2 at selection time, before any feedback
+    assert state.current_arm[0] == 3  # x = a2 at selection time, before any feedback
     MULTISBM_SPEC.update(state, a1, a2, a1_won, 10)
     assert cnt[2, 3] == 6.0 and sm[2, 3] == 5.0 + (not a1_won)  # reward 1{a2 beats a1} to S_{a1}
     assert ((cnt != 1e-6) | (sm != 5e-6)).sum() == 1
