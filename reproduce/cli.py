@@ -55,7 +55,8 @@ def integer(text, option: str, low: int = 1, high: int = INT64_MAX) -> int:
             raise ValueError(f"{option} must be an integer (digits, or a power-of-ten form such as 1e6), "
                              f"got {text!r}")
         mantissa, _, exponent = text.strip().replace("_", "").lower().partition("e")
-        if exponent and int(exponent) > 40 and int(mantissa) != 0:  # beyond int64 whatever the mantissa: do not build a huge int
+        # beyond int64 whatever the mantissa: do not build a huge int
+        if exponent and int(exponent) > 40 and int(mantissa) != 0:
             value = high + 1 if not mantissa.startswith("-") else low - 1
         else:
             value = int(mantissa) * 10 ** int(exponent or 0)
@@ -220,7 +221,8 @@ def backend_context(args: argparse.Namespace):
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise ValueError("--backend dask needs the 'dask[distributed]' package (pip install 'dask[distributed]')") from None
+        raise ValueError("--backend dask needs the 'dask[distributed]' package "
+                         "(pip install 'dask[distributed]')") from None
     if args.scheduler:
         try:
             client = Client(args.scheduler, timeout=SCHEDULER_TIMEOUT_S)

@@ -11,15 +11,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from data import load_dataset
-from reproduce.paper_config import paper_runs
-from reproduce.cli import backend_context, build_parser, main_guard, resolve
-from reproduce.claims import quick_verdict
-from reproduce.lower_bounds import lower_bound
-from reproduce.plotting import final_table, plot_regret_panels, write_table
 from algorithms import get_algorithm
+from data import load_dataset
+from reproduce.claims import quick_verdict
+from reproduce.cli import backend_context, build_parser, main_guard, resolve
+from reproduce.lower_bounds import lower_bound
+from reproduce.paper_config import paper_runs
+from reproduce.plotting import final_table, plot_regret_panels, write_table
 from reproduce.runner import Line, LineResult, line_key, load_line, run_lines, validate_line
-
 
 QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeline, NOT evidence for or against the "
                 "paper's claims; verdicts are marked as such")
@@ -64,7 +63,8 @@ class Panel:
 
 
 def ete_horizons(horizon: int) -> list[int]:
-    """Horizons at which explore-then-exploit algorithms are re-run (docs/experiments.md#explore-then-exploit-algorithms), up to ``horizon``.
+    """Horizons at which explore-then-exploit algorithms are re-run, up to ``horizon``
+    (docs/experiments.md#explore-then-exploit-algorithms).
 
     The authors' grid starts at 10 and adds x and 3x while x <= T (x <- 10x); the points above T are
     not plotted (the axis is clipped at T), so they are not run here.  T itself closes the curve.

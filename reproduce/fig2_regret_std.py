@@ -14,8 +14,20 @@ import pandas as pd
 
 from algorithms import get_algorithm
 from reproduce import fig1_mslr
-from reproduce.claims import (CLEAR_FACTOR, COMPARABLE_FACTOR, Estimate, Missing, above, best, checked, mean_se,
-                              ratio_of, spread, within_factor, worst)
+from reproduce.claims import (
+    CLEAR_FACTOR,
+    COMPARABLE_FACTOR,
+    Estimate,
+    Missing,
+    above,
+    best,
+    checked,
+    mean_se,
+    ratio_of,
+    spread,
+    within_factor,
+    worst,
+)
 from reproduce.experiment import figure_main, print_table, simulate_panels, write_claims
 from reproduce.paper_config import HORIZON
 from reproduce.plotting import Z_95, bars_axes, legend_space, save_figure, setup_theme, write_table

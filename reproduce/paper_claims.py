@@ -7,8 +7,23 @@ the figure's script.  The wording of each statement is the paper's claim, with t
 it a computation.
 """
 
-from reproduce.claims import (CLEAR_FACTOR, COMPARABLE_FACTOR, LINEAR_GROWTH, above, below, checked, close, exceeds,
-                              final, growth, log_slope, need, under, within_factor, worst)
+from reproduce.claims import (
+    CLEAR_FACTOR,
+    COMPARABLE_FACTOR,
+    LINEAR_GROWTH,
+    above,
+    below,
+    checked,
+    close,
+    exceeds,
+    final,
+    growth,
+    log_slope,
+    need,
+    under,
+    within_factor,
+    worst,
+)
 from reproduce.paper_config import ALL_ELEVEN
 
 DTS_FAMILY = ("dts", "dts_plus")

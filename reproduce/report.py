@@ -17,11 +17,21 @@ from pathlib import Path
 import pandas as pd
 
 from data import load_dataset
-from reproduce.claims import (COMPARABLE_FACTOR, CLEAR_FACTOR, NOT_MEASURED, Estimate, above, below, claim_row,
-                              within_factor, best, worst)
+from reproduce.atomic import write_text_atomic
+from reproduce.claims import (
+    CLEAR_FACTOR,
+    COMPARABLE_FACTOR,
+    NOT_MEASURED,
+    Estimate,
+    above,
+    below,
+    best,
+    claim_row,
+    within_factor,
+    worst,
+)
 from reproduce.cli import OneLineParser, check_folder_readable, check_output_folder, main_guard
 from reproduce.paths import FIGURES, QUICK
-from reproduce.atomic import write_text_atomic
 
 # The paper's claims (Sec. 5, App. D), in this project's words, with the figures that check them.
 CLAIMS = {

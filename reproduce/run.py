@@ -14,11 +14,11 @@ order.  Results go to ``<out>/<dataset>/<line>/`` and the figure to ``<figures>/
 before any computation.
 """
 
-from reproduce.paper_config import HORIZON
+from data import load_dataset
 from reproduce.cli import build_parser, check_name, integer, main_guard, resolve
 from reproduce.experiment import Curve, Panel, simulate_panels
+from reproduce.paper_config import HORIZON
 from reproduce.plotting import final_table, plot_regret_panels, write_table
-from data import load_dataset
 
 
 def _parse_value(text: str):

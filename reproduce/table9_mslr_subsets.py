@@ -15,9 +15,9 @@ import pandas as pd
 
 from data import load_dataset
 from data.build_matrices import TABLE9
+from reproduce.atomic import write_text_atomic
 from reproduce.cli import OneLineParser, check_output_folder, main_guard
 from reproduce.paths import FIGURES, QUICK
-from reproduce.atomic import write_text_atomic
 from reproduce.plotting import write_table
 
 NAME = "table9_mslr_subsets"

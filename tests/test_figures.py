@@ -42,7 +42,8 @@ def grid(values):
 
 def test_crossover_inside_the_paper_range_holds():
     g = grid({1: {"ecw_rmed": 100, "dts": 200, "dts_plus": 190}, 100: {"ecw_rmed": 150, "dts": 210, "dts_plus": 200},
-              300: {"ecw_rmed": 400, "dts": 230, "dts_plus": 220}, 1000: {"ecw_rmed": 900, "dts": 300, "dts_plus": 280}})
+              300: {"ecw_rmed": 400, "dts": 230, "dts_plus": 220},
+              1000: {"ecw_rmed": 900, "dts": 300, "dts_plus": 280}})
     measured, verdict = fig6_delay.crossover(g)
     assert "d = 300" in measured and verdict == HOLDS
 

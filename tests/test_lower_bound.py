@@ -6,8 +6,15 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from core.lower_bound import (condorcet_lower_bound, copeland_groups, copeland_lower_bound, kl_to_half,
-                              lower_bound_lp, pair_regrets, regret_lower_bound)
+from core.lower_bound import (
+    condorcet_lower_bound,
+    copeland_groups,
+    copeland_lower_bound,
+    kl_to_half,
+    lower_bound_lp,
+    pair_regrets,
+    regret_lower_bound,
+)
 from data import load_dataset
 
 

@@ -71,5 +71,7 @@ def test_missing_figures_folder_is_one_line_and_exit_2(tmp_path):
     proc = subprocess.run([sys.executable, str(ROOT / "reproduce" / "report.py"), "--figures",
                            str(tmp_path / "absent")], capture_output=True, text=True)
     assert proc.returncode == 2
-    assert proc.stderr.strip().startswith("error: figures folder") and "does not exist" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    message = proc.stderr.strip()
+    assert message.startswith("error: figures folder") and "does not exist" in message
+    assert len(message.splitlines()) == 1
     assert not (tmp_path / "absent").exists()

@@ -96,7 +96,7 @@ def test_damaged_chunks_are_recomputed_and_named_on_stderr(damaged, tmp_path, ca
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 4
     for path, reason in reasons.items():
-        assert sum(l.startswith(f"recomputing {path}: {reason}") for l in err) == 1, (path, err)
+        assert sum(line.startswith(f"recomputing {path}: {reason}") for line in err) == 1, (path, err)
     for key in ("regret", "g2w", "final", "self_counts", "permutations"):
         np.testing.assert_array_equal(getattr(first, key), getattr(again, key))
     assert files[4].stat().st_mtime_ns == stamp  # the intact chunk is reused
@@ -115,7 +115,7 @@ def test_verify_lists_every_damaged_chunk_and_exits_1(damaged, tmp_path, capsys)
     for path, reason in list(reasons.items())[:3]:
         assert f"{path}: {reason}" in "\n".join(err) and f"BAD  {path}" in out
     # The stale chunk is intact on its own terms (its metadata says seed 3): re-simulated, it differs.
-    assert any(re.match(rf"{re.escape(str(files[3]))}: run \d+: \w+ differs", l) for l in err)
+    assert any(re.match(rf"{re.escape(str(files[3]))}: run \d+: \w+ differs", line) for line in err)
     assert f"ok   {files[4]}" in out
     assert "2 chunks checked, 3 damaged" in out
-    assert not any("Traceback" in l for l in err)
+    assert not any("Traceback" in line for line in err)
