@@ -108,7 +108,10 @@ def check_horizon(horizon) -> int:
 
 def check_alpha(alpha) -> float:
     """The RUCB/RLCB scale factor alpha: ValueError if not finite or <= 0, a warning if <= 0.5."""
-    alpha = float(alpha)
+    try:
+        alpha = float(alpha)
+    except (TypeError, ValueError):
+        raise ValueError(f"alpha must be a finite number > 0, got {alpha!r}") from None
     if not math.isfinite(alpha) or alpha <= 0.0:
         raise ValueError(f"alpha must be a finite number > 0, got {alpha!r}")
     if alpha <= ALPHA_BOUND_MIN:

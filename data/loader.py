@@ -53,7 +53,11 @@ def read_matrix_file(path):
         raise ValueError(f"no such matrix file: {path}")
     header, labels, rows = [], None, []
     sep = "," if path.suffix == ".csv" else None
-    for lineno, line in enumerate(path.read_text().splitlines(), start=1):
+    try:
+        content = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not a text matrix file (byte {error.start} is not UTF-8)") from None
+    for lineno, line in enumerate(content.splitlines(), start=1):
         text = line.strip()
         if text.startswith("#"):
             header.append(text)

@@ -79,6 +79,8 @@ CLI_CASES = [
     ("matrix-one-arm", run, ["--dataset", "{M:one.txt}"], r"preference matrix needs K >= 2 arms: shape \(1, 1\)"),
     ("matrix-nan", run, ["--dataset", "{M:nan.txt}"], r"p\[0,1\] = nan is not finite"),
     ("matrix-is-folder", run, ["--dataset", "{M:folder.txt}"], r"no such matrix file: {M:folder.txt}"),
+    ("matrix-binary", run, ["--dataset", "{M:binary.txt}"], r"{M:binary.txt}: not a text matrix file \(byte 0 is not UTF-8\)"),
+    ("param-alpha-text", run, ["--param", "dts.alpha=abc"], r"alpha must be a finite number > 0, got 'abc'"),
     ("verify-missing-folder", verify, ["{T}/missing"], r"no results folder '{T}/missing'"),
     ("verify-file", verify, ["{F}"], r"no results folder '{F}'"),
     ("verify-runs-per-chunk-0", verify, ["{T}", "--runs-per-chunk", "0"], r"--runs-per-chunk must be >= 1, got 0"),
@@ -117,8 +119,9 @@ def env(tmp_path):
     for name, text in MATRICES.items():
         (mats / name).write_text(text)
     (mats / "folder.txt").mkdir()
+    (mats / "binary.txt").write_bytes(b"\xff\xfe\x00binary")
     values = {"{F}": str(tmp_path / "F"), "{RO}": str(ro), "{T}": str(tmp_path)}
-    values.update({f"{{M:{name}}}": str(mats / name) for name in (*MATRICES, "folder.txt")})
+    values.update({f"{{M:{name}}}": str(mats / name) for name in (*MATRICES, "folder.txt", "binary.txt")})
 
     def fill(text, escape=False):
         for key, value in values.items():
