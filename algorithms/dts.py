@@ -1,4 +1,5 @@
-"""D-TS (Algorithm 1), D-TS+ (Sec. 4.3) and "pure D-TS" (App. D.2.4) -- spec 3.1, 3.2, 3.3.
+"""D-TS (Algorithm 1), D-TS+ (Sec. 4.3) and "pure D-TS" (App. D.2.4); how the authors ran
+them: ``docs/algorithms.md``, sections "D-TS", "D-TS+" and "pure D-TS".
 
 One state layout and one ``select`` serve the three variants:
 
@@ -8,15 +9,16 @@ One state layout and one ``select`` serve the three variants:
 * D-TS+: as D-TS, but ties of the vote inside C are broken by the smallest estimated regret R~_i.
 * pure D-TS: no RUCB/RLCB filter at all (C = every arm, the second candidate among every arm).
 
-As run by the authors (spec 3.1): pseudo-counts n = 1e-6, w = 1e-5 (so x/0 is "10" and, at t = 1,
+As run by the authors (``docs/algorithms.md``, "D-TS"): pseudo-counts n = 1e-6, w = 1e-5 (so x/0 is "10" and, at t = 1,
 a1 = K - 1 deterministically), mirrored bounds, ``u_ij >= 1/2`` in the count (the paper has ``>``).
 Only the Thompson samples a decision needs are drawn (rows of C; none when |C| = 1), and by default a
 vote 1(theta_ij > 1/2) is drawn as a Bernoulli with the cached probability P(theta_ij > 1/2)
 (``core.thompson``), a theta value only where a decision needs it, conditioned on its side.  All of
-this is exact in distribution (spec 1.15); ``sampling="direct"`` keeps the line-by-line reference.
+this is exact in distribution (the pairs of Algorithm 1 line 8 are independent); ``sampling="direct"`` keeps the line-by-line reference.
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -33,30 +35,53 @@ TIE_BREAK_AS_RUN, TIE_BREAK_PAPER = 0, 1
 TIE_BREAKS = {"as-run": TIE_BREAK_AS_RUN, "paper": TIE_BREAK_PAPER}
 
 
+class DTSState(NamedTuple):
+    """The state of D-TS, D-TS+ and pure D-TS: the pair statistics, the settings, then caches and
+    scratch arrays reused every slot (no allocation per slot).  A ``typing.NamedTuple`` so that numba
+    sees a heterogeneous tuple (fields read by name in njit code; ``cache=True`` works)."""
+
+    comparisons: np.ndarray  # n, float64 (K, K): comparisons of each unordered pair, pseudo-count 1e-6
+    wins: np.ndarray  # w, float64 (K, K): wins[i, j] = wins of i over j, pseudo-count 1e-5
+    alpha: float  # RUCB/RLCB scale factor
+    variant: int  # VARIANT_DTS, VARIANT_PLUS or VARIANT_PURE
+    tie_break: int  # D-TS+ normaliser: TIE_BREAK_AS_RUN or TIE_BREAK_PAPER
+    sampling: int  # SAMPLING_INDICATORS or SAMPLING_DIRECT
+    upper_counts: np.ndarray  # int64 (K,): upper Copeland counts #{j != i : u_ij >= 1/2} (line 5)
+    in_candidates: np.ndarray  # bool (K,): the candidate set C (line 6)
+    theta: np.ndarray  # float64 (K, K): first-round Thompson samples (those drawn)
+    votes: np.ndarray  # int64 (K,): first-round votes #{j != i : theta_ij > 1/2} of the rows drawn
+    rows_drawn: np.ndarray  # bool (K,): rows of theta drawn at this slot
+    theta2: np.ndarray  # float64 (K,): second-round samples against a1 (line 13)
+    eligible: np.ndarray  # bool (K,): arms that may be the second candidate (l_{i a1} <= 1/2, line 14)
+    regret_est: np.ndarray  # float64 (K,): D-TS+ estimated regrets of the tied arms (Sec. 4.3)
+    prob_above: np.ndarray  # q, float64 (K, K): q[i, j] = P(theta_ij > 1/2) (kept only with indicators)
+    above: np.ndarray  # bool (K, K): the vote indicators 1(theta_ij > 1/2) drawn at this slot
+    tied: np.ndarray  # bool (K,): arms of C with the most votes (D-TS+)
+    switch_log_t: np.ndarray  # float64 (K, K): the ln t from which the mirrored u_ij >= 1/2
+
+
 def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicators"):
-    """State tuple: (n, w, real params [alpha], int params [variant, tie_break, sampling], then
-    scratch: upper Copeland counts, candidate mask, theta (K x K), votes, done mask, second-round
-    samples, eligible mask, estimated regrets, q = P(theta_ij > 1/2) (K x K), vote indicators
-    (K x K), tied mask, and the ln t at which each mirrored u_ij reaches 1/2 (K x K))."""
+    """A fresh ``DTSState`` for K arms (pseudo-counts, caches consistent with them)."""
     mode = SAMPLINGS[check_choice("sampling", sampling, tuple(SAMPLINGS))]
     n = np.full((K, K), PSEUDO_N)
     w = np.full((K, K), PSEUDO_W)
     q = np.full((K, K), 0.5)
     if mode == SAMPLING_INDICATORS:
         fill_above_half(q, w)
-    return (
-        n, w, np.array([alpha]), np.array([variant, tie_break, mode], dtype=np.int64),
-        np.zeros(K, np.int64), np.zeros(K, np.bool_), np.full((K, K), 0.5), np.zeros(K, np.int64),
-        np.zeros(K, np.bool_), np.zeros(K), np.zeros(K, np.bool_), np.zeros(K), q, np.zeros((K, K), np.bool_),
-        np.zeros(K, np.bool_), fill_mirrored_switches(n, w, alpha, np.zeros((K, K))),
+    return DTSState(
+        comparisons=n, wins=w, alpha=float(alpha), variant=int(variant), tie_break=int(tie_break), sampling=int(mode),
+        upper_counts=np.zeros(K, np.int64), in_candidates=np.zeros(K, np.bool_), theta=np.full((K, K), 0.5),
+        votes=np.zeros(K, np.int64), rows_drawn=np.zeros(K, np.bool_), theta2=np.zeros(K), eligible=np.zeros(K, np.bool_),
+        regret_est=np.zeros(K), prob_above=q, above=np.zeros((K, K), np.bool_), tied=np.zeros(K, np.bool_),
+        switch_log_t=fill_mirrored_switches(n, w, alpha, np.zeros((K, K))),
     )
 
 
 def sync_dts(state):
-    """Recompute the vote probabilities q and the switch-time cache from the statistics (state[0],
-    state[1])."""
-    fill_above_half(state[12], state[1])
-    fill_mirrored_switches(state[0], state[1], state[2][0], state[15])
+    """Recompute the vote probabilities and the switch-time cache from the statistics
+    (``state.comparisons``, ``state.wins``)."""
+    fill_above_half(state.prob_above, state.wins)
+    fill_mirrored_switches(state.comparisons, state.wins, state.alpha, state.switch_log_t)
 
 
 def init_dts(K, horizon=None, alpha=ALPHA, sampling="indicators"):
@@ -75,7 +100,7 @@ def init_dts_plus(K, horizon=None, alpha=ALPHA, tie_break="as-run", sampling="in
 
     tie_break: "as-run" (default) normalises the estimated regrets by the largest vote count inside C,
     as the authors' code does; "paper" uses the largest vote count over all arms, as Sec. 4.3 writes.
-    They differ only when an arm outside C has more votes than every arm of C (spec D3).
+    They differ only when an arm outside C has more votes than every arm of C (``docs/algorithms.md``, "D-TS+").
     """
     tie = TIE_BREAKS[check_choice("tie_break", tie_break, tuple(TIE_BREAKS))]
     return _make_state(K, VARIANT_PLUS, check_alpha(alpha), tie, sampling)
@@ -139,9 +164,9 @@ def _theta_given_votes(rng, w, q, above, tied, theta):
 def _first_candidate(rng, state, variant, indicators):
     """Lines 7-11: the votes of the rows of C and their uniform-tie argmax; for D-TS+ on a tie, the
     votes of the other rows too and the regret-based tie-break (with indicators, theta of the tied
-    rows is drawn given their votes; exact in distribution, spec 1.15 and core.thompson)."""
-    w, ints, in_c, theta, votes, done, regret_est, q, above, tied = state[1], state[3], state[5], state[6], \
-        state[7], state[8], state[11], state[12], state[13], state[14]
+    rows is drawn given their votes; exact in distribution, see core.thompson)."""
+    w, in_c, theta, votes, done, q, above, tied = state.wins, state.in_candidates, state.theta, state.votes, \
+        state.rows_drawn, state.prob_above, state.above, state.tied
     done[:] = False
     sample_votes(rng, w, q, indicators, in_c, done, theta, above, votes)
     if variant != VARIANT_PLUS:
@@ -151,24 +176,24 @@ def _first_candidate(rng, state, variant, indicators):
     sample_votes(rng, w, q, indicators, ~done, done, theta, above, votes)
     if indicators:
         _theta_given_votes(rng, w, q, above, tied, theta)
-    return _plus_regret_estimates(theta, votes, tied, in_c, ints[1], regret_est)
+    return _plus_regret_estimates(theta, votes, tied, in_c, state.tie_break, state.regret_est)
 
 
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: Algorithm 1 lines 3-14, with the D-TS+ and pure variants."""
-    n, w, reals, ints, ucount, in_c, theta2, eligible, q = state[0], state[1], state[2], state[3], state[4], \
-        state[5], state[9], state[10], state[12]
-    alpha = reals[0]
-    variant = ints[0]
-    indicators = ints[2] == SAMPLING_INDICATORS
+    n, w, ucount, in_c, theta2, eligible, q = state.comparisons, state.wins, state.upper_counts, \
+        state.in_candidates, state.theta2, state.eligible, state.prob_above
+    alpha = state.alpha
+    variant = state.variant
+    indicators = state.sampling == SAMPLING_INDICATORS
     K = n.shape[0]
     log_t = math.log(t)
     # Phase 1, lines 4-6: candidate set C from the upper Copeland counts.
     if variant == VARIANT_PURE:
         fill_true(in_c)
     else:
-        upper_copeland_from_switches(state[15], log_t, ucount)
+        upper_copeland_from_switches(state.switch_log_t, log_t, ucount)
         top = np.max(ucount)
         for i in range(K):
             in_c[i] = ucount[i] == top
@@ -201,8 +226,9 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """Algorithm 1 line 17: one more win for the winner of (a1, a2); refresh the pair's vote
     probabilities (when sampling with indicators) and its switch times."""
-    record_comparison(state[0], state[1], state[12], a1, a2, a1_won, state[3][2] == SAMPLING_INDICATORS)
-    refresh_mirrored_switches(state[0], state[1], state[2][0], state[15], a1, a2)
+    record_comparison(state.comparisons, state.wins, state.prob_above, a1, a2, a1_won,
+                      state.sampling == SAMPLING_INDICATORS)
+    refresh_mirrored_switches(state.comparisons, state.wins, state.alpha, state.switch_log_t, a1, a2)
 
 
 DTS_SPEC = AlgorithmSpec(
