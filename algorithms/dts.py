@@ -79,6 +79,7 @@ class DTSState(NamedTuple):
     counters: np.ndarray  # int64 (COUNTER_PLANES, W): scratch, mirrored votes of the rows of C
     pending: np.ndarray  # int64 (3,): [PENDING_PAIR, a1, a2] or [PENDING_ROW, c, -] (``skip``) or [0, ...]
     skip_memo: np.ndarray  # int64 (2,): [updates of a pair i != j so far, that count at skip's last refusal]
+    counts_at: np.ndarray  # float64 (2,): "fast": [ln t at which upper_counts is valid (-1: not), next switch time above it]
     settled: np.ndarray  # bool (1,): the last ``select`` was a self-comparison (``skip`` is tried only then)
 
 
@@ -103,7 +104,8 @@ def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicat
         switch_log_t=fill_mirrored_switches(n, w, alpha, np.zeros((K, K))),
         q_planes=planes, vote_bits=np.zeros((K if fast else 1, W), np.int64), done_words=np.zeros(W, np.int64),
         c_words=np.zeros(W, np.int64), counters=np.zeros((COUNTER_PLANES, W), np.int64),
-        pending=np.zeros(3, np.int64), skip_memo=np.array([0, -1], np.int64), settled=np.zeros(1, np.bool_),
+        pending=np.zeros(3, np.int64), skip_memo=np.array([0, -1], np.int64),
+        counts_at=np.array([-1.0, -1.0]), settled=np.zeros(1, np.bool_),
     )
 
 
@@ -117,6 +119,7 @@ def sync_dts(state):
     state.pending[0] = 0
     state.settled[0] = False
     state.skip_memo[1] = -1
+    state.counts_at[0] = -1.0
 
 
 def init_dts(K, horizon=None, alpha=ALPHA, sampling="indicators"):
@@ -276,16 +279,7 @@ def select(state, t, rng):
     K = n.shape[0]
     log_t = math.log(t)
     # Phase 1, lines 4-6: candidate set C from the upper Copeland counts.
-    if variant == VARIANT_PURE:
-        fill_true(in_c)
-    else:
-        upper_copeland_from_switches(state.switch_log_t, log_t, ucount)
-        top = np.max(ucount)
-        for i in range(K):
-            in_c[i] = ucount[i] == top
-    size_c = 0
-    for i in range(K):
-        size_c += in_c[i]
+    size_c = _candidate_set(state, log_t)
     # Lines 7-11: majority vote of the Thompson samples, restricted to C (no sample needed if |C| = 1).
     if size_c == 1:
         a1 = argmax_first(ucount, in_c)
@@ -312,15 +306,69 @@ def select(state, t, rng):
 
 
 @njit(cache=True)
+def _candidate_set(state, log_t):
+    """Lines 4-6: fill ``upper_counts`` and ``in_candidates`` at ln t; returns |C|.
+
+    With "fast" the upper Copeland counts are kept up to date between slots instead of recounted
+    (K^2 comparisons a slot): they change only when ln t reaches a cached switch time (then all are
+    recounted and the next switch time above ln t found) or when a pair is updated (``update`` moves
+    that pair's two entries).  The counts are the same integers either way."""
+    ucount, in_c = state.upper_counts, state.in_candidates
+    K = ucount.shape[0]
+    if state.variant == VARIANT_PURE:
+        fill_true(in_c)
+        return K
+    switch = state.switch_log_t
+    if state.sampling != SAMPLING_FAST:
+        upper_copeland_from_switches(switch, log_t, ucount)
+    elif state.counts_at[0] < 0.0 or log_t < state.counts_at[0] or log_t >= state.counts_at[1]:
+        upper_copeland_from_switches(switch, log_t, ucount)
+        following = math.inf
+        for i in range(K):
+            for j in range(K):
+                if j != i and log_t < switch[i, j] < following:
+                    following = switch[i, j]
+        state.counts_at[0] = log_t
+        state.counts_at[1] = following
+    else:
+        state.counts_at[0] = log_t  # no switch time in between: the counts hold
+    top = np.max(ucount)
+    size = 0
+    for i in range(K):
+        in_c[i] = ucount[i] == top
+        size += in_c[i]
+    return size
+
+
+@njit(cache=True)
+def _move_switch_entries(state, a1, a2, sign):
+    """Add ``sign`` times the contribution of the entries (a1, a2), (a2, a1) of the switch table to
+    the kept upper counts; with sign = +1, also lower the next switch time if one of them is above
+    the counts' ln t and before it."""
+    valid_at = state.counts_at[0]
+    for a, b in ((a1, a2), (a2, a1)):
+        value = state.switch_log_t[a, b]
+        if valid_at >= value:
+            state.upper_counts[a] += sign
+        elif sign > 0 and value < state.counts_at[1]:
+            state.counts_at[1] = value
+
+
+@njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """Algorithm 1 line 17: one more win for the winner of (a1, a2); refresh the pair's vote
     probabilities (unless sampling "direct"), their bit planes ("fast") and the pair's switch times."""
     record_comparison(state.comparisons, state.wins, state.prob_above, a1, a2, a1_won,
                       state.sampling != SAMPLING_DIRECT)
+    kept = state.sampling == SAMPLING_FAST and a1 != a2 and state.counts_at[0] >= 0.0
     if state.sampling == SAMPLING_FAST:
         refresh_planes(state.q_planes, state.prob_above, a1, a2)
         state.skip_memo[0] += a1 != a2
+        if kept:
+            _move_switch_entries(state, a1, a2, -1)
     refresh_mirrored_switches(state.comparisons, state.wins, state.alpha, state.switch_log_t, a1, a2)
+    if kept:
+        _move_switch_entries(state, a1, a2, 1)
 
 
 @njit(cache=True)
@@ -412,16 +460,7 @@ def skip(state, t, rng, t_limit):
     K = n.shape[0]
     pure = state.variant == VARIANT_PURE
     log_t = math.log(t)
-    if pure:
-        fill_true(in_c)
-    else:
-        upper_copeland_from_switches(switch, log_t, ucount)
-        top = np.max(ucount)
-        for i in range(K):
-            in_c[i] = ucount[i] == top
-    size_c = 0
-    for i in range(K):
-        size_c += in_c[i]
+    size_c = _candidate_set(state, log_t)
     # The sweeping arm c and ln P_c.
     c = -1
     log_sweep = -math.inf
@@ -448,11 +487,7 @@ def skip(state, t, rng, t_limit):
     # The last slot before ln t reaches the next cached switch time (C and E are constant until then).
     end = t_limit
     if not pure:
-        next_switch = math.inf
-        for i in range(K):
-            for j in range(K):
-                if j != i and log_t < switch[i, j] < next_switch:
-                    next_switch = switch[i, j]
+        next_switch = state.counts_at[1]  # at most the next switch time above ln t (see _candidate_set)
         if next_switch <= math.log(t_limit):
             end = min(end, _first_slot_reaching(next_switch) - 1)
         if end < t or (end > t and not _still_eligible(n, w, c, math.log(end), state.alpha, eligible)):
