@@ -80,7 +80,7 @@ class DTSState(NamedTuple):
     pending: np.ndarray  # int64 (3,): [PENDING_PAIR, a1, a2] or [PENDING_ROW, c, -] (``skip``) or [0, ...]
     skip_memo: np.ndarray  # int64 (2,): [updates of a pair i != j so far, that count at skip's last refusal]
     counts_at: np.ndarray  # float64 (2,): "fast": [ln t at which upper_counts is valid (-1: not), next switch time above it]
-    settled: np.ndarray  # bool (1,): the last ``select`` was a self-comparison (``skip`` is tried only then)
+    last_self: np.ndarray  # int64 (1,): a if the last ``select`` chose (a, a), else -1 (``skip`` tries only then)
 
 
 def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicators"):
@@ -105,7 +105,7 @@ def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicat
         q_planes=planes, vote_bits=np.zeros((K if fast else 1, W), np.int64), done_words=np.zeros(W, np.int64),
         c_words=np.zeros(W, np.int64), counters=np.zeros((COUNTER_PLANES, W), np.int64),
         pending=np.zeros(3, np.int64), skip_memo=np.array([0, -1], np.int64),
-        counts_at=np.array([-1.0, -1.0]), settled=np.zeros(1, np.bool_),
+        counts_at=np.array([-1.0, -1.0]), last_self=np.full(1, -1, np.int64),
     )
 
 
@@ -117,7 +117,7 @@ def sync_dts(state):
     if state.sampling == SAMPLING_FAST:
         fill_planes(state.prob_above, state.q_planes)
     state.pending[0] = 0
-    state.settled[0] = False
+    state.last_self[0] = -1
     state.skip_memo[1] = -1
     state.counts_at[0] = -1.0
 
@@ -271,7 +271,7 @@ def select(state, t, rng):
     first = -1  # with "fast": a first-phase row ``skip`` has drawn for this slot
     if fast and state.pending[0] == PENDING_PAIR:  # the pair ``skip`` drew for this slot
         state.pending[0] = PENDING_NONE
-        state.settled[0] = False
+        state.last_self[0] = -1
         return state.pending[1], state.pending[2]
     if fast and state.pending[0] == PENDING_ROW:
         state.pending[0] = PENDING_NONE
@@ -301,7 +301,7 @@ def select(state, t, rng):
             if eligible[i]:
                 theta2[i] = sample_beta_given_side(rng, w[i, a1] + 1.0, w[a1, i] + 1.0, True, q[i, a1])
     a2 = argmax_first(theta2, eligible)
-    state.settled[0] = a1 == a2
+    state.last_self[0] = a1 if a1 == a2 else -1
     return a1, a2
 
 
@@ -433,8 +433,9 @@ def skip(state, t, rng, t_limit):
     this algorithm's own selections happens (no checkpoint, delayed-feedback delivery or horizon in
     between).  Until the next slot at which ln t crosses a cached switch time of the mirrored bounds
     (or t_limit) the candidate set C and, for each a1, the set E(a1) of arms with l_{i a1} <= 1/2 are
-    constant, and without an update every slot is an independent draw of lines 4-14.  Take the arm c
-    of C with the largest P_c = prod_{j != c} q[c, j] (P_c = 1 if C = {c}): when row c of the first
+    constant, and without an update every slot is an independent draw of lines 4-14.  Take c = the arm
+    of the last slot's self-comparison (a choice made from the past), if it is in C, and
+    P_c = prod_{j != c} q[c, j] (P_c = 1 if C = {c}): when row c of the first
     phase is all votes (probability P_c), c is the unique most-voted arm of C, so a1 = c for D-TS and
     D-TS+ alike; then a2 = c unless some i in E(c) has theta2_i > 1/2, which has probability
     p_self = prod_{i in E(c)} (1 - q[i, c]).  So each slot is, independently, the "sweep
@@ -449,10 +450,10 @@ def skip(state, t, rng, t_limit):
     t + slots - 1 are self-comparisons of c (the simulator adds their regret, g2w and self counts),
     slots = min(G, t_limit - t + 1); if G is smaller, the event of slot t + G is left in ``pending``.
     (0, -1) when not tried: another sampling, a draw already pending, the last slot not a
-    self-comparison, or rho < SKIP_MIN_PROB -- then not again before a pair i != j is updated (all
+    self-comparison or its arm not in C, or rho < SKIP_MIN_PROB -- then not again before a pair i != j is updated (all
     decided from the past, so the law is unchanged).
     """
-    if state.sampling != SAMPLING_FAST or state.pending[0] != PENDING_NONE or not state.settled[0] \
+    if state.sampling != SAMPLING_FAST or state.pending[0] != PENDING_NONE or state.last_self[0] < 0 \
             or state.skip_memo[0] == state.skip_memo[1]:
         return 0, -1
     n, w, q, switch, ucount, in_c, eligible, theta2 = state.comparisons, state.wins, state.prob_above, \
@@ -461,20 +462,15 @@ def skip(state, t, rng, t_limit):
     pure = state.variant == VARIANT_PURE
     log_t = math.log(t)
     size_c = _candidate_set(state, log_t)
-    # The sweeping arm c and ln P_c.
-    c = -1
-    log_sweep = -math.inf
-    for i in range(K):
-        if not in_c[i]:
-            continue
-        total = 0.0
-        if size_c > 1:
-            for j in range(K):
-                if j != i:
-                    total += math.log(q[i, j])
-        if c < 0 or total > log_sweep:
-            c = i
-            log_sweep = total
+    # The sweeping arm c: the arm of the last self-comparison, if it is in C; ln P_c.
+    c = state.last_self[0]
+    if not in_c[c]:
+        return 0, -1
+    log_sweep = 0.0
+    if size_c > 1:
+        for j in range(K):
+            if j != c:
+                log_sweep += math.log(q[c, j])
     log_self = 0.0
     for i in range(K):
         eligible[i] = i != c and (pure or mirrored_bounds(n, w, i, c, log_t, state.alpha)[1] <= 0.5)

@@ -6,10 +6,11 @@ regret, count self-comparisons per arm, and deliver the outcome to the algorithm
 batches every ``delay`` slots.  Algorithms never see P.
 
 An algorithm may also register an njit ``skip(state, t, rng, t_limit) -> (slots, arm)``
-(``register_skip``): before slot t the loop asks it to decide, in one draw, a run of ``slots``
-self-comparisons of ``arm`` (slots t .. t + slots - 1, all <= t_limit) that are exactly distributed as
-the slot-by-slot selections would be; the loop then adds their regret, g2w and self counts without
-simulating them.  ``skip`` returns (0, -1) when it does not apply, and only when its state asks for it
+(``register_skip``): before a slot t that follows a self-comparison (the only time skipping can pay
+off; a call costs about as much as a cheap slot) the loop asks it to decide, in one draw, a run of
+``slots`` self-comparisons of ``arm`` (slots t .. t + slots - 1, all <= t_limit) that are exactly
+distributed as the slot-by-slot selections would be; the loop then adds their regret, g2w and self
+counts without simulating them.  ``skip`` returns (0, -1) when it does not apply, and only when its state asks for it
 (D-TS with sampling="fast"), so every other run goes through the plain loop unchanged.
 """
 
@@ -118,11 +119,14 @@ def simulate_skipping(select, update, skip, state, rng, P, zeta, gap, checkpoint
     cumulative_g2w = 0.0
     k = 0
     t = 1
+    after_self = False
     while t <= horizon:
-        limit = checkpoints[k]
-        if delay > 1 and pending > 0:
-            limit = min(limit, ((t + delay - 1) // delay) * delay)
-        slots, arm = skip(state, t, rng, limit)
+        slots = 0
+        if after_self:
+            limit = checkpoints[k]
+            if delay > 1 and pending > 0:
+                limit = min(limit, ((t + delay - 1) // delay) * delay)
+            slots, arm = skip(state, t, rng, limit)
         if slots > 0:
             cumulative += slots * (zeta_star - zeta[arm])
             cumulative_g2w += slots * 2.0 * gap[arm]
@@ -139,6 +143,7 @@ def simulate_skipping(select, update, skip, state, rng, P, zeta, gap, checkpoint
                 k += 1
             continue
         a1, a2 = select(state, t, rng)
+        after_self = a1 == a2
         a1_won = rng.random() < P[a1, a2]
         cumulative += zeta_star - 0.5 * (zeta[a1] + zeta[a2])
         cumulative_g2w += gap[a1] + gap[a2]
