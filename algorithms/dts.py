@@ -14,7 +14,10 @@ a1 = K - 1 deterministically), mirrored bounds, ``u_ij >= 1/2`` in the count (th
 Only the Thompson samples a decision needs are drawn (rows of C; none when |C| = 1), and by default a
 vote 1(theta_ij > 1/2) is drawn as a Bernoulli with the cached probability P(theta_ij > 1/2)
 (``core.thompson``), a theta value only where a decision needs it, conditioned on its side.  All of
-this is exact in distribution (the pairs of Algorithm 1 line 8 are independent); ``sampling="direct"`` keeps the line-by-line reference.
+this is exact in distribution (the pairs of Algorithm 1 line 8 are independent); ``sampling="direct"``
+keeps the line-by-line reference.  ``sampling="fast"`` adds bit-sliced votes for large K, upper Copeland
+counts kept between slots, and exact skipping of runs of self-comparisons in the simulator (``skip``);
+it draws the random numbers differently, so its runs are equal to the others in law, not bit for bit.
 """
 
 import math
@@ -43,9 +46,9 @@ DTS_SAMPLINGS = {**SAMPLINGS, "fast": SAMPLING_FAST}
 PENDING_NONE, PENDING_PAIR, PENDING_ROW = 0, 1, 2
 # ``skip`` draws only when a self-comparison of the sweeping arm has at least this probability.
 SKIP_MIN_PROB = 0.5
-# From this K on, "fast" bit-slices the first-phase votes (measured: slower than one uniform per
-# vote at K <= 32, 1.5x faster at K = 500 with C = every arm; bench/README.md).
-BITS_MIN_K = 100
+# From this K on, "fast" bit-slices the first-phase votes (measured: no faster than one uniform per
+# vote up to K = 136, 1.2-1.5x faster at K = 500 with C = every arm; bench/README.md).
+BITS_MIN_K = 200
 
 
 class DTSState(NamedTuple):
@@ -129,7 +132,7 @@ def init_dts(K, horizon=None, alpha=ALPHA, sampling="indicators"):
     probability P(theta_ij > 1/2), and a theta value only when a decision needs it (conditioned on its
     side); "direct" draws every needed theta from its Beta, line by line after Algorithm 1; "fast" is
     "indicators" with the first-phase votes bit-sliced (``core.bitvotes``) and, in the simulator, the
-    self-comparisons of the settled phase (|C| = 1) skipped in one geometric draw (``skip``).  All three
+    runs of self-comparisons of a settled arm skipped in one geometric draw (``skip``).  All three
     are identical in distribution (tests/test_dts.py, tests/test_dts_fast.py) but use the random
     numbers differently; "direct" is the reference, "indicators" the one the stored results used.
     """

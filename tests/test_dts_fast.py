@@ -5,7 +5,7 @@ ALPHA = 1e-3 with fixed seeds (so a correct implementation passes deterministica
 caught when its error is large against the sampling noise, whose size each test states).
 * fixed states: the (a1, a2) distribution of "fast" against "direct" (chi-square of homogeneity,
   20000 draws each: power ~1 for differences of 1-2 percentage points in any cell above ~5%);
-* the bit-sliced kernel (K >= 100): per-row vote means against sum_j q_ij, mirrored pairs, unpacking;
+* the bit-sliced kernel (used from K = BITS_MIN_K): per-row vote means against sum_j q_ij, mirrored pairs, unpacking;
 * skipping: in frozen states, the number of (c, c) slots in a window of slots and the first other pair,
   skip + select against select slot by slot (chi-square);
 * whole runs: the regret at several checkpoints, the final regret, g2w and self-comparison counts
