@@ -44,6 +44,11 @@ SAMPLING_FAST = 2
 DTS_SAMPLINGS = {**SAMPLINGS, "fast": SAMPLING_FAST}
 # What ``skip`` has left for the next ``select``: nothing, the whole pair, or row c of the first phase.
 PENDING_NONE, PENDING_PAIR, PENDING_ROW = 0, 1, 2
+# Entries of DTSState.skip_state (one small array rather than six: every field of the state costs a
+# little on every call of select and update): the kind of pending draw and its two arms; the arm of the
+# last select if it was a self-comparison (else -1); updates of pairs i != j so far; that count when
+# skip last refused (it does not try again before it changes).
+PENDING, PENDING_A, PENDING_B, LAST_SELF, UPDATES, REFUSED_AT = range(6)
 # ``skip`` draws only when a self-comparison of the sweeping arm has at least this probability.
 SKIP_MIN_PROB = 0.5
 # From this K on, "fast" bit-slices the first-phase votes (measured: no faster than one uniform per
@@ -77,13 +82,9 @@ class DTSState(NamedTuple):
     # Only used with sampling="fast" (size 1 otherwise):
     q_planes: np.ndarray  # int64 (K, W, DEPTH): binary digits of prob_above, bit-sliced (core.bitvotes)
     vote_bits: np.ndarray  # int64 (K, W): the first-round vote indicators of the rows of C, bit-packed
-    done_words: np.ndarray  # int64 (W,): scratch, rows of C already drawn
-    c_words: np.ndarray  # int64 (W,): scratch, C as a bit set
-    counters: np.ndarray  # int64 (COUNTER_PLANES, W): scratch, mirrored votes of the rows of C
-    pending: np.ndarray  # int64 (3,): [PENDING_PAIR, a1, a2] or [PENDING_ROW, c, -] (``skip``) or [0, ...]
-    skip_memo: np.ndarray  # int64 (2,): [updates of a pair i != j so far, that count at skip's last refusal]
-    counts_at: np.ndarray  # float64 (2,): "fast": [ln t at which upper_counts is valid (-1: not), next switch time above it]
-    last_self: np.ndarray  # int64 (1,): a if the last ``select`` chose (a, a), else -1 (``skip`` tries only then)
+    word_scratch: np.ndarray  # int64 (2 + COUNTER_PLANES, W): rows of C drawn, C, mirrored-vote counters
+    skip_state: np.ndarray  # int64 (6,): indexed by PENDING .. REFUSED_AT (below)
+    counts_at: np.ndarray  # float64 (2,): ln t at which upper_counts is valid (-1: not), next switch time above
 
 
 def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicators"):
@@ -105,10 +106,9 @@ def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicat
         votes=np.zeros(K, np.int64), rows_drawn=np.zeros(K, np.bool_), theta2=np.zeros(K), eligible=np.zeros(K, np.bool_),
         regret_est=np.zeros(K), prob_above=q, above=np.zeros((K, K), np.bool_), tied=np.zeros(K, np.bool_),
         switch_log_t=fill_mirrored_switches(n, w, alpha, np.zeros((K, K))),
-        q_planes=planes, vote_bits=np.zeros((K if fast else 1, W), np.int64), done_words=np.zeros(W, np.int64),
-        c_words=np.zeros(W, np.int64), counters=np.zeros((COUNTER_PLANES, W), np.int64),
-        pending=np.zeros(3, np.int64), skip_memo=np.array([0, -1], np.int64),
-        counts_at=np.array([-1.0, -1.0]), last_self=np.full(1, -1, np.int64),
+        q_planes=planes, vote_bits=np.zeros((K if fast else 1, W), np.int64),
+        word_scratch=np.zeros((2 + COUNTER_PLANES, W), np.int64), skip_state=np.array([0, 0, 0, -1, 0, -1], np.int64),
+        counts_at=np.array([-1.0, -1.0]),
     )
 
 
@@ -119,9 +119,9 @@ def sync_dts(state):
     fill_mirrored_switches(state.comparisons, state.wins, state.alpha, state.switch_log_t)
     if state.sampling == SAMPLING_FAST:
         fill_planes(state.prob_above, state.q_planes)
-    state.pending[0] = 0
-    state.last_self[0] = -1
-    state.skip_memo[1] = -1
+    state.skip_state[PENDING] = PENDING_NONE
+    state.skip_state[LAST_SELF] = -1
+    state.skip_state[REFUSED_AT] = -1
     state.counts_at[0] = -1.0
 
 
@@ -216,8 +216,9 @@ def _first_candidate_fast(rng, state, variant, first):
     bitsliced = K >= BITS_MIN_K
     done[:] = False
     if bitsliced:
-        candidate_votes(rng, state.q_planes, q, in_c, state.vote_bits, state.done_words, votes, first,
-                        state.c_words, state.counters)
+        scratch = state.word_scratch
+        candidate_votes(rng, state.q_planes, q, in_c, state.vote_bits, scratch[0], votes, first, scratch[1],
+                        scratch[2:])
     else:
         if first >= 0:
             count = 0
@@ -244,12 +245,12 @@ def _first_candidate_fast(rng, state, variant, first):
 
 
 @njit(cache=True)
-def _first_candidate(rng, state, variant, indicators):
+def _first_candidate(rng, w, in_c, theta, votes, done, q, above, tied, regret_est, tie_break, variant, indicators):
     """Lines 7-11: the votes of the rows of C and their uniform-tie argmax; for D-TS+ on a tie, the
     votes of the other rows too and the regret-based tie-break (with indicators, theta of the tied
-    rows is drawn given their votes; exact in distribution, see core.thompson)."""
-    w, in_c, theta, votes, done, q, above, tied = state.wins, state.in_candidates, state.theta, state.votes, \
-        state.rows_drawn, state.prob_above, state.above, state.tied
+    rows is drawn given their votes; exact in distribution, see core.thompson).  The arrays are the
+    ``DTSState`` fields of the same names (passed one by one: a call with the whole state costs more
+    than a small slot)."""
     done[:] = False
     sample_votes(rng, w, q, indicators, in_c, done, theta, above, votes)
     if variant != VARIANT_PLUS:
@@ -259,7 +260,7 @@ def _first_candidate(rng, state, variant, indicators):
     sample_votes(rng, w, q, indicators, ~done, done, theta, above, votes)
     if indicators:
         _theta_given_votes(rng, w, q, above, tied, theta)
-    return _plus_regret_estimates(theta, votes, tied, in_c, state.tie_break, state.regret_est)
+    return _plus_regret_estimates(theta, votes, tied, in_c, tie_break, regret_est)
 
 
 @njit(cache=True)
@@ -272,24 +273,25 @@ def select(state, t, rng):
     fast = state.sampling == SAMPLING_FAST
     indicators = state.sampling != SAMPLING_DIRECT
     first = -1  # with "fast": a first-phase row ``skip`` has drawn for this slot
-    if fast and state.pending[0] == PENDING_PAIR:  # the pair ``skip`` drew for this slot
-        state.pending[0] = PENDING_NONE
-        state.last_self[0] = -1
-        return state.pending[1], state.pending[2]
-    if fast and state.pending[0] == PENDING_ROW:
-        state.pending[0] = PENDING_NONE
-        first = state.pending[1]
+    if fast and state.skip_state[PENDING] == PENDING_PAIR:  # the pair ``skip`` drew for this slot
+        state.skip_state[PENDING] = PENDING_NONE
+        state.skip_state[LAST_SELF] = -1
+        return state.skip_state[PENDING_A], state.skip_state[PENDING_B]
+    if fast and state.skip_state[PENDING] == PENDING_ROW:
+        state.skip_state[PENDING] = PENDING_NONE
+        first = state.skip_state[PENDING_A]
     K = n.shape[0]
     log_t = math.log(t)
     # Phase 1, lines 4-6: candidate set C from the upper Copeland counts.
-    size_c = _candidate_set(state, log_t)
+    size_c = _candidate_set(variant, fast, state.switch_log_t, ucount, in_c, state.counts_at, log_t)
     # Lines 7-11: majority vote of the Thompson samples, restricted to C (no sample needed if |C| = 1).
     if size_c == 1:
         a1 = argmax_first(ucount, in_c)
     elif fast:
         a1 = _first_candidate_fast(rng, state, variant, first)
     else:
-        a1 = _first_candidate(rng, state, variant, indicators)
+        a1 = _first_candidate(rng, w, in_c, state.theta, state.votes, state.rows_drawn, q, state.above, state.tied,
+                              state.regret_est, state.tie_break, variant, indicators)
     # Phase 2, lines 13-14: fresh samples against a1 among the arms with l_{i a1} <= 1/2.  theta2_{a1}
     # is 1/2, so only samples above 1/2 can beat a1: with indicators, the value of theta2_i is drawn
     # (conditioned on > 1/2) only for arms whose indicator says so.
@@ -304,37 +306,35 @@ def select(state, t, rng):
             if eligible[i]:
                 theta2[i] = sample_beta_given_side(rng, w[i, a1] + 1.0, w[a1, i] + 1.0, True, q[i, a1])
     a2 = argmax_first(theta2, eligible)
-    state.last_self[0] = a1 if a1 == a2 else -1
+    state.skip_state[LAST_SELF] = a1 if a1 == a2 else -1
     return a1, a2
 
 
-@njit(cache=True)
-def _candidate_set(state, log_t):
+@njit(cache=True, inline="always")
+def _candidate_set(variant, fast, switch, ucount, in_c, counts_at, log_t):
     """Lines 4-6: fill ``upper_counts`` and ``in_candidates`` at ln t; returns |C|.
 
     With "fast" the upper Copeland counts are kept up to date between slots instead of recounted
     (K^2 comparisons a slot): they change only when ln t reaches a cached switch time (then all are
     recounted and the next switch time above ln t found) or when a pair is updated (``update`` moves
     that pair's two entries).  The counts are the same integers either way."""
-    ucount, in_c = state.upper_counts, state.in_candidates
     K = ucount.shape[0]
-    if state.variant == VARIANT_PURE:
+    if variant == VARIANT_PURE:
         fill_true(in_c)
         return K
-    switch = state.switch_log_t
-    if state.sampling != SAMPLING_FAST:
+    if not fast:
         upper_copeland_from_switches(switch, log_t, ucount)
-    elif state.counts_at[0] < 0.0 or log_t < state.counts_at[0] or log_t >= state.counts_at[1]:
+    elif counts_at[0] < 0.0 or log_t < counts_at[0] or log_t >= counts_at[1]:
         upper_copeland_from_switches(switch, log_t, ucount)
         following = math.inf
         for i in range(K):
             for j in range(K):
                 if j != i and log_t < switch[i, j] < following:
                     following = switch[i, j]
-        state.counts_at[0] = log_t
-        state.counts_at[1] = following
+        counts_at[0] = log_t
+        counts_at[1] = following
     else:
-        state.counts_at[0] = log_t  # no switch time in between: the counts hold
+        counts_at[0] = log_t  # no switch time in between: the counts hold
     top = np.max(ucount)
     size = 0
     for i in range(K):
@@ -366,7 +366,7 @@ def update(state, a1, a2, a1_won, t):
     kept = state.sampling == SAMPLING_FAST and a1 != a2 and state.counts_at[0] >= 0.0
     if state.sampling == SAMPLING_FAST:
         refresh_planes(state.q_planes, state.prob_above, a1, a2)
-        state.skip_memo[0] += a1 != a2
+        state.skip_state[UPDATES] += a1 != a2
         if kept:
             _move_switch_entries(state, a1, a2, -1)
     refresh_mirrored_switches(state.comparisons, state.wins, state.alpha, state.switch_log_t, a1, a2)
@@ -451,22 +451,22 @@ def skip(state, t, rng, t_limit):
     (``_row_not_all_above``), left for ``select`` to finish lines 7-14 as usual.  Self-comparisons change
     only the never-read diagonal of the statistics, updated here.  Returns (slots, c): slots t ..
     t + slots - 1 are self-comparisons of c (the simulator adds their regret, g2w and self counts),
-    slots = min(G, t_limit - t + 1); if G is smaller, the event of slot t + G is left in ``pending``.
+    slots = min(G, t_limit - t + 1); if G is smaller, the event of slot t + G is left in ``skip_state``.
     (0, -1) when not tried: another sampling, a draw already pending, the last slot not a
     self-comparison or its arm not in C, or rho < SKIP_MIN_PROB -- then not again before a pair i != j is updated (all
     decided from the past, so the law is unchanged).
     """
-    if state.sampling != SAMPLING_FAST or state.pending[0] != PENDING_NONE or state.last_self[0] < 0 \
-            or state.skip_memo[0] == state.skip_memo[1]:
+    if state.sampling != SAMPLING_FAST or state.skip_state[PENDING] != PENDING_NONE or state.skip_state[LAST_SELF] < 0 \
+            or state.skip_state[UPDATES] == state.skip_state[REFUSED_AT]:
         return 0, -1
     n, w, q, switch, ucount, in_c, eligible, theta2 = state.comparisons, state.wins, state.prob_above, \
         state.switch_log_t, state.upper_counts, state.in_candidates, state.eligible, state.theta2
     K = n.shape[0]
     pure = state.variant == VARIANT_PURE
     log_t = math.log(t)
-    size_c = _candidate_set(state, log_t)
+    size_c = _candidate_set(state.variant, True, switch, ucount, in_c, state.counts_at, log_t)
     # The sweeping arm c: the arm of the last self-comparison, if it is in C; ln P_c.
-    c = state.last_self[0]
+    c = state.skip_state[LAST_SELF]
     if not in_c[c]:
         return 0, -1
     log_sweep = 0.0
@@ -481,7 +481,7 @@ def skip(state, t, rng, t_limit):
             log_self += math.log1p(-q[i, c])
     log_rho = log_sweep + log_self
     if log_rho < math.log(SKIP_MIN_PROB):
-        state.skip_memo[1] = state.skip_memo[0]  # not again before the statistics change
+        state.skip_state[REFUSED_AT] = state.skip_state[UPDATES]  # not again before the statistics change
         return 0, -1
     # The last slot before ln t reaches the next cached switch time (C and E are constant until then).
     end = t_limit
@@ -523,13 +523,13 @@ def skip(state, t, rng, t_limit):
                 if chosen:
                     found = True
                     theta2[i] = sample_beta_given_side(rng, w[i, c] + 1.0, w[c, i] + 1.0, True, q[i, c])
-            state.pending[0] = PENDING_PAIR
-            state.pending[1] = c
-            state.pending[2] = argmax_first(theta2, eligible)
+            state.skip_state[PENDING] = PENDING_PAIR
+            state.skip_state[PENDING_A] = c
+            state.skip_state[PENDING_B] = argmax_first(theta2, eligible)
         else:
             _row_not_all_above(rng, q, c, state.regret_est, state.vote_bits)
-            state.pending[0] = PENDING_ROW
-            state.pending[1] = c
+            state.skip_state[PENDING] = PENDING_ROW
+            state.skip_state[PENDING_A] = c
     if gap > 0:
         n[c, c] += 2.0 * gap
         w[c, c] += rng.binomial(gap, 0.5)

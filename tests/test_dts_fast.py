@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 
 from algorithms import get_algorithm
-from algorithms.dts import BITS_MIN_K, skip
+from algorithms.dts import BITS_MIN_K, LAST_SELF, PENDING, REFUSED_AT, skip
 from core.bitvotes import COUNTER_PLANES, DEPTH, candidate_votes, fill_planes, unpack_rows, words_for
 from data import load_dataset
 from reproduce.runner import log_grid, run_one
@@ -154,9 +154,9 @@ def window_counts(spec, n, w, t0, use_skip, window, seed, reps):
     rng = np.random.default_rng(seed)
     counts, firsts, skipped = [], [], 0
     for _ in range(reps):
-        state.pending[0] = 0
-        state.last_self[0] = c
-        state.skip_memo[1] = -1
+        state.skip_state[PENDING] = 0
+        state.skip_state[LAST_SELF] = c
+        state.skip_state[REFUSED_AT] = -1
         t, end, count, first = t0, t0 + window - 1, 0, None
         while t <= end:
             if use_skip:
@@ -168,7 +168,7 @@ def window_counts(spec, n, w, t0, use_skip, window, seed, reps):
                     t += slots
                     continue
             a1, a2 = spec.select(state, t, rng)
-            state.last_self[0] = c  # frozen: keep trying, as after a self-comparison of c
+            state.skip_state[LAST_SELF] = c  # frozen: keep trying, as after a self-comparison of c
             if a1 == a2 == c:
                 count += 1
             elif first is None:
