@@ -30,8 +30,14 @@ test:
 test-all:
 	$(PYTHON) -m pytest -q -m "slow or not slow"
 
+# ns per slot of every algorithm at K = 5 .. 500 (D-TS family: default vs sampling="fast"); bench/README.md.
 bench:
 	$(PYTHON) bench/step_cost.py
+
+# Estimated CPU hours of every paper figure from per-slot costs measured here (a few minutes).
+.PHONY: bench-paper
+bench-paper:
+	$(PYTHON) bench/paper_cost.py
 
 clean:
 	rm -rf .numba_cache results/quick figures/quick .pytest_cache

@@ -75,15 +75,15 @@ class DTSState(NamedTuple):
     theta2: np.ndarray  # float64 (K,): second-round samples against a1 (line 13)
     eligible: np.ndarray  # bool (K,): arms that may be the second candidate (l_{i a1} <= 1/2, line 14)
     regret_est: np.ndarray  # float64 (K,): D-TS+ estimated regrets of the tied arms (Sec. 4.3)
-    prob_above: np.ndarray  # q, float64 (K, K): q[i, j] = P(theta_ij > 1/2) (kept only with indicators)
+    prob_above: np.ndarray  # q, float64 (K, K): q[i, j] = P(theta_ij > 1/2) (not kept with "direct")
     above: np.ndarray  # bool (K, K): the vote indicators 1(theta_ij > 1/2) drawn at this slot
     tied: np.ndarray  # bool (K,): arms of C with the most votes (D-TS+)
     switch_log_t: np.ndarray  # float64 (K, K): the ln t from which the mirrored u_ij >= 1/2
-    # Only used with sampling="fast" (size 1 otherwise):
+    # Only used with sampling="fast" (q_planes and vote_bits have size 1 otherwise):
     q_planes: np.ndarray  # int64 (K, W, DEPTH): binary digits of prob_above, bit-sliced (core.bitvotes)
     vote_bits: np.ndarray  # int64 (K, W): the first-round vote indicators of the rows of C, bit-packed
     word_scratch: np.ndarray  # int64 (2 + COUNTER_PLANES, W): rows of C drawn, C, mirrored-vote counters
-    skip_state: np.ndarray  # int64 (6,): indexed by PENDING .. REFUSED_AT (below)
+    skip_state: np.ndarray  # int64 (6,): indexed by PENDING .. REFUSED_AT (defined above)
     counts_at: np.ndarray  # float64 (2,): ln t at which upper_counts is valid (-1: not), next switch time above
 
 
