@@ -59,8 +59,14 @@ test-all:
 lint:
 	$(PYTHON) -m ruff check .
 
+# ns per slot of every algorithm at K = 5 .. 500 (D-TS family: default vs sampling="fast"); bench/README.md.
 bench:
 	$(PYTHON) bench/step_cost.py
+
+# Estimated CPU hours of every paper figure from per-slot costs measured here (a few minutes).
+.PHONY: bench-paper
+bench-paper:
+	$(PYTHON) bench/paper_cost.py
 
 clean:
 	rm -rf .numba_cache results/quick figures/quick .pytest_cache

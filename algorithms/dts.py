@@ -1,4 +1,5 @@
-"""D-TS (Algorithm 1), D-TS+ (Sec. 4.3) and "pure D-TS" (App. D.2.4) -- spec 3.1, 3.2, 3.3.
+"""D-TS (Algorithm 1), D-TS+ (Sec. 4.3) and "pure D-TS" (App. D.2.4); how the authors ran
+them: ``docs/algorithms.md``, sections "D-TS", "D-TS+" and "pure D-TS".
 
 One state layout and one ``select`` serve the three variants:
 
@@ -8,55 +9,120 @@ One state layout and one ``select`` serve the three variants:
 * D-TS+: as D-TS, but ties of the vote inside C are broken by the smallest estimated regret R~_i.
 * pure D-TS: no RUCB/RLCB filter at all (C = every arm, the second candidate among every arm).
 
-As run by the authors (spec 3.1): pseudo-counts n = 1e-6, w = 1e-5 (so x/0 is "10" and, at t = 1,
+As run by the authors (``docs/algorithms.md``, "D-TS"): pseudo-counts n = 1e-6, w = 1e-5 (so x/0 is "10" and, at t = 1,
 a1 = K - 1 deterministically), mirrored bounds, ``u_ij >= 1/2`` in the count (the paper has ``>``).
 Only the Thompson samples a decision needs are drawn (rows of C; none when |C| = 1), and by default a
 vote 1(theta_ij > 1/2) is drawn as a Bernoulli with the cached probability P(theta_ij > 1/2)
 (``core.thompson``), a theta value only where a decision needs it, conditioned on its side.  All of
-this is exact in distribution (spec 1.15); ``sampling="direct"`` keeps the line-by-line reference.
+this is exact in distribution (the pairs of Algorithm 1 line 8 are independent); ``sampling="direct"``
+keeps the line-by-line reference.  ``sampling="fast"`` adds bit-sliced votes for large K, upper Copeland
+counts kept between slots, and exact skipping of runs of self-comparisons in the simulator (``skip``);
+it draws the random numbers differently, so its runs are equal to the others in law, not bit for bit.
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true
+from core.bitvotes import COUNTER_PLANES, DEPTH, LANES, candidate_votes, fill_planes, refresh_planes, unpack_rows, words_for
 from core.bounds import fill_mirrored_switches, mirrored_bounds, refresh_mirrored_switches, upper_copeland_from_switches
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.kl import kl_clamped
+from core.simulate import register_skip
 from core.thompson import SAMPLING_DIRECT, SAMPLING_INDICATORS, SAMPLINGS, fill_above_half, record_comparison, sample_beta_given_side, sample_votes
 
 VARIANT_DTS, VARIANT_PLUS, VARIANT_PURE = 0, 1, 2
 TIE_BREAK_AS_RUN, TIE_BREAK_PAPER = 0, 1
 TIE_BREAKS = {"as-run": TIE_BREAK_AS_RUN, "paper": TIE_BREAK_PAPER}
+# D-TS's sampling modes: those of core.thompson and "fast" (bit-sliced first-phase votes,
+# core.bitvotes, and exact skipping of the self-comparisons of the settled phase, ``skip``).
+SAMPLING_FAST = 2
+DTS_SAMPLINGS = {**SAMPLINGS, "fast": SAMPLING_FAST}
+# What ``skip`` has left for the next ``select``: nothing, the whole pair, or row c of the first phase.
+PENDING_NONE, PENDING_PAIR, PENDING_ROW = 0, 1, 2
+# Entries of DTSState.skip_state (one small array rather than six: every field of the state costs a
+# little on every call of select and update): the kind of pending draw and its two arms; the arm of the
+# last select if it was a self-comparison (else -1); updates of pairs i != j so far; that count when
+# skip last refused (it does not try again before it changes).
+PENDING, PENDING_A, PENDING_B, LAST_SELF, UPDATES, REFUSED_AT = range(6)
+# ``skip`` draws only when a self-comparison of the sweeping arm has at least this probability.
+SKIP_MIN_PROB = 0.5
+# From this K on, "fast" bit-slices the first-phase votes (measured: no faster than one uniform per
+# vote up to K = 136, 1.2-1.5x faster at K = 500 with C = every arm; bench/README.md).
+BITS_MIN_K = 200
+
+
+class DTSState(NamedTuple):
+    """The state of D-TS, D-TS+ and pure D-TS: the pair statistics, the settings, then caches and
+    scratch arrays reused every slot (no allocation per slot).  A ``typing.NamedTuple`` so that numba
+    sees a heterogeneous tuple (fields read by name in njit code; ``cache=True`` works)."""
+
+    comparisons: np.ndarray  # n, float64 (K, K): comparisons of each unordered pair, pseudo-count 1e-6
+    wins: np.ndarray  # w, float64 (K, K): wins[i, j] = wins of i over j, pseudo-count 1e-5
+    alpha: float  # RUCB/RLCB scale factor
+    variant: int  # VARIANT_DTS, VARIANT_PLUS or VARIANT_PURE
+    tie_break: int  # D-TS+ normaliser: TIE_BREAK_AS_RUN or TIE_BREAK_PAPER
+    sampling: int  # SAMPLING_INDICATORS, SAMPLING_DIRECT or SAMPLING_FAST
+    upper_counts: np.ndarray  # int64 (K,): upper Copeland counts #{j != i : u_ij >= 1/2} (line 5)
+    in_candidates: np.ndarray  # bool (K,): the candidate set C (line 6)
+    theta: np.ndarray  # float64 (K, K): first-round Thompson samples (those drawn)
+    votes: np.ndarray  # int64 (K,): first-round votes #{j != i : theta_ij > 1/2} of the rows drawn
+    rows_drawn: np.ndarray  # bool (K,): rows of theta drawn at this slot
+    theta2: np.ndarray  # float64 (K,): second-round samples against a1 (line 13)
+    eligible: np.ndarray  # bool (K,): arms that may be the second candidate (l_{i a1} <= 1/2, line 14)
+    regret_est: np.ndarray  # float64 (K,): D-TS+ estimated regrets of the tied arms (Sec. 4.3)
+    prob_above: np.ndarray  # q, float64 (K, K): q[i, j] = P(theta_ij > 1/2) (not kept with "direct")
+    above: np.ndarray  # bool (K, K): the vote indicators 1(theta_ij > 1/2) drawn at this slot
+    tied: np.ndarray  # bool (K,): arms of C with the most votes (D-TS+)
+    switch_log_t: np.ndarray  # float64 (K, K): the ln t from which the mirrored u_ij >= 1/2
+    # Only used with sampling="fast" (q_planes and vote_bits have size 1 otherwise):
+    q_planes: np.ndarray  # int64 (K, W, DEPTH): binary digits of prob_above, bit-sliced (core.bitvotes)
+    vote_bits: np.ndarray  # int64 (K, W): the first-round vote indicators of the rows of C, bit-packed
+    word_scratch: np.ndarray  # int64 (2 + COUNTER_PLANES, W): rows of C drawn, C, mirrored-vote counters
+    skip_state: np.ndarray  # int64 (6,): indexed by PENDING .. REFUSED_AT (defined above)
+    counts_at: np.ndarray  # float64 (2,): ln t at which upper_counts is valid (-1: not), next switch time above
 
 
 def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicators"):
-    """State tuple: (n, w, real params [alpha], int params [variant, tie_break, sampling], then
-    scratch: upper Copeland counts, candidate mask, theta (K x K), votes, done mask, second-round
-    samples, eligible mask, estimated regrets, q = P(theta_ij > 1/2) (K x K), vote indicators
-    (K x K), tied mask, and the ln t at which each mirrored u_ij reaches 1/2 (K x K))."""
-    mode = SAMPLINGS[check_choice("sampling", sampling, tuple(SAMPLINGS))]
+    """A fresh ``DTSState`` for K arms (pseudo-counts, caches consistent with them)."""
+    mode = DTS_SAMPLINGS[check_choice("sampling", sampling, tuple(DTS_SAMPLINGS))]
     n = np.full((K, K), PSEUDO_N)
     w = np.full((K, K), PSEUDO_W)
     q = np.full((K, K), 0.5)
-    if mode == SAMPLING_INDICATORS:
+    if mode != SAMPLING_DIRECT:
         fill_above_half(q, w)
-    return (
-        n, w, np.array([alpha]), np.array([variant, tie_break, mode], dtype=np.int64),
-        np.zeros(K, np.int64), np.zeros(K, np.bool_), np.full((K, K), 0.5), np.zeros(K, np.int64),
-        np.zeros(K, np.bool_), np.zeros(K), np.zeros(K, np.bool_), np.zeros(K), q, np.zeros((K, K), np.bool_),
-        np.zeros(K, np.bool_), fill_mirrored_switches(n, w, alpha, np.zeros((K, K))),
+    fast = mode == SAMPLING_FAST
+    W = words_for(K) if fast else 1
+    planes = np.zeros((K, W, DEPTH) if fast else (1, 1, 1), np.int64)
+    if fast:
+        fill_planes(q, planes)
+    return DTSState(
+        comparisons=n, wins=w, alpha=float(alpha), variant=int(variant), tie_break=int(tie_break), sampling=int(mode),
+        upper_counts=np.zeros(K, np.int64), in_candidates=np.zeros(K, np.bool_), theta=np.full((K, K), 0.5),
+        votes=np.zeros(K, np.int64), rows_drawn=np.zeros(K, np.bool_), theta2=np.zeros(K), eligible=np.zeros(K, np.bool_),
+        regret_est=np.zeros(K), prob_above=q, above=np.zeros((K, K), np.bool_), tied=np.zeros(K, np.bool_),
+        switch_log_t=fill_mirrored_switches(n, w, alpha, np.zeros((K, K))),
+        q_planes=planes, vote_bits=np.zeros((K if fast else 1, W), np.int64),
+        word_scratch=np.zeros((2 + COUNTER_PLANES, W), np.int64), skip_state=np.array([0, 0, 0, -1, 0, -1], np.int64),
+        counts_at=np.array([-1.0, -1.0]),
     )
 
 
 def sync_dts(state):
-    """Recompute the vote probabilities q and the switch-time cache from the statistics (state[0],
-    state[1])."""
-    fill_above_half(state[12], state[1])
-    fill_mirrored_switches(state[0], state[1], state[2][0], state[15])
+    """Recompute the vote probabilities and the switch-time cache from the statistics
+    (``state.comparisons``, ``state.wins``)."""
+    fill_above_half(state.prob_above, state.wins)
+    fill_mirrored_switches(state.comparisons, state.wins, state.alpha, state.switch_log_t)
+    if state.sampling == SAMPLING_FAST:
+        fill_planes(state.prob_above, state.q_planes)
+    state.skip_state[PENDING] = PENDING_NONE
+    state.skip_state[LAST_SELF] = -1
+    state.skip_state[REFUSED_AT] = -1
+    state.counts_at[0] = -1.0
 
 
 def init_dts(K, horizon=None, alpha=ALPHA, sampling="indicators"):
@@ -64,8 +130,11 @@ def init_dts(K, horizon=None, alpha=ALPHA, sampling="indicators"):
 
     sampling: "indicators" (default) draws each vote 1(theta_ij > 1/2) as a Bernoulli with the cached
     probability P(theta_ij > 1/2), and a theta value only when a decision needs it (conditioned on its
-    side); "direct" draws every needed theta from its Beta, line by line after Algorithm 1.  The two
-    are identical in distribution (tests/test_dts.py); "direct" is the reference and the bench baseline.
+    side); "direct" draws every needed theta from its Beta, line by line after Algorithm 1; "fast" is
+    "indicators" with the first-phase votes bit-sliced (``core.bitvotes``) and, in the simulator, the
+    runs of self-comparisons of a settled arm skipped in one geometric draw (``skip``).  All three
+    are identical in distribution (tests/test_dts.py, tests/test_dts_fast.py) but use the random
+    numbers differently; "direct" is the reference, "indicators" the one the stored results used.
     """
     return _make_state(K, VARIANT_DTS, check_alpha(alpha), sampling=sampling)
 
@@ -75,7 +144,7 @@ def init_dts_plus(K, horizon=None, alpha=ALPHA, tie_break="as-run", sampling="in
 
     tie_break: "as-run" (default) normalises the estimated regrets by the largest vote count inside C,
     as the authors' code does; "paper" uses the largest vote count over all arms, as Sec. 4.3 writes.
-    They differ only when an arm outside C has more votes than every arm of C (spec D3).
+    They differ only when an arm outside C has more votes than every arm of C (``docs/algorithms.md``, "D-TS+").
     """
     tie = TIE_BREAKS[check_choice("tie_break", tie_break, tuple(TIE_BREAKS))]
     return _make_state(K, VARIANT_PLUS, check_alpha(alpha), tie, sampling)
@@ -136,12 +205,52 @@ def _theta_given_votes(rng, w, q, above, tied, theta):
 
 
 @njit(cache=True)
-def _first_candidate(rng, state, variant, indicators):
+def _first_candidate_fast(rng, state, variant, first):
+    """``_first_candidate`` for sampling "fast".  ``first``: -1, or a row of C whose indicators
+    ``skip`` has drawn (in ``vote_bits[first]``).  From K = BITS_MIN_K on, the votes of the rows of C
+    are bit-sliced (``core.bitvotes``); below, drawn one uniform each as with "indicators" (cheaper
+    there).  For a D-TS+ tie, the other rows and theta are drawn as with "indicators"."""
+    w, in_c, theta, votes, done, q, above, tied = state.wins, state.in_candidates, state.theta, state.votes, \
+        state.rows_drawn, state.prob_above, state.above, state.tied
+    K = w.shape[0]
+    bitsliced = K >= BITS_MIN_K
+    done[:] = False
+    if bitsliced:
+        scratch = state.word_scratch
+        candidate_votes(rng, state.q_planes, q, in_c, state.vote_bits, scratch[0], votes, first, scratch[1],
+                        scratch[2:])
+    else:
+        if first >= 0:
+            count = 0
+            for j in range(K):
+                above[first, j] = j != first and (state.vote_bits[first, j // LANES] >> (j % LANES)) & 1 == 1
+                count += above[first, j]
+            votes[first] = count
+            done[first] = True
+        rows = state.eligible  # scratch until phase 2
+        for i in range(K):
+            rows[i] = in_c[i] and not done[i]
+        sample_votes(rng, w, q, True, rows, done, theta, above, votes)
+    if variant != VARIANT_PLUS:
+        return argmax_uniform(rng, votes, in_c)
+    if _mark_tied(votes, in_c, tied) == 1:
+        return argmax_first(votes, tied)
+    if bitsliced:
+        unpack_rows(state.vote_bits, in_c, first, above)
+    for i in range(K):
+        done[i] = in_c[i]
+    sample_votes(rng, w, q, True, ~done, done, theta, above, votes)
+    _theta_given_votes(rng, w, q, above, tied, theta)
+    return _plus_regret_estimates(theta, votes, tied, in_c, state.tie_break, state.regret_est)
+
+
+@njit(cache=True)
+def _first_candidate(rng, w, in_c, theta, votes, done, q, above, tied, regret_est, tie_break, variant, indicators):
     """Lines 7-11: the votes of the rows of C and their uniform-tie argmax; for D-TS+ on a tie, the
     votes of the other rows too and the regret-based tie-break (with indicators, theta of the tied
-    rows is drawn given their votes; exact in distribution, spec 1.15 and core.thompson)."""
-    w, ints, in_c, theta, votes, done, regret_est, q, above, tied = state[1], state[3], state[5], state[6], \
-        state[7], state[8], state[11], state[12], state[13], state[14]
+    rows is drawn given their votes; exact in distribution, see core.thompson).  The arrays are the
+    ``DTSState`` fields of the same names (passed one by one: a call with the whole state costs more
+    than a small slot)."""
     done[:] = False
     sample_votes(rng, w, q, indicators, in_c, done, theta, above, votes)
     if variant != VARIANT_PLUS:
@@ -151,35 +260,38 @@ def _first_candidate(rng, state, variant, indicators):
     sample_votes(rng, w, q, indicators, ~done, done, theta, above, votes)
     if indicators:
         _theta_given_votes(rng, w, q, above, tied, theta)
-    return _plus_regret_estimates(theta, votes, tied, in_c, ints[1], regret_est)
+    return _plus_regret_estimates(theta, votes, tied, in_c, tie_break, regret_est)
 
 
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: Algorithm 1 lines 3-14, with the D-TS+ and pure variants."""
-    n, w, reals, ints, ucount, in_c, theta2, eligible, q = state[0], state[1], state[2], state[3], state[4], \
-        state[5], state[9], state[10], state[12]
-    alpha = reals[0]
-    variant = ints[0]
-    indicators = ints[2] == SAMPLING_INDICATORS
+    n, w, ucount, in_c, theta2, eligible, q = state.comparisons, state.wins, state.upper_counts, \
+        state.in_candidates, state.theta2, state.eligible, state.prob_above
+    alpha = state.alpha
+    variant = state.variant
+    fast = state.sampling == SAMPLING_FAST
+    indicators = state.sampling != SAMPLING_DIRECT
+    first = -1  # with "fast": a first-phase row ``skip`` has drawn for this slot
+    if fast and state.skip_state[PENDING] == PENDING_PAIR:  # the pair ``skip`` drew for this slot
+        state.skip_state[PENDING] = PENDING_NONE
+        state.skip_state[LAST_SELF] = -1
+        return state.skip_state[PENDING_A], state.skip_state[PENDING_B]
+    if fast and state.skip_state[PENDING] == PENDING_ROW:
+        state.skip_state[PENDING] = PENDING_NONE
+        first = state.skip_state[PENDING_A]
     K = n.shape[0]
     log_t = math.log(t)
     # Phase 1, lines 4-6: candidate set C from the upper Copeland counts.
-    if variant == VARIANT_PURE:
-        fill_true(in_c)
-    else:
-        upper_copeland_from_switches(state[15], log_t, ucount)
-        top = np.max(ucount)
-        for i in range(K):
-            in_c[i] = ucount[i] == top
-    size_c = 0
-    for i in range(K):
-        size_c += in_c[i]
+    size_c = _candidate_set(variant, fast, state.switch_log_t, ucount, in_c, state.counts_at, log_t)
     # Lines 7-11: majority vote of the Thompson samples, restricted to C (no sample needed if |C| = 1).
     if size_c == 1:
         a1 = argmax_first(ucount, in_c)
+    elif fast:
+        a1 = _first_candidate_fast(rng, state, variant, first)
     else:
-        a1 = _first_candidate(rng, state, variant, indicators)
+        a1 = _first_candidate(rng, w, in_c, state.theta, state.votes, state.rows_drawn, q, state.above, state.tied,
+                              state.regret_est, state.tie_break, variant, indicators)
     # Phase 2, lines 13-14: fresh samples against a1 among the arms with l_{i a1} <= 1/2.  theta2_{a1}
     # is 1/2, so only samples above 1/2 can beat a1: with indicators, the value of theta2_i is drawn
     # (conditioned on > 1/2) only for arms whose indicator says so.
@@ -194,15 +306,234 @@ def select(state, t, rng):
             if eligible[i]:
                 theta2[i] = sample_beta_given_side(rng, w[i, a1] + 1.0, w[a1, i] + 1.0, True, q[i, a1])
     a2 = argmax_first(theta2, eligible)
+    state.skip_state[LAST_SELF] = a1 if a1 == a2 else -1
     return a1, a2
+
+
+@njit(cache=True, inline="always")
+def _candidate_set(variant, fast, switch, ucount, in_c, counts_at, log_t):
+    """Lines 4-6: fill ``upper_counts`` and ``in_candidates`` at ln t; returns |C|.
+
+    With "fast" the upper Copeland counts are kept up to date between slots instead of recounted
+    (K^2 comparisons a slot): they change only when ln t reaches a cached switch time (then all are
+    recounted and the next switch time above ln t found) or when a pair is updated (``update`` moves
+    that pair's two entries).  The counts are the same integers either way."""
+    K = ucount.shape[0]
+    if variant == VARIANT_PURE:
+        fill_true(in_c)
+        return K
+    if not fast:
+        upper_copeland_from_switches(switch, log_t, ucount)
+    elif counts_at[0] < 0.0 or log_t < counts_at[0] or log_t >= counts_at[1]:
+        upper_copeland_from_switches(switch, log_t, ucount)
+        following = math.inf
+        for i in range(K):
+            for j in range(K):
+                if j != i and log_t < switch[i, j] < following:
+                    following = switch[i, j]
+        counts_at[0] = log_t
+        counts_at[1] = following
+    else:
+        counts_at[0] = log_t  # no switch time in between: the counts hold
+    top = np.max(ucount)
+    size = 0
+    for i in range(K):
+        in_c[i] = ucount[i] == top
+        size += in_c[i]
+    return size
+
+
+@njit(cache=True)
+def _move_switch_entries(state, a1, a2, sign):
+    """Add ``sign`` times the contribution of the entries (a1, a2), (a2, a1) of the switch table to
+    the kept upper counts; with sign = +1, also lower the next switch time if one of them is above
+    the counts' ln t and before it."""
+    valid_at = state.counts_at[0]
+    for a, b in ((a1, a2), (a2, a1)):
+        value = state.switch_log_t[a, b]
+        if valid_at >= value:
+            state.upper_counts[a] += sign
+        elif sign > 0 and value < state.counts_at[1]:
+            state.counts_at[1] = value
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """Algorithm 1 line 17: one more win for the winner of (a1, a2); refresh the pair's vote
-    probabilities (when sampling with indicators) and its switch times."""
-    record_comparison(state[0], state[1], state[12], a1, a2, a1_won, state[3][2] == SAMPLING_INDICATORS)
-    refresh_mirrored_switches(state[0], state[1], state[2][0], state[15], a1, a2)
+    probabilities (unless sampling "direct"), their bit planes ("fast") and the pair's switch times."""
+    record_comparison(state.comparisons, state.wins, state.prob_above, a1, a2, a1_won,
+                      state.sampling != SAMPLING_DIRECT)
+    kept = state.sampling == SAMPLING_FAST and a1 != a2 and state.counts_at[0] >= 0.0
+    if state.sampling == SAMPLING_FAST:
+        refresh_planes(state.q_planes, state.prob_above, a1, a2)
+        state.skip_state[UPDATES] += a1 != a2
+        if kept:
+            _move_switch_entries(state, a1, a2, -1)
+    refresh_mirrored_switches(state.comparisons, state.wins, state.alpha, state.switch_log_t, a1, a2)
+    if kept:
+        _move_switch_entries(state, a1, a2, 1)
+
+
+@njit(cache=True)
+def _first_slot_reaching(value):
+    """The smallest slot s >= 1 with ``math.log(s) >= value`` (value finite, not above ln 2**62)."""
+    if value <= 0.0:
+        return 1
+    s = max(1, int(math.ceil(math.exp(value))))
+    while s > 1 and math.log(s - 1) >= value:
+        s -= 1
+    while math.log(s) < value:
+        s += 1
+    return s
+
+
+@njit(cache=True)
+def _still_eligible(n, w, a1, log_t, alpha, eligible):
+    """True iff ``eligible`` (the arms i != a1 with l_{i a1} <= 1/2 at some earlier ln t) is still the
+    set of such arms at ``log_t`` -- the test ``select`` makes, so no rounding can differ."""
+    for i in range(n.shape[0]):
+        if i != a1 and (mirrored_bounds(n, w, i, a1, log_t, alpha)[1] <= 0.5) != eligible[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _row_not_all_above(rng, q, c, in_row, bits):
+    """Lane j of ``bits[c]`` for j != c: independent votes 1(theta_cj > 1/2) ~ Bernoulli(q[c, j])
+    conditioned on not all being 1 -- one after the other, P(1 | all 1 so far) = q_j (1 - prod_{l > j}
+    q_l) / (1 - prod_{l >= j} q_l), unconditional once a 0 is drawn.  in_row: float64 (K,) scratch."""
+    K = q.shape[0]
+    suffix = in_row  # suffix[j] = ln prod_{l >= j, l != c} q[c, l] (so suffix[c] = suffix[c + 1])
+    total = 0.0
+    for j in range(K - 1, -1, -1):
+        if j != c:
+            total += math.log(q[c, j])
+        suffix[j] = total
+    bits[c, :] = 0
+    zero_seen = False
+    for j in range(K):
+        if j == c:
+            continue
+        if zero_seen:
+            vote = rng.random() < q[c, j]
+        else:
+            tail = -math.expm1(suffix[j + 1] if j + 1 < K else 0.0)  # P(not all 1 after j)
+            if tail <= 0.0:
+                vote = False  # j is the last lane: all before it are 1
+            else:
+                vote = rng.random() * -math.expm1(suffix[j]) < q[c, j] * tail
+        if vote:
+            bits[c, j // LANES] |= np.int64(1) << (j % LANES)
+        else:
+            zero_seen = True
+
+
+@njit(cache=True)
+def skip(state, t, rng, t_limit):
+    """Skip runs of self-comparisons in one draw (sampling "fast"; D-TS, D-TS+ and pure D-TS).
+
+    Called by the simulator before slot t with t_limit >= t, the last slot up to which nothing but
+    this algorithm's own selections happens (no checkpoint, delayed-feedback delivery or horizon in
+    between).  Until the next slot at which ln t crosses a cached switch time of the mirrored bounds
+    (or t_limit) the candidate set C and, for each a1, the set E(a1) of arms with l_{i a1} <= 1/2 are
+    constant, and without an update every slot is an independent draw of lines 4-14.  Take c = the arm
+    of the last slot's self-comparison (a choice made from the past), if it is in C, and
+    P_c = prod_{j != c} q[c, j] (P_c = 1 if C = {c}): when row c of the first
+    phase is all votes (probability P_c), c is the unique most-voted arm of C, so a1 = c for D-TS and
+    D-TS+ alike; then a2 = c unless some i in E(c) has theta2_i > 1/2, which has probability
+    p_self = prod_{i in E(c)} (1 - q[i, c]).  So each slot is, independently, the "sweep
+    self-comparison" (c, c) with probability rho = P_c p_self, and otherwise an "event" slot: the number
+    G of sweep self-comparisons before the next event is geometric, P(G >= g) = rho^g, and the event
+    slot has the law of lines 4-14 given "not a sweep self-comparison": with probability
+    P_c (1 - p_self) / (1 - rho) a1 = c and a2 from lines 13-14 conditioned on some theta2_i > 1/2
+    (indicators drawn one after the other with P(1 | none yet) = q_i / P(at least one among the rest),
+    theta2 given > 1/2, first-index argmax); otherwise row c conditioned on not all votes
+    (``_row_not_all_above``), left for ``select`` to finish lines 7-14 as usual.  Self-comparisons change
+    only the never-read diagonal of the statistics, updated here.  Returns (slots, c): slots t ..
+    t + slots - 1 are self-comparisons of c (the simulator adds their regret, g2w and self counts),
+    slots = min(G, t_limit - t + 1); if G is smaller, the event of slot t + G is left in ``skip_state``.
+    (0, -1) when not tried: another sampling, a draw already pending, the last slot not a
+    self-comparison or its arm not in C, or rho < SKIP_MIN_PROB -- then not again before a pair i != j is updated (all
+    decided from the past, so the law is unchanged).
+    """
+    if state.sampling != SAMPLING_FAST or state.skip_state[PENDING] != PENDING_NONE or state.skip_state[LAST_SELF] < 0 \
+            or state.skip_state[UPDATES] == state.skip_state[REFUSED_AT]:
+        return 0, -1
+    n, w, q, switch, ucount, in_c, eligible, theta2 = state.comparisons, state.wins, state.prob_above, \
+        state.switch_log_t, state.upper_counts, state.in_candidates, state.eligible, state.theta2
+    K = n.shape[0]
+    pure = state.variant == VARIANT_PURE
+    log_t = math.log(t)
+    size_c = _candidate_set(state.variant, True, switch, ucount, in_c, state.counts_at, log_t)
+    # The sweeping arm c: the arm of the last self-comparison, if it is in C; ln P_c.
+    c = state.skip_state[LAST_SELF]
+    if not in_c[c]:
+        return 0, -1
+    log_sweep = 0.0
+    if size_c > 1:
+        for j in range(K):
+            if j != c:
+                log_sweep += math.log(q[c, j])
+    log_self = 0.0
+    for i in range(K):
+        eligible[i] = i != c and (pure or mirrored_bounds(n, w, i, c, log_t, state.alpha)[1] <= 0.5)
+        if eligible[i]:
+            log_self += math.log1p(-q[i, c])
+    log_rho = log_sweep + log_self
+    if log_rho < math.log(SKIP_MIN_PROB):
+        state.skip_state[REFUSED_AT] = state.skip_state[UPDATES]  # not again before the statistics change
+        return 0, -1
+    # The last slot before ln t reaches the next cached switch time (C and E are constant until then).
+    end = t_limit
+    if not pure:
+        next_switch = state.counts_at[1]  # at most the next switch time above ln t (see _candidate_set)
+        if next_switch <= math.log(t_limit):
+            end = min(end, _first_slot_reaching(next_switch) - 1)
+        if end < t or (end > t and not _still_eligible(n, w, c, math.log(end), state.alpha, eligible)):
+            return 0, -1
+    available = end - t + 1
+    if log_rho == 0.0:
+        gap = available  # every slot is a sweep self-comparison
+    else:
+        draws = math.floor(math.log(1.0 - rng.random()) / log_rho)
+        gap = available if draws >= available else int(draws)
+    if gap < available:
+        # The event slot t + gap.  P(sweep and not self | event) = P_c (1 - p_self) / (1 - rho).
+        if rng.random() * -math.expm1(log_rho) < math.exp(log_sweep) * -math.expm1(log_self):
+            suffix = state.regret_est  # suffix[i] = ln P(no indicator among the eligible arms >= i)
+            total = 0.0
+            last = -1
+            for i in range(K - 1, -1, -1):
+                if eligible[i]:
+                    total += math.log1p(-q[i, c])
+                    if last < 0:
+                        last = i
+                suffix[i] = total
+            found = False
+            for i in range(K):
+                if not eligible[i]:
+                    continue
+                if found:
+                    chosen = rng.random() < q[i, c]
+                elif i == last:
+                    chosen = True
+                else:
+                    chosen = rng.random() * -math.expm1(suffix[i]) < q[i, c]
+                eligible[i] = chosen
+                if chosen:
+                    found = True
+                    theta2[i] = sample_beta_given_side(rng, w[i, c] + 1.0, w[c, i] + 1.0, True, q[i, c])
+            state.skip_state[PENDING] = PENDING_PAIR
+            state.skip_state[PENDING_A] = c
+            state.skip_state[PENDING_B] = argmax_first(theta2, eligible)
+        else:
+            _row_not_all_above(rng, q, c, state.regret_est, state.vote_bits)
+            state.skip_state[PENDING] = PENDING_ROW
+            state.skip_state[PENDING_A] = c
+    if gap > 0:
+        n[c, c] += 2.0 * gap
+        w[c, c] += rng.binomial(gap, 0.5)
+    return gap, c
 
 
 DTS_SPEC = AlgorithmSpec(
@@ -241,3 +572,6 @@ class PureDTS(Policy):
     """Pure D-TS (no RUCB/RLCB elimination) as a live policy."""
 
     spec = PURE_DTS_SPEC
+
+
+register_skip(select, skip)

@@ -1,35 +1,49 @@
-"""Nanoseconds per time step of every algorithm at K = 5, 16, 32, 136, 500, and of one Beta draw.
+"""Nanoseconds per time slot of every algorithm at K = 5, 16, 32, 136, 500 (and 2000), early and later.
 
-For each (algorithm, K) the bench runs the simulator for ``warmup`` slots and for ``warmup + steps``
-slots with the same seed (best of 3 each); because a run with the same seed is a prefix of a longer
-one, the difference is the cost of slots warmup+1 .. warmup+steps (the steady state when warmup is
-large).  BTM and SAVAGE depend on the horizon, so for them the two runs differ and the difference is
-only an estimate.  On a loaded machine the difference can be noisy (even 0): rerun on an idle one.
-It prints ns/step and the ratio to one Beta draw measured in the same process, and (for algorithms
-with an initial phase) the cost of the first ``warmup`` slots.  Where the authors' C++ simulator has
-a published per-step time (issue #3's anchors, measured on this kind of machine at K = 5, 16, 32,
-100, 500; the K = 100 anchor is shown against K = 136), the last column is our steady-state time as
-a fraction of it (below 1: faster).  Timings, not pass/fail.
+For each (algorithm, sampling, K) the bench runs the simulator for ``warmup`` slots and for
+``warmup + steps`` slots with the same seed (best of 3 each, process CPU time, so that other processes
+on a shared machine count less); because a run with the same seed is a prefix of a longer one, the
+difference is the cost of slots warmup+1 .. warmup+steps (the later phase), and the first run gives
+the cost of the early phase.  BTM and SAVAGE depend on the horizon, so for them the two runs differ
+and the difference is only an estimate.  On a loaded machine the difference can be noisy (even 0).
+
+D-TS, D-TS+ and pure D-TS are timed with ``sampling="indicators"`` (the default, the reference of the
+stored results) and ``sampling="fast"`` (bit-sliced votes from K = 200, kept upper counts, exact
+skipping of self-comparison runs); the last column is reference / fast for the same slots.  One Beta draw and
+one uniform draw, timed in the same process, are the baselines (columns "x Beta", "x unif").  "state
+MB" is the size of the algorithm's state arrays; the peak resident memory of the process is printed
+at the end.  K = 2000 has no data file: the bench generates a three-Copeland-winner tournament like
+the 500-armed one (``data.make_copeland_500(K=2000, ...)`` with the probabilities drawn uniformly from
+the ranges in ``K2000_RANGES`` with seed 2000).  Where the authors' C++ simulator has a published
+per-step time (issue #3's anchors at K = 5, 16, 32, 100, 500; the K = 100 anchor is shown against
+K = 136), "x C++" is our later-phase time as a fraction of it.  Timings, not pass/fail.
 
 Usage: python bench/step_cost.py [--algorithms dts dts_plus ...] [--K 5 16 ...] [--warmup N] [--steps N]
+       [--samplings indicators fast direct]
 """
 
 import argparse
+import resource
 import time
 
 import numpy as np
 from numba import njit
 
 from algorithms import ALGORITHMS, get_algorithm
-from data import load_dataset
+from data import dataset_from_matrix, load_dataset, make_copeland_500
 from reproduce.runner import run_one
 
 DATASETS = {5: "mslr5_condorcet", 16: "mslr16_condorcet", 32: "mslr32_condorcet",
-            136: "mslr136_informational", 500: "copeland500"}
+            136: "mslr136_informational", 500: "copeland500", 2000: None}
+K2000_RANGES = {"p_winner_cycle": (0.55, 0.65), "p_winner_vs_rest": (0.55, 0.7), "p_rest": (0.55, 0.7)}
+K2000_SEED = 2000
 # Default slots per K: the larger K, the fewer slots fit in a few seconds.  As many timed slots as
 # warm-up slots, so that run-to-run noise of the warm-up run does not swamp the difference.
-WARMUP = {5: 200_000, 16: 200_000, 32: 100_000, 136: 20_000, 500: 2_000}
-STEPS = {5: 200_000, 16: 200_000, 32: 100_000, 136: 20_000, 500: 2_000}
+WARMUP = {5: 200_000, 16: 200_000, 32: 100_000, 136: 20_000, 500: 2_000, 2000: 200}
+STEPS = WARMUP
+# The algorithms with a "sampling" parameter, and the values timed by default.
+SAMPLED = ("dts", "dts_plus", "pure_dts")
+SAMPLINGS = ("indicators", "fast")
 # The authors' C++ per-step times in microseconds (issue #3), keyed by our K (their K = 100 -> 136).
 CPP_ANCHOR_US = {
     "rucb": {5: 0.34, 16: 2.4, 32: 8.5, 136: 70.0, 500: 3400.0},
@@ -47,31 +61,68 @@ def _beta_draws(rng, a, b, count):
     return total
 
 
+@njit(cache=True)
+def _uniform_draws(rng, count):
+    total = 0.0
+    for _ in range(count):
+        total += rng.random()
+    return total
+
+
 def beta_draw_ns(count: int = 2_000_000) -> float:
     """ns per numba ``Generator.beta`` draw with typical posterior parameters."""
     rng = np.random.default_rng(0)
     _beta_draws(rng, 3.00001, 5.00001, 10)
-    began = time.perf_counter()
+    began = time.process_time()
     _beta_draws(rng, 3.00001, 5.00001, count)
-    return (time.perf_counter() - began) / count * 1e9
+    return (time.process_time() - began) / count * 1e9
 
 
-def timed_run(dataset, spec, horizon: int, seed: int = 0, repeats: int = 3) -> float:
-    """Seconds to simulate one run of ``horizon`` slots (best of ``repeats``, against load noise)."""
+def uniform_draw_ns(count: int = 20_000_000) -> float:
+    """ns per numba ``Generator.random`` draw."""
+    rng = np.random.default_rng(0)
+    _uniform_draws(rng, 10)
+    began = time.process_time()
+    _uniform_draws(rng, count)
+    return (time.process_time() - began) / count * 1e9
+
+
+_DATASETS = {}
+
+
+def bench_dataset(K: int):
+    """The dataset of the bench at K (generated for K = 2000, see the module docstring)."""
+    if K not in _DATASETS:
+        if DATASETS[K] is None:
+            P = make_copeland_500(K=K, seed=K2000_SEED, **K2000_RANGES)
+            _DATASETS[K] = dataset_from_matrix(P, f"bench_copeland{K}", source=f"bench/step_cost.py, seed {K2000_SEED}")
+        else:
+            _DATASETS[K] = load_dataset(DATASETS[K])
+    return _DATASETS[K]
+
+
+def timed_run(dataset, spec, params, horizon: int, seed: int = 0, repeats: int = 3) -> float:
+    """CPU seconds to simulate one run of ``horizon`` slots (best of ``repeats``, against load noise)."""
     best = float("inf")
     for _ in range(repeats):
-        began = time.perf_counter()
-        run_one(dataset, spec, {}, horizon, 0, seed)
-        best = min(best, time.perf_counter() - began)
+        began = time.process_time()
+        run_one(dataset, spec, params, horizon, 0, seed)
+        best = min(best, time.process_time() - began)
     return best
 
 
-def step_cost(name: str, K: int, warmup: int, steps: int) -> tuple[float, float]:
+def state_mb(spec, K: int, params) -> float:
+    """Size of the arrays of a fresh state, in MB."""
+    state = spec.make_state(K, 1000, spec.problem_params(spec.resolve_params(params), bench_dataset(K)))
+    return sum(getattr(part, "nbytes", 0) for part in state) / 1e6
+
+
+def step_cost(name: str, K: int, warmup: int, steps: int, params) -> tuple[float, float]:
     """(ns per slot in the first ``warmup`` slots, ns per slot over the next ``steps`` slots)."""
-    spec, dataset = get_algorithm(name), load_dataset(DATASETS[K])
-    timed_run(dataset, spec, 2, repeats=1)  # compile
-    first = timed_run(dataset, spec, warmup)
-    both = timed_run(dataset, spec, warmup + steps)
+    spec, dataset = get_algorithm(name), bench_dataset(K)
+    timed_run(dataset, spec, params, 2, repeats=1)  # compile
+    first = timed_run(dataset, spec, params, warmup)
+    both = timed_run(dataset, spec, params, warmup + steps)
     return first / warmup * 1e9, max(both - first, 0.0) / steps * 1e9
 
 
@@ -79,23 +130,37 @@ def main(argv=None):
     """Print the table of step costs."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--algorithms", nargs="+", default=sorted(ALGORITHMS))
-    parser.add_argument("--K", nargs="+", type=int, default=sorted(DATASETS), choices=sorted(DATASETS))
+    parser.add_argument("--K", nargs="+", type=int, default=[5, 16, 32, 136, 500], choices=sorted(DATASETS))
     parser.add_argument("--warmup", type=int, default=None, help="slots before timing (default: by K)")
     parser.add_argument("--steps", type=int, default=None, help="timed slots (default: by K)")
+    parser.add_argument("--samplings", nargs="+", default=list(SAMPLINGS),
+                        help="sampling values of D-TS, D-TS+ and pure D-TS (the first is the reference)")
     args = parser.parse_args(argv)
-    beta = beta_draw_ns()
-    print(f"one Beta draw: {beta:.1f} ns")
-    print(f"{'algorithm':<10} {'K':>4} {'warmup':>8} {'ns/slot (warmup)':>17} {'ns/slot (after)':>16} {'x Beta':>8} "
-          f"{'C++ us':>8} {'x C++':>7}")
+    beta, uniform = beta_draw_ns(), uniform_draw_ns()
+    print(f"one Beta draw: {beta:.1f} ns, one uniform draw: {uniform:.2f} ns (process CPU time)")
+    print(f"{'algorithm':<10} {'sampling':<10} {'K':>4} {'warmup':>7} {'ns/slot early':>14} {'ns/slot later':>14} "
+          f"{'x Beta':>8} {'x unif':>8} {'state MB':>9} {'x C++':>7} {'ref/fast':>13}")
+    print("(ref/fast: reference / fast, early/later; later < 1 ns/slot means the slots were skipped)")
     for name in args.algorithms:
         for K in args.K:
             warmup = args.warmup or WARMUP[K]
             steps = args.steps or STEPS[K]
-            early, steady = step_cost(name, K, warmup, steps)
-            anchor = CPP_ANCHOR_US.get(name, {}).get(K)
-            versus = f"{anchor:>8g} {steady / (anchor * 1e3):>7.3f}" if anchor else f"{'-':>8} {'-':>7}"
-            print(f"{name:<10} {K:>4} {warmup:>8} {early:>17.0f} {steady:>16.0f} {steady / beta:>8.1f} {versus}",
-                  flush=True)
+            reference = None
+            for sampling in (args.samplings if name in SAMPLED else [None]):
+                params = {"sampling": sampling} if sampling else {}
+                early, later = step_cost(name, K, warmup, steps, params)
+                anchor = CPP_ANCHOR_US.get(name, {}).get(K)
+                versus = f"{later / (anchor * 1e3):>7.3f}" if anchor else f"{'-':>7}"
+                if reference is None:
+                    reference, ratio = (early, later), "-"
+                else:
+                    late_ratio = f"{reference[1] / later:.1f}" if later >= 1.0 else ">1000"
+                    ratio = f"{reference[0] / early:.1f}/{late_ratio}"
+                mb = state_mb(get_algorithm(name), K, params)
+                print(f"{name:<10} {sampling or '-':<10} {K:>4} {warmup:>7} {early:>14.0f} {later:>14.1f} "
+                      f"{later / beta:>8.1f} {later / uniform:>8.1f} {mb:>9.2f} {versus} {ratio:>13}", flush=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak resident memory of this process: {peak:.0f} MB")
 
 
 if __name__ == "__main__":

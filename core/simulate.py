@@ -1,16 +1,40 @@
-"""The one simulation loop that drives every algorithm (DESIGN section 2).
+"""The one simulation loop that drives every algorithm.
 
 Per time slot t = 1..T: ask the algorithm for a pair, draw the outcome of that pair only (a fair coin
 for a self-comparison), add the regret of the paper's Eq. (1) and the gap-to-Condorcet-winner
 regret, count self-comparisons per arm, and deliver the outcome to the algorithm -- at once, or in
-batches every ``delay`` slots (spec 1.11).  Algorithms never see P.
+batches every ``delay`` slots.  Algorithms never see P.
+
+An algorithm may also register an njit ``skip(state, t, rng, t_limit) -> (slots, arm)``
+(``register_skip``): before a slot t that follows a self-comparison (the only time skipping can pay
+off; a call costs about as much as a cheap slot) the loop asks it to decide, in one draw, a run of
+``slots`` self-comparisons of ``arm`` (slots t .. t + slots - 1, all <= t_limit) that are exactly
+distributed as the slot-by-slot selections would be; the loop then adds their regret, g2w and self
+counts without simulating them.  ``skip`` returns (0, -1) when it does not apply, and only when its state asks for it
+(D-TS with sampling="fast"), so every other run goes through the plain loop unchanged.
 """
 
 import numpy as np
 from numba import njit
 
+# select dispatcher -> its algorithm's skip (see register_skip).
+_SKIPS = {}
 
-@njit
+
+def register_skip(select, skip):
+    """Declare ``skip`` (njit, see the module docstring) for the algorithm whose select is ``select``.
+    It is used for a state whose ``sampling`` field is "fast" (SAMPLING_FAST = 2) only."""
+    _SKIPS[select] = skip
+
+
+def skip_for(select, state):
+    """The registered skip of ``select`` if ``state`` asks for it, else None."""
+    skip = _SKIPS.get(select)
+    if skip is None or getattr(state, "sampling", None) != 2:
+        return None
+    return skip
+
+
 def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts):
     """Run one algorithm for ``checkpoints[-1]`` slots on the (already shuffled) matrix ``P``.
 
@@ -19,14 +43,26 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     algorithm's own sampling and for the comparison outcomes.
     zeta: float64 (K,) normalised Copeland scores of ``P``; the per-slot Copeland regret is
       ``max(zeta) - (zeta[a1] + zeta[a2]) / 2`` (Eq. 1).
-    gap: float64 (K,) ``p_{c,a} - 1/2`` for the Condorcet winner c (spec 1.5, Yue et al.'s definition,
-      twice Komiyama's); pass zeros when there is no Condorcet winner.
+    gap: float64 (K,) ``p_{c,a} - 1/2`` for the Condorcet winner c (Yue et al.'s definition, twice
+      Komiyama's); pass zeros when there is no Condorcet winner.
     checkpoints: int64 increasing slots t at which cumulative regrets are written to ``regret`` and
       ``g2w`` (float64, same length); the last one is the horizon.
     delay: feedback is delivered, in order, at the end of every slot t with t % delay == 0; the update
       of a comparison made at slot s receives s.  delay == 1 is the undelayed algorithm.
     self_counts: int64 (K,), incremented for every slot with a1 == a2 (exploitations, Fig. 5).
+    If the algorithm registered a ``skip`` that applies to ``state``, the skipping loop is used.
     """
+    skip = skip_for(select, state)
+    if skip is None:
+        simulate_plain(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts)
+    else:
+        simulate_skipping(select, update, skip, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w,
+                          self_counts)
+
+
+@njit
+def simulate_plain(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts):
+    """``simulate`` slot by slot (every algorithm; the loop the stored results were made with)."""
     horizon = checkpoints[checkpoints.shape[0] - 1]
     zeta_star = np.max(zeta)
     buffer_a1 = np.empty(delay, np.int64)
@@ -60,3 +96,73 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
             regret[k] = cumulative
             g2w[k] = cumulative_g2w
             k += 1
+
+
+@njit
+def simulate_skipping(select, update, skip, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w,
+                      self_counts):
+    """``simulate`` with runs of self-comparisons decided by ``skip`` (same law, fewer slots simulated).
+
+    The limit given to ``skip`` is the next checkpoint (so regrets are recorded where they fall) and,
+    with delayed feedback and comparisons waiting, the next delivery slot (the state changes there);
+    the horizon is the last checkpoint.  Skipped slots buffer nothing: a self-comparison changes only
+    the never-read diagonal, which ``skip`` updates itself.
+    """
+    horizon = checkpoints[checkpoints.shape[0] - 1]
+    zeta_star = np.max(zeta)
+    buffer_a1 = np.empty(delay, np.int64)
+    buffer_a2 = np.empty(delay, np.int64)
+    buffer_won = np.empty(delay, np.bool_)
+    buffer_t = np.empty(delay, np.int64)
+    pending = 0
+    cumulative = 0.0
+    cumulative_g2w = 0.0
+    k = 0
+    t = 1
+    after_self = False
+    while t <= horizon:
+        slots = 0
+        if after_self:
+            limit = checkpoints[k]
+            if delay > 1 and pending > 0:
+                limit = min(limit, ((t + delay - 1) // delay) * delay)
+            slots, arm = skip(state, t, rng, limit)
+        if slots > 0:
+            cumulative += slots * (zeta_star - zeta[arm])
+            cumulative_g2w += slots * 2.0 * gap[arm]
+            self_counts[arm] += slots
+            t += slots
+            last = t - 1
+            if delay > 1 and last % delay == 0:
+                for b in range(pending):
+                    update(state, buffer_a1[b], buffer_a2[b], buffer_won[b], buffer_t[b])
+                pending = 0
+            if last == checkpoints[k]:
+                regret[k] = cumulative
+                g2w[k] = cumulative_g2w
+                k += 1
+            continue
+        a1, a2 = select(state, t, rng)
+        after_self = a1 == a2
+        a1_won = rng.random() < P[a1, a2]
+        cumulative += zeta_star - 0.5 * (zeta[a1] + zeta[a2])
+        cumulative_g2w += gap[a1] + gap[a2]
+        if a1 == a2:
+            self_counts[a1] += 1
+        if delay == 1:
+            update(state, a1, a2, a1_won, t)
+        else:
+            buffer_a1[pending] = a1
+            buffer_a2[pending] = a2
+            buffer_won[pending] = a1_won
+            buffer_t[pending] = t
+            pending += 1
+            if t % delay == 0:
+                for b in range(pending):
+                    update(state, buffer_a1[b], buffer_a2[b], buffer_won[b], buffer_t[b])
+                pending = 0
+        if t == checkpoints[k]:
+            regret[k] = cumulative
+            g2w[k] = cumulative_g2w
+            k += 1
+        t += 1

@@ -1,4 +1,5 @@
-"""Thompson-sampling kernels that draw only what a decision needs (DESIGN section 6, spec 1.15).
+"""Thompson-sampling kernels that draw only what a decision needs (exact in distribution:
+the Thompson samples of Algorithm 1 lines 8 and 13 are independent across pairs).
 
 A vote ``1(theta_ij > 1/2)`` with ``theta_ij ~ Beta(w_ij + 1, w_ji + 1)`` is a Bernoulli draw with
 probability ``q_ij = P(Beta(w_ij + 1, w_ji + 1) > 1/2)``, which changes only when the pair is compared:
@@ -71,7 +72,7 @@ def sample_votes(rng, w, q, indicators, rows, done, theta, above, votes):
     q[i, j] = P(Beta(w_ij + 1, w_ji + 1) > 1/2) and theta is not touched; without, ``theta[i, j] ~
     Beta(w_ij + 1, w_ji + 1)`` and ``above[i, j] = theta[i, j] > 1/2``.  Then ``done[i] = True`` and
     ``votes[i] = #{j != i : above[i, j]}``.  Drawing only some rows, or extending the draw to more
-    rows in a second call, is exact in distribution because the pairs are independent (spec 1.15);
+    rows in a second call, is exact in distribution because the pairs are independent (Algorithm 1 line 8);
     the tie theta = 1/2 has probability zero.  theta, above: (K, K); votes: int64 (K,); done: bool (K,).
     """
     K = w.shape[0]
@@ -101,7 +102,7 @@ def sample_votes(rng, w, q, indicators, rows, done, theta, above, votes):
 
 @njit(cache=True)
 def record_comparison(n, w, q, a1, a2, a1_won, refresh):
-    """The common pair update (spec 0) and, if ``refresh``, the pair's vote probabilities ``q``."""
+    """The common pair update (Algorithm 1 line 17) and, if ``refresh``, the pair's vote probabilities ``q``."""
     update_pair(n, w, a1, a2, a1_won)
     if refresh:
         refresh_above_half(q, w, a1, a2)

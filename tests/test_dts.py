@@ -72,7 +72,7 @@ def test_candidate_distribution_matches_algorithm_1(wins, name, variant, samplin
     # correct implementation fails with probability 1e-4 (the threshold), a wrong one with power ~1
     # for differences of a few tenths of a percent at 20000 draws per sample.
     assert stats.chi2_contingency(observed[:, keep]).pvalue > 1e-4
-    assert state[0].tolist() == n.tolist()  # select does not touch the statistics
+    assert state.comparisons.tolist() == n.tolist()  # select does not touch the statistics
 
 
 def test_state_a_uses_the_candidate_set_and_state_b_the_rlcb_filter():
@@ -93,7 +93,7 @@ def test_state_a_uses_the_candidate_set_and_state_b_the_rlcb_filter():
 
 @pytest.mark.parametrize("K", [2, 5, 9])
 def test_first_slot_a1_is_the_last_arm(K):
-    """Spec 3.1: with the pseudo-counts the mirrored bounds give u-counts 0..K-1 at t = 1."""
+    """As the authors ran D-TS (``docs/algorithms.md``, "D-TS"): with the pseudo-counts the mirrored bounds give u-counts 0..K-1 at t = 1."""
     spec = get_algorithm("dts")
     rng = np.random.default_rng(K)
     for _ in range(20):
@@ -102,7 +102,7 @@ def test_first_slot_a1_is_the_last_arm(K):
 
 
 def test_dts_plus_paper_tie_break_differs_only_when_an_outside_arm_has_more_votes():
-    """Spec D3: with C = every arm (pure variant's C) the two normalisations coincide."""
+    """D-TS+ normalisers (``docs/algorithms.md``, "D-TS+"): with C = every arm (pure variant's C) the two normalisations coincide."""
     n, w = stats_from_wins(WINS_B)
     for tie_break in ("as-run", "paper"):
         policy = DTSPlus(3, seed=5, tie_break=tie_break)
@@ -125,7 +125,7 @@ def test_policy_classes_drive_the_same_functions():
         for _ in range(300):
             a1, a2 = policy.select()
             policy.update(a1, a2, rng.random() < P[a1, a2])
-        assert policy.t == 300 and policy.state[0].sum() == pytest.approx(25e-6 + 600)
+        assert policy.t == 300 and policy.state.comparisons.sum() == pytest.approx(25e-6 + 600)
     with pytest.raises(ValueError, match="no pending comparison"):
         DTS(3).update(0, 1, True)
     policy = DTS(3, seed=0)
@@ -137,10 +137,10 @@ def test_policy_classes_drive_the_same_functions():
 def test_delayed_feedback_through_the_policy():
     policy = DTS(4, seed=2)
     pairs = [policy.select() for _ in range(10)]
-    assert policy.state[0].sum() == pytest.approx(16e-6)
+    assert policy.state.comparisons.sum() == pytest.approx(16e-6)
     for a1, a2 in pairs:
         policy.update(a1, a2, True)
-    assert policy.state[0].sum() == pytest.approx(16e-6 + 20)
+    assert policy.state.comparisons.sum() == pytest.approx(16e-6 + 20)
 
 
 @pytest.mark.parametrize("alpha", [0.0, -1.0, float("nan"), float("inf")])
@@ -203,8 +203,8 @@ def test_update_keeps_vote_probabilities_in_step_with_the_wins():
     for _ in range(2000):
         a1, a2 = policy.select()
         policy.update(a1, a2, rng.random() < P[a1, a2])
-    q = policy.state[12]
-    expected = fill_above_half(np.full((9, 9), 0.5), policy.state[1])
+    q = policy.state.prob_above
+    expected = fill_above_half(np.full((9, 9), 0.5), policy.state.wins)
     np.testing.assert_array_equal(q, expected)
     # Complementary orders are computed separately, each accurate in its own tail.
     off = ~np.eye(9, dtype=bool)

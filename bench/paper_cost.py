@@ -1,0 +1,99 @@
+"""Estimated worker time of every paper figure, from per-slot costs measured on this machine.
+
+For each line of the figures' panels (as the figure scripts declare them, at paper scale: the paper's
+run counts, horizons and the BTM/SAVAGE horizon grids) the script measures, once per (algorithm,
+dataset, parameters), the CPU time of one run of ``probe / 10`` slots and of ``probe`` slots (same
+seed, so the second run extends the first) and extrapolates a run of T slots as
+``cost(probe) + (T - probe) * (cost(probe) - cost(probe / 10)) / (0.9 probe)``: the cost per slot of
+the last decade measured is assumed to hold up to T (for most algorithms it falls further with t, so
+this is an upper estimate, most of all for D-TS with sampling="fast", whose slots get cheaper as
+self-comparisons dominate).  Lines shared by several figures (one stored line serves every figure) are counted in each.
+For the D-TS family the "fast" column is the same estimate with sampling="fast" (what the figures
+would cost if they used it; the stored results use the default "indicators").  Not a promise: on a
+shared machine the measured costs move by tens of percent.
+
+Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N]
+"""
+
+import argparse
+import importlib
+import time
+from types import SimpleNamespace
+
+from algorithms import get_algorithm
+from data import load_dataset
+from reproduce.experiment import panel_curves
+from reproduce.paper_config import HORIZON
+from reproduce.runner import run_one
+
+FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig7_pure_dts")
+SAMPLED = ("dts", "dts_plus", "pure_dts")
+_COSTS = {}
+
+
+def probe_slots(K: int, default: int) -> int:
+    """Probe length by K (large K: slots are expensive and their cost changes less)."""
+    return default if K <= 32 else max(1000, default * 32 // (K * 4))
+
+
+def run_seconds(algorithm, dataset, params, horizon, slots, delay) -> float:
+    """Estimated CPU seconds of one run of ``horizon`` slots (see the module docstring)."""
+    key = (algorithm, dataset.name, tuple(sorted(params.items())), delay,
+           horizon if get_algorithm(algorithm).needs_horizon else None)
+    if key not in _COSTS:
+        spec = get_algorithm(algorithm)
+        probe = min(slots, horizon)
+        run_one(dataset, spec, params, 2, 0, 0, delay)  # compile
+        began = time.process_time()
+        run_one(dataset, spec, params, max(probe // 10, 1), 0, 0, delay)
+        tenth = time.process_time() - began
+        began = time.process_time()
+        run_one(dataset, spec, params, probe, 0, 0, delay)
+        whole = time.process_time() - began
+        per_slot = max(whole - tenth, 0.0) / max(probe - probe // 10, 1)
+        _COSTS[key] = (whole, per_slot, probe)
+    first, per_slot, probe = _COSTS[key]
+    return first + max(horizon - probe, 0) * per_slot
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--figures", nargs="+", default=list(FIGURES), choices=FIGURES)
+    parser.add_argument("--probe-slots", type=int, default=100000, help="probe length at K <= 32 (default 1e5)")
+    args = parser.parse_args(argv)
+    cli = SimpleNamespace(runs=None, horizon=HORIZON, quick=False, default_horizon=HORIZON)
+    grand = {"reference": 0.0, "fast": 0.0}
+    print(f"{'figure':<18} {'panel':<34} {'line':<12} {'K':>4} {'T':>9} {'runs':>5} {'CPU h':>8} {'fast h':>8}")
+    for figure in args.figures:
+        module = importlib.import_module(f"reproduce.{figure}")
+        total = {"reference": 0.0, "fast": 0.0}
+        for panel in module.PANELS:
+            dataset = load_dataset(panel.dataset)
+            for curve in panel_curves(panel, cli):
+                hours = fast_hours = 0.0
+                for line in curve:
+                    params = dict(line.params)
+                    slots = probe_slots(dataset.K, args.probe_slots)
+                    seconds = run_seconds(line.algorithm, dataset, params, line.horizon, slots, line.delay)
+                    hours += line.runs * seconds / 3600
+                    if line.algorithm in SAMPLED and "sampling" not in params:
+                        fast = run_seconds(line.algorithm, dataset, {**params, "sampling": "fast"}, line.horizon,
+                                           slots, line.delay)
+                        fast_hours += line.runs * fast / 3600
+                    else:
+                        fast_hours += line.runs * seconds / 3600
+                total["reference"] += hours
+                total["fast"] += fast_hours
+                first = curve[-1]
+                print(f"{figure:<18} {panel.title[:34]:<34} {first.name[:12]:<12} {dataset.K:>4} {first.horizon:>9} "
+                      f"{first.runs:>5} {hours:>8.2f} {fast_hours:>8.2f}", flush=True)
+        print(f"{figure:<18} {'TOTAL':<34} {'':<12} {'':>4} {'':>9} {'':>5} {total['reference']:>8.2f} "
+              f"{total['fast']:>8.2f}", flush=True)
+        for key in grand:
+            grand[key] += total[key]
+    print(f"all figures: {grand['reference']:.1f} CPU hours as stored (default sampling), "
+          f"{grand['fast']:.1f} with sampling='fast' for the D-TS family")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,280 @@
+"""sampling="fast" of D-TS, D-TS+ and pure D-TS is exact in distribution.
+
+Every check is a test of a null hypothesis that holds if "fast" is exact, at significance
+ALPHA = 1e-3 with fixed seeds (so a correct implementation passes deterministically; a wrong one is
+caught when its error is large against the sampling noise, whose size each test states).
+* fixed states: the (a1, a2) distribution of "fast" against "direct" (chi-square of homogeneity,
+  20000 draws each: power ~1 for differences of 1-2 percentage points in any cell above ~5%);
+* the bit-sliced kernel (used from K = BITS_MIN_K): per-row vote means against sum_j q_ij, mirrored pairs, unpacking;
+* skipping: in frozen states, the number of (c, c) slots in a window of slots and the first other pair,
+  skip + select against select slot by slot (chi-square);
+* whole runs: the regret at several checkpoints, the final regret, g2w and self-comparison counts
+  of "fast" against "indicators" over 200 runs (two-sample KS and Welch t-tests).
+"""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from algorithms import get_algorithm
+from algorithms.dts import BITS_MIN_K, LAST_SELF, PENDING, REFUSED_AT, skip
+from core.bitvotes import COUNTER_PLANES, DEPTH, candidate_votes, fill_planes, unpack_rows, words_for
+from data import load_dataset
+from reproduce.runner import log_grid, run_one
+from tests.test_dts import T_FIXED, WINS_A, WINS_B, stats_from_wins
+
+ALPHA = 1e-3
+DRAWS = 20000
+
+
+def homogeneity_pvalue(samples_a, samples_b):
+    """Chi-square test of homogeneity of two samples of hashable outcomes."""
+    keys = sorted(set(samples_a) | set(samples_b))
+    table = np.array([[sum(1 for s in samples if s == k) for k in keys] for samples in (samples_a, samples_b)])
+    if len(keys) == 1:
+        return 1.0
+    return stats.chi2_contingency(table).pvalue
+
+
+def counts_pvalue(a, b):
+    """Chi-square homogeneity of two integer samples (cells with fewer than 5 expected pooled at the top)."""
+    a, b = np.asarray(a), np.asarray(b)
+    top = int(max(a.max(), b.max()))
+    table = np.array([np.bincount(a, minlength=top + 1), np.bincount(b, minlength=top + 1)])
+    keep = table.sum(axis=0) >= 10
+    pooled = np.column_stack([table[:, keep], table[:, ~keep].sum(axis=1)]) if (~keep).any() else table[:, keep]
+    pooled = pooled[:, pooled.sum(axis=0) > 0]
+    return 1.0 if pooled.shape[1] < 2 else stats.chi2_contingency(pooled).pvalue
+
+
+def state_after(name, dataset, slots, seed, sampling="fast"):
+    """(n, w) after ``slots`` slots of ``name`` with "indicators" on ``dataset`` (unshuffled)."""
+    P = load_dataset(dataset).P
+    spec = get_algorithm(name)
+    state = spec.make_state(P.shape[0], params={"sampling": "indicators"})
+    rng = np.random.default_rng(seed)
+    for t in range(1, slots + 1):
+        a1, a2 = spec.select(state, t, rng)
+        spec.update(state, a1, a2, rng.random() < P[a1, a2], t)
+    return state.comparisons.copy(), state.wins.copy()
+
+
+def random_stats(K, seed, comparisons=40):
+    """(n, w) of a random tournament with ``comparisons`` per pair (C is usually every arm)."""
+    rng = np.random.default_rng(seed)
+    wins = np.triu(rng.binomial(comparisons, rng.random((K, K))), 1)
+    wins = wins + np.triu(comparisons - wins, 1).T
+    return stats_from_wins(wins)
+
+
+FIXED_STATES = {
+    "stateA": lambda: stats_from_wins(WINS_A),
+    "stateB": lambda: stats_from_wins(WINS_B),
+    "mslr16nc_t3000": lambda: state_after("dts", "mslr16_noncondorcet", 3000, 1),
+    "random_K12": lambda: random_stats(12, 4),
+}
+
+
+@pytest.mark.parametrize("state_name", sorted(FIXED_STATES))
+@pytest.mark.parametrize("name", ["dts", "dts_plus", "pure_dts"])
+def test_fast_select_matches_direct_in_fixed_states(state_name, name):
+    n, w = FIXED_STATES[state_name]()
+    spec = get_algorithm(name)
+    drawn = {}
+    for sampling, seed in (("fast", 21), ("direct", 22)):
+        state = spec.make_state(n.shape[0], params={"sampling": sampling})
+        spec.set_statistics(state, n, w)
+        rng = np.random.default_rng(seed)
+        t = T_FIXED if state_name.startswith("state") else 3000
+        drawn[sampling] = [spec.select(state, t, rng) for _ in range(DRAWS)]
+        assert state.comparisons.tolist() == n.tolist()
+    assert homogeneity_pvalue(drawn["fast"], drawn["direct"]) > ALPHA
+
+
+@pytest.mark.parametrize("name", ["dts", "dts_plus", "pure_dts"])
+def test_bitsliced_first_candidate_matches_indicators_at_large_K(name):
+    """K = BITS_MIN_K + 20 takes the bit-sliced path; a1 of "fast" vs "indicators" (5000 draws each:
+    the candidate set is every arm and a1 spreads over ~10 arms, power ~1 for 3-point differences)."""
+    K = BITS_MIN_K + 20
+    n, w = random_stats(K, 7, comparisons=30)
+    spec = get_algorithm(name)
+    drawn = {}
+    for sampling, seed in (("fast", 31), ("indicators", 32)):
+        state = spec.make_state(K, params={"sampling": sampling})
+        spec.set_statistics(state, n, w)
+        rng = np.random.default_rng(seed)
+        drawn[sampling] = [spec.select(state, 100, rng)[0] for _ in range(5000)]
+    assert homogeneity_pvalue(drawn["fast"], drawn["indicators"]) > ALPHA
+
+
+def test_bitsliced_votes_kernel():
+    """Row vote means against their expectation sum_{j != i} q_ij (z-scores, Bonferroni over rows at
+    ALPHA), every mirrored pair complementary and the votes equal to the unpacked row sums."""
+    K = 130
+    rng0 = np.random.default_rng(3)
+    q = np.triu(rng0.random((K, K)) ** 3, 1)  # many small q: the deep binary digits are exercised
+    q = q + np.tril(1.0 - q.T, -1)
+    np.fill_diagonal(q, 0.5)
+    W = words_for(K)
+    planes = fill_planes(q, np.zeros((K, W, DEPTH), np.int64))
+    in_c = rng0.random(K) < 0.6
+    bits, done, votes = np.zeros((K, W), np.int64), np.zeros(W, np.int64), np.zeros(K, np.int64)
+    c_words, counters = np.zeros(W, np.int64), np.zeros((COUNTER_PLANES, W), np.int64)
+    above = np.zeros((K, K), bool)
+    rng = np.random.default_rng(4)
+    draws = 3000
+    total = np.zeros(K)
+    for _ in range(draws):
+        candidate_votes(rng, planes, q, in_c, bits, done, votes, -1, c_words, counters)
+        total += votes
+    unpack_rows(bits, in_c, -1, above)
+    rows = np.flatnonzero(in_c)
+    np.testing.assert_array_equal(above[rows].sum(axis=1), votes[rows])
+    inside = np.ix_(rows, rows)
+    off = ~np.eye(rows.size, dtype=bool)
+    assert np.all(above[inside][off] != above[inside].T[off])
+    expected = q.sum(axis=1) - 0.5
+    sd = np.sqrt((q * (1 - q)).sum(axis=1) - 0.25) / np.sqrt(draws)
+    z = (total / draws - expected)[rows] / sd[rows]
+    assert np.max(np.abs(z)) < stats.norm.isf(ALPHA / 2 / rows.size)
+
+
+def window_counts(spec, n, w, t0, use_skip, window, seed, reps):
+    """For ``reps`` windows of ``window`` slots from t0 in the frozen state (n, w) (no updates; every
+    slot as if it followed a self-comparison of c, the arm of C most likely to win all its votes): the
+    number of self-comparisons (c, c) and the first other pair, with skip + select (the simulator's
+    loop) or select alone.  Returns (counts, firsts, c, slots skipped in total)."""
+    K = n.shape[0]
+    state = spec.make_state(K, params={"sampling": "fast"})
+    spec.set_statistics(state, n, w)
+    spec.select(state, t0, np.random.default_rng(0))  # fills the candidate set
+    log_q = np.log(state.prob_above)
+    np.fill_diagonal(log_q, 0.0)
+    c = int(np.argmax(np.where(state.in_candidates, log_q.sum(axis=1), -np.inf)))
+    rng = np.random.default_rng(seed)
+    counts, firsts, skipped = [], [], 0
+    for _ in range(reps):
+        state.skip_state[PENDING] = 0
+        state.skip_state[LAST_SELF] = c
+        state.skip_state[REFUSED_AT] = -1
+        t, end, count, first = t0, t0 + window - 1, 0, None
+        while t <= end:
+            if use_skip:
+                slots, arm = skip(state, t, rng, end)
+                assert arm in (-1, c)
+                if slots > 0:
+                    skipped += slots
+                    count += slots
+                    t += slots
+                    continue
+            a1, a2 = spec.select(state, t, rng)
+            state.skip_state[LAST_SELF] = c  # frozen: keep trying, as after a self-comparison of c
+            if a1 == a2 == c:
+                count += 1
+            elif first is None:
+                first = (int(a1), int(a2))
+            t += 1
+        counts.append(count)
+        firsts.append(str(first))
+    return counts, firsts, c, skipped
+
+
+def settled_large_K():
+    """K = BITS_MIN_K + 10 (bit-sliced first phase): arm 0 has beaten every arm 90 times in 100
+    except arms 1-3 (8 in 10), the others 30 comparisons per pair with p in [0.3, 0.7]: C = {0, 1, 2,
+    3}, P_0 ~ 0.9 and p_self ~ 0.9, so skip leaves both kinds of event (a pair; a first-phase row)."""
+    K = BITS_MIN_K + 10
+    rng = np.random.default_rng(8)
+    wins = np.triu(rng.binomial(30, rng.uniform(0.3, 0.7, (K, K))), 1)
+    wins = wins + np.triu(30 - wins, 1).T
+    wins[0, :], wins[:, 0] = 90, 10
+    wins[0, 1:4], wins[1:4, 0] = 8, 2
+    wins[0, 0] = 0
+    return stats_from_wins(wins)
+
+
+@pytest.mark.parametrize("dataset,name,slots", [("mslr5_condorcet", "dts", 3000), ("arxiv", "dts_plus", 3000),
+                                                ("strong_borda", "pure_dts", 10000), ("large_K", "dts", 3000)])
+def test_skip_matches_slot_by_slot_in_frozen_states(dataset, name, slots):
+    """2000 windows of 40 slots each way in a state reached after ``slots`` slots (a hand-made one for
+    large_K); chi-square on the number of self-comparisons of the sweeping arm (0..40) and on the first
+    other pair.  skip reports the arm it was given (checked)."""
+    n, w = settled_large_K() if dataset == "large_K" else state_after(name, dataset, slots, 5)
+    spec = get_algorithm(name)
+    t0 = slots + 1
+    fast_counts, fast_first, c, skipped = window_counts(spec, n, w, t0, True, 40, 41, 2000)
+    assert skipped > 0, "the state chosen must be one where skip applies"
+    ref_counts, ref_first, _, _ = window_counts(spec, n, w, t0, False, 40, 42, 2000)
+    assert counts_pvalue(fast_counts, ref_counts) > ALPHA
+    assert homogeneity_pvalue(fast_first, ref_first) > ALPHA
+
+
+def many_runs(dataset, name, sampling, horizon, runs, delay=1):
+    ds, spec = load_dataset(dataset), get_algorithm(name)
+    rows = [run_one(ds, spec, {"sampling": sampling}, horizon, r, 99, delay) for r in range(runs)]
+    return {key: np.array([row[key] for row in rows]) for key in ("regret", "g2w", "self_counts")}
+
+
+RUN_CASES = [
+    ("mslr5_condorcet", "dts", 10000, 1),
+    ("mslr5_condorcet", "dts_plus", 10000, 10),
+    ("nc_cyclic", "dts", 5000, 1),
+    ("mslr16_condorcet", "dts", 2000, 1),
+    ("strong_borda", "pure_dts", 5000, 1),
+]
+
+
+@pytest.mark.parametrize("dataset,name,horizon,delay", RUN_CASES)
+def test_fast_runs_match_indicators(dataset, name, horizon, delay):
+    """200 runs each (the same run indices, so the same shuffles): at 4 checkpoints and at T, the
+    regret samples agree (KS and Welch t-test, each at ALPHA / 5 for the 5 statistics of a case), and
+    so do g2w at T and the total number of self-comparisons at T (Welch).  With 200 runs, a mean shift
+    of ~0.4 standard deviations is detected with probability ~0.8."""
+    runs = 200
+    fast = many_runs(dataset, name, "fast", horizon, runs, delay)
+    ref = many_runs(dataset, name, "indicators", horizon, runs, delay)
+    grid = log_grid(horizon)
+    picks = sorted({int(np.searchsorted(grid, horizon // d)) for d in (100, 30, 10, 3)} | {grid.size - 1})
+    level = ALPHA / 5
+    for k in picks:
+        a, b = fast["regret"][:, k], ref["regret"][:, k]
+        assert stats.ks_2samp(a, b).pvalue > level, f"KS at t = {grid[k]}"
+        if a.std() + b.std() > 0:
+            assert stats.ttest_ind(a, b, equal_var=False).pvalue > level, f"mean at t = {grid[k]}"
+    if not np.isnan(fast["g2w"]).any():
+        assert stats.ttest_ind(fast["g2w"][:, -1], ref["g2w"][:, -1], equal_var=False).pvalue > level
+    assert stats.ttest_ind(fast["self_counts"].sum(axis=1), ref["self_counts"].sum(axis=1),
+                           equal_var=False).pvalue > level
+    # Every slot is accounted for: regret is bounded by the horizon, self counts by T.
+    assert np.all(fast["self_counts"].sum(axis=1) <= horizon)
+
+
+def test_fast_is_the_default_nowhere_and_rejected_values_are_named():
+    spec = get_algorithm("dts")
+    assert spec.defaults["sampling"] == "indicators"
+    with pytest.raises(ValueError, match="sampling must be one of 'indicators', 'direct', 'fast'"):
+        spec.make_state(4, params={"sampling": "bits"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dataset,name,horizon", [("mslr5_noncondorcet", "dts_plus", 100000),
+                                                  ("mslr32_condorcet", "dts", 20000)])
+def test_fast_runs_match_indicators_long(dataset, name, horizon):
+    test_fast_runs_match_indicators(dataset, name, horizon, 1)
+
+
+@pytest.mark.parametrize("dataset,name,delay", [("mslr16_noncondorcet", "dts", 1), ("mslr32_condorcet", "dts_plus", 3),
+                                                ("nc_cyclic", "pure_dts", 1)])
+def test_fast_without_skipping_draws_exactly_like_indicators_below_bits_min_k(dataset, name, delay, monkeypatch):
+    """Below BITS_MIN_K, "fast" draws its votes like "indicators"; with the skipping loop switched off
+    the two runs must then be identical bit for bit -- which checks the incrementally kept upper
+    Copeland counts (and every other cache of "fast") against the recount of "indicators"."""
+    import core.simulate as sim
+
+    ds, spec = load_dataset(dataset), get_algorithm(name)
+    assert ds.K < BITS_MIN_K
+    monkeypatch.setattr(sim, "skip_for", lambda select, state: None)
+    fast = run_one(ds, spec, {"sampling": "fast"}, 20000, 3, 7, delay)
+    ref = run_one(ds, spec, {"sampling": "indicators"}, 20000, 3, 7, delay)
+    for key in ("regret", "g2w", "self_counts"):
+        np.testing.assert_array_equal(fast[key], ref[key])
