@@ -11,14 +11,14 @@ FIGURES := fig1_mslr fig2_regret_std fig3_condorcet fig4_noncondorcet fig5_diver
 SHARED := reproduce/experiment.py reproduce/plotting.py reproduce/claims.py reproduce/paper_claims.py \
           reproduce/paper_config.py
 
-.PHONY: install all-figures fig1 fig2 fig3 fig4 fig5 fig6 fig7 table9 report readme verify test test-all lint \
-        bench clean
+.PHONY: install all-figures fig1 fig2 fig3 fig4 fig5 fig6 fig7 table9 c18 report readme verify test test-all lint \
+        bench bench-paper clean
 
 install:
 	python3 -m venv .venv
 	$(PYTHON) -m pip install -r requirements.txt
 
-all-figures: $(FIGURES:%=$(FIGDIR)/%.png) $(FIGDIR)/table9_mslr_subsets.md report
+all-figures: $(FIGURES:%=$(FIGDIR)/%.png) $(FIGDIR)/table9_mslr_subsets.md $(FIGDIR)/c18_elimination.csv report
 
 fig1: $(FIGDIR)/fig1_mslr.png
 fig2: $(FIGDIR)/fig2_regret_std.png
@@ -28,6 +28,7 @@ fig5: $(FIGDIR)/fig5_diversity.png
 fig6: $(FIGDIR)/fig6_delay.png
 fig7: $(FIGDIR)/fig7_pure_dts.png
 table9: $(FIGDIR)/table9_mslr_subsets.md
+c18: $(FIGDIR)/c18_elimination.csv
 
 $(FIGDIR)/%.png: reproduce/%.py $(SHARED)
 	$(PYTHON) reproduce/$*.py $(FLAGS)
@@ -37,6 +38,10 @@ $(FIGDIR)/fig2_regret_std.png: $(FIGDIR)/fig1_mslr.png
 
 $(FIGDIR)/table9_mslr_subsets.md: reproduce/table9_mslr_subsets.py
 	$(PYTHON) reproduce/table9_mslr_subsets.py $(if $(QUICK),--quick,)
+
+# Claim C18: how often the RUCB-based elimination changes D-TS's first candidate (a diagnostic, ~2 min).
+$(FIGDIR)/c18_elimination.csv: reproduce/c18_elimination.py $(SHARED)
+	$(PYTHON) reproduce/c18_elimination.py $(FLAGS)
 
 # REPORT.md from every figure's tables; at paper scale also the README's generated blocks.
 report:
@@ -59,12 +64,11 @@ test-all:
 lint:
 	$(PYTHON) -m ruff check .
 
-# ns per slot of every algorithm at K = 5 .. 500 (D-TS family: default vs sampling="fast"); bench/README.md.
+# ns per slot of every algorithm at K = 5 .. 2000 (D-TS family: default vs sampling="fast"); bench/README.md.
 bench:
 	$(PYTHON) bench/step_cost.py
 
 # Estimated CPU hours of every paper figure from per-slot costs measured here (a few minutes).
-.PHONY: bench-paper
 bench-paper:
 	$(PYTHON) bench/paper_cost.py
 

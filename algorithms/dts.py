@@ -28,12 +28,28 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true
-from core.bitvotes import COUNTER_PLANES, DEPTH, LANES, candidate_votes, fill_planes, refresh_planes, unpack_rows, words_for
+from core.bitvotes import (
+    COUNTER_PLANES,
+    DEPTH,
+    LANES,
+    candidate_votes,
+    fill_planes,
+    refresh_planes,
+    unpack_rows,
+    words_for,
+)
 from core.bounds import fill_mirrored_switches, mirrored_bounds, refresh_mirrored_switches, upper_copeland_from_switches
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.kl import kl_clamped
 from core.simulate import register_skip
-from core.thompson import SAMPLING_DIRECT, SAMPLING_INDICATORS, SAMPLINGS, fill_above_half, record_comparison, sample_beta_given_side, sample_votes
+from core.thompson import (
+    SAMPLING_DIRECT,
+    SAMPLINGS,
+    fill_above_half,
+    record_comparison,
+    sample_beta_given_side,
+    sample_votes,
+)
 
 VARIANT_DTS, VARIANT_PLUS, VARIANT_PURE = 0, 1, 2
 TIE_BREAK_AS_RUN, TIE_BREAK_PAPER = 0, 1
@@ -103,7 +119,8 @@ def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicat
     return DTSState(
         comparisons=n, wins=w, alpha=float(alpha), variant=int(variant), tie_break=int(tie_break), sampling=int(mode),
         upper_counts=np.zeros(K, np.int64), in_candidates=np.zeros(K, np.bool_), theta=np.full((K, K), 0.5),
-        votes=np.zeros(K, np.int64), rows_drawn=np.zeros(K, np.bool_), theta2=np.zeros(K), eligible=np.zeros(K, np.bool_),
+        votes=np.zeros(K, np.int64), rows_drawn=np.zeros(K, np.bool_), theta2=np.zeros(K),
+        eligible=np.zeros(K, np.bool_),
         regret_est=np.zeros(K), prob_above=q, above=np.zeros((K, K), np.bool_), tied=np.zeros(K, np.bool_),
         switch_log_t=fill_mirrored_switches(n, w, alpha, np.zeros((K, K))),
         q_planes=planes, vote_bits=np.zeros((K if fast else 1, W), np.int64),

@@ -8,9 +8,9 @@ import pytest
 from scipy import stats
 
 from algorithms import DTS, DTSPlus, PureDTS, get_algorithm
+from core.thompson import fill_above_half
 from data import load_dataset
 from reproduce.runner import log_grid, run_one
-from core.thompson import fill_above_half
 from tests import reference as ref
 
 DRAWS = 20000
@@ -93,7 +93,8 @@ def test_state_a_uses_the_candidate_set_and_state_b_the_rlcb_filter():
 
 @pytest.mark.parametrize("K", [2, 5, 9])
 def test_first_slot_a1_is_the_last_arm(K):
-    """As the authors ran D-TS (``docs/algorithms.md``, "D-TS"): with the pseudo-counts the mirrored bounds give u-counts 0..K-1 at t = 1."""
+    """As the authors ran D-TS (``docs/algorithms.md``, "D-TS"): with the pseudo-counts the mirrored bounds give
+    u-counts 0..K-1 at t = 1."""
     spec = get_algorithm("dts")
     rng = np.random.default_rng(K)
     for _ in range(20):
@@ -102,7 +103,8 @@ def test_first_slot_a1_is_the_last_arm(K):
 
 
 def test_dts_plus_paper_tie_break_differs_only_when_an_outside_arm_has_more_votes():
-    """D-TS+ normalisers (``docs/algorithms.md``, "D-TS+"): with C = every arm (pure variant's C) the two normalisations coincide."""
+    """D-TS+ normalisers (``docs/algorithms.md``, "D-TS+"): with C = every arm (pure variant's C) the two
+    normalisations coincide."""
     n, w = stats_from_wins(WINS_B)
     for tie_break in ("as-run", "paper"):
         policy = DTSPlus(3, seed=5, tie_break=tie_break)

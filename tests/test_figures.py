@@ -74,3 +74,35 @@ def test_table9_writes_csv_and_markdown(tmp_path, capsys):
     text = (tmp_path / "table9_mslr_subsets.md").read_text()
     assert "## K = 32, non-Condorcet (Copeland winners: 60, 120)" in text
     assert "all 96 Copeland scores match" in capsys.readouterr().out
+
+
+def exact_outside_probability(q, in_c):
+    """P(the uniform-tie vote winner over all arms is outside C), by enumerating every vote outcome."""
+    from itertools import product
+
+    K = q.shape[0]
+    pairs = [(i, j) for i in range(K) for j in range(i + 1, K)]
+    total = 0.0
+    for outcome in product([True, False], repeat=len(pairs)):
+        prob, votes = 1.0, np.zeros(K)
+        for (i, j), i_wins in zip(pairs, outcome):
+            prob *= q[i, j] if i_wins else 1 - q[i, j]
+            votes[i if i_wins else j] += 1
+        best = np.flatnonzero(votes == votes.max())
+        total += prob * np.mean([not in_c[b] for b in best])
+    return total
+
+
+def test_c18_probe_draws_the_unrestricted_vote_winner_with_its_exact_law():
+    """20000 probes of a K = 4 state against the enumerated probability (4 standard errors)."""
+    from reproduce.c18_elimination import _unrestricted_winner_outside
+
+    q = np.array([[0.5, 0.7, 0.2, 0.9], [0.3, 0.5, 0.6, 0.4], [0.8, 0.4, 0.5, 0.55], [0.1, 0.6, 0.45, 0.5]])
+    in_c = np.array([True, False, True, False])
+    rng = np.random.default_rng(7)
+    votes = np.zeros(4, np.int64)
+    draws = 20000
+    hits = sum(_unrestricted_winner_outside(rng, q, in_c, votes) for _ in range(draws))
+    p = exact_outside_probability(q, in_c)
+    assert abs(hits / draws - p) < 4 * np.sqrt(p * (1 - p) / draws)
+    assert not _unrestricted_winner_outside(rng, q, np.ones(4, np.bool_), votes)  # C = every arm: never outside
