@@ -5,15 +5,13 @@ The Copeland bound of the 500-armed instance is a linear program of ~40 s, so ev
 recomputed, a figure redrawn from stored runs is not slowed down.
 """
 
-import hashlib
 import json
 from pathlib import Path
-
-import numpy as np
 
 from core.lower_bound import regret_lower_bound
 from data import load_dataset
 from reproduce.atomic import write_text_atomic
+from reproduce.runner import matrix_sha1
 
 CACHE_NAME = "lower_bounds.json"
 
@@ -21,7 +19,7 @@ CACHE_NAME = "lower_bounds.json"
 def lower_bound(dataset_name: str, results: Path) -> tuple[float, str]:
     """(constant C, model) with liminf E[R(T)] / ln T >= C on ``dataset_name``."""
     dataset = load_dataset(dataset_name)
-    digest = hashlib.sha1(np.ascontiguousarray(dataset.P).tobytes()).hexdigest()
+    digest = matrix_sha1(dataset)
     path = Path(results) / CACHE_NAME
     cache = json.loads(path.read_text()) if path.exists() else {}
     entry = cache.get(dataset.name)

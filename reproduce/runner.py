@@ -253,12 +253,7 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
         _require_dask_client()
     tasks, planned = [], set()
     for line, (dataset, spec) in zip(lines, checked):
-        size = chunk_size(line, dataset.K)
-        folder = line_folder(out, line)
-        for start in range(0, line.runs, size):
-            stop = min(line.runs, start + size)
-            config = _config(line, dataset, seed, start, stop)
-            path = chunk_path(folder, start, stop)
+        for start, stop, path, config in chunk_plan(line, dataset, out, seed):
             if path in planned:  # the same line twice (e.g. two panels drawing one set of runs)
                 continue
             planned.add(path)
@@ -299,14 +294,22 @@ def _require_dask_client() -> None:
                          "(see reproduce.cli.backend_context)") from None
 
 
-def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
-    """Assemble the stored chunks of a line into one ``LineResult`` (ValueError if a chunk is missing)."""
+def chunk_plan(line: Line, dataset, out: Path, seed: int) -> list[tuple[int, int, Path, dict]]:
+    """The chunks of a line, in run order: (start, stop, path, config) -- the one place that decides how a
+    line's runs are split into files, used to compute and to load them."""
     size = chunk_size(line, dataset.K)
     folder = line_folder(out, line)
-    parts = []
+    plan = []
     for start in range(0, line.runs, size):
         stop = min(line.runs, start + size)
-        path, config = chunk_path(folder, start, stop), _config(line, dataset, seed, start, stop)
+        plan.append((start, stop, chunk_path(folder, start, stop), _config(line, dataset, seed, start, stop)))
+    return plan
+
+
+def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
+    """Assemble the stored chunks of a line into one ``LineResult`` (ValueError if a chunk is missing)."""
+    parts = []
+    for start, stop, path, config in chunk_plan(line, dataset, out, seed):
         chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
         if chunk is None:
             raise ValueError(f"missing or stale results for {line.name} on {line.dataset}, runs {start}-{stop - 1}"
