@@ -50,6 +50,14 @@ def test_c19_reads_condorcet_and_non_condorcet_panels_differently(tmp_path, data
     assert row["verdict"] == verdict
 
 
+def test_c19_is_not_measured_while_a_curve_of_the_panel_is_missing():
+    rows = [final_row("p", "mslr5_condorcet", name, mean) for name, mean in (("dts", 100.0), ("dts_plus", 110.0))]
+    lines = pd.DataFrame([{"dataset": "mslr5_condorcet", "algorithm": "ecw_rmed", "runs": 0},
+                          {"dataset": "mslr5_condorcet", "algorithm": "dts", "runs": 500}])
+    (row,) = report.c19_rows({"fig1_mslr": pd.DataFrame(rows)}, {"fig1_mslr": lines})
+    assert row["verdict"] == NOT_MEASURED and row["measured"] == "missing: ecw_rmed"
+
+
 def test_c19_fails_when_a_baseline_beats_both_variants():
     rows = [final_row("p", "mslr5_condorcet", name, mean) for name, mean in
             (("dts", 100.0), ("dts_plus", 110.0), ("rucb", 50.0), ("ecw_rmed", 300.0))]
