@@ -32,6 +32,7 @@ class AlgorithmSpec:
     equation/line implemented; from_problem: see ``problem_params``; sync(state): recompute every
     cache an algorithm derives from its statistics (n, w) = (state.comparisons, state.wins)
     (``set_statistics``);
+    skip(state): the njit skip of ``core.simulate`` to use for this state, or None (slot by slot);
     color, marker: how its curves are drawn in every figure (hand-picked so that the curves compared in
     one panel, the D-TS family in particular, differ).
     """
@@ -48,6 +49,7 @@ class AlgorithmSpec:
     sync: Callable[[tuple], None] | None = None
     color: str = "#333333"
     marker: str = "o"
+    skip: Callable[[Any], Any] | None = None
 
     def problem_params(self, params: Mapping[str, Any], dataset) -> dict:
         """``params`` completed with what the paper's harness derives from the true matrix.

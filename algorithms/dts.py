@@ -41,7 +41,6 @@ from core.bitvotes import (
 from core.bounds import fill_mirrored_switches, mirrored_bounds, refresh_mirrored_switches, upper_copeland_from_switches
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.kl import kl_clamped
-from core.simulate import register_skip
 from core.thompson import (
     SAMPLING_DIRECT,
     SAMPLINGS,
@@ -553,21 +552,26 @@ def skip(state, t, rng, t_limit):
     return gap, c
 
 
+def fast_skip(state):
+    """The exact self-comparison skip (``skip``) for a state with sampling="fast", else None (slot by slot)."""
+    return skip if state.sampling == SAMPLING_FAST else None
+
+
 DTS_SPEC = AlgorithmSpec(
     name="dts", label="D-TS", init=init_dts, select=select, update=update, sync=sync_dts,
-    color="#d62728", marker="o",
+    skip=fast_skip, color="#d62728", marker="o",
     defaults={"alpha": ALPHA, "sampling": "indicators"},
     reference="Wu & Liu 2016, Algorithm 1",
 )
 DTS_PLUS_SPEC = AlgorithmSpec(
     name="dts_plus", label="D-TS+", init=init_dts_plus, select=select, update=update, sync=sync_dts,
-    color="#1f77b4", marker=">",
+    skip=fast_skip, color="#1f77b4", marker=">",
     defaults={"alpha": ALPHA, "tie_break": "as-run", "sampling": "indicators"},
     reference="Wu & Liu 2016, Sec. 4.3 (Algorithm 1 with line 11 replaced)",
 )
 PURE_DTS_SPEC = AlgorithmSpec(
     name="pure_dts", label="pure D-TS", init=init_pure_dts, select=select, update=update, sync=sync_dts,
-    color="#000000", marker="<",
+    skip=fast_skip, color="#000000", marker="<",
     defaults={"sampling": "indicators"},
     reference="Wu & Liu 2016, App. D.2.4 (Algorithm 1 without lines 4-6 and the l <= 1/2 filter)",
 )
@@ -590,5 +594,3 @@ class PureDTS(Policy):
 
     spec = PURE_DTS_SPEC
 
-
-register_skip(select, skip)

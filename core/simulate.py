@@ -5,37 +5,20 @@ for a self-comparison), add the regret of the paper's Eq. (1) and the gap-to-Con
 regret, count self-comparisons per arm, and deliver the outcome to the algorithm -- at once, or in
 batches every ``delay`` slots.  Algorithms never see P.
 
-An algorithm may also register an njit ``skip(state, t, rng, t_limit) -> (slots, arm)``
-(``register_skip``): before a slot t that follows a self-comparison (the only time skipping can pay
-off; a call costs about as much as a cheap slot) the loop asks it to decide, in one draw, a run of
-``slots`` self-comparisons of ``arm`` (slots t .. t + slots - 1, all <= t_limit) that are exactly
-distributed as the slot-by-slot selections would be; the loop then adds their regret, g2w and self
-counts without simulating them.  ``skip`` returns (0, -1) when it does not apply, and only when its state asks for it
-(D-TS with sampling="fast"), so every other run goes through the plain loop unchanged.
+A caller may also pass an njit ``skip(state, t, rng, t_limit) -> (slots, arm)`` (an algorithm declares
+it on its spec, for the states it applies to: D-TS with sampling="fast"): before a slot t that follows
+a self-comparison (the only time skipping can pay off; a call costs about as much as a cheap slot) the
+loop asks it to decide, in one draw, a run of ``slots`` self-comparisons of ``arm`` (slots t .. t + slots
+- 1, all <= t_limit) that are exactly distributed as the slot-by-slot selections would be; the loop then
+adds their regret, g2w and self counts without simulating them.  ``skip`` returns (0, -1) when it does
+not apply.  Without a skip, a run goes through the plain loop, unchanged.
 """
 
 import numpy as np
 from numba import njit
 
-# select dispatcher -> its algorithm's skip (see register_skip).
-_SKIPS = {}
 
-
-def register_skip(select, skip):
-    """Declare ``skip`` (njit, see the module docstring) for the algorithm whose select is ``select``.
-    It is used for a state whose ``sampling`` field is "fast" (SAMPLING_FAST = 2) only."""
-    _SKIPS[select] = skip
-
-
-def skip_for(select, state):
-    """The registered skip of ``select`` if ``state`` asks for it, else None."""
-    skip = _SKIPS.get(select)
-    if skip is None or getattr(state, "sampling", None) != 2:
-        return None
-    return skip
-
-
-def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts):
+def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts, skip=None):
     """Run one algorithm for ``checkpoints[-1]`` slots on the (already shuffled) matrix ``P``.
 
     select(state, t, rng) -> (a1, a2) and update(state, a1, a2, a1_won, t) are the algorithm's njit
@@ -50,9 +33,9 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     delay: feedback is delivered, in order, at the end of every slot t with t % delay == 0; the update
       of a comparison made at slot s receives s.  delay == 1 is the undelayed algorithm.
     self_counts: int64 (K,), incremented for every slot with a1 == a2 (exploitations, Fig. 5).
-    If the algorithm registered a ``skip`` that applies to ``state``, the skipping loop is used.
+    skip: None (slot by slot), or the algorithm's njit skip for this state (see the module docstring),
+      which selects the skipping loop.
     """
-    skip = skip_for(select, state)
     if skip is None:
         simulate_plain(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts)
     else:

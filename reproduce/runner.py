@@ -123,7 +123,8 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
     regret = np.zeros(checkpoints.shape[0])
     g2w = np.zeros(checkpoints.shape[0])
     counts = np.zeros(K, np.int64)
-    simulate(spec.select, spec.update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, counts)
+    skip = spec.skip(state) if spec.skip is not None else None
+    simulate(spec.select, spec.update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, counts, skip)
     self_counts = np.zeros(K, np.int64)
     self_counts[perm] = counts
     if not dataset.has_condorcet_winner:

@@ -12,6 +12,8 @@ caught when its error is large against the sampling noise, whose size each test 
   of "fast" against "indicators" over 200 runs (two-sample KS and Welch t-tests).
 """
 
+import dataclasses
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -265,16 +267,13 @@ def test_fast_runs_match_indicators_long(dataset, name, horizon):
 
 @pytest.mark.parametrize("dataset,name,delay", [("mslr16_noncondorcet", "dts", 1), ("mslr32_condorcet", "dts_plus", 3),
                                                 ("nc_cyclic", "pure_dts", 1)])
-def test_fast_without_skipping_draws_exactly_like_indicators_below_bits_min_k(dataset, name, delay, monkeypatch):
+def test_fast_without_skipping_draws_exactly_like_indicators_below_bits_min_k(dataset, name, delay):
     """Below BITS_MIN_K, "fast" draws its votes like "indicators"; with the skipping loop switched off
     the two runs must then be identical bit for bit -- which checks the incrementally kept upper
     Copeland counts (and every other cache of "fast") against the recount of "indicators"."""
-    import core.simulate as sim
-
     ds, spec = load_dataset(dataset), get_algorithm(name)
     assert ds.K < BITS_MIN_K
-    monkeypatch.setattr(sim, "skip_for", lambda select, state: None)
-    fast = run_one(ds, spec, {"sampling": "fast"}, 20000, 3, 7, delay)
+    fast = run_one(ds, dataclasses.replace(spec, skip=None), {"sampling": "fast"}, 20000, 3, 7, delay)
     ref = run_one(ds, spec, {"sampling": "indicators"}, 20000, 3, 7, delay)
     for key in ("regret", "g2w", "self_counts"):
         np.testing.assert_array_equal(fast[key], ref[key])
