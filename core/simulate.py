@@ -36,55 +36,21 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     skip: None (slot by slot), or the algorithm's njit skip for this state (see the module docstring),
       which selects the skipping loop.
     """
-    if skip is None:
-        simulate_plain(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts)
-    else:
-        simulate_skipping(select, update, skip, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w,
-                          self_counts)
+    _loop(select, update, _never_skip if skip is None else skip, skip is not None, state, rng, P, zeta, gap,
+          checkpoints, delay, regret, g2w, self_counts)
 
 
 @njit
-def simulate_plain(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts):
-    """``simulate`` slot by slot (every algorithm; the loop the stored results were made with)."""
-    horizon = checkpoints[checkpoints.shape[0] - 1]
-    zeta_star = np.max(zeta)
-    buffer_a1 = np.empty(delay, np.int64)
-    buffer_a2 = np.empty(delay, np.int64)
-    buffer_won = np.empty(delay, np.bool_)
-    buffer_t = np.empty(delay, np.int64)
-    pending = 0
-    cumulative = 0.0
-    cumulative_g2w = 0.0
-    k = 0
-    for t in range(1, horizon + 1):
-        a1, a2 = select(state, t, rng)
-        a1_won = rng.random() < P[a1, a2]
-        cumulative += zeta_star - 0.5 * (zeta[a1] + zeta[a2])
-        cumulative_g2w += gap[a1] + gap[a2]
-        if a1 == a2:
-            self_counts[a1] += 1
-        if delay == 1:
-            update(state, a1, a2, a1_won, t)
-        else:
-            buffer_a1[pending] = a1
-            buffer_a2[pending] = a2
-            buffer_won[pending] = a1_won
-            buffer_t[pending] = t
-            pending += 1
-            if t % delay == 0:
-                for b in range(pending):
-                    update(state, buffer_a1[b], buffer_a2[b], buffer_won[b], buffer_t[b])
-                pending = 0
-        if t == checkpoints[k]:
-            regret[k] = cumulative
-            g2w[k] = cumulative_g2w
-            k += 1
+def _never_skip(state, t, rng, t_limit):
+    """The skip of an algorithm without one (never called: ``may_skip`` is False)."""
+    return 0, -1
 
 
 @njit
-def simulate_skipping(select, update, skip, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w,
-                      self_counts):
-    """``simulate`` with runs of self-comparisons decided by ``skip`` (same law, fewer slots simulated).
+def _loop(select, update, skip, may_skip, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts):
+    """``simulate`` slot by slot, and, if ``may_skip``, with runs of self-comparisons decided by ``skip``
+    (same law, fewer slots simulated).  Without skipping, exactly the loop the stored results were made
+    with (the same random draws in the same order).
 
     The limit given to ``skip`` is the next checkpoint (so regrets are recorded where they fall) and,
     with delayed feedback and comparisons waiting, the next delivery slot (the state changes there);
@@ -105,7 +71,7 @@ def simulate_skipping(select, update, skip, state, rng, P, zeta, gap, checkpoint
     after_self = False
     while t <= horizon:
         slots = 0
-        if after_self:
+        if may_skip and after_self:
             limit = checkpoints[k]
             if delay > 1 and pending > 0:
                 limit = min(limit, ((t + delay - 1) // delay) * delay)
