@@ -262,12 +262,14 @@ def _first_candidate_fast(rng, state, variant, first):
 
 
 @njit(cache=True)
-def _first_candidate(rng, w, in_c, theta, votes, done, q, above, tied, regret_est, tie_break, variant, indicators):
+def _first_candidate(rng, state, indicators):
     """Lines 7-11: the votes of the rows of C and their uniform-tie argmax; for D-TS+ on a tie, the
     votes of the other rows too and the regret-based tie-break (with indicators, theta of the tied
-    rows is drawn given their votes; exact in distribution, see core.thompson).  The arrays are the
-    ``DTSState`` fields of the same names (passed one by one: a call with the whole state costs more
-    than a small slot)."""
+    rows is drawn given their votes; exact in distribution, see core.thompson)."""
+    (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
+     theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
+     skip_state, counts_at) = state
+    w, in_c, done, q = wins, in_candidates, rows_drawn, prob_above
     done[:] = False
     sample_votes(rng, w, q, indicators, in_c, done, theta, above, votes)
     if variant != VARIANT_PLUS:
@@ -283,32 +285,32 @@ def _first_candidate(rng, w, in_c, theta, votes, done, q, above, tied, regret_es
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: Algorithm 1 lines 3-14, with the D-TS+ and pure variants."""
-    n, w, ucount, in_c, theta2, eligible, q = state.comparisons, state.wins, state.upper_counts, \
-        state.in_candidates, state.theta2, state.eligible, state.prob_above
-    alpha = state.alpha
-    variant = state.variant
-    fast = state.sampling == SAMPLING_FAST
-    indicators = state.sampling != SAMPLING_DIRECT
+    (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
+     theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
+     skip_state, counts_at) = state
+    n, w, ucount, in_c, q = comparisons, wins, upper_counts, in_candidates, prob_above
+    fast = sampling == SAMPLING_FAST
+    indicators = sampling != SAMPLING_DIRECT
     first = -1  # with "fast": a first-phase row ``skip`` has drawn for this slot
-    if fast and state.skip_state[PENDING] == PENDING_PAIR:  # the pair ``skip`` drew for this slot
-        state.skip_state[PENDING] = PENDING_NONE
-        state.skip_state[LAST_SELF] = -1
-        return state.skip_state[PENDING_A], state.skip_state[PENDING_B]
-    if fast and state.skip_state[PENDING] == PENDING_ROW:
-        state.skip_state[PENDING] = PENDING_NONE
-        first = state.skip_state[PENDING_A]
+    if fast:
+        if skip_state[PENDING] == PENDING_PAIR:  # the pair ``skip`` drew for this slot
+            skip_state[PENDING] = PENDING_NONE
+            skip_state[LAST_SELF] = -1
+            return skip_state[PENDING_A], skip_state[PENDING_B]
+        if skip_state[PENDING] == PENDING_ROW:
+            skip_state[PENDING] = PENDING_NONE
+            first = skip_state[PENDING_A]
     K = n.shape[0]
     log_t = math.log(t)
     # Phase 1, lines 4-6: candidate set C from the upper Copeland counts.
-    size_c = _candidate_set(variant, fast, state.switch_log_t, ucount, in_c, state.counts_at, log_t)
+    size_c = _candidate_set(variant, fast, switch_log_t, ucount, in_c, counts_at, log_t)
     # Lines 7-11: majority vote of the Thompson samples, restricted to C (no sample needed if |C| = 1).
     if size_c == 1:
         a1 = argmax_first(ucount, in_c)
     elif fast:
         a1 = _first_candidate_fast(rng, state, variant, first)
     else:
-        a1 = _first_candidate(rng, w, in_c, state.theta, state.votes, state.rows_drawn, q, state.above, state.tied,
-                              state.regret_est, state.tie_break, variant, indicators)
+        a1 = _first_candidate(rng, state, indicators)
     # Phase 2, lines 13-14: fresh samples against a1 among the arms with l_{i a1} <= 1/2.  theta2_{a1}
     # is 1/2, so only samples above 1/2 can beat a1: with indicators, the value of theta2_i is drawn
     # (conditioned on > 1/2) only for arms whose indicator says so.
@@ -323,7 +325,8 @@ def select(state, t, rng):
             if eligible[i]:
                 theta2[i] = sample_beta_given_side(rng, w[i, a1] + 1.0, w[a1, i] + 1.0, True, q[i, a1])
     a2 = argmax_first(theta2, eligible)
-    state.skip_state[LAST_SELF] = a1 if a1 == a2 else -1
+    if fast:
+        skip_state[LAST_SELF] = a1 if a1 == a2 else -1
     return a1, a2
 
 
@@ -361,34 +364,38 @@ def _candidate_set(variant, fast, switch, ucount, in_c, counts_at, log_t):
 
 
 @njit(cache=True)
-def _move_switch_entries(state, a1, a2, sign):
+def _move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, sign):
     """Add ``sign`` times the contribution of the entries (a1, a2), (a2, a1) of the switch table to
     the kept upper counts; with sign = +1, also lower the next switch time if one of them is above
-    the counts' ln t and before it."""
-    valid_at = state.counts_at[0]
+    the counts' ln t and before it.  The arrays are the ``DTSState`` fields of the same names."""
+    valid_at = counts_at[0]
     for a, b in ((a1, a2), (a2, a1)):
-        value = state.switch_log_t[a, b]
+        value = switch_log_t[a, b]
         if valid_at >= value:
-            state.upper_counts[a] += sign
-        elif sign > 0 and value < state.counts_at[1]:
-            state.counts_at[1] = value
+            upper_counts[a] += sign
+        elif sign > 0 and value < counts_at[1]:
+            counts_at[1] = value
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """Algorithm 1 line 17: one more win for the winner of (a1, a2); refresh the pair's vote
     probabilities (unless sampling "direct"), their bit planes ("fast") and the pair's switch times."""
-    record_comparison(state.comparisons, state.wins, state.prob_above, a1, a2, a1_won,
-                      state.sampling != SAMPLING_DIRECT)
-    kept = state.sampling == SAMPLING_FAST and a1 != a2 and state.counts_at[0] >= 0.0
-    if state.sampling == SAMPLING_FAST:
-        refresh_planes(state.q_planes, state.prob_above, a1, a2)
-        state.skip_state[UPDATES] += a1 != a2
-        if kept:
-            _move_switch_entries(state, a1, a2, -1)
-    refresh_mirrored_switches(state.comparisons, state.wins, state.alpha, state.switch_log_t, a1, a2)
+    (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
+     theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
+     skip_state, counts_at) = state
+    record_comparison(comparisons, wins, prob_above, a1, a2, a1_won, sampling != SAMPLING_DIRECT)
+    if sampling != SAMPLING_FAST:
+        refresh_mirrored_switches(comparisons, wins, alpha, switch_log_t, a1, a2)
+        return
+    kept = a1 != a2 and counts_at[0] >= 0.0
+    refresh_planes(q_planes, prob_above, a1, a2)
+    skip_state[UPDATES] += a1 != a2
     if kept:
-        _move_switch_entries(state, a1, a2, 1)
+        _move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, -1)
+    refresh_mirrored_switches(comparisons, wins, alpha, switch_log_t, a1, a2)
+    if kept:
+        _move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, 1)
 
 
 @njit(cache=True)
