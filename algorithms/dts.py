@@ -222,29 +222,31 @@ def _theta_given_votes(rng, w, q, above, tied, theta):
 
 
 @njit(cache=True)
-def _first_candidate_fast(rng, state, variant, first):
+def _first_candidate_fast(rng, state, first):
     """``_first_candidate`` for sampling "fast".  ``first``: -1, or a row of C whose indicators
     ``skip`` has drawn (in ``vote_bits[first]``).  From K = BITS_MIN_K on, the votes of the rows of C
     are bit-sliced (``core.bitvotes``); below, drawn one uniform each as with "indicators" (cheaper
     there).  For a D-TS+ tie, the other rows and theta are drawn as with "indicators"."""
-    w, in_c, theta, votes, done, q, above, tied = state.wins, state.in_candidates, state.theta, state.votes, \
-        state.rows_drawn, state.prob_above, state.above, state.tied
+    (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
+     theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
+     skip_state, counts_at) = state
+    w, in_c, done, q = wins, in_candidates, rows_drawn, prob_above
     K = w.shape[0]
     bitsliced = K >= BITS_MIN_K
     done[:] = False
     if bitsliced:
-        scratch = state.word_scratch
-        candidate_votes(rng, state.q_planes, q, in_c, state.vote_bits, scratch[0], votes, first, scratch[1],
+        scratch = word_scratch
+        candidate_votes(rng, q_planes, q, in_c, vote_bits, scratch[0], votes, first, scratch[1],
                         scratch[2:])
     else:
         if first >= 0:
             count = 0
             for j in range(K):
-                above[first, j] = j != first and (state.vote_bits[first, j // LANES] >> (j % LANES)) & 1 == 1
+                above[first, j] = j != first and (vote_bits[first, j // LANES] >> (j % LANES)) & 1 == 1
                 count += above[first, j]
             votes[first] = count
             done[first] = True
-        rows = state.eligible  # scratch until phase 2
+        rows = eligible  # scratch until phase 2
         for i in range(K):
             rows[i] = in_c[i] and not done[i]
         sample_votes(rng, w, q, True, rows, done, theta, above, votes)
@@ -253,12 +255,12 @@ def _first_candidate_fast(rng, state, variant, first):
     if _mark_tied(votes, in_c, tied) == 1:
         return argmax_first(votes, tied)
     if bitsliced:
-        unpack_rows(state.vote_bits, in_c, first, above)
+        unpack_rows(vote_bits, in_c, first, above)
     for i in range(K):
         done[i] = in_c[i]
     sample_votes(rng, w, q, True, ~done, done, theta, above, votes)
     _theta_given_votes(rng, w, q, above, tied, theta)
-    return _plus_regret_estimates(theta, votes, tied, in_c, state.tie_break, state.regret_est)
+    return _plus_regret_estimates(theta, votes, tied, in_c, tie_break, regret_est)
 
 
 @njit(cache=True)
@@ -308,7 +310,7 @@ def select(state, t, rng):
     if size_c == 1:
         a1 = argmax_first(ucount, in_c)
     elif fast:
-        a1 = _first_candidate_fast(rng, state, variant, first)
+        a1 = _first_candidate_fast(rng, state, first)
     else:
         a1 = _first_candidate(rng, state, indicators)
     # Phase 2, lines 13-14: fresh samples against a1 among the arms with l_{i a1} <= 1/2.  theta2_{a1}
@@ -480,17 +482,19 @@ def skip(state, t, rng, t_limit):
     self-comparison or its arm not in C, or rho < SKIP_MIN_PROB -- then not again before a pair i != j is updated (all
     decided from the past, so the law is unchanged).
     """
-    if state.sampling != SAMPLING_FAST or state.skip_state[PENDING] != PENDING_NONE or state.skip_state[LAST_SELF] < 0 \
-            or state.skip_state[UPDATES] == state.skip_state[REFUSED_AT]:
+    (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
+     theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
+     skip_state, counts_at) = state
+    if sampling != SAMPLING_FAST or skip_state[PENDING] != PENDING_NONE or skip_state[LAST_SELF] < 0 \
+            or skip_state[UPDATES] == skip_state[REFUSED_AT]:
         return 0, -1
-    n, w, q, switch, ucount, in_c, eligible, theta2 = state.comparisons, state.wins, state.prob_above, \
-        state.switch_log_t, state.upper_counts, state.in_candidates, state.eligible, state.theta2
+    n, w, q, switch, ucount, in_c = comparisons, wins, prob_above, switch_log_t, upper_counts, in_candidates
     K = n.shape[0]
-    pure = state.variant == VARIANT_PURE
+    pure = variant == VARIANT_PURE
     log_t = math.log(t)
-    size_c = _candidate_set(state.variant, True, switch, ucount, in_c, state.counts_at, log_t)
+    size_c = _candidate_set(variant, True, switch, ucount, in_c, counts_at, log_t)
     # The sweeping arm c: the arm of the last self-comparison, if it is in C; ln P_c.
-    c = state.skip_state[LAST_SELF]
+    c = skip_state[LAST_SELF]
     if not in_c[c]:
         return 0, -1
     log_sweep = 0.0
@@ -500,20 +504,20 @@ def skip(state, t, rng, t_limit):
                 log_sweep += math.log(q[c, j])
     log_self = 0.0
     for i in range(K):
-        eligible[i] = i != c and (pure or mirrored_bounds(n, w, i, c, log_t, state.alpha)[1] <= 0.5)
+        eligible[i] = i != c and (pure or mirrored_bounds(n, w, i, c, log_t, alpha)[1] <= 0.5)
         if eligible[i]:
             log_self += math.log1p(-q[i, c])
     log_rho = log_sweep + log_self
     if log_rho < math.log(SKIP_MIN_PROB):
-        state.skip_state[REFUSED_AT] = state.skip_state[UPDATES]  # not again before the statistics change
+        skip_state[REFUSED_AT] = skip_state[UPDATES]  # not again before the statistics change
         return 0, -1
     # The last slot before ln t reaches the next cached switch time (C and E are constant until then).
     end = t_limit
     if not pure:
-        next_switch = state.counts_at[1]  # at most the next switch time above ln t (see _candidate_set)
+        next_switch = counts_at[1]  # at most the next switch time above ln t (see _candidate_set)
         if next_switch <= math.log(t_limit):
             end = min(end, _first_slot_reaching(next_switch) - 1)
-        if end < t or (end > t and not _still_eligible(n, w, c, math.log(end), state.alpha, eligible)):
+        if end < t or (end > t and not _still_eligible(n, w, c, math.log(end), alpha, eligible)):
             return 0, -1
     available = end - t + 1
     if log_rho == 0.0:
@@ -524,7 +528,7 @@ def skip(state, t, rng, t_limit):
     if gap < available:
         # The event slot t + gap.  P(sweep and not self | event) = P_c (1 - p_self) / (1 - rho).
         if rng.random() * -math.expm1(log_rho) < math.exp(log_sweep) * -math.expm1(log_self):
-            suffix = state.regret_est  # suffix[i] = ln P(no indicator among the eligible arms >= i)
+            suffix = regret_est  # suffix[i] = ln P(no indicator among the eligible arms >= i)
             total = 0.0
             last = -1
             for i in range(K - 1, -1, -1):
@@ -547,13 +551,13 @@ def skip(state, t, rng, t_limit):
                 if chosen:
                     found = True
                     theta2[i] = sample_beta_given_side(rng, w[i, c] + 1.0, w[c, i] + 1.0, True, q[i, c])
-            state.skip_state[PENDING] = PENDING_PAIR
-            state.skip_state[PENDING_A] = c
-            state.skip_state[PENDING_B] = argmax_first(theta2, eligible)
+            skip_state[PENDING] = PENDING_PAIR
+            skip_state[PENDING_A] = c
+            skip_state[PENDING_B] = argmax_first(theta2, eligible)
         else:
-            _row_not_all_above(rng, q, c, state.regret_est, state.vote_bits)
-            state.skip_state[PENDING] = PENDING_ROW
-            state.skip_state[PENDING_A] = c
+            _row_not_all_above(rng, q, c, regret_est, vote_bits)
+            skip_state[PENDING] = PENDING_ROW
+            skip_state[PENDING_A] = c
     if gap > 0:
         n[c, c] += 2.0 * gap
         w[c, c] += rng.binomial(gap, 0.5)
