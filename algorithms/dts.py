@@ -258,7 +258,8 @@ def _first_candidate_fast(rng, state, first):
         unpack_rows(vote_bits, in_c, first, above)
     for i in range(K):
         done[i] = in_c[i]
-    sample_votes(rng, w, q, True, ~done, done, theta, above, votes)
+        eligible[i] = not in_c[i]  # the rows not drawn yet (scratch until phase 2)
+    sample_votes(rng, w, q, True, eligible, done, theta, above, votes)
     _theta_given_votes(rng, w, q, above, tied, theta)
     return _plus_regret_estimates(theta, votes, tied, in_c, tie_break, regret_est)
 
@@ -278,7 +279,10 @@ def _first_candidate(rng, state, indicators):
         return argmax_uniform(rng, votes, in_c)
     if _mark_tied(votes, in_c, tied) == 1:
         return argmax_first(votes, tied)
-    sample_votes(rng, w, q, indicators, ~done, done, theta, above, votes)
+    rows = eligible  # scratch until phase 2: the rows not drawn yet (no allocation, unlike ~done)
+    for i in range(votes.shape[0]):
+        rows[i] = not done[i]
+    sample_votes(rng, w, q, indicators, rows, done, theta, above, votes)
     if indicators:
         _theta_given_votes(rng, w, q, above, tied, theta)
     return _plus_regret_estimates(theta, votes, tied, in_c, tie_break, regret_est)
