@@ -15,9 +15,10 @@ Only the Thompson samples a decision needs are drawn (rows of C; none when |C| =
 vote 1(theta_ij > 1/2) is drawn as a Bernoulli with the cached probability P(theta_ij > 1/2)
 (``core.thompson``), a theta value only where a decision needs it, conditioned on its side.  All of
 this is exact in distribution (the pairs of Algorithm 1 line 8 are independent); ``sampling="direct"``
-keeps the line-by-line reference.  ``sampling="fast"`` adds bit-sliced votes for large K, upper Copeland
-counts kept between slots, and exact skipping of runs of self-comparisons in the simulator (``skip``);
-it draws the random numbers differently, so its runs are equal to the others in law, not bit for bit.
+keeps the line-by-line reference.  ``sampling="fast"`` adds bit-sliced votes for large K and exact
+skipping of runs of self-comparisons in the simulator (``skip``); it draws the random numbers
+differently, so its runs are equal to the others in law, not bit for bit.  Every sampling keeps the
+upper Copeland counts between slots (the same integers as a recount, no random number involved).
 """
 
 import math
@@ -309,7 +310,7 @@ def select(state, t, rng):
     K = n.shape[0]
     log_t = math.log(t)
     # Phase 1, lines 4-6: candidate set C from the upper Copeland counts.
-    size_c = _candidate_set(variant, fast, switch_log_t, ucount, in_c, counts_at, log_t)
+    size_c = _candidate_set(variant, switch_log_t, ucount, in_c, counts_at, log_t)
     # Lines 7-11: majority vote of the Thompson samples, restricted to C (no sample needed if |C| = 1).
     if size_c == 1:
         a1 = argmax_first(ucount, in_c)
@@ -337,20 +338,19 @@ def select(state, t, rng):
 
 
 @njit(cache=True, inline="always")
-def _candidate_set(variant, fast, switch, ucount, in_c, counts_at, log_t):
+def _candidate_set(variant, switch, ucount, in_c, counts_at, log_t):
     """Lines 4-6: fill ``upper_counts`` and ``in_candidates`` at ln t; returns |C|.
 
-    With "fast" the upper Copeland counts are kept up to date between slots instead of recounted
+    The upper Copeland counts are kept up to date between slots (every sampling) instead of recounted
     (K^2 comparisons a slot): they change only when ln t reaches a cached switch time (then all are
     recounted and the next switch time above ln t found) or when a pair is updated (``update`` moves
-    that pair's two entries).  The counts are the same integers either way."""
+    that pair's two entries).  The counts are the same integers as a recount at every slot, so C
+    and every draw are unchanged."""
     K = ucount.shape[0]
     if variant == VARIANT_PURE:
         fill_true(in_c)
         return K
-    if not fast:
-        upper_copeland_from_switches(switch, log_t, ucount)
-    elif counts_at[0] < 0.0 or log_t < counts_at[0] or log_t >= counts_at[1]:
+    if counts_at[0] < 0.0 or log_t < counts_at[0] or log_t >= counts_at[1]:
         upper_copeland_from_switches(switch, log_t, ucount)
         following = math.inf
         for i in range(K):
@@ -386,17 +386,16 @@ def _move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, sign):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """Algorithm 1 line 17: one more win for the winner of (a1, a2); refresh the pair's vote
-    probabilities (unless sampling "direct"), their bit planes ("fast") and the pair's switch times."""
+    probabilities (unless sampling "direct"), their bit planes ("fast"), the pair's switch times and
+    their contribution to the kept upper Copeland counts (see ``_candidate_set``)."""
     (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
      theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
      skip_state, counts_at) = state
     record_comparison(comparisons, wins, prob_above, a1, a2, a1_won, sampling != SAMPLING_DIRECT)
-    if sampling != SAMPLING_FAST:
-        refresh_mirrored_switches(comparisons, wins, alpha, switch_log_t, a1, a2)
-        return
     kept = a1 != a2 and counts_at[0] >= 0.0
-    refresh_planes(q_planes, prob_above, a1, a2)
-    skip_state[UPDATES] += a1 != a2
+    if sampling == SAMPLING_FAST:
+        refresh_planes(q_planes, prob_above, a1, a2)
+        skip_state[UPDATES] += a1 != a2
     if kept:
         _move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, -1)
     refresh_mirrored_switches(comparisons, wins, alpha, switch_log_t, a1, a2)
@@ -496,7 +495,7 @@ def skip(state, t, rng, t_limit):
     K = n.shape[0]
     pure = variant == VARIANT_PURE
     log_t = math.log(t)
-    size_c = _candidate_set(variant, True, switch, ucount, in_c, counts_at, log_t)
+    size_c = _candidate_set(variant, switch, ucount, in_c, counts_at, log_t)
     # The sweeping arm c: the arm of the last self-comparison, if it is in C; ln P_c.
     c = skip_state[LAST_SELF]
     if not in_c[c]:
