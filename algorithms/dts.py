@@ -101,6 +101,7 @@ class DTSState(NamedTuple):
     vote_bits: np.ndarray  # int64 (K, W): the first-round vote indicators of the rows of C, bit-packed
     word_scratch: np.ndarray  # int64 (2 + COUNTER_PLANES, W): rows of C drawn, C, mirrored-vote counters
     skip_state: np.ndarray  # int64 (6,): indexed by PENDING .. REFUSED_AT (defined above)
+    # Used with every sampling (the kept upper counts, see _candidate_set):
     counts_at: np.ndarray  # float64 (2,): ln t at which upper_counts is valid (-1: not), next switch time above
 
 
