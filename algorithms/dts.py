@@ -15,9 +15,10 @@ Only the Thompson samples a decision needs are drawn (rows of C; none when |C| =
 vote 1(theta_ij > 1/2) is drawn as a Bernoulli with the cached probability P(theta_ij > 1/2)
 (``core.thompson``), a theta value only where a decision needs it, conditioned on its side.  All of
 this is exact in distribution (the pairs of Algorithm 1 line 8 are independent); ``sampling="direct"``
-keeps the line-by-line reference.  ``sampling="fast"`` adds bit-sliced votes for large K, upper Copeland
-counts kept between slots, and exact skipping of runs of self-comparisons in the simulator (``skip``);
-it draws the random numbers differently, so its runs are equal to the others in law, not bit for bit.
+keeps the line-by-line reference.  ``sampling="fast"`` adds bit-sliced votes for large K and exact
+skipping of runs of self-comparisons in the simulator (``skip``); it draws the random numbers
+differently, so its runs are equal to the others in law, not bit for bit.  Every sampling keeps the
+upper Copeland counts between slots (the same integers as a recount, no random number involved).
 """
 
 import math
@@ -99,6 +100,7 @@ class DTSState(NamedTuple):
     vote_bits: np.ndarray  # int64 (K, W): the first-round vote indicators of the rows of C, bit-packed
     word_scratch: np.ndarray  # int64 (2 + COUNTER_PLANES, W): rows of C drawn, C, mirrored-vote counters
     skip_state: np.ndarray  # int64 (6,): indexed by PENDING .. REFUSED_AT (defined above)
+    # Used with every sampling (the kept upper counts, see _candidate_set):
     counts_at: np.ndarray  # float64 (2,): ln t at which upper_counts is valid (-1: not), next switch time above
 
 
@@ -221,29 +223,31 @@ def _theta_given_votes(rng, w, q, above, tied, theta):
 
 
 @njit(cache=True)
-def _first_candidate_fast(rng, state, variant, first):
+def _first_candidate_fast(rng, state, first):
     """``_first_candidate`` for sampling "fast".  ``first``: -1, or a row of C whose indicators
     ``skip`` has drawn (in ``vote_bits[first]``).  From K = BITS_MIN_K on, the votes of the rows of C
     are bit-sliced (``core.bitvotes``); below, drawn one uniform each as with "indicators" (cheaper
     there).  For a D-TS+ tie, the other rows and theta are drawn as with "indicators"."""
-    w, in_c, theta, votes, done, q, above, tied = state.wins, state.in_candidates, state.theta, state.votes, \
-        state.rows_drawn, state.prob_above, state.above, state.tied
+    (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
+     theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
+     skip_state, counts_at) = state
+    w, in_c, done, q = wins, in_candidates, rows_drawn, prob_above
     K = w.shape[0]
     bitsliced = K >= BITS_MIN_K
     done[:] = False
     if bitsliced:
-        scratch = state.word_scratch
-        candidate_votes(rng, state.q_planes, q, in_c, state.vote_bits, scratch[0], votes, first, scratch[1],
+        scratch = word_scratch
+        candidate_votes(rng, q_planes, q, in_c, vote_bits, scratch[0], votes, first, scratch[1],
                         scratch[2:])
     else:
         if first >= 0:
             count = 0
             for j in range(K):
-                above[first, j] = j != first and (state.vote_bits[first, j // LANES] >> (j % LANES)) & 1 == 1
+                above[first, j] = j != first and (vote_bits[first, j // LANES] >> (j % LANES)) & 1 == 1
                 count += above[first, j]
             votes[first] = count
             done[first] = True
-        rows = state.eligible  # scratch until phase 2
+        rows = eligible  # scratch until phase 2
         for i in range(K):
             rows[i] = in_c[i] and not done[i]
         sample_votes(rng, w, q, True, rows, done, theta, above, votes)
@@ -252,28 +256,34 @@ def _first_candidate_fast(rng, state, variant, first):
     if _mark_tied(votes, in_c, tied) == 1:
         return argmax_first(votes, tied)
     if bitsliced:
-        unpack_rows(state.vote_bits, in_c, first, above)
+        unpack_rows(vote_bits, in_c, first, above)
     for i in range(K):
         done[i] = in_c[i]
-    sample_votes(rng, w, q, True, ~done, done, theta, above, votes)
+        eligible[i] = not in_c[i]  # the rows not drawn yet (scratch until phase 2)
+    sample_votes(rng, w, q, True, eligible, done, theta, above, votes)
     _theta_given_votes(rng, w, q, above, tied, theta)
-    return _plus_regret_estimates(theta, votes, tied, in_c, state.tie_break, state.regret_est)
+    return _plus_regret_estimates(theta, votes, tied, in_c, tie_break, regret_est)
 
 
 @njit(cache=True)
-def _first_candidate(rng, w, in_c, theta, votes, done, q, above, tied, regret_est, tie_break, variant, indicators):
+def _first_candidate(rng, state, indicators):
     """Lines 7-11: the votes of the rows of C and their uniform-tie argmax; for D-TS+ on a tie, the
     votes of the other rows too and the regret-based tie-break (with indicators, theta of the tied
-    rows is drawn given their votes; exact in distribution, see core.thompson).  The arrays are the
-    ``DTSState`` fields of the same names (passed one by one: a call with the whole state costs more
-    than a small slot)."""
+    rows is drawn given their votes; exact in distribution, see core.thompson)."""
+    (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
+     theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
+     skip_state, counts_at) = state
+    w, in_c, done, q = wins, in_candidates, rows_drawn, prob_above
     done[:] = False
     sample_votes(rng, w, q, indicators, in_c, done, theta, above, votes)
     if variant != VARIANT_PLUS:
         return argmax_uniform(rng, votes, in_c)
     if _mark_tied(votes, in_c, tied) == 1:
         return argmax_first(votes, tied)
-    sample_votes(rng, w, q, indicators, ~done, done, theta, above, votes)
+    rows = eligible  # scratch until phase 2: the rows not drawn yet (no allocation, unlike ~done)
+    for i in range(votes.shape[0]):
+        rows[i] = not done[i]
+    sample_votes(rng, w, q, indicators, rows, done, theta, above, votes)
     if indicators:
         _theta_given_votes(rng, w, q, above, tied, theta)
     return _plus_regret_estimates(theta, votes, tied, in_c, tie_break, regret_est)
@@ -282,32 +292,32 @@ def _first_candidate(rng, w, in_c, theta, votes, done, q, above, tied, regret_es
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: Algorithm 1 lines 3-14, with the D-TS+ and pure variants."""
-    n, w, ucount, in_c, theta2, eligible, q = state.comparisons, state.wins, state.upper_counts, \
-        state.in_candidates, state.theta2, state.eligible, state.prob_above
-    alpha = state.alpha
-    variant = state.variant
-    fast = state.sampling == SAMPLING_FAST
-    indicators = state.sampling != SAMPLING_DIRECT
+    (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
+     theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
+     skip_state, counts_at) = state
+    n, w, ucount, in_c, q = comparisons, wins, upper_counts, in_candidates, prob_above
+    fast = sampling == SAMPLING_FAST
+    indicators = sampling != SAMPLING_DIRECT
     first = -1  # with "fast": a first-phase row ``skip`` has drawn for this slot
-    if fast and state.skip_state[PENDING] == PENDING_PAIR:  # the pair ``skip`` drew for this slot
-        state.skip_state[PENDING] = PENDING_NONE
-        state.skip_state[LAST_SELF] = -1
-        return state.skip_state[PENDING_A], state.skip_state[PENDING_B]
-    if fast and state.skip_state[PENDING] == PENDING_ROW:
-        state.skip_state[PENDING] = PENDING_NONE
-        first = state.skip_state[PENDING_A]
+    if fast:
+        if skip_state[PENDING] == PENDING_PAIR:  # the pair ``skip`` drew for this slot
+            skip_state[PENDING] = PENDING_NONE
+            skip_state[LAST_SELF] = -1
+            return skip_state[PENDING_A], skip_state[PENDING_B]
+        if skip_state[PENDING] == PENDING_ROW:
+            skip_state[PENDING] = PENDING_NONE
+            first = skip_state[PENDING_A]
     K = n.shape[0]
     log_t = math.log(t)
     # Phase 1, lines 4-6: candidate set C from the upper Copeland counts.
-    size_c = _candidate_set(variant, fast, state.switch_log_t, ucount, in_c, state.counts_at, log_t)
+    size_c = _candidate_set(variant, switch_log_t, ucount, in_c, counts_at, log_t)
     # Lines 7-11: majority vote of the Thompson samples, restricted to C (no sample needed if |C| = 1).
     if size_c == 1:
         a1 = argmax_first(ucount, in_c)
     elif fast:
-        a1 = _first_candidate_fast(rng, state, variant, first)
+        a1 = _first_candidate_fast(rng, state, first)
     else:
-        a1 = _first_candidate(rng, w, in_c, state.theta, state.votes, state.rows_drawn, q, state.above, state.tied,
-                              state.regret_est, state.tie_break, variant, indicators)
+        a1 = _first_candidate(rng, state, indicators)
     # Phase 2, lines 13-14: fresh samples against a1 among the arms with l_{i a1} <= 1/2.  theta2_{a1}
     # is 1/2, so only samples above 1/2 can beat a1: with indicators, the value of theta2_i is drawn
     # (conditioned on > 1/2) only for arms whose indicator says so.
@@ -322,25 +332,25 @@ def select(state, t, rng):
             if eligible[i]:
                 theta2[i] = sample_beta_given_side(rng, w[i, a1] + 1.0, w[a1, i] + 1.0, True, q[i, a1])
     a2 = argmax_first(theta2, eligible)
-    state.skip_state[LAST_SELF] = a1 if a1 == a2 else -1
+    if fast:
+        skip_state[LAST_SELF] = a1 if a1 == a2 else -1
     return a1, a2
 
 
 @njit(cache=True, inline="always")
-def _candidate_set(variant, fast, switch, ucount, in_c, counts_at, log_t):
+def _candidate_set(variant, switch, ucount, in_c, counts_at, log_t):
     """Lines 4-6: fill ``upper_counts`` and ``in_candidates`` at ln t; returns |C|.
 
-    With "fast" the upper Copeland counts are kept up to date between slots instead of recounted
+    The upper Copeland counts are kept up to date between slots (every sampling) instead of recounted
     (K^2 comparisons a slot): they change only when ln t reaches a cached switch time (then all are
     recounted and the next switch time above ln t found) or when a pair is updated (``update`` moves
-    that pair's two entries).  The counts are the same integers either way."""
+    that pair's two entries).  The counts are the same integers as a recount at every slot, so C
+    and every draw are unchanged."""
     K = ucount.shape[0]
     if variant == VARIANT_PURE:
         fill_true(in_c)
         return K
-    if not fast:
-        upper_copeland_from_switches(switch, log_t, ucount)
-    elif counts_at[0] < 0.0 or log_t < counts_at[0] or log_t >= counts_at[1]:
+    if counts_at[0] < 0.0 or log_t < counts_at[0] or log_t >= counts_at[1]:
         upper_copeland_from_switches(switch, log_t, ucount)
         following = math.inf
         for i in range(K):
@@ -360,34 +370,37 @@ def _candidate_set(variant, fast, switch, ucount, in_c, counts_at, log_t):
 
 
 @njit(cache=True)
-def _move_switch_entries(state, a1, a2, sign):
+def _move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, sign):
     """Add ``sign`` times the contribution of the entries (a1, a2), (a2, a1) of the switch table to
     the kept upper counts; with sign = +1, also lower the next switch time if one of them is above
-    the counts' ln t and before it."""
-    valid_at = state.counts_at[0]
+    the counts' ln t and before it.  The arrays are the ``DTSState`` fields of the same names."""
+    valid_at = counts_at[0]
     for a, b in ((a1, a2), (a2, a1)):
-        value = state.switch_log_t[a, b]
+        value = switch_log_t[a, b]
         if valid_at >= value:
-            state.upper_counts[a] += sign
-        elif sign > 0 and value < state.counts_at[1]:
-            state.counts_at[1] = value
+            upper_counts[a] += sign
+        elif sign > 0 and value < counts_at[1]:
+            counts_at[1] = value
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """Algorithm 1 line 17: one more win for the winner of (a1, a2); refresh the pair's vote
-    probabilities (unless sampling "direct"), their bit planes ("fast") and the pair's switch times."""
-    record_comparison(state.comparisons, state.wins, state.prob_above, a1, a2, a1_won,
-                      state.sampling != SAMPLING_DIRECT)
-    kept = state.sampling == SAMPLING_FAST and a1 != a2 and state.counts_at[0] >= 0.0
-    if state.sampling == SAMPLING_FAST:
-        refresh_planes(state.q_planes, state.prob_above, a1, a2)
-        state.skip_state[UPDATES] += a1 != a2
-        if kept:
-            _move_switch_entries(state, a1, a2, -1)
-    refresh_mirrored_switches(state.comparisons, state.wins, state.alpha, state.switch_log_t, a1, a2)
+    probabilities (unless sampling "direct"), their bit planes ("fast"), the pair's switch times and
+    their contribution to the kept upper Copeland counts (see ``_candidate_set``)."""
+    (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
+     theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
+     skip_state, counts_at) = state
+    record_comparison(comparisons, wins, prob_above, a1, a2, a1_won, sampling != SAMPLING_DIRECT)
+    kept = a1 != a2 and counts_at[0] >= 0.0
+    if sampling == SAMPLING_FAST:
+        refresh_planes(q_planes, prob_above, a1, a2)
+        skip_state[UPDATES] += a1 != a2
     if kept:
-        _move_switch_entries(state, a1, a2, 1)
+        _move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, -1)
+    refresh_mirrored_switches(comparisons, wins, alpha, switch_log_t, a1, a2)
+    if kept:
+        _move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, 1)
 
 
 @njit(cache=True)
@@ -472,17 +485,19 @@ def skip(state, t, rng, t_limit):
     self-comparison or its arm not in C, or rho < SKIP_MIN_PROB -- then not again before a pair i != j is updated (all
     decided from the past, so the law is unchanged).
     """
-    if state.sampling != SAMPLING_FAST or state.skip_state[PENDING] != PENDING_NONE or state.skip_state[LAST_SELF] < 0 \
-            or state.skip_state[UPDATES] == state.skip_state[REFUSED_AT]:
+    (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
+     theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
+     skip_state, counts_at) = state
+    if sampling != SAMPLING_FAST or skip_state[PENDING] != PENDING_NONE or skip_state[LAST_SELF] < 0 \
+            or skip_state[UPDATES] == skip_state[REFUSED_AT]:
         return 0, -1
-    n, w, q, switch, ucount, in_c, eligible, theta2 = state.comparisons, state.wins, state.prob_above, \
-        state.switch_log_t, state.upper_counts, state.in_candidates, state.eligible, state.theta2
+    n, w, q, switch, ucount, in_c = comparisons, wins, prob_above, switch_log_t, upper_counts, in_candidates
     K = n.shape[0]
-    pure = state.variant == VARIANT_PURE
+    pure = variant == VARIANT_PURE
     log_t = math.log(t)
-    size_c = _candidate_set(state.variant, True, switch, ucount, in_c, state.counts_at, log_t)
+    size_c = _candidate_set(variant, switch, ucount, in_c, counts_at, log_t)
     # The sweeping arm c: the arm of the last self-comparison, if it is in C; ln P_c.
-    c = state.skip_state[LAST_SELF]
+    c = skip_state[LAST_SELF]
     if not in_c[c]:
         return 0, -1
     log_sweep = 0.0
@@ -492,20 +507,20 @@ def skip(state, t, rng, t_limit):
                 log_sweep += math.log(q[c, j])
     log_self = 0.0
     for i in range(K):
-        eligible[i] = i != c and (pure or mirrored_bounds(n, w, i, c, log_t, state.alpha)[1] <= 0.5)
+        eligible[i] = i != c and (pure or mirrored_bounds(n, w, i, c, log_t, alpha)[1] <= 0.5)
         if eligible[i]:
             log_self += math.log1p(-q[i, c])
     log_rho = log_sweep + log_self
     if log_rho < math.log(SKIP_MIN_PROB):
-        state.skip_state[REFUSED_AT] = state.skip_state[UPDATES]  # not again before the statistics change
+        skip_state[REFUSED_AT] = skip_state[UPDATES]  # not again before the statistics change
         return 0, -1
     # The last slot before ln t reaches the next cached switch time (C and E are constant until then).
     end = t_limit
     if not pure:
-        next_switch = state.counts_at[1]  # at most the next switch time above ln t (see _candidate_set)
+        next_switch = counts_at[1]  # at most the next switch time above ln t (see _candidate_set)
         if next_switch <= math.log(t_limit):
             end = min(end, _first_slot_reaching(next_switch) - 1)
-        if end < t or (end > t and not _still_eligible(n, w, c, math.log(end), state.alpha, eligible)):
+        if end < t or (end > t and not _still_eligible(n, w, c, math.log(end), alpha, eligible)):
             return 0, -1
     available = end - t + 1
     if log_rho == 0.0:
@@ -516,7 +531,7 @@ def skip(state, t, rng, t_limit):
     if gap < available:
         # The event slot t + gap.  P(sweep and not self | event) = P_c (1 - p_self) / (1 - rho).
         if rng.random() * -math.expm1(log_rho) < math.exp(log_sweep) * -math.expm1(log_self):
-            suffix = state.regret_est  # suffix[i] = ln P(no indicator among the eligible arms >= i)
+            suffix = regret_est  # suffix[i] = ln P(no indicator among the eligible arms >= i)
             total = 0.0
             last = -1
             for i in range(K - 1, -1, -1):
@@ -539,13 +554,13 @@ def skip(state, t, rng, t_limit):
                 if chosen:
                     found = True
                     theta2[i] = sample_beta_given_side(rng, w[i, c] + 1.0, w[c, i] + 1.0, True, q[i, c])
-            state.skip_state[PENDING] = PENDING_PAIR
-            state.skip_state[PENDING_A] = c
-            state.skip_state[PENDING_B] = argmax_first(theta2, eligible)
+            skip_state[PENDING] = PENDING_PAIR
+            skip_state[PENDING_A] = c
+            skip_state[PENDING_B] = argmax_first(theta2, eligible)
         else:
-            _row_not_all_above(rng, q, c, state.regret_est, state.vote_bits)
-            state.skip_state[PENDING] = PENDING_ROW
-            state.skip_state[PENDING_A] = c
+            _row_not_all_above(rng, q, c, regret_est, vote_bits)
+            skip_state[PENDING] = PENDING_ROW
+            skip_state[PENDING_A] = c
     if gap > 0:
         n[c, c] += 2.0 * gap
         w[c, c] += rng.binomial(gap, 0.5)

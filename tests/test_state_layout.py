@@ -10,6 +10,7 @@ import pytest
 
 import algorithms.btm
 import algorithms.ccb
+import algorithms.dts
 import algorithms.ecw_rmed
 import algorithms.rcs
 import algorithms.rmed
@@ -18,8 +19,8 @@ import algorithms.savage
 import algorithms.scb
 import algorithms.sparring
 
-MODULES = [algorithms.btm, algorithms.ccb, algorithms.ecw_rmed, algorithms.rcs, algorithms.rmed, algorithms.rucb,
-           algorithms.savage, algorithms.scb, algorithms.sparring]
+MODULES = [algorithms.btm, algorithms.ccb, algorithms.dts, algorithms.ecw_rmed, algorithms.rcs, algorithms.rmed,
+           algorithms.rucb, algorithms.savage, algorithms.scb, algorithms.sparring]
 
 
 def state_unpackings(module):
