@@ -81,37 +81,29 @@ def _loop(select, update, skip, may_skip, state, rng, P, zeta, gap, checkpoints,
             cumulative_g2w += slots * 2.0 * gap[arm]
             self_counts[arm] += slots
             t += slots
-            last = t - 1
-            if delay > 1 and last % delay == 0:
-                for b in range(pending):
-                    update(state, buffer_a1[b], buffer_a2[b], buffer_won[b], buffer_t[b])
-                pending = 0
-            if last == checkpoints[k]:
-                regret[k] = cumulative
-                g2w[k] = cumulative_g2w
-                k += 1
-            continue
-        a1, a2 = select(state, t, rng)
-        after_self = a1 == a2
-        a1_won = rng.random() < P[a1, a2]
-        cumulative += zeta_star - 0.5 * (zeta[a1] + zeta[a2])
-        cumulative_g2w += gap[a1] + gap[a2]
-        if a1 == a2:
-            self_counts[a1] += 1
-        if delay == 1:
-            update(state, a1, a2, a1_won, t)
         else:
-            buffer_a1[pending] = a1
-            buffer_a2[pending] = a2
-            buffer_won[pending] = a1_won
-            buffer_t[pending] = t
-            pending += 1
-            if t % delay == 0:
-                for b in range(pending):
-                    update(state, buffer_a1[b], buffer_a2[b], buffer_won[b], buffer_t[b])
-                pending = 0
-        if t == checkpoints[k]:
+            a1, a2 = select(state, t, rng)
+            after_self = a1 == a2
+            a1_won = rng.random() < P[a1, a2]
+            cumulative += zeta_star - 0.5 * (zeta[a1] + zeta[a2])
+            cumulative_g2w += gap[a1] + gap[a2]
+            if a1 == a2:
+                self_counts[a1] += 1
+            if delay == 1:
+                update(state, a1, a2, a1_won, t)
+            else:
+                buffer_a1[pending] = a1
+                buffer_a2[pending] = a2
+                buffer_won[pending] = a1_won
+                buffer_t[pending] = t
+                pending += 1
+            t += 1
+        last = t - 1
+        if delay > 1 and last % delay == 0:
+            for b in range(pending):
+                update(state, buffer_a1[b], buffer_a2[b], buffer_won[b], buffer_t[b])
+            pending = 0
+        if last == checkpoints[k]:
             regret[k] = cumulative
             g2w[k] = cumulative_g2w
             k += 1
-        t += 1
