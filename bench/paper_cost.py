@@ -15,18 +15,18 @@ shared machine the measured costs move by tens of percent.
 Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N]
 """
 
-import argparse
 import importlib
 import time
 from types import SimpleNamespace
 
 from algorithms import get_algorithm
 from data import load_dataset
+from reproduce.cli import OneLineParser, integer, main_guard
 from reproduce.experiment import panel_curves
 from reproduce.paper_config import HORIZON
 from reproduce.runner import run_one
 
-FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig7_pure_dts")
+FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
 SAMPLED = ("dts", "dts_plus", "pure_dts")
 _COSTS = {}
 
@@ -56,11 +56,23 @@ def run_seconds(algorithm, dataset, params, horizon, slots, delay) -> float:
     return first + max(horizon - probe, 0) * per_slot
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_arguments(argv=None):
+    """The command line, checked before any probe run: a bad value raises ValueError (one line)."""
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--figures", nargs="+", default=list(FIGURES), choices=FIGURES)
-    parser.add_argument("--probe-slots", type=int, default=100000, help="probe length at K <= 32 (default 1e5)")
+    parser.add_argument("--probe-slots", default="100000", help="probe length at K <= 32 (default 1e5)")
     args = parser.parse_args(argv)
+    args.probe_slots = integer(args.probe_slots, "--probe-slots")
+    return args
+
+
+def main(argv=None):
+    """Print the estimated CPU hours of every figure (bad input: one ``error:`` line, exit status 2)."""
+    main_guard(lambda: print_figure_costs(parse_arguments(argv)))
+
+
+def print_figure_costs(args):
+    """Estimate each requested figure's CPU hours from probe runs and print them per curve and in total."""
     cli = SimpleNamespace(runs=None, horizon=HORIZON, quick=False, default_horizon=HORIZON)
     grand = {"reference": 0.0, "fast": 0.0}
     print(f"{'figure':<18} {'panel':<34} {'line':<12} {'K':>4} {'T':>9} {'runs':>5} {'CPU h':>8} {'fast h':>8}")

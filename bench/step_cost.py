@@ -22,7 +22,6 @@ Usage: python bench/step_cost.py [--algorithms dts dts_plus ...] [--K 5 16 ...] 
        [--samplings indicators fast direct]
 """
 
-import argparse
 import resource
 import time
 
@@ -31,6 +30,7 @@ from numba import njit
 
 from algorithms import ALGORITHMS, get_algorithm
 from data import dataset_from_matrix, load_dataset, make_copeland_500
+from reproduce.cli import OneLineParser, integer, main_guard
 from reproduce.runner import run_one
 
 DATASETS = {5: "mslr5_condorcet", 16: "mslr16_condorcet", 32: "mslr32_condorcet",
@@ -126,16 +126,32 @@ def step_cost(name: str, K: int, warmup: int, steps: int, params) -> tuple[float
     return first / warmup * 1e9, max(both - first, 0.0) / steps * 1e9
 
 
-def main(argv=None):
-    """Print the table of step costs."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_arguments(argv=None):
+    """The command line, every value checked before any timing: a bad one raises ValueError (one line)."""
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--algorithms", nargs="+", default=sorted(ALGORITHMS))
     parser.add_argument("--K", nargs="+", type=int, default=[5, 16, 32, 136, 500], choices=sorted(DATASETS))
-    parser.add_argument("--warmup", type=int, default=None, help="slots before timing (default: by K)")
-    parser.add_argument("--steps", type=int, default=None, help="timed slots (default: by K)")
+    parser.add_argument("--warmup", default=None, help="slots before timing (default: by K)")
+    parser.add_argument("--steps", default=None, help="timed slots (default: by K)")
     parser.add_argument("--samplings", nargs="+", default=list(SAMPLINGS),
                         help="sampling values of D-TS, D-TS+ and pure D-TS (the first is the reference)")
     args = parser.parse_args(argv)
+    args.warmup = None if args.warmup is None else integer(args.warmup, "--warmup")
+    args.steps = None if args.steps is None else integer(args.steps, "--steps")
+    for name in args.algorithms:
+        get_algorithm(name)
+    for sampling in args.samplings:
+        get_algorithm(SAMPLED[0]).make_state(2, 10, {"sampling": sampling})
+    return args
+
+
+def main(argv=None):
+    """Print the table of step costs (bad input: one ``error:`` line, exit status 2)."""
+    main_guard(lambda: print_step_costs(parse_arguments(argv)))
+
+
+def print_step_costs(args):
+    """Time every requested algorithm, K and sampling and print one table row each."""
     beta, uniform = beta_draw_ns(), uniform_draw_ns()
     print(f"one Beta draw: {beta:.1f} ns, one uniform draw: {uniform:.2f} ns (process CPU time)")
     print(f"{'algorithm':<10} {'sampling':<10} {'K':>4} {'warmup':>7} {'ns/slot early':>14} {'ns/slot later':>14} "

@@ -31,6 +31,10 @@ def delay_panels(horizon: int) -> list[Panel]:
             for dataset, title in DATASETS for d in DELAY_GRID if d < horizon]
 
 
+# The panels at the paper's horizon (the script rebuilds them for --horizon).
+PANELS = delay_panels(HORIZON)
+
+
 def delay_table(results) -> pd.DataFrame:
     """Per dataset, algorithm and delay: runs, mean R(T), its standard error and 95% half-width."""
     rows = []

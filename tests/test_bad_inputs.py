@@ -1,5 +1,5 @@
 """Bad input, table-driven, across the command lines (reproduce/run.py, reproduce/verify.py, a figure
-script in quick mode, the folder checks report.py uses) and the Python API (runner.run_lines, Line,
+script in quick mode, the benchmarks under bench/, the folder checks report.py uses) and the Python API (runner.run_lines, Line,
 Policy, matrix loading).  Every case checks the exit status 2 (or the exception type), the one-line
 message, and that nothing is left behind (the tree under tmp_path is the same before and after).
 
@@ -9,6 +9,7 @@ test_harness.py and tests/test_data.py already cover (unknown dataset/algorithm,
 matrix entries through the API...) are not repeated.
 """
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -28,6 +29,17 @@ RUN = ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--
        "--no-progress"]
 INT64 = "9223372036854775807"
 RO_REASON = r"(not writable|cannot be created in \S+) \(permission denied\)"
+
+
+def _bench_script(name):
+    """bench/<name>.py as a module (bench/ is a folder of scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+step_cost, paper_cost = _bench_script("step_cost"), _bench_script("paper_cost")
 
 # (id, script, arguments, message regex); {F} a regular file, {RO} a folder nobody may write in, {M:x}
 # matrix file x of MATRICES, {T} the test's folder.  run.py cases get RUN + --out {T}/r --figures {T}/f first.
@@ -96,6 +108,14 @@ CLI_CASES = [
     ("fig1-quick-local-cluster-text", fig1_mslr, ["--quick", "--local-cluster", "two"],
      r"--local-cluster must be an integer .*, got 'two'"),
     ("fig1-quick-dask", fig1_mslr, ["--quick", "--backend", "dask"], r"--backend dask needs --scheduler ADDRESS.*"),
+    ("bench-unknown-algorithm", step_cost, ["--algorithms", "nope"], r"unknown algorithm 'nope' \(known: .*\)"),
+    ("bench-warmup-negative", step_cost, ["--warmup", "-5"], r"--warmup must be >= 1, got -5"),
+    ("bench-steps-0", step_cost, ["--steps", "0"], r"--steps must be >= 1, got 0"),
+    ("bench-sampling", step_cost, ["--samplings", "bogus"],
+     r"sampling must be one of 'indicators', 'direct', 'fast', got 'bogus'"),
+    ("bench-K", step_cost, ["--K", "7"], r"argument --K: invalid choice: 7 .*"),
+    ("bench-paper-probe-decimal", paper_cost, ["--probe-slots", "1.5e3"], r"--probe-slots must be an integer .*"),
+    ("bench-paper-figure", paper_cost, ["--figures", "fig9"], r"argument --figures: invalid choice: 'fig9' .*"),
 ]
 
 MATRICES = {"empty.txt": "", "comments.csv": "# source: nothing\n# labels: a b\n", "one.txt": "0.5\n",
