@@ -3,14 +3,19 @@
 The Copeland bound of the 500-armed instance is a linear program of ~40 s, so every constant is kept in
 ``<results>/lower_bounds.json``, keyed by the dataset and its matrix digest: a changed matrix is
 recomputed, a figure redrawn from stored runs is not slowed down.
+
+Usage: ``python reproduce/lower_bounds.py [DATASET ...] [--out RESULTS]`` prints C and its model for the
+named datasets (default: every dataset in data/), filling the cache.
 """
 
 import json
 from pathlib import Path
 
 from core.lower_bound import regret_lower_bound
-from data import load_dataset
+from data import dataset_names, load_dataset
 from reproduce.atomic import write_text_atomic
+from reproduce.cli import OneLineParser, check_output_folder, main_guard
+from reproduce.paths import RESULTS
 from reproduce.runner import matrix_sha1
 
 CACHE_NAME = "lower_bounds.json"
@@ -29,3 +34,27 @@ def lower_bound(dataset_name: str, results: Path) -> tuple[float, str]:
         cache[dataset.name] = entry
         write_text_atomic(path, json.dumps(cache, indent=1, sort_keys=True) + "\n")
     return float(entry["constant"]), str(entry["model"])
+
+
+def main(argv=None) -> None:
+    """Print the lower-bound constant of each requested dataset (bad input: one ``error:`` line, exit 2)."""
+    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser.add_argument("datasets", nargs="*", help="dataset names or matrix files (default: every dataset)")
+    parser.add_argument("--out", type=Path, default=RESULTS, help=f"results folder holding {CACHE_NAME}")
+
+    def run():
+        args = parser.parse_args(argv)
+        names = args.datasets or dataset_names()
+        for name in names:
+            load_dataset(name)
+        out = check_output_folder(args.out, "results folder", create=True)
+        print(f"{'dataset':<24} {'C (R(T) >= C ln T)':>20}  model")
+        for name in names:
+            constant, model = lower_bound(name, out)
+            print(f"{name:<24} {constant:>20.4g}  {model}", flush=True)
+
+    main_guard(run)
+
+
+if __name__ == "__main__":
+    main()

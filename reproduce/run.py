@@ -40,6 +40,8 @@ def parse_params(items, algorithms) -> dict:
             raise ValueError(f"--param must look like ALGORITHM.NAME=VALUE, got {item!r}")
         if alg not in params:
             raise ValueError(f"--param {item!r} names algorithm {alg!r}, which is not in --algorithms")
+        if name in params[alg]:
+            raise ValueError(f"--param {key} is given twice")
         params[alg][name] = _parse_value(value)
     return params
 

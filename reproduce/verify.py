@@ -113,7 +113,7 @@ def main(argv=None) -> None:
     parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", help="results folders (searched recursively for chunks)")
     parser.add_argument("--runs-per-chunk", default="1", help="runs re-simulated per chunk (default 1)")
-    parser.add_argument("--algorithms", nargs="*", default=None, help="only chunks of these algorithms")
+    parser.add_argument("--algorithms", nargs="+", default=None, help="only chunks of these algorithms")
     parser.add_argument("--max-horizon", default=None, help="skip chunks with a longer horizon (e.g. 1e6)")
 
     def run():

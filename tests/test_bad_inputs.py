@@ -20,7 +20,7 @@ import pytest
 
 from algorithms.dts import DTS
 from data import dataset_from_matrix, load_dataset
-from reproduce import fig1_mslr, run, verify
+from reproduce import fig1_mslr, lower_bounds, run, verify
 from reproduce.cli import check_folder_readable, check_output_folder
 from reproduce.runner import Line, run_lines
 
@@ -108,6 +108,11 @@ CLI_CASES = [
     ("fig1-quick-local-cluster-text", fig1_mslr, ["--quick", "--local-cluster", "two"],
      r"--local-cluster must be an integer .*, got 'two'"),
     ("fig1-quick-dask", fig1_mslr, ["--quick", "--backend", "dask"], r"--backend dask needs --scheduler ADDRESS.*"),
+    ("param-twice", run, ["--param", "dts.alpha=0.5", "--param", "dts.alpha=0.6"], r"--param dts.alpha is given twice"),
+    ("verify-algorithms-empty", verify, ["{T}", "--algorithms"],
+     r"argument --algorithms: expected at least one argument \(see --help\)"),
+    ("lower-bounds-unknown-dataset", lower_bounds, ["nope"], r"unknown dataset 'nope'; available: .*"),
+    ("lower-bounds-out-is-file", lower_bounds, ["gap", "--out", "{F}"], r"results folder {F}: exists and is not a folder"),
     ("bench-unknown-algorithm", step_cost, ["--algorithms", "nope"], r"unknown algorithm 'nope' \(known: .*\)"),
     ("bench-warmup-negative", step_cost, ["--warmup", "-5"], r"--warmup must be >= 1, got -5"),
     ("bench-steps-0", step_cost, ["--steps", "0"], r"--steps must be >= 1, got 0"),

@@ -1,5 +1,6 @@
 """The asymptotic regret lower bounds of core/lower_bound.py against closed forms and a brute-force LP."""
 
+import json
 from itertools import combinations
 
 import numpy as np
@@ -16,6 +17,7 @@ from core.lower_bound import (
     regret_lower_bound,
 )
 from data import load_dataset
+from reproduce.lower_bounds import CACHE_NAME, lower_bound, main
 
 
 def random_matrix(K, seed):
@@ -88,3 +90,18 @@ def test_winner_families_need_every_win_of_a_tied_winner():
     for w in np.flatnonzero(scores == scores.max()):
         wins = tuple((min(w, j), max(w, j)) for j in np.flatnonzero(P[w] > 0.5))
         assert families[wins] == 1
+
+
+def test_cache_and_command_line(tmp_path, capsys):
+    """reproduce/lower_bounds.py: the cached constant is the computed one, a changed matrix digest is
+    recomputed, and the command line prints it for each dataset."""
+    expected = regret_lower_bound(load_dataset("cyclic").P)
+    assert lower_bound("cyclic", tmp_path) == (pytest.approx(expected[0]), expected[1])
+    cache = json.loads((tmp_path / CACHE_NAME).read_text())
+    cache["cyclic"].update(matrix_sha1="stale", constant=-1.0)
+    (tmp_path / CACHE_NAME).write_text(json.dumps(cache))
+    assert lower_bound("cyclic", tmp_path)[0] == pytest.approx(expected[0])
+    main(["cyclic", "mslr5_condorcet", "--out", str(tmp_path)])
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [row[0] for row in rows] == ["cyclic", "mslr5_condorcet"]
+    assert float(rows[0][1]) == pytest.approx(expected[0], rel=1e-3)
