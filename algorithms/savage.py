@@ -6,7 +6,7 @@ Explore-then-exploit: the horizon T enters the confidence width through delta = 
 
 State: symmetric pseudo-count statistics n (1e-6) and w (5e-7), bounds U (1 everywhere) and L (0), the
 exploration list X of the unordered pairs (i, j), i > j, in the order (1,0), (2,0), (2,1), (3,0), ...
-(a mask over that fixed order), and ``best`` (-1 until X empties).  The as-run slot is:
+(held in a tournament tree over that fixed order, see "Cost"), and ``best`` (-1 until X empties).  The as-run slot is:
 
 1. if X is empty play (best, best); else play the pair of X with the smallest n, first in list order
    on ties, as (i, j) with i > j -- a round-robin over X;
@@ -21,10 +21,24 @@ exploration list X of the unordered pairs (i, j), i > j, in the order (1,0), (2,
 Delay contract (docs/harness.md#feedback-delay).  U and L of the played pair are functions of that
 pair's n and w, and the counts up/lo of step 3 are functions of U and L: ``update`` does step 2 and
 keeps up/lo current (it removes the played pair's old contributions and adds the new ones, exact since
-they are integers), so a slot costs O(|X|), not O(K^2).  Steps 4-5 change the bookkeeping (X, best): they run
-at the start of the *next* ``select``, before step 1.  For delay 1 this is exactly the as-run order (the
-first ``select`` prunes nothing, since U = 1 and L = 0 leave every pair in X); with a delay they use the
-stale bounds.  L is refreshed in both variants but read only by the Copeland one.
+they are integers).  Steps 4-5 change the bookkeeping (X, best): they run at the start of the *next*
+``select``, before step 1.  For delay 1 this is exactly the as-run order (the first ``select`` prunes
+nothing, since U = 1 and L = 0 leave every pair in X); with a delay they use the stale bounds.  L is
+refreshed in both variants but read only by the Copeland one.
+
+Cost: O(K) a slot, not O(K^2), with the same choices as the full test and scan (tests/reference/scans.py).
+Pairs only leave X, so step 4 needs to look only where something changed since the previous prune:
+
+* Condorcet: a pair leaves when one of its arms has up < K - 1; an arm seen so is marked, and all its
+  pairs leave once (O(K) per arm over the whole run);
+* Copeland: "m > up_i" marks arm i weak.  A pair of X whose two arms are weak now had at most one weak
+  arm at the previous prune, so only the pairs of the arms that became weak since then are tested; and
+  a pair becomes decided (L_ij > 1/2 or U_ij < 1/2) only when it is compared, so ``update`` lists the
+  compared pairs and only those are tested.
+
+Step 1 reads the root of a tournament tree over X's list order (each node holds the pair of its
+subtree with the fewest comparisons, the earlier one on ties; -1 for none), refreshed along one path
+when a pair leaves X or is compared.
 
 Variant: the authors' harness hands SAVAGE the true winner type of the matrix (docs/harness.md#regret): the Condorcet
 variant if a Condorcet winner exists, else the Copeland variant.  The default ``variant="auto"`` does
@@ -42,6 +56,7 @@ from numba import njit
 from algorithms.base import AlgorithmSpec, Policy, check_choice
 from core.bounds import update_pair
 from core.constants import SAVAGE_PSEUDO_N, SAVAGE_PSEUDO_W
+from core.pairs import index_of_pair
 
 VARIANT_CONDORCET, VARIANT_COPELAND = 0, 1
 VARIANTS = {"condorcet": VARIANT_CONDORCET, "copeland": VARIANT_COPELAND}
@@ -64,25 +79,40 @@ def resolve_savage_variant(params, has_condorcet_winner):
 SAVAGE_COUNTERS = np.dtype([
     ("best", np.int64),  # the exploited arm once X is empty, -1 before
     ("x_size", np.int64),  # |X|
+    ("touched", np.int64),  # pairs compared since the last prune (Copeland variant): touched_pairs[:touched]
 ])
 
 
 class SAVAGEState(NamedTuple):
     """State of SAVAGE.  Settings: ``variant`` (VARIANT_CONDORCET or VARIANT_COPELAND), ``width_log``
-    ln(K(K-1)) + 2 ln T (the numerator of the squared confidence width).  P = K(K-1)/2 pairs."""
+    ln(K(K-1)) + 2 ln T (the numerator of the squared confidence width).  P = K(K-1)/2 pairs, S = the
+    power of 2 >= P.  X is held by the tournament tree: pair p is in X iff its leaf's count is finite
+    (``savage_pairs`` lists X).  Few arrays: every array of a state costs reference-count updates at
+    each call that passes it."""
 
     comparisons: np.ndarray  # float64 (K, K): n_ij (pseudo-count included)
     wins: np.ndarray  # float64 (K, K): w_ij (pseudo-count included)
     upper: np.ndarray  # float64 (K, K): U_ij
     lower: np.ndarray  # float64 (K, K): L_ij
-    pair_hi: np.ndarray  # int64 (P,): i of the pairs (i, j), i > j, in X's list order
-    pair_lo: np.ndarray  # int64 (P,): j of those pairs
-    in_x: np.ndarray  # bool (P,): the pair is still in the exploration set X
     up_count: np.ndarray  # int64 (K,): #{j != i : U_ij > 1/2}, kept by ``update``
     lo_count: np.ndarray  # int64 (K,): #{j != i : L_ij > 1/2}, kept by ``update``
     width_log: float
     variant: int
     counters: np.ndarray  # SAVAGE_COUNTERS (1,): the changing scalars, by name (``counters[0].best``)
+    # float64 (2S, 3): tournament tree over X in list order, leaf of pair p at S + p; a node holds
+    # (n, i, j) of the pair (i, j) of its subtree with the fewest comparisons (the earlier on ties),
+    # (inf, i, j) if none (a leaf keeps its pair's i, j when the pair leaves X).
+    pair_tree: np.ndarray
+    # int64 (2, K): row TIER_MARKED: 1 if the arm is marked (Condorcet: its pairs have left X; Copeland:
+    # weak at the last prune); row TIER_NEWLY: scratch list of the arms weak now and not at the last prune.
+    arm_marks: np.ndarray
+    # int64 (2, P): row 0 lists the pairs compared since the last prune (``counters`` touched of them),
+    # row 1 is 1 for a pair in that list.
+    touched: np.ndarray
+
+
+TIER_MARKED, TIER_NEWLY = 0, 1
+COUNT, HI, LO = 0, 1, 2  # the columns of pair_tree
 
 
 def init_savage(K, horizon, variant="condorcet"):
@@ -95,29 +125,78 @@ def init_savage(K, horizon, variant="condorcet"):
         raise ValueError("SAVAGE variant 'auto' must be resolved from the true winner type with "
                          "resolve_savage_variant(params, has_condorcet_winner) before init")
     code = VARIANTS[check_choice("variant", variant, tuple(VARIANTS) + ("auto",))]
-    hi, lo = np.tril_indices(K, -1)
     num_pairs = K * (K - 1) // 2
-    return SAVAGEState(
+    leaves = 1 << (num_pairs - 1).bit_length()
+    state = SAVAGEState(
         comparisons=np.full((K, K), SAVAGE_PSEUDO_N),
         wins=np.full((K, K), SAVAGE_PSEUDO_W),
         upper=np.ones((K, K)),
         lower=np.zeros((K, K)),
-        pair_hi=hi.astype(np.int64),
-        pair_lo=lo.astype(np.int64),
-        in_x=np.ones(num_pairs, np.bool_),
-        up_count=np.full(K, K - 1, np.int64),
+        up_count=np.zeros(K, np.int64),
         lo_count=np.zeros(K, np.int64),
         width_log=math.log(K * (K - 1.0)) + 2.0 * math.log(horizon),
         variant=code,
-        counters=np.array([(-1, num_pairs)], dtype=SAVAGE_COUNTERS),
+        counters=np.array([(-1, num_pairs, 0)], dtype=SAVAGE_COUNTERS),
+        pair_tree=np.zeros((2 * leaves, 3)),
+        arm_marks=np.zeros((2, K), np.int64),
+        touched=np.zeros((2, num_pairs), np.int64),
     )
+    return rebuild_savage(state, np.ones(num_pairs, np.bool_))
+
+
+def savage_pairs(state):
+    """The pairs (i, j), i > j, of X in list order, and the mask over the list order it comes from."""
+    K = state.up_count.shape[0]
+    hi, lo = np.tril_indices(K, -1)
+    in_x = state.pair_tree[state.pair_tree.shape[0] // 2:][: hi.shape[0], COUNT] < math.inf
+    return [(int(i), int(j)) for i, j in zip(hi[in_x], lo[in_x])], in_x
+
+
+def rebuild_savage(state, in_x=None):
+    """Make the bookkeeping consistent with ``state.upper``, ``state.lower`` and ``state.comparisons`` (the
+    fresh state, or one set by hand), X = the pairs of the mask ``in_x`` over the list order (default: X
+    as it is): the step-3 counts, step 4 on every pair of X (``prune``), the arm marks and the tree.
+    Returns state."""
+    hi, lo = (a.astype(np.int64) for a in np.tril_indices(state.up_count.shape[0], -1))
+    in_x = savage_pairs(state)[1].copy() if in_x is None else in_x
+    _rebuild(state, hi, lo, in_x)
+    return state
+
+
+@njit(cache=True)
+def _rebuild(state, pair_hi, pair_lo, in_x):
+    """``rebuild_savage``; pair_hi, pair_lo: the list order."""
+    (comparisons, _, upper, lower, up_count, lo_count, _, variant, counters, pair_tree, arm_marks, touched) = state
+    K = up_count.shape[0]
+    for i in range(K):
+        up_count[i] = 0
+        lo_count[i] = 0
+        for j in range(K):
+            if j != i:
+                up_count[i] += upper[i, j] > 0.5
+                lo_count[i] += lower[i, j] > 0.5
+    c = counters[0]
+    c.x_size = prune(upper, lower, pair_hi, pair_lo, in_x, up_count, lo_count, variant)
+    m = np.max(lo_count)
+    for i in range(K):
+        arm_marks[TIER_MARKED, i] = up_count[i] < K - 1 if variant == VARIANT_CONDORCET else m > up_count[i]
+    touched[1, :] = 0
+    c.touched = 0
+    leaves = pair_tree.shape[0] // 2
+    for p in range(leaves):
+        inside = p < in_x.shape[0] and in_x[p]
+        pair_tree[leaves + p, COUNT] = comparisons[pair_hi[p], pair_lo[p]] if inside else math.inf
+        pair_tree[leaves + p, HI] = pair_hi[p] if p < in_x.shape[0] else -1
+        pair_tree[leaves + p, LO] = pair_lo[p] if p < in_x.shape[0] else -1
+    for node in range(leaves - 1, 0, -1):
+        _pick(pair_tree, node)
 
 
 @njit(cache=True)
 def prune(U, L, pair_hi, pair_lo, in_x, up, lo, variant):
-    """Step 4: clear ``in_x[p]`` for every pair of X the variant's independence test drops (module doc);
-    ``up[i] = #{j != i : U_ij > 1/2}`` and ``lo[i] = #{j != i : L_ij > 1/2}`` are the step-3 counts.
-    Returns the new |X|."""
+    """Step 4 on every pair of X: clear ``in_x[p]`` for every pair the variant's independence test drops
+    (module doc); ``up[i] = #{j != i : U_ij > 1/2}`` and ``lo[i] = #{j != i : L_ij > 1/2}`` are the
+    step-3 counts.  Returns the new |X|."""
     K = U.shape[0]
     m = np.max(lo)
     size = 0
@@ -135,23 +214,97 @@ def prune(U, L, pair_hi, pair_lo, in_x, up, lo, variant):
     return size
 
 
+@njit(cache=True, inline="always")
+def _pick(pair_tree, node):
+    """Tree node ``node`` takes the child with fewer comparisons, the left one (earlier pairs) on ties."""
+    child = 2 * node if pair_tree[2 * node, COUNT] <= pair_tree[2 * node + 1, COUNT] else 2 * node + 1
+    pair_tree[node, COUNT] = pair_tree[child, COUNT]
+    pair_tree[node, HI] = pair_tree[child, HI]
+    pair_tree[node, LO] = pair_tree[child, LO]
+
+
+@njit(cache=True)
+def _set_count(pair_tree, p, count):
+    """Give pair p the comparison count ``count`` in the tree (inf: not in X) and re-evaluate the nodes
+    above its leaf."""
+    node = pair_tree.shape[0] // 2 + p
+    pair_tree[node, COUNT] = count
+    node //= 2
+    while node >= 1:
+        _pick(pair_tree, node)
+        node //= 2
+
+
+@njit(cache=True)
+def _drop(pair_tree, i, j):
+    """Take the pair {i, j} out of X if it is in it; returns 1 if it was."""
+    p = index_of_pair(max(i, j), min(i, j))
+    if pair_tree[pair_tree.shape[0] // 2 + p, COUNT] == math.inf:
+        return 0
+    _set_count(pair_tree, p, math.inf)
+    return 1
+
+
+@njit(cache=True)
+def _drop_arm_pairs(pair_tree, i, marks, every):
+    """Take every pair {i, j}, j != i, with ``every`` or ``marks[TIER_MARKED, j]`` out of X; returns how
+    many were in it."""
+    dropped = 0
+    for j in range(marks.shape[1]):
+        if j != i and (every or marks[TIER_MARKED, j]):
+            dropped += _drop(pair_tree, i, j)
+    return dropped
+
+
+@njit(cache=True)
+def _prune_changes(comparisons, upper, lower, up_count, lo_count, variant, c, pair_tree, arm_marks, touched):
+    """Step 4 where something changed since the previous prune (module doc, "Cost"), giving the same X
+    as ``prune`` on every pair, and the tree counts of the pairs compared since then.  c: the counters
+    record; updates |X| and empties the list of compared pairs."""
+    K = up_count.shape[0]
+    dropped = 0
+    if variant == VARIANT_CONDORCET:
+        for i in range(K):
+            if not arm_marks[TIER_MARKED, i] and up_count[i] < K - 1:
+                arm_marks[TIER_MARKED, i] = 1
+                dropped += _drop_arm_pairs(pair_tree, i, arm_marks, True)
+    else:
+        m = np.max(lo_count)
+        newly = 0
+        for i in range(K):
+            weak = m > up_count[i]
+            if weak and not arm_marks[TIER_MARKED, i]:
+                arm_marks[TIER_NEWLY, newly] = i
+                newly += 1
+            arm_marks[TIER_MARKED, i] = weak
+        for s in range(newly):
+            dropped += _drop_arm_pairs(pair_tree, arm_marks[TIER_NEWLY, s], arm_marks, False)
+    leaves = pair_tree.shape[0] // 2
+    for s in range(c.touched):
+        p = touched[0, s]
+        touched[1, p] = 0
+        if pair_tree[leaves + p, COUNT] == math.inf:
+            continue
+        i, j = int(pair_tree[leaves + p, HI]), int(pair_tree[leaves + p, LO])
+        if variant == VARIANT_COPELAND and (lower[i, j] > 0.5 or upper[i, j] < 0.5):
+            dropped += _drop(pair_tree, i, j)
+        else:
+            _set_count(pair_tree, p, comparisons[i, j])
+    c.touched = 0
+    c.x_size -= dropped
+
+
 @njit(cache=True)
 def select(state, t, rng):
     """Steps 4-5 of the previous slot (prune X, fix ``best`` once X is empty), then step 1."""
-    (comparisons, _, upper, lower, pair_hi, pair_lo, in_x, up_count, lo_count, _, variant, counters) = state
+    (comparisons, _, upper, lower, up_count, lo_count, _, variant, counters, pair_tree, arm_marks, touched) = state
     c = counters[0]
-    n, pair_hi, pair_lo, in_x = comparisons, pair_hi, pair_lo, in_x
     if c.x_size > 0:
-        c.x_size = prune(upper, lower, pair_hi, pair_lo, in_x, up_count, lo_count,
-                                variant)
+        _prune_changes(comparisons, upper, lower, up_count, lo_count, variant, c, pair_tree, arm_marks, touched)
     if c.x_size == 0:
         c.best = np.argmax(up_count)  # first index of the largest count (step 5)
         return c.best, c.best
-    chosen = -1
-    for p in range(pair_hi.shape[0]):
-        if in_x[p] and (chosen < 0 or n[pair_hi[p], pair_lo[p]] < n[pair_hi[chosen], pair_lo[chosen]]):
-            chosen = p
-    return pair_hi[chosen], pair_lo[chosen]
+    return int(pair_tree[1, HI]), int(pair_tree[1, LO])
 
 
 @njit(cache=True)
@@ -166,8 +319,9 @@ def _count_pair(U, L, up, lo, a1, a2, sign):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """Step 2: the common pair update and, for a non-self pair, that pair's U and L (and their step-3
-    counts)."""
-    (comparisons, wins, upper, lower, _, _, _, up_count, lo_count, width_log, _, _) = state
+    counts), and the pair in the list of compared pairs (whose place in the tree the next ``select``
+    refreshes: no loop here, so that numba keeps no reference counts in this per-slot call)."""
+    (comparisons, wins, upper, lower, up_count, lo_count, width_log, _, counters, _, _, touched) = state
     n, w, U, L, up, lo = comparisons, wins, upper, lower, up_count, lo_count
     update_pair(n, w, a1, a2, a1_won)
     if a1 == a2:
@@ -179,6 +333,11 @@ def update(state, a1, a2, a1_won, t):
     L[a1, a2] = 1.0 - U[a2, a1]
     L[a2, a1] = 1.0 - U[a1, a2]
     _count_pair(U, L, up, lo, a1, a2, 1)
+    p = index_of_pair(max(a1, a2), min(a1, a2))
+    if not touched[1, p]:
+        touched[1, p] = 1
+        touched[0, counters[0].touched] = p
+        counters[0].touched += 1
 
 
 SAVAGE_SPEC = AlgorithmSpec(

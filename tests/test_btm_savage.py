@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from algorithms.btm import BTM, BTM_SPEC, elimination_candidate
-from algorithms.savage import SAVAGE_SPEC, Savage, prune, resolve_savage_variant
+from algorithms.savage import SAVAGE_SPEC, Savage, prune, rebuild_savage, resolve_savage_variant, savage_pairs
 from data import load_dataset
 from reproduce.runner import run_one
 from tests.reference.btm import btm_slot
@@ -135,16 +135,15 @@ def test_btm_rejects_bad_parameters():
 # ------------------------------------------------------------------------------------------ SAVAGE
 def _pairs(state):
     """The pairs still in X, in list order."""
-    return [(int(i), int(j)) for i, j, keep in zip(state.pair_hi, state.pair_lo, state.in_x) if keep]
+    return savage_pairs(state)[0]
 
 
 def _savage_with_bounds(U, variant):
-    """A SAVAGE state with the given U (and L = 1 - U^T) whose next select prunes X."""
+    """A SAVAGE state with the given U (and L = 1 - U^T), pruned as the next select would."""
     state = SAVAGE_SPEC.make_state(U.shape[0], 1000, {"variant": variant})
     state.upper[:] = U
     state.lower[:] = 1.0 - U.T
-    state.up_count[:], state.lo_count[:] = savage_counts(U, 1.0 - U.T)
-    return state
+    return rebuild_savage(state)
 
 
 def test_savage_round_robin_order():
@@ -160,7 +159,7 @@ def test_savage_round_robin_order():
     state.comparisons[:] = 3.0
     state.comparisons[2, 1] = state.comparisons[1, 2] = 1.0  # fewer comparisons than the others: chosen first
     state.comparisons[3, 0] = state.comparisons[0, 3] = 1.0  # tie with (2, 1): the earlier one in list order wins
-    assert SAVAGE_SPEC.select(state, 1, RNG) == (2, 1)
+    assert SAVAGE_SPEC.select(rebuild_savage(state), 1, RNG) == (2, 1)
 
 
 def test_savage_condorcet_pruning():
