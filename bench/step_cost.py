@@ -18,20 +18,28 @@ the ranges in ``K2000_RANGES`` with seed 2000).  Where the authors' C++ simulato
 per-step time (issue #3's anchors at K = 5, 16, 32, 100, 500; the K = 100 anchor is shown against
 K = 136), "x C++" is our later-phase time as a fraction of it.  Timings, not pass/fail.
 
+With ``--csv PATH`` the rows are also written as a table (with the Beta and uniform draw costs, the
+load average, the time and the commit they were measured at); ``make bench`` writes
+``bench/step_cost.csv``, from which ``reproduce/report.py --readme`` generates the README's bench table.
+
 Usage: python bench/step_cost.py [--algorithms dts dts_plus ...] [--K 5 16 ...] [--warmup N] [--steps N]
-       [--samplings indicators fast direct]
+       [--samplings indicators fast direct] [--csv PATH]
 """
 
+import os
 import resource
 import time
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from numba import njit
 
 from algorithms import ALGORITHMS, get_algorithm
 from data import dataset_from_matrix, load_dataset, make_copeland_500
-from reproduce.cli import OneLineParser, integer, main_guard
-from reproduce.runner import run_one
+from reproduce.cli import OneLineParser, check_output_folder, integer, main_guard
+from reproduce.plotting import write_table
+from reproduce.runner import git_commit, run_one
 
 DATASETS = {5: "mslr5_condorcet", 16: "mslr16_condorcet", 32: "mslr32_condorcet",
             136: "mslr136_informational", 500: "copeland500", 2000: None}
@@ -135,7 +143,12 @@ def parse_arguments(argv=None):
     parser.add_argument("--steps", default=None, help="timed slots (default: by K)")
     parser.add_argument("--samplings", nargs="+", default=list(SAMPLINGS),
                         help="sampling values of D-TS, D-TS+ and pure D-TS (the first is the reference)")
+    parser.add_argument("--csv", type=Path, default=None, help="also write the rows to this CSV file")
     args = parser.parse_args(argv)
+    if args.csv is not None:
+        if args.csv.is_dir():
+            raise ValueError(f"--csv {args.csv}: is a folder, not a file")
+        check_output_folder(args.csv.parent or Path("."), "--csv folder", create=False)
     args.warmup = None if args.warmup is None else integer(args.warmup, "--warmup")
     args.steps = None if args.steps is None else integer(args.steps, "--steps")
     for name in args.algorithms:
@@ -157,6 +170,9 @@ def print_step_costs(args):
     print(f"{'algorithm':<10} {'sampling':<10} {'K':>4} {'warmup':>7} {'ns/slot early':>14} {'ns/slot later':>14} "
           f"{'x Beta':>8} {'x unif':>8} {'state MB':>9} {'x C++':>7} {'ref/fast':>13}")
     print("(ref/fast: reference / fast, early/later; later < 1 ns/slot means the slots were skipped)")
+    measured = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = os.getloadavg()[0]
+    rows = []
     for name in args.algorithms:
         for K in args.K:
             warmup = args.warmup or WARMUP[K]
@@ -175,6 +191,15 @@ def print_step_costs(args):
                 mb = state_mb(get_algorithm(name), K, params)
                 print(f"{name:<10} {sampling or '-':<10} {K:>4} {warmup:>7} {early:>14.0f} {later:>14.1f} "
                       f"{later / beta:>8.1f} {later / uniform:>8.1f} {mb:>9.2f} {versus} {ratio:>13}", flush=True)
+                rows.append({"algorithm": name, "sampling": sampling or "-", "K": K, "warmup": warmup,
+                             "steps": steps, "ns_early": early, "ns_later": later, "x_beta": later / beta,
+                             "x_uniform": later / uniform, "state_mb": mb,
+                             "x_cpp": later / (anchor * 1e3) if anchor else float("nan"),
+                             "beta_ns": beta, "uniform_ns": uniform, "load_average": load,
+                             "measured": measured, "commit": git_commit()})
+    if args.csv is not None:
+        write_table(pd.DataFrame(rows), args.csv)
+        print(f"wrote {args.csv}")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory of this process: {peak:.0f} MB")
 

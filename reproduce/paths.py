@@ -6,4 +6,5 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "matrices"
 RESULTS = ROOT / "results"
 FIGURES = ROOT / "figures"
+BENCH_TABLE = ROOT / "bench" / "step_cost.csv"  # written by `make bench`, read for the README
 QUICK = "quick"  # sub-folder of RESULTS and FIGURES for --quick runs, so they never overwrite paper runs

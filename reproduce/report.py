@@ -31,7 +31,7 @@ from reproduce.claims import (
     worst,
 )
 from reproduce.cli import OneLineParser, check_folder_readable, check_output_folder, main_guard
-from reproduce.paths import FIGURES, QUICK
+from reproduce.paths import BENCH_TABLE, FIGURES, QUICK
 
 # The paper's claims (Sec. 5, App. D), in this project's words, with the figures that check them.
 CLAIMS = {
@@ -199,15 +199,31 @@ def markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def bench_table(path: Path = BENCH_TABLE) -> str:
+    """The README's bench block from ``bench/step_cost.csv`` (``make bench``): ns per slot in the later
+    phase and, in brackets, as multiples of one Beta draw, per algorithm / sampling (rows) and K."""
+    if not Path(path).exists():
+        return "Not measured in this checkout: run `make bench`."
+    rows = pd.read_csv(path)
+    rows["cell"] = [f"{ns:,.0f} ({x:.3g})" for ns, x in zip(rows["ns_later"], rows["x_beta"])]
+    table = rows.pivot_table(index=["algorithm", "sampling"], columns="K", values="cell", aggfunc="first",
+                             sort=False).reset_index().fillna("-")
+    table.columns = [f"K = {c}" if isinstance(c, (int, float)) else c for c in table.columns]
+    first = rows.iloc[0]
+    return (f"ns per slot after the warm-up (in brackets: multiples of one Beta draw, {first['beta_ns']:.1f} ns "
+            f"in the same process); measured {first['measured']} at commit {str(first['commit'])[:7]}, load "
+            f"average {first['load_average']:.1f} on this 2-core machine.\n\n" + markdown_table(table))
+
+
 def generated_blocks(folder: Path) -> dict[str, str]:
     """The README's generated blocks: ``claims`` (verdict counts per claim), ``compute`` (worker hours per
-    figure), ``bounds`` (lower bounds and closest slopes)."""
+    figure), ``bounds`` (lower bounds and closest slopes), ``bench`` (step costs, ``bench_table``)."""
     claims = claims_table(folder)
     finals = load_tables(folder, "_final.csv")
     summary = verdict_summary(claims)
     summary.insert(1, "statement", summary["claim"].map(lambda claim: CLAIMS[claim][0]))
     return {"claims": markdown_table(summary), "compute": markdown_table(compute_table(folder)),
-            "bounds": markdown_table(slope_table(finals))}
+            "bounds": markdown_table(slope_table(finals)), "bench": bench_table()}
 
 
 def build_report(folder: Path) -> str:

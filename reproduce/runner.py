@@ -85,7 +85,8 @@ class LineResult:
     meta: dict = field(default_factory=dict)
 
 
-def _git_commit() -> str:
+def git_commit() -> str:
+    """The checkout's HEAD commit, or "unknown" outside a git checkout (recorded with every result)."""
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10)
         return out.stdout.strip() or "unknown"
@@ -163,7 +164,7 @@ def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: 
     arrays["regret"] = arrays["regret"].astype(np.float32)
     arrays["g2w"] = arrays["g2w"].astype(np.float32)
     arrays["checkpoints"] = log_grid(line.horizon)
-    meta = {"config": config, "seconds": time.time() - began, "commit": _git_commit(),
+    meta = {"config": config, "seconds": time.time() - began, "commit": git_commit(),
             "versions": _versions(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     return path, arrays, meta, (stop - start) * line.horizon
 
