@@ -1,4 +1,4 @@
-"""skip="exact" of RUCB, RMED1 and RMED2 is exact (docs/algorithms.md#exact-skipping-of-self-comparison-runs).
+"""skip="exact" of RUCB, RMED1, RMED2 and ECW-RMED is exact (docs/algorithms.md#exact-skipping-of-self-comparison-runs).
 
 * frozen states: from a state reached by a default run, windows of slots with no update but the
   self-comparisons' own, walked slot by slot (select) and with the skip (skip + select, as the
@@ -35,6 +35,8 @@ COMPARED = {
     "rmed1": ("comparisons", "wins", "divergences", "counters", "current_list", "in_remaining", "in_next"),
 }
 COMPARED["rmed2"] = COMPARED["rmed1"]
+COMPARED["ecw_rmed"] = ("comparisons", "wins", "p_hat", "kl_half", "counters", "current_list", "in_remaining",
+                        "in_next", "copeland_wins", "losses")
 
 
 def test_first_slot_reaching_is_the_exact_boundary():
@@ -182,6 +184,10 @@ FROZEN_CASES = [
     ("rmed1", {}, "arxiv", 30000),
     ("rmed2", {}, "mslr5_condorcet", 10000),
     ("rmed2", {"numerator": "paper"}, "arxiv", 30000),
+    ("ecw_rmed", {}, "mslr5_condorcet", 10000),
+    ("ecw_rmed", {"confidence_precheck": "none"}, "arxiv", 30000),
+    ("ecw_rmed", {}, "mslr5_noncondorcet", 100000),
+    ("ecw_rmed", {}, "nc_cyclic", 30000),
 ]
 
 
@@ -239,12 +245,13 @@ def assert_same_law(name, params, dataset, horizon, delay, runs=200):
 
 
 RUN_CASES = [
-    ("rucb", {}, "mslr5_condorcet", 20000, 1),
-    ("rucb", {}, "mslr5_condorcet", 20000, 10),
-    ("rucb", {"hypothesis": "original"}, "arxiv", 20000, 1),
-    ("rmed1", {}, "mslr5_condorcet", 20000, 1),
-    ("rmed1", {}, "mslr5_condorcet", 20000, 7),
-    ("rmed2", {}, "nc_strong_borda", 20000, 1),
+    ("rucb", {}, "mslr5_condorcet", 10000, 1),
+    ("rucb", {}, "mslr5_condorcet", 10000, 10),
+    ("rucb", {"hypothesis": "original"}, "arxiv", 10000, 1),
+    ("rmed1", {}, "mslr5_condorcet", 10000, 1),
+    ("rmed1", {}, "mslr5_condorcet", 10000, 7),
+    ("rmed2", {}, "nc_strong_borda", 10000, 1),
+    ("ecw_rmed", {}, "mslr5_condorcet", 10000, 3),
 ]
 
 
@@ -258,12 +265,14 @@ def test_skipping_runs_match_slot_by_slot(name, params, dataset, horizon, delay)
     ("rucb", {}, "mslr5_condorcet", 300000, 1),
     ("rmed1", {}, "mslr16_condorcet", 300000, 1),
     ("rmed2", {}, "mslr16_condorcet", 100000, 3),
+    ("ecw_rmed", {"confidence_precheck": "none"}, "arxiv", 100000, 1),
+    ("ecw_rmed", {}, "mslr5_noncondorcet", 100000, 1),
 ])
 def test_skipping_runs_match_slot_by_slot_long(name, params, dataset, horizon, delay):
     assert_same_law(name, params, dataset, horizon, delay)
 
 
-@pytest.mark.parametrize("name", ["rucb", "rmed1", "rmed2"])
+@pytest.mark.parametrize("name", ["rucb", "rmed1", "rmed2", "ecw_rmed"])
 def test_skip_is_opt_in_and_rejected_values_are_named(name):
     spec = get_algorithm(name)
     assert spec.defaults["skip"] == "off"
