@@ -2,7 +2,7 @@
 docs/algorithms.md#exact-skipping-of-self-comparison-runs).
 
 A skip decides at slot t that the next slots t .. e are all the same self-comparison (a, a).  The
-deterministic skips (RUCB, RMED1/RMED2) find e as the last slot before some test on ln s changes its
+deterministic skips of RUCB and RMED1/RMED2 find e as the last slot before some test on ln s changes its
 answer; ``last_slot_before`` evaluates that test with the very floating-point expression ``select``
 uses, so that no rounding can make the skip and the slot-by-slot run disagree.
 """
