@@ -457,45 +457,35 @@ def skip(state, t, rng, t_limit):
     """The run of self-pairs (w, w) from slot t in one step (option skip="exact"; ``core.simulate``).
 
     ECW-RMED draws nothing, and a self-comparison changes only the diagonal of (n, w), which no step
-    reads.  With LC = ((w, w)) just played at slot t - 1 (so every slot ends the round), slot t repeats
-    it iff steps 3-7 for slot t - 1 put (w, w) alone into LN -- a confident winner w (step 4), or none and
-    findMinRegret's candidate w with no pair q_ij > n_ij / lambda (step 6) -- and no pair is forced at t
-    (step 1).  Nothing changes between such slots but ln t, which enters only the tests of
-    ``_run_signature``; each is monotone in t, so the run lasts while their answers stay those of slot
-    t, up to t_limit (a checkpoint, a delayed-feedback delivery, the horizon): the last such slot is
-    found by doubling and bisection.  Returns (slots, w) for the slots t .. t + slots - 1, after their
-    updates (the diagonal, ``record_self_run``; the self-pair marked as played at the last of them, the
-    lists as they were); (0, -1) if slot t is not such a self-pair.  ``rng`` is not used.
+    reads.  With LC = ((w, w)) just played at slot t - 1 (so every slot ends the round), this does what
+    ``select`` at slot t would do first -- steps 3-7 for slot t - 1 -- and if they put (w, w) alone
+    back (a confident winner w, step 4, or none and findMinRegret's candidate w with no pair
+    q_ij > n_ij / lambda, step 6) and no pair is forced at t (step 1), slot t plays (w, w) again.
+    Nothing changes between such slots but ln t, which enters only the tests of ``_run_signature``;
+    each is monotone in t, so the run lasts while their answers stay those of slot t, up to t_limit (a
+    checkpoint, a delayed-feedback delivery, the horizon): the last such slot is found by doubling and
+    bisection.  Returns (slots, w) for the slots t .. t + slots - 1, after their updates (the diagonal,
+    ``record_self_run``; the self-pair marked as played at the last of them, the lists as steps 3-7
+    leave them); (0, -1) otherwise, with steps 3-7 for slot t - 1 done if the last slot was such a
+    self-pair (``select`` then goes on from step 1).  ``rng`` is not used.
     """
-    (comparisons, wins, p_hat, kl_half, _, _, _, _, counters, current_list, _, _, _, _, losses, allocation,
-     best_allocation, _, _, sorted_cost, sorted_arms, sorted_len) = state
+    (comparisons, wins, p_hat, _, alpha, beta, _, _, counters, current_list, _, _, _, _, _, _,
+     best_allocation, _, _, _, _, _) = state
     n, c = comparisons, counters[0]
     K = n.shape[0]
     n_pairs = K * (K - 1) // 2
     pair = current_list[0]
     if c.current_len != 1 or pair < n_pairs or c.pending != 1 or c.played_pair != pair or c.played_slot != t - 1:
         return 0, -1
-    arm = pair - n_pairs
+    c.pending = 0
+    _after_play(state)
+    if c.current_len != 1 or current_list[0] != pair or forced_pair(n, p_hat, t, alpha, beta) >= 0:
+        return 0, -1
     first = np.empty(2 + K + n_pairs, np.bool_)
     _run_signature(state, t, False, best_allocation, first)
-    if not first[0]:
-        return 0, -1
-    winner = -1
-    if not first[1]:
-        for i in range(K):
-            if first[2 + i]:
-                winner = i
-                break
-    with_pairs = winner < 0
+    with_pairs = first[1] or not first[2:2 + K].any()  # no confident winner: steps 6-7 made q_best
     if with_pairs:
-        winner = find_min_regret(p_hat, kl_half, losses, allocation, best_allocation, sorted_cost, sorted_arms,
-                                 sorted_len)
         _run_signature(state, t, True, best_allocation, first)
-        for k in range(2 + K, 2 + K + n_pairs):
-            if first[k]:
-                return 0, -1
-    if winner != arm:
-        return 0, -1
     later = np.empty_like(first)
     good = t  # the answers at slot ``good`` are those of slot t; ``bad`` (if <= t_limit) differs
     bad = t_limit + 1
@@ -516,9 +506,10 @@ def skip(state, t, rng, t_limit):
         else:
             bad = probe
     slots = good - t + 1
+    c.pending = 1
     c.played_slot = good
-    record_self_run(n, wins, arm, slots)
-    return slots, arm
+    record_self_run(n, wins, pair - n_pairs, slots)
+    return slots, pair - n_pairs
 
 
 def exact_skip(state):
