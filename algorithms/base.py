@@ -20,6 +20,13 @@ import numpy as np
 
 from core.constants import ALPHA_BOUND_MIN
 
+# The opt-in exact skipping of self-comparison runs of RUCB, RMED1, RMED2 and ECW-RMED
+# (docs/algorithms.md#exact-skipping-of-self-comparison-runs): parameter SKIP_PARAM, either SKIP_OFF
+# (the default: slot by slot, how the stored results were made) or SKIP_EXACT.  A stored config without
+# the parameter was made before it existed, i.e. with SKIP_OFF, so the harness records it only when it
+# is not SKIP_OFF (``reproduce.runner.resolved_params``).
+SKIP_PARAM, SKIP_OFF, SKIP_EXACT = "skip", "off", "exact"
+
 
 @dataclass(frozen=True)
 class AlgorithmSpec:
@@ -129,6 +136,11 @@ def check_choice(name: str, value, choices) -> str:
     if value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
     return value
+
+
+def check_skip(value) -> bool:
+    """True for skip="exact", False for "off"; ValueError naming the choices otherwise."""
+    return check_choice(SKIP_PARAM, value, (SKIP_OFF, SKIP_EXACT)) == SKIP_EXACT
 
 
 class Policy:

@@ -42,6 +42,7 @@ from core.bitvotes import (
 from core.bounds import fill_mirrored_switches, mirrored_bounds, refresh_mirrored_switches, upper_copeland_from_switches
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.kl import kl_clamped
+from core.skipping import first_slot_reaching
 from core.thompson import (
     SAMPLING_DIRECT,
     SAMPLINGS,
@@ -404,19 +405,6 @@ def update(state, a1, a2, a1_won, t):
 
 
 @njit(cache=True)
-def _first_slot_reaching(value):
-    """The smallest slot s >= 1 with ``math.log(s) >= value`` (value finite, not above ln 2**62)."""
-    if value <= 0.0:
-        return 1
-    s = max(1, int(math.ceil(math.exp(value))))
-    while s > 1 and math.log(s - 1) >= value:
-        s -= 1
-    while math.log(s) < value:
-        s += 1
-    return s
-
-
-@njit(cache=True)
 def _still_eligible(n, w, a1, log_t, alpha, eligible):
     """True iff ``eligible`` (the arms i != a1 with l_{i a1} <= 1/2 at some earlier ln t) is still the
     set of such arms at ``log_t`` -- the test ``select`` makes, so no rounding can differ."""
@@ -519,7 +507,7 @@ def skip(state, t, rng, t_limit):
     if not pure:
         next_switch = counts_at[1]  # at most the next switch time above ln t (see _candidate_set)
         if next_switch <= math.log(t_limit):
-            end = min(end, _first_slot_reaching(next_switch) - 1)
+            end = min(end, first_slot_reaching(next_switch, 0.0) - 1)
         if end < t or (end > t and not _still_eligible(n, w, c, math.log(end), alpha, eligible)):
             return 0, -1
     available = end - t + 1

@@ -20,6 +20,10 @@ Options and choices:
   are sorted by a stable sort; the C++ uses an unstable std::sort, so ties of equal cost may be
   ordered differently (any order is allowed).
 * q is a symmetric allocation of unordered pairs: setting q_{i1 j} or q_{j i2} sets both entries.
+* ``skip`` (docs/algorithms.md#exact-skipping-of-self-comparison-runs): "off" (default, slot by slot) or
+  "exact": in the simulator, a run of self-pairs (w, w) that nothing but ln t can end is done in one
+  step (``skip``); it does not draw the outcomes of the skipped slots, so the runs equal the default
+  ones in law, not bit for bit.
 """
 
 import math
@@ -28,11 +32,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy, check_choice
+from algorithms.base import SKIP_OFF, AlgorithmSpec, Policy, check_choice, check_skip
 from core.bounds import update_pair
 from core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
 from core.kl import kl_clamped
 from core.pairs import index_of_pair, pair_of_index
+from core.skipping import record_self_run
 from core.sort import insertion_sort_by_key
 
 PRECHECKS = {"as-run": 0, "none": 1}
@@ -50,8 +55,9 @@ ECW_RMED_COUNTERS = np.dtype([
 
 class ECWRMEDState(NamedTuple):
     """State of ECW-RMED.  Settings: ``alpha``, ``beta`` (forced exploration), ``precheck`` (0 as run,
-    1 none).  Pair ids: the M = K(K-1)/2 + K entries of the lists are pair ids, (i, j) with i > j has id
-    i(i-1)/2 + j (``core.pairs``), the self-pair (w, w) has id K(K-1)/2 + w.  No pseudo-counts."""
+    1 none), ``skip_runs`` (option skip="exact").  Pair ids: the M = K(K-1)/2 + K entries of the lists
+    are pair ids, (i, j) with i > j has id i(i-1)/2 + j (``core.pairs``), the self-pair (w, w) has id
+    K(K-1)/2 + w.  No pseudo-counts."""
 
     comparisons: np.ndarray  # float64 (K, K): n_ij
     wins: np.ndarray  # float64 (K, K): w_ij
@@ -60,6 +66,7 @@ class ECWRMEDState(NamedTuple):
     alpha: float
     beta: float
     precheck: int
+    skip_runs: bool
     counters: np.ndarray  # ECW_RMED_COUNTERS (1,): the changing scalars, by name (``counters[0].position``)
     current_list: np.ndarray  # int64 (M,): LC in its first |LC| entries
     in_remaining: np.ndarray  # bool (M,): LR, the pairs of LC not yet played this round
@@ -76,10 +83,12 @@ class ECWRMEDState(NamedTuple):
     sorted_len: np.ndarray  # scratch int64 (K,): how many; -1 while not built this slot
 
 
-def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, confidence_precheck="as-run"):
+def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, confidence_precheck="as-run",
+                  skip=SKIP_OFF):
     """A fresh ``ECWRMEDState``: LC = LR = every pair (i > j) in id order, LN empty.
 
-    alpha, beta: finite and > 0 (forced exploration); confidence_precheck: "as-run" or "none" (module doc).
+    alpha, beta: finite and > 0 (forced exploration); confidence_precheck: "as-run" or "none"; skip:
+    "off" or "exact" (module doc).
     """
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not math.isfinite(float(value)) or float(value) <= 0.0:
@@ -94,7 +103,7 @@ def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, con
     counters[0]["current_len"] = n_pairs
     return ECWRMEDState(
         comparisons=np.zeros((K, K)), wins=np.zeros((K, K)), p_hat=np.full((K, K), 0.5), kl_half=np.zeros((K, K)),
-        alpha=float(alpha), beta=float(beta), precheck=precheck,
+        alpha=float(alpha), beta=float(beta), precheck=precheck, skip_runs=check_skip(skip),
         counters=counters,
         current_list=lc, in_remaining=in_lr, next_list=np.zeros(n_pairs + K, np.int64),
         in_next=np.zeros(n_pairs + K, np.bool_),
@@ -177,52 +186,69 @@ def _sorted_losses(n, p, kl, lam, i2, cost, opp, o_len):
 
 
 @njit(cache=True)
-def confident_winner(n, p, kl, lam, sc, losses, precheck, keys, items, o_cost, o_opp, o_len):
-    """Step 4: the first empirical Copeland winner (ascending) that passes the confidence check; -1 if
-    none.  Costs are n KLc(p, 1/2) / lam.  precheck 0 (as run): any pair with cost > 1 fails all
-    (docs/algorithms.md#ecw-rmed)."""
+def _precheck_fails(n, kl, lam):
+    """The as-run confidence pre-check of step 4: True if some pair (i > j) has n_ij KLc(p_ij, 1/2) / lam
+    > 1, which declares every winner not confident (docs/algorithms.md#ecw-rmed)."""
+    for i in range(1, n.shape[0]):
+        for j in range(i):
+            if n[i, j] * kl[i, j] / lam > 1.0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _winner_passes(n, p, kl, lam, losses, i1, loss1, loss2, keys, items, o_cost, o_opp, o_len):
+    """Step 4's confidence test of the empirical Copeland winner i1 (loss1, loss2: the fewest and second
+    fewest Copeland losses K - 1 - sc): for every other arm i2 and level, the cheapest quotas of the
+    merged H (i1's wins, sorted here into keys/items) and O (i2's losses, sorted once per lam into
+    o_cost/o_opp/o_len, -1 = not yet) cost at least 1.  Costs are n KLc(p, 1/2) / lam."""
     K = n.shape[0]
-    if precheck == 0:
-        for i in range(1, K):
-            for j in range(i):
-                if n[i, j] * kl[i, j] / lam > 1.0:
-                    return -1
+    n_h = 0
+    for j in range(K):
+        if p[i1, j] > 0.5:
+            keys[n_h] = n[i1, j] * kl[i1, j] / lam
+            items[n_h] = j
+            n_h += 1
+    insertion_sort_by_key(keys, items, n_h)
+    for i2 in range(K):
+        if i2 == i1:
+            continue
+        if o_len[i2] < 0:
+            _sorted_losses(n, p, kl, lam, i2, o_cost[i2], o_opp[i2], o_len)
+        for level in range(loss1, loss2 + 1):
+            quota_o = max(0, losses[i2] - level)
+            if _quota_sum(keys, items, n_h, o_cost[i2], o_opp[i2], o_len[i2], i1, i2,
+                          level + 1 - loss1, quota_o) < 1.0:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _copeland_losses(sc):
+    """(loss1, loss2): K - 1 minus the largest and the second largest Copeland win counts sc."""
     top = 0
     second = 0
-    for i in range(K):
+    for i in range(sc.shape[0]):
         if sc[i] > top:
             second = top
             top = sc[i]
         elif sc[i] > second:
             second = sc[i]
-    loss1 = K - 1 - top
-    loss2 = K - 1 - second
+    return sc.shape[0] - 1 - top, sc.shape[0] - 1 - second
+
+
+@njit(cache=True)
+def confident_winner(n, p, kl, lam, sc, losses, precheck, keys, items, o_cost, o_opp, o_len):
+    """Step 4: the first empirical Copeland winner (ascending) that passes the confidence check
+    (``_winner_passes``); -1 if none.  precheck 0 (as run): ``_precheck_fails`` fails all."""
+    K = n.shape[0]
+    if precheck == 0 and _precheck_fails(n, kl, lam):
+        return -1
+    loss1, loss2 = _copeland_losses(sc)
     o_len[:] = -1
     for i1 in range(K):
-        if sc[i1] != top:
-            continue
-        n_h = 0
-        for j in range(K):
-            if p[i1, j] > 0.5:
-                keys[n_h] = n[i1, j] * kl[i1, j] / lam
-                items[n_h] = j
-                n_h += 1
-        insertion_sort_by_key(keys, items, n_h)
-        passed = True
-        for i2 in range(K):
-            if i2 == i1:
-                continue
-            if o_len[i2] < 0:
-                _sorted_losses(n, p, kl, lam, i2, o_cost[i2], o_opp[i2], o_len)
-            for level in range(loss1, loss2 + 1):
-                quota_o = max(0, losses[i2] - level)
-                if _quota_sum(keys, items, n_h, o_cost[i2], o_opp[i2], o_len[i2], i1, i2,
-                              level + 1 - loss1, quota_o) < 1.0:
-                    passed = False
-                    break
-            if not passed:
-                break
-        if passed:
+        if K - 1 - sc[i1] == loss1 and _winner_passes(n, p, kl, lam, losses, i1, loss1, loss2, keys, items,
+                                                      o_cost, o_opp, o_len):
             return i1
     return -1
 
@@ -328,7 +354,7 @@ def _add_next(pair, in_lr, ln, in_ln, counters):
 @njit(cache=True)
 def _after_play(state):
     """Steps 3-7 for the pair LC[q] played at slot ``counters[0].played_slot``, on the current statistics."""
-    (comparisons, _, p_hat, kl_half, _, _, precheck, counters, current_list, in_remaining, next_list, in_next,
+    (comparisons, _, p_hat, kl_half, _, _, precheck, _, counters, current_list, in_remaining, next_list, in_next,
      copeland_wins, losses, allocation, best_allocation, keys, items, sorted_cost, sorted_arms, sorted_len) = state
     n, p, kl, sc, losses = comparisons, p_hat, kl_half, copeland_wins, losses
     lc, in_lr, ln, in_ln = current_list, in_remaining, next_list, in_next
@@ -362,7 +388,7 @@ def _after_play(state):
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (docs/algorithms.md#ecw-rmed); deterministic, ``rng`` is unused.  First finishes the
     previous list slot (steps 3-7), then forced exploration (step 1), else the pair LC[q] (step 2)."""
-    (comparisons, _, p_hat, _, alpha, beta, _, counters, current_list, _, _, _, _, _, _, _, _, _, _, _, _) = state
+    (comparisons, _, p_hat, _, alpha, beta, _, _, counters, current_list, _, _, _, _, _, _, _, _, _, _, _, _) = state
     n = comparisons
     c = counters[0]
     if c.pending:
@@ -384,7 +410,7 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """The common pair update; p, KLc(p, 1/2) and the Copeland counts of the played pair follow (the
     diagonal stays 1/2)."""
-    (comparisons, wins, p_hat, kl_half, _, _, _, _, _, _, _, _, copeland_wins, losses, _, _, _, _, _, _, _) = state
+    (comparisons, wins, p_hat, kl_half, _, _, _, _, _, _, _, _, _, copeland_wins, losses, _, _, _, _, _, _, _) = state
     n, w, p, kl = comparisons, wins, p_hat, kl_half
     sc, losses = copeland_wins, losses
     update_pair(n, w, a1, a2, a1_won)
@@ -396,15 +422,111 @@ def update(state, a1, a2, a1_won, t):
         _count_win(p, sc, losses, a1, a2, 1)
 
 
+@njit(cache=True)
+def _run_signature(state, s, with_pairs, q_best, out):
+    """The answers, at slot s of a run of self-pairs, of every test through which ln s enters slot s:
+    out[0] = no forced pair (step 1 at s); out[1] = the as-run pre-check fails, and out[2 + i] = winner
+    i passes ``_winner_passes`` (i an empirical Copeland winner), both with the lambda = max(1, ln(s - 1))
+    of steps 3-7 for slot s - 1; if ``with_pairs``, out[2 + K + id] = q_best_ij > n_ij / lambda for the
+    pairs (i > j, pair id) findMinRegret allocates.  Each answer is monotone in s: the thresholds
+    alpha sqrt(ln s) and beta / max(1, ln ln s) move one way, every cost n KLc / lambda only falls, and
+    the sorted order of the costs does not depend on lambda (up to two costs closer than rounding, which
+    could tie at one lambda and not at another), so ``out`` equals its value at the run's first slot up
+    to the first slot at which one test flips, and differs after it.  out: bool (2 + K + K(K-1)/2,)."""
+    (comparisons, _, p_hat, kl_half, alpha, beta, precheck, _, _, _, _, _, _, copeland_wins, losses, _, _, keys,
+     items, sorted_cost, sorted_arms, sorted_len) = state
+    n, p, kl, sc = comparisons, p_hat, kl_half, copeland_wins
+    K = n.shape[0]
+    lam = max(1.0, math.log(s - 1))
+    out[:] = False
+    out[0] = forced_pair(n, p, s, alpha, beta) < 0
+    out[1] = precheck == 0 and _precheck_fails(n, kl, lam)
+    loss1, loss2 = _copeland_losses(sc)
+    sorted_len[:] = -1
+    for i1 in range(K):
+        out[2 + i1] = K - 1 - sc[i1] == loss1 and _winner_passes(n, p, kl, lam, losses, i1, loss1, loss2, keys,
+                                                                 items, sorted_cost, sorted_arms, sorted_len)
+    if with_pairs:
+        for i in range(1, K):
+            for j in range(i):
+                out[2 + K + index_of_pair(i, j)] = q_best[i, j] > 0.0 and q_best[i, j] > n[i, j] / lam
+
+
+@njit(cache=True)
+def skip(state, t, rng, t_limit):
+    """The run of self-pairs (w, w) from slot t in one step (option skip="exact"; ``core.simulate``).
+
+    ECW-RMED draws nothing, and a self-comparison changes only the diagonal of (n, w), which no step
+    reads.  With LC = ((w, w)) just played at slot t - 1 (so every slot ends the round), this does what
+    ``select`` at slot t would do first -- steps 3-7 for slot t - 1 -- and if they put (w, w) alone
+    back (a confident winner w, step 4, or none and findMinRegret's candidate w with no pair
+    q_ij > n_ij / lambda, step 6) and no pair is forced at t (step 1), slot t plays (w, w) again.
+    Nothing changes between such slots but ln t, which enters only the tests of ``_run_signature``;
+    each is monotone in t, so the run lasts while their answers stay those of slot t, up to t_limit (a
+    checkpoint, a delayed-feedback delivery, the horizon): the last such slot is found by doubling and
+    bisection.  Returns (slots, w) for the slots t .. t + slots - 1, after their updates (the diagonal,
+    ``record_self_run``; the self-pair marked as played at the last of them, the lists as steps 3-7
+    leave them); (0, -1) otherwise, with steps 3-7 for slot t - 1 done if the last slot was such a
+    self-pair (``select`` then goes on from step 1).  ``rng`` is not used.
+    """
+    (comparisons, wins, p_hat, _, alpha, beta, _, _, counters, current_list, _, _, _, _, _, _,
+     best_allocation, _, _, _, _, _) = state
+    n, c = comparisons, counters[0]
+    K = n.shape[0]
+    n_pairs = K * (K - 1) // 2
+    pair = current_list[0]
+    if c.current_len != 1 or pair < n_pairs or c.pending != 1 or c.played_pair != pair or c.played_slot != t - 1:
+        return 0, -1
+    c.pending = 0
+    _after_play(state)
+    if c.current_len != 1 or current_list[0] != pair or forced_pair(n, p_hat, t, alpha, beta) >= 0:
+        return 0, -1
+    first = np.empty(2 + K + n_pairs, np.bool_)
+    _run_signature(state, t, False, best_allocation, first)
+    with_pairs = first[1] or not first[2:2 + K].any()  # no confident winner: steps 6-7 made q_best
+    if with_pairs:
+        _run_signature(state, t, True, best_allocation, first)
+    later = np.empty_like(first)
+    good = t  # the answers at slot ``good`` are those of slot t; ``bad`` (if <= t_limit) differs
+    bad = t_limit + 1
+    step = 1
+    while good < t_limit and bad == t_limit + 1:
+        probe = min(t + step, t_limit)
+        _run_signature(state, probe, with_pairs, best_allocation, later)
+        if np.array_equal(later, first):
+            good = probe
+            step *= 2
+        else:
+            bad = probe
+    while bad - good > 1:
+        probe = (good + bad) // 2
+        _run_signature(state, probe, with_pairs, best_allocation, later)
+        if np.array_equal(later, first):
+            good = probe
+        else:
+            bad = probe
+    slots = good - t + 1
+    c.pending = 1
+    c.played_slot = good
+    record_self_run(n, wins, pair - n_pairs, slots)
+    return slots, pair - n_pairs
+
+
+def exact_skip(state):
+    """The spec's skip hook: ``skip`` for a state made with skip="exact", else None (slot by slot)."""
+    return skip if state.skip_runs else None
+
+
 ECW_RMED_SPEC = AlgorithmSpec(
     name="ecw_rmed", label="ECW-RMED", init=init_ecw_rmed, select=select, update=update,
-    color="#98df8a", marker="*",
-    defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA, "confidence_precheck": "as-run"},
+    skip=exact_skip, color="#98df8a", marker="*",
+    defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA, "confidence_precheck": "as-run", "skip": SKIP_OFF},
     reference="Komiyama et al. ICML 2016, ECW-RMED (Algorithm 2 with the approximate optimisation)",
 )
 
 
 class ECWRMED(Policy):
-    """ECW-RMED as a live policy; parameters ``alpha`` (3), ``beta`` (0.01), ``confidence_precheck``."""
+    """ECW-RMED as a live policy; parameters ``alpha`` (3), ``beta`` (0.01), ``confidence_precheck``;
+    ``skip`` acts only in the simulator."""
 
     spec = ECW_RMED_SPEC

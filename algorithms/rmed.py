@@ -15,6 +15,11 @@ statistics *before* the slot's outcome (the original updates LN after the draw),
 same sums as a full recomputation), which keeps ``select`` O(K).  The RMED2 exploration slots leave the
 lists untouched, like the initial phase.
 
+Option (both): ``skip`` (docs/algorithms.md#exact-skipping-of-self-comparison-runs), "off" (default,
+slot by slot) or "exact": in the simulator, a run of self-comparisons that nothing but ln t can end is
+done in one step (``skip``); it does not draw the outcomes of the skipped slots, so the runs equal the
+default ones in law, not bit for bit.
+
 Option (RMED2 only): ``numerator="as-run"`` uses 1 - p_{i* a1} - p_{i* j} in b*'s score, the opposite
 sign of the RMED2 paper's estimated regret Delta_{i* a1} + Delta_{i* j} (a bug of the authors' code, spec
 3.8; RMED2 is not plotted); ``numerator="paper"`` uses p_{i* a1} + p_{i* j} - 1.
@@ -26,11 +31,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy, check_choice
+from algorithms.base import SKIP_OFF, AlgorithmSpec, Policy, check_choice, check_skip
 from core.bounds import update_pair
 from core.constants import RMED2_ALPHA, RMED_F_COEF, RMED_F_EXP
 from core.kl import kl_bernoulli
 from core.pairs import pair_of_index
+from core.skipping import last_slot_before, record_self_run
 
 VARIANT_RMED1, VARIANT_RMED2 = 1, 2
 NUMERATORS = {"as-run": 0, "paper": 1}
@@ -47,8 +53,8 @@ RMED_COUNTERS = np.dtype([
 
 class RMEDState(NamedTuple):
     """State of RMED1 and RMED2.  Settings: ``variant`` (VARIANT_RMED1 or VARIANT_RMED2), ``paper_sign``
-    (RMED2's numerator: False as run, True as in the paper), ``slack`` f(K) = 0.3 K^1.01, ``rmed2_alpha``.
-    Arrays (K arms; no pseudo-counts):"""
+    (RMED2's numerator: False as run, True as in the paper), ``slack`` f(K) = 0.3 K^1.01, ``rmed2_alpha``,
+    ``skip_runs`` (option skip="exact").  Arrays (K arms; no pseudo-counts):"""
 
     comparisons: np.ndarray  # float64 (K, K): n_ij
     wins: np.ndarray  # float64 (K, K): w_ij
@@ -57,6 +63,7 @@ class RMEDState(NamedTuple):
     paper_sign: bool
     slack: float
     rmed2_alpha: float
+    skip_runs: bool
     counters: np.ndarray  # RMED_COUNTERS (1,): the changing scalars, by name (``counters[0].position``)
     current_list: np.ndarray  # int64 (K,): LC in its first |LC| entries
     in_remaining: np.ndarray  # bool (K,): LR, the arms of LC not yet played this round
@@ -64,8 +71,8 @@ class RMEDState(NamedTuple):
     in_next: np.ndarray  # bool (K,): LN as a mask
 
 
-def _make_state(K, variant, numerator):
-    """A fresh ``RMEDState``: LC = LR = all arms, LN empty, q = 0."""
+def _make_state(K, variant, numerator, skip):
+    """A fresh ``RMEDState``: LC = LR = all arms, LN empty, q = 0; skip: "off" or "exact"."""
     counters = np.zeros(1, RMED_COUNTERS)
     counters[0]["current_len"] = K
     return RMEDState(
@@ -76,6 +83,7 @@ def _make_state(K, variant, numerator):
         paper_sign=numerator == NUMERATORS["paper"],
         slack=RMED_F_COEF * K**RMED_F_EXP,
         rmed2_alpha=RMED2_ALPHA,
+        skip_runs=check_skip(skip),
         counters=counters,
         current_list=np.arange(K, dtype=np.int64),
         in_remaining=np.ones(K, np.bool_),
@@ -84,18 +92,20 @@ def _make_state(K, variant, numerator):
     )
 
 
-def init_rmed1(K, horizon=None):
-    """State of RMED1 (Komiyama et al. 2015, Algorithm 1 with f(K) = 0.3 K^1.01); no parameter."""
-    return _make_state(K, VARIANT_RMED1, 0)
+def init_rmed1(K, horizon=None, skip=SKIP_OFF):
+    """State of RMED1 (Komiyama et al. 2015, Algorithm 1 with f(K) = 0.3 K^1.01); skip: "off" or
+    "exact" (module doc)."""
+    return _make_state(K, VARIANT_RMED1, 0, skip)
 
 
-def init_rmed2(K, horizon=None, numerator="as-run"):
+def init_rmed2(K, horizon=None, numerator="as-run", skip=SKIP_OFF):
     """State of RMED2 (Komiyama et al. 2015, Algorithm 2 with alpha = 3).
 
     numerator: "as-run" (default, the authors' sign-flipped regret estimate) or "paper"
-    (docs/algorithms.md#rmed1-and-rmed2).
+    (docs/algorithms.md#rmed1-and-rmed2); skip: "off" or "exact" (module doc).
     """
-    return _make_state(K, VARIANT_RMED2, NUMERATORS[check_choice("numerator", numerator, tuple(NUMERATORS))])
+    numerator = NUMERATORS[check_choice("numerator", numerator, tuple(NUMERATORS))]
+    return _make_state(K, VARIANT_RMED2, numerator, skip)
 
 
 @njit(cache=True, inline="always")
@@ -142,7 +152,7 @@ def _rmed2_challenger(n, w, a1, i_hat, paper_sign):
 def _maintain_lists(state, a1, i_star, t):
     """Steps 4-5: drop a1 from LR, append (ascending) every arm in neither LR nor LN with
     I_k - I* <= ln t + f(K) to LN, advance q; at the end of LC start the round LC = LR = LN."""
-    (_, _, divergences, _, _, slack, _, counters, current_list, in_remaining, next_list, in_next) = state
+    (_, _, divergences, _, _, slack, _, _, counters, current_list, in_remaining, next_list, in_next) = state
     div, lc, in_lr = divergences, current_list, in_remaining
     ln, in_ln = next_list, in_next
     c = counters[0]
@@ -166,23 +176,37 @@ def _maintain_lists(state, a1, i_star, t):
         c.position = 0
 
 
-@njit(cache=True)
-def select(state, t, rng):
-    """Choose (a1, a2) at slot t (docs/algorithms.md#rmed1-and-rmed2); deterministic, ``rng`` is unused."""
-    (comparisons, wins, divergences, variant, paper_sign, _, rmed2_alpha, counters, current_list, _, _, _) = state
-    n, w, div = comparisons, wins, divergences
-    K = n.shape[0]
-    n_pairs = K * (K - 1) // 2
+@njit(cache=True, inline="always")
+def _explores(variant, rmed2_alpha, n_pairs, t):
+    """Whether slot t is an exploration slot: the initial round (t - 1 < #pairs), and for RMED2 also
+    while t - 1 < #pairs * alpha * ln ln t (Algorithm 2 line 2)."""
     explore = t - 1 < n_pairs
     if not explore and variant == VARIANT_RMED2:
         explore = t - 1 < n_pairs * rmed2_alpha * math.log(math.log(t))
-    if explore:
-        return pair_of_index((t - 1) % n_pairs)
-    a1 = current_list[counters[0].position]
+    return explore
+
+
+@njit(cache=True, inline="always")
+def _least_divergent(div):
+    """i-hat = argmin_i I_i, the lowest index on ties."""
     i_hat = 0
-    for i in range(1, K):
+    for i in range(1, div.shape[0]):
         if div[i] < div[i_hat]:
             i_hat = i
+    return i_hat
+
+
+@njit(cache=True)
+def select(state, t, rng):
+    """Choose (a1, a2) at slot t (docs/algorithms.md#rmed1-and-rmed2); deterministic, ``rng`` is unused."""
+    (comparisons, wins, divergences, variant, paper_sign, _, rmed2_alpha, _, counters, current_list, _, _, _) = state
+    n, w, div = comparisons, wins, divergences
+    K = n.shape[0]
+    n_pairs = K * (K - 1) // 2
+    if _explores(variant, rmed2_alpha, n_pairs, t):
+        return pair_of_index((t - 1) % n_pairs)
+    a1 = current_list[counters[0].position]
+    i_hat = _least_divergent(div)
     # O = {j != a1 : p_{a1 j} <= 1/2}; the fallback is a1's most-losing opponent.
     o_empty = True
     i_hat_in_o = False
@@ -210,7 +234,7 @@ def select(state, t, rng):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update, then the empirical divergences of the two rows it changed."""
-    (comparisons, wins, divergences, _, _, _, _, _, _, _, _, _) = state
+    (comparisons, wins, divergences, _, _, _, _, _, _, _, _, _, _) = state
     n, w, div = comparisons, wins, divergences
     update_pair(n, w, a1, a2, a1_won)
     if a1 != a2:
@@ -218,27 +242,75 @@ def update(state, a1, a2, a1_won, t):
         div[a2] = divergence(n, w, a2)
 
 
+@njit(cache=True)
+def skip(state, t, rng, t_limit):
+    """The run of self-comparisons from slot t in one step (option skip="exact"; ``core.simulate``).
+
+    After the exploration slots (RMED2: t - 1 >= #pairs * alpha ln ln t; from t > #pairs * alpha on, this
+    stays so as t grows, since t - 1 - #pairs * alpha ln ln t increases there -- before, it need not),
+    with LC = (a) (so every slot ends the round: a1 = LC[0] = a, Algorithm 1 line 7), i-hat = a (the
+    least divergent arm, first index) and O = {j != a : p-hat_aj <= 1/2} empty (a beats every arm, all
+    compared), a2 = i-hat = a (RMED2's b* needs some p-hat_aj < 1/2: none), and the list walk (lines
+    10-13) puts back a alone: LN = (a), so again LC = LR = (a) -- unless another arm k has
+    I_k - I_a <= ln t + f(K).  A self-comparison leaves n, w off the diagonal and so every I unchanged:
+    the pair and the lists stay the same until ln t + f(K) reaches min_k (I_k - I_a) (that slot, which
+    changes the lists, is left to ``select``) or t_limit (a checkpoint, a delayed-feedback delivery, the
+    horizon).  Returns (slots, a) for the slots t .. t + slots - 1, after the updates of those slots
+    (the diagonal, ``record_self_run``; the lists end as they were); (0, -1) if slot t is not such a
+    pair.  ``rng`` is not used (RMED draws nothing; a self-comparison's outcome changes nothing but
+    w[a, a] += 1 either way).
+    """
+    (comparisons, wins, divergences, variant, _, slack, rmed2_alpha, _, counters, current_list, _, _, _) = state
+    n, w, div = comparisons, wins, divergences
+    K = n.shape[0]
+    n_pairs = K * (K - 1) // 2
+    if counters[0].current_len != 1 or _explores(variant, rmed2_alpha, n_pairs, t) \
+            or (variant == VARIANT_RMED2 and t <= n_pairs * rmed2_alpha):
+        return 0, -1
+    a = current_list[0]
+    if _least_divergent(div) != a:
+        return 0, -1
+    for j in range(K):
+        if j != a and p_hat(n, w, a, j) <= 0.5:
+            return 0, -1
+    end = t_limit
+    for k in range(K):
+        if k != a:
+            end = min(end, last_slot_before(div[k] - div[a], slack, end))
+    if end < t:
+        return 0, -1
+    slots = end - t + 1
+    record_self_run(n, w, a, slots)
+    return slots, a
+
+
+def exact_skip(state):
+    """The spec's skip hook: ``skip`` for a state made with skip="exact", else None (slot by slot)."""
+    return skip if state.skip_runs else None
+
+
 RMED1_SPEC = AlgorithmSpec(
     name="rmed1", label="RMED1", init=init_rmed1, select=select, update=update,
-    color="#2ca02c", marker="h",
-    defaults={},
+    skip=exact_skip, color="#2ca02c", marker="h",
+    defaults={"skip": SKIP_OFF},
     reference="Komiyama et al. COLT 2015, Algorithm 1 (RMED1), f(K) = 0.3 K^1.01",
 )
 RMED2_SPEC = AlgorithmSpec(
     name="rmed2", label="RMED2", init=init_rmed2, select=select, update=update,
-    color="#aec7e8", marker="H",
-    defaults={"numerator": "as-run"},
+    skip=exact_skip, color="#aec7e8", marker="H",
+    defaults={"numerator": "as-run", "skip": SKIP_OFF},
     reference="Komiyama et al. COLT 2015, Algorithm 2 (RMED2), alpha = 3",
 )
 
 
 class RMED1(Policy):
-    """RMED1 as a live policy (see ``Policy``); no parameter."""
+    """RMED1 as a live policy (see ``Policy``); ``skip`` acts only in the simulator."""
 
     spec = RMED1_SPEC
 
 
 class RMED2(Policy):
-    """RMED2 as a live policy; parameter ``numerator`` ("as-run" or "paper", docs/algorithms.md#rmed1-and-rmed2)."""
+    """RMED2 as a live policy; parameter ``numerator`` ("as-run" or "paper", docs/algorithms.md#rmed1-and-rmed2);
+    ``skip`` acts only in the simulator."""
 
     spec = RMED2_SPEC

@@ -17,6 +17,11 @@ Option ``hypothesis`` (docs/algorithms.md#rucb):
 
 With |C| = 0 a1 is uniform over all arms and B is emptied; with |C| = 1 a1 and B are its arm.
 
+Option ``skip`` (docs/algorithms.md#exact-skipping-of-self-comparison-runs): "off" (default, slot by
+slot) or "exact": in the simulator, a run of self-comparisons (a, a) that nothing but ln t can end is
+done in one step (``skip``); it does not draw the outcomes of the skipped slots, so the runs equal the
+default ones in law, not bit for bit.
+
 Cost: C is read from cached switch times (the ln t at which each u_ij reaches 1/2, refreshed when the
 pair is compared), O(K) per slot; only the column u_{. a1} is evaluated.
 """
@@ -27,10 +32,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
+from algorithms.base import SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_choice, check_skip
 from core.argmax import argmax_first, fill_true, uniform_member
-from core.bounds import direct_upper_column, fill_direct_switches, refresh_direct_switches, update_pair
+from core.bounds import direct_bound, direct_upper_column, fill_direct_switches, refresh_direct_switches, update_pair
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
+from core.skipping import last_slot_before, record_self_run
 
 HYPOTHESIS_AS_RUN, HYPOTHESIS_ORIGINAL = 0, 1
 HYPOTHESES = {"as-run": HYPOTHESIS_AS_RUN, "original": HYPOTHESIS_ORIGINAL}
@@ -39,12 +45,13 @@ NO_ARM = -1
 
 class RUCBState(NamedTuple):
     """State of RUCB.  Settings: ``alpha`` (confidence scale), ``hypothesis`` (HYPOTHESIS_AS_RUN or
-    HYPOTHESIS_ORIGINAL).  Arrays (K arms):"""
+    HYPOTHESIS_ORIGINAL), ``skip_runs`` (option skip="exact").  Arrays (K arms):"""
 
     comparisons: np.ndarray  # float64 (K, K): n_ij, comparisons of i against j (pseudo-count included)
     wins: np.ndarray  # float64 (K, K): w_ij, wins of i over j (pseudo-count included)
     alpha: float
     hypothesis: int
+    skip_runs: bool
     hypothesis_arm: np.ndarray  # int64 (1,): the hypothesis B, NO_ARM (-1) if empty
     upper_switch: np.ndarray  # float64 (K, K): ln t from which u_ij >= 1/2 (``core.bounds.ucb_switch_log_t``)
     upper_switch_row_max: np.ndarray  # float64 (K,): row maxima of upper_switch (i in C iff ln t >= it)
@@ -54,10 +61,11 @@ class RUCBState(NamedTuple):
     all_arms: np.ndarray  # bool (K,), all true
 
 
-def init_rucb(K, horizon=None, alpha=ALPHA, hypothesis="as-run"):
+def init_rucb(K, horizon=None, alpha=ALPHA, hypothesis="as-run", skip=SKIP_OFF):
     """A fresh ``RUCBState``.
 
-    alpha: confidence scale (> 0; warns if <= 0.5).  hypothesis: "as-run" or "original" (module doc).
+    alpha: confidence scale (> 0; warns if <= 0.5).  hypothesis: "as-run" or "original"; skip: "off"
+    or "exact" (module doc).
     With the pseudo-counts every unseen pair has p-hat = 10, so every switch starts at -inf.
     """
     mode = HYPOTHESES[check_choice("hypothesis", hypothesis, tuple(HYPOTHESES))]
@@ -66,6 +74,7 @@ def init_rucb(K, horizon=None, alpha=ALPHA, hypothesis="as-run"):
         wins=np.full((K, K), PSEUDO_W),
         alpha=check_alpha(alpha),
         hypothesis=mode,
+        skip_runs=check_skip(skip),
         hypothesis_arm=np.array([NO_ARM], dtype=np.int64),
         upper_switch=np.full((K, K), -np.inf),
         upper_switch_row_max=np.full(K, -np.inf),
@@ -116,7 +125,7 @@ def _first_arm(rng, in_c, c_list, size_c, mode, hypothesis, all_arms):
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: C = {i : u_ij >= 1/2 for all j}, a1 from C and B, then
     a2 = argmax_j u_{j a1} with first-index ties (Zoghi et al. 2014, Algorithm 1; docs/algorithms.md#rucb)."""
-    (comparisons, wins, alpha, hypothesis, hypothesis_arm, _, upper_switch_row_max, upper_column, in_candidates,
+    (comparisons, wins, alpha, hypothesis, _, hypothesis_arm, _, upper_switch_row_max, upper_column, in_candidates,
      candidates, all_arms) = state
     row_max, in_c, c_list, all_arms = upper_switch_row_max, in_candidates, candidates, all_arms
     K = row_max.shape[0]
@@ -136,21 +145,93 @@ def select(state, t, rng):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update and the pair's cached switch times."""
-    (comparisons, wins, alpha, _, _, upper_switch, upper_switch_row_max, _, _, _, _) = state
+    (comparisons, wins, alpha, _, _, _, upper_switch, upper_switch_row_max, _, _, _, _) = state
     n, w = comparisons, wins
     update_pair(n, w, a1, a2, a1_won)
     refresh_direct_switches(n, w, alpha, upper_switch, upper_switch_row_max, a1, a2)
 
 
+@njit(cache=True)
+def _challenger_stays_away(n, w, j, a, alpha, log_t):
+    """True iff at ln t = log_t the challenger scan of ``select`` (a2 = argmax_j u_{j a}, first index on
+    ties, u_{a a} = 1/2) does not pick j over a: u_{j a} < 1/2 for j < a, u_{j a} <= 1/2 for j > a."""
+    upper = direct_bound(n, w, j, a, log_t, alpha)[0]
+    return upper < 0.5 if j < a else upper <= 0.5
+
+
+@njit(cache=True)
+def _last_slot_away(n, w, j, a, alpha, switch, t, end):
+    """The last slot s in [t, end] up to which ``_challenger_stays_away`` holds at every slot (it holds at
+    t: the caller checked).  u_{j a} only grows with ln t, so the test holds up to one slot and fails
+    after it; ``switch`` (the cached ln t at which u_{j a} reaches 1/2) gives the estimate, and the exact
+    test of ``select`` at the neighbouring slots the answer, rounding included."""
+    s = max(t, min(end, last_slot_before(switch, 0.0, end)))
+    while s > t and not _challenger_stays_away(n, w, j, a, alpha, math.log(s)):
+        s -= 1
+    while s < end and _challenger_stays_away(n, w, j, a, alpha, math.log(s + 1)):
+        s += 1
+    return s
+
+
+@njit(cache=True)
+def skip(state, t, rng, t_limit):
+    """The run of self-comparisons from slot t in one step (option skip="exact"; ``core.simulate``).
+
+    Algorithm 1 of Zoghi et al. with C = {a} (step 2: |C| = 1 gives a1 = a and B = {a}, no random
+    draw) and a2 = argmax_j u_{j a} = a (step 3, first-index ties: u_{j a} < 1/2 for j < a, <= 1/2 for
+    j > a) is the deterministic pair (a, a).  A self-comparison changes only the diagonal of (n, w),
+    which no bound reads, so the pair stays (a, a) until ln t makes another arm i enter C (ln t reaches
+    its cached row maximum) or some u_{j a} rise past its tie with 1/2 -- or t_limit (a checkpoint, a
+    delayed-feedback delivery, the horizon).  Returns (slots, a) for the slots t .. t + slots - 1, after
+    the updates of those slots (the diagonal, ``record_self_run``; B = a); (0, -1) if slot t is not
+    such a pair.  ``rng`` is not used: the pair needs no draw and a self-comparison's outcome changes
+    nothing but w[a, a] += 1 either way.
+    """
+    (comparisons, wins, alpha, _, _, hypothesis_arm, upper_switch, upper_switch_row_max, _, _, _, _) = state
+    n, w, row_max = comparisons, wins, upper_switch_row_max
+    K = n.shape[0]
+    log_t = math.log(t)
+    a = -1
+    for i in range(K):
+        if log_t >= row_max[i]:
+            if a >= 0:
+                return 0, -1
+            a = i
+    if a < 0:
+        return 0, -1
+    for j in range(K):
+        if j != a and not _challenger_stays_away(n, w, j, a, alpha, log_t):
+            return 0, -1
+    end = t_limit
+    for i in range(K):
+        if i != a:
+            end = min(end, last_slot_before(row_max[i], 0.0, end))
+    for j in range(K):
+        if j != a and end >= t:
+            end = _last_slot_away(n, w, j, a, alpha, upper_switch[j, a], t, end)
+    if end < t:
+        return 0, -1
+    slots = end - t + 1
+    hypothesis_arm[0] = a
+    record_self_run(n, w, a, slots)
+    return slots, a
+
+
+def exact_skip(state):
+    """The spec's skip hook: ``skip`` for a state made with skip="exact", else None (slot by slot)."""
+    return skip if state.skip_runs else None
+
+
 RUCB_SPEC = AlgorithmSpec(
     name="rucb", label="RUCB", init=init_rucb, select=select, update=update, sync=sync_rucb,
-    color="#ff7f0e", marker="s",
-    defaults={"alpha": ALPHA, "hypothesis": "as-run"},
+    skip=exact_skip, color="#ff7f0e", marker="s",
+    defaults={"alpha": ALPHA, "hypothesis": "as-run", "skip": SKIP_OFF},
     reference="Zoghi et al. ICML 2014, Algorithm 1 (RUCB), as run by Wu & Liu 2016",
 )
 
 
 class RUCB(Policy):
-    """RUCB as a live policy; parameters ``alpha`` (0.51) and ``hypothesis`` ("as-run" or "original")."""
+    """RUCB as a live policy; parameters ``alpha`` (0.51) and ``hypothesis`` ("as-run" or "original");
+    ``skip`` acts only in the simulator (a live policy selects slot by slot)."""
 
     spec = RUCB_SPEC

@@ -6,12 +6,13 @@ regret, count self-comparisons per arm, and deliver the outcome to the algorithm
 batches every ``delay`` slots.  Algorithms never see P.
 
 A caller may also pass an njit ``skip(state, t, rng, t_limit) -> (slots, arm)`` (an algorithm declares
-it on its spec, for the states it applies to: D-TS with sampling="fast"): before a slot t that follows
-a self-comparison (the only time skipping can pay off; a call costs about as much as a cheap slot) the
-loop asks it to decide, in one draw, a run of ``slots`` self-comparisons of ``arm`` (slots t .. t + slots
-- 1, all <= t_limit) that are exactly distributed as the slot-by-slot selections would be; the loop then
-adds their regret, g2w and self counts without simulating them.  ``skip`` returns (0, -1) when it does
-not apply.  Without a skip, a run goes through the plain loop, unchanged.
+it on its spec, for the states it applies to: D-TS with sampling="fast"; RUCB, RMED and
+ECW-RMED with skip="exact"): before a slot t that follows a self-comparison (the only time skipping can pay off; a
+call costs about as much as a cheap slot) the loop asks it to decide, in at most one draw, a run of
+``slots`` self-comparisons of ``arm`` (slots t .. t + slots - 1, all <= t_limit) that are exactly
+distributed as the slot-by-slot selections would be; the loop then adds their regret, g2w and self
+counts without simulating them.  ``skip`` returns (0, -1) when it does not apply.  Without a skip, a
+run goes through the plain loop, unchanged.
 """
 
 import numpy as np

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from algorithms import get_algorithm
+from algorithms.base import SKIP_OFF, SKIP_PARAM
 from core.simulate import simulate
 from data import load_dataset
 from reproduce import seeds
@@ -204,8 +205,13 @@ def chunk_shapes(config: dict, K: int) -> dict:
 
 def resolved_params(line: Line) -> dict:
     """Every parameter of the line's algorithm, defaults included: what the stored config records, so
-    that a result made under another default is detected as stale."""
-    return get_algorithm(line.algorithm).resolve_params(dict(line.params))
+    that a result made under another default is detected as stale.  The one exception is skip="off"
+    (algorithms.base.SKIP_PARAM): results stored before that option existed were made slot by slot, so
+    a config without it means "off", and recording it would turn every one of them stale."""
+    params = get_algorithm(line.algorithm).resolve_params(dict(line.params))
+    if params.get(SKIP_PARAM) == SKIP_OFF:
+        del params[SKIP_PARAM]
+    return params
 
 
 def line_key(line: Line) -> str:

@@ -1,0 +1,46 @@
+"""Shared pieces of the exact self-comparison skips (``core.simulate``'s ``skip`` hook;
+docs/algorithms.md#exact-skipping-of-self-comparison-runs).
+
+A skip decides at slot t that the next slots t .. e are all the same self-comparison (a, a).  The
+deterministic skips of RUCB and RMED1/RMED2 find e as the last slot before some test on ln s changes its
+answer; ``last_slot_before`` evaluates that test with the very floating-point expression ``select``
+uses, so that no rounding can make the skip and the slot-by-slot run disagree.
+"""
+
+import math
+
+from numba import njit
+
+
+@njit(cache=True)
+def first_slot_reaching(value, offset):
+    """The smallest slot s >= 1 with ``math.log(s) + offset >= value`` (value - offset finite and not
+    above ln 2**62): estimated by exp, then moved to the exact boundary of the floating-point test."""
+    if offset >= value:  # math.log(1) + offset == offset
+        return 1
+    s = max(1, int(math.ceil(math.exp(value - offset))))
+    while s > 1 and math.log(s - 1) + offset >= value:
+        s -= 1
+    while math.log(s) + offset < value:
+        s += 1
+    return s
+
+
+@njit(cache=True)
+def last_slot_before(value, offset, t_limit):
+    """The last slot s <= t_limit with ``math.log(s) + offset < value`` for every slot up to s, i.e.
+    ``first_slot_reaching(value, offset) - 1`` capped at t_limit (t_limit if the test still fails at
+    t_limit, which also covers value = +inf); 0 if it already holds at s = 1."""
+    if math.log(t_limit) + offset < value:
+        return t_limit
+    return first_slot_reaching(value, offset) - 1
+
+
+@njit(cache=True, inline="always")
+def record_self_run(n, w, arm, slots):
+    """The statistics update of ``slots`` self-comparisons of ``arm`` at once: ``update_pair`` adds 2 to
+    n[a, a] and 1 to w[a, a] per self-comparison whatever its outcome (core.bounds), so no draw is needed.
+    One addition instead of ``slots`` can round differently when the diagonal holds a pseudo-count
+    (RUCB: 1e-6); no kernel reads the diagonal."""
+    n[arm, arm] += 2.0 * slots
+    w[arm, arm] += slots

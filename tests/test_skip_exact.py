@@ -1,0 +1,291 @@
+"""skip="exact" of RUCB, RMED1, RMED2 and ECW-RMED is exact (docs/algorithms.md#exact-skipping-of-self-comparison-runs).
+
+* frozen states: from a state reached by a default run, windows of slots with no update but the
+  self-comparisons' own, walked slot by slot (select) and with the skip (skip + select, as the
+  simulator does).  These skips draw no random number and select draws none while they apply, so with
+  the same seed both walks must give the same number of self-comparisons, the same first other pair
+  and the same state at its end -- exactly, not in law (the never-read diagonal of (n, w) up to the
+  rounding of RUCB's pseudo-count: one sum against many).  The window ends are spread so that many skips
+  stop at a switch time rather than at the limit (an off-by-one there changes the first other pair);
+  a skip made one slot too long is caught (``test_frozen_walks_catch_a_skip_one_slot_too_long``).
+* whole runs: with and without skipping over 200 runs (the same run indices, so the same shuffles),
+  the regret at several checkpoints, the final g2w and the self-comparison totals agree in law
+  (two-sample KS and Welch t-tests, significance ALPHA = 1e-3 per test with fixed seeds), on Condorcet
+  and non-Condorcet problems and with delayed feedback.
+"""
+
+import numpy as np
+import pytest
+from numba import njit
+from scipy import stats
+
+from algorithms import get_algorithm
+from algorithms.rmed import _explores
+from algorithms.rucb import skip as rucb_skip
+from core.constants import PSEUDO_N, PSEUDO_W
+from core.simulate import simulate
+from core.skipping import first_slot_reaching, last_slot_before
+from data import load_dataset
+from reproduce.runner import Line, line_key, log_grid, resolved_params, run_one
+
+ALPHA = 1e-3
+# The fields of each state that a walk must leave equal (statistics and bookkeeping; not the scratch).
+COMPARED = {
+    "rucb": ("comparisons", "wins", "hypothesis_arm"),
+    "rmed1": ("comparisons", "wins", "divergences", "counters", "current_list", "in_remaining", "in_next"),
+}
+COMPARED["rmed2"] = COMPARED["rmed1"]
+COMPARED["ecw_rmed"] = ("comparisons", "wins", "p_hat", "kl_half", "counters", "current_list", "in_remaining",
+                        "in_next", "copeland_wins", "losses")
+
+
+def test_first_slot_reaching_is_the_exact_boundary():
+    """Against a scan over the slots, for values near ln s (where rounding decides) and offsets."""
+    for value in np.concatenate([np.log(np.arange(1, 3000)) + d for d in (-1e-15, 0.0, 1e-15, 0.3)]):
+        for offset in (0.0, 1.7):
+            s = first_slot_reaching(value, offset)
+            assert np.log(s) + offset >= value and (s == 1 or np.log(s - 1) + offset < value)
+            assert last_slot_before(value, offset, 5000) == s - 1
+            assert last_slot_before(value, offset, 2) == min(2, s - 1)
+    assert last_slot_before(np.inf, 0.0, 7) == 7
+
+
+@pytest.mark.parametrize("K", [2, 3, 5, 16, 32, 136, 500])
+def test_rmed2_exploration_does_not_come_back(K):
+    """The RMED2 skip checks the exploration condition at its first slot only, from t > #pairs * alpha
+    on: once t - 1 >= #pairs * alpha ln ln t there, it stays so (checked slot by slot up to 10^6; for
+    K = 3 exploration does come back at t = 5 <= 9, which is why the skip waits for t > #pairs * alpha)."""
+    assert _explores_again(K, 10**6) < 0
+
+
+@njit(cache=False)
+def _explores_again(K, horizon):
+    """The first slot at which RMED2 explores again after a slot t > #pairs * alpha without exploration
+    (-1: none up to ``horizon``)."""
+    n_pairs = K * (K - 1) // 2
+    ended = False
+    for t in range(1, horizon + 1):
+        explore = _explores(2, 3.0, n_pairs, t)
+        if not explore and t > n_pairs * 3.0:
+            ended = True
+        elif explore and ended:
+            return t
+    return -1
+
+
+@njit(cache=False)
+def _walk(select, update, skip, use_skip, state, rng, t0, end):
+    """From slot t0 to ``end`` (inclusive) in a frozen state: every self-comparison is updated (its
+    diagonal), the first other pair ends the walk un-updated.  With ``use_skip``, skip is asked before
+    every slot, as the simulator does after a self-comparison.  Returns (self-comparisons, first other
+    pair (a1, a2) or (-1, -1), slots skipped, skips that stopped before ``end``)."""
+    count = 0
+    skipped = 0
+    early = 0
+    t = t0
+    while t <= end:
+        if use_skip:
+            slots, arm = skip(state, t, rng, end)
+            if slots > 0:
+                count += slots
+                skipped += slots
+                early += t + slots - 1 < end
+                t += slots
+                continue
+        a1, a2 = select(state, t, rng)
+        if a1 != a2:
+            return count, a1, a2, skipped, early
+        update(state, a1, a2, True, t)
+        count += 1
+        t += 1
+    return count, -1, -1, skipped, early
+
+
+def state_at_self_comparison(spec, params, dataset, slots, seed):
+    """(state, t): a default-loop run on ``dataset`` (unshuffled) for ``slots`` slots, continued slot by
+    slot until the algorithm's skip applies at slot t (at most ``slots`` more)."""
+    P = load_dataset(dataset).P
+    state = spec.make_state(P.shape[0], params=params)
+    zeta = np.zeros(P.shape[0])
+    rng = np.random.default_rng(seed)
+    simulate(spec.select, spec.update, state, rng, P, zeta, zeta, np.array([slots]), 1,
+             np.zeros(1), np.zeros(1), np.zeros(P.shape[0], np.int64))
+    for t in range(slots + 1, 2 * slots + 1):
+        if spec.skip(state)(copy_state(state), t, rng, 2 * t)[0] > 0:
+            return state, t
+        a1, a2 = spec.select(state, t, rng)
+        spec.update(state, a1, a2, rng.random() < P[a1, a2], t)
+    raise AssertionError(f"the skip applies at no slot in {slots + 1}..{2 * slots}")
+
+
+def copy_state(state):
+    """A deep copy of a NamedTuple state."""
+    return type(state)(*(np.copy(part) if isinstance(part, np.ndarray) else part for part in state))
+
+
+# RUCB wins matrix in which the challenger bound ends the runs, not C: arm 0 beats every arm (in C
+# throughout); arm 1 has won 430 of 1000 against arm 0, so u_10 reaches 1/2 near t = 15000, but lost 1400
+# of 2000 against arm 2, which keeps it out of C; arms 2 and 3 lost 700 of 1000 against arm 0.
+COLUMN_BOUND_WINS = [[0, 570, 700, 700], [430, 0, 600, 500], [300, 1400, 0, 500], [300, 500, 500, 0]]
+
+
+def column_bound_state(spec, params):
+    """The RUCB state of COLUMN_BOUND_WINS (pseudo-counts added)."""
+    wins = np.asarray(COLUMN_BOUND_WINS, dtype=np.float64)
+    state = spec.make_state(wins.shape[0], params=params)
+    return spec.set_statistics(state, wins + wins.T + PSEUDO_N, wins + PSEUDO_W)
+
+
+def frozen_walks(name, params, source, slots, skip=None, windows=60, seed=3):
+    """``windows`` frozen walks, each twice (slot by slot; with ``skip``, by default the algorithm's
+    own), from the state of ``state_at_self_comparison`` on the dataset ``source`` (its slot t), or, for
+    source "column_bound", from ``column_bound_state`` (t = slots + 1): start t0 = t + a log-uniform
+    offset below ``slots`` (the first window: t), end t0 + a log-uniform length up to 30 slots.  Asserts
+    that both walks agree; returns (slots skipped, skips that stopped before the end of their window)."""
+    spec = get_algorithm(name)
+    params = {**params, "skip": "exact"}
+    if source == "column_bound":
+        base, t_self = column_bound_state(spec, params), slots + 1
+    else:
+        base, t_self = state_at_self_comparison(spec, params, source, slots, seed)
+    kernel = skip if skip is not None else spec.skip(base)
+    draw = np.random.default_rng(seed)
+    skipped = early = 0
+    for window in range(windows):
+        t0 = t_self + (int(np.exp(draw.uniform(0.0, np.log(slots)))) - 1 if window else 0)
+        end = t0 + int(np.exp(draw.uniform(0.0, np.log(30 * slots))))
+        walked = []
+        for use_skip in (False, True):
+            state = copy_state(base)
+            result = _walk(spec.select, spec.update, kernel, use_skip, state, np.random.default_rng(window), t0, end)
+            walked.append((result, state))
+        (plain, plain_state), (fast, fast_state) = walked
+        where = f"{name} {source} window {window} (t0 = {t0}, end = {end})"
+        assert fast[:3] == plain[:3], f"{where}: (self-comparisons, next pair) {fast[:3]} != {plain[:3]}"
+        for field in COMPARED[name]:
+            fast_part, plain_part = getattr(fast_state, field), getattr(plain_state, field)
+            if field in ("comparisons", "wins"):  # the diagonal: one sum against many (pseudo-count rounding)
+                np.testing.assert_allclose(np.diag(fast_part), np.diag(plain_part), rtol=1e-12, err_msg=where)
+                fast_part, plain_part = fast_part[~np.eye(len(fast_part), dtype=bool)], \
+                    plain_part[~np.eye(len(plain_part), dtype=bool)]
+            assert np.array_equal(fast_part, plain_part), f"{where}: {field}"
+        skipped += fast[3]
+        early += fast[4]
+    return skipped, early
+
+
+FROZEN_CASES = [
+    ("rucb", {}, "mslr5_condorcet", 3000),
+    ("rucb", {"hypothesis": "original"}, "mslr5_condorcet", 30000),
+    ("rucb", {}, "arxiv", 30000),
+    ("rucb", {}, "column_bound", 3000),
+    ("rucb", {"hypothesis": "original"}, "column_bound", 3000),
+    ("rmed1", {}, "mslr5_condorcet", 10000),
+    ("rmed1", {}, "arxiv", 30000),
+    ("rmed2", {}, "mslr5_condorcet", 10000),
+    ("rmed2", {"numerator": "paper"}, "arxiv", 30000),
+    ("ecw_rmed", {}, "mslr5_condorcet", 10000),
+    ("ecw_rmed", {"confidence_precheck": "none"}, "arxiv", 30000),
+    ("ecw_rmed", {}, "mslr5_noncondorcet", 100000),
+    ("ecw_rmed", {}, "nc_cyclic", 30000),
+]
+
+
+@pytest.mark.parametrize("name,params,source,slots", FROZEN_CASES)
+def test_frozen_walks_agree_with_and_without_skip(name, params, source, slots):
+    skipped, early = frozen_walks(name, params, source, slots)
+    assert skipped > 0, "the states chosen must be ones where the skip applies"
+    assert early > 0, "some skips must stop at a switch time, not at the window's end"
+
+
+@njit(cache=False)
+def _one_slot_too_long(state, t, rng, t_limit):
+    """RUCB's skip with each run made one slot longer when that stays within the limit (a deliberate
+    off-by-one at the switch time), its diagonal updated accordingly."""
+    slots, arm = rucb_skip(state, t, rng, t_limit)
+    if 0 < slots and t + slots <= t_limit:
+        state.comparisons[arm, arm] += 2.0
+        state.wins[arm, arm] += 1.0
+        slots += 1
+    return slots, arm
+
+
+def test_frozen_walks_catch_a_skip_one_slot_too_long():
+    with pytest.raises(AssertionError, match="self-comparisons, next pair"):
+        frozen_walks("rucb", {}, "mslr5_condorcet", 3000, skip=_one_slot_too_long)
+
+
+def many_runs(name, params, dataset, horizon, runs, delay):
+    """regret, g2w and self counts of ``runs`` runs (seed 99) as arrays, one row per run."""
+    ds, spec = load_dataset(dataset), get_algorithm(name)
+    rows = [run_one(ds, spec, params, horizon, r, 99, delay) for r in range(runs)]
+    return {key: np.array([row[key] for row in rows]) for key in ("regret", "g2w", "self_counts")}
+
+
+def assert_same_law(name, params, dataset, horizon, delay, runs=200):
+    """With and without skip: KS and Welch at 4 checkpoints and at T, Welch on the final g2w (Condorcet
+    problems) and on the self-comparison totals, each at ALPHA / 5.  With 200 runs a mean shift of ~0.4
+    standard deviations is detected with probability ~0.8.  Also requires the skip to have changed some
+    runs (else the comparison would be empty)."""
+    fast = many_runs(name, {**params, "skip": "exact"}, dataset, horizon, runs, delay)
+    ref = many_runs(name, params, dataset, horizon, runs, delay)
+    assert not np.array_equal(fast["regret"], ref["regret"]), "the skip never applied"
+    grid = log_grid(horizon)
+    picks = sorted({int(np.searchsorted(grid, horizon // d)) for d in (100, 30, 10, 3)} | {grid.size - 1})
+    level = ALPHA / 5
+    for k in picks:
+        a, b = fast["regret"][:, k], ref["regret"][:, k]
+        assert stats.ks_2samp(a, b).pvalue > level, f"KS at t = {grid[k]}"
+        if a.std() + b.std() > 0:
+            assert stats.ttest_ind(a, b, equal_var=False).pvalue > level, f"mean at t = {grid[k]}"
+    if not np.isnan(fast["g2w"]).any():
+        assert stats.ttest_ind(fast["g2w"][:, -1], ref["g2w"][:, -1], equal_var=False).pvalue > level, "g2w"
+    assert stats.ttest_ind(fast["self_counts"].sum(axis=1), ref["self_counts"].sum(axis=1),
+                           equal_var=False).pvalue > level, "self-comparison totals"
+
+
+RUN_CASES = [
+    ("rucb", {}, "mslr5_condorcet", 10000, 1),
+    ("rucb", {}, "mslr5_condorcet", 10000, 10),
+    ("rucb", {"hypothesis": "original"}, "arxiv", 10000, 1),
+    ("rmed1", {}, "mslr5_condorcet", 10000, 1),
+    ("rmed1", {}, "mslr5_condorcet", 10000, 7),
+    ("rmed2", {}, "nc_strong_borda", 10000, 1),
+    ("ecw_rmed", {}, "mslr5_condorcet", 10000, 3),
+]
+
+
+@pytest.mark.parametrize("name,params,dataset,horizon,delay", RUN_CASES)
+def test_skipping_runs_match_slot_by_slot(name, params, dataset, horizon, delay):
+    assert_same_law(name, params, dataset, horizon, delay)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,params,dataset,horizon,delay", [
+    ("rucb", {}, "mslr5_condorcet", 300000, 1),
+    ("rmed1", {}, "mslr16_condorcet", 300000, 1),
+    ("rmed2", {}, "mslr16_condorcet", 100000, 3),
+    ("ecw_rmed", {"confidence_precheck": "none"}, "arxiv", 100000, 1),
+    ("ecw_rmed", {}, "mslr5_noncondorcet", 100000, 1),
+])
+def test_skipping_runs_match_slot_by_slot_long(name, params, dataset, horizon, delay):
+    assert_same_law(name, params, dataset, horizon, delay)
+
+
+@pytest.mark.parametrize("name", ["rucb", "rmed1", "rmed2", "ecw_rmed"])
+def test_skip_is_opt_in_and_rejected_values_are_named(name):
+    spec = get_algorithm(name)
+    assert spec.defaults["skip"] == "off"
+    assert spec.skip(spec.make_state(4)) is None
+    assert spec.skip(spec.make_state(4, params={"skip": "exact"})) is not None
+    with pytest.raises(ValueError, match="skip must be one of 'off', 'exact'"):
+        spec.make_state(4, params={"skip": True})
+
+
+def test_skip_lands_in_the_storage_key_and_off_is_not_recorded():
+    """skip="exact" is a non-default parameter (its own ``_p<digest>`` folder, recorded in the config);
+    "off" is left out of the config, so the results stored before the option existed stay valid."""
+    default = Line(dataset="gap", algorithm="rmed1", horizon=300, runs=2)
+    exact = Line(dataset="gap", algorithm="rmed1", horizon=300, runs=2, params=(("skip", "exact"),))
+    assert line_key(default) == "rmed1_T300" and resolved_params(default) == {}
+    assert line_key(exact).startswith("rmed1_p") and resolved_params(exact) == {"skip": "exact"}
