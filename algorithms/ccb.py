@@ -26,8 +26,9 @@ both rows), so a slot costs O(K) plus O(K) per such row instead of 2 K^2 compari
 only the lists of the recounted rows: every other row has neither been compared nor passed a switch
 time since the previous slot, whose step 2 found (or, by reset, made) none of its entries disproven.
 Everything is recounted, and step 2 run on every list, after ``sync_ccb`` or when t goes back.  Steps
-3 and 4 cost O(K) a slot plus O(K) per arm they move; step 5 (probability 1/4) still walks every list,
-O(sum |B^i|): nothing before the first hypothesis, K (Lbar + 1) at most after step 4 has cut them.
+3 and 4 cost O(K) a slot plus O(K) per arm they move.  Step 5 (probability 1/4) sums kept per-row
+counts of the unresolved pairs in each list (counted when the row is recounted, and again when the
+list's length has changed, the only way a list changes) and walks only the list holding the drawn pair.
 The same integers as a full recount (tests/reference/scans.py keeps the full-scan select; the lockstep
 in tests/test_incremental.py), so every draw and choice is unchanged.
 """
@@ -49,6 +50,7 @@ from core.bounds import (
 from core.constants import ALPHA, CCB_P_CHALLENGER, CCB_P_EXPLORE, CCB_P_RESTRICT, PSEUDO_N, PSEUDO_W
 
 CHECKED_AT, EARLIEST = 0, 1  # the two entries of CCBState.row_next after the K rows, by offset from K
+UNRESOLVED, COUNTED_LEN = 0, 1  # the rows of CCBState.unresolved
 
 
 class CCBState(NamedTuple):
@@ -70,6 +72,9 @@ class CCBState(NamedTuple):
     # then, at K + CHECKED_AT, the ln t of the last check (inf: none yet) and at K + EARLIEST the least
     # of the K row entries (one array, not three: every array of a state costs reference counting)
     row_next: np.ndarray
+    # int64 (2, K): row UNRESOLVED, #{j in B^i : l_ij <= 1/2 <= u_ij} (step 5), counted when B^i had the
+    # length in row COUNTED_LEN (-1: never); recounted with the row, or when the list's length changed
+    unresolved: np.ndarray
     in_candidates: np.ndarray  # scratch bool (K,): the candidate set C
     upper_column: np.ndarray  # scratch float64 (K,): the column u_{. a1}
 
@@ -87,8 +92,8 @@ def init_ccb(K, horizon=None, alpha=ALPHA):
         in_winners=fill_true(np.zeros(K, np.bool_)), challengers=np.zeros((K, K), np.int64),
         challenger_lens=np.zeros(K, np.int64), upper_switch=upper, lower_switch=lower,
         upper_copeland=np.zeros(K, np.int64), lower_copeland=np.zeros(K, np.int64),
-        row_next=np.concatenate((np.zeros(K), [math.inf, -math.inf])), in_candidates=np.zeros(K, np.bool_),
-        upper_column=np.zeros(K),
+        row_next=np.concatenate((np.zeros(K), [math.inf, -math.inf])), unresolved=np.full((2, K), -1, np.int64),
+        in_candidates=np.zeros(K, np.bool_), upper_column=np.zeros(K),
     )
 
 
@@ -126,6 +131,21 @@ def _reset_disproven(lower, log_t, max_losses, in_b, lists, lens):
 
 
 @njit(cache=True, inline="always")
+def _walk_list(upper, lower, log_t, i, lists, lens, unresolved):
+    """Walk B^i once: ``unresolved[:, i]`` = (#{j in B^i : l_ij <= 1/2 <= u_ij}, |B^i|); returns whether
+    some j in B^i has l_ij > 1/2 (step 2 on this row)."""
+    count = 0
+    disproven = False
+    for s in range(lens[i]):
+        j = lists[i, s]
+        disproven = disproven or log_t < lower[i, j]
+        count += _unresolved(upper, lower, log_t, i, j)
+    unresolved[UNRESOLVED, i] = count
+    unresolved[COUNTED_LEN, i] = lens[i]
+    return disproven
+
+
+@njit(cache=True, inline="always")
 def _recount_row(upper, lower, log_t, i, cu, cl, row_next):
     """Step 1 on row i: ``cu[i] = #{j != i : u_ij >= 1/2}`` (ln t >= upper[i, j]) and
     ``cl[i] = #{j != i : l_ij >= 1/2}`` (ln t <= lower[i, j]), and ``row_next[i]``, the earliest upper
@@ -148,11 +168,11 @@ def _recount_row(upper, lower, log_t, i, cu, cl, row_next):
 
 
 @njit(cache=True, inline="always")
-def _refresh_counts(upper, lower, log_t, cu, cl, row_next, lists, lens):
-    """Bring the kept Copeland counts to ln t (module doc, "Cost"): recount the rows that are due, or
-    every row if nothing was counted yet or ln t went back.  Returns -1 after recounting every row
-    (step 2 must then check every list), else whether some recounted row has a disproven entry in its
-    list (step 2 on the only rows that can)."""
+def _refresh_counts(upper, lower, log_t, cu, cl, row_next, lists, lens, unresolved):
+    """Bring the kept Copeland counts and unresolved counts to ln t (module doc, "Cost"): recount the
+    rows that are due, or every row if nothing was counted yet or ln t went back.  Returns -1 after
+    recounting every row (step 2 must then check every list), else whether some recounted row has a
+    disproven entry in its list (step 2 on the only rows that can)."""
     K = cu.shape[0]
     full = log_t < row_next[K + CHECKED_AT]
     row_next[K + CHECKED_AT] = log_t
@@ -163,7 +183,8 @@ def _refresh_counts(upper, lower, log_t, cu, cl, row_next, lists, lens):
     for i in range(K):
         if full or log_t >= row_next[i]:
             _recount_row(upper, lower, log_t, i, cu, cl, row_next)
-            disproven = disproven or (not full and _row_disproven(lower, log_t, i, lists, lens))
+            row_disproven = _walk_list(upper, lower, log_t, i, lists, lens, unresolved)
+            disproven = disproven or (not full and row_disproven)
         earliest = min(earliest, row_next[i])
     row_next[K + EARLIEST] = earliest
     return -1 if full else int(disproven)
@@ -221,18 +242,26 @@ def _unresolved(upper, lower, log_t, i, j):
 
 
 @njit(cache=True)
-def _exploration_pair(rng, upper, lower, log_t, lists, lens):
+def _exploration_pair(rng, upper, lower, log_t, lists, lens, unresolved):
     """A uniform element of E = {(i, j) : j in B^i, l_ij <= 1/2 <= u_ij}, or (-1, -1) if E is empty
-    (step 5); E is enumerated with i ascending, then in B^i order."""
-    K = upper.shape[0]
+    (step 5); E is enumerated with i ascending, then in B^i order.  |E| is the sum of the kept
+    per-row counts, and only the list holding the drawn element is walked.  A list changes only with
+    its length (an arm in B has an empty list: step 4 empties the list of the arm it adds, a reset every
+    list; so step 3 rebuilds only empty lists, and steps 2 and 4 only shorten or empty lists), so a
+    list whose length differs from the one it was counted at is walked again first."""
+    K = lens.shape[0]
     count = 0
     for i in range(K):
-        for s in range(lens[i]):
-            count += _unresolved(upper, lower, log_t, i, lists[i, s])
+        if unresolved[COUNTED_LEN, i] != lens[i]:
+            _walk_list(upper, lower, log_t, i, lists, lens, unresolved)
+        count += unresolved[UNRESOLVED, i]
     if count == 0:
         return -1, -1
     pick = rng.integers(0, count)
     for i in range(K):
+        if pick >= unresolved[UNRESOLVED, i]:
+            pick -= unresolved[UNRESOLVED, i]
+            continue
         for s in range(lens[i]):
             j = lists[i, s]
             if _unresolved(upper, lower, log_t, i, j):
@@ -268,13 +297,13 @@ def _challenger(rng, u_col, lower, log_t, a1, lists, lens):
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (Zoghi et al. 2015, Algorithm 1, steps 1-7; docs/algorithms.md#ccb)."""
     (comparisons, wins, alpha, max_losses, in_winners, challengers, challenger_lens, upper_switch, lower_switch,
-     upper_copeland, lower_copeland, row_next, in_candidates, upper_column) = state
+     upper_copeland, lower_copeland, row_next, unresolved, in_candidates, upper_column) = state
     max_losses, in_b, lists, lens = max_losses, in_winners, challengers, challenger_lens
     upper, lower, cu, cl = upper_switch, lower_switch, upper_copeland, lower_copeland
     in_c, u_col = in_candidates, upper_column
     K = in_c.shape[0]
     log_t = math.log(t)
-    disproven = _refresh_counts(upper, lower, log_t, cu, cl, row_next, lists, lens)
+    disproven = _refresh_counts(upper, lower, log_t, cu, cl, row_next, lists, lens, unresolved)
     top = np.max(cu)
     for i in range(K):
         in_c[i] = cu[i] == top
@@ -285,7 +314,7 @@ def select(state, t, rng):
     _remove_non_winners(upper, log_t, cu, cl, max_losses, in_b, lists, lens)
     _add_winners(rng, cu, cl, in_c, max_losses, in_b, lists, lens)
     if rng.random() < CCB_P_EXPLORE:
-        i, j = _exploration_pair(rng, upper, lower, log_t, lists, lens)
+        i, j = _exploration_pair(rng, upper, lower, log_t, lists, lens, unresolved)
         if i >= 0:
             return i, j
     overlap = False
@@ -303,7 +332,7 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """The common pair update and the pair's cached switch times; a compared pair (a1 != a2) makes the
     rows a1 and a2 due for a recount at the next ``select``."""
-    (comparisons, wins, alpha, _, _, _, _, upper_switch, lower_switch, _, _, row_next, _, _) = state
+    (comparisons, wins, alpha, _, _, _, _, upper_switch, lower_switch, _, _, row_next, _, _, _) = state
     n, w = comparisons, wins
     update_pair(n, w, a1, a2, a1_won)
     refresh_direct_bound_switches(n, w, alpha, upper_switch, lower_switch, a1, a2)

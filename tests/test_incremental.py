@@ -13,6 +13,8 @@ import pytest
 from numba import njit
 
 from algorithms import get_algorithm
+from algorithms.ccb import CHECKED_AT, COUNTED_LEN, UNRESOLVED
+from core.bounds import lower_copeland_from_switches, upper_copeland_from_switches
 from data import load_dataset
 from tests.reference.scans import ccb_select_scan, savage_select_scan
 
@@ -114,6 +116,23 @@ def ccb_reference(state, t, rng):
                            rng)
 
 
+def ccb_kept_counts(state):
+    """Assert that the counts CCB keeps between slots equal a recount at the ln t of its last select: both
+    Copeland counts of every row, and the unresolved count of every list counted at its present length
+    (the others are counted again before use).  Returns sum |B^i|."""
+    K = state.in_candidates.shape[0]
+    log_t = state.row_next[K + CHECKED_AT]
+    zeros = np.zeros(K, np.int64)
+    np.testing.assert_array_equal(state.upper_copeland, upper_copeland_from_switches(state.upper_switch, log_t, zeros))
+    np.testing.assert_array_equal(state.lower_copeland, lower_copeland_from_switches(state.lower_switch, log_t, zeros))
+    rows, lens = np.arange(K)[:, None], state.challenger_lens
+    listed = (np.arange(K) < lens[:, None]) & (log_t >= state.lower_switch[rows, state.challengers]) \
+        & (log_t >= state.upper_switch[rows, state.challengers])
+    current = state.unresolved[COUNTED_LEN] == lens
+    np.testing.assert_array_equal(state.unresolved[UNRESOLVED][current], listed.sum(axis=1)[current])
+    return int(lens.sum())
+
+
 # Warm-up comparisons per pair (min, max): enough that many bounds have crossed 1/2 and, from the first
 # slot on, CCB holds a hypothesis (B of one or two arms, lists of Lbar + 1 = 14 / 68 challengers), so that
 # steps 2-5 read the lists while ln t passes the rows' switch times.
@@ -123,11 +142,11 @@ CCB_WARM = {"mslr136_informational": (0, 300), "copeland500": (0, 40)}
 @pytest.mark.parametrize("dataset", sorted(CCB_WARM))
 @pytest.mark.parametrize("delay", [1, 7])
 def test_ccb_matches_full_scan(dataset, delay):
-    """Same pair at every slot; the rows are recounted because of switch times as well as updates."""
+    """Same pair at every slot, and the kept counts equal a recount after every select; the rows are
+    recounted because of switch times as well as updates."""
     spec = get_algorithm("ccb")
     P, states = warm_pair(spec, dataset, {}, CCB_WARM[dataset])
-    lens = lockstep(spec.select, ccb_reference, spec.update, states, P, delay, 3,
-                    lambda state: int(state.challenger_lens.sum()))
+    lens = lockstep(spec.select, ccb_reference, spec.update, states, P, delay, 3, ccb_kept_counts)
     assert min(lens) > 0
 
 
@@ -136,14 +155,12 @@ def test_ccb_recounts_after_set_statistics_and_going_back():
     everything and run step 2 on every list, as the full scan does."""
     spec = get_algorithm("ccb")
     P, states = warm_pair(spec, "mslr136_informational", {}, CCB_WARM["mslr136_informational"])
-    lockstep(spec.select, ccb_reference, spec.update, states, P, 1, 3, lambda state: None, slots=500)
+    lockstep(spec.select, ccb_reference, spec.update, states, P, 1, 3, ccb_kept_counts, slots=500)
     n, w = states[0].comparisons.copy(), states[0].wins.copy()
     w = n - w  # every estimate reversed: the kept counts and the hypotheses no longer hold
     for state in states:
         spec.set_statistics(state, n, w)
-    lockstep(spec.select, ccb_reference, spec.update, states, P, 1, 4, lambda state: None, slots=500, start=501)
-    np.testing.assert_array_equal(states[0].upper_copeland, states[1].upper_copeland)
-    np.testing.assert_array_equal(states[0].lower_copeland, states[1].lower_copeland)
+    lockstep(spec.select, ccb_reference, spec.update, states, P, 1, 4, ccb_kept_counts, slots=500, start=501)
     rngs = [np.random.default_rng(6) for _ in range(2)]
     for t in (400, 30, 2, 1000):  # not in order
         assert tuple(spec.select(states[0], t, rngs[0])) == tuple(ccb_reference(states[1], t, rngs[1])), t

@@ -3,8 +3,8 @@ versions must make the same choices (tests/test_incremental.py).  numba-compiled
 loop over the 124750 pairs of K = 500 arms would take hours.
 
 * SAVAGE (commit 3ff124f): step 4 on every pair of X and a scan of X for step 1 at every slot;
-* CCB (commit 1f8f69d): both Copeland counts recounted from the switch tables and step 2 run on every
-  list at every slot.
+* CCB (commit 1f8f69d): both Copeland counts recounted from the switch tables, step 2 run on every list,
+  and step 5 by walking every list, at every slot.
 """
 
 import math
@@ -12,7 +12,7 @@ import math
 import numpy as np
 from numba import njit
 
-from algorithms.ccb import _add_winners, _challenger, _exploration_pair, _remove_non_winners, _reset_disproven
+from algorithms.ccb import _add_winners, _challenger, _remove_non_winners, _reset_disproven, _unresolved
 from algorithms.savage import prune
 from core.argmax import uniform_member
 from core.bounds import direct_upper_column, lower_copeland_from_switches, upper_copeland_from_switches
@@ -54,7 +54,7 @@ def ccb_select_scan(comparisons, wins, alpha, max_losses, in_b, lists, lens, upp
     _remove_non_winners(upper, log_t, cu, cl, max_losses, in_b, lists, lens)
     _add_winners(rng, cu, cl, in_c, max_losses, in_b, lists, lens)
     if rng.random() < CCB_P_EXPLORE:
-        i, j = _exploration_pair(rng, upper, lower, log_t, lists, lens)
+        i, j = exploration_pair_scan(rng, upper, lower, log_t, lists, lens)
         if i >= 0:
             return i, j
     overlap = False
@@ -66,3 +66,25 @@ def ccb_select_scan(comparisons, wins, alpha, max_losses, in_b, lists, lens, upp
     a1 = uniform_member(rng, in_c)
     direct_upper_column(comparisons, wins, a1, log_t, alpha, u_col)
     return a1, _challenger(rng, u_col, lower, log_t, a1, lists, lens)
+
+
+@njit
+def exploration_pair_scan(rng, upper, lower, log_t, lists, lens):
+    """A uniform element of E = {(i, j) : j in B^i, l_ij <= 1/2 <= u_ij}, or (-1, -1) if E is empty
+    (step 5) by two walks of every list; E is enumerated with i ascending, then in B^i order."""
+    K = upper.shape[0]
+    count = 0
+    for i in range(K):
+        for s in range(lens[i]):
+            count += _unresolved(upper, lower, log_t, i, lists[i, s])
+    if count == 0:
+        return -1, -1
+    pick = rng.integers(0, count)
+    for i in range(K):
+        for s in range(lens[i]):
+            j = lists[i, s]
+            if _unresolved(upper, lower, log_t, i, j):
+                if pick == 0:
+                    return i, j
+                pick -= 1
+    return -1, -1
