@@ -18,8 +18,19 @@ Lbar = 0, no challenger has l_{j a1} <= 1/2, so CCB plays (a1, a1) with a1 unifo
 
 Cost: every test of a bound against 1/2 (Copeland counts, steps 2-5 and the challenger filter of
 step 7) reads cached switch times (the ln t at which u_ij reaches 1/2 and up to which l_ij stays above
-it, refreshed when the pair is compared; ``core.bounds``), so a slot costs O(K^2) comparisons and no
-square root; only the column u_{. a1} of step 7 is evaluated.
+it, refreshed when the pair is compared; ``core.bounds``), and no square root; only the column u_{. a1}
+of step 7 is evaluated.  The upper and lower Copeland counts are kept between slots: each row keeps the
+earliest of its switch times at or after the ln t of its last recount (``row_next``), and a row is
+recounted (O(K)) only when ln t reaches that time or one of its pairs was compared (``update`` marks
+both rows), so a slot costs O(K) plus O(K) per such row instead of 2 K^2 comparisons.  Step 2 needs
+only the lists of the recounted rows: every other row has neither been compared nor passed a switch
+time since the previous slot, whose step 2 found (or, by reset, made) none of its entries disproven.
+Everything is recounted, and step 2 run on every list, after ``sync_ccb`` or when t goes back.  Steps
+3 and 4 cost O(K) a slot plus O(K) per arm they move.  Step 5 (probability 1/4) sums kept per-row
+counts of the unresolved pairs in each list (counted when the row is recounted, and again when the
+list's length has changed, the only way a list changes) and walks only the list holding the drawn pair.
+The same integers as a full recount (tests/reference/scans.py keeps the full-scan select; the lockstep
+in tests/test_incremental.py), so every draw and choice is unchanged.
 """
 
 import math
@@ -33,12 +44,13 @@ from core.argmax import fill_true, uniform_member
 from core.bounds import (
     direct_upper_column,
     fill_direct_bound_switches,
-    lower_copeland_from_switches,
     refresh_direct_bound_switches,
     update_pair,
-    upper_copeland_from_switches,
 )
 from core.constants import ALPHA, CCB_P_CHALLENGER, CCB_P_EXPLORE, CCB_P_RESTRICT, PSEUDO_N, PSEUDO_W
+
+CHECKED_AT, EARLIEST = 0, 1  # the two entries of CCBState.row_next after the K rows, by offset from K
+UNRESOLVED, COUNTED_LEN = 0, 1  # the rows of CCBState.unresolved
 
 
 class CCBState(NamedTuple):
@@ -53,8 +65,16 @@ class CCBState(NamedTuple):
     challenger_lens: np.ndarray  # int64 (K,): |B^i|
     upper_switch: np.ndarray  # float64 (K, K): ln t from which u_ij >= 1/2
     lower_switch: np.ndarray  # float64 (K, K): ln t up to which l_ij > 1/2
-    upper_copeland: np.ndarray  # scratch int64 (K,): upper Copeland counts
-    lower_copeland: np.ndarray  # scratch int64 (K,): lower Copeland counts
+    upper_copeland: np.ndarray  # int64 (K,): #{j != i : u_ij >= 1/2}, kept between slots
+    lower_copeland: np.ndarray  # int64 (K,): #{j != i : l_ij >= 1/2}, kept between slots
+    # float64 (K + 2,): entry i < K, the earliest switch time of row i at or after the ln t of its last
+    # recount (-inf: one of its pairs was compared since), so its counts hold while ln t < row_next[i];
+    # then, at K + CHECKED_AT, the ln t of the last check (inf: none yet) and at K + EARLIEST the least
+    # of the K row entries (one array, not three: every array of a state costs reference counting)
+    row_next: np.ndarray
+    # int64 (2, K): row UNRESOLVED, #{j in B^i : l_ij <= 1/2 <= u_ij} (step 5), counted when B^i had the
+    # length in row COUNTED_LEN (-1: never); recounted with the row, or when the list's length changed
+    unresolved: np.ndarray
     in_candidates: np.ndarray  # scratch bool (K,): the candidate set C
     upper_column: np.ndarray  # scratch float64 (K,): the column u_{. a1}
 
@@ -72,13 +92,16 @@ def init_ccb(K, horizon=None, alpha=ALPHA):
         in_winners=fill_true(np.zeros(K, np.bool_)), challengers=np.zeros((K, K), np.int64),
         challenger_lens=np.zeros(K, np.int64), upper_switch=upper, lower_switch=lower,
         upper_copeland=np.zeros(K, np.int64), lower_copeland=np.zeros(K, np.int64),
+        row_next=np.concatenate((np.zeros(K), [math.inf, -math.inf])), unresolved=np.full((2, K), -1, np.int64),
         in_candidates=np.zeros(K, np.bool_), upper_column=np.zeros(K),
     )
 
 
 def sync_ccb(state):
-    """Recompute the switch-time caches from ``state.comparisons`` and ``state.wins``."""
+    """Recompute the switch-time caches from ``state.comparisons`` and ``state.wins``; the next ``select``
+    recounts every Copeland count and runs step 2 on every list."""
     fill_direct_bound_switches(state.comparisons, state.wins, state.alpha, state.upper_switch, state.lower_switch)
+    state.row_next[state.comparisons.shape[0] + CHECKED_AT] = math.inf
 
 
 @njit(cache=True)
@@ -89,15 +112,82 @@ def _reset(max_losses, in_b, lens):
     max_losses[0] = in_b.shape[0]
 
 
+@njit(cache=True, inline="always")
+def _row_disproven(lower, log_t, i, lists, lens):
+    """Some j in B^i has l_ij > 1/2 (ln t < lower[i, j])."""
+    for s in range(lens[i]):
+        if log_t < lower[i, lists[i, s]]:
+            return True
+    return False
+
+
 @njit(cache=True)
 def _reset_disproven(lower, log_t, max_losses, in_b, lists, lens):
-    """Step 2, "reset disproven hypotheses": reset if some j in B^i has l_ij > 1/2
-    (ln t < lower[i, j])."""
+    """Step 2, "reset disproven hypotheses", on every list: reset if some j in B^i has l_ij > 1/2."""
     for i in range(lower.shape[0]):
-        for s in range(lens[i]):
-            if log_t < lower[i, lists[i, s]]:
-                _reset(max_losses, in_b, lens)
-                return
+        if _row_disproven(lower, log_t, i, lists, lens):
+            _reset(max_losses, in_b, lens)
+            return
+
+
+@njit(cache=True, inline="always")
+def _walk_list(upper, lower, log_t, i, lists, lens, unresolved):
+    """Walk B^i once: ``unresolved[:, i]`` = (#{j in B^i : l_ij <= 1/2 <= u_ij}, |B^i|); returns whether
+    some j in B^i has l_ij > 1/2 (step 2 on this row)."""
+    count = 0
+    disproven = False
+    for s in range(lens[i]):
+        j = lists[i, s]
+        disproven = disproven or log_t < lower[i, j]
+        count += _unresolved(upper, lower, log_t, i, j)
+    unresolved[UNRESOLVED, i] = count
+    unresolved[COUNTED_LEN, i] = lens[i]
+    return disproven
+
+
+@njit(cache=True, inline="always")
+def _recount_row(upper, lower, log_t, i, cu, cl, row_next):
+    """Step 1 on row i: ``cu[i] = #{j != i : u_ij >= 1/2}`` (ln t >= upper[i, j]) and
+    ``cl[i] = #{j != i : l_ij >= 1/2}`` (ln t <= lower[i, j]), and ``row_next[i]``, the earliest upper
+    switch time after ln t or lower one at or after it: before it no test of row i against 1/2 (these
+    two, step 2's and step 5's) changes."""
+    count_up, count_lo, following = 0, 0, math.inf
+    for j in range(upper.shape[0]):
+        if j == i:
+            continue
+        if log_t >= upper[i, j]:
+            count_up += 1
+        elif upper[i, j] < following:
+            following = upper[i, j]
+        if log_t <= lower[i, j]:
+            count_lo += 1
+            following = min(following, lower[i, j])
+    cu[i] = count_up
+    cl[i] = count_lo
+    row_next[i] = following
+
+
+@njit(cache=True, inline="always")
+def _refresh_counts(upper, lower, log_t, cu, cl, row_next, lists, lens, unresolved):
+    """Bring the kept Copeland counts and unresolved counts to ln t (module doc, "Cost"): recount the
+    rows that are due, or every row if nothing was counted yet or ln t went back.  Returns -1 after
+    recounting every row (step 2 must then check every list), else whether some recounted row has a
+    disproven entry in its list (step 2 on the only rows that can)."""
+    K = cu.shape[0]
+    full = log_t < row_next[K + CHECKED_AT]
+    row_next[K + CHECKED_AT] = log_t
+    if not full and log_t < row_next[K + EARLIEST]:
+        return 0
+    disproven = False
+    earliest = math.inf
+    for i in range(K):
+        if full or log_t >= row_next[i]:
+            _recount_row(upper, lower, log_t, i, cu, cl, row_next)
+            row_disproven = _walk_list(upper, lower, log_t, i, lists, lens, unresolved)
+            disproven = disproven or (not full and row_disproven)
+        earliest = min(earliest, row_next[i])
+    row_next[K + EARLIEST] = earliest
+    return -1 if full else int(disproven)
 
 
 @njit(cache=True)
@@ -152,18 +242,26 @@ def _unresolved(upper, lower, log_t, i, j):
 
 
 @njit(cache=True)
-def _exploration_pair(rng, upper, lower, log_t, lists, lens):
+def _exploration_pair(rng, upper, lower, log_t, lists, lens, unresolved):
     """A uniform element of E = {(i, j) : j in B^i, l_ij <= 1/2 <= u_ij}, or (-1, -1) if E is empty
-    (step 5); E is enumerated with i ascending, then in B^i order."""
-    K = upper.shape[0]
+    (step 5); E is enumerated with i ascending, then in B^i order.  |E| is the sum of the kept
+    per-row counts, and only the list holding the drawn element is walked.  A list changes only with
+    its length (an arm in B has an empty list: step 4 empties the list of the arm it adds, a reset every
+    list; so step 3 rebuilds only empty lists, and steps 2 and 4 only shorten or empty lists), so a
+    list whose length differs from the one it was counted at is walked again first."""
+    K = lens.shape[0]
     count = 0
     for i in range(K):
-        for s in range(lens[i]):
-            count += _unresolved(upper, lower, log_t, i, lists[i, s])
+        if unresolved[COUNTED_LEN, i] != lens[i]:
+            _walk_list(upper, lower, log_t, i, lists, lens, unresolved)
+        count += unresolved[UNRESOLVED, i]
     if count == 0:
         return -1, -1
     pick = rng.integers(0, count)
     for i in range(K):
+        if pick >= unresolved[UNRESOLVED, i]:
+            pick -= unresolved[UNRESOLVED, i]
+            continue
         for s in range(lens[i]):
             j = lists[i, s]
             if _unresolved(upper, lower, log_t, i, j):
@@ -199,22 +297,24 @@ def _challenger(rng, u_col, lower, log_t, a1, lists, lens):
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (Zoghi et al. 2015, Algorithm 1, steps 1-7; docs/algorithms.md#ccb)."""
     (comparisons, wins, alpha, max_losses, in_winners, challengers, challenger_lens, upper_switch, lower_switch,
-     upper_copeland, lower_copeland, in_candidates, upper_column) = state
+     upper_copeland, lower_copeland, row_next, unresolved, in_candidates, upper_column) = state
     max_losses, in_b, lists, lens = max_losses, in_winners, challengers, challenger_lens
     upper, lower, cu, cl = upper_switch, lower_switch, upper_copeland, lower_copeland
     in_c, u_col = in_candidates, upper_column
     K = in_c.shape[0]
     log_t = math.log(t)
-    upper_copeland_from_switches(upper, log_t, cu)
-    lower_copeland_from_switches(lower, log_t, cl)
+    disproven = _refresh_counts(upper, lower, log_t, cu, cl, row_next, lists, lens, unresolved)
     top = np.max(cu)
     for i in range(K):
         in_c[i] = cu[i] == top
-    _reset_disproven(lower, log_t, max_losses, in_b, lists, lens)
+    if disproven < 0:
+        _reset_disproven(lower, log_t, max_losses, in_b, lists, lens)
+    elif disproven:
+        _reset(max_losses, in_b, lens)
     _remove_non_winners(upper, log_t, cu, cl, max_losses, in_b, lists, lens)
     _add_winners(rng, cu, cl, in_c, max_losses, in_b, lists, lens)
     if rng.random() < CCB_P_EXPLORE:
-        i, j = _exploration_pair(rng, upper, lower, log_t, lists, lens)
+        i, j = _exploration_pair(rng, upper, lower, log_t, lists, lens, unresolved)
         if i >= 0:
             return i, j
     overlap = False
@@ -230,11 +330,16 @@ def select(state, t, rng):
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
-    """The common pair update and the pair's cached switch times."""
-    (comparisons, wins, alpha, _, _, _, _, upper_switch, lower_switch, _, _, _, _) = state
+    """The common pair update and the pair's cached switch times; a compared pair (a1 != a2) makes the
+    rows a1 and a2 due for a recount at the next ``select``."""
+    (comparisons, wins, alpha, _, _, _, _, upper_switch, lower_switch, _, _, row_next, _, _, _) = state
     n, w = comparisons, wins
     update_pair(n, w, a1, a2, a1_won)
     refresh_direct_bound_switches(n, w, alpha, upper_switch, lower_switch, a1, a2)
+    if a1 != a2:
+        row_next[a1] = -math.inf
+        row_next[a2] = -math.inf
+        row_next[n.shape[0] + EARLIEST] = -math.inf
 
 
 CCB_SPEC = AlgorithmSpec(

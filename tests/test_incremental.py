@@ -1,6 +1,6 @@
-"""The kept-up-to-date bookkeeping of SAVAGE makes exactly the choices of the full recomputation it
-replaced (tests/reference/scans.py, the select of commit 3ff124f), slot by slot, at K = 136
-(mslr136_informational) and K = 500 (copeland500), and through most of the exploration phase at K = 16.
+"""The kept-up-to-date bookkeeping of SAVAGE and CCB makes exactly the choices of the full recomputation it
+replaced (tests/reference/scans.py), slot by slot, at K = 136 (mslr136_informational) and K = 500
+(copeland500), and for SAVAGE through most of the exploration phase at K = 16.
 
 Both run from the same random stream on the same matrix, each on its own state updated by the current
 ``update``, with feedback at once and with a delay.  A few thousand slots from a fresh state never leave
@@ -13,8 +13,10 @@ import pytest
 from numba import njit
 
 from algorithms import get_algorithm
+from algorithms.ccb import CHECKED_AT, COUNTED_LEN, UNRESOLVED
+from core.bounds import lower_copeland_from_switches, upper_copeland_from_switches
 from data import load_dataset
-from tests.reference.scans import savage_select_scan
+from tests.reference.scans import ccb_select_scan, savage_select_scan
 
 SLOTS = 3000
 
@@ -40,13 +42,14 @@ def warm_pair(spec, dataset, params, counts, horizon=None):
     return P, states
 
 
-def lockstep(select, reference, update, states, P, delay, seed, probe, slots=SLOTS):
-    """Run ``select`` on states[0] and ``reference`` on states[1] for ``slots`` slots from the same stream,
+def lockstep(select, reference, update, states, P, delay, seed, probe, slots=SLOTS, start=1):
+    """Run ``select`` on states[0] and ``reference`` on states[1] for slots start .. start + slots - 1 from
+    the same stream,
     feeding each its outcomes every ``delay`` slots; assert equal pairs at every slot.  Returns
     ``probe(states[0])`` after every select."""
     rngs = [np.random.default_rng(seed) for _ in range(2)]
     pending, probed = [], []
-    for t in range(1, slots + 1):
+    for t in range(start, start + slots):
         pair = tuple(int(a) for a in select(states[0], t, rngs[0]))
         assert pair == tuple(int(a) for a in reference(states[1], t, rngs[1])), f"slot {t}"
         probed.append(probe(states[0]))
@@ -103,3 +106,61 @@ def test_savage_matches_full_scan_until_x_empties(dataset, variant):
     sizes = lockstep(spec.select, savage_reference(P.shape[0]), spec.update, states, P, 1, 4,
                      lambda state: int(state.counters["x_size"][0]), slots=60000)
     assert sizes[-1] <= 60 and len(set(sizes)) >= 10, sorted(set(sizes))
+
+
+def ccb_reference(state, t, rng):
+    """The full-scan CCB select on ``state`` (its kept counts are overwritten, as scratch)."""
+    return ccb_select_scan(state.comparisons, state.wins, state.alpha, state.max_losses, state.in_winners,
+                           state.challengers, state.challenger_lens, state.upper_switch, state.lower_switch,
+                           state.upper_copeland, state.lower_copeland, state.in_candidates, state.upper_column, t,
+                           rng)
+
+
+def ccb_kept_counts(state):
+    """Assert that the counts CCB keeps between slots equal a recount at the ln t of its last select: both
+    Copeland counts of every row, and the unresolved count of every list counted at its present length
+    (the others are counted again before use).  Returns sum |B^i|."""
+    K = state.in_candidates.shape[0]
+    log_t = state.row_next[K + CHECKED_AT]
+    zeros = np.zeros(K, np.int64)
+    np.testing.assert_array_equal(state.upper_copeland, upper_copeland_from_switches(state.upper_switch, log_t, zeros))
+    np.testing.assert_array_equal(state.lower_copeland, lower_copeland_from_switches(state.lower_switch, log_t, zeros))
+    rows, lens = np.arange(K)[:, None], state.challenger_lens
+    listed = (np.arange(K) < lens[:, None]) & (log_t >= state.lower_switch[rows, state.challengers]) \
+        & (log_t >= state.upper_switch[rows, state.challengers])
+    current = state.unresolved[COUNTED_LEN] == lens
+    np.testing.assert_array_equal(state.unresolved[UNRESOLVED][current], listed.sum(axis=1)[current])
+    return int(lens.sum())
+
+
+# Warm-up comparisons per pair (min, max): enough that many bounds have crossed 1/2 and, from the first
+# slot on, CCB holds a hypothesis (B of one or two arms, lists of Lbar + 1 = 14 / 68 challengers), so that
+# steps 2-5 read the lists while ln t passes the rows' switch times.
+CCB_WARM = {"mslr136_informational": (0, 300), "copeland500": (0, 40)}
+
+
+@pytest.mark.parametrize("dataset", sorted(CCB_WARM))
+@pytest.mark.parametrize("delay", [1, 7])
+def test_ccb_matches_full_scan(dataset, delay):
+    """Same pair at every slot, and the kept counts equal a recount after every select; the rows are
+    recounted because of switch times as well as updates."""
+    spec = get_algorithm("ccb")
+    P, states = warm_pair(spec, dataset, {}, CCB_WARM[dataset])
+    lens = lockstep(spec.select, ccb_reference, spec.update, states, P, delay, 3, ccb_kept_counts)
+    assert min(lens) > 0
+
+
+def test_ccb_recounts_after_set_statistics_and_going_back():
+    """``set_statistics`` (sync) and a slot number below the last one make the next select recount
+    everything and run step 2 on every list, as the full scan does."""
+    spec = get_algorithm("ccb")
+    P, states = warm_pair(spec, "mslr136_informational", {}, CCB_WARM["mslr136_informational"])
+    lockstep(spec.select, ccb_reference, spec.update, states, P, 1, 3, ccb_kept_counts, slots=500)
+    n, w = states[0].comparisons.copy(), states[0].wins.copy()
+    w = n - w  # every estimate reversed: the kept counts and the hypotheses no longer hold
+    for state in states:
+        spec.set_statistics(state, n, w)
+    lockstep(spec.select, ccb_reference, spec.update, states, P, 1, 4, ccb_kept_counts, slots=500, start=501)
+    rngs = [np.random.default_rng(6) for _ in range(2)]
+    for t in (400, 30, 2, 1000):  # not in order
+        assert tuple(spec.select(states[0], t, rngs[0])) == tuple(ccb_reference(states[1], t, rngs[1])), t
