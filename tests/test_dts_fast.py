@@ -112,11 +112,12 @@ def test_bitsliced_first_candidate_matches_indicators_at_large_K(name):
 
 
 def strong_rows_large_K():
-    """K = BITS_MIN_K + 20 with two comparisons per pair at random, except arms 0-3, which have won
+    """K = 220 (bit-sliced) with two comparisons per pair at random, except arms 0-3, which have won
     both against every other arm and one of two among themselves: C is every arm, rows 0-3 have ~190
     expected votes and the others ~110, so the bit-sliced first phase of D-TS stops most rows early
-    (``prune``) and the most-voted rows 0-3 often tie."""
-    K = BITS_MIN_K + 20
+    (``prune``) and the most-voted rows 0-3 tie at the top in ~11 % of the slots."""
+    K = 220
+    assert K >= BITS_MIN_K
     rng = np.random.default_rng(9)
     wins = np.triu(rng.binomial(2, 0.5, (K, K)), 1)
     wins = wins + np.triu(2 - wins, 1).T
@@ -149,8 +150,9 @@ def test_pruned_first_phase_matches_indicators_at_large_K(name):
     winner's row first) against "indicators" in ``strong_rows_large_K``: chi-square of homogeneity of
     the law of (a1, a2) (a2 spreads over ~200 arms: outcomes seen fewer than 10 times pooled) and of
     the transitions (previous a1, a1), which would show a dependence on the row drawn first; 20000
-    draws each, power ~1 for a shift of 2 percentage points in a1 (a1 spreads over the 4 strong arms,
-    which tie at the top in ~30 % of the slots)."""
+    draws each.  a1 spreads over the 4 strong arms (~25 % each, standard error of a share ~0.3
+    points); breaking the ties toward the row drawn first (stopping rows that can only tie, ``<=``
+    instead of ``<``) keeps the law of (a1, a2) but fails the transition test (p ~ 1e-4)."""
     n, w = strong_rows_large_K()
     spec = get_algorithm(name)
     fast_pairs, fast_steps = consecutive_draws(spec, n, w, "fast", 51, DRAWS)
