@@ -40,6 +40,8 @@ class AlgorithmSpec:
     cache an algorithm derives from its statistics (n, w) = (state.comparisons, state.wins)
     (``set_statistics``);
     skip(state): the njit skip of ``core.simulate`` to use for this state, or None (slot by slot);
+    streams: for a parameter value whose way of drawing random numbers changed after runs were stored
+    with it, ``{name: {value: version}}`` (see ``stream_tags``);
     color, marker: how its curves are drawn in every figure (hand-picked so that the curves compared in
     one panel, the D-TS family in particular, differ).
     """
@@ -57,6 +59,7 @@ class AlgorithmSpec:
     color: str = "#333333"
     marker: str = "o"
     skip: Callable[[Any], Any] | None = None
+    streams: Mapping[str, Mapping[Any, int]] = field(default_factory=dict)
 
     def problem_params(self, params: Mapping[str, Any], dataset) -> dict:
         """``params`` completed with what the paper's harness derives from the true matrix.
@@ -77,6 +80,14 @@ class AlgorithmSpec:
                 f"(accepted: {', '.join(sorted(self.defaults)) or 'none'})"
             )
         return {**self.defaults, **params}
+
+    def stream_tags(self, params: Mapping[str, Any]) -> dict:
+        """``{"<name>_stream": version}`` for every parameter whose value in ``params`` (resolved) has a
+        stream version in ``streams``: recorded next to the parameters in a stored run's config and line
+        key (``reproduce.runner.resolved_params``), so that runs of the same value drawn the old way are
+        stale rather than mixed with new ones; empty for values that never changed (the defaults)."""
+        return {f"{name}_stream": versions[params[name]] for name, versions in self.streams.items()
+                if params.get(name) in versions}
 
     def set_statistics(self, state: tuple, n, w) -> tuple:
         """Overwrite the pair statistics of ``state`` (comparisons ``n``, wins ``w``, K x K, pseudo-counts

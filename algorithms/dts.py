@@ -15,8 +15,9 @@ Only the Thompson samples a decision needs are drawn (rows of C; none when |C| =
 vote 1(theta_ij > 1/2) is drawn as a Bernoulli with the cached probability P(theta_ij > 1/2)
 (``core.thompson``), a theta value only where a decision needs it, conditioned on its side.  All of
 this is exact in distribution (the pairs of Algorithm 1 line 8 are independent); ``sampling="direct"``
-keeps the line-by-line reference.  ``sampling="fast"`` adds bit-sliced votes for large K and exact
-skipping of runs of self-comparisons in the simulator (``skip``); it draws the random numbers
+keeps the line-by-line reference.  ``sampling="fast"`` adds bit-sliced votes for large K (for D-TS and
+pure D-TS only as far as a row can still be the most voted) and exact skipping of runs of
+self-comparisons in the simulator (``skip``); it draws the random numbers
 differently, so its runs are equal to the others in law, not bit for bit.  Every sampling keeps the
 upper Copeland counts between slots (the same integers as a recount, no random number involved).
 """
@@ -30,12 +31,12 @@ from numba import njit
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true
 from core.bitvotes import (
-    COUNTER_PLANES,
     DEPTH,
     LANES,
     candidate_votes,
     fill_planes,
     refresh_planes,
+    scratch_rows,
     unpack_rows,
     words_for,
 )
@@ -59,18 +60,25 @@ TIE_BREAKS = {"as-run": TIE_BREAK_AS_RUN, "paper": TIE_BREAK_PAPER}
 # core.bitvotes, and exact skipping of the self-comparisons of the settled phase, ``skip``).
 SAMPLING_FAST = 2
 DTS_SAMPLINGS = {**SAMPLINGS, "fast": SAMPLING_FAST}
+# Stream versions of the sampling values whose draws changed (AlgorithmSpec.streams): "fast" 2 = the
+# pruned bit-sliced first phase with the last winner's row first and tail lanes finished per row, and
+# no draw for the diagonal of a skipped run.
+SAMPLING_STREAMS = {"sampling": {"fast": 2}}
 # What ``skip`` has left for the next ``select``: nothing, the whole pair, or row c of the first phase.
 PENDING_NONE, PENDING_PAIR, PENDING_ROW = 0, 1, 2
-# Entries of DTSState.skip_state (one small array rather than six: every field of the state costs a
+# Entries of DTSState.skip_state (one small array rather than seven: every field of the state costs a
 # little on every call of select and update): the kind of pending draw and its two arms; the arm of the
 # last select if it was a self-comparison (else -1); updates of pairs i != j so far; that count when
-# skip last refused (it does not try again before it changes).
-PENDING, PENDING_A, PENDING_B, LAST_SELF, UPDATES, REFUSED_AT = range(6)
+# skip last refused (it does not try again before it changes); the first candidate of the last vote
+# of D-TS / pure D-TS with "fast" (-1: none), whose row the next bit-sliced vote draws first
+# (``core.bitvotes.candidate_votes``).
+PENDING, PENDING_A, PENDING_B, LAST_SELF, UPDATES, REFUSED_AT, LEAD = range(7)
 # ``skip`` draws only when a self-comparison of the sweeping arm has at least this probability.
 SKIP_MIN_PROB = 0.5
-# From this K on, "fast" bit-slices the first-phase votes (measured: no faster than one uniform per
-# vote up to K = 136, 1.2-1.5x faster at K = 500 with C = every arm; bench/README.md).
-BITS_MIN_K = 200
+# From this K on, "fast" bit-slices the first-phase votes (measured with the pruned, inlined kernel
+# against one uniform per vote, C = every arm: K = 136 1.0x at t = 2000 and 1.2x at t = 20000, K = 500
+# 1.5x early and more later; bench/README.md).
+BITS_MIN_K = 128
 
 
 class DTSState(NamedTuple):
@@ -99,8 +107,8 @@ class DTSState(NamedTuple):
     # Only used with sampling="fast" (q_planes and vote_bits have size 1 otherwise):
     q_planes: np.ndarray  # int64 (K, W, DEPTH): binary digits of prob_above, bit-sliced (core.bitvotes)
     vote_bits: np.ndarray  # int64 (K, W): the first-round vote indicators of the rows of C, bit-packed
-    word_scratch: np.ndarray  # int64 (2 + COUNTER_PLANES, W): rows of C drawn, C, mirrored-vote counters
-    skip_state: np.ndarray  # int64 (6,): indexed by PENDING .. REFUSED_AT (defined above)
+    word_scratch: np.ndarray  # int64 (scratch_rows(K), W): scratch of core.bitvotes.candidate_votes
+    skip_state: np.ndarray  # int64 (7,): indexed by PENDING .. LEAD (defined above)
     # Used with every sampling (the kept upper counts, see _candidate_set):
     counts_at: np.ndarray  # float64 (2,): ln t at which upper_counts is valid (-1: not), next switch time above
 
@@ -126,7 +134,8 @@ def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicat
         regret_est=np.zeros(K), prob_above=q, above=np.zeros((K, K), np.bool_), tied=np.zeros(K, np.bool_),
         switch_log_t=fill_mirrored_switches(n, w, alpha, np.zeros((K, K))),
         q_planes=planes, vote_bits=np.zeros((K if fast else 1, W), np.int64),
-        word_scratch=np.zeros((2 + COUNTER_PLANES, W), np.int64), skip_state=np.array([0, 0, 0, -1, 0, -1], np.int64),
+        word_scratch=np.zeros((scratch_rows(K) if fast else 1, W), np.int64),
+        skip_state=np.array([0, 0, 0, -1, 0, -1, -1], np.int64),
         counts_at=np.array([-1.0, -1.0]),
     )
 
@@ -141,6 +150,7 @@ def sync_dts(state):
     state.skip_state[PENDING] = PENDING_NONE
     state.skip_state[LAST_SELF] = -1
     state.skip_state[REFUSED_AT] = -1
+    state.skip_state[LEAD] = -1
     state.counts_at[0] = -1.0
 
 
@@ -228,7 +238,10 @@ def _first_candidate_fast(rng, state, first):
     """``_first_candidate`` for sampling "fast".  ``first``: -1, or a row of C whose indicators
     ``skip`` has drawn (in ``vote_bits[first]``).  From K = BITS_MIN_K on, the votes of the rows of C
     are bit-sliced (``core.bitvotes``); below, drawn one uniform each as with "indicators" (cheaper
-    there).  For a D-TS+ tie, the other rows and theta are drawn as with "indicators"."""
+    there).  Bit-sliced D-TS and pure D-TS draw the row of the last first candidate first and stop every
+    row that can no longer be the most voted (``candidate_votes`` with ``prune``: exact, lines 8-11 need
+    only the set of most-voted rows); D-TS+ needs every vote for its tie-break (Sec. 4.3), so its rows
+    are complete, and for a tie the other rows and theta are drawn as with "indicators"."""
     (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
      theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
      skip_state, counts_at) = state
@@ -237,9 +250,9 @@ def _first_candidate_fast(rng, state, first):
     bitsliced = K >= BITS_MIN_K
     done[:] = False
     if bitsliced:
-        scratch = word_scratch
-        candidate_votes(rng, q_planes, q, in_c, vote_bits, scratch[0], votes, first, scratch[1],
-                        scratch[2:])
+        plus = variant == VARIANT_PLUS
+        candidate_votes(rng, q_planes, q, in_c, vote_bits, votes, first, -1 if plus else skip_state[LEAD], not plus,
+                        word_scratch)
     else:
         if first >= 0:
             count = 0
@@ -253,7 +266,8 @@ def _first_candidate_fast(rng, state, first):
             rows[i] = in_c[i] and not done[i]
         sample_votes(rng, w, q, True, rows, done, theta, above, votes)
     if variant != VARIANT_PLUS:
-        return argmax_uniform(rng, votes, in_c)
+        skip_state[LEAD] = argmax_uniform(rng, votes, in_c)
+        return skip_state[LEAD]
     if _mark_tied(votes, in_c, tied) == 1:
         return argmax_first(votes, tied)
     if bitsliced:
@@ -551,7 +565,7 @@ def skip(state, t, rng, t_limit):
             skip_state[PENDING_A] = c
     if gap > 0:
         n[c, c] += 2.0 * gap
-        w[c, c] += rng.binomial(gap, 0.5)
+        w[c, c] += gap  # as ``update_pair`` does slot by slot: one "win" per self-comparison, no draw
     return gap, c
 
 
@@ -562,19 +576,19 @@ def fast_skip(state):
 
 DTS_SPEC = AlgorithmSpec(
     name="dts", label="D-TS", init=init_dts, select=select, update=update, sync=sync_dts,
-    skip=fast_skip, color="#d62728", marker="o",
+    skip=fast_skip, color="#d62728", marker="o", streams=SAMPLING_STREAMS,
     defaults={"alpha": ALPHA, "sampling": "indicators"},
     reference="Wu & Liu 2016, Algorithm 1",
 )
 DTS_PLUS_SPEC = AlgorithmSpec(
     name="dts_plus", label="D-TS+", init=init_dts_plus, select=select, update=update, sync=sync_dts,
-    skip=fast_skip, color="#1f77b4", marker=">",
+    skip=fast_skip, color="#1f77b4", marker=">", streams=SAMPLING_STREAMS,
     defaults={"alpha": ALPHA, "tie_break": "as-run", "sampling": "indicators"},
     reference="Wu & Liu 2016, Sec. 4.3 (Algorithm 1 with line 11 replaced)",
 )
 PURE_DTS_SPEC = AlgorithmSpec(
     name="pure_dts", label="pure D-TS", init=init_pure_dts, select=select, update=update, sync=sync_dts,
-    skip=fast_skip, color="#000000", marker="<",
+    skip=fast_skip, color="#000000", marker="<", streams=SAMPLING_STREAMS,
     defaults={"sampling": "indicators"},
     reference="Wu & Liu 2016, App. D.2.4 (Algorithm 1 without lines 4-6 and the l <= 1/2 filter)",
 )

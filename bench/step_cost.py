@@ -8,7 +8,7 @@ the cost of the early phase.  BTM and SAVAGE depend on the horizon, so for them 
 and the difference is only an estimate.  On a loaded machine the difference can be noisy (even 0).
 
 D-TS, D-TS+ and pure D-TS are timed with ``sampling="indicators"`` (the default, the reference of the
-stored results) and ``sampling="fast"`` (bit-sliced votes from K = 200, kept upper counts, exact
+stored results) and ``sampling="fast"`` (bit-sliced votes from K = 128, kept upper counts, exact
 skipping of self-comparison runs); the last column is reference / fast for the same slots.  One Beta draw and
 one uniform draw, timed in the same process, are the baselines (columns "x Beta", "x unif").  "state
 MB" is the size of the algorithm's state arrays; the peak resident memory of the process is printed

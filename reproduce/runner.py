@@ -204,14 +204,16 @@ def chunk_shapes(config: dict, K: int) -> dict:
 
 
 def resolved_params(line: Line) -> dict:
-    """Every parameter of the line's algorithm, defaults included: what the stored config records, so
-    that a result made under another default is detected as stale.  The one exception is skip="off"
-    (algorithms.base.SKIP_PARAM): results stored before that option existed were made slot by slot, so
-    a config without it means "off", and recording it would turn every one of them stale."""
-    params = get_algorithm(line.algorithm).resolve_params(dict(line.params))
+    """Every parameter of the line's algorithm, defaults included, and the stream version of a value
+    whose draws changed (``AlgorithmSpec.stream_tags``): what the stored config records, so that a
+    result made under another default or drawn the old way is detected as stale.  The one exception is
+    skip="off" (algorithms.base.SKIP_PARAM): results stored before that option existed were made slot by
+    slot, so a config without it means "off", and recording it would turn every one of them stale."""
+    spec = get_algorithm(line.algorithm)
+    params = spec.resolve_params(dict(line.params))
     if params.get(SKIP_PARAM) == SKIP_OFF:
         del params[SKIP_PARAM]
-    return params
+    return {**params, **spec.stream_tags(params)}
 
 
 def line_key(line: Line) -> str:
@@ -220,7 +222,8 @@ def line_key(line: Line) -> str:
     above), the root seed and the run range (both checked through the chunk's config).  The figure a
     line is drawn in and its legend tag are not part of it: one stored line serves every figure."""
     spec = get_algorithm(line.algorithm)
-    custom = {name: value for name, value in resolved_params(line).items() if spec.defaults[name] != value}
+    custom = {name: value for name, value in resolved_params(line).items()
+              if name not in spec.defaults or spec.defaults[name] != value}
     key = line.algorithm
     if custom:
         key += "_p" + hashlib.sha1(json.dumps(custom, sort_keys=True).encode()).hexdigest()[:10]
