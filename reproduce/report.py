@@ -205,7 +205,8 @@ def bench_table(path: Path = BENCH_TABLE) -> str:
     if not Path(path).exists():
         return "Not measured in this checkout: run `make bench`."
     rows = pd.read_csv(path)
-    rows["cell"] = [f"{ns:,.0f} ({x:.3g})" for ns, x in zip(rows["ns_later"], rows["x_beta"])]
+    rows["cell"] = [f"{ns:,.0f} ({x:,.0f})" if x >= 100 else f"{ns:,.0f} ({x:.3g})"
+                    for ns, x in zip(rows["ns_later"], rows["x_beta"])]
     table = rows.pivot_table(index=["algorithm", "sampling"], columns="K", values="cell", aggfunc="first",
                              sort=False).reset_index().fillna("-")
     table.columns = [f"K = {c}" if isinstance(c, (int, float)) else c for c in table.columns]
