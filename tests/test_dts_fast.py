@@ -24,7 +24,8 @@ from algorithms import get_algorithm
 from algorithms.dts import BITS_MIN_K, LAST_SELF, PENDING, REFUSED_AT, skip
 from core.bitvotes import DEPTH, candidate_votes, fill_planes, scratch_rows, unpack_rows, words_for
 from data import load_dataset
-from reproduce.runner import Line, line_key, log_grid, resolved_params, run_one
+from reproduce.runner import Line, line_key, resolved_params, run_one
+from tests.same_law import assert_same_law, many_runs
 from tests.test_dts import T_FIXED, WINS_A, WINS_B, stats_from_wins
 
 ALPHA = 1e-3
@@ -262,12 +263,6 @@ def test_skip_matches_slot_by_slot_in_frozen_states(dataset, name, slots):
     assert homogeneity_pvalue(fast_first, ref_first) > ALPHA
 
 
-def many_runs(dataset, name, sampling, horizon, runs, delay=1):
-    ds, spec = load_dataset(dataset), get_algorithm(name)
-    rows = [run_one(ds, spec, {"sampling": sampling}, horizon, r, 99, delay) for r in range(runs)]
-    return {key: np.array([row[key] for row in rows]) for key in ("regret", "g2w", "self_counts")}
-
-
 RUN_CASES = [
     ("mslr5_condorcet", "dts", 10000, 1),
     ("mslr5_condorcet", "dts_plus", 10000, 10),
@@ -284,26 +279,9 @@ def test_fast_runs_match_indicators(dataset, name, horizon, delay):
     regret samples agree (KS and Welch t-test, each at ALPHA / 5 for the 5 statistics of a case), and
     so do g2w at T and the total number of self-comparisons at T (Welch).  With 200 runs, a mean shift
     of ~0.4 standard deviations is detected with probability ~0.8."""
-    runs = 200
-    fast = many_runs(dataset, name, "fast", horizon, runs, delay)
-    ref = many_runs(dataset, name, "indicators", horizon, runs, delay)
-    grid = log_grid(horizon)
-    picks = sorted({int(np.searchsorted(grid, horizon // d)) for d in (100, 30, 10, 3)} | {grid.size - 1})
-    level = ALPHA / 5
-    for k in picks:
-        a, b = fast["regret"][:, k], ref["regret"][:, k]
-        assert stats.ks_2samp(a, b).pvalue > level, f"KS at t = {grid[k]}"
-        if a.std() + b.std() > 0:
-            assert stats.ttest_ind(a, b, equal_var=False).pvalue > level, f"mean at t = {grid[k]}"
-    if not np.isnan(fast["g2w"]).any():
-        assert stats.ttest_ind(fast["g2w"][:, -1], ref["g2w"][:, -1], equal_var=False).pvalue > level
-    selfs, ref_selfs = fast["self_counts"].sum(axis=1), ref["self_counts"].sum(axis=1)
-    if selfs.std() + ref_selfs.std() > 0:
-        assert stats.ttest_ind(selfs, ref_selfs, equal_var=False).pvalue > level
-    else:  # no spread (e.g. no self-comparison at all in T slots at K = 136): the constants must agree
-        assert selfs[0] == ref_selfs[0]
-    # Every slot is accounted for: regret is bounded by the horizon, self counts by T.
-    assert np.all(fast["self_counts"].sum(axis=1) <= horizon)
+    fast = many_runs(dataset, name, {"sampling": "fast"}, horizon, 200, delay)
+    ref = many_runs(dataset, name, {"sampling": "indicators"}, horizon, 200, delay)
+    assert_same_law(fast, ref, horizon, ALPHA / 5)
 
 
 def test_fast_runs_are_stored_under_their_stream_version():

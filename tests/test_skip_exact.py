@@ -17,7 +17,6 @@
 import numpy as np
 import pytest
 from numba import njit
-from scipy import stats
 
 from algorithms import get_algorithm
 from algorithms.rmed import _explores
@@ -26,7 +25,8 @@ from core.constants import PSEUDO_N, PSEUDO_W
 from core.simulate import simulate
 from core.skipping import first_slot_reaching, last_slot_before
 from data import load_dataset
-from reproduce.runner import Line, line_key, log_grid, resolved_params, run_one
+from reproduce.runner import Line, line_key, resolved_params
+from tests.same_law import assert_same_law, many_runs
 
 ALPHA = 1e-3
 # The fields of each state that a walk must leave equal (statistics and bookkeeping; not the scratch).
@@ -215,33 +215,13 @@ def test_frozen_walks_catch_a_skip_one_slot_too_long():
         frozen_walks("rucb", {}, "mslr5_condorcet", 3000, skip=_one_slot_too_long)
 
 
-def many_runs(name, params, dataset, horizon, runs, delay):
-    """regret, g2w and self counts of ``runs`` runs (seed 99) as arrays, one row per run."""
-    ds, spec = load_dataset(dataset), get_algorithm(name)
-    rows = [run_one(ds, spec, params, horizon, r, 99, delay) for r in range(runs)]
-    return {key: np.array([row[key] for row in rows]) for key in ("regret", "g2w", "self_counts")}
-
-
-def assert_same_law(name, params, dataset, horizon, delay, runs=200):
-    """With and without skip: KS and Welch at 4 checkpoints and at T, Welch on the final g2w (Condorcet
-    problems) and on the self-comparison totals, each at ALPHA / 5.  With 200 runs a mean shift of ~0.4
-    standard deviations is detected with probability ~0.8.  Also requires the skip to have changed some
-    runs (else the comparison would be empty)."""
-    fast = many_runs(name, {**params, "skip": "exact"}, dataset, horizon, runs, delay)
-    ref = many_runs(name, params, dataset, horizon, runs, delay)
+def assert_skip_is_exact(name, params, dataset, horizon, delay, runs=200):
+    """With and without skip, 200 runs each: the same law (``same_law.assert_same_law``, each statistic at
+    ALPHA / 5).  Also requires the skip to have changed some runs (else the comparison would be empty)."""
+    fast = many_runs(dataset, name, {**params, "skip": "exact"}, horizon, runs, delay)
+    ref = many_runs(dataset, name, params, horizon, runs, delay)
     assert not np.array_equal(fast["regret"], ref["regret"]), "the skip never applied"
-    grid = log_grid(horizon)
-    picks = sorted({int(np.searchsorted(grid, horizon // d)) for d in (100, 30, 10, 3)} | {grid.size - 1})
-    level = ALPHA / 5
-    for k in picks:
-        a, b = fast["regret"][:, k], ref["regret"][:, k]
-        assert stats.ks_2samp(a, b).pvalue > level, f"KS at t = {grid[k]}"
-        if a.std() + b.std() > 0:
-            assert stats.ttest_ind(a, b, equal_var=False).pvalue > level, f"mean at t = {grid[k]}"
-    if not np.isnan(fast["g2w"]).any():
-        assert stats.ttest_ind(fast["g2w"][:, -1], ref["g2w"][:, -1], equal_var=False).pvalue > level, "g2w"
-    assert stats.ttest_ind(fast["self_counts"].sum(axis=1), ref["self_counts"].sum(axis=1),
-                           equal_var=False).pvalue > level, "self-comparison totals"
+    assert_same_law(fast, ref, horizon, ALPHA / 5)
 
 
 RUN_CASES = [
@@ -257,7 +237,7 @@ RUN_CASES = [
 
 @pytest.mark.parametrize("name,params,dataset,horizon,delay", RUN_CASES)
 def test_skipping_runs_match_slot_by_slot(name, params, dataset, horizon, delay):
-    assert_same_law(name, params, dataset, horizon, delay)
+    assert_skip_is_exact(name, params, dataset, horizon, delay)
 
 
 @pytest.mark.slow
@@ -269,7 +249,7 @@ def test_skipping_runs_match_slot_by_slot(name, params, dataset, horizon, delay)
     ("ecw_rmed", {}, "mslr5_noncondorcet", 100000, 1),
 ])
 def test_skipping_runs_match_slot_by_slot_long(name, params, dataset, horizon, delay):
-    assert_same_law(name, params, dataset, horizon, delay)
+    assert_skip_is_exact(name, params, dataset, horizon, delay)
 
 
 @pytest.mark.parametrize("name", ["rucb", "rmed1", "rmed2", "ecw_rmed"])
