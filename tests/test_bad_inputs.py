@@ -131,7 +131,7 @@ MATRICES = {"empty.txt": "", "comments.csv": "# source: nothing\n# labels: a b\n
 
 @pytest.fixture
 def env(tmp_path):
-    """The files the cases refer to, and a function that fills the placeholders of a case."""
+    """The files the cases refer to, and a function that fills the {F} / {RO} / {T} / {M:x} fields of a case."""
     (tmp_path / "F").write_text("a file in the way\n")
     if os.geteuid() == 0:  # root writes in any folder whatever its mode; /sys refuses new files even to root
         ro = Path("/sys/dts_robust_readonly")
