@@ -26,6 +26,7 @@ from core.constants import ALPHA_BOUND_MIN
 # the parameter was made before it existed, i.e. with SKIP_OFF, so the harness records it only when it
 # is not SKIP_OFF (``reproduce.runner.resolved_params``).
 SKIP_PARAM, SKIP_OFF, SKIP_EXACT = "skip", "off", "exact"
+EXACT_SKIP = {SKIP_PARAM: SKIP_EXACT}  # the ``fast`` parameters of an algorithm whose only fast path is the skip
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,9 @@ class AlgorithmSpec:
     skip(state): the njit skip of ``core.simulate`` to use for this state, or None (slot by slot);
     streams: for a parameter value whose way of drawing random numbers changed after runs were stored
     with it, ``{name: {value: version}}`` (see ``stream_tags``);
+    fast: the parameter values that select the algorithm's exact fast paths (opt-in: the same law as the
+    defaults, another random stream), e.g. ``{"skip": "exact"}``; empty if it has none.  The benches time
+    them against the defaults and figure scripts use them with ``--fast``;
     color, marker: how its curves are drawn in every figure (hand-picked so that the curves compared in
     one panel, the D-TS family in particular, differ).
     """
@@ -60,6 +64,7 @@ class AlgorithmSpec:
     marker: str = "o"
     skip: Callable[[Any], Any] | None = None
     streams: Mapping[str, Mapping[Any, int]] = field(default_factory=dict)
+    fast: Mapping[str, Any] = field(default_factory=dict)
 
     def problem_params(self, params: Mapping[str, Any], dataset) -> dict:
         """``params`` completed with what the paper's harness derives from the true matrix.

@@ -64,6 +64,7 @@ DTS_SAMPLINGS = {**SAMPLINGS, "fast": SAMPLING_FAST}
 # pruned bit-sliced first phase with the last winner's row first and tail lanes finished per row, and
 # no draw for the diagonal of a skipped run.
 SAMPLING_STREAMS = {"sampling": {"fast": 2}}
+FAST_PARAMS = {"sampling": "fast"}  # AlgorithmSpec.fast
 # What ``skip`` has left for the next ``select``: nothing, the whole pair, or row c of the first phase.
 PENDING_NONE, PENDING_PAIR, PENDING_ROW = 0, 1, 2
 # Entries of DTSState.skip_state (one small array rather than seven: every field of the state costs a
@@ -576,19 +577,19 @@ def fast_skip(state):
 
 DTS_SPEC = AlgorithmSpec(
     name="dts", label="D-TS", init=init_dts, select=select, update=update, sync=sync_dts,
-    skip=fast_skip, color="#d62728", marker="o", streams=SAMPLING_STREAMS,
+    skip=fast_skip, color="#d62728", marker="o", streams=SAMPLING_STREAMS, fast=FAST_PARAMS,
     defaults={"alpha": ALPHA, "sampling": "indicators"},
     reference="Wu & Liu 2016, Algorithm 1",
 )
 DTS_PLUS_SPEC = AlgorithmSpec(
     name="dts_plus", label="D-TS+", init=init_dts_plus, select=select, update=update, sync=sync_dts,
-    skip=fast_skip, color="#1f77b4", marker=">", streams=SAMPLING_STREAMS,
+    skip=fast_skip, color="#1f77b4", marker=">", streams=SAMPLING_STREAMS, fast=FAST_PARAMS,
     defaults={"alpha": ALPHA, "tie_break": "as-run", "sampling": "indicators"},
     reference="Wu & Liu 2016, Sec. 4.3 (Algorithm 1 with line 11 replaced)",
 )
 PURE_DTS_SPEC = AlgorithmSpec(
     name="pure_dts", label="pure D-TS", init=init_pure_dts, select=select, update=update, sync=sync_dts,
-    skip=fast_skip, color="#000000", marker="<", streams=SAMPLING_STREAMS,
+    skip=fast_skip, color="#000000", marker="<", streams=SAMPLING_STREAMS, fast=FAST_PARAMS,
     defaults={"sampling": "indicators"},
     reference="Wu & Liu 2016, App. D.2.4 (Algorithm 1 without lines 4-6 and the l <= 1/2 filter)",
 )

@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import SKIP_OFF, AlgorithmSpec, Policy, check_choice, check_skip
+from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_choice, check_skip
 from core.bounds import update_pair
 from core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
 from core.kl import kl_clamped
@@ -519,7 +519,7 @@ def exact_skip(state):
 
 ECW_RMED_SPEC = AlgorithmSpec(
     name="ecw_rmed", label="ECW-RMED", init=init_ecw_rmed, select=select, update=update,
-    skip=exact_skip, color="#98df8a", marker="*",
+    skip=exact_skip, fast=EXACT_SKIP, color="#98df8a", marker="*",
     defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA, "confidence_precheck": "as-run", "skip": SKIP_OFF},
     reference="Komiyama et al. ICML 2016, ECW-RMED (Algorithm 2 with the approximate optimisation)",
 )

@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_choice, check_skip
+from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_choice, check_skip
 from core.argmax import argmax_first, fill_true, uniform_member
 from core.bounds import direct_bound, direct_upper_column, fill_direct_switches, refresh_direct_switches, update_pair
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
@@ -224,7 +224,7 @@ def exact_skip(state):
 
 RUCB_SPEC = AlgorithmSpec(
     name="rucb", label="RUCB", init=init_rucb, select=select, update=update, sync=sync_rucb,
-    skip=exact_skip, color="#ff7f0e", marker="s",
+    skip=exact_skip, fast=EXACT_SKIP, color="#ff7f0e", marker="s",
     defaults={"alpha": ALPHA, "hypothesis": "as-run", "skip": SKIP_OFF},
     reference="Zoghi et al. ICML 2014, Algorithm 1 (RUCB), as run by Wu & Liu 2016",
 )

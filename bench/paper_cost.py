@@ -6,11 +6,13 @@ dataset, parameters), the CPU time of one run of ``probe / 10`` slots and of ``p
 seed, so the second run extends the first) and extrapolates a run of T slots as
 ``cost(probe) + (T - probe) * (cost(probe) - cost(probe / 10)) / (0.9 probe)``: the cost per slot of
 the last decade measured is assumed to hold up to T (for most algorithms it falls further with t, so
-this is an upper estimate, most of all for D-TS with sampling="fast", whose slots get cheaper as
-self-comparisons dominate).  Lines shared by several figures (one stored line serves every figure) are counted in each.
-For the D-TS family the "fast" column is the same estimate with sampling="fast" (what the figures
-would cost if they used it; the stored results use the default "indicators").  Not a promise: on a
-shared machine the measured costs move by tens of percent.
+this is an upper estimate, most of all for the fast paths, whose slots get cheaper as self-comparisons
+dominate).  A line shared by several figures is computed once (one stored line serves every figure):
+it is counted in the first figure that declares it (in the order of ``make all-figures``) and shown
+as "reused" with 0 hours in the others, so the totals are the cost of the paper from scratch.  The
+"fast h" column is the same estimate with every algorithm's exact fast paths (``AlgorithmSpec.fast``:
+what the figures cost with ``--fast``; the committed results use the defaults).  Not a promise: on
+a shared machine the measured costs move by tens of percent.
 
 Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N]
 """
@@ -27,7 +29,6 @@ from reproduce.paper_config import HORIZON
 from reproduce.runner import run_one
 
 FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
-SAMPLED = ("dts", "dts_plus", "pure_dts")
 _COSTS = {}
 
 
@@ -71,10 +72,31 @@ def main(argv=None):
     main_guard(lambda: print_figure_costs(parse_arguments(argv)))
 
 
+def curve_hours(curve, dataset, probe: int) -> tuple[float, float]:
+    """Estimated CPU hours of a curve's lines (all its runs) with the defaults and with the fast paths."""
+    hours = fast_hours = 0.0
+    for line in curve:
+        params = dict(line.params)
+        fast_params = {**get_algorithm(line.algorithm).fast, **params}
+        seconds = run_seconds(line.algorithm, dataset, params, line.horizon, probe, line.delay)
+        fast = seconds if fast_params == params else run_seconds(line.algorithm, dataset, fast_params,
+                                                                line.horizon, probe, line.delay)
+        hours += line.runs * seconds / 3600
+        fast_hours += line.runs * fast / 3600
+    return hours, fast_hours
+
+
+def line_key(line) -> tuple:
+    """What makes two figures' lines the same stored line (the legend tag does not)."""
+    return line.dataset, line.algorithm, line.params, line.horizon, line.runs, line.delay, line.shuffle
+
+
 def print_figure_costs(args):
-    """Estimate each requested figure's CPU hours from probe runs and print them per curve and in total."""
+    """Estimate each requested figure's CPU hours from probe runs and print them per curve and in total
+    (a line another figure already counted: "reused", 0 hours)."""
     cli = SimpleNamespace(runs=None, horizon=HORIZON, quick=False, default_horizon=HORIZON)
     grand = {"reference": 0.0, "fast": 0.0}
+    counted = set()
     print(f"{'figure':<18} {'panel':<34} {'line':<12} {'K':>4} {'T':>9} {'runs':>5} {'CPU h':>8} {'fast h':>8}")
     for figure in args.figures:
         module = importlib.import_module(f"reproduce.{figure}")
@@ -82,29 +104,22 @@ def print_figure_costs(args):
         for panel in module.PANELS:
             dataset = load_dataset(panel.dataset)
             for curve in panel_curves(panel, cli):
-                hours = fast_hours = 0.0
-                for line in curve:
-                    params = dict(line.params)
-                    slots = probe_slots(dataset.K, args.probe_slots)
-                    seconds = run_seconds(line.algorithm, dataset, params, line.horizon, slots, line.delay)
-                    hours += line.runs * seconds / 3600
-                    if line.algorithm in SAMPLED and "sampling" not in params:
-                        fast = run_seconds(line.algorithm, dataset, {**params, "sampling": "fast"}, line.horizon,
-                                           slots, line.delay)
-                        fast_hours += line.runs * fast / 3600
-                    else:
-                        fast_hours += line.runs * seconds / 3600
+                keys = {line_key(line) for line in curve}
+                reused = keys <= counted
+                hours, fast_hours = (0.0, 0.0) if reused else \
+                    curve_hours(curve, dataset, probe_slots(dataset.K, args.probe_slots))
+                counted |= keys
                 total["reference"] += hours
                 total["fast"] += fast_hours
                 first = curve[-1]
                 print(f"{figure:<18} {panel.title[:34]:<34} {first.name[:12]:<12} {dataset.K:>4} {first.horizon:>9} "
-                      f"{first.runs:>5} {hours:>8.2f} {fast_hours:>8.2f}", flush=True)
+                      f"{first.runs:>5} {hours:>8.2f} {fast_hours:>8.2f}{'  reused' if reused else ''}", flush=True)
         print(f"{figure:<18} {'TOTAL':<34} {'':<12} {'':>4} {'':>9} {'':>5} {total['reference']:>8.2f} "
               f"{total['fast']:>8.2f}", flush=True)
         for key in grand:
             grand[key] += total[key]
-    print(f"all figures: {grand['reference']:.1f} CPU hours as stored (default sampling), "
-          f"{grand['fast']:.1f} with sampling='fast' for the D-TS family")
+    print(f"all figures from scratch: {grand['reference']:.1f} CPU hours with the defaults (the committed "
+          f"results), {grand['fast']:.1f} with --fast (every algorithm's exact fast paths)")
 
 
 if __name__ == "__main__":

@@ -1,15 +1,16 @@
 """Nanoseconds per time slot of every algorithm at K = 5, 16, 32, 136, 500 (and 2000), early and later.
 
-For each (algorithm, sampling, K) the bench runs the simulator for ``warmup`` slots and for
+For each (algorithm, parameters, K) the bench runs the simulator for ``warmup`` slots and for
 ``warmup + steps`` slots with the same seed (best of 3 each, process CPU time, so that other processes
 on a shared machine count less); because a run with the same seed is a prefix of a longer one, the
 difference is the cost of slots warmup+1 .. warmup+steps (the later phase), and the first run gives
 the cost of the early phase.  BTM and SAVAGE depend on the horizon, so for them the two runs differ
 and the difference is only an estimate.  On a loaded machine the difference can be noisy (even 0).
 
-D-TS, D-TS+ and pure D-TS are timed with ``sampling="indicators"`` (the default, the reference of the
-stored results) and ``sampling="fast"`` (bit-sliced votes from K = 128, kept upper counts, exact
-skipping of self-comparison runs); the last column is reference / fast for the same slots.  One Beta draw and
+Every algorithm is timed with its default parameters (the reference, how the stored results were
+made) and, if it has exact fast paths (``AlgorithmSpec.fast``: D-TS's ``sampling="fast"``, the
+``skip="exact"`` of RUCB, RMED and ECW-RMED, ...), with those too; the last column is reference / fast
+for the same slots.  One Beta draw and
 one uniform draw, timed in the same process, are the baselines (columns "x Beta", "x unif").  "state
 MB" is the size of the algorithm's state arrays; the peak resident memory of the process is printed
 at the end.  K = 2000 has no data file: the bench generates a three-Copeland-winner tournament like
@@ -23,7 +24,7 @@ load average, the time and the commit they were measured at); ``make bench`` wri
 ``bench/step_cost.csv``, from which ``reproduce/report.py --readme`` generates the README's bench table.
 
 Usage: python bench/step_cost.py [--algorithms dts dts_plus ...] [--K 5 16 ...] [--warmup N] [--steps N]
-       [--samplings indicators fast direct] [--csv PATH]
+       [--paths reference fast] [--csv PATH]
 """
 
 import os
@@ -49,9 +50,8 @@ K2000_SEED = 2000
 # warm-up slots, so that run-to-run noise of the warm-up run does not swamp the difference.
 WARMUP = {5: 200_000, 16: 200_000, 32: 100_000, 136: 20_000, 500: 2_000, 2000: 200}
 STEPS = WARMUP
-# The algorithms with a "sampling" parameter, and the values timed by default.
-SAMPLED = ("dts", "dts_plus", "pure_dts")
-SAMPLINGS = ("indicators", "fast")
+# The two parameter sets an algorithm can be timed with: its defaults and its exact fast paths.
+PATHS = ("reference", "fast")
 # The authors' C++ per-step times in microseconds (issue #3), keyed by our K (their K = 100 -> 136).
 CPP_ANCHOR_US = {
     "rucb": {5: 0.34, 16: 2.4, 32: 8.5, 136: 70.0, 500: 3400.0},
@@ -141,8 +141,8 @@ def parse_arguments(argv=None):
     parser.add_argument("--K", nargs="+", type=int, default=[5, 16, 32, 136, 500], choices=sorted(DATASETS))
     parser.add_argument("--warmup", default=None, help="slots before timing (default: by K)")
     parser.add_argument("--steps", default=None, help="timed slots (default: by K)")
-    parser.add_argument("--samplings", nargs="+", default=list(SAMPLINGS),
-                        help="sampling values of D-TS, D-TS+ and pure D-TS (the first is the reference)")
+    parser.add_argument("--paths", nargs="+", default=list(PATHS), choices=PATHS,
+                        help="time the defaults (reference) and/or the exact fast paths of each algorithm")
     parser.add_argument("--csv", type=Path, default=None, help="also write the rows to this CSV file")
     args = parser.parse_args(argv)
     if args.csv is not None:
@@ -153,9 +153,15 @@ def parse_arguments(argv=None):
     args.steps = None if args.steps is None else integer(args.steps, "--steps")
     for name in args.algorithms:
         get_algorithm(name)
-    for sampling in args.samplings:
-        get_algorithm(SAMPLED[0]).make_state(2, 10, {"sampling": sampling})
     return args
+
+
+def timed_params(spec, paths) -> list[tuple[str, dict]]:
+    """(label, parameters) of each requested path the algorithm has: "-" for its defaults, the fast
+    parameters as ``name=value`` for its fast path (none if it has no fast path)."""
+    options = {"reference": ("-", {}),
+               "fast": (" ".join(f"{k}={v}" for k, v in spec.fast.items()), dict(spec.fast)) if spec.fast else None}
+    return [options[path] for path in paths if options[path] is not None]
 
 
 def main(argv=None):
@@ -164,10 +170,10 @@ def main(argv=None):
 
 
 def print_step_costs(args):
-    """Time every requested algorithm, K and sampling and print one table row each."""
+    """Time every requested algorithm, K and path (defaults, fast) and print one table row each."""
     beta, uniform = beta_draw_ns(), uniform_draw_ns()
     print(f"one Beta draw: {beta:.1f} ns, one uniform draw: {uniform:.2f} ns (process CPU time)")
-    print(f"{'algorithm':<10} {'sampling':<10} {'K':>4} {'warmup':>7} {'ns/slot early':>14} {'ns/slot later':>14} "
+    print(f"{'algorithm':<10} {'options':<15} {'K':>4} {'warmup':>7} {'ns/slot early':>14} {'ns/slot later':>14} "
           f"{'x Beta':>8} {'x unif':>8} {'state MB':>9} {'x C++':>7} {'ref/fast':>13}")
     print("(ref/fast: reference / fast, early/later; later < 1 ns/slot means the slots were skipped)")
     measured = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -178,8 +184,7 @@ def print_step_costs(args):
             warmup = args.warmup or WARMUP[K]
             steps = args.steps or STEPS[K]
             reference = None
-            for sampling in (args.samplings if name in SAMPLED else [None]):
-                params = {"sampling": sampling} if sampling else {}
+            for options, params in timed_params(get_algorithm(name), args.paths):
                 early, later = step_cost(name, K, warmup, steps, params)
                 anchor = CPP_ANCHOR_US.get(name, {}).get(K)
                 versus = f"{later / (anchor * 1e3):>7.3f}" if anchor else f"{'-':>7}"
@@ -189,9 +194,9 @@ def print_step_costs(args):
                     late_ratio = f"{reference[1] / later:.1f}" if later >= 1.0 else ">1000"
                     ratio = f"{reference[0] / early:.1f}/{late_ratio}"
                 mb = state_mb(get_algorithm(name), K, params)
-                print(f"{name:<10} {sampling or '-':<10} {K:>4} {warmup:>7} {early:>14.0f} {later:>14.1f} "
+                print(f"{name:<10} {options:<15} {K:>4} {warmup:>7} {early:>14.0f} {later:>14.1f} "
                       f"{later / beta:>8.1f} {later / uniform:>8.1f} {mb:>9.2f} {versus} {ratio:>13}", flush=True)
-                rows.append({"algorithm": name, "sampling": sampling or "-", "K": K, "warmup": warmup,
+                rows.append({"algorithm": name, "options": options, "K": K, "warmup": warmup,
                              "steps": steps, "ns_early": early, "ns_later": later, "x_beta": later / beta,
                              "x_uniform": later / uniform, "state_mb": mb,
                              "x_cpp": later / (anchor * 1e3) if anchor else float("nan"),

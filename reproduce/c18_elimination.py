@@ -127,7 +127,7 @@ def build(args) -> None:
 
 def main(argv=None):
     """Run the diagnostic from the command line (see module docstring)."""
-    figure_main(__doc__.splitlines()[0], DEFAULT_HORIZON, build, argv)
+    figure_main(__doc__.splitlines()[0], DEFAULT_HORIZON, build, argv, fast=False)  # slot by slot, by design
 
 
 if __name__ == "__main__":

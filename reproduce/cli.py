@@ -1,7 +1,7 @@
 """The command line shared by every figure script and ``reproduce/run.py``.
 
-``--runs --horizon --n-jobs --seed --quick --force --out --figures --backend --scheduler --local-cluster
---no-progress --plot-only``.  Every value is checked before any work starts, in quick mode too:
+``--runs --horizon --n-jobs --seed --quick --fast --force --out --figures --backend --scheduler
+--local-cluster --no-progress --plot-only``.  Every value is checked before any work starts, in quick mode too:
 integers may be written 1e6-style (``integer``), the results and figures folders must be writable
 (``check_output_folder``: a file in the way or no permission is refused, nothing is written), and a
 dask scheduler must answer within ``SCHEDULER_TIMEOUT_S``.  ``main_guard`` turns a ValueError (bad
@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from reproduce.paper_config import ROOT_SEED
-from reproduce.paths import FIGURES, QUICK, RESULTS
+from reproduce.paths import FAST, FIGURES, QUICK, RESULTS
 
 QUICK_RUNS = 20
 QUICK_HORIZON = 10_000
@@ -135,8 +135,9 @@ def check_folder_readable(path, what: str = "folder") -> Path:
     return path
 
 
-def build_parser(description: str, default_horizon: int) -> argparse.ArgumentParser:
-    """The common parser; ``default_horizon`` is the figure's paper horizon.  Numbers are read as text and
+def build_parser(description: str, default_horizon: int, fast: bool = True) -> argparse.ArgumentParser:
+    """The common parser; ``default_horizon`` is the figure's paper horizon; ``fast``: offer ``--fast``
+    (a script whose computation has no fast path leaves it out).  Numbers are read as text and
     checked by ``resolve``, so every error reads ``error: --option ...``."""
     parser = OneLineParser(description=description)
     parser.add_argument("--runs", default=None,
@@ -147,6 +148,10 @@ def build_parser(description: str, default_horizon: int) -> argparse.ArgumentPar
     parser.add_argument("--seed", default=str(ROOT_SEED), help=f"root seed (default {ROOT_SEED})")
     parser.add_argument("--quick", action="store_true",
                         help=f"smoke run: {QUICK_RUNS} runs, T = {QUICK_HORIZON}, written under '{QUICK}/'")
+    if fast:
+        parser.add_argument("--fast", action="store_true",
+                            help="run every algorithm with its exact fast paths (same law as the defaults, other "
+                                 f"random streams; docs/harness.md#fast-paths), results and figures under '{FAST}/'")
     parser.add_argument("--force", action="store_true", help="recompute results even if stored")
     parser.add_argument("--out", type=Path, default=None, help=f"results folder (default {RESULTS})")
     parser.add_argument("--figures", type=Path, default=None, help=f"figures folder (default {FIGURES})")
@@ -199,7 +204,7 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
     if args.n_jobs == 0:
         raise ValueError("--n-jobs must be a positive number of workers or negative (-1: all cores), got 0")
     _resolve_backend(args)
-    sub = QUICK if args.quick else ""
+    sub = Path(QUICK if args.quick else "", FAST if getattr(args, "fast", False) else "")
     args.out = (args.out or RESULTS) / sub
     args.figures = (args.figures or FIGURES) / sub
     if not args.plot_only:

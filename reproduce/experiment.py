@@ -78,14 +78,16 @@ def ete_horizons(horizon: int) -> list[int]:
 
 def panel_curves(panel: Panel, args) -> list[list[Line]]:
     """The lines of each curve of a panel under the command-line options (paper run count by K
-    unless --runs).  A curve is one line, or one line per grid horizon for BTM and SAVAGE."""
+    unless --runs; with --fast, each algorithm's ``AlgorithmSpec.fast`` parameters unless the curve
+    sets them).  A curve is one line, or one line per grid horizon for BTM and SAVAGE."""
     K = load_dataset(panel.dataset).K
     runs = args.runs or paper_runs(K)
     horizon = args.horizon if (args.quick or args.horizon != args.default_horizon or panel.horizon is None) \
         else panel.horizon
     curves = []
     for curve in panel.curves():
-        params = tuple(sorted(dict(curve.params).items()))
+        fast = get_algorithm(curve.algorithm).fast if getattr(args, "fast", False) else {}
+        params = tuple(sorted({**fast, **dict(curve.params)}.items()))
         horizons = ete_horizons(horizon) if get_algorithm(curve.algorithm).needs_horizon else [horizon]
         curves.append([Line(dataset=panel.dataset, algorithm=curve.algorithm, horizon=h, runs=runs, params=params,
                             tag=curve.tag, delay=panel.delay, shuffle=curve.shuffle)
@@ -213,12 +215,13 @@ def with_lower_bounds(table: pd.DataFrame, bounds: dict) -> pd.DataFrame:
     return table
 
 
-def figure_main(description: str, default_horizon: int, build, argv=None) -> None:
-    """Entry point of a figure script that is not a plain regret figure: parse the common CLI, then call
-    ``build(args)``; bad input (ValueError) becomes one ``error:`` line and exit status 2."""
+def figure_main(description: str, default_horizon: int, build, argv=None, fast: bool = True) -> None:
+    """Entry point of a figure script that is not a plain regret figure: parse the common CLI (with
+    ``--fast`` if ``fast``), then call ``build(args)``; bad input (ValueError) becomes one ``error:`` line
+    and exit status 2."""
 
     def main():
-        args = resolve(build_parser(description, default_horizon).parse_args(argv))
+        args = resolve(build_parser(description, default_horizon, fast).parse_args(argv))
         build(args)
         if args.quick:
             print(QUICK_NOTICE)

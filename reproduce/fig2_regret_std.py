@@ -113,7 +113,8 @@ def build(args) -> None:
                for name in fig1_mslr.ALL_ELEVEN if name not in {res.line.name for res in curves}]
     if missing:
         raise ValueError(f"Fig. 2 is computed from Fig. 1's stored runs, and some are missing ({'; '.join(missing)}): "
-                         f"run reproduce/fig1_mslr.py{' --quick' if args.quick else ''} first")
+                         f"run reproduce/fig1_mslr.py{' --quick' if args.quick else ''}"
+                         f"{' --fast' if args.fast else ''} first")
     table = std_table(results, t)
     stem = args.figures / NAME
     write_table(table.drop(columns="color"), stem.with_suffix(".csv"))

@@ -86,17 +86,17 @@ def test_missing_figures_folder_is_one_line_and_exit_2(tmp_path):
 
 
 def test_bench_block_is_rendered_from_the_bench_table(tmp_path):
-    """The README's bench block: one row per algorithm / sampling, one column per K, ns and x Beta from the
+    """The README's bench block: one row per algorithm / options, one column per K, ns and x Beta from the
     CSV `make bench` writes; a checkout without it says how to measure."""
-    rows = [{"algorithm": a, "sampling": s, "K": K, "ns_later": ns, "x_beta": ns / 40.0, "beta_ns": 40.0,
+    rows = [{"algorithm": a, "options": s, "K": K, "ns_later": ns, "x_beta": ns / 40.0, "beta_ns": 40.0,
              "measured": "2026-11-26 12:00 UTC", "commit": "0123456789abcdef", "load_average": 2.0}
-            for a, s, K, ns in [("dts", "indicators", 5, 1000.0), ("dts", "fast", 5, 4.0),
-                                ("dts", "indicators", 16, 2000.0), ("rucb", "-", 5, 300.0),
+            for a, s, K, ns in [("dts", "-", 5, 1000.0), ("dts", "sampling=fast", 5, 4.0),
+                                ("dts", "-", 16, 2000.0), ("rucb", "-", 5, 300.0),
                                 ("rucb", "-", 16, 48000.0)]]
     pd.DataFrame(rows).to_csv(tmp_path / "step_cost.csv", index=False)
     text = report.bench_table(tmp_path / "step_cost.csv")
     assert "40.0 ns" in text and "commit 0123456" in text and "load average 2.0" in text
-    assert "| algorithm | sampling | K = 5 | K = 16 |" in text
-    assert "| dts | indicators | 1,000 (25) | 2,000 (50) |" in text
-    assert "| dts | fast | 4 (0.1) | - |" in text and "| rucb | - | 300 (7.5) | 48,000 (1,200) |" in text
+    assert "| algorithm | options | K = 5 | K = 16 |" in text
+    assert "| dts | - | 1,000 (25) | 2,000 (50) |" in text
+    assert "| dts | sampling=fast | 4 (0.1) | - |" in text and "| rucb | - | 300 (7.5) | 48,000 (1,200) |" in text
     assert report.bench_table(tmp_path / "missing.csv") == "Not measured in this checkout: run `make bench`."

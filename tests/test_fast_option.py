@@ -1,0 +1,73 @@
+"""``--fast``: every algorithm's exact fast paths (``AlgorithmSpec.fast``) in the figure scripts and run.py,
+stored and drawn apart from the default-path results.  That each fast path has the defaults' law is
+tested per algorithm (test_dts_fast.py, test_skip_exact.py); here: which parameters the option selects
+and where its outputs go."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from algorithms import ALGORITHMS, get_algorithm
+from data import load_dataset
+from reproduce import report
+from reproduce.cli import build_parser, resolve
+from reproduce.experiment import Curve, Panel, panel_curves
+from reproduce.paper_config import HORIZON
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("name", sorted(ALGORITHMS))
+def test_fast_parameters_are_accepted_and_differ_from_the_defaults(name):
+    """Every declared fast parameter is one of the algorithm's parameters, set to a value it accepts
+    and not to its default (a fast path equal to the reference would time and store nothing new)."""
+    spec = get_algorithm(name)
+    for key, value in spec.fast.items():
+        assert key in spec.defaults and spec.defaults[key] != value
+    spec.make_state(5, 100, spec.problem_params(spec.resolve_params(spec.fast), load_dataset("mslr5_condorcet")))
+
+
+def test_the_fast_paths_of_the_paper_algorithms():
+    """The D-TS family samples "fast"; RUCB, RMED1/2 and ECW-RMED skip exactly."""
+    assert {name: dict(get_algorithm(name).fast) for name in ("dts", "dts_plus", "pure_dts", "rucb", "rmed1",
+                                                              "rmed2", "ecw_rmed")} == {
+        **{name: {"sampling": "fast"} for name in ("dts", "dts_plus", "pure_dts")},
+        **{name: {"skip": "exact"} for name in ("rucb", "rmed1", "rmed2", "ecw_rmed")}}
+
+
+def _args(tmp_path, *flags):
+    return resolve(build_parser("test", HORIZON).parse_args(
+        ["--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *flags]))
+
+
+def test_fast_lines_carry_the_fast_parameters_unless_the_curve_sets_them(tmp_path):
+    panel = Panel("mslr5_condorcet", "p", ("dts", "sparring", Curve("rucb", (("skip", "off"),), tag="RUCB slow")))
+    default = [curve[0].params for curve in panel_curves(panel, _args(tmp_path))]
+    fast = [curve[0].params for curve in panel_curves(panel, _args(tmp_path, "--fast"))]
+    assert default == [(), (), (("skip", "off"),)]
+    assert fast == [(("sampling", "fast"),), (), (("skip", "off"),)]
+
+
+@pytest.mark.parametrize("flags, sub", [((), ""), (("--fast",), "fast"), (("--quick", "--fast"), "quick/fast")])
+def test_fast_results_and_figures_go_to_their_own_folders(tmp_path, flags, sub):
+    args = _args(tmp_path, *flags)
+    assert args.out == tmp_path / "r" / sub and args.figures == tmp_path / "f" / sub
+
+
+def test_the_c18_diagnostic_offers_no_fast_option():
+    """C18 follows D-TS slot by slot on purpose: ``--fast`` is refused in one line, not ignored."""
+    done = subprocess.run([sys.executable, "reproduce/c18_elimination.py", "--fast"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        "error: unrecognized arguments: --fast (see --help)"]
+
+
+def test_the_report_of_a_fast_folder_says_so(tmp_path):
+    for folder in (tmp_path / "fast", tmp_path / "quick" / "fast"):
+        folder.mkdir(parents=True)
+        text = report.build_report(folder)
+        assert "Computed with `--fast`" in text
+        assert ("Quick run" in text) == (folder.parent.name == "quick")
+    assert "Computed with `--fast`" not in report.build_report(tmp_path)
