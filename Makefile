@@ -70,7 +70,7 @@ lint:
 
 # ns per slot of every algorithm at K = 5 .. 2000 (D-TS family: default vs sampling="fast"); bench/README.md.
 bench:
-	$(PYTHON) bench/step_cost.py --csv bench/step_cost.csv
+	$(PYTHON) bench/step_cost.py --whole --csv bench/step_cost.csv
 
 # Estimated CPU hours of every paper figure from per-slot costs measured here (a few minutes).
 bench-paper:

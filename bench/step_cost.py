@@ -23,8 +23,11 @@ With ``--csv PATH`` the rows are also written as a table (with the Beta and unif
 load average, the time and the commit they were measured at); ``make bench`` writes
 ``bench/step_cost.csv``, from which ``reproduce/report.py --readme`` generates the README's bench table.
 
+With ``--whole`` each row also times one whole run from slot 1 (``WHOLE``: 1e6 slots at K <= 32,
+2e5 from K = 136 on) and reports its mean ns per slot, the cost a figure actually pays.
+
 Usage: python bench/step_cost.py [--algorithms dts dts_plus ...] [--K 5 16 ...] [--warmup N] [--steps N]
-       [--paths reference fast] [--csv PATH]
+       [--paths reference fast] [--whole] [--csv PATH]
 """
 
 import os
@@ -46,6 +49,9 @@ DATASETS = {5: "mslr5_condorcet", 16: "mslr16_condorcet", 32: "mslr32_condorcet"
             136: "mslr136_informational", 500: "copeland500", 2000: None}
 K2000_RANGES = {"p_winner_cycle": (0.55, 0.65), "p_winner_vs_rest": (0.55, 0.7), "p_rest": (0.55, 0.7)}
 K2000_SEED = 2000
+# Slots of the whole run whose mean cost per slot is reported too (``--whole``): the paper's horizon
+# at K <= 32, 2e5 slots from K = 136 on (the early, expensive phase of the large instances).
+WHOLE = {5: 1_000_000, 16: 1_000_000, 32: 1_000_000, 136: 200_000, 500: 200_000, 2000: 200_000}
 # Default slots per K: the larger K, the fewer slots fit in a few seconds.  As many timed slots as
 # warm-up slots, so that run-to-run noise of the warm-up run does not swamp the difference.
 WARMUP = {5: 200_000, 16: 200_000, 32: 100_000, 136: 20_000, 500: 2_000, 2000: 200}
@@ -143,6 +149,9 @@ def parse_arguments(argv=None):
     parser.add_argument("--steps", default=None, help="timed slots (default: by K)")
     parser.add_argument("--paths", nargs="+", default=list(PATHS), choices=PATHS,
                         help="time the defaults (reference) and/or the exact fast paths of each algorithm")
+    parser.add_argument("--whole", action="store_true",
+                        help="also time one whole run per row (1e6 slots at K <= 32, 2e5 from K = 136) and report "
+                             "its mean ns per slot")
     parser.add_argument("--csv", type=Path, default=None, help="also write the rows to this CSV file")
     args = parser.parse_args(argv)
     if args.csv is not None:
@@ -174,7 +183,8 @@ def print_step_costs(args):
     beta, uniform = beta_draw_ns(), uniform_draw_ns()
     print(f"one Beta draw: {beta:.1f} ns, one uniform draw: {uniform:.2f} ns (process CPU time)")
     print(f"{'algorithm':<10} {'options':<15} {'K':>4} {'warmup':>7} {'ns/slot early':>14} {'ns/slot later':>14} "
-          f"{'x Beta':>8} {'x unif':>8} {'state MB':>9} {'x C++':>7} {'ref/fast':>13}")
+          f"{'x Beta':>8} {'x unif':>8} {'state MB':>9} {'x C++':>7} {'ref/fast':>13}"
+          + (f"{'ns/slot whole run':>25}" if args.whole else ""))
     print("(ref/fast: reference / fast, early/later; later < 1 ns/slot means the slots were skipped)")
     measured = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load = os.getloadavg()[0]
@@ -186,6 +196,8 @@ def print_step_costs(args):
             reference = None
             for options, params in timed_params(get_algorithm(name), args.paths):
                 early, later = step_cost(name, K, warmup, steps, params)
+                whole = (timed_run(bench_dataset(K), get_algorithm(name), params, WHOLE[K], repeats=1) / WHOLE[K] * 1e9
+                         if args.whole else float("nan"))
                 anchor = CPP_ANCHOR_US.get(name, {}).get(K)
                 versus = f"{later / (anchor * 1e3):>7.3f}" if anchor else f"{'-':>7}"
                 if reference is None:
@@ -195,9 +207,11 @@ def print_step_costs(args):
                     ratio = f"{reference[0] / early:.1f}/{late_ratio}"
                 mb = state_mb(get_algorithm(name), K, params)
                 print(f"{name:<10} {options:<15} {K:>4} {warmup:>7} {early:>14.0f} {later:>14.1f} "
-                      f"{later / beta:>8.1f} {later / uniform:>8.1f} {mb:>9.2f} {versus} {ratio:>13}", flush=True)
+                      f"{later / beta:>8.1f} {later / uniform:>8.1f} {mb:>9.2f} {versus} {ratio:>13}"
+                      f"{f'{whole:>14.1f} (T={WHOLE[K]:.0e})' if args.whole else ''}", flush=True)
                 rows.append({"algorithm": name, "options": options, "K": K, "warmup": warmup,
                              "steps": steps, "ns_early": early, "ns_later": later, "x_beta": later / beta,
+                             "ns_whole": whole, "whole_slots": WHOLE[K] if args.whole else 0,
                              "x_uniform": later / uniform, "state_mb": mb,
                              "x_cpp": later / (anchor * 1e3) if anchor else float("nan"),
                              "beta_ns": beta, "uniform_ns": uniform, "load_average": load,

@@ -202,19 +202,31 @@ def markdown_table(frame: pd.DataFrame) -> str:
 def bench_table(path: Path = BENCH_TABLE) -> str:
     """The README's bench block from ``bench/step_cost.csv`` (``make bench``): ns per slot in the later
     phase and, in brackets, as multiples of one Beta draw, per algorithm / options (rows: the defaults "-"
-    and the exact fast paths) and K."""
+    and the exact fast paths) and K; then the same for the mean over a whole run, if measured."""
     if not Path(path).exists():
         return "Not measured in this checkout: run `make bench`."
     rows = pd.read_csv(path)
-    rows["cell"] = [f"{ns:,.0f} ({x:,.0f})" if x >= 100 else f"{ns:,.0f} ({x:.3g})"
-                    for ns, x in zip(rows["ns_later"], rows["x_beta"])]
+    first = rows.iloc[0]
+    text = (f"ns per slot after the warm-up (in brackets: multiples of one Beta draw, {first['beta_ns']:.1f} ns "
+            f"in the same process); measured {first['measured']} at commit {str(first['commit'])[:7]}, load "
+            f"average {first['load_average']:.1f} on this 2-core machine.\n\n"
+            + markdown_table(_by_k(rows, "ns_later")))
+    if "ns_whole" in rows and rows["ns_whole"].notna().any():
+        slots = ", ".join(f"T = {T:.0e} at K = {', '.join(str(k) for k in sorted(group['K'].unique()))}"
+                          for T, group in rows.groupby("whole_slots"))
+        text += (f"\n\nMean ns per slot over a whole run from slot 1 ({slots}; in brackets: multiples of one "
+                 "Beta draw), what a figure pays:\n\n" + markdown_table(_by_k(rows, "ns_whole")))
+    return text
+
+
+def _by_k(rows: pd.DataFrame, column: str) -> pd.DataFrame:
+    """One row per algorithm / options, one column per K: ``column`` (ns) and, in brackets, in Beta draws."""
+    rows = rows.assign(cell=[f"{ns:,.0f} ({x:,.0f})" if x >= 100 else f"{ns:,.0f} ({x:.3g})"
+                             for ns, x in zip(rows[column], rows[column] / rows["beta_ns"])])
     table = rows.pivot_table(index=["algorithm", "options"], columns="K", values="cell", aggfunc="first",
                              sort=False).reset_index().fillna("-")
     table.columns = [f"K = {c}" if isinstance(c, (int, float)) else c for c in table.columns]
-    first = rows.iloc[0]
-    return (f"ns per slot after the warm-up (in brackets: multiples of one Beta draw, {first['beta_ns']:.1f} ns "
-            f"in the same process); measured {first['measured']} at commit {str(first['commit'])[:7]}, load "
-            f"average {first['load_average']:.1f} on this 2-core machine.\n\n" + markdown_table(table))
+    return table
 
 
 def generated_blocks(folder: Path) -> dict[str, str]:

@@ -99,4 +99,11 @@ def test_bench_block_is_rendered_from_the_bench_table(tmp_path):
     assert "| algorithm | options | K = 5 | K = 16 |" in text
     assert "| dts | - | 1,000 (25) | 2,000 (50) |" in text
     assert "| dts | sampling=fast | 4 (0.1) | - |" in text and "| rucb | - | 300 (7.5) | 48,000 (1,200) |" in text
+    assert "whole run" not in text
+    whole = pd.DataFrame(rows).assign(ns_whole=[900.0, 2.0, 1800.0, 250.0, 40000.0],
+                                      whole_slots=[1_000_000, 1_000_000, 1_000_000, 1_000_000, 1_000_000])
+    whole.to_csv(tmp_path / "step_cost.csv", index=False)
+    text = report.bench_table(tmp_path / "step_cost.csv")
+    assert "whole run from slot 1 (T = 1e+06 at K = 5, 16;" in text
+    assert "| dts | - | 900 (22.5) | 1,800 (45) |" in text and "| rucb | - | 250 (6.25) | 40,000 (1,000) |" in text
     assert report.bench_table(tmp_path / "missing.csv") == "Not measured in this checkout: run `make bench`."
