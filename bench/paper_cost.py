@@ -1,4 +1,4 @@
-"""Estimated worker time of every paper figure, from per-slot costs measured on this machine.
+"""Estimated and measured worker time of every paper figure, from per-slot costs measured on this machine.
 
 For each line of the figures' panels (as the figure scripts declare them, at paper scale: the paper's
 run counts, horizons and the BTM/SAVAGE horizon grids) the script measures, once per (algorithm,
@@ -12,7 +12,13 @@ it is counted in the first figure that declares it (in the order of ``make all-f
 as "reused" with 0 hours in the others, so the totals are the cost of the paper from scratch.  The
 "fast h" column is the same estimate with every algorithm's exact fast paths (``AlgorithmSpec.fast``:
 what the figures cost with ``--fast``; the committed results use the defaults).  Not a promise: on
-a shared machine the measured costs move by tens of percent.
+a shared machine the measured costs move by tens of percent.  The default probe is the paper's horizon
+at K <= 32, so a line of T = 1e6 there is measured, not extrapolated (a probe of 1e5 slots would
+extrapolate ECW-RMED's expensive first 2e5 slots, ~9 us a slot at K = 32, to all of T, where the
+rest costs ~0.6 us).
+
+The "stored h" column is the worker time the runs stored in ``results/`` actually took (the CPU
+seconds each chunk records), where every run of the curve is stored; "-" where some are missing.
 
 Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N]
 """
@@ -25,8 +31,9 @@ from algorithms import get_algorithm
 from data import load_dataset
 from reproduce.cli import OneLineParser, integer, main_guard
 from reproduce.experiment import panel_curves
-from reproduce.paper_config import HORIZON
-from reproduce.runner import run_one
+from reproduce.paper_config import HORIZON, ROOT_SEED
+from reproduce.paths import RESULTS
+from reproduce.runner import load_line, run_one
 
 FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
 _COSTS = {}
@@ -61,7 +68,7 @@ def parse_arguments(argv=None):
     """The command line, checked before any probe run: a bad value raises ValueError (one line)."""
     parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--figures", nargs="+", default=list(FIGURES), choices=FIGURES)
-    parser.add_argument("--probe-slots", default="100000", help="probe length at K <= 32 (default 1e5)")
+    parser.add_argument("--probe-slots", default="1000000", help="probe length at K <= 32 (default 1e6)")
     args = parser.parse_args(argv)
     args.probe_slots = integer(args.probe_slots, "--probe-slots")
     return args
@@ -86,6 +93,15 @@ def curve_hours(curve, dataset, probe: int) -> tuple[float, float]:
     return hours, fast_hours
 
 
+def stored_hours(curve, dataset) -> float | None:
+    """The CPU hours the stored runs of a curve took (their chunks' records), or None if some are missing."""
+    spec = get_algorithm(curve[0].algorithm)
+    try:
+        return sum(load_line(line, dataset, spec, RESULTS, ROOT_SEED).meta["cpu_seconds"] for line in curve) / 3600
+    except ValueError:
+        return None
+
+
 def line_key(line) -> tuple:
     """What makes two figures' lines the same stored line (the legend tag does not)."""
     return line.dataset, line.algorithm, line.params, line.horizon, line.runs, line.delay, line.shuffle
@@ -95,12 +111,13 @@ def print_figure_costs(args):
     """Estimate each requested figure's CPU hours from probe runs and print them per curve and in total
     (a line another figure already counted: "reused", 0 hours)."""
     cli = SimpleNamespace(runs=None, horizon=HORIZON, quick=False, default_horizon=HORIZON)
-    grand = {"reference": 0.0, "fast": 0.0}
+    grand = dict.fromkeys(("reference", "fast", "stored", "stored_est"), 0.0)
     counted = set()
-    print(f"{'figure':<18} {'panel':<34} {'line':<12} {'K':>4} {'T':>9} {'runs':>5} {'CPU h':>8} {'fast h':>8}")
+    print(f"{'figure':<18} {'panel':<34} {'line':<12} {'K':>4} {'T':>9} {'runs':>5} {'CPU h':>8} {'fast h':>8} "
+          f"{'stored h':>9}")
     for figure in args.figures:
         module = importlib.import_module(f"reproduce.{figure}")
-        total = {"reference": 0.0, "fast": 0.0}
+        total = dict.fromkeys(grand, 0.0)
         for panel in module.PANELS:
             dataset = load_dataset(panel.dataset)
             for curve in panel_curves(panel, cli):
@@ -108,18 +125,25 @@ def print_figure_costs(args):
                 reused = keys <= counted
                 hours, fast_hours = (0.0, 0.0) if reused else \
                     curve_hours(curve, dataset, probe_slots(dataset.K, args.probe_slots))
+                stored = 0.0 if reused else stored_hours(curve, dataset)
                 counted |= keys
                 total["reference"] += hours
+                if stored is not None:
+                    total["stored"] += stored
+                    total["stored_est"] += hours
                 total["fast"] += fast_hours
                 first = curve[-1]
                 print(f"{figure:<18} {panel.title[:34]:<34} {first.name[:12]:<12} {dataset.K:>4} {first.horizon:>9} "
-                      f"{first.runs:>5} {hours:>8.2f} {fast_hours:>8.2f}{'  reused' if reused else ''}", flush=True)
+                      f"{first.runs:>5} {hours:>8.2f} {fast_hours:>8.2f} "
+                      f"{'-' if stored is None else f'{stored:.2f}':>9}{'  reused' if reused else ''}", flush=True)
         print(f"{figure:<18} {'TOTAL':<34} {'':<12} {'':>4} {'':>9} {'':>5} {total['reference']:>8.2f} "
-              f"{total['fast']:>8.2f}", flush=True)
+              f"{total['fast']:>8.2f} {total['stored']:>9.2f}  (stored curves estimated at {total['stored_est']:.2f})",
+              flush=True)
         for key in grand:
             grand[key] += total[key]
     print(f"all figures from scratch: {grand['reference']:.1f} CPU hours with the defaults (the committed "
-          f"results), {grand['fast']:.1f} with --fast (every algorithm's exact fast paths)")
+          f"results), {grand['fast']:.1f} with --fast (every algorithm's exact fast paths); the curves stored so "
+          f"far took {grand['stored']:.1f} CPU hours, estimated here at {grand['stored_est']:.1f}")
 
 
 if __name__ == "__main__":
