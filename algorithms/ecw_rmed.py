@@ -117,14 +117,21 @@ def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, con
 @njit(cache=True)
 def forced_pair(n, p, t, alpha, beta):
     """Step 1: id of the first pair (i > j) with n_ij < alpha sqrt(ln t) or
-    |p_ij - 1/2| < beta / max(1, ln max(1, ln t)); -1 if there is none."""
+    |p_ij - 1/2| < beta / max(1, ln max(1, ln t)); -1 if there is none.  Row i's pairs (i, 0 .. i-1)
+    are first tested together without a branch (a count the compiler vectorises), and only a row
+    holding such a pair is walked to find the first: the same tests, ~K^2/2 of them a slot when none
+    is forced, as in the settled phase."""
     log_t = math.log(t)
     need_n = alpha * math.sqrt(log_t)
     need_gap = beta / max(1.0, math.log(max(1.0, log_t)))
     for i in range(1, n.shape[0]):
+        forced = 0
         for j in range(i):
-            if n[i, j] < need_n or abs(p[i, j] - 0.5) < need_gap:
-                return index_of_pair(i, j)
+            forced += (n[i, j] < need_n) | (abs(p[i, j] - 0.5) < need_gap)
+        if forced:
+            for j in range(i):
+                if n[i, j] < need_n or abs(p[i, j] - 0.5) < need_gap:
+                    return index_of_pair(i, j)
     return -1
 
 
