@@ -17,8 +17,9 @@ at K <= 32, so a line of T = 1e6 there is measured, not extrapolated (a probe of
 extrapolate ECW-RMED's expensive first 2e5 slots, ~9 us a slot at K = 32, to all of T, where the
 rest costs ~0.6 us).
 
-The "stored h" column is the worker time the runs stored in ``results/`` actually took (the CPU
-seconds each chunk records), where every run of the curve is stored; "-" where some are missing.
+The "stored h" column is the worker time the runs stored in ``results/`` actually took (the wall
+time each chunk records; on a shared machine, or with more workers than cores, more than the CPU time
+estimated here), where every run of the curve is stored; "-" where some are missing.
 
 Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N]
 """
@@ -97,7 +98,7 @@ def stored_hours(curve, dataset) -> float | None:
     """The CPU hours the stored runs of a curve took (their chunks' records), or None if some are missing."""
     spec = get_algorithm(curve[0].algorithm)
     try:
-        return sum(load_line(line, dataset, spec, RESULTS, ROOT_SEED).meta["cpu_seconds"] for line in curve) / 3600
+        return sum(load_line(line, dataset, spec, RESULTS, ROOT_SEED).meta["worker_seconds"] for line in curve) / 3600
     except ValueError:
         return None
 

@@ -105,7 +105,7 @@ def combine_ete(results: list[LineResult]) -> LineResult:
         g2w=np.column_stack([res.g2w[:, -1] for res in results]),
         final=last.final, self_counts=last.self_counts, permutations=last.permutations,
         meta={**last.meta, "ete_horizons": [int(res.line.horizon) for res in results],
-              "cpu_seconds": float(sum(res.meta.get("cpu_seconds", 0.0) for res in results))},
+              **{key: float(sum(res.meta.get(key, 0.0) for res in results)) for key in ("worker_seconds", "cpu_seconds")}},
     )
 
 
@@ -156,7 +156,7 @@ def lines_table(lines, results) -> pd.DataFrame:
         meta = res.meta if res is not None else {}
         rows.append({"dataset": line.dataset, "line": line_key(line), "algorithm": line.name, "horizon": line.horizon,
                      "delay": line.delay, "runs": line.runs if res is not None else 0,
-                     "cpu_seconds": meta.get("cpu_seconds", 0.0),
+                     "worker_seconds": meta.get("worker_seconds", 0.0), "cpu_seconds": meta.get("cpu_seconds", 0.0),
                      "commits": " ".join(meta.get("commits", ["missing"]))})
     return pd.DataFrame(rows)
 

@@ -231,7 +231,7 @@ def final_table(panels) -> pd.DataFrame:
                          "label": res.label, "horizon": res.line.horizon, "runs": runs,
                          "mean_final_regret": final.mean(), "std_final_regret": std,
                          "sem_final_regret": std / np.sqrt(runs), "slope_last_decade": slope.value,
-                         "slope_se": slope.se, "cpu_seconds": res.meta.get("cpu_seconds", 0.0)})
+                         "slope_se": slope.se, "worker_seconds": res.meta.get("worker_seconds", 0.0)})
     return pd.DataFrame(rows)
 
 

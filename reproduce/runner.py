@@ -158,14 +158,15 @@ def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: 
     the chunk, so workers need no access to the results folder."""
     spec = get_algorithm(line.algorithm)
     params = spec.resolve_params(dict(line.params))
-    began = time.time()
+    began, began_cpu = time.time(), time.process_time()
     rows = [run_one(dataset, spec, params, line.horizon, run, seed, line.delay, line.shuffle)
             for run in range(start, stop)]
     arrays = {key: np.stack([row[key] for row in rows]) for key in rows[0]}
     arrays["regret"] = arrays["regret"].astype(np.float32)
     arrays["g2w"] = arrays["g2w"].astype(np.float32)
     arrays["checkpoints"] = log_grid(line.horizon)
-    meta = {"config": config, "seconds": time.time() - began, "commit": git_commit(),
+    meta = {"config": config, "seconds": time.time() - began, "cpu_seconds": time.process_time() - began_cpu,
+            "commit": git_commit(),
             "versions": _versions(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     return path, arrays, meta, (stop - start) * line.horizon
 
@@ -330,7 +331,8 @@ def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
              ("regret", "g2w", "final", "self_counts", "permutation")}
     meta = {"config": _config(line, dataset, seed, 0, line.runs),
             "commits": sorted({part["meta"].get("commit", "unknown") for part in parts}),
-            "cpu_seconds": float(sum(part["meta"].get("seconds", 0.0) for part in parts))}
+            "worker_seconds": float(sum(part["meta"].get("seconds", 0.0) for part in parts)),
+            "cpu_seconds": float(sum(part["meta"].get("cpu_seconds", math.nan) for part in parts))}
     return LineResult(line=line, label=spec.label if not line.tag else line.tag, checkpoints=parts[0]["checkpoints"],
                       regret=stack["regret"].astype(np.float64), g2w=stack["g2w"].astype(np.float64),
                       final=stack["final"], self_counts=stack["self_counts"], permutations=stack["permutation"],

@@ -72,7 +72,7 @@ def test_local_cluster_flag_of_the_scripts(tmp_path):
         for key in a.keys() - {"meta"}:
             np.testing.assert_array_equal(a[key], b[key])
     # the same numbers in the final tables; only the recorded worker seconds differ
-    seq, cluster = (pd.read_csv(tmp_path / "f" / f"{name}_final.csv").drop(columns="cpu_seconds")
+    seq, cluster = (pd.read_csv(tmp_path / "f" / f"{name}_final.csv").drop(columns="worker_seconds")
                     for name in ("seq", "cluster"))
     pd.testing.assert_frame_equal(seq, cluster)
 

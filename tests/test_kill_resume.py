@@ -66,6 +66,6 @@ def test_sigkill_then_resume_is_bit_identical(tmp_path):
         assert a["meta"]["config"] == b["meta"]["config"]
     assert (tmp_path / "killed_fig" / "k.csv").read_bytes() == (tmp_path / "whole_fig" / "k.csv").read_bytes()
     # the final tables agree except for the recorded worker seconds
-    killed, whole = (pd.read_csv(tmp_path / folder / "k_final.csv").drop(columns="cpu_seconds")
+    killed, whole = (pd.read_csv(tmp_path / folder / "k_final.csv").drop(columns="worker_seconds")
                      for folder in ("killed_fig", "whole_fig"))
     pd.testing.assert_frame_equal(killed, whole)
