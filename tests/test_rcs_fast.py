@@ -1,0 +1,191 @@
+"""sampling="knockout" of RCS is exact in distribution (algorithms/rcs.py, ``knockout_winner``).
+
+Every check tests a null hypothesis that holds if "knockout" is exact, at significance ALPHA = 1e-3
+with fixed seeds (a correct implementation passes deterministically; a wrong one is caught when its
+error is large against the sampling noise, whose size each test states).
+
+* fixed states (K = 5, 16, 200; one where a sampled Condorcet winner is likely, one where it is rare):
+  the champion counts are reset before every select, so the selections are i.i.d.; the law of a1
+  under "knockout" against its exact law (P(winner = i) = prod_{j != i} P(i beats j), the rest to the
+  fallback; chi-square goodness of fit) and the law of (a1, a2) against "indicators" (chi-square of
+  homogeneity).  DRAWS = 20000 per sampler: the standard error of a cell's share is at most 0.35
+  points, so a 1.5-point error in any cell above ~5 % is detected with probability ~0.9 or more;
+* whole runs: regret, g2w and self-comparison totals of "knockout" against "indicators" over 200 runs
+  (``tests.same_law.assert_same_law``);
+* the stream version is stored with the runs, the default is unchanged, bad values are named.
+"""
+
+import hashlib
+import json
+
+import numpy as np
+import pytest
+from numba import njit
+from scipy import stats
+
+from algorithms import get_algorithm
+from algorithms.rcs import NO_ARM, knockout_winner
+from reproduce.runner import Line, line_key, resolved_params
+from tests.same_law import assert_same_law, many_runs
+from tests.test_dts import stats_from_wins
+from tests.test_dts_fast import pooled_pvalue
+
+ALPHA = 1e-3
+DRAWS = 20000
+T_FIXED = 1000
+
+
+def strong_arms(K, strengths, seed=1):
+    """(n, w) of a tournament with 4 comparisons per pair at p = 1/2, except the arms of
+    ``strengths`` ({arm: (won, lost)} against every other arm; 2-2 among themselves)."""
+    rng = np.random.default_rng(seed)
+    wins = np.triu(rng.binomial(4, 0.5, (K, K)), 1)
+    wins = wins + np.triu(4 - wins, 1).T
+    for arm, (won, lost) in strengths.items():
+        wins[arm, :], wins[:, arm] = won, lost
+    for arm in strengths:
+        for other in strengths:
+            wins[arm, other] = 2
+    np.fill_diagonal(wins, 0)
+    return stats_from_wins(wins)
+
+
+def cyclic(K, won, lost):
+    """(n, w) of the regular tournament on an odd K: i beats i + 1 .. i + (K - 1) / 2 (mod K) won-lost."""
+    wins = np.zeros((K, K))
+    for i in range(K):
+        for step in range(1, (K + 1) // 2):
+            wins[i, (i + step) % K], wins[(i + step) % K, i] = won, lost
+    return stats_from_wins(wins)
+
+
+# name: ((n, w), range of P(the sampled tournament has a Condorcet winner)).
+FIXED_STATES = {
+    "K5_likely": (lambda: strong_arms(5, {1: (6, 0), 3: (5, 1)}), (0.8, 1.0)),
+    "K5_rare": (lambda: cyclic(5, 12, 8), (0.05, 0.2)),
+    "K16_likely": (lambda: strong_arms(16, {4: (10, 1), 11: (8, 2)}), (0.7, 0.9)),
+    "K16_rare": (lambda: strong_arms(16, {4: (5, 3), 9: (6, 3)}), (0.02, 0.1)),
+    "K200_likely": (lambda: strong_arms(200, {7: (20, 0), 150: (18, 1)}), (0.99, 1.0)),
+    "K200_rare": (lambda: strong_arms(200, {7: (15, 5), 150: (14, 4)}), (0.05, 0.2)),
+}
+
+
+def winner_law(q):
+    """P(arm i is the sampled Condorcet winner) for every i, with the pair {i, j}, i < j, voting for i
+    with probability q[i, j] (as both samplers draw it)."""
+    beats = np.triu(q, 1) + np.tril(1.0 - q.T, -1)
+    np.fill_diagonal(beats, 1.0)
+    return beats.prod(axis=1)
+
+
+@njit(cache=False)
+def _iid_selects(select, state, t, rng, champion_counts, pairs):
+    """``pairs.shape[0]`` selections at slot t, the champion counts reset to ``champion_counts``
+    before each (so that they are i.i.d. draws of the fixed state)."""
+    for k in range(pairs.shape[0]):
+        state.champion_counts[:] = champion_counts
+        a1, a2 = select(state, t, rng)
+        pairs[k, 0] = a1
+        pairs[k, 1] = a2
+    return pairs
+
+
+def fixed_state_selects(n, w, params, seed, champion_counts):
+    """(state, DRAWS selections (a1, a2) of RCS with ``params`` in the state (n, w))."""
+    spec = get_algorithm("rcs")
+    state = spec.set_statistics(spec.make_state(n.shape[0], params=params), n, w)
+    pairs = _iid_selects(spec.select, state, T_FIXED, np.random.default_rng(seed), champion_counts,
+                         np.zeros((DRAWS, 2), np.int64))
+    return state, pairs
+
+
+def goodness_of_fit_pvalue(sample, probabilities):
+    """Chi-square goodness of fit of integer outcomes to ``probabilities`` (cells expected below 5 pooled)."""
+    observed = np.bincount(sample, minlength=probabilities.size)
+    expected = probabilities * sample.size
+    keep = expected >= 5
+    observed = np.append(observed[keep], observed[~keep].sum())
+    expected = np.append(expected[keep], expected[~keep].sum())
+    if expected[-1] < 5:  # the pooled rest is negligible: fold it into the largest cell
+        observed[np.argmax(expected[:-1])] += observed[-1]
+        expected[np.argmax(expected[:-1])] += expected[-1]
+        observed, expected = observed[:-1], expected[:-1]
+    return stats.chisquare(observed, expected * observed.sum() / expected.sum()).pvalue
+
+
+@pytest.mark.parametrize("fallback", ["least-champion", "random"])
+@pytest.mark.parametrize("state_name", sorted(FIXED_STATES))
+def test_knockout_select_has_the_exact_law_in_fixed_states(state_name, fallback):
+    """a1 of "knockout" against its exact law, and (a1, a2) against "indicators" (module docstring).
+    The champion counts make arm K - 1 the least-often champion (the "least-champion" fallback)."""
+    make, (low, high) = FIXED_STATES[state_name]
+    n, w = make()
+    K = n.shape[0]
+    counts = np.arange(K, 0, -1, dtype=np.int64)
+    state, fast = fixed_state_selects(n, w, {"sampling": "knockout", "fallback": fallback}, 21, counts)
+    law = winner_law(state.above_half_prob)
+    assert low <= law.sum() <= high, "the state is not what its name says"
+    none = 1.0 - law.sum()
+    if fallback == "random":
+        expected = law + none / K
+    else:
+        expected = law.copy()
+        expected[K - 1] += none
+    assert goodness_of_fit_pvalue(fast[:, 0], expected) > ALPHA
+    _, reference = fixed_state_selects(n, w, {"sampling": "indicators", "fallback": fallback}, 22, counts)
+    assert pooled_pvalue([tuple(p) for p in fast], [tuple(p) for p in reference]) > ALPHA
+
+
+def test_knockout_winner_kernel_on_random_probabilities():
+    """The kernel alone at K = 6 on random q with extremes (0, 1 and near-ties): the law of its answer
+    (winner or none) against ``winner_law``, 50000 draws, and never a winner that loses a certain pair."""
+    rng0 = np.random.default_rng(5)
+    K = 6
+    q = np.triu(rng0.choice([0.0, 1.0, 0.5, 0.9, 0.3, 0.97], (K, K)), 1)
+    q[0, 1:] = 0.9  # arm 0 is often the winner
+    q = q + np.tril(1.0 - q.T, -1)
+    law = winner_law(q)
+    rng = np.random.default_rng(6)
+    answers = np.array([knockout_winner(rng, q) for _ in range(50000)])
+    outcomes = np.where(answers == NO_ARM, K, answers)
+    assert goodness_of_fit_pvalue(outcomes, np.append(law, 1.0 - law.sum())) > ALPHA
+    assert set(np.unique(answers)) <= set(np.flatnonzero(law > 0)) | {NO_ARM}
+
+
+RUN_CASES = [
+    ("mslr5_condorcet", {}, 10000, 1),
+    ("sushi", {}, 5000, 1),
+    ("nc_cyclic", {}, 5000, 1),
+    ("nc_cyclic", {"fallback": "random"}, 5000, 4),
+]
+
+
+@pytest.mark.parametrize("dataset,params,horizon,delay", RUN_CASES)
+def test_knockout_runs_match_indicators(dataset, params, horizon, delay):
+    """200 runs each (the same run indices, so the same shuffles), ``assert_same_law`` at ALPHA / 5
+    per test: regret at 4 checkpoints and at T, g2w, self-comparison totals.  A Condorcet problem
+    (K = 5), Sushi (K = 16) and a non-Condorcet one (the fallback decides often), once with the
+    random fallback and delayed feedback."""
+    fast = many_runs(dataset, "rcs", {**params, "sampling": "knockout"}, horizon, 200, delay)
+    ref = many_runs(dataset, "rcs", params, horizon, 200, delay)
+    assert_same_law(fast, ref, horizon, ALPHA / 5)
+
+
+def test_knockout_runs_are_stored_under_their_stream_version():
+    """"knockout" draws differently from "indicators": its stored config and line key carry stream
+    version 1; the default's config and key are unchanged (the stored results stay valid)."""
+    fast = Line(dataset="nc_cyclic", algorithm="rcs", horizon=1000, runs=1, params=(("sampling", "knockout"),))
+    assert resolved_params(fast) == {"alpha": 0.51, "fallback": "least-champion", "sampling": "knockout",
+                                     "sampling_stream": 1}
+    unversioned = "rcs_p" + hashlib.sha1(json.dumps({"sampling": "knockout"}, sort_keys=True).encode()).hexdigest()[:10]
+    assert line_key(fast) != unversioned + "_T1000"
+    default = Line(dataset="nc_cyclic", algorithm="rcs", horizon=1000, runs=1)
+    assert resolved_params(default) == {"alpha": 0.51, "fallback": "least-champion", "sampling": "indicators"}
+    assert line_key(default) == "rcs_T1000"
+
+
+def test_knockout_is_the_default_nowhere_and_rejected_values_are_named():
+    spec = get_algorithm("rcs")
+    assert spec.defaults["sampling"] == "indicators"
+    with pytest.raises(ValueError, match="sampling must be one of 'indicators', 'direct', 'knockout', got 'fast'"):
+        spec.make_state(4, params={"sampling": "fast"})
