@@ -52,6 +52,7 @@ SAMPLING_KNOCKOUT = 2
 RCS_SAMPLINGS = {**SAMPLINGS, "knockout": SAMPLING_KNOCKOUT}
 # Stream versions of the sampling values whose draws differ from the stored runs' (AlgorithmSpec.streams).
 SAMPLING_STREAMS = {"sampling": {"knockout": 1}}
+FAST_PARAMS = {"sampling": "knockout"}  # AlgorithmSpec.fast
 NO_ARM = -1
 
 
@@ -188,7 +189,7 @@ def update(state, a1, a2, a1_won, t):
 
 RCS_SPEC = AlgorithmSpec(
     name="rcs", label="RCS", init=init_rcs, select=select, update=update, sync=sync_rcs,
-    color="#e377c2", marker="D", streams=SAMPLING_STREAMS,
+    color="#e377c2", marker="D", streams=SAMPLING_STREAMS, fast=FAST_PARAMS,
     defaults={"alpha": ALPHA, "fallback": "least-champion", "sampling": "indicators"},
     reference="Zoghi et al. WSDM 2014, Relative Confidence Sampling, as run by Wu & Liu 2016",
 )
