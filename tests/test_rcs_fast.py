@@ -31,7 +31,7 @@ from numba import njit
 from scipy import stats
 
 from algorithms import get_algorithm
-from algorithms.rcs import FALLBACKS, NO_ARM, knockout_winner, last_slot_challenged_by_none, skip
+from algorithms.rcs import FALLBACKS, NO_ARM, PENDING, knockout_winner, last_slot_challenged_by_none, skip
 from core.argmax import argmax_first
 from core.bounds import direct_upper_column
 from reproduce.runner import Line, line_key, resolved_params
@@ -88,22 +88,24 @@ def winner_law(q):
 
 
 @njit(cache=False)
-def _iid_selects(select, state, t, rng, champion_counts, pairs):
-    """``pairs.shape[0]`` selections at slot t, the champion counts reset to ``champion_counts``
-    before each (so that they are i.i.d. draws of the fixed state)."""
+def _iid_selects(select, state, t, rng, champion_counts, pending, pairs):
+    """``pairs.shape[0]`` selections at slot t, the champion counts reset to ``champion_counts`` and
+    the draw left by skip to ``pending`` before each (so that they are i.i.d. draws of the fixed state)."""
     for k in range(pairs.shape[0]):
         state.champion_counts[:] = champion_counts
+        state.skip_state[PENDING] = pending
         a1, a2 = select(state, t, rng)
         pairs[k, 0] = a1
         pairs[k, 1] = a2
     return pairs
 
 
-def fixed_state_selects(n, w, params, seed, champion_counts):
-    """(state, DRAWS selections (a1, a2) of RCS with ``params`` in the state (n, w))."""
+def fixed_state_selects(n, w, params, seed, champion_counts, pending=NO_ARM):
+    """(state, DRAWS selections (a1, a2) of RCS with ``params`` in the state (n, w)), each as the slot
+    ending a run of ``pending`` if it is an arm."""
     spec = get_algorithm("rcs")
     state = spec.set_statistics(spec.make_state(n.shape[0], params=params), n, w)
-    pairs = _iid_selects(spec.select, state, T_FIXED, np.random.default_rng(seed), champion_counts,
+    pairs = _iid_selects(spec.select, state, T_FIXED, np.random.default_rng(seed), champion_counts, pending,
                          np.zeros((DRAWS, 2), np.int64))
     return state, pairs
 
@@ -143,6 +145,25 @@ def test_knockout_select_has_the_exact_law_in_fixed_states(state_name, fallback)
     assert goodness_of_fit_pvalue(fast[:, 0], expected) > ALPHA
     _, reference = fixed_state_selects(n, w, {"sampling": "indicators", "fallback": fallback}, 22, counts)
     assert pooled_pvalue([tuple(p) for p in fast], [tuple(p) for p in reference]) > ALPHA
+
+
+@pytest.mark.parametrize("state_name,arm", [("K5_likely", 1), ("K5_likely", 3), ("K16_likely", 4),
+                                            ("K16_likely", 11), ("K200_likely", 7), ("K200_likely", 150)])
+def test_slot_ending_a_run_has_the_law_given_the_arm_lost(state_name, arm):
+    """The slot ``skip`` leaves pending (``_first_loss``, then the knockout with those votes given): a1
+    against its exact law given that ``arm`` is not the sampled Condorcet winner, P(a1 = i) =
+    P(winner = i) / (1 - P(winner = arm)) for i != arm, the rest to the least-often champion K - 1
+    (chi-square goodness of fit, DRAWS draws).  In these states the other strong arm is the winner in
+    ~60-100 % of such slots, so the votes given to the knockout matter."""
+    n, w = FIXED_STATES[state_name][0]()
+    K = n.shape[0]
+    state, pairs = fixed_state_selects(n, w, {"sampling": "knockout"}, 23, np.arange(K, 0, -1, dtype=np.int64), arm)
+    law = winner_law(state.above_half_prob)
+    given = law.copy()
+    given[arm] = 0.0
+    given[K - 1] += 1.0 - law.sum()
+    assert not np.any(pairs[:, 0] == arm)
+    assert goodness_of_fit_pvalue(pairs[:, 0], given / given.sum()) > ALPHA
 
 
 def test_knockout_winner_kernel_on_random_probabilities():
