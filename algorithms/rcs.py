@@ -189,17 +189,23 @@ def _log_beats(q, arm, other):
 
 
 @njit(cache=True)
+def _log_prob_winner(q, arm):
+    """ln P(``arm`` is the sampled Condorcet winner) = sum_{j != arm} ln P(arm beats j)."""
+    total = 0.0
+    for j in range(q.shape[0]):
+        if j != arm:
+            total += _log_beats(q, arm, j)
+    return total
+
+
+@njit(cache=True)
 def _first_loss(rng, q, arm):
     """The first arm (ascending) that beats ``arm`` in the sampled tournament, drawn given that some arm
     does (which has probability > 0): by inversion of P(first loss <= j) = 1 - prod_{k <= j} P(arm
     beats k), normalised by its value at the last arm.  With it, ``arm``'s votes against the arms up to
     it are decided (wins, then a loss) and the others are as unconditioned."""
     K = q.shape[0]
-    log_wins = 0.0
-    for j in range(K):
-        if j != arm:
-            log_wins += _log_beats(q, arm, j)
-    target = rng.random() * -math.expm1(log_wins)
+    target = rng.random() * -math.expm1(_log_prob_winner(q, arm))
     log_wins = 0.0
     last_possible = NO_ARM
     for j in range(K):
@@ -316,10 +322,7 @@ def skip(state, t, rng, t_limit):
         return 0, NO_ARM
     if argmin_first(champion_counts, all_arms) == arm or not _column_stays_away(n, w, arm, alpha, math.log(t)):
         return 0, NO_ARM
-    log_p = 0.0
-    for j in range(n.shape[0]):
-        if j != arm:
-            log_p += _log_beats(q, arm, j)
+    log_p = _log_prob_winner(q, arm)
     if log_p < math.log(SKIP_MIN_PROB):
         return 0, NO_ARM
     available = last_slot_challenged_by_none(n, w, arm, alpha, t, t_limit) - t + 1
