@@ -312,7 +312,8 @@ def skip(state, t, rng, t_limit):
     first loss (``_first_loss``) and the rest of the tournament as usual: the law of that slot given
     the event.  Returns (slots, w), or (0, NO_ARM) when not tried: a draw already pending, the last
     slot not a self-comparison, the "random" fallback (its chance of w needs the law of "no Condorcet
-    winner": refused), w the least-often champion, the scan not picking w at t, or p < SKIP_MIN_PROB.
+    winner": refused), w the least-often champion, the scan not picking w at t, or p < SKIP_MIN_PROB;
+    also (0, NO_ARM) when G = 0, with slot t itself left pending.  One uniform draw at most.
     """
     (comparisons, wins, alpha, fallback, _, _, champion_counts, _, _, _, all_arms, _, above_half_prob, _,
      skip_state) = state
