@@ -43,9 +43,16 @@ def direct_bound(n, w, i, j, log_t, alpha):
 @njit(cache=True, inline="always")
 def direct_upper_column(n, w, col, log_t, alpha, upper):
     """Fill ``upper[j] = u_{j col}`` (direct bounds; the column of the first candidate from which
-    RUCB, RCS and CCB pick the challenger).  Returns upper."""
+    RUCB, RCS and CCB pick the challenger).  Returns upper.
+
+    The same floating-point expression as ``direct_bound`` (``alpha * log_t / n`` is ``(alpha * log_t)
+    / n``), so the same values bit for bit, but with no branch in the loop (u_{col col} = 1/2 is set
+    after it), so that it vectorises: at K = 500 about 2 us instead of 13 (bench/README.md).
+    """
+    scale = alpha * log_t
     for j in range(n.shape[0]):
-        upper[j] = direct_bound(n, w, j, col, log_t, alpha)[0]
+        upper[j] = w[j, col] / n[j, col] + math.sqrt(scale / n[j, col])
+    upper[col] = 0.5
     return upper
 
 

@@ -11,6 +11,8 @@ import math
 
 from numba import njit
 
+from core.bounds import direct_bound
+
 
 @njit(cache=True)
 def first_slot_reaching(value, offset):
@@ -34,6 +36,15 @@ def last_slot_before(value, offset, t_limit):
     if math.log(t_limit) + offset < value:
         return t_limit
     return first_slot_reaching(value, offset) - 1
+
+
+@njit(cache=True)
+def challenger_stays_away(n, w, j, a, alpha, log_t):
+    """True iff at ln t = log_t the challenger scan of RUCB and RCS (a2 = argmax_j u_{j a} over the direct
+    bounds, first index on ties, u_{a a} = 1/2) does not pick j over a: u_{j a} < 1/2 for j < a,
+    u_{j a} <= 1/2 for j > a (the same floating-point value as ``core.bounds.direct_upper_column``)."""
+    upper = direct_bound(n, w, j, a, log_t, alpha)[0]
+    return upper < 0.5 if j < a else upper <= 0.5
 
 
 @njit(cache=True, inline="always")
