@@ -16,6 +16,15 @@ ordered subset drawn from the run's generator (partial Fisher-Yates), as the ori
 Quirk reproduced (docs/algorithms.md#ccb): at t = 1 every bound is 10, every arm is "added as a winner" with
 Lbar = 0, no challenger has l_{j a1} <= 1/2, so CCB plays (a1, a1) with a1 uniform.
 
+Option ``skip`` (docs/algorithms.md#exact-skipping-of-self-comparison-runs): "off" (default, slot by
+slot) or "exact": in the simulator, a run of self-comparisons (a, a) in the settled phase is done in
+one step (``skip``).  It applies when C = {a}, steps 2-4 would change nothing (no recount is due, no arm
+of B is removed, the lists already have 0 or Lbar + 1 entries), step 5 has no unresolved pair and a is
+its own challenger in step 7: then every draw of ``select`` decides nothing and the pair is (a, a) until
+ln t reaches the earliest switch time of the rows (or some u_{j a} its tie with 1/2).  The skipped slots'
+draws are not made, so the runs equal the default ones in law, not bit for bit.  While an unresolved
+pair exists (step 5 plays it with probability 1/4) or |C| > 1, slots are not skipped.
+
 Cost: every test of a bound against 1/2 (Copeland counts, steps 2-5 and the challenger filter of
 step 7) reads cached switch times (the ln t at which u_ij reaches 1/2 and up to which l_ij stays above
 it, refreshed when the pair is compared; ``core.bounds``), and no square root; only the column u_{. a1}

@@ -1,4 +1,4 @@
-"""skip="exact" of RUCB, CCB, RMED1, RMED2 and ECW-RMED is exact (docs/algorithms.md#exact-skipping-of-self-comparison-runs).
+"""skip="exact" is exact: RUCB, CCB, RMED1/2, ECW-RMED (docs/algorithms.md#exact-skipping-of-self-comparison-runs).
 
 * frozen states: from a state reached by a default run, windows of slots with no update but the
   self-comparisons' own, walked slot by slot (select) and with the skip (skip + select, as the
