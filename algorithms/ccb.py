@@ -48,7 +48,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_skip
+from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_skip
 from core.argmax import fill_true, uniform_member
 from core.bounds import (
     direct_upper_column,
@@ -466,7 +466,7 @@ def exact_skip(state):
 
 CCB_SPEC = AlgorithmSpec(
     name="ccb", label="CCB", init=init_ccb, select=select, update=update, sync=sync_ccb,
-    skip=exact_skip, color="#9467bd", marker="X",
+    skip=exact_skip, fast=EXACT_SKIP, color="#9467bd", marker="X",
     defaults={"alpha": ALPHA, "skip": SKIP_OFF},
     reference="Zoghi et al. NIPS 2015, Algorithm 1 (CCB), as run by Wu & Liu 2016",
 )
