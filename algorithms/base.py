@@ -20,7 +20,7 @@ import numpy as np
 
 from core.constants import ALPHA_BOUND_MIN
 
-# The opt-in exact skipping of self-comparison runs of RUCB, RMED1, RMED2 and ECW-RMED
+# The opt-in exact skipping of self-comparison runs of RUCB, CCB, RMED1, RMED2 and ECW-RMED
 # (docs/algorithms.md#exact-skipping-of-self-comparison-runs): parameter SKIP_PARAM, either SKIP_OFF
 # (the default: slot by slot, how the stored results were made) or SKIP_EXACT.  A stored config without
 # the parameter was made before it existed, i.e. with SKIP_OFF, so the harness records it only when it

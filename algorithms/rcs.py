@@ -40,7 +40,7 @@ from algorithms.base import SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_
 from core.argmax import argmax_first, argmin_first, fill_true, uniform_member
 from core.bounds import direct_upper_column, ucb_switch_log_t
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
-from core.skipping import challenger_stays_away, last_slot_before, record_self_run
+from core.skipping import challenger_stays_away, last_slot_away, record_self_run
 from core.thompson import (
     SAMPLING_DIRECT,
     SAMPLING_INDICATORS,
@@ -276,20 +276,15 @@ def _column_stays_away(n, w, arm, alpha, log_t):
 @njit(cache=True)
 def last_slot_challenged_by_none(n, w, arm, alpha, t, t_limit):
     """The last slot s in [t, t_limit] up to which the challenger of ``arm`` is ``arm`` at every slot
-    (``_column_stays_away``, which holds at t: the caller checked).  Each u_{j arm} only grows with
-    ln t, so the test holds up to one slot and fails after it: the smallest ln t at which some
-    u_{j arm} reaches 1/2 (``ucb_switch_log_t``) gives the estimate, and the exact test of ``select``
-    at the neighbouring slots the answer, rounding and the first-index tie rule included."""
-    first_switch = math.inf
+    (``_column_stays_away``, which holds at t: the caller checked): the least over the other arms j of
+    ``core.skipping.last_slot_away`` (each u_{j arm} only grows with ln t, so each test holds up to one
+    slot and fails after it; ``ucb_switch_log_t`` gives the estimate, select's exact test the answer)."""
+    end = t_limit
     for j in range(n.shape[0]):
         if j != arm:
-            first_switch = min(first_switch, ucb_switch_log_t(w[j, arm] / n[j, arm], n[j, arm], alpha))
-    s = max(t, last_slot_before(first_switch, 0.0, t_limit))
-    while s > t and not _column_stays_away(n, w, arm, alpha, math.log(s)):
-        s -= 1
-    while s < t_limit and _column_stays_away(n, w, arm, alpha, math.log(s + 1)):
-        s += 1
-    return s
+            end = last_slot_away(n, w, j, arm, alpha, ucb_switch_log_t(w[j, arm] / n[j, arm], n[j, arm], alpha),
+                                 t, end)
+    return end
 
 
 @njit(cache=True)

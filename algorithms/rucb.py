@@ -36,7 +36,7 @@ from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_a
 from core.argmax import argmax_first, fill_true, uniform_member
 from core.bounds import direct_upper_column, fill_direct_switches, refresh_direct_switches, update_pair
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
-from core.skipping import challenger_stays_away, last_slot_before, record_self_run
+from core.skipping import challenger_stays_away, last_slot_away, last_slot_before, record_self_run
 
 HYPOTHESIS_AS_RUN, HYPOTHESIS_ORIGINAL = 0, 1
 HYPOTHESES = {"as-run": HYPOTHESIS_AS_RUN, "original": HYPOTHESIS_ORIGINAL}
@@ -152,20 +152,6 @@ def update(state, a1, a2, a1_won, t):
 
 
 @njit(cache=True)
-def _last_slot_away(n, w, j, a, alpha, switch, t, end):
-    """The last slot s in [t, end] up to which ``challenger_stays_away`` holds at every slot (it holds at
-    t: the caller checked).  u_{j a} only grows with ln t, so the test holds up to one slot and fails
-    after it; ``switch`` (the cached ln t at which u_{j a} reaches 1/2) gives the estimate, and the exact
-    test of ``select`` at the neighbouring slots the answer, rounding included."""
-    s = max(t, min(end, last_slot_before(switch, 0.0, end)))
-    while s > t and not challenger_stays_away(n, w, j, a, alpha, math.log(s)):
-        s -= 1
-    while s < end and challenger_stays_away(n, w, j, a, alpha, math.log(s + 1)):
-        s += 1
-    return s
-
-
-@njit(cache=True)
 def skip(state, t, rng, t_limit):
     """The run of self-comparisons from slot t in one step (option skip="exact"; ``core.simulate``).
 
@@ -200,7 +186,7 @@ def skip(state, t, rng, t_limit):
             end = min(end, last_slot_before(row_max[i], 0.0, end))
     for j in range(K):
         if j != a and end >= t:
-            end = _last_slot_away(n, w, j, a, alpha, upper_switch[j, a], t, end)
+            end = last_slot_away(n, w, j, a, alpha, upper_switch[j, a], t, end)
     if end < t:
         return 0, -1
     slots = end - t + 1

@@ -1,4 +1,4 @@
-"""Interleaved A/B of skip="off" (default) against skip="exact" for RUCB, RMED1, RMED2 and ECW-RMED.
+"""Interleaved A/B of skip="off" (default) against skip="exact" for RUCB, CCB, RMED1, RMED2 and ECW-RMED.
 
 For each (algorithm, dataset) the two settings are timed in turn (A, B, A, B, ...; ``--rounds`` rounds,
 the best of each kept, process CPU time) so that a change in the load of a shared machine hits both
@@ -7,7 +7,7 @@ alike.  Early = ns per slot over the first ``warmup`` slots; later = ns per slot
 is a prefix of a longer one).  Both are also given as multiples of one Beta draw timed in the same
 process.  ``--whole`` times whole runs of that many slots instead (CPU seconds).  Timings, not pass/fail.
 
-Usage: python bench/skip_ab.py [--algorithms rucb rmed1 ...] [--datasets mslr5_condorcet ...]
+Usage: python bench/skip_ab.py [--algorithms rucb ccb rmed1 ...] [--datasets mslr5_condorcet ...]
        [--warmup N] [--steps N] [--rounds N] [--whole T]
 """
 
@@ -47,7 +47,7 @@ def interleaved(dataset, spec, horizons, rounds: int) -> dict:
 def main(argv=None):
     """Print one line per (algorithm, dataset, setting)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--algorithms", nargs="+", default=["rucb", "rmed1", "rmed2", "ecw_rmed"])
+    parser.add_argument("--algorithms", nargs="+", default=["rucb", "ccb", "rmed1", "rmed2", "ecw_rmed"])
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
     parser.add_argument("--warmup", type=int, default=200_000)
     parser.add_argument("--steps", type=int, default=200_000)

@@ -9,8 +9,8 @@ and the difference is only an estimate.  On a loaded machine the difference can 
 
 Every algorithm is timed with its default parameters (the reference, how the stored results were
 made) and, if it has exact fast paths (``AlgorithmSpec.fast``: D-TS's ``sampling="fast"``, RCS's
-``sampling="knockout"`` with ``skip="exact"``, the ``skip="exact"`` of RUCB, RMED and ECW-RMED, ...),
-with those too; the last column is reference / fast
+``sampling="knockout"`` with ``skip="exact"``, the ``skip="exact"`` of RUCB, CCB, RMED and ECW-RMED,
+...), with those too; the last column is reference / fast
 for the same slots.  One Beta draw and
 one uniform draw, timed in the same process, are the baselines (columns "x Beta", "x unif").  "state
 MB" is the size of the algorithm's state arrays; the peak resident memory of the process is printed

@@ -6,7 +6,7 @@ regret, count self-comparisons per arm, and deliver the outcome to the algorithm
 batches every ``delay`` slots.  Algorithms never see P.
 
 A caller may also pass an njit ``skip(state, t, rng, t_limit) -> (slots, arm)`` (an algorithm declares
-it on its spec, for the states it applies to: D-TS with sampling="fast"; RUCB, RMED and
+it on its spec, for the states it applies to: D-TS with sampling="fast"; RUCB, CCB, RMED and
 ECW-RMED with skip="exact"): before a slot t that follows a self-comparison (the only time skipping can pay off; a
 call costs about as much as a cheap slot) the loop asks it to decide, in at most one draw, a run of
 ``slots`` self-comparisons of ``arm`` (slots t .. t + slots - 1, all <= t_limit) that are exactly

@@ -2,7 +2,7 @@
 docs/algorithms.md#exact-skipping-of-self-comparison-runs).
 
 A skip decides at slot t that the next slots t .. e are all the same self-comparison (a, a).  The
-deterministic skips of RUCB and RMED1/RMED2 find e as the last slot before some test on ln s changes its
+deterministic skips of RUCB, CCB and RMED1/RMED2 find e as the last slot before some test on ln s changes its
 answer; ``last_slot_before`` evaluates that test with the very floating-point expression ``select``
 uses, so that no rounding can make the skip and the slot-by-slot run disagree.
 """
@@ -38,15 +38,6 @@ def last_slot_before(value, offset, t_limit):
     return first_slot_reaching(value, offset) - 1
 
 
-@njit(cache=True)
-def challenger_stays_away(n, w, j, a, alpha, log_t):
-    """True iff at ln t = log_t the challenger scan of RUCB and RCS (a2 = argmax_j u_{j a} over the direct
-    bounds, first index on ties, u_{a a} = 1/2) does not pick j over a: u_{j a} < 1/2 for j < a,
-    u_{j a} <= 1/2 for j > a (the same floating-point value as ``core.bounds.direct_upper_column``)."""
-    upper = direct_bound(n, w, j, a, log_t, alpha)[0]
-    return upper < 0.5 if j < a else upper <= 0.5
-
-
 @njit(cache=True, inline="always")
 def record_self_run(n, w, arm, slots):
     """The statistics update of ``slots`` self-comparisons of ``arm`` at once: ``update_pair`` adds 2 to
@@ -55,3 +46,26 @@ def record_self_run(n, w, arm, slots):
     (RUCB: 1e-6); no kernel reads the diagonal."""
     n[arm, arm] += 2.0 * slots
     w[arm, arm] += slots
+
+
+@njit(cache=True)
+def challenger_stays_away(n, w, j, a, alpha, log_t):
+    """True iff at ln t = log_t a first-index challenger scan (a2 = argmax_j u_{j a} over some arms, a
+    among them with u_{a a} = 1/2; RUCB, RCS and CCB) does not pick j over a: u_{j a} < 1/2 for j < a,
+    u_{j a} <= 1/2 for j > a.  u_{j a} is the direct bound, the expression ``direct_upper_column`` evaluates."""
+    upper = direct_bound(n, w, j, a, log_t, alpha)[0]
+    return upper < 0.5 if j < a else upper <= 0.5
+
+
+@njit(cache=True)
+def last_slot_away(n, w, j, a, alpha, switch, t, end):
+    """The last slot s in [t, end] up to which ``challenger_stays_away`` holds at every slot (it holds at
+    t: the caller checked).  u_{j a} only grows with ln t, so the test holds up to one slot and fails
+    after it; ``switch`` (the cached ln t at which u_{j a} reaches 1/2) gives the estimate, and the exact
+    test of the scan at the neighbouring slots the answer, rounding included."""
+    s = max(t, min(end, last_slot_before(switch, 0.0, end)))
+    while s > t and not challenger_stays_away(n, w, j, a, alpha, math.log(s)):
+        s -= 1
+    while s < end and challenger_stays_away(n, w, j, a, alpha, math.log(s + 1)):
+        s += 1
+    return s

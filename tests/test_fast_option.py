@@ -30,12 +30,12 @@ def test_fast_parameters_are_accepted_and_differ_from_the_defaults(name):
 
 
 def test_the_fast_paths_of_the_paper_algorithms():
-    """The D-TS family samples "fast", RCS "knockout" and skips; RUCB, RMED1/2 and ECW-RMED skip exactly."""
-    assert {name: dict(get_algorithm(name).fast) for name in ("dts", "dts_plus", "pure_dts", "rcs", "rucb", "rmed1",
-                                                              "rmed2", "ecw_rmed")} == {
+    """The D-TS family samples "fast", RCS "knockout" and skips; RUCB, CCB, RMED1/2 and ECW-RMED skip exactly."""
+    assert {name: dict(get_algorithm(name).fast) for name in ("dts", "dts_plus", "pure_dts", "rcs", "rucb", "ccb",
+                                                              "rmed1", "rmed2", "ecw_rmed")} == {
         **{name: {"sampling": "fast"} for name in ("dts", "dts_plus", "pure_dts")},
         "rcs": {"sampling": "knockout", "skip": "exact"},
-        **{name: {"skip": "exact"} for name in ("rucb", "rmed1", "rmed2", "ecw_rmed")}}
+        **{name: {"skip": "exact"} for name in ("rucb", "ccb", "rmed1", "rmed2", "ecw_rmed")}}
 
 
 def _args(tmp_path, *flags):

@@ -1,4 +1,4 @@
-"""skip="exact" of RUCB, RMED1, RMED2 and ECW-RMED is exact (docs/algorithms.md#exact-skipping-of-self-comparison-runs).
+"""skip="exact" is exact: RUCB, CCB, RMED1/2, ECW-RMED (docs/algorithms.md#exact-skipping-of-self-comparison-runs).
 
 * frozen states: from a state reached by a default run, windows of slots with no update but the
   self-comparisons' own, walked slot by slot (select) and with the skip (skip + select, as the
@@ -8,6 +8,12 @@
   rounding of RUCB's pseudo-count: one sum against many).  The window ends are spread so that many skips
   stop at a switch time rather than at the limit (an off-by-one there changes the first other pair);
   a skip made one slot too long is caught (``test_frozen_walks_catch_a_skip_one_slot_too_long``).
+* CCB: its select draws random numbers even where they decide nothing, so the two walks above would part
+  after the first skip.  Instead every run its skip returns along a simulated stretch is replayed slot by
+  slot from the state before it with several seeds: each replay must give (a, a) at every slot and end
+  in the state the skip left, and the skip must refuse at the slot after a run that stopped before its
+  limit (the run is not cut short).  Runs one slot too long or too short, or that ignore the rows'
+  switch times, are caught (``test_ccb_replays_catch_wrong_run_ends``).
 * whole runs: with and without skipping over 200 runs (the same run indices, so the same shuffles),
   the regret at several checkpoints, the final g2w and the self-comparison totals agree in law
   (two-sample KS and Welch t-tests, significance ALPHA = 1e-3 per test with fixed seeds), on Condorcet
@@ -19,11 +25,13 @@ import pytest
 from numba import njit
 
 from algorithms import get_algorithm
+from algorithms.ccb import CHECKED_AT, EARLIEST
+from algorithms.ccb import skip as ccb_skip
 from algorithms.rmed import _explores
 from algorithms.rucb import skip as rucb_skip
 from core.constants import PSEUDO_N, PSEUDO_W
 from core.simulate import simulate
-from core.skipping import first_slot_reaching, last_slot_before
+from core.skipping import first_slot_reaching, last_slot_before, record_self_run
 from data import load_dataset
 from reproduce.runner import Line, line_key, resolved_params
 from tests.same_law import assert_same_law, many_runs
@@ -37,6 +45,8 @@ COMPARED = {
 COMPARED["rmed2"] = COMPARED["rmed1"]
 COMPARED["ecw_rmed"] = ("comparisons", "wins", "p_hat", "kl_half", "counters", "current_list", "in_remaining",
                         "in_next", "copeland_wins", "losses")
+COMPARED["ccb"] = ("comparisons", "wins", "max_losses", "in_winners", "challengers", "challenger_lens", "upper_switch",
+                   "lower_switch", "upper_copeland", "lower_copeland", "row_next", "unresolved")
 
 
 def test_first_slot_reaching_is_the_exact_boundary():
@@ -136,6 +146,18 @@ def column_bound_state(spec, params):
     return spec.set_statistics(state, wins + wins.T + PSEUDO_N, wins + PSEUDO_W)
 
 
+def assert_states_agree(name, fast_state, plain_state, where):
+    """The fields COMPARED[name] of the two states are equal; the diagonal of (n, w) up to the rounding of
+    one sum against many (pseudo-counts)."""
+    for field in COMPARED[name]:
+        fast_part, plain_part = getattr(fast_state, field), getattr(plain_state, field)
+        if field in ("comparisons", "wins"):
+            np.testing.assert_allclose(np.diag(fast_part), np.diag(plain_part), rtol=1e-12, err_msg=where)
+            fast_part, plain_part = fast_part[~np.eye(len(fast_part), dtype=bool)], \
+                plain_part[~np.eye(len(plain_part), dtype=bool)]
+        assert np.array_equal(fast_part, plain_part), f"{where}: {field}"
+
+
 def frozen_walks(name, params, source, slots, skip=None, windows=60, seed=3):
     """``windows`` frozen walks, each twice (slot by slot; with ``skip``, by default the algorithm's
     own), from the state of ``state_at_self_comparison`` on the dataset ``source`` (its slot t), or, for
@@ -162,13 +184,7 @@ def frozen_walks(name, params, source, slots, skip=None, windows=60, seed=3):
         (plain, plain_state), (fast, fast_state) = walked
         where = f"{name} {source} window {window} (t0 = {t0}, end = {end})"
         assert fast[:3] == plain[:3], f"{where}: (self-comparisons, next pair) {fast[:3]} != {plain[:3]}"
-        for field in COMPARED[name]:
-            fast_part, plain_part = getattr(fast_state, field), getattr(plain_state, field)
-            if field in ("comparisons", "wins"):  # the diagonal: one sum against many (pseudo-count rounding)
-                np.testing.assert_allclose(np.diag(fast_part), np.diag(plain_part), rtol=1e-12, err_msg=where)
-                fast_part, plain_part = fast_part[~np.eye(len(fast_part), dtype=bool)], \
-                    plain_part[~np.eye(len(plain_part), dtype=bool)]
-            assert np.array_equal(fast_part, plain_part), f"{where}: {field}"
+        assert_states_agree(name, fast_state, plain_state, where)
         skipped += fast[3]
         early += fast[4]
     return skipped, early
@@ -215,6 +231,115 @@ def test_frozen_walks_catch_a_skip_one_slot_too_long():
         frozen_walks("rucb", {}, "mslr5_condorcet", 3000, skip=_one_slot_too_long)
 
 
+@njit(cache=False)
+def _replay(select, update, state, rng, arm, t, end):
+    """Slots t .. end slot by slot with no update but the self-comparisons' own: the first slot whose
+    pair is not (arm, arm), or -1 if there is none."""
+    for s in range(t, end + 1):
+        a1, a2 = select(state, s, rng)
+        if a1 != arm or a2 != arm:
+            return s
+        update(state, a1, a2, True, s)
+    return -1
+
+
+def ccb_replayed_walk(dataset, slots, stretch, skip=None, replays=3, seed=5):
+    """The simulator's loop for ``stretch`` slots (outcomes drawn from P, undelayed) from the CCB state of
+    ``state_at_self_comparison`` on ``dataset``, the skip (by default CCB's own) asked after every
+    self-comparison with a limit a log-uniform distance up to ``stretch`` away (as a checkpoint or a
+    delivery sets it).  Every run the skip returns is replayed (``_replay``) from a copy of the state
+    before it with ``replays`` seeds; each replay must give (a, a) at every slot and leave the state the
+    skip left, and after a run that stopped before its limit the skip must refuse at the next slot.
+    Returns (runs, runs stopped before their limit, slots skipped)."""
+    spec = get_algorithm("ccb")
+    P = load_dataset(dataset).P
+    state, t = state_at_self_comparison(spec, {"skip": "exact"}, dataset, slots, seed)
+    kernel = skip if skip is not None else ccb_skip
+    rng, draw = np.random.default_rng(seed), np.random.default_rng(seed + 1)
+    runs = early = skipped = 0
+    after_self, horizon = True, t + stretch
+    while t <= horizon:
+        if after_self:
+            limit = min(horizon, t + int(np.exp(draw.uniform(0.0, np.log(stretch)))))
+            before = copy_state(state)
+            count, arm = kernel(state, t, rng, limit)
+            if count > 0:
+                end = t + count - 1
+                where = f"ccb {dataset}: run of ({arm}, {arm}) over slots {t}..{end} (limit {limit})"
+                for replay in range(replays):
+                    plain = copy_state(before)
+                    other = _replay(spec.select, spec.update, plain, np.random.default_rng(replay), arm, t, end)
+                    assert other < 0, f"{where}: slot by slot, slot {other} is another pair"
+                    assert_states_agree("ccb", state, plain, where)
+                if end < limit:
+                    assert kernel(copy_state(state), end + 1, rng, limit)[0] == 0, f"{where}: cut short"
+                    early += 1
+                runs += 1
+                skipped += count
+                t = end + 1
+                continue
+        a1, a2 = spec.select(state, t, rng)
+        after_self = a1 == a2
+        spec.update(state, a1, a2, rng.random() < P[a1, a2], t)
+        t += 1
+    return runs, early, skipped
+
+
+@pytest.mark.parametrize("dataset,slots,stretch", [
+    ("mslr5_condorcet", 3000, 300000), ("arxiv", 10000, 300000), ("mslr16_condorcet", 100000, 300000),
+])
+def test_ccb_runs_replay_slot_by_slot(dataset, slots, stretch):
+    runs, early, skipped = ccb_replayed_walk(dataset, slots, stretch)
+    assert runs > 0 and skipped > stretch // 2, "the states chosen must be ones where the skip applies"
+    assert early > 0, "some runs must stop at a switch time, not at their limit"
+
+
+@njit(cache=False)
+def _ccb_one_slot_too_long(state, t, rng, t_limit):
+    """CCB's skip with each run made one slot longer when that stays within the limit (a deliberate
+    off-by-one at the switch time), its diagonal and last check updated accordingly."""
+    slots, arm = ccb_skip(state, t, rng, t_limit)
+    if 0 < slots and t + slots <= t_limit:
+        record_self_run(state.comparisons, state.wins, arm, 1)
+        state.row_next[state.row_next.shape[0] - 2 + CHECKED_AT] = np.log(t + slots)
+        slots += 1
+    return slots, arm
+
+
+@njit(cache=False)
+def _ccb_one_slot_too_short(state, t, rng, t_limit):
+    """CCB's skip with each run of two slots or more made one slot shorter (exact, but cut short)."""
+    slots, arm = ccb_skip(state, t, rng, t_limit)
+    if slots > 1:
+        record_self_run(state.comparisons, state.wins, arm, -1)
+        slots -= 1
+        state.row_next[state.row_next.shape[0] - 2 + CHECKED_AT] = np.log(t + slots - 1)
+    return slots, arm
+
+
+@njit(cache=False)
+def _ccb_ignoring_switch_times(state, t, rng, t_limit):
+    """CCB's skip blind to the rows' switch times once it applies (it is asked with the earliest of them
+    at +inf; the challenger ties still end runs)."""
+    earliest = state.row_next.shape[0] - 2 + EARLIEST
+    kept = state.row_next[earliest]
+    if np.log(t) >= kept:
+        return 0, -1
+    state.row_next[earliest] = np.inf
+    slots, arm = ccb_skip(state, t, rng, t_limit)
+    state.row_next[earliest] = kept
+    return slots, arm
+
+
+@pytest.mark.parametrize("wrong,message", [
+    (_ccb_one_slot_too_long, "row_next|another pair"), (_ccb_one_slot_too_short, "cut short"),
+    (_ccb_ignoring_switch_times, "row_next|another pair|upper_copeland|lower_copeland"),
+])
+def test_ccb_replays_catch_wrong_run_ends(wrong, message):
+    with pytest.raises(AssertionError, match=message):
+        ccb_replayed_walk("mslr5_condorcet", 3000, 300000, skip=wrong)
+
+
 def assert_skip_is_exact(name, params, dataset, horizon, delay, runs=200):
     """With and without skip, 200 runs each: the same law (``same_law.assert_same_law``, each statistic at
     ALPHA / 5).  Also requires the skip to have changed some runs (else the comparison would be empty)."""
@@ -232,6 +357,8 @@ RUN_CASES = [
     ("rmed1", {}, "mslr5_condorcet", 10000, 7),
     ("rmed2", {}, "nc_strong_borda", 10000, 1),
     ("ecw_rmed", {}, "mslr5_condorcet", 10000, 3),
+    ("ccb", {}, "mslr5_condorcet", 30000, 1),
+    ("ccb", {}, "arxiv", 30000, 7),
 ]
 
 
@@ -247,12 +374,13 @@ def test_skipping_runs_match_slot_by_slot(name, params, dataset, horizon, delay)
     ("rmed2", {}, "mslr16_condorcet", 100000, 3),
     ("ecw_rmed", {"confidence_precheck": "none"}, "arxiv", 100000, 1),
     ("ecw_rmed", {}, "mslr5_noncondorcet", 100000, 1),
+    ("ccb", {}, "mslr16_condorcet", 300000, 3),
 ])
 def test_skipping_runs_match_slot_by_slot_long(name, params, dataset, horizon, delay):
     assert_skip_is_exact(name, params, dataset, horizon, delay)
 
 
-@pytest.mark.parametrize("name", ["rucb", "rmed1", "rmed2", "ecw_rmed"])
+@pytest.mark.parametrize("name", ["rucb", "ccb", "rmed1", "rmed2", "ecw_rmed"])
 def test_skip_is_opt_in_and_rejected_values_are_named(name):
     spec = get_algorithm(name)
     assert spec.defaults["skip"] == "off"
