@@ -183,7 +183,7 @@ def print_step_costs(args):
     """Time every requested algorithm, K and path (defaults, fast) and print one table row each."""
     beta, uniform = beta_draw_ns(), uniform_draw_ns()
     print(f"one Beta draw: {beta:.1f} ns, one uniform draw: {uniform:.2f} ns (process CPU time)")
-    print(f"{'algorithm':<10} {'options':<15} {'K':>4} {'warmup':>7} {'ns/slot early':>14} {'ns/slot later':>14} "
+    print(f"{'algorithm':<10} {'options':<28} {'K':>4} {'warmup':>7} {'ns/slot early':>14} {'ns/slot later':>14} "
           f"{'x Beta':>8} {'x unif':>8} {'state MB':>9} {'x C++':>7} {'ref/fast':>13}"
           + (f"{'ns/slot whole run':>25}" if args.whole else ""))
     print("(ref/fast: reference / fast, early/later; later < 1 ns/slot means the slots were skipped)")
@@ -207,7 +207,7 @@ def print_step_costs(args):
                     late_ratio = f"{reference[1] / later:.1f}" if later >= 1.0 else ">1000"
                     ratio = f"{reference[0] / early:.1f}/{late_ratio}"
                 mb = state_mb(get_algorithm(name), K, params)
-                print(f"{name:<10} {options:<15} {K:>4} {warmup:>7} {early:>14.0f} {later:>14.1f} "
+                print(f"{name:<10} {options:<28} {K:>4} {warmup:>7} {early:>14.0f} {later:>14.1f} "
                       f"{later / beta:>8.1f} {later / uniform:>8.1f} {mb:>9.2f} {versus} {ratio:>13}"
                       f"{f'{whole:>14.1f} (T={WHOLE[K]:.0e})' if args.whole else ''}", flush=True)
                 rows.append({"algorithm": name, "options": options, "K": K, "warmup": warmup,
