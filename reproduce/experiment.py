@@ -105,7 +105,8 @@ def combine_ete(results: list[LineResult]) -> LineResult:
         g2w=np.column_stack([res.g2w[:, -1] for res in results]),
         final=last.final, self_counts=last.self_counts, permutations=last.permutations,
         meta={**last.meta, "ete_horizons": [int(res.line.horizon) for res in results],
-              **{key: float(sum(res.meta.get(key, 0.0) for res in results)) for key in ("worker_seconds", "cpu_seconds")}},
+              **{key: float(sum(res.meta.get(key, 0.0) for res in results))
+                 for key in ("worker_seconds", "cpu_seconds")}},
     )
 
 
