@@ -31,10 +31,10 @@ from numba import njit
 from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true
 from core.bitvotes import (
-    DEPTH,
     LANES,
     candidate_votes,
     fill_planes,
+    planes_shape,
     refresh_planes,
     scratch_rows,
     unpack_rows,
@@ -62,8 +62,9 @@ SAMPLING_FAST = 2
 DTS_SAMPLINGS = {**SAMPLINGS, "fast": SAMPLING_FAST}
 # Stream versions of the sampling values whose draws changed (AlgorithmSpec.streams): "fast" 2 = the
 # pruned bit-sliced first phase with the last winner's row first and tail lanes finished per row, and
-# no draw for the diagonal of a skipped run.
-SAMPLING_STREAMS = {"sampling": {"fast": 2}}
+# no draw for the diagonal of a skipped run; 3 = a pair with as many wins each way votes with probability
+# exactly 1/2 (core.thompson.refresh_above_half), decided after one digit (core.bitvotes' end planes).
+SAMPLING_STREAMS = {"sampling": {"fast": 3}}
 FAST_PARAMS = {"sampling": "fast"}  # AlgorithmSpec.fast
 # What ``skip`` has left for the next ``select``: nothing, the whole pair, or row c of the first phase.
 PENDING_NONE, PENDING_PAIR, PENDING_ROW = 0, 1, 2
@@ -106,7 +107,7 @@ class DTSState(NamedTuple):
     tied: np.ndarray  # bool (K,): arms of C with the most votes (D-TS+)
     switch_log_t: np.ndarray  # float64 (K, K): the ln t from which the mirrored u_ij >= 1/2
     # Only used with sampling="fast" (q_planes and vote_bits have size 1 otherwise):
-    q_planes: np.ndarray  # int64 (K, W, DEPTH): binary digits of prob_above, bit-sliced (core.bitvotes)
+    q_planes: np.ndarray  # int64 planes_shape(K): binary digits of prob_above, bit-sliced (core.bitvotes)
     vote_bits: np.ndarray  # int64 (K, W): the first-round vote indicators of the rows of C, bit-packed
     word_scratch: np.ndarray  # int64 (scratch_rows(K), W): scratch of core.bitvotes.candidate_votes
     skip_state: np.ndarray  # int64 (7,): indexed by PENDING .. LEAD (defined above)
@@ -121,10 +122,10 @@ def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicat
     w = np.full((K, K), PSEUDO_W)
     q = np.full((K, K), 0.5)
     if mode != SAMPLING_DIRECT:
-        fill_above_half(q, w)
+        fill_above_half(q, w, mode == SAMPLING_FAST)
     fast = mode == SAMPLING_FAST
     W = words_for(K) if fast else 1
-    planes = np.zeros((K, W, DEPTH) if fast else (1, 1, 1), np.int64)
+    planes = np.zeros(planes_shape(K) if fast else (1, 1, 1), np.int64)
     if fast:
         fill_planes(q, planes)
     return DTSState(
@@ -144,7 +145,7 @@ def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicat
 def sync_dts(state):
     """Recompute the vote probabilities and the switch-time cache from the statistics
     (``state.comparisons``, ``state.wins``)."""
-    fill_above_half(state.prob_above, state.wins)
+    fill_above_half(state.prob_above, state.wins, state.sampling == SAMPLING_FAST)
     fill_mirrored_switches(state.comparisons, state.wins, state.alpha, state.switch_log_t)
     if state.sampling == SAMPLING_FAST:
         fill_planes(state.prob_above, state.q_planes)
@@ -407,7 +408,8 @@ def update(state, a1, a2, a1_won, t):
     (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
      theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
      skip_state, counts_at) = state
-    record_comparison(comparisons, wins, prob_above, a1, a2, a1_won, sampling != SAMPLING_DIRECT)
+    record_comparison(comparisons, wins, prob_above, a1, a2, a1_won, sampling != SAMPLING_DIRECT,
+                      sampling == SAMPLING_FAST)
     kept = a1 != a2 and counts_at[0] >= 0.0
     if sampling == SAMPLING_FAST:
         refresh_planes(q_planes, prob_above, a1, a2)

@@ -15,6 +15,13 @@ against the rest of q's expansion, ``frac(q 2**DEPTH)``.  Each lane is 1 with pr
 every double q >= 2**-17 (a multiple of 2**-69; smaller q are off by less than 2**-69, against 2**-53
 for ``random() < q``), the lanes are independent, and the votes of a row are popcounts.
 
+A lane whose q ends within the first DEPTH digits (q a multiple of 2**-DEPTH below 1, last 1 digit at
+b: e.g. q = 1/2 for a pair with as many wins as losses, ``core.thompson``) is decided at digit b at the
+latest: if U has matched q's digits up to there, U > q (U = q has probability zero), so the vote is 0.
+The lanes ending at each digit are cached as DEPTH more planes, so a word whose lanes all have q = 1/2
+-- every pair not compared yet, most of them while the first phase is at its most expensive (early, at
+large K) -- costs one random word instead of about seven.
+
 D-TS needs only the most-voted rows (lines 8-11), so ``candidate_votes`` can stop a row as soon as it
 cannot reach the most votes of a row completed before it (exact by deferred decisions; see there).  A
 pair revealed in one row is mirrored into the other, so each row cannot be cut by less than its
@@ -28,6 +35,7 @@ from numba import njit
 
 LANES = 53
 DEPTH = 16
+PLANES = 2 * DEPTH  # per word: the DEPTH digit planes, then the DEPTH end planes (lanes whose q ends there)
 SCALE = float(1 << DEPTH)
 WORD_SCALE = float(1 << LANES)
 
@@ -35,6 +43,11 @@ WORD_SCALE = float(1 << LANES)
 def words_for(K: int) -> int:
     """Number of LANES-bit words of a row of K lanes."""
     return (K + LANES - 1) // LANES
+
+
+def planes_shape(K: int) -> tuple:
+    """Shape of the int64 bit planes of a K x K matrix of vote probabilities (``fill_planes``)."""
+    return (K, words_for(K), PLANES)
 
 
 @njit(cache=True, inline="always")
@@ -58,17 +71,37 @@ def _digits(prob):
     return value
 
 
+@njit(cache=True, inline="always")
+def _end_digit(prob, digits):
+    """The digit after which a lane with probability ``prob`` (first DEPTH digits ``digits``) is decided
+    0 if still undecided: its last 1 digit if prob ends within DEPTH digits (0 for prob = 0), else -1."""
+    if prob >= 1.0 or prob * SCALE != digits:
+        return -1
+    if digits == 0:
+        return 0
+    b = DEPTH - 1
+    while (digits >> (DEPTH - 1 - b)) & 1 == 0:
+        b -= 1
+    return b
+
+
 @njit(cache=True)
 def set_lane(planes, q, i, j):
-    """Write the DEPTH digits of ``q[i, j]`` into lane j of row i of ``planes`` (int64 (K, W, DEPTH))."""
+    """Write the DEPTH digits of ``q[i, j]`` and where its expansion ends (``_end_digit``) into lane j
+    of row i of ``planes`` (int64 ``planes_shape(K)``)."""
     word = j // LANES
     bit = np.int64(1) << (j % LANES)
     digits = _digits(q[i, j])
+    end = _end_digit(q[i, j], digits)
     for b in range(DEPTH):
         if (digits >> (DEPTH - 1 - b)) & 1:
             planes[i, word, b] |= bit
         else:
             planes[i, word, b] &= ~bit
+        if b == end:
+            planes[i, word, DEPTH + b] |= bit
+        else:
+            planes[i, word, DEPTH + b] &= ~bit
 
 
 @njit(cache=True)
@@ -121,7 +154,8 @@ def finish_lanes(rng, q, i, word, undecided):
 def draw_digits(rng, planes, i, word, lanes):
     """The first DEPTH digits of independent uniforms U_j against those of q[i, j] for the lanes of
     ``lanes`` (an int64 mask) of word ``word`` of row i: (votes ``1(U_j < q[i, j])`` of the lanes
-    decided, lanes still undecided -- to be finished by ``finish_lanes``).  Inlined, and with no call
+    decided, lanes still undecided -- to be finished by ``finish_lanes``).  A lane whose q ends at digit
+    b and that still matches there is decided 0 (its end plane).  Inlined, and with no call
     of its own, so that the digit loop stays a few nanoseconds a pass (a finishing call in the same
     loop made it half as fast again)."""
     result = np.int64(0)
@@ -131,7 +165,7 @@ def draw_digits(rng, planes, i, word, lanes):
         digit = planes[i, word, b]
         differ = (random_word(rng) ^ digit) & undecided
         result |= differ & digit
-        undecided &= ~differ
+        undecided &= ~(differ | planes[i, word, DEPTH + b])
         b += 1
     return result, undecided
 

@@ -24,24 +24,31 @@ REJECTION_MIN_PROB = 0.05
 
 
 @njit(cache=True)
-def refresh_above_half(q, w, i, j):
+def refresh_above_half(q, w, i, j, exact_half=False):
     """Recompute ``q[i, j] = P(Beta(w_ij + 1, w_ji + 1) > 1/2)`` and ``q[j, i]`` after {i, j} changed.
 
-    Both orders are computed directly (not as 1 - q), so both tails are accurate.  No-op if i == j.
+    Both orders are computed directly (not as 1 - q), so both tails are accurate.  With ``exact_half``,
+    a pair with as many wins each way (a symmetric Beta) gets exactly 1/2 both ways, its true value
+    (``prob_beta_above_half`` is within an ulp of it; the default keeps that value, which the stored
+    runs were drawn with).  No-op if i == j.
     """
     if i == j:
+        return
+    if exact_half and w[i, j] == w[j, i]:
+        q[i, j] = 0.5
+        q[j, i] = 0.5
         return
     q[i, j] = prob_beta_above_half(w[i, j] + 1.0, w[j, i] + 1.0)
     q[j, i] = prob_beta_above_half(w[j, i] + 1.0, w[i, j] + 1.0)
 
 
 @njit(cache=True)
-def fill_above_half(q, w):
-    """Fill every off-diagonal ``q[i, j]`` from ``w`` (the initial state); the diagonal is left as is."""
+def fill_above_half(q, w, exact_half=False):
+    """Fill every off-diagonal ``q[i, j]`` from ``w`` (``refresh_above_half``); the diagonal is left as is."""
     K = w.shape[0]
     for i in range(1, K):
         for j in range(i):
-            refresh_above_half(q, w, i, j)
+            refresh_above_half(q, w, i, j, exact_half)
     return q
 
 
@@ -101,8 +108,9 @@ def sample_votes(rng, w, q, indicators, rows, done, theta, above, votes):
 
 
 @njit(cache=True)
-def record_comparison(n, w, q, a1, a2, a1_won, refresh):
-    """The common pair update (Algorithm 1 line 17) and, if ``refresh``, the pair's vote probabilities ``q``."""
+def record_comparison(n, w, q, a1, a2, a1_won, refresh, exact_half=False):
+    """The common pair update (Algorithm 1 line 17) and, if ``refresh``, the pair's vote probabilities ``q``
+    (``refresh_above_half``)."""
     update_pair(n, w, a1, a2, a1_won)
     if refresh:
-        refresh_above_half(q, w, a1, a2)
+        refresh_above_half(q, w, a1, a2, exact_half)

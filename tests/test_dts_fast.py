@@ -22,7 +22,7 @@ from scipy import stats
 
 from algorithms import get_algorithm
 from algorithms.dts import BITS_MIN_K, LAST_SELF, PENDING, REFUSED_AT, skip
-from core.bitvotes import DEPTH, candidate_votes, fill_planes, scratch_rows, unpack_rows, words_for
+from core.bitvotes import LANES, candidate_votes, fill_planes, planes_shape, scratch_rows, unpack_rows, words_for
 from data import load_dataset
 from reproduce.runner import Line, line_key, resolved_params, run_one
 from tests.same_law import assert_same_law, many_runs
@@ -171,7 +171,7 @@ def test_bitsliced_votes_kernel():
     q = q + np.tril(1.0 - q.T, -1)
     np.fill_diagonal(q, 0.5)
     W = words_for(K)
-    planes = fill_planes(q, np.zeros((K, W, DEPTH), np.int64))
+    planes = fill_planes(q, np.zeros(planes_shape(K), np.int64))
     in_c = rng0.random(K) < 0.6
     bits, votes, scratch = np.zeros((K, W), np.int64), np.zeros(K, np.int64), np.zeros((scratch_rows(K), W), np.int64)
     above = np.zeros((K, K), bool)
@@ -191,6 +191,95 @@ def test_bitsliced_votes_kernel():
     sd = np.sqrt((q * (1 - q)).sum(axis=1) - 0.25) / np.sqrt(draws)
     z = (total / draws - expected)[rows] / sd[rows]
     assert np.max(np.abs(z)) < stats.norm.isf(ALPHA / 2 / rows.size)
+
+
+def test_end_planes_mark_where_each_probability_ends():
+    """Lane j's end plane b is set iff q_j is a multiple of 2**-DEPTH below 1 whose last 1 digit is
+    digit b (b = 0 for q = 0), checked against exact fractions; the digit planes hold q's first digits."""
+    from fractions import Fraction
+
+    from core.bitvotes import DEPTH
+    qs = [0.5, 0.75, 0.25, 0.375, 0.0, 1.0, 0.3, 5 / 2 ** DEPTH, 0.5 + 2.0 ** -20, 1 - 2.0 ** -DEPTH, 2.0 ** -30]
+    K = len(qs) + 1
+    q = np.full((K, K), 0.5)
+    q[0, 1:] = qs
+    planes = fill_planes(q, np.zeros(planes_shape(K), np.int64))
+    for j, value in enumerate(qs, start=1):
+        scaled = Fraction(value) * 2 ** DEPTH
+        digits = min(int(scaled), 2 ** DEPTH - 1)
+        ends = scaled.denominator == 1 and value < 1
+        last = 0 if digits == 0 else DEPTH - 1 - (digits & -digits).bit_length() + 1
+        for b in range(DEPTH):
+            assert (planes[0, 0, b] >> j) & 1 == (digits >> (DEPTH - 1 - b)) & 1, (value, b)
+            assert (planes[0, 0, DEPTH + b] >> j) & 1 == int(ends and b == last), (value, b)
+
+
+def test_bitsliced_votes_with_dyadic_probabilities():
+    """Lanes whose q ends within the first digits (q = 0, 1/4, 3/8, 1/2, 3/4, mixed with q that do not
+    end and q = 1): every lane's vote frequency against its q (z-scores, Bonferroni over the lanes at
+    ALPHA; 4000 draws give a standard error <= 0.008, so an end plane that decided its lanes wrongly
+    -- an error of 1/8 or more -- is caught with certainty), mirrored pairs complementary."""
+    K = 120
+    rng0 = np.random.default_rng(11)
+    choices = np.array([0.0, 0.25, 0.375, 0.5, 0.5, 0.5, 0.75, 1.0, 0.3, 0.61])
+    q = np.triu(rng0.choice(choices, size=(K, K)), 1)
+    q = q + np.tril(1.0 - q.T, -1)
+    np.fill_diagonal(q, 0.5)
+    W = words_for(K)
+    planes = fill_planes(q, np.zeros(planes_shape(K), np.int64))
+    in_c = np.ones(K, bool)
+    bits, votes, scratch = np.zeros((K, W), np.int64), np.zeros(K, np.int64), np.zeros((scratch_rows(K), W), np.int64)
+    above = np.zeros((K, K), bool)
+    rng = np.random.default_rng(12)
+    draws = 4000
+    freq = np.zeros((K, K))
+    for _ in range(draws):
+        candidate_votes(rng, planes, q, in_c, bits, votes, -1, -1, False, scratch)
+        unpack_rows(bits, in_c, -1, above)
+        freq += above
+    off = ~np.eye(K, dtype=bool)
+    assert np.all(above[off] != above.T[off])
+    upper = np.triu(off)
+    p, f = q[upper], freq[upper] / draws
+    certain = (p == 0) | (p == 1)
+    np.testing.assert_array_equal(f[certain], p[certain])
+    z = (f - p)[~certain] / np.sqrt(p * (1 - p) / draws)[~certain]
+    assert np.max(np.abs(z)) < stats.norm.isf(ALPHA / 2 / z.size)
+
+
+def test_a_word_of_tied_pairs_costs_one_random_word():
+    """Every pair at q = 1/2 (nothing compared yet): each word a row draws takes exactly one random
+    word from the generator (the end planes stop it after the first digit), so the whole first
+    phase of K rows takes as many uniforms as there are (row, word) lanes left to draw."""
+    K = 300
+    spec = get_algorithm("dts")
+    state = spec.make_state(K, params={"sampling": "fast"})
+    q = state.prob_above
+    off = ~np.eye(K, dtype=bool)
+    assert np.all(q[off] == 0.5)
+    W = words_for(K)
+    bits, votes, scratch = np.zeros((K, W), np.int64), np.zeros(K, np.int64), np.zeros((scratch_rows(K), W), np.int64)
+    rng, twin = np.random.default_rng(5), np.random.default_rng(5)
+    candidate_votes(rng, state.q_planes, q, np.ones(K, bool), bits, votes, -1, -1, False, scratch)
+    # Row i draws the words holding a lane j >= i (the pairs with j < i were drawn by row j).
+    words = sum(sum(1 for word in range(W) if min(K, word * LANES + LANES) - 1 > i) for i in range(K))
+    twin.random(words)
+    assert rng.random() == twin.random()
+
+
+def test_fast_state_gives_tied_pairs_exactly_one_half():
+    """With "fast", q = 1/2 exactly for every pair with as many wins each way, after updates too; the
+    other pairs keep P(Beta > 1/2) (within 1e-15 of the default's); "indicators" keeps its values."""
+    spec = get_algorithm("dts")
+    fast, ref = (spec.make_state(6, params={"sampling": s}) for s in ("fast", "indicators"))
+    for state in (fast, ref):
+        for a1, a2, won in ((0, 1, True), (1, 0, True), (2, 3, True), (4, 5, False), (4, 5, False)):
+            spec.update(state, a1, a2, won, 10)
+    tied = (fast.wins == fast.wins.T) & ~np.eye(6, dtype=bool)
+    assert tied[0, 1] and not tied[2, 3]
+    assert np.all(fast.prob_above[tied] == 0.5)
+    assert np.any(ref.prob_above[tied] != 0.5)  # betainc's value, one ulp off: what the stored runs used
+    np.testing.assert_allclose(fast.prob_above, ref.prob_above, rtol=0, atol=1e-15)
 
 
 def window_counts(spec, n, w, t0, use_skip, window, seed, reps):
@@ -285,13 +374,16 @@ def test_fast_runs_match_indicators(dataset, name, horizon, delay):
 
 
 def test_fast_runs_are_stored_under_their_stream_version():
-    """"fast" draws differently since the pruned first phase (stream version 2): its stored config and
+    """"fast" draws differently since the exact q = 1/2 of tied pairs (stream version 3): its stored config and
     line key carry the version, so runs stored before are stale instead of mixed with new ones; the
     default sampling's config and key are unchanged (the stored paper results stay valid)."""
     fast = Line(dataset="nc_cyclic", algorithm="dts", horizon=1000, runs=1, params=(("sampling", "fast"),))
-    assert resolved_params(fast) == {"alpha": 0.51, "sampling": "fast", "sampling_stream": 2}
+    assert resolved_params(fast) == {"alpha": 0.51, "sampling": "fast", "sampling_stream": 3}
     before = "dts_p" + hashlib.sha1(json.dumps({"sampling": "fast"}, sort_keys=True).encode()).hexdigest()[:10]
     assert line_key(fast) != before + "_T1000"
+    version_2 = {"sampling": "fast", "sampling_stream": 2}
+    assert line_key(fast) != "dts_p" + hashlib.sha1(json.dumps(version_2, sort_keys=True).encode()).hexdigest()[:10] \
+        + "_T1000"
     default = Line(dataset="nc_cyclic", algorithm="dts", horizon=1000, runs=1)
     assert resolved_params(default) == {"alpha": 0.51, "sampling": "indicators"}
     assert line_key(default) == "dts_T1000"
