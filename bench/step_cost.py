@@ -23,12 +23,14 @@ K = 136), "x C++" is our later-phase time as a fraction of it.  Timings, not pas
 With ``--csv PATH`` the rows are also written as a table (with the Beta and uniform draw costs, the
 load average, the time and the commit they were measured at); ``make bench`` writes
 ``bench/step_cost.csv``, from which ``reproduce/report.py --readme`` generates the README's bench table.
+With ``--merge`` only the rows measured now replace those of the same (algorithm, options, K) in the
+existing CSV, the others are kept: e.g. re-measure D-TS after a change to it without re-timing the rest.
 
 With ``--whole`` each row also times one whole run from slot 1 (``WHOLE``: 1e6 slots at K <= 32,
 2e5 from K = 136 on) and reports its mean ns per slot, the cost a figure actually pays.
 
 Usage: python bench/step_cost.py [--algorithms dts dts_plus ...] [--K 5 16 ...] [--warmup N] [--steps N]
-       [--paths reference fast] [--whole] [--csv PATH]
+       [--paths reference fast] [--whole] [--csv PATH [--merge]]
 """
 
 import os
@@ -154,7 +156,11 @@ def parse_arguments(argv=None):
                         help="also time one whole run per row (1e6 slots at K <= 32, 2e5 from K = 136) and report "
                              "its mean ns per slot")
     parser.add_argument("--csv", type=Path, default=None, help="also write the rows to this CSV file")
+    parser.add_argument("--merge", action="store_true",
+                        help="with --csv: replace only the rows measured now in the existing file, keep the others")
     args = parser.parse_args(argv)
+    if args.merge and (args.csv is None or not args.csv.is_file()):
+        raise ValueError(f"--merge needs --csv naming an existing file, got {args.csv}")
     if args.csv is not None:
         if args.csv.is_dir():
             raise ValueError(f"--csv {args.csv}: is a folder, not a file")
@@ -172,6 +178,19 @@ def timed_params(spec, paths) -> list[tuple[str, dict]]:
     options = {"reference": ("-", {}),
                "fast": (" ".join(f"{k}={v}" for k, v in spec.fast.items()), dict(spec.fast)) if spec.fast else None}
     return [options[path] for path in paths if options[path] is not None]
+
+
+ROW_KEY = ["algorithm", "options", "K"]
+
+
+def merge_rows(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
+    """``old`` with its rows of the same (algorithm, options, K) as a row of ``new`` replaced by it,
+    new keys added; sorted by algorithm, then K, the reference ("-") before the fast path."""
+    kept = old.merge(new[ROW_KEY], on=ROW_KEY, how="left", indicator=True)
+    kept = old[(kept["_merge"] == "left_only").to_numpy()]
+    merged = pd.concat([kept, new], ignore_index=True)
+    order = merged.assign(_fast=merged["options"] != "-").sort_values(["algorithm", "K", "_fast"], kind="stable")
+    return order.drop(columns="_fast").reset_index(drop=True)
 
 
 def main(argv=None):
@@ -218,7 +237,8 @@ def print_step_costs(args):
                              "beta_ns": beta, "uniform_ns": uniform, "load_average": load,
                              "measured": measured, "commit": git_commit()})
     if args.csv is not None:
-        write_table(pd.DataFrame(rows), args.csv)
+        table = pd.DataFrame(rows)
+        write_table(merge_rows(pd.read_csv(args.csv), table) if args.merge else table, args.csv)
         print(f"wrote {args.csv}")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory of this process: {peak:.0f} MB")

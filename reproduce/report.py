@@ -206,11 +206,21 @@ def bench_table(path: Path = BENCH_TABLE) -> str:
     if not Path(path).exists():
         return "Not measured in this checkout: run `make bench`."
     rows = pd.read_csv(path)
-    first = rows.iloc[0]
-    text = (f"ns per slot after the warm-up (in brackets: multiples of one Beta draw, {first['beta_ns']:.1f} ns "
-            f"in the same process); measured {first['measured']} at commit {str(first['commit'])[:7]}, load "
-            f"average {first['load_average']:.1f} on this 2-core machine.\n\n"
-            + markdown_table(_by_k(rows, "ns_later")))
+    # One bench invocation = one (measured, load, Beta cost); rows merged from later ones are named.
+    sessions = sorted(rows.groupby(["measured", "load_average", "beta_ns"], sort=False),
+                      key=lambda session: -len(session[1]))
+
+    def when(key, group) -> str:
+        measured, load, beta = key
+        commits = "/".join(dict.fromkeys(str(commit)[:7] for commit in group["commit"]))
+        return f"measured {measured} at commit {commits}, load average {load:.1f}, one Beta draw {beta:.1f} ns"
+
+    text = ("ns per slot after the warm-up (in brackets: multiples of one Beta draw timed in the same process); "
+            f"{when(*sessions[0])}"
+            + "".join(f"; the rows of {', '.join(group['algorithm'].unique())} at K = "
+                      f"{', '.join(str(k) for k in sorted(group['K'].unique()))} re-{when(key, group)}"
+                      for key, group in sessions[1:])
+            + " on this 2-core machine.\n\n" + markdown_table(_by_k(rows, "ns_later")))
     if "ns_whole" in rows and rows["ns_whole"].notna().any():
         slots = ", ".join(f"T = {T:.0e} at K = {', '.join(str(k) for k in sorted(group['K'].unique()))}"
                           for T, group in rows.groupby("whole_slots"))

@@ -121,6 +121,9 @@ CLI_CASES = [
     ("bench-K", step_cost, ["--K", "7"], r"argument --K: invalid choice: 7 .*"),
     ("bench-csv-folder", step_cost, ["--csv", "{T}"], r"--csv {T}: is a folder, not a file"),
     ("bench-csv-under-file", step_cost, ["--csv", "{F}/x.csv"], r"--csv folder {F}: exists and is not a folder"),
+    ("bench-merge-no-csv", step_cost, ["--merge"], r"--merge needs --csv naming an existing file, got None"),
+    ("bench-merge-no-file", step_cost, ["--merge", "--csv", "{T}/none.csv"],
+     r"--merge needs --csv naming an existing file, got {T}/none.csv"),
     ("bench-paper-probe-decimal", paper_cost, ["--probe-slots", "1.5e3"], r"--probe-slots must be an integer .*"),
     ("bench-paper-figure", paper_cost, ["--figures", "fig9"], r"argument --figures: invalid choice: 'fig9' .*"),
 ]

@@ -1,5 +1,6 @@
 """reproduce/report.py: every claim listed, C19 computed, the README's generated blocks current."""
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -95,7 +96,8 @@ def test_bench_block_is_rendered_from_the_bench_table(tmp_path):
                                 ("rucb", "-", 16, 48000.0)]]
     pd.DataFrame(rows).to_csv(tmp_path / "step_cost.csv", index=False)
     text = report.bench_table(tmp_path / "step_cost.csv")
-    assert "40.0 ns" in text and "commit 0123456" in text and "load average 2.0" in text
+    assert "one Beta draw 40.0 ns" in text and "commit 0123456" in text and "load average 2.0" in text
+    assert "re-measured" not in text
     assert "| algorithm | options | K = 5 | K = 16 |" in text
     assert "| dts | - | 1,000 (25) | 2,000 (50) |" in text
     assert "| dts | sampling=fast | 4 (0.1) | - |" in text and "| rucb | - | 300 (7.5) | 48,000 (1,200) |" in text
@@ -107,3 +109,27 @@ def test_bench_block_is_rendered_from_the_bench_table(tmp_path):
     assert "whole run from slot 1 (T = 1e+06 at K = 5, 16;" in text
     assert "| dts | - | 900 (22.5) | 1,800 (45) |" in text and "| rucb | - | 250 (6.25) | 40,000 (1,000) |" in text
     assert report.bench_table(tmp_path / "missing.csv") == "Not measured in this checkout: run `make bench`."
+
+
+def test_bench_block_names_rows_re_measured_with_merge(tmp_path):
+    """Rows replaced by ``bench/step_cost.py --merge`` keep their own date, commit, load and Beta cost, and
+    the block says which rows they are; the merge replaces rows by (algorithm, options, K), keeps the rest
+    and their order."""
+    step_cost = importlib.util.spec_from_file_location("bench_step_cost", ROOT / "bench" / "step_cost.py")
+    module = importlib.util.module_from_spec(step_cost)
+    step_cost.loader.exec_module(module)
+    base = {"measured": "2026-11-26 12:00 UTC", "commit": "0123456789abcdef", "load_average": 2.0, "beta_ns": 40.0}
+    old = pd.DataFrame([{"algorithm": a, "options": o, "K": K, "ns_later": 100.0, **base}
+                        for a in ("dts", "rucb") for K in (5, 16) for o in ("-", "fast")])
+    new = pd.DataFrame([{"algorithm": "dts", "options": "fast", "K": 16, "ns_later": 8.0,
+                         "measured": "2026-11-27 01:00 UTC", "commit": "fedcba9876543210", "load_average": 3.5,
+                         "beta_ns": 32.0}])
+    merged = module.merge_rows(old, new)
+    assert len(merged) == len(old)
+    assert merged[["algorithm", "options", "K"]].equals(old[["algorithm", "options", "K"]])
+    assert merged.loc[3, "ns_later"] == 8.0 and (merged.drop(index=3)["ns_later"] == 100.0).all()
+    merged.to_csv(tmp_path / "step_cost.csv", index=False)
+    text = report.bench_table(tmp_path / "step_cost.csv")
+    assert "commit 0123456, load average 2.0, one Beta draw 40.0 ns" in text
+    assert "the rows of dts at K = 16 re-measured 2026-11-27 01:00 UTC at commit fedcba9, load average 3.5" in text
+    assert "| dts | fast | 100 (2.5) | 8 (0.25) |" in text
