@@ -116,7 +116,8 @@ def strong_rows_large_K():
     """K = 220 (bit-sliced) with two comparisons per pair at random, except arms 0-3, which have won
     both against every other arm and one of two among themselves: C is every arm, rows 0-3 have ~190
     expected votes and the others ~110, so the bit-sliced first phase of D-TS stops most rows early
-    (``prune``) and the most-voted rows 0-3 tie at the top in ~11 % of the slots."""
+    (``prune``) and the most-voted rows 0-3 tie at the top in ~11 % of the slots.  Half the other
+    pairs are tied one win each (q = 1/2 exactly with "fast": lanes decided by one random bit)."""
     K = 220
     assert K >= BITS_MIN_K
     rng = np.random.default_rng(9)
