@@ -63,7 +63,8 @@ DTS_SAMPLINGS = {**SAMPLINGS, "fast": SAMPLING_FAST}
 # Stream versions of the sampling values whose draws changed (AlgorithmSpec.streams): "fast" 2 = the
 # pruned bit-sliced first phase with the last winner's row first and tail lanes finished per row, and
 # no draw for the diagonal of a skipped run; 3 = a pair with as many wins each way votes with probability
-# exactly 1/2 (core.thompson.refresh_above_half), decided after one digit (core.bitvotes' end planes).
+# exactly 1/2 (core.thompson.refresh_above_half), decided after one digit (core.bitvotes' end planes),
+# and the second phase's l_{i a1} <= 1/2 tested on the cached switch times (differs only at a rounding tie).
 SAMPLING_STREAMS = {"sampling": {"fast": 3}}
 FAST_PARAMS = {"sampling": "fast"}  # AlgorithmSpec.fast
 # What ``skip`` has left for the next ``select``: nothing, the whole pair, or row c of the first phase.
@@ -337,9 +338,11 @@ def select(state, t, rng):
         a1 = _first_candidate(rng, state, indicators)
     # Phase 2, lines 13-14: fresh samples against a1 among the arms with l_{i a1} <= 1/2.  theta2_{a1}
     # is 1/2, so only samples above 1/2 can beat a1: with indicators, the value of theta2_i is drawn
-    # (conditioned on > 1/2) only for arms whose indicator says so.
+    # (conditioned on > 1/2) only for arms whose indicator says so.  "fast" tests l_{i a1} <= 1/2 as
+    # u_{a1 i} >= 1/2 on the cached switch times (no square root; the same test as ``skip``'s).
     for i in range(K):
-        eligible[i] = i == a1 or variant == VARIANT_PURE or mirrored_bounds(n, w, i, a1, log_t, alpha)[1] <= 0.5
+        eligible[i] = i == a1 or variant == VARIANT_PURE or (
+            log_t >= switch_log_t[a1, i] if fast else mirrored_bounds(n, w, i, a1, log_t, alpha)[1] <= 0.5)
         if i == a1:
             theta2[i] = 0.5
         elif eligible[i] and not indicators:
@@ -419,16 +422,6 @@ def update(state, a1, a2, a1_won, t):
     refresh_mirrored_switches(comparisons, wins, alpha, switch_log_t, a1, a2)
     if kept:
         _move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, 1)
-
-
-@njit(cache=True)
-def _still_eligible(n, w, a1, log_t, alpha, eligible):
-    """True iff ``eligible`` (the arms i != a1 with l_{i a1} <= 1/2 at some earlier ln t) is still the
-    set of such arms at ``log_t`` -- the test ``select`` makes, so no rounding can differ."""
-    for i in range(n.shape[0]):
-        if i != a1 and (mirrored_bounds(n, w, i, a1, log_t, alpha)[1] <= 0.5) != eligible[i]:
-            return False
-    return True
 
 
 @njit(cache=True)
@@ -512,7 +505,7 @@ def skip(state, t, rng, t_limit):
                 log_sweep += math.log(q[c, j])
     log_self = 0.0
     for i in range(K):
-        eligible[i] = i != c and (pure or mirrored_bounds(n, w, i, c, log_t, alpha)[1] <= 0.5)
+        eligible[i] = i != c and (pure or log_t >= switch[c, i])  # l_ic <= 1/2, as ``select`` tests it
         if eligible[i]:
             log_self += math.log1p(-q[i, c])
     log_rho = log_sweep + log_self
@@ -525,7 +518,7 @@ def skip(state, t, rng, t_limit):
         next_switch = counts_at[1]  # at most the next switch time above ln t (see _candidate_set)
         if next_switch <= math.log(t_limit):
             end = min(end, first_slot_reaching(next_switch, 0.0) - 1)
-        if end < t or (end > t and not _still_eligible(n, w, c, math.log(end), alpha, eligible)):
+        if end < t:  # (E, like C, changes only at a switch time: constant up to ``end``)
             return 0, -1
     available = end - t + 1
     if log_rho == 0.0:

@@ -268,6 +268,30 @@ def test_a_word_of_tied_pairs_costs_one_random_word():
     assert rng.random() == twin.random()
 
 
+def test_second_phase_eligibility_on_switch_times_is_the_bound_test():
+    """"fast" tests l_{i a1} <= 1/2 as ln t >= switch_log_t[a1, i]: the same answer as the mirrored
+    bound for every ordered pair of random statistics at 400 values of ln t, except within 1e-9 of a
+    switch time (a rounding tie, probability zero)."""
+    from core.bounds import mirrored_bounds
+    K = 9
+    spec = get_algorithm("dts")
+    n, w = random_stats(K, 17, comparisons=25)
+    state = spec.make_state(K, params={"sampling": "fast"})
+    spec.set_statistics(state, n, w)
+    switch = state.switch_log_t
+    answers = []
+    for log_t in np.linspace(0.01, 40.0, 400):
+        for a1 in range(K):
+            for i in range(K):
+                if i == a1 or abs(log_t - switch[a1, i]) < 1e-9:
+                    continue
+                bound = mirrored_bounds(state.comparisons, state.wins, i, a1, log_t, state.alpha)[1] <= 0.5
+                assert (log_t >= switch[a1, i]) == bound, (log_t, a1, i)
+                answers.append(bound)
+    assert len(answers) > 0.99 * 400 * K * (K - 1)
+    assert 0.02 < np.mean(answers) < 0.98  # both answers are checked (~1400 "not eligible")
+
+
 def test_fast_state_gives_tied_pairs_exactly_one_half():
     """With "fast", q = 1/2 exactly for every pair with as many wins each way, after updates too; the
     other pairs keep P(Beta > 1/2) (within 1e-15 of the default's); "indicators" keeps its values."""
