@@ -27,10 +27,11 @@ With ``--merge`` only the rows measured now replace those of the same (algorithm
 existing CSV, the others are kept: e.g. re-measure D-TS after a change to it without re-timing the rest.
 
 With ``--whole`` each row also times one whole run from slot 1 (``WHOLE``: 1e6 slots at K <= 32,
-2e5 from K = 136 on) and reports its mean ns per slot, the cost a figure actually pays.
+2e5 from K = 136 on; ``--whole-slots N``: N at every K) and reports its mean ns per slot, the cost a
+figure actually pays.
 
 Usage: python bench/step_cost.py [--algorithms dts dts_plus ...] [--K 5 16 ...] [--warmup N] [--steps N]
-       [--paths reference fast] [--whole] [--csv PATH [--merge]]
+       [--paths reference fast] [--whole [--whole-slots N]] [--csv PATH [--merge]]
 """
 
 import os
@@ -155,6 +156,8 @@ def parse_arguments(argv=None):
     parser.add_argument("--whole", action="store_true",
                         help="also time one whole run per row (1e6 slots at K <= 32, 2e5 from K = 136) and report "
                              "its mean ns per slot")
+    parser.add_argument("--whole-slots", default=None,
+                        help="with --whole: the slots of the whole run at every K (e.g. 1000000 for K = 2000, T = 1e6)")
     parser.add_argument("--csv", type=Path, default=None, help="also write the rows to this CSV file")
     parser.add_argument("--merge", action="store_true",
                         help="with --csv: replace only the rows measured now in the existing file, keep the others")
@@ -167,6 +170,9 @@ def parse_arguments(argv=None):
         check_output_folder(args.csv.parent or Path("."), "--csv folder", create=False)
     args.warmup = None if args.warmup is None else integer(args.warmup, "--warmup")
     args.steps = None if args.steps is None else integer(args.steps, "--steps")
+    args.whole_slots = None if args.whole_slots is None else integer(args.whole_slots, "--whole-slots")
+    if args.whole_slots is not None and not args.whole:
+        raise ValueError(f"--whole-slots {args.whole_slots} needs --whole")
     for name in args.algorithms:
         get_algorithm(name)
     return args
@@ -216,7 +222,8 @@ def print_step_costs(args):
             reference = None
             for options, params in timed_params(get_algorithm(name), args.paths):
                 early, later = step_cost(name, K, warmup, steps, params)
-                whole = (timed_run(bench_dataset(K), get_algorithm(name), params, WHOLE[K], repeats=1) / WHOLE[K] * 1e9
+                slots = args.whole_slots or WHOLE[K]
+                whole = (timed_run(bench_dataset(K), get_algorithm(name), params, slots, repeats=1) / slots * 1e9
                          if args.whole else float("nan"))
                 anchor = CPP_ANCHOR_US.get(name, {}).get(K)
                 versus = f"{later / (anchor * 1e3):>7.3f}" if anchor else f"{'-':>7}"
@@ -228,10 +235,10 @@ def print_step_costs(args):
                 mb = state_mb(get_algorithm(name), K, params)
                 print(f"{name:<10} {options:<28} {K:>4} {warmup:>7} {early:>14.0f} {later:>14.1f} "
                       f"{later / beta:>8.1f} {later / uniform:>8.1f} {mb:>9.2f} {versus} {ratio:>13}"
-                      f"{f'{whole:>14.1f} (T={WHOLE[K]:.0e})' if args.whole else ''}", flush=True)
+                      f"{f'{whole:>14.1f} (T={slots:.0e})' if args.whole else ''}", flush=True)
                 rows.append({"algorithm": name, "options": options, "K": K, "warmup": warmup,
                              "steps": steps, "ns_early": early, "ns_later": later, "x_beta": later / beta,
-                             "ns_whole": whole, "whole_slots": WHOLE[K] if args.whole else 0,
+                             "ns_whole": whole, "whole_slots": slots if args.whole else 0,
                              "x_uniform": later / uniform, "state_mb": mb,
                              "x_cpp": later / (anchor * 1e3) if anchor else float("nan"),
                              "beta_ns": beta, "uniform_ns": uniform, "load_average": load,

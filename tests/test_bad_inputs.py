@@ -121,6 +121,8 @@ CLI_CASES = [
     ("bench-K", step_cost, ["--K", "7"], r"argument --K: invalid choice: 7 .*"),
     ("bench-csv-folder", step_cost, ["--csv", "{T}"], r"--csv {T}: is a folder, not a file"),
     ("bench-csv-under-file", step_cost, ["--csv", "{F}/x.csv"], r"--csv folder {F}: exists and is not a folder"),
+    ("bench-whole-slots-0", step_cost, ["--whole", "--whole-slots", "0"], r"--whole-slots must be >= 1, got 0"),
+    ("bench-whole-slots-alone", step_cost, ["--whole-slots", "10"], r"--whole-slots 10 needs --whole"),
     ("bench-merge-no-csv", step_cost, ["--merge"], r"--merge needs --csv naming an existing file, got None"),
     ("bench-merge-no-file", step_cost, ["--merge", "--csv", "{T}/none.csv"],
      r"--merge needs --csv naming an existing file, got {T}/none.csv"),
