@@ -176,9 +176,10 @@ COUNTER_PLANES = 16  # bit planes of the mirrored-vote counters: counts up to 2*
 # adds for 15 instead of 15 (whose data-dependent length made them ~30 % of the first phase).
 ACC_PLANES = 4
 ACC_CAPACITY = (1 << ACC_PLANES) - 1
-TALLY_ROWS = COUNTER_PLANES + ACC_PLANES + 1  # the planes, the accumulator, its number of adds a word
+ACC_ADDS = COUNTER_PLANES + ACC_PLANES  # row of the accumulator's number of adds, per word
+TALLY_ROWS = ACC_ADDS + 1  # the counter planes, the accumulator's planes, its number of adds
 # Rows of the scratch of ``candidate_votes`` before its W rows of revealed pairs: C, undecided lanes,
-# rows per word, then the counters.
+# rows per word, then the counters (TALLY_ROWS: planes, accumulator, adds).
 SCRATCH_ROWS = 3 + TALLY_ROWS
 
 
@@ -209,13 +210,13 @@ def _add_to_counters(tally, word, x):
         plane = tally[b, word]
         tally[b, word] = plane ^ carry
         carry = plane & carry
-    adds = tally[TALLY_ROWS - 1, word] + 1
+    adds = tally[ACC_ADDS, word] + 1
     if adds == ACC_CAPACITY:
         for b in range(ACC_PLANES):
             _ripple(tally, word, tally[COUNTER_PLANES + b, word], b)
             tally[COUNTER_PLANES + b, word] = 0
         adds = 0
-    tally[TALLY_ROWS - 1, word] = adds
+    tally[ACC_ADDS, word] = adds
 
 
 @njit(cache=True, inline="always")
@@ -310,8 +311,9 @@ def candidate_votes(rng, planes, q, in_c, bits, votes, first, lead, prune, scrat
     ``prune`` every row of C is complete.  ``bits`` (int64 (K, W)) receives the lanes each row drew
     (see ``unpack_rows``, which needs lead = -1 and no pruning).  scratch: int64 (SCRATCH_ROWS + W, W)
     (``scratch_rows``): the rows of C as a bit mask, the undecided lanes of a row (``_draw_row``), how
-    many rows drew each word, the mirrored-vote counters as bit planes (COUNTER_PLANES rows, not bit by
-    bit), and ``revealed[x, y]`` = the rows of word y drawn before whose lanes of word x are drawn."""
+    many rows drew each word, the mirrored-vote counters as bit planes with their accumulator
+    (TALLY_ROWS rows, not bit by bit; ``_add_to_counters``), and ``revealed[x, y]`` = the rows of
+    word y drawn before whose lanes of word x are drawn."""
     K = q.shape[0]
     W = scratch.shape[1]
     scratch[:, :] = 0

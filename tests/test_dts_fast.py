@@ -15,6 +15,7 @@ caught when its error is large against the sampling noise, whose size each test 
 import dataclasses
 import hashlib
 import json
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -22,7 +23,8 @@ from scipy import stats
 
 from algorithms import get_algorithm
 from algorithms.dts import BITS_MIN_K, LAST_SELF, PENDING, REFUSED_AT, skip
-from core.bitvotes import LANES, candidate_votes, fill_planes, planes_shape, scratch_rows, unpack_rows, words_for
+from core.bitvotes import DEPTH, LANES, candidate_votes, fill_planes, planes_shape, scratch_rows, unpack_rows, words_for
+from core.bounds import mirrored_bounds
 from data import load_dataset
 from reproduce.runner import Line, line_key, resolved_params, run_one
 from tests.same_law import assert_same_law, many_runs
@@ -197,9 +199,6 @@ def test_bitsliced_votes_kernel():
 def test_end_planes_mark_where_each_probability_ends():
     """Lane j's end plane b is set iff q_j is a multiple of 2**-DEPTH below 1 whose last 1 digit is
     digit b (b = 0 for q = 0), checked against exact fractions; the digit planes hold q's first digits."""
-    from fractions import Fraction
-
-    from core.bitvotes import DEPTH
     qs = [0.5, 0.75, 0.25, 0.375, 0.0, 1.0, 0.3, 5 / 2 ** DEPTH, 0.5 + 2.0 ** -20, 1 - 2.0 ** -DEPTH, 2.0 ** -30]
     K = len(qs) + 1
     q = np.full((K, K), 0.5)
@@ -262,7 +261,7 @@ def test_a_word_of_tied_pairs_costs_one_random_word():
     bits, votes, scratch = np.zeros((K, W), np.int64), np.zeros(K, np.int64), np.zeros((scratch_rows(K), W), np.int64)
     rng, twin = np.random.default_rng(5), np.random.default_rng(5)
     candidate_votes(rng, state.q_planes, q, np.ones(K, bool), bits, votes, -1, -1, False, scratch)
-    # Row i draws the words holding a lane j >= i (the pairs with j < i were drawn by row j).
+    # Row i draws the words holding a lane j > i (the pairs with j < i were drawn by row j).
     words = sum(sum(1 for word in range(W) if min(K, word * LANES + LANES) - 1 > i) for i in range(K))
     twin.random(words)
     assert rng.random() == twin.random()
@@ -272,7 +271,6 @@ def test_second_phase_eligibility_on_switch_times_is_the_bound_test():
     """"fast" tests l_{i a1} <= 1/2 as ln t >= switch_log_t[a1, i]: the same answer as the mirrored
     bound for every ordered pair of random statistics at 400 values of ln t, except within 1e-9 of a
     switch time (a rounding tie, probability zero)."""
-    from core.bounds import mirrored_bounds
     K = 9
     spec = get_algorithm("dts")
     n, w = random_stats(K, 17, comparisons=25)
