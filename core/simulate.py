@@ -36,7 +36,19 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     self_counts: int64 (K,), incremented for every slot with a1 == a2 (exploitations, Fig. 5).
     skip: None (slot by slot), or the algorithm's njit skip for this state (see the module docstring),
       which selects the skipping loop.
+    Raises ValueError, before any slot, for a delay below 1, checkpoints that are not increasing slots
+    >= 1, or output arrays of the wrong length (the compiled loop does not check its indices).
     """
+    if int(delay) < 1:
+        raise ValueError(f"delay must be at least 1 (1 = no delay), got {delay}")
+    if len(checkpoints) == 0 or checkpoints[0] < 1 or np.any(np.diff(checkpoints) <= 0):
+        raise ValueError(f"checkpoints must be increasing slots >= 1, got {checkpoints}")
+    if len(regret) != len(checkpoints) or len(g2w) != len(checkpoints):
+        raise ValueError(f"regret and g2w need one entry per checkpoint ({len(checkpoints)}), "
+                         f"got {len(regret)} and {len(g2w)}")
+    if len(self_counts) != P.shape[0] or len(zeta) != P.shape[0] or len(gap) != P.shape[0]:
+        raise ValueError(f"self_counts, zeta and gap need one entry per arm ({P.shape[0]}), "
+                         f"got {len(self_counts)}, {len(zeta)} and {len(gap)}")
     _loop(select, update, _never_skip if skip is None else skip, skip is not None, state, rng, P, zeta, gap,
           checkpoints, delay, regret, g2w, self_counts)
 

@@ -72,6 +72,31 @@ def test_simulate_matches_reference_loop(delay):
     np.testing.assert_array_equal(delivered[:, 0], np.arange(1, len(delivered) + 1))
 
 
+BAD_SIMULATE_ARGUMENTS = (
+    ({"delay": 0}, "delay must be at least 1"),
+    ({"delay": -3}, "delay must be at least 1"),
+    ({"checkpoints": np.array([5, 5, 10])}, "checkpoints must be increasing"),
+    ({"checkpoints": np.array([0, 10])}, "checkpoints must be increasing"),
+    ({"regret": np.zeros(1)}, "one entry per checkpoint"),
+    ({"self_counts": np.zeros(3, np.int64)}, "one entry per arm"),
+)
+
+
+@pytest.mark.parametrize("bad, message", BAD_SIMULATE_ARGUMENTS)
+def test_simulate_rejects_bad_arguments_before_any_slot(bad, message):
+    """The compiled loop indexes without bounds checks (a delay of 0 corrupted the heap): the wrapper
+    checks first, and no slot runs."""
+    ds = load_dataset("gap")
+    arguments = {"P": ds.P, "zeta": ds.normalized_copeland.astype(float), "gap": ds.P[0] - 0.5,
+                 "checkpoints": np.array([5, 10]), "delay": 1, "regret": np.zeros(2), "g2w": np.zeros(2),
+                 "self_counts": np.zeros(5, np.int64)}
+    arguments.update(bad)
+    state = script_state(10)
+    with pytest.raises(ValueError, match=message):
+        simulate(_script_select, _script_update, state, np.random.default_rng(0), **arguments)
+    assert state[2][0] == 0
+
+
 def test_regret_increments_follow_eq_1():
     """Per-slot Copeland regret zeta* - (zeta_a1 + zeta_a2)/2 and G2W (p_c,a1 - 1/2) + (p_c,a2 - 1/2)."""
     ds = load_dataset("mslr5_condorcet")
