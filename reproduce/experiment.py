@@ -17,7 +17,7 @@ from reproduce.claims import quick_verdict
 from reproduce.cli import backend_context, build_parser, main_guard, resolve
 from reproduce.lower_bounds import lower_bound
 from reproduce.paper_config import paper_runs
-from reproduce.plotting import final_table, plot_regret_panels, write_table
+from reproduce.plotting import final_table, legend_space, plot_regret_panels, save_figure, write_table
 from reproduce.runner import Line, LineResult, line_key, load_line, run_lines, validate_line
 
 QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeline, NOT evidence for or against the "
@@ -169,6 +169,20 @@ def write_claims(rows: list[dict], path, quick: bool) -> pd.DataFrame:
         checks["verdict"] = checks["verdict"].map(quick_verdict)
     write_table(checks, path)
     return checks
+
+
+def save_figure_with_claims(fig, stem, legend_axes, claim_rows: list[dict], quick: bool) -> pd.DataFrame:
+    """Lay ``fig`` out above the room its figure legend (drawn from ``legend_axes``; ``[]`` if none) needs,
+    write ``stem``.png/.pdf and ``<stem name>_claims.csv`` (``write_claims``); return the claims table."""
+    fig.tight_layout(rect=(0, legend_space(fig, legend_axes), 1, 1))
+    save_figure(fig, stem)
+    return write_claims(claim_rows, stem.with_name(f"{stem.name}_claims.csv"), quick)
+
+
+def print_checks(checks: pd.DataFrame, stem) -> None:
+    """Print a figure's claims table (without the statements) and the files it wrote."""
+    print_table(checks.drop(columns="statement"))
+    print(f"wrote {stem}.png, .pdf, .csv")
 
 
 def regret_figure(name: str, description: str, panels, default_horizon: int, claims=None, argv=None):

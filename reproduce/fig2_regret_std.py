@@ -28,9 +28,9 @@ from reproduce.claims import (
     within_factor,
     worst,
 )
-from reproduce.experiment import figure_main, print_table, simulate_panels, write_claims
+from reproduce.experiment import figure_main, print_checks, print_table, save_figure_with_claims, simulate_panels
 from reproduce.paper_config import HORIZON
-from reproduce.plotting import Z_95, bars_axes, legend_space, save_figure, setup_theme, write_table
+from reproduce.plotting import Z_95, bars_axes, setup_theme, write_table
 
 NAME = "fig2_regret_std"
 # C15a's printed numbers (Sec. 5.2): ECW-RMED's STD is "about 200%" of its mean, D-TS+'s normalised STD 13.16%.
@@ -129,13 +129,10 @@ def build(args) -> None:
             axes[row, col].tick_params(axis="x", labelrotation=45)
             if column == "std_over_ecw_mean":
                 axes[row, col].set_yscale("log")  # BTM and SCB are tens of times ECW-RMED's mean
-    fig.tight_layout(rect=(0, legend_space(fig, []), 1, 1))
-    save_figure(fig, stem)
     claims = [row for title, _ in results if "non-Condorcet" in title for row in c15a(table, title)]
-    checks = write_claims(claims, stem.with_name(f"{NAME}_claims.csv"), args.quick)
+    checks = save_figure_with_claims(fig, stem, [], claims, args.quick)
     print_table(table.drop(columns=["color"] + [c for c in table.columns if c.endswith("_se")]))
-    print_table(checks.drop(columns="statement"))
-    print(f"wrote {stem}.png, .pdf, .csv")
+    print_checks(checks, stem)
 
 
 def main(argv=None):

@@ -17,9 +17,9 @@ import pandas as pd
 
 from data import load_dataset
 from reproduce.claims import SUBSTANTIAL_SHARE, above, checked, exceeds, mean_se, need, worst
-from reproduce.experiment import Panel, figure_main, print_table, simulate_panels, write_claims
+from reproduce.experiment import Panel, figure_main, print_checks, save_figure_with_claims, simulate_panels
 from reproduce.paper_config import HORIZON
-from reproduce.plotting import legend_space, save_figure, setup_theme, shares_axes, write_table
+from reproduce.plotting import setup_theme, shares_axes, write_table
 
 NAME = "fig5_diversity"
 ALGORITHMS = ("dts", "dts_plus", "ecw_rmed")
@@ -99,16 +99,13 @@ def build(args) -> None:
         shares_axes(ax, table[table["panel"] == title], f"{title}\n(bars: run {SAMPLE_PATH_RUN}; boxes: "
                     f"{'/'.join(map(str, runs))} runs, T = {curves[0].line.horizon:g})")
         ax.legend(fontsize=7, loc="upper right")
-    fig.tight_layout(rect=(0, legend_space(fig, []), 1, 1))
-    save_figure(fig, stem)
-    checks = write_claims(c14(results), stem.with_name(f"{NAME}_claims.csv"), args.quick)
+    checks = save_figure_with_claims(fig, stem, [], c14(results), args.quick)
     paths = table[table["kind"] == "path"]
     for title, panel in paths.groupby("panel", sort=False):
         print(f"{title}: share of winner self-comparisons in run {SAMPLE_PATH_RUN}")
         print(panel.pivot_table(index="label", columns="winner", values="share", sort=False)
               .to_string(float_format=lambda v: f"{v:.1%}"))
-    print_table(checks.drop(columns="statement"))
-    print(f"wrote {stem}.png, .pdf, .csv")
+    print_checks(checks, stem)
 
 
 def main(argv=None):

@@ -12,9 +12,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from reproduce.claims import CLEAR_FACTOR, above, checked, final, need, ratio_of, worst
-from reproduce.experiment import Panel, figure_main, print_table, simulate_panels, write_claims
+from reproduce.experiment import Panel, figure_main, print_checks, print_table, save_figure_with_claims, simulate_panels
 from reproduce.paper_config import DELAY_GRID, HORIZON
-from reproduce.plotting import Z_95, figure_legend, legend_space, parameter_axes, save_figure, setup_theme, write_table
+from reproduce.plotting import Z_95, figure_legend, parameter_axes, setup_theme, write_table
 
 NAME = "fig6_delay"
 ALGORITHMS = ("ecw_rmed", "dts", "dts_plus")
@@ -127,13 +127,10 @@ def build(args) -> None:
         parameter_axes(ax, rows, "delay", title, "feedback delay d (slots)", f"R(T), T = {args.horizon:g}", some)
         ax.set_ylim(bottom=0)
     figure_legend(fig, axes.flat)
-    fig.tight_layout(rect=(0, legend_space(fig, axes.flat), 1, 1))
-    save_figure(fig, stem)
-    checks = write_claims(c16(results), stem.with_name(f"{NAME}_claims.csv"), args.quick)
+    checks = save_figure_with_claims(fig, stem, axes.flat, c16(results), args.quick)
     print_table(table.pivot_table(index=["panel", "label"], columns="delay", values="mean", sort=False)
                 .reset_index())
-    print_table(checks.drop(columns="statement"))
-    print(f"wrote {stem}.png, .pdf, .csv")
+    print_checks(checks, stem)
 
 
 def main(argv=None):
