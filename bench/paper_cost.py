@@ -19,12 +19,20 @@ rest costs ~0.6 us).
 
 The "stored h" column is the worker time the runs stored in ``results/`` actually took (the wall
 time each chunk records; on a shared machine, or with more workers than cores, more than the CPU time
-estimated here), where every run of the curve is stored; "-" where some are missing.
+estimated here), where every run of the curve is stored; "-" where some are missing; "fast stored h"
+the same for the runs of ``--fast`` (``results/fast/``).
 
-Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N]
+``--measured`` skips the probes and prints only what the stored runs took, per figure: worker hours
+(wall time of the workers) and CPU hours, with the defaults and with ``--fast``, and how many lines are
+still missing.  This is how the cost of the whole paper is measured when it is computed over several
+sessions (the chunks keep their own times, so a resumed computation adds up exactly): the wall time
+of ``make all-figures`` on J cores is about the worker hours / J once every line is stored.
+
+Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N] [--measured]
 """
 
 import importlib
+import math
 import time
 from types import SimpleNamespace
 
@@ -33,7 +41,7 @@ from data import load_dataset
 from reproduce.cli import OneLineParser, integer, main_guard
 from reproduce.experiment import panel_curves
 from reproduce.paper_config import HORIZON, ROOT_SEED
-from reproduce.paths import RESULTS
+from reproduce.paths import FAST, RESULTS
 from reproduce.runner import load_line, run_one
 
 FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
@@ -70,6 +78,8 @@ def parse_arguments(argv=None):
     parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--figures", nargs="+", default=list(FIGURES), choices=FIGURES)
     parser.add_argument("--probe-slots", default="1000000", help="probe length at K <= 32 (default 1e6)")
+    parser.add_argument("--measured", action="store_true",
+                        help="no probe runs: only the worker and CPU hours the stored runs took (defaults and --fast)")
     args = parser.parse_args(argv)
     args.probe_slots = integer(args.probe_slots, "--probe-slots")
     return args
@@ -77,7 +87,11 @@ def parse_arguments(argv=None):
 
 def main(argv=None):
     """Print the estimated CPU hours of every figure (bad input: one ``error:`` line, exit status 2)."""
-    main_guard(lambda: print_figure_costs(parse_arguments(argv)))
+    def run():
+        args = parse_arguments(argv)
+        (print_measured if args.measured else print_figure_costs)(args)
+
+    main_guard(run)
 
 
 def curve_hours(curve, dataset, probe: int) -> tuple[float, float]:
@@ -94,11 +108,12 @@ def curve_hours(curve, dataset, probe: int) -> tuple[float, float]:
     return hours, fast_hours
 
 
-def stored_hours(curve, dataset) -> float | None:
-    """The CPU hours the stored runs of a curve took (their chunks' records), or None if some are missing."""
+def stored_hours(curve, dataset, results=RESULTS, record="worker_seconds") -> float | None:
+    """The hours the stored runs of a curve took (their chunks' ``record``: "worker_seconds", the wall time
+    of the workers, or "cpu_seconds"), or None if some are missing from ``results``."""
     spec = get_algorithm(curve[0].algorithm)
     try:
-        return sum(load_line(line, dataset, spec, RESULTS, ROOT_SEED).meta["worker_seconds"] for line in curve) / 3600
+        return sum(load_line(line, dataset, spec, results, ROOT_SEED).meta[record] for line in curve) / 3600
     except ValueError:
         return None
 
@@ -145,6 +160,48 @@ def print_figure_costs(args):
     print(f"all figures from scratch: {grand['reference']:.1f} CPU hours with the defaults (the committed "
           f"results), {grand['fast']:.1f} with --fast (every algorithm's exact fast paths); the curves stored so "
           f"far took {grand['stored']:.1f} CPU hours, estimated here at {grand['stored_est']:.1f}")
+
+
+STORES = (("defaults", RESULTS, False), ("--fast", RESULTS / FAST, True))
+
+
+def print_measured(args):
+    """Per figure and store (defaults, --fast): lines stored and missing, and the worker and CPU hours the
+    stored ones took (each line counted once, in the first figure that draws it)."""
+    print(f"{'figure':<18} {'store':<9} {'lines':>6} {'missing':>8} {'worker h':>9} {'CPU h':>8} {'no CPU':>7}")
+    for store, results, fast in STORES:
+        cli = SimpleNamespace(runs=None, horizon=HORIZON, quick=False, default_horizon=HORIZON, fast=fast)
+        counted = set()
+        grand = {"lines": 0, "missing": 0, "worker": 0.0, "cpu": 0.0, "no_cpu": 0}
+        for figure in args.figures:
+            total = dict.fromkeys(grand, 0)
+            for panel in importlib.import_module(f"reproduce.{figure}").PANELS:
+                dataset = load_dataset(panel.dataset)
+                for curve in panel_curves(panel, cli):
+                    for line in curve:
+                        if line_key(line) in counted:
+                            continue
+                        counted.add(line_key(line))
+                        worker = stored_hours([line], dataset, results)
+                        total["lines"] += 1
+                        if worker is None:
+                            total["missing"] += 1
+                            continue
+                        total["worker"] += worker
+                        cpu = stored_hours([line], dataset, results, "cpu_seconds")
+                        if math.isnan(cpu):
+                            total["no_cpu"] += 1
+                        else:
+                            total["cpu"] += cpu
+            print(f"{figure:<18} {store:<9} {total['lines']:>6} {total['missing']:>8} {total['worker']:>9.2f} "
+                  f"{total['cpu']:>8.2f} {total['no_cpu']:>7}", flush=True)
+            for key in grand:
+                grand[key] += total[key]
+        print(f"{'all figures':<18} {store:<9} {grand['lines']:>6} {grand['missing']:>8} {grand['worker']:>9.2f} "
+              f"{grand['cpu']:>8.2f} {grand['no_cpu']:>7}  ({'complete' if grand['missing'] == 0 else 'incomplete'}"
+              f": on 2 cores about {grand['worker'] / 2:.1f} h of wall time for the stored lines)")
+    print("no CPU: stored lines with a chunk computed before CPU seconds were recorded (2026-11-26), left out of "
+          "CPU h")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,48 @@
+"""bench/paper_cost.py --measured: the hours it prints are the stored chunks' own records."""
+
+import importlib.util
+from pathlib import Path
+
+from algorithms import get_algorithm
+from data import load_dataset
+from reproduce import fig5_diversity
+from reproduce.experiment import panel_curves
+from reproduce.paper_config import HORIZON, ROOT_SEED
+from reproduce.paths import RESULTS
+from reproduce.runner import load_line
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _paper_cost():
+    spec = importlib.util.spec_from_file_location("bench_paper_cost", ROOT / "bench" / "paper_cost.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _rows(out: str) -> dict:
+    """{(figure, store): [lines, missing, worker h, CPU h, no CPU]} from the printed table."""
+    rows = {}
+    for text in out.splitlines()[1:]:
+        parts = text.split()
+        if len(parts) >= 7 and parts[0].startswith("fig"):
+            rows[parts[0], parts[1]] = [float(x) for x in parts[2:7]]
+    return rows
+
+
+def test_measured_hours_are_the_stored_records(tmp_path, capsys, monkeypatch):
+    """Fig. 5's committed default lines: the worker hours printed are the sum of their chunks' records; an
+    empty --fast store reports every line missing and zero hours."""
+    paper_cost = _paper_cost()
+    monkeypatch.setattr(paper_cost, "STORES", (("defaults", RESULTS, False), ("--fast", tmp_path, True)))
+    paper_cost.main(["--measured", "--figures", "fig5_diversity"])
+    rows = _rows(capsys.readouterr().out)
+    cli = type("Cli", (), {"runs": None, "horizon": HORIZON, "quick": False, "default_horizon": HORIZON})()
+    lines = {line for panel in fig5_diversity.PANELS for curve in panel_curves(panel, cli) for line in curve}
+    worker = sum(load_line(line, load_dataset(line.dataset), get_algorithm(line.algorithm), RESULTS, ROOT_SEED)
+                 .meta["worker_seconds"] for line in lines) / 3600
+    lines_count, missing, worker_h, _, _ = rows["fig5_diversity", "defaults"]
+    assert (lines_count, missing) == (len(lines), 0)
+    assert abs(worker_h - worker) < 0.01
+    assert rows["fig5_diversity", "--fast"] == [len(lines), len(lines), 0.0, 0.0, 0.0]
