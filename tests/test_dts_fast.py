@@ -23,7 +23,17 @@ from scipy import stats
 
 from algorithms import get_algorithm
 from algorithms.dts import BITS_MIN_K, LAST_SELF, PENDING, REFUSED_AT, skip
-from core.bitvotes import DEPTH, LANES, candidate_votes, fill_planes, planes_shape, scratch_rows, unpack_rows, words_for
+from core.bitvotes import (
+    DEPTH,
+    LANES,
+    candidate_votes,
+    fill_planes,
+    planes_shape,
+    popcount,
+    scratch_rows,
+    unpack_rows,
+    words_for,
+)
 from core.bounds import mirrored_bounds
 from data import load_dataset
 from reproduce.runner import Line, line_key, resolved_params, run_one
@@ -163,6 +173,37 @@ def test_pruned_first_phase_matches_indicators_at_large_K(name):
     ref_pairs, ref_steps = consecutive_draws(spec, n, w, "indicators", 52, DRAWS)
     assert pooled_pvalue(fast_pairs, ref_pairs) > ALPHA
     assert pooled_pvalue(fast_steps, ref_steps) > ALPHA
+
+
+def test_popcount_counts_the_set_bits():
+    """The vote counts are popcounts: checked against Python's count of binary ones on edge cases and random
+    words of every width up to 63 bits."""
+    rng = np.random.default_rng(11)
+    words = [0, 1, (1 << LANES) - 1, (1 << 62) | 1, (1 << 63) - 1]
+    words += [int(rng.integers(0, 1 << bits)) for bits in range(1, 64) for _ in range(20)]
+    for word in words:
+        assert popcount(np.int64(word)) == bin(word).count("1"), word
+
+
+# The fast stream pinned: sha1 (first 16 hex digits) of the regret checkpoints and self-comparison counts of
+# run 0, root seed 7, bit-sliced (K = 136) and with skipping (K = 5).  A change of these digests is a change
+# of the random stream of sampling="fast": bump its version (algorithms/dts.py SAMPLING_STREAMS) so stored
+# fast runs are recomputed, then update the digests; a speed-up that keeps the draws keeps them.
+FAST_STREAM_DIGESTS = {
+    ("dts", "mslr136_informational", 3000): "ecdc9398f5366ca0",
+    ("dts", "mslr5_condorcet", 100000): "752d4782b8de25be",
+    ("dts_plus", "mslr136_informational", 3000): "bb582b2ec71445fa",
+    ("dts_plus", "mslr5_condorcet", 100000): "115d78c532a2b44f",
+    ("pure_dts", "mslr136_informational", 3000): "212e8f7956e283da",
+    ("pure_dts", "mslr5_condorcet", 100000): "6c9e6231e3b862c3",
+}
+
+
+@pytest.mark.parametrize("name, dataset, horizon", list(FAST_STREAM_DIGESTS))
+def test_fast_stream_is_pinned(name, dataset, horizon):
+    res = run_one(load_dataset(dataset), get_algorithm(name), {"sampling": "fast"}, horizon, 0, 7)
+    digest = hashlib.sha1(res["regret"].tobytes() + res["self_counts"].tobytes()).hexdigest()[:16]
+    assert digest == FAST_STREAM_DIGESTS[name, dataset, horizon]
 
 
 def test_bitsliced_votes_kernel():
