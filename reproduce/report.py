@@ -179,11 +179,13 @@ def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def compute_table(folder: Path) -> pd.DataFrame:
-    """Per figure: curves drawn, runs, and the worker hours of the stored runs it draws (the wall time each
-    chunk took in its worker; each line counted once per figure, a line shared by two figures in both)."""
+    """Per figure: its lines, how many are not computed yet (drawn without them), the runs stored, and the
+    worker hours of the stored runs it draws (the wall time each chunk took in its worker; each line
+    counted once per figure, a line shared by two figures in both)."""
     rows = []
     for stem, lines in load_tables(folder, "_lines.csv").items():
-        rows.append({"figure": stem, "lines": len(lines), "runs": int(lines["runs"].sum()),
+        missing = int((lines["commits"] == "missing").sum())
+        rows.append({"figure": stem, "lines": len(lines), "not computed yet": missing, "runs": int(lines["runs"].sum()),
                      "worker hours": lines["worker_seconds"].sum() / 3600.0})
     return pd.DataFrame(rows)
 

@@ -10,6 +10,7 @@ import pytest
 
 from reproduce import report
 from reproduce.claims import HOLDS, NOT_MEASURED
+from reproduce.plotting import write_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -133,3 +134,15 @@ def test_bench_block_names_rows_re_measured_with_merge(tmp_path):
     assert "commit 0123456, load average 2.0, one Beta draw 40.0 ns" in text
     assert "the rows of dts at K = 16 re-measured 2026-11-27 01:00 UTC at commit fedcba9, load average 3.5" in text
     assert "| dts | fast | 100 (2.5) | 8 (0.25) |" in text
+
+
+def test_compute_block_counts_the_lines_not_computed_yet(tmp_path):
+    """Per figure: its lines, those still missing (commits "missing"), the runs and worker hours stored."""
+    rows = [{"dataset": "gap", "line": f"dts_T{t}", "algorithm": "dts", "horizon": t, "delay": 1, "runs": runs,
+             "worker_seconds": seconds, "cpu_seconds": seconds, "commits": commits}
+            for t, runs, seconds, commits in ((10, 500, 1800.0, "abc"), (30, 500, 3600.0, "abc def"),
+                                              (100, 0, 0.0, "missing"))]
+    write_table(pd.DataFrame(rows), tmp_path / "figX_lines.csv")
+    table = report.compute_table(tmp_path)
+    assert table.to_dict("records") == [{"figure": "figX", "lines": 3, "not computed yet": 1, "runs": 1000,
+                                         "worker hours": 1.5}]
