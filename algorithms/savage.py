@@ -149,7 +149,7 @@ def savage_pairs(state):
     K = state.up_count.shape[0]
     hi, lo = np.tril_indices(K, -1)
     in_x = state.pair_tree[state.pair_tree.shape[0] // 2:][: hi.shape[0], COUNT] < math.inf
-    return [(int(i), int(j)) for i, j in zip(hi[in_x], lo[in_x])], in_x
+    return [(int(i), int(j)) for i, j in zip(hi[in_x], lo[in_x], strict=True)], in_x
 
 
 def rebuild_savage(state, in_x=None):

@@ -64,7 +64,7 @@ def make_copeland_500(K=500, p_winner_cycle=0.55, p_winner_vs_rest=0.6, p_rest=0
     rng = np.random.default_rng(seed)
     P = np.full((K, K), 0.5)
     win = np.zeros((K, K))
-    for w, p in zip(range(N_WINNERS), _draw(cyc, N_WINNERS, rng)):
+    for w, p in zip(range(N_WINNERS), _draw(cyc, N_WINNERS, rng), strict=True):
         win[w, (w + 1) % N_WINNERS] = p
     win[:N_WINNERS, N_WINNERS:] = _draw(vs, N_WINNERS * (K - N_WINNERS), rng).reshape(N_WINNERS, K - N_WINNERS)
     iu, ju = np.triu_indices(K - N_WINNERS, k=1)

@@ -54,7 +54,7 @@ def validate_preference_matrix(P, tol=1e-3):
             raise ValueError(f"p[{i},{i}] = {_fmt(A[i, i])} on the diagonal must be 0.5")
         A[i, i] = 0.5
     renormalised = []
-    for i, j in zip(*np.nonzero(np.triu(A + A.T != 1.0, k=1))):
+    for i, j in zip(*np.nonzero(np.triu(A + A.T != 1.0, k=1)), strict=True):
         i, j = int(i), int(j)
         s = A[i, j] + A[j, i]
         if abs(s - 1.0) >= tol:

@@ -133,7 +133,7 @@ def simulate_panels(name: str, panels, args) -> list:
             results = run_lines(flat, name, args.out, args.seed, n_jobs=args.n_jobs, force=args.force,
                                 progress=not args.no_progress, backend=args.backend)
     out, k, missing = [], 0, []
-    for panel, panel_lines in zip(panels, curves):
+    for panel, panel_lines in zip(panels, curves, strict=True):
         merged = []
         for curve in panel_lines:
             part = results[k:k + len(curve)]
@@ -153,7 +153,7 @@ def lines_table(lines, results) -> pd.DataFrame:
     """What a figure drew: per line its dataset, algorithm, parameters, horizon, delay, runs, the worker
     seconds its stored runs took and the commits that computed them ("missing" if not stored yet)."""
     rows = []
-    for line, res in zip(lines, results):
+    for line, res in zip(lines, results, strict=True):
         meta = res.meta if res is not None else {}
         rows.append({"dataset": line.dataset, "line": line_key(line), "algorithm": line.name, "horizon": line.horizon,
                      "delay": line.delay, "runs": line.runs if res is not None else 0,
@@ -200,9 +200,9 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
         plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels],
                            metrics=[panel.metric for panel in panels],
                            references=[(b[0], LOWER_BOUND_LABEL) if b else None for b in bounds])
-        table = with_lower_bounds(final_table([(title, res) for (title, res), panel in zip(results, panels)
+        table = with_lower_bounds(final_table([(title, res) for (title, res), panel in zip(results, panels, strict=True)
                                                if panel.metric == "regret"]),
-                                  {title: b for (title, _), b in zip(results, bounds) if b})
+                                  {title: b for (title, _), b in zip(results, bounds, strict=True) if b})
         write_table(table, stem.with_name(f"{name}_final.csv"))
         with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_colwidth", 90):
             print(table[["panel", "label", "runs", "mean_final_regret", "sem_final_regret", "slope_last_decade",

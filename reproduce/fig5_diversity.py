@@ -94,7 +94,7 @@ def build(args) -> None:
     write_table(table, stem.with_suffix(".csv"))
     setup_theme()
     fig, axes = plt.subplots(1, len(results), figsize=(6.0 * len(results), 4.6), squeeze=False)
-    for ax, (title, curves) in zip(axes.flat, results):
+    for ax, (title, curves) in zip(axes.flat, results, strict=True):
         runs = sorted({res.final.size for res in curves})
         shares_axes(ax, table[table["panel"] == title], f"{title}\n(bars: run {SAMPLE_PATH_RUN}; boxes: "
                     f"{'/'.join(map(str, runs))} runs, T = {curves[0].line.horizon:g})")

@@ -121,7 +121,7 @@ def build(args) -> None:
     write_table(table, stem.with_suffix(".csv"))
     setup_theme()
     fig, axes = plt.subplots(1, len(DATASETS), figsize=(5.2 * len(DATASETS), 4.2), squeeze=False)
-    for ax, (dataset, title) in zip(axes.flat, DATASETS):
+    for ax, (_dataset, title) in zip(axes.flat, DATASETS, strict=True):
         rows = table[table["panel"] == title]
         some = {res.label: res for key, curves in results if key.startswith(title) for res in curves}
         parameter_axes(ax, rows, "delay", title, "feedback delay d (slots)", f"R(T), T = {args.horizon:g}", some)

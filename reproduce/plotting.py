@@ -149,7 +149,7 @@ def figure_legend(fig, axes, ncol: int = 6) -> None:
     """One legend for the whole figure, under the axes: every label drawn in any of ``axes``, once."""
     seen = {}
     for ax in axes:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             seen.setdefault(label, handle)
     if seen:
         fig.legend(list(seen.values()), list(seen), loc="lower center", ncol=min(ncol, len(seen)), fontsize=8,
@@ -186,10 +186,10 @@ def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None, metrics=N
     n = len(panels)
     metrics = list(metrics) if metrics is not None else ["regret"] * n
     references = list(references) if references is not None else [None] * n
-    frames = [curve_frame(results, title, metric) for (title, results), metric in zip(panels, metrics)]
+    frames = [curve_frame(results, title, metric) for (title, results), metric in zip(panels, metrics, strict=True)]
     zooms = list(zooms) if zooms is not None else [None] * n
     zooms = [z if z is not None and len(frame) and frame["mean_regret"].max() > z else None
-             for z, frame in zip(zooms, frames)]
+             for z, frame in zip(zooms, frames, strict=True)]
     ncols = min(ncols, n)
     rows_full = int(np.ceil(n / ncols))
     zoomed = [k for k, z in enumerate(zooms) if z is not None]
@@ -197,7 +197,7 @@ def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None, metrics=N
     fig, axes = plt.subplots(rows_full + rows_zoom, ncols, figsize=(5.2 * ncols, 3.8 * (rows_full + rows_zoom) + 0.8),
                              squeeze=False)
     flat = list(axes.flat)
-    for k, ((title, results), frame) in enumerate(zip(panels, frames)):
+    for k, ((title, results), frame) in enumerate(zip(panels, frames, strict=True)):
         regret_axes(flat[k], frame, results, title, reference=references[k])
     for slot, k in enumerate(zoomed):
         title, results = panels[k]

@@ -234,7 +234,7 @@ def bench_table(path: Path = BENCH_TABLE) -> str:
 def _by_k(rows: pd.DataFrame, column: str) -> pd.DataFrame:
     """One row per algorithm / options, one column per K: ``column`` (ns) and, in brackets, in Beta draws."""
     rows = rows.assign(cell=[f"{ns:,.0f} ({x:,.0f})" if x >= 100 else f"{ns:,.0f} ({x:.3g})"
-                             for ns, x in zip(rows[column], rows[column] / rows["beta_ns"])])
+                             for ns, x in zip(rows[column], rows[column] / rows["beta_ns"], strict=True)])
     table = rows.pivot_table(index=["algorithm", "options"], columns="K", values="cell", aggfunc="first",
                              sort=False).reset_index().fillna("-")
     table.columns = [f"K = {c}" if isinstance(c, (int, float)) else c for c in table.columns]

@@ -264,7 +264,7 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     if backend == "dask":
         _require_dask_client()
     tasks, planned = [], set()
-    for line, (dataset, spec) in zip(lines, checked):
+    for line, (dataset, _spec) in zip(lines, checked, strict=True):
         for start, stop, path, config in chunk_plan(line, dataset, out, seed):
             if path in planned:  # the same line twice (e.g. two panels drawing one set of runs)
                 continue
@@ -290,7 +290,7 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
                 save_chunk(path, arrays, meta)
                 bar.update(slots)
         bar.close()
-    return [load_line(line, dataset, spec, out, seed) for line, (dataset, spec) in zip(lines, checked)]
+    return [load_line(line, dataset, spec, out, seed) for line, (dataset, spec) in zip(lines, checked, strict=True)]
 
 
 def _require_dask_client() -> None:
