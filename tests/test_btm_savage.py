@@ -218,10 +218,10 @@ def test_savage_prune_matches_reference_on_random_bounds(variant):
         U = rng.uniform(0.2, 0.9, (K, K))
         L = 1.0 - U.T
         in_x = rng.random(hi.shape[0]) < 0.8
-        expected = savage_prune(U, L, [(i, j) for i, j, k in zip(hi, lo_, in_x) if k], variant)
+        expected = savage_prune(U, L, [(i, j) for i, j, k in zip(hi, lo_, in_x, strict=True) if k], variant)
         up[:], lo[:] = savage_counts(U, L)
         size = prune(U, L, hi, lo_, in_x, up, lo, variant)
-        assert [(i, j) for i, j, k in zip(hi, lo_, in_x) if k] == expected and size == len(expected)
+        assert [(i, j) for i, j, k in zip(hi, lo_, in_x, strict=True) if k] == expected and size == len(expected)
 
 
 @pytest.mark.parametrize("variant", [0, 1])
@@ -287,7 +287,7 @@ def _finals(spec, T):
     return np.array([run_one(ds, spec, params, horizon=T, run=r, seed=2016)["final"] for r in range(RUNS)])
 
 
-@pytest.mark.parametrize("T, target", list(zip(HORIZONS, BTM_TARGET)))
+@pytest.mark.parametrize("T, target", list(zip(HORIZONS, BTM_TARGET, strict=True)))
 def test_btm_ete_regression(T, target):
     """BTM eliminates nothing at these horizons (regret about T/2).  The target is a 10-run mean of the
     same algorithm, so its standard error is estimated by our run-to-run sd / sqrt(10); tolerance 4 sigma
@@ -297,7 +297,7 @@ def test_btm_ete_regression(T, target):
     assert abs(finals.mean() - target) < 4 * math.sqrt(sd**2 / RUNS + sd**2 / 10)
 
 
-@pytest.mark.parametrize("T, target, target_se", list(zip(HORIZONS, SAVAGE_TARGET, SAVAGE_TARGET_SE)))
+@pytest.mark.parametrize("T, target, target_se", list(zip(HORIZONS, SAVAGE_TARGET, SAVAGE_TARGET_SE, strict=True)))
 def test_savage_ete_regression(T, target, target_se):
     """Up to T = 300 SAVAGE is still in its first round-robins over the 10 pairs, whose mean Copeland
     score is exactly 1/2: the regret is exactly T/2.  Beyond, tolerance 4 sigma of the difference, with the

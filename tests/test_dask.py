@@ -31,7 +31,7 @@ def test_local_cluster_results_are_bit_identical_to_local_backends(tmp_path, mon
                                   dashboard_address=None) as cluster, distributed.Client(cluster):
         remote = run_lines(tiny_lines(), "dask", tmp_path / "dask", seed=11, n_jobs=2, progress=False, backend="dask")
     assert len(sorted((tmp_path / "dask").rglob("runs_*.npz"))) == 8
-    for a, b in zip(local, remote):
+    for a, b in zip(local, remote, strict=True):
         for key in FIELDS:
             np.testing.assert_array_equal(getattr(a, key), getattr(b, key))
 

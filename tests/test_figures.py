@@ -85,7 +85,7 @@ def exact_outside_probability(q, in_c):
     total = 0.0
     for outcome in product([True, False], repeat=len(pairs)):
         prob, votes = 1.0, np.zeros(K)
-        for (i, j), i_wins in zip(pairs, outcome):
+        for (i, j), i_wins in zip(pairs, outcome, strict=True):
             prob *= q[i, j] if i_wins else 1 - q[i, j]
             votes[i if i_wins else j] += 1
         best = np.flatnonzero(votes == votes.max())

@@ -175,7 +175,7 @@ def lines_for(datasets=("gap", "nc_cyclic"), algorithms=("dts", "dts_plus")):
 def test_identical_results_for_any_n_jobs(tmp_path):
     one = run_lines(lines_for(), "det", tmp_path / "one", seed=3, n_jobs=1, progress=False)
     two = run_lines(lines_for(), "det", tmp_path / "two", seed=3, n_jobs=2, progress=False)
-    for a, b in zip(one, two):
+    for a, b in zip(one, two, strict=True):
         np.testing.assert_array_equal(a.regret, b.regret)
         np.testing.assert_array_equal(a.final, b.final)
         np.testing.assert_array_equal(a.self_counts, b.self_counts)

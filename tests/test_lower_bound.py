@@ -32,7 +32,7 @@ def brute_force_lp(P, groups):
     """The same program with one explicit constraint per k-subset of every family (tiny K only)."""
     K = P.shape[0]
     iu, ju = np.triu_indices(K, 1)
-    index = {(int(i), int(j)): e for e, (i, j) in enumerate(zip(iu, ju))}
+    index = {(int(i), int(j)): e for e, (i, j) in enumerate(zip(iu, ju, strict=True))}
     cost = pair_regrets(P)[iu, ju] / kl_to_half(P)[iu, ju]
     A, b = [], []
     for pairs, k in groups:

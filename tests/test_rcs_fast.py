@@ -298,7 +298,7 @@ def test_skip_refuses_where_it_cannot_prove_the_law():
         state.skip_state[:] = [arm if case == "pending" else NO_ARM, NO_ARM if case == "no_self" else arm]
         before = [part.copy() for part in (state.champion_counts, state.comparisons, state.skip_state)]
         assert skip(state, 5, rng, 40) == (0, NO_ARM), case
-        for now, then in zip((state.champion_counts, state.comparisons, state.skip_state), before):
+        for now, then in zip((state.champion_counts, state.comparisons, state.skip_state), before, strict=True):
             np.testing.assert_array_equal(now, then)
 
 

@@ -142,8 +142,8 @@ def test_virtual_pull_eliminates_by_kl_bounds():
     open_count[:] = [2, 2, 0]
     w[2, :] = 0.0
     rho = [0.51 * (math.log(4 * 1000 * 3) + 2 * max(1.0, math.log(math.log(100)))) / k for k in (40, 40, 40)]
-    ucb = [kl_ucb(p, r, EPS) for p, r in zip([38 / 40, 20 / 40, 0.0], rho)]
-    lcb = [kl_lcb(p, r, EPS) for p, r in zip([38 / 40, 20 / 40, 0.0], rho)]
+    ucb = [kl_ucb(p, r, EPS) for p, r in zip([38 / 40, 20 / 40, 0.0], rho, strict=True)]
+    lcb = [kl_lcb(p, r, EPS) for p, r in zip([38 / 40, 20 / 40, 0.0], rho, strict=True)]
     assert ucb[2] < lcb[0] and ucb[1] >= lcb[0]  # arm 2 leaves, arm 1 stays
     rng = np.random.default_rng(0)
     a1, a2 = SCB_SPEC.select(state, 100, rng)

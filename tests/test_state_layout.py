@@ -40,5 +40,5 @@ def test_state_unpackings_follow_the_fields(module):
     found = list(state_unpackings(module))
     assert found, "the kernels are expected to unpack the state"
     for function, names in found:
-        assert any(len(names) == len(fields) and all(n in ("_", f) for n, f in zip(names, fields))
+        assert any(len(names) == len(fields) and all(n in ("_", f) for n, f in zip(names, fields, strict=True))
                    for fields in layouts), (function, names, layouts)

@@ -12,7 +12,7 @@ def ref_pull(cnt, sm, t, scale=SCALE, unplayed=1.0):
     """An SBM's pull (``core.sbm``, docs/algorithms.md#sparring), transcribed: first-index argmax of the
     SBM index."""
     index = [unplayed if c < 1 else s / c + math.sqrt((scale + 2) * math.log(t) / (2 * c))
-             for c, s in zip(cnt, sm)]
+             for c, s in zip(cnt, sm, strict=True)]
     return int(np.argmax(index))
 
 
