@@ -90,13 +90,13 @@ def c18_rows(table: pd.DataFrame) -> list[dict]:
         per_run = table[table["dataset"] == name]
         if per_run.empty:
             continue
-        acts = mean_se(per_run["acts"])
+        acts, restricted = mean_se(per_run["acts"]), per_run["restricted"].mean()
         verdict = under(acts, RARE_SHARE)
         verdicts.append(verdict)
         rows.append(checked("C18", f"diagnostic {name}", f"elimination changes a1 in < {RARE_SHARE:.0%} of slots",
-                            lambda acts=acts, verdict=verdict: (f"{acts.value:.2%} +- {acts.se:.2%} of slots; "
-                                                                f"C restricted in {per_run['restricted'].mean():.1%}",
-                                                                verdict)))
+                            lambda acts=acts, restricted=restricted, verdict=verdict: (
+                                f"{acts.value:.2%} +- {acts.se:.2%} of slots; C restricted in {restricted:.1%}",
+                                verdict)))
     if verdicts:
         held = sum(verdict == HOLDS for verdict in verdicts)
         rows.append(claim_row("C18", "diagnostic, real-world datasets", "seldom on most practical settings "

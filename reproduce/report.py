@@ -291,7 +291,7 @@ def update_readme(text: str, blocks: dict[str, str]) -> str:
         pattern = re.compile(rf"(<!-- BEGIN generated: {name} -->\n).*?(<!-- END generated: {name} -->)", re.S)
         if not pattern.search(text):
             raise ValueError(f"README has no generated block {name!r}")
-        text = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
+        text = pattern.sub(lambda m, body=body: m.group(1) + body + "\n" + m.group(2), text)
     return text
 
 

@@ -195,9 +195,9 @@ def test_sample_beta_given_side(a, b):
         draws = np.array([sample_beta_given_side(rng, a, b, above, side) for _ in range(4000)])
         assert ((draws > 0.5) == above).all()
         if above:
-            cdf = lambda x: (law.cdf(x) - law.cdf(0.5)) / side  # noqa: E731
+            cdf = lambda x, side=side: (law.cdf(x) - law.cdf(0.5)) / side  # noqa: E731
         else:
-            cdf = lambda x: law.cdf(x) / side  # noqa: E731
+            cdf = lambda x, side=side: law.cdf(x) / side  # noqa: E731
         assert stats.kstest(draws, cdf).pvalue > 1e-4
 
 

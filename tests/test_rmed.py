@@ -41,6 +41,12 @@ def drive(spec, params, P, T, seed):
     return chosen, u
 
 
+def outcome(u_t, P):
+    """The reference's outcome function for one slot (the same law as ``drive``): a beats b iff u_t < P[a, b].
+    A closure made here holds this slot's u_t and P, not whatever a loop variable holds when it is called."""
+    return lambda a, b: bool(u_t < P[a, b])
+
+
 # ----------------------------------------------------------------------------------- RMED
 def test_rmed1_initial_pairs_in_order():
     policy = RMED1(5)
@@ -127,7 +133,7 @@ def test_ecw_rmed_forced_exploration_order():
     P = np.full((4, 4), 0.5)
     chosen, u = drive(ECW_RMED_SPEC, {}, P, 60, 11)
     ref = RefECW(4)
-    assert [ref.step(t, lambda a, b: bool(u[t] < 0.5)) for t in range(1, 61)] == chosen
+    assert [ref.step(t, outcome(u[t], P)) for t in range(1, 61)] == chosen
     assert chosen[:4] == [(1, 0)] * 4
 
 
@@ -211,7 +217,7 @@ def test_ecw_rmed_matches_reference(precheck):
         chosen, u = drive(ECW_RMED_SPEC, {"confidence_precheck": precheck}, P, T, seed)
         ref = RefECW(K, precheck == "as-run")
         for t, pair in enumerate(chosen, start=1):
-            assert ref.step(t, lambda a, b: bool(u[t] < P[a, b])) == pair, f"slot {t}"
+            assert ref.step(t, outcome(u[t], P)) == pair, f"slot {t}"
         assert sum(a == b for a, b in chosen) > 0  # the list branch (self-pairs) was reached
 
 

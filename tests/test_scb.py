@@ -47,11 +47,11 @@ def test_trajectory_matches_transcription(schedule, first, matrix):
     for seed in (1, 2, 3):
         state = SCB_SPEC.make_state(K, None, {"schedule": schedule})
         rng = np.random.default_rng(seed)
-        fast = drive(lambda t: SCB_SPEC.select(state, t, rng),
-                     lambda a1, a2, won, t: SCB_SPEC.update(state, a1, a2, won, t), P, 3000, seed)
+        fast = drive(lambda t, state=state, rng=rng: SCB_SPEC.select(state, t, rng),
+                     lambda a1, a2, won, t, state=state: SCB_SPEC.update(state, a1, a2, won, t), P, 3000, seed)
         slow_scb, slow_rng = RefSCB(K, first), np.random.default_rng(seed)
-        slow = drive(lambda t: slow_scb.select(slow_rng),
-                     lambda a1, a2, won, t: slow_scb.update(a1, a2, won), P, 3000, seed)
+        slow = drive(lambda t, scb=slow_scb, rng=slow_rng: scb.select(rng),
+                     lambda a1, a2, won, t, scb=slow_scb: scb.update(a1, a2, won), P, 3000, seed)
         assert fast == slow
         assert state.counters["best"][0] == slow_scb.best and state.counters["tau"][0] == slow_scb.tau
 
