@@ -131,14 +131,20 @@ def check_horizon(horizon) -> int:
     return int(horizon)
 
 
-def check_alpha(alpha) -> float:
-    """The RUCB/RLCB scale factor alpha: ValueError if not finite or <= 0, a warning if <= 0.5."""
+def check_positive(name: str, value) -> float:
+    """``value`` as a float; ValueError naming ``name`` unless it is a finite number > 0 (a bool is not one)."""
     try:
-        alpha = float(alpha)
+        number = float(value) if not isinstance(value, (bool, np.bool_)) else math.nan
     except (TypeError, ValueError):
-        raise ValueError(f"alpha must be a finite number > 0, got {alpha!r}") from None
-    if not math.isfinite(alpha) or alpha <= 0.0:
-        raise ValueError(f"alpha must be a finite number > 0, got {alpha!r}")
+        number = math.nan
+    if not math.isfinite(number) or number <= 0.0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return number
+
+
+def check_alpha(alpha) -> float:
+    """The RUCB/RLCB scale factor alpha: ValueError if not a finite number > 0, a warning if <= 0.5."""
+    alpha = check_positive("alpha", alpha)
     if alpha <= ALPHA_BOUND_MIN:
         warnings.warn(
             f"alpha = {alpha} <= 0.5: the paper's regret bound (Theorem 1) needs alpha > 0.5",

@@ -41,7 +41,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy
+from algorithms.base import AlgorithmSpec, Policy, check_positive
 from core.argmax import argmax_uniform
 from core.constants import BTM_CONFIDENCE_SCALE, BTM_GAMMA
 
@@ -69,9 +69,7 @@ def init_btm(K, horizon, gamma=BTM_GAMMA, faithful_bug=True):
     gamma: relaxed-stochastic-transitivity factor (finite, > 0; the paper uses 1.3).
     faithful_bug: replicate the authors' max-indexing bug (True, default) or not (see module doc).
     """
-    gamma = float(gamma)
-    if not math.isfinite(gamma) or gamma <= 0.0:
-        raise ValueError(f"gamma must be a finite number > 0, got {gamma!r}")
+    gamma = check_positive("gamma", gamma)
     if not isinstance(faithful_bug, (bool, np.bool_)):
         raise ValueError(f"faithful_bug must be True or False, got {faithful_bug!r}")
     return BTMState(

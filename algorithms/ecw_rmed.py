@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_choice, check_skip
+from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_choice, check_positive, check_skip
 from core.bounds import update_pair
 from core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
 from core.kl import kl_clamped
@@ -90,9 +90,7 @@ def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, con
     alpha, beta: finite and > 0 (forced exploration); confidence_precheck: "as-run" or "none"; skip:
     "off" or "exact" (module doc).
     """
-    for name, value in (("alpha", alpha), ("beta", beta)):
-        if not math.isfinite(float(value)) or float(value) <= 0.0:
-            raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    alpha, beta = check_positive("alpha", alpha), check_positive("beta", beta)
     precheck = PRECHECKS[check_choice("confidence_precheck", confidence_precheck, tuple(PRECHECKS))]
     n_pairs = K * (K - 1) // 2
     in_lr = np.zeros(n_pairs + K, np.bool_)
@@ -103,7 +101,7 @@ def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, con
     counters[0]["current_len"] = n_pairs
     return ECWRMEDState(
         comparisons=np.zeros((K, K)), wins=np.zeros((K, K)), p_hat=np.full((K, K), 0.5), kl_half=np.zeros((K, K)),
-        alpha=float(alpha), beta=float(beta), precheck=precheck, skip_runs=check_skip(skip),
+        alpha=alpha, beta=beta, precheck=precheck, skip_runs=check_skip(skip),
         counters=counters,
         current_list=lc, in_remaining=in_lr, next_list=np.zeros(n_pairs + K, np.int64),
         in_next=np.zeros(n_pairs + K, np.bool_),

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy, check_choice
+from algorithms.base import AlgorithmSpec, Policy, check_choice, check_positive
 from core.constants import SBM_SCALE
 from core.sbm import new_sbm_arrays, sbm_pull, sbm_update
 
@@ -63,9 +63,7 @@ class MultiSBMState(NamedTuple):
 
 def _sbm_params(scale, sbm_init):
     """Validated (scale, unplayed_index, own_clock) for the SBMs; ValueError names a bad value."""
-    scale = float(scale)
-    if not math.isfinite(scale) or scale <= 0.0:
-        raise ValueError(f"scale must be a finite number > 0, got {scale!r}")
+    scale = check_positive("scale", scale)
     original = check_choice("sbm_init", sbm_init, SBM_INITS) == "original"
     return scale, (math.inf if original else 1.0), original
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from algorithms.dts import DTS
+from algorithms import BTM, DTS, ECWRMED, Sparring
 from data import dataset_from_matrix, load_dataset
 from reproduce import fig1_mslr, lower_bounds, run, verify
 from reproduce.cli import check_folder_readable, check_output_folder
@@ -249,6 +249,11 @@ API_CASES = [
      ValueError, "update(): a1_won must be a bool (or 0/1), got 'no'"),
     ("policy-update-2", lambda t: (lambda p, pair: p.update(*pair, 2))(*_policy_after_select()),
      ValueError, "update(): a1_won must be a bool (or 0/1), got 2"),
+    ("ecw_rmed-beta-text", lambda t: ECWRMED(3, beta="abc"), ValueError, "beta must be a finite number > 0, got 'abc'"),
+    ("btm-gamma-none", lambda t: BTM(3, horizon=10, gamma=None), ValueError,
+     "gamma must be a finite number > 0, got None"),
+    ("sparring-scale-list", lambda t: Sparring(3, scale=[3]), ValueError, "scale must be a finite number > 0, got [3]"),
+    ("dts-alpha-bool", lambda t: DTS(3, alpha=True), ValueError, "alpha must be a finite number > 0, got True"),
     ("matrix-ragged", lambda t: dataset_from_matrix([[0.5, 0.5], [0.5]], "ragged"),
      ValueError, "preference matrix is not numeric: .*"),
     ("dataset-not-a-name", lambda t: load_dataset(123), ValueError, "dataset must be a name or a path, got 123"),
