@@ -26,6 +26,10 @@ from core.constants import ALPHA_BOUND_MIN
 # the parameter was made before it existed, i.e. with SKIP_OFF, so the harness records it only when it
 # is not SKIP_OFF (``reproduce.runner.resolved_params``).
 SKIP_PARAM, SKIP_OFF, SKIP_EXACT = "skip", "off", "exact"
+INT64_MAX = 2**63 - 1
+# The largest K whose K x K float64 statistics could be allocated at all (K^2 * 8 bytes below 2**63);
+# a smaller K may still not fit in this machine's memory (``AlgorithmSpec.make_state`` says so).
+MAX_ARMS = math.isqrt(INT64_MAX // 8)
 EXACT_SKIP = {SKIP_PARAM: SKIP_EXACT}  # the ``fast`` parameters of an algorithm whose only fast path is the skip
 
 
@@ -76,8 +80,13 @@ class AlgorithmSpec:
         return self.from_problem(params, dataset) if self.from_problem is not None else params
 
     def resolve_params(self, params: Mapping[str, Any] | None) -> dict:
-        """Defaults overridden by ``params``; an unknown parameter name raises ValueError."""
-        params = dict(params or {})
+        """Defaults overridden by ``params`` (a mapping, or (name, value) pairs); an unknown parameter name,
+        or ``params`` of another form, raises ValueError."""
+        try:
+            params = dict(params or {})
+        except (TypeError, ValueError):
+            raise ValueError(f"parameters of algorithm {self.name!r} must be a mapping or (name, value) pairs, "
+                             f"got {params!r}") from None
         unknown = sorted(set(params) - set(self.defaults))
         if unknown:
             raise ValueError(
@@ -108,26 +117,37 @@ class AlgorithmSpec:
         return state
 
     def make_state(self, K: int, horizon: int | None = None, params: Mapping[str, Any] | None = None):
-        """Validate (K, horizon, params) and return a fresh state; ValueError names any bad value."""
+        """Validate (K, horizon, params) and return a fresh state; ValueError names any bad value (a horizon
+        is checked whenever one is given, even to an algorithm that does not use it, and a K whose state
+        does not fit in memory is a ValueError too)."""
         K = check_num_arms(K)
-        if self.needs_horizon:
-            if horizon is None:
-                raise ValueError(f"algorithm {self.name!r} needs the horizon T")
+        if horizon is not None:
             horizon = check_horizon(horizon)
-        return self.init(K, horizon, **self.resolve_params(params))
+        elif self.needs_horizon:
+            raise ValueError(f"algorithm {self.name!r} needs the horizon T")
+        params = self.resolve_params(params)
+        try:
+            return self.init(K, horizon, **params)
+        except MemoryError:
+            raise ValueError(f"the number of arms K = {K} is too large: the state of {self.name!r} does not fit "
+                             "in memory") from None
 
 
 def check_num_arms(K) -> int:
-    """K as an int; ValueError unless it is an integer >= 2."""
+    """K as an int; ValueError unless it is an integer >= 2 (and K x K fits in an int64 count)."""
     if isinstance(K, bool) or not isinstance(K, (int, np.integer)) or K < 2:
         raise ValueError(f"the number of arms K must be an integer >= 2, got {K!r}")
+    if K > MAX_ARMS:
+        raise ValueError(f"the number of arms K = {K} is too large: its K x K statistics do not fit in memory")
     return int(K)
 
 
 def check_horizon(horizon) -> int:
-    """The horizon T as an int; ValueError unless it is an integer >= 1."""
+    """The horizon T as an int; ValueError unless it is an integer in [1, 2**63 - 1] (int64)."""
     if isinstance(horizon, bool) or not isinstance(horizon, (int, np.integer)) or horizon < 1:
         raise ValueError(f"the horizon T must be an integer >= 1, got {horizon!r}")
+    if horizon > INT64_MAX:
+        raise ValueError(f"the horizon T must be at most {INT64_MAX} (int64), got {horizon!r}")
     return int(horizon)
 
 
@@ -182,7 +202,7 @@ class Policy:
         self.horizon = horizon
         self.params = self.spec.resolve_params(params)
         self.state = self.spec.make_state(self.K, horizon, self.params)
-        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.rng = seed if isinstance(seed, np.random.Generator) else _generator(seed)
         self.t = 0
         self._selected: list[tuple[int, int, int]] = []
 
@@ -194,7 +214,10 @@ class Policy:
         return int(a1), int(a2)
 
     def update(self, a1: int, a2: int, a1_won: bool) -> None:
-        """Feed back the result of the oldest pending comparison, which must be (a1, a2)."""
+        """Feed back the result of the oldest pending comparison, which must be (a1, a2) (integer arms)."""
+        for name, arm in (("a1", a1), ("a2", a2)):
+            if isinstance(arm, (bool, np.bool_)) or not isinstance(arm, (int, np.integer)) or not 0 <= arm < self.K:
+                raise ValueError(f"update(): {name} must be an arm, an integer in 0..{self.K - 1}, got {arm!r}")
         if not (isinstance(a1_won, (bool, np.bool_))
                 or (isinstance(a1_won, (int, np.integer)) and a1_won in (0, 1))):
             raise ValueError(f"update(): a1_won must be a bool (or 0/1), got {a1_won!r}")
@@ -208,3 +231,14 @@ class Policy:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(K={self.K}, t={self.t}, params={self.params})"
+
+
+def _generator(seed) -> np.random.Generator:
+    """``numpy.random.default_rng(seed)``; ValueError naming ``seed`` for what numpy refuses, and for a bool."""
+    try:
+        if isinstance(seed, (bool, np.bool_)):
+            raise TypeError
+        return np.random.default_rng(seed)
+    except (TypeError, ValueError):
+        raise ValueError(f"seed must be None, a non-negative integer, a SeedSequence or a Generator, "
+                         f"got {seed!r}") from None

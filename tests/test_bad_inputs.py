@@ -9,6 +9,7 @@ test_harness.py and tests/test_data.py already cover (unknown dataset/algorithm,
 matrix entries through the API...) are not repeated.
 """
 
+import dataclasses
 import importlib.util
 import os
 import re
@@ -18,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from algorithms import BTM, DTS, ECWRMED, Sparring
+from algorithms import BTM, DTS, ECWRMED, Sparring, get_algorithm
+from algorithms.base import MAX_ARMS
 from data import dataset_from_matrix, load_dataset
 from reproduce import fig1_mslr, lower_bounds, run, verify
 from reproduce.cli import check_folder_readable, check_output_folder
@@ -221,6 +223,14 @@ def test_report_folder_helpers(tmp_path):
 GOOD = Line(dataset="gap", algorithm="dts", horizon=10, runs=1)
 
 
+def _out_of_memory_spec():
+    """D-TS whose init runs out of memory (as a K too large for this machine does)."""
+    def init(*args, **kwargs):
+        raise MemoryError
+
+    return dataclasses.replace(get_algorithm("dts"), init=init)
+
+
 def _policy_after_select():
     policy = DTS(3, seed=1)
     return policy, policy.select()
@@ -254,6 +264,21 @@ API_CASES = [
      "gamma must be a finite number > 0, got None"),
     ("sparring-scale-list", lambda t: Sparring(3, scale=[3]), ValueError, "scale must be a finite number > 0, got [3]"),
     ("dts-alpha-bool", lambda t: DTS(3, alpha=True), ValueError, "alpha must be a finite number > 0, got True"),
+    ("policy-seed-float", lambda t: DTS(3, seed=1.5), ValueError,
+     "seed must be None, a non-negative integer, a SeedSequence or a Generator, got 1.5"),
+    ("policy-seed-negative", lambda t: DTS(3, seed=-1), ValueError,
+     "seed must be None, a non-negative integer, a SeedSequence or a Generator, got -1"),
+    ("policy-horizon-unused-but-0", lambda t: DTS(3, horizon=0), ValueError, "the horizon T must be an integer >= 1, got 0"),
+    ("policy-K-beyond-int64", lambda t: DTS(MAX_ARMS + 1), ValueError,
+     f"the number of arms K = {MAX_ARMS + 1} is too large: its K x K statistics do not fit in memory"),
+    ("policy-K-out-of-memory", lambda t: _out_of_memory_spec().make_state(3), ValueError,
+     "the number of arms K = 3 is too large: the state of 'dts' does not fit in memory"),
+    ("policy-params-not-pairs", lambda t: get_algorithm("dts").resolve_params("alpha"), ValueError,
+     "parameters of algorithm 'dts' must be a mapping or (name, value) pairs, got 'alpha'"),
+    ("policy-update-fractional-arm", lambda t: (lambda p, pair: p.update(pair[0] + 0.5, pair[1], True))(
+        *_policy_after_select()), ValueError, r"update\(\): a1 must be an arm, an integer in 0..2, got \d\.5"),
+    ("policy-update-text-arm", lambda t: (lambda p, pair: p.update(pair[0], "x", True))(*_policy_after_select()),
+     ValueError, "update(): a2 must be an arm, an integer in 0..2, got 'x'"),
     ("matrix-ragged", lambda t: dataset_from_matrix([[0.5, 0.5], [0.5]], "ragged"),
      ValueError, "preference matrix is not numeric: .*"),
     ("dataset-not-a-name", lambda t: load_dataset(123), ValueError, "dataset must be a name or a path, got 123"),
