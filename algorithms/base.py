@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from core.constants import ALPHA_BOUND_MIN
+from core.constants import ALPHA_BOUND_MIN, PSEUDO_N, PSEUDO_W
 
 # The opt-in exact skipping of self-comparison runs of RUCB, CCB, RMED1, RMED2 and ECW-RMED
 # (docs/algorithms.md#exact-skipping-of-self-comparison-runs): parameter SKIP_PARAM, either SKIP_OFF
@@ -108,9 +108,11 @@ class AlgorithmSpec:
         included) and bring every cache derived from them up to date -- a warm start, or a hand-made
         state in a test.  Supported by the algorithms that declare ``sync`` (D-TS and its variants,
         RUCB, RCS, CCB), whose states name these two arrays ``comparisons`` and ``wins``; ValueError
-        otherwise.  Returns ``state``."""
+        otherwise.  ``n`` and ``w`` must pass ``check_statistics`` (ValueError before anything is
+        written).  Returns ``state``."""
         if self.sync is None:
             raise ValueError(f"algorithm {self.name!r} does not support setting its statistics")
+        n, w = check_statistics(state.comparisons.shape[0], n, w)
         state.comparisons[:] = n
         state.wins[:] = w
         self.sync(state)
@@ -171,6 +173,45 @@ def check_alpha(alpha) -> float:
             stacklevel=3,
         )
     return alpha
+
+
+def check_statistics(K: int, n, w) -> tuple[np.ndarray, np.ndarray]:
+    """(n, w) as float64 K x K arrays if they are possible pair statistics of K arms, pseudo-counts
+    included or not.  Off the diagonal (the diagonal is never read): every entry finite and >= 0 (wins
+    >= -PSEUDO_W, so that statistics reversed as n - w, pseudo-counts and all, pass); n symmetric (it
+    counts unordered pairs) and > 0 (the bounds divide by it); the wins of a pair, less their
+    pseudo-counts, at most its comparisons (w_ij + w_ji <= n_ij + 2 PSEUDO_W, up to rounding).
+    ValueError naming the first entry that is not (nothing is broadcast: a scalar or a row is refused)."""
+    off_diagonal = ~np.eye(K, dtype=np.bool_)
+    arrays = []
+    for name, value, low in (("n", n, 0.0), ("w", w, -PSEUDO_W)):
+        try:
+            array = np.array(value, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"set_statistics: {name} must be a {K} x {K} array of numbers ({error})") from None
+        if array.shape != (K, K):
+            raise ValueError(f"set_statistics: {name} must be a {K} x {K} array, got shape {array.shape}")
+        bad = np.argwhere(off_diagonal & ~(np.isfinite(array) & (array >= low)))
+        if bad.size:
+            i, j = bad[0]
+            raise ValueError(f"set_statistics: {name}[{i},{j}] = {float(array[i, j])!r} must be finite and >= 0")
+        arrays.append(array)
+    n, w = arrays
+    checks = (
+        (off_diagonal & (n != n.T), "n must be symmetric (comparisons of unordered pairs), got n[{i},{j}] = {a!r} "
+                                    "!= n[{j},{i}] = {b!r}"),
+        (off_diagonal & (n == 0.0), "n[{i},{j}] = {a!r}: a pair needs comparisons > 0 (an unseen pair has "
+                                    "the pseudo-count {pseudo!r})"),
+        (off_diagonal & (w + w.T > n + 2.0 * PSEUDO_W + 1e-9 * n),
+         "the wins of pair ({i},{j}) exceed its comparisons: w[{i},{j}] + w[{j},{i}] = {c!r} > n[{i},{j}] = {a!r}"),
+    )
+    for failed, message in checks:
+        bad = np.argwhere(failed)
+        if bad.size:
+            i, j = (int(x) for x in bad[0])
+            raise ValueError("set_statistics: " + message.format(
+                i=i, j=j, a=float(n[i, j]), b=float(n[j, i]), c=float(w[i, j] + w[j, i]), pseudo=PSEUDO_N))
+    return n, w
 
 
 def check_choice(name: str, value, choices) -> str:

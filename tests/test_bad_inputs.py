@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from algorithms import BTM, DTS, ECWRMED, Sparring, get_algorithm
@@ -316,3 +317,51 @@ def test_scripts_as_subprocesses(tmp_path):
         proc = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
         assert proc.returncode == 2 and proc.stderr.strip() == message, (argv, proc.stderr)
     assert [p.name for p in tmp_path.iterdir()] == ["F"]
+
+
+STATS_K3 = np.full((3, 3), 100.0), np.full((3, 3), 50.0)
+OFF_DIAGONAL = ~np.eye(3, dtype=bool)
+STATISTICS_CASES = [
+    ("scalar", (100.0, 50.0), r"n must be a 3 x 3 array, got shape \(\)"),
+    ("row", (np.full(3, 100.0), np.full(3, 50.0)), r"n must be a 3 x 3 array, got shape \(3,\)"),
+    ("w-too-large", (STATS_K3[0], np.full((4, 4), 50.0)), r"w must be a 3 x 3 array, got shape \(4, 4\)"),
+    ("text", ([["a"] * 3] * 3, STATS_K3[1]), r"n must be a 3 x 3 array of numbers \(could not convert .*\)"),
+    ("negative-n", (np.where(OFF_DIAGONAL, -100.0, 100.0), STATS_K3[1]), r"n\[0,1\] = -100.0 must be finite and >= 0"),
+    ("negative-w", (STATS_K3[0], np.where(OFF_DIAGONAL, -0.5, 50.0)), r"w\[0,1\] = -0.5 must be finite and >= 0"),
+    ("nan-w", (STATS_K3[0], np.where(OFF_DIAGONAL, np.nan, 50.0)), r"w\[0,1\] = nan must be finite and >= 0"),
+    ("inf-n", (np.where(OFF_DIAGONAL, np.inf, 100.0), STATS_K3[1]), r"n\[0,1\] = inf must be finite and >= 0"),
+    ("zero-n", (np.zeros((3, 3)), np.zeros((3, 3))),
+     r"n\[0,1\] = 0.0: a pair needs comparisons > 0 \(an unseen pair has the pseudo-count 1e-06\)"),
+    ("asymmetric-n", (np.array([[0, 10, 10], [20, 0, 10], [10, 10, 0.0]]), np.full((3, 3), 5.0)),
+     r"n must be symmetric \(comparisons of unordered pairs\), got n\[0,1\] = 10.0 != n\[1,0\] = 20.0"),
+    ("wins-above-comparisons", (STATS_K3[0], np.full((3, 3), 60.0)),
+     r"the wins of pair \(0,1\) exceed its comparisons: w\[0,1\] \+ w\[1,0\] = 120.0 > n\[0,1\] = 100.0"),
+]
+
+
+@pytest.mark.parametrize("name", ["dts", "rucb", "rcs", "ccb"])
+@pytest.mark.parametrize("case", STATISTICS_CASES, ids=[case[0] for case in STATISTICS_CASES])
+def test_set_statistics_refuses_impossible_statistics(case, name):
+    """A warm start with statistics no run can have (a scalar or a row was broadcast, NaN or negative counts
+    and wins above the comparisons were taken, n = 0 divided by zero in the kernels) is one ValueError,
+    and the state is left as it was (w of the wrong shape used to fail after n was written)."""
+    _, (n, w), message = case
+    spec = get_algorithm(name)
+    state = spec.make_state(3)
+    before = state.comparisons.copy(), state.wins.copy()
+    with pytest.raises(ValueError) as err:
+        spec.set_statistics(state, n, w)
+    assert re.fullmatch("set_statistics: " + message, str(err.value)), str(err.value)
+    assert np.array_equal(state.comparisons, before[0]) and np.array_equal(state.wins, before[1])
+
+
+def test_set_statistics_accepts_pseudo_counts_either_way():
+    """The statistics a run holds, counts without pseudo-counts, and n - w (reversed estimates, pseudo-counts
+    and all: wins of -9e-6) are all accepted."""
+    spec = get_algorithm("dts")
+    state = spec.make_state(3)
+    fresh = state.comparisons.copy(), state.wins.copy()
+    spec.set_statistics(state, *fresh)
+    spec.set_statistics(state, *STATS_K3)
+    spec.set_statistics(state, fresh[0], fresh[0] - fresh[1])
+    assert np.array_equal(state.wins, fresh[0] - fresh[1])
