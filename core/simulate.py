@@ -36,11 +36,15 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     self_counts: int64 (K,), incremented for every slot with a1 == a2 (exploitations, Fig. 5).
     skip: None (slot by slot), or the algorithm's njit skip for this state (see the module docstring),
       which selects the skipping loop.
-    Raises ValueError, before any slot, for a delay below 1, checkpoints that are not increasing slots
-    >= 1, or output arrays of the wrong length (the compiled loop does not check its indices).
+    Raises ValueError, before any slot, for a delay that is not an integer >= 1, checkpoints that are not
+    a 1-D integer array of increasing slots >= 1, or output arrays of the wrong length (the compiled loop
+    does not check its indices).  A delay beyond the horizon delivers nothing, as horizon + 1 does: the
+    loop is given that, so its buffers are at most one slot longer than the run.
     """
-    if int(delay) < 1:
-        raise ValueError(f"delay must be at least 1 (1 = no delay), got {delay}")
+    if isinstance(delay, (bool, np.bool_)) or not isinstance(delay, (int, np.integer)) or delay < 1:
+        raise ValueError(f"delay must be an integer at least 1 (1 = no delay), got {delay!r}")
+    if not (isinstance(checkpoints, np.ndarray) and checkpoints.ndim == 1 and checkpoints.dtype.kind in "iu"):
+        raise ValueError(f"checkpoints must be increasing slots >= 1 in a 1-D integer array, got {checkpoints!r}")
     if len(checkpoints) == 0 or checkpoints[0] < 1 or np.any(np.diff(checkpoints) <= 0):
         raise ValueError(f"checkpoints must be increasing slots >= 1, got {checkpoints}")
     if len(regret) != len(checkpoints) or len(g2w) != len(checkpoints):
@@ -49,6 +53,7 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     if len(self_counts) != P.shape[0] or len(zeta) != P.shape[0] or len(gap) != P.shape[0]:
         raise ValueError(f"self_counts, zeta and gap need one entry per arm ({P.shape[0]}), "
                          f"got {len(self_counts)}, {len(zeta)} and {len(gap)}")
+    delay = min(int(delay), int(checkpoints[-1]) + 1)
     _loop(select, update, _never_skip if skip is None else skip, skip is not None, state, rng, P, zeta, gap,
           checkpoints, delay, regret, g2w, self_counts)
 

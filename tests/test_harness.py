@@ -73,10 +73,16 @@ def test_simulate_matches_reference_loop(delay):
 
 
 BAD_SIMULATE_ARGUMENTS = (
-    ({"delay": 0}, "delay must be at least 1"),
-    ({"delay": -3}, "delay must be at least 1"),
+    ({"delay": 0}, "delay must be an integer at least 1"),
+    ({"delay": -3}, "delay must be an integer at least 1"),
     ({"checkpoints": np.array([5, 5, 10])}, "checkpoints must be increasing"),
     ({"checkpoints": np.array([0, 10])}, "checkpoints must be increasing"),
+    ({"delay": 1.5}, r"delay must be an integer at least 1 \(1 = no delay\), got 1.5"),  # was a numba TypingError
+    ({"delay": "3"}, "delay must be an integer at least 1"),
+    ({"delay": True}, "delay must be an integer at least 1"),
+    ({"checkpoints": np.array([5.0, 10.5])}, "1-D integer array"),  # regrets were never written (10.5 != any t)
+    ({"checkpoints": np.array([[5, 10]])}, "1-D integer array"),
+    ({"checkpoints": [5, 10]}, "1-D integer array"),
     ({"regret": np.zeros(1)}, "one entry per checkpoint"),
     ({"self_counts": np.zeros(3, np.int64)}, "one entry per arm"),
 )
@@ -95,6 +101,20 @@ def test_simulate_rejects_bad_arguments_before_any_slot(bad, message):
     with pytest.raises(ValueError, match=message):
         simulate(_script_select, _script_update, state, np.random.default_rng(0), **arguments)
     assert state[2][0] == 0
+
+
+def test_delay_beyond_the_horizon_is_horizon_plus_one():
+    """A delay longer than the run delivers nothing; the loop's buffers are sized for horizon + 1, not for
+    the delay (2**40 raised MemoryError, 2**62 "array is too big"), and the run is the same."""
+    ds = load_dataset("gap")
+    runs = []
+    for delay in (11, 2**40, 2**62):
+        state, regret, g2w, counts = script_state(10), np.zeros(2), np.zeros(2), np.zeros(5, np.int64)
+        simulate(_script_select, _script_update, state, np.random.default_rng(0), ds.P,
+                 ds.normalized_copeland.astype(float), ds.P[0] - 0.5, np.array([5, 10]), delay, regret, g2w, counts)
+        assert state[2][0] == 0
+        runs.append((regret.tolist(), g2w.tolist(), counts.tolist()))
+    assert runs[1] == runs[0] and runs[2] == runs[0]
 
 
 def test_regret_increments_follow_eq_1():
