@@ -44,9 +44,17 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     if isinstance(delay, (bool, np.bool_)) or not isinstance(delay, (int, np.integer)) or delay < 1:
         raise ValueError(f"delay must be an integer at least 1 (1 = no delay), got {delay!r}")
     if not (isinstance(checkpoints, np.ndarray) and checkpoints.ndim == 1 and checkpoints.dtype.kind in "iu"):
-        raise ValueError(f"checkpoints must be increasing slots >= 1 in a 1-D integer array, got {checkpoints!r}")
-    if len(checkpoints) == 0 or checkpoints[0] < 1 or np.any(np.diff(checkpoints) <= 0):
-        raise ValueError(f"checkpoints must be increasing slots >= 1, got {checkpoints}")
+        got = (f"an array of dtype {checkpoints.dtype} and shape {checkpoints.shape}"
+               if isinstance(checkpoints, np.ndarray) else f"a {type(checkpoints).__name__}")
+        raise ValueError(f"checkpoints must be increasing slots >= 1 in a 1-D integer array, got {got}")
+    if len(checkpoints) == 0:
+        raise ValueError("checkpoints must be increasing slots >= 1, got none")
+    if checkpoints[0] < 1:
+        raise ValueError(f"checkpoints must be increasing slots >= 1, got checkpoints[0] = {checkpoints[0]}")
+    if np.any(np.diff(checkpoints) <= 0):
+        k = int(np.flatnonzero(np.diff(checkpoints) <= 0)[0]) + 1
+        raise ValueError(f"checkpoints must be increasing slots >= 1, got checkpoints[{k}] = {checkpoints[k]} "
+                         f"after {checkpoints[k - 1]}")
     if len(regret) != len(checkpoints) or len(g2w) != len(checkpoints):
         raise ValueError(f"regret and g2w need one entry per checkpoint ({len(checkpoints)}), "
                          f"got {len(regret)} and {len(g2w)}")

@@ -81,6 +81,11 @@ BAD_SIMULATE_ARGUMENTS = (
     ({"delay": "3"}, "delay must be an integer at least 1"),
     ({"delay": True}, "delay must be an integer at least 1"),
     ({"checkpoints": np.array([5.0, 10.5])}, "1-D integer array"),  # regrets were never written (10.5 != any t)
+    ({"checkpoints": np.linspace(1.0, 10.0, 300)},  # the message printed all 300 values on many lines
+     r"checkpoints must be increasing slots >= 1 in a 1-D integer array, got an array of dtype float64 and shape "
+     r"\(300,\)"),
+    ({"checkpoints": np.append(np.arange(1, 300), 299)},
+     r"checkpoints must be increasing slots >= 1, got checkpoints\[299\] = 299 after 299"),
     ({"checkpoints": np.array([[5, 10]])}, "1-D integer array"),
     ({"checkpoints": [5, 10]}, "1-D integer array"),
     ({"regret": np.zeros(1)}, "one entry per checkpoint"),
@@ -98,9 +103,9 @@ def test_simulate_rejects_bad_arguments_before_any_slot(bad, message):
                  "self_counts": np.zeros(5, np.int64)}
     arguments.update(bad)
     state = script_state(10)
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message) as err:
         simulate(_script_select, _script_update, state, np.random.default_rng(0), **arguments)
-    assert state[2][0] == 0
+    assert state[2][0] == 0 and "\n" not in str(err.value)
 
 
 def test_delay_beyond_the_horizon_is_horizon_plus_one():
