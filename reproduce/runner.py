@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from algorithms import get_algorithm
-from algorithms.base import SKIP_OFF, SKIP_PARAM
+from algorithms import AlgorithmSpec, get_algorithm
+from algorithms.base import SKIP_OFF, SKIP_PARAM, check_horizon
 from core.simulate import simulate
-from data import load_dataset
+from data import Dataset, load_dataset
 from reproduce import seeds
 from reproduce.cli import BACKENDS, check_output_folder
 from reproduce.paths import ROOT
@@ -108,10 +108,26 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
     """Simulate run ``run`` of algorithm ``spec`` on ``dataset`` (a ``data.Dataset``); return its arrays.
 
     The matrix is permuted by the run's shuffle (shared by all algorithms of the run); regrets are
-    recorded at ``checkpoints`` (default: ``log_grid(horizon)``); self-comparison counts are mapped
-    back to the original arm labels.
+    recorded at ``checkpoints`` (default: ``log_grid(horizon)``; given, they must end at the horizon);
+    self-comparison counts are mapped back to the original arm labels.  A delay of the horizon or more
+    delivers no feedback (``validate_line`` refuses it for a line; a compile probe may use it).
+    Raises ValueError before any slot for a dataset or spec of another type, a horizon, run or seed that
+    is not an integer in range (run >= 0, 0 <= seed <= 2**63 - 1), a shuffle that is not a bool,
+    checkpoints that do not end at the horizon, and what ``simulate`` refuses (delay, checkpoints).
     """
-    checkpoints = log_grid(horizon) if checkpoints is None else checkpoints
+    if not isinstance(dataset, Dataset):
+        raise ValueError(f"dataset must be a data.Dataset (load_dataset(name) or dataset_from_matrix(P, name)), "
+                         f"got a {type(dataset).__name__}")
+    if not isinstance(spec, AlgorithmSpec):
+        raise ValueError(f"spec must be an AlgorithmSpec (get_algorithm(name)), got a {type(spec).__name__}")
+    horizon = check_horizon(horizon)
+    if isinstance(run, bool) or not isinstance(run, (int, np.integer)) or run < 0:
+        raise ValueError(f"run must be a non-negative integer, got {run!r}")
+    check_seed(seed)
+    check_flag("shuffle", shuffle)
+    checkpoints = log_grid(horizon) if checkpoints is None else np.asarray(checkpoints)
+    if checkpoints.ndim == 1 and checkpoints.size and checkpoints[-1] != horizon:
+        raise ValueError(f"checkpoints must end at the horizon {horizon}, got last checkpoint {checkpoints[-1]}")
     K = dataset.K
     perm = seeds.run_permutation(seed, dataset.name, run, K, shuffle)
     P = np.ascontiguousarray(dataset.P[np.ix_(perm, perm)])
@@ -133,6 +149,20 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
         g2w[:] = np.nan
     return {"regret": regret, "g2w": g2w, "final": regret[-1], "self_counts": self_counts,
             "permutation": perm}
+
+
+def check_seed(seed) -> int:
+    """The root seed as an int; ValueError unless it is an integer in [0, 2**63 - 1]."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= INT64_MAX:
+        raise ValueError(f"seed must be a non-negative integer (int64), got {seed!r}")
+    return int(seed)
+
+
+def check_flag(name: str, value) -> bool:
+    """``value`` if it is a bool; ValueError naming ``name`` otherwise (a string such as "no" is truthy)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def matrix_sha1(dataset) -> str:
@@ -254,8 +284,7 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     from joblib import Parallel, delayed, parallel_config
     from tqdm.auto import tqdm
 
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= INT64_MAX:
-        raise ValueError(f"seed must be a non-negative integer (int64), got {seed!r}")
+    check_seed(seed)
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:

@@ -25,7 +25,7 @@ from algorithms.base import MAX_ARMS
 from data import dataset_from_matrix, load_dataset
 from reproduce import fig1_mslr, lower_bounds, run, verify
 from reproduce.cli import check_folder_readable, check_output_folder
-from reproduce.runner import Line, run_lines
+from reproduce.runner import Line, run_lines, run_one
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--horizon", "1000", "--n-jobs", "1",
@@ -224,6 +224,12 @@ def test_report_folder_helpers(tmp_path):
 GOOD = Line(dataset="gap", algorithm="dts", horizon=10, runs=1)
 
 
+def _run_one(**bad):
+    """``run_one`` of D-TS on Gap, T = 100, with the arguments ``bad`` changed."""
+    arguments = {"horizon": 100, "run": 0, "seed": 1, **bad}
+    return run_one(load_dataset("gap"), get_algorithm("dts"), {}, **arguments)
+
+
 def _out_of_memory_spec():
     """D-TS whose init runs out of memory (as a K too large for this machine does)."""
     def init(*args, **kwargs):
@@ -280,6 +286,19 @@ API_CASES = [
         *_policy_after_select()), ValueError, r"update\(\): a1 must be an arm, an integer in 0..2, got \d\.5"),
     ("policy-update-text-arm", lambda t: (lambda p, pair: p.update(pair[0], "x", True))(*_policy_after_select()),
      ValueError, "update(): a2 must be an arm, an integer in 0..2, got 'x'"),
+    ("run_one-horizon-0", lambda t: _run_one(horizon=0), ValueError, "the horizon T must be an integer >= 1, got 0"),
+    ("run_one-horizon-fraction", lambda t: _run_one(horizon=100.5), ValueError,
+     "the horizon T must be an integer >= 1, got 100.5"),
+    ("run_one-run-negative", lambda t: _run_one(run=-1), ValueError, "run must be a non-negative integer, got -1"),
+    ("run_one-seed-none", lambda t: _run_one(seed=None), ValueError,
+     "seed must be a non-negative integer (int64), got None"),
+    ("run_one-shuffle-text", lambda t: _run_one(shuffle="no"), ValueError, "shuffle must be True or False, got 'no'"),
+    ("run_one-checkpoints-short", lambda t: _run_one(checkpoints=[1, 10, 50]), ValueError,
+     "checkpoints must end at the horizon 100, got last checkpoint 50"),
+    ("run_one-dataset-name", lambda t: run_one("gap", get_algorithm("dts"), {}, 100, 0, 1), ValueError,
+     r"dataset must be a data.Dataset \(load_dataset\(name\) or dataset_from_matrix\(P, name\)\), got a str"),
+    ("run_one-spec-name", lambda t: run_one(load_dataset("gap"), "dts", {}, 100, 0, 1), ValueError,
+     r"spec must be an AlgorithmSpec \(get_algorithm\(name\)\), got a str"),
     ("matrix-ragged", lambda t: dataset_from_matrix([[0.5, 0.5], [0.5]], "ragged"),
      ValueError, "preference matrix is not numeric: .*"),
     ("dataset-not-a-name", lambda t: load_dataset(123), ValueError, "dataset must be a name or a path, got 123"),
