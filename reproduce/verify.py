@@ -57,20 +57,36 @@ def intact_chunk(path: Path):
     return chunk, dataset
 
 
+def stream_split(spec, stored_params: dict) -> tuple[dict, dict]:
+    """A stored config's parameters as (the algorithm's parameters, the stream versions recorded next to
+    them by ``reproduce.runner.resolved_params``, e.g. ``{"sampling_stream": 3}``)."""
+    tags = {f"{name}_stream" for name in spec.streams}
+    return ({name: value for name, value in stored_params.items() if name not in tags},
+            {name: value for name, value in stored_params.items() if name in tags})
+
+
 def verify_chunk(path: Path, runs_per_chunk: int, checked=None) -> list[str]:
     """Check the chunk at ``path`` and re-simulate its first runs; return one message per problem
-    (damaged chunk, or a differing array of a run).  ``checked``: ``intact_chunk(path)`` if known."""
+    (damaged chunk, parameters or stream versions the code no longer runs, or a differing array of a
+    run).  ``checked``: ``intact_chunk(path)`` if known."""
     try:
         chunk, dataset = checked if checked is not None else intact_chunk(path)
     except ChunkError as error:
         return [str(error)]
     config = chunk["meta"]["config"]
     spec = get_algorithm(config["algorithm"])
+    params, stored = stream_split(spec, config["params"])
+    try:
+        current = spec.stream_tags(spec.resolve_params(params))
+    except ValueError as error:
+        return [f"{path}: its parameters cannot be run by the code as it is now ({error})"]
+    if stored != current:
+        return [f"{path}: drawn with stream versions {stored}, the code now draws {current}: stale, recompute it"]
     start, stop = config["runs"]
     problems = []
     for row, run in enumerate(range(start, min(stop, start + runs_per_chunk))):
-        fresh = run_one(dataset, spec, config["params"], config["horizon"], run, config["seed"],
-                        config["delay"], config["shuffle"])
+        fresh = run_one(dataset, spec, params, config["horizon"], run, config["seed"], config["delay"],
+                        config["shuffle"])
         for key in (*COMPARED, "permutation"):
             value = np.asarray(fresh[key]).astype(chunk[key].dtype)
             if not np.array_equal(value, chunk[key][row], equal_nan=True):

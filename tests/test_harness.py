@@ -5,6 +5,7 @@ import argparse
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 from numba import njit
 from pandas import testing as pd_testing
 
-from algorithms import get_algorithm
+from algorithms import ALGORITHMS, get_algorithm
 from core.simulate import simulate
 from data import load_dataset
 from reproduce import runner, seeds
@@ -350,6 +351,21 @@ def test_verify_accepts_reproduced_chunks_and_flags_changed_ones(tmp_path, capsy
     assert verify(args) == 1
     assert "run 1: final differs" in capsys.readouterr().err
     assert verify(argparse.Namespace(**{**vars(args), "algorithms": ["rucb"]})) == 0
+
+
+def test_verify_handles_stream_versions(tmp_path, capsys, monkeypatch):
+    """A chunk made with a stream-versioned value (D-TS sampling="fast", every --fast result) records
+    sampling_stream next to the parameters: verify re-simulates it (it used to stop at once with "unknown
+    parameter 'sampling_stream'", exit 2), and reports it stale once the code draws another version."""
+    run_lines([Line(dataset="gap", algorithm="dts", horizon=400, runs=2, params=(("sampling", "fast"),))], "ver",
+              tmp_path, seed=5, n_jobs=1, progress=False)
+    args = argparse.Namespace(folders=[tmp_path], runs_per_chunk=2, algorithms=None, max_horizon=None)
+    assert verify(args) == 0
+    spec = get_algorithm("dts")
+    monkeypatch.setitem(ALGORITHMS, "dts", dataclasses.replace(spec, streams={"sampling": {"fast": 99}}))
+    assert verify(args) == 1
+    assert re.search(r"drawn with stream versions \{'sampling_stream': 3\}, the code now draws "
+                     r"\{'sampling_stream': 99\}: stale, recompute it", capsys.readouterr().err)
 
 
 @pytest.mark.parametrize("folder, algorithm", [
