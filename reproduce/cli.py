@@ -24,6 +24,9 @@ QUICK_RUNS = 20
 QUICK_HORIZON = 10_000
 INT64_MAX = 2**63 - 1
 MAX_RUNS = 1_000_000  # far above the paper's 500; guards against a typo planning millions of chunks
+# Worker processes (--n-jobs, --local-cluster): loky starts as many as asked, whatever the number of chunks,
+# so a typo (1e9) would fork until the machine gives out.
+MAX_JOBS = 1024
 BACKENDS = ("loky", "dask", "threading", "sequential")  # joblib backends that run our chunks correctly
 SCHEDULER_TIMEOUT_S = 10  # an unreachable --scheduler fails after this many seconds
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -173,7 +176,7 @@ def build_parser(description: str, default_horizon: int, fast: bool = True) -> a
 
 def _resolve_backend(args: argparse.Namespace) -> None:
     if args.local_cluster is not None:
-        args.local_cluster = integer(args.local_cluster, "--local-cluster", 1, 1024)
+        args.local_cluster = integer(args.local_cluster, "--local-cluster", 1, MAX_JOBS)
         if args.scheduler:
             raise ValueError("give either --scheduler ADDRESS or --local-cluster N, not both")
     if args.scheduler is not None and not args.scheduler.strip():
@@ -200,7 +203,7 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
         args.horizon = QUICK_HORIZON if args.horizon is None else args.horizon
     args.horizon = args.horizon if args.horizon is not None else args.default_horizon
     args.seed = integer(args.seed, "--seed", 0)
-    args.n_jobs = integer(args.n_jobs, "--n-jobs", -INT64_MAX)
+    args.n_jobs = integer(args.n_jobs, "--n-jobs", -INT64_MAX, MAX_JOBS)
     if args.n_jobs == 0:
         raise ValueError("--n-jobs must be a positive number of workers or negative (-1: all cores), got 0")
     _resolve_backend(args)

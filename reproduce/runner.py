@@ -24,7 +24,7 @@ from algorithms.base import SKIP_OFF, SKIP_PARAM, check_horizon
 from core.simulate import simulate
 from data import Dataset, load_dataset
 from reproduce import seeds
-from reproduce.cli import BACKENDS, check_output_folder
+from reproduce.cli import BACKENDS, MAX_JOBS, MAX_RUNS, check_output_folder
 from reproduce.paths import ROOT
 from reproduce.store import chunk_path, inspect_chunk, save_chunk
 
@@ -202,7 +202,10 @@ def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: 
 
 
 def validate_line(line: Line):
-    """Check a line before any work: returns (dataset, spec); ValueError names the first bad value."""
+    """Check a line before any work: returns (dataset, spec); ValueError names the first bad value.
+
+    runs at most ``MAX_RUNS`` (as on the command line); a delay below the horizon; parameter values
+    the stored JSON config can hold (str, bool, int, float; not e.g. numpy.float32); shuffle a bool."""
     dataset = load_dataset(line.dataset)
     spec = get_algorithm(line.algorithm)
     for name, value, low in (("runs", line.runs, 1), ("horizon", line.horizon, 1), ("delay", line.delay, 1)):
@@ -210,12 +213,20 @@ def validate_line(line: Line):
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
         if value > INT64_MAX:
             raise ValueError(f"{name} must be at most {INT64_MAX} (int64), got {value!r}")
+    if line.runs > MAX_RUNS:
+        raise ValueError(f"runs must be at most {MAX_RUNS}, got {line.runs!r}")
     if line.delay >= line.horizon and not spec.needs_horizon:
         # No feedback would reach the algorithm before the end.  Explore-then-exploit algorithms are
         # exempt: their curve is run at every grid horizon, some of which may be below the delay.
         raise ValueError(f"delay must be smaller than the horizon (feedback arrives every d slots), "
                          f"got delay {line.delay} >= horizon {line.horizon}")
-    spec.make_state(dataset.K, line.horizon, spec.problem_params(spec.resolve_params(dict(line.params)), dataset))
+    check_flag("shuffle", line.shuffle)
+    params = spec.resolve_params(line.params)
+    spec.make_state(dataset.K, line.horizon, spec.problem_params(params, dataset))
+    for name, value in params.items():
+        if not isinstance(value, (str, bool, int, float)):
+            raise ValueError(f"parameter {name!r} of {line.algorithm!r} must be a str, bool, int or float (it is "
+                             f"stored as JSON), got {value!r} of type {type(value).__name__}")
     return dataset, spec
 
 
@@ -275,7 +286,8 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     """Compute (or reuse) every line and return their results, in the order given.
 
     Every line, the seed, the backend and the results folder ``out`` are checked first, so bad input
-    raises ValueError before any file is written.  n_jobs follows joblib (-1 = all cores); backend is
+    raises ValueError before any file is written.  n_jobs follows joblib (-1 = all cores), at most
+    ``MAX_JOBS`` (loky starts that many processes whatever the number of chunks); backend is
     one of ``BACKENDS`` ("dask" needs a ``dask.distributed.Client``: see ``reproduce.cli.backend_context``).
     A stored chunk is reused only if it passes every check of ``reproduce.store``; a damaged or stale
     one is recomputed and named on stderr with the reason.  Workers only compute; this process writes
@@ -289,6 +301,8 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
         raise ValueError(f"n_jobs must be a non-zero integer (-1: all cores), got {n_jobs!r}")
+    if n_jobs > MAX_JOBS:
+        raise ValueError(f"n_jobs must be at most {MAX_JOBS} worker processes, got {n_jobs!r}")
     checked = [validate_line(line) for line in lines]
     if backend == "dask":
         _require_dask_client()
