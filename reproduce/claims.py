@@ -131,7 +131,10 @@ def spread(values) -> Estimate:
 
 
 def ratio_of(x: Estimate, y: Estimate) -> Estimate:
-    """x / y with the delta-method standard error of independent x and y."""
+    """x / y with the delta-method standard error of independent x and y; NaN (undefined) if y is 0, which
+    only a tiny run gives (every run of a curve with zero regret, e.g. at T = 1)."""
+    if y.value == 0.0:
+        return Estimate(float("nan"), float("nan"))
     r = x.value / y.value
     return Estimate(r, abs(r) * float(np.hypot(x.se / x.value if x.value else 0.0, y.se / y.value)))
 

@@ -26,9 +26,9 @@ CROSSOVER_RANGE = (100, 1000)
 
 def delay_panels(horizon: int) -> list[Panel]:
     """One panel per (dataset, delay) for every delay of the grid below the horizon (a delay of T or more
-    would deliver no feedback at all)."""
+    would deliver no feedback at all), and d = 1 (no delay) at any horizon, T = 1 included."""
     return [Panel(dataset, f"{title}|{d}", ALGORITHMS, delay=d)
-            for dataset, title in DATASETS for d in DELAY_GRID if d < horizon]
+            for dataset, title in DATASETS for d in DELAY_GRID if d == 1 or d < horizon]
 
 
 # The panels at the paper's horizon (the script rebuilds them for --horizon).

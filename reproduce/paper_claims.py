@@ -20,6 +20,7 @@ from reproduce.claims import (
     growth,
     log_slope,
     need,
+    ratio_of,
     under,
     within_factor,
     worst,
@@ -54,7 +55,8 @@ def c3_rcs_above(where, r):
     def check():
         rcs, dts, plus = (final(x) for x in need(r, "rcs", *DTS_FAMILY))
         verdict = worst(above(rcs, dts, CLEAR_FACTOR), above(rcs, plus, CLEAR_FACTOR))
-        return f"RCS {rcs}, {rcs.value / dts.value:.2f}x D-TS, {rcs.value / plus.value:.2f}x D-TS+", verdict
+        return (f"RCS {rcs}, {ratio_of(rcs, dts).value:.2f}x D-TS, {ratio_of(rcs, plus).value:.2f}x D-TS+",
+                verdict)
     return checked("C3", where, f"RCS well above D-TS and D-TS+ (x{CLEAR_FACTOR:g})", check)
 
 
@@ -129,7 +131,7 @@ def c8_condorcet_methods_fail(where, r):
         far = ("btm", "rucb", "rcs", "rmed1", "sparring", "savage")
         verdict = worst(*(exceeds(g, LINEAR_GROWTH) for g in growths.values()),
                         *(above(final(r[name]), final(r["dts"]), CLEAR_FACTOR) for name in far))
-        ratios = ", ".join(f"{r[name].label} {final(r[name]).value / final(r['dts']).value:.1f}x" for name in far)
+        ratios = ", ".join(f"{r[name].label} {ratio_of(final(r[name]), final(r['dts'])).value:.1f}x" for name in far)
         return ("growth R(T)/R(T/10): " + ", ".join(f"{r[k].label} {v.value:.1f}" for k, v in growths.items())
                 + f"; vs D-TS: {ratios}"), verdict
     return checked("C8", where, f"BTM, RUCB, RCS, RMED1 growth >= {LINEAR_GROWTH:g}; they, Sparring, SAVAGE above "

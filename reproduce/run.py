@@ -60,7 +60,7 @@ def main(argv=None):
         args = resolve(parser.parse_args(argv))
         check_name(args.name)
         args.delay = integer(args.delay, "--delay")
-        if args.delay >= args.horizon:
+        if 1 < args.delay >= args.horizon:
             raise ValueError(f"--delay must be smaller than --horizon (no feedback would arrive before the end), "
                              f"got --delay {args.delay} with --horizon {args.horizon}")
         params = parse_params(args.param, args.algorithms)

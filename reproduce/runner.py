@@ -204,7 +204,7 @@ def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: 
 def validate_line(line: Line):
     """Check a line before any work: returns (dataset, spec); ValueError names the first bad value.
 
-    runs at most ``MAX_RUNS`` (as on the command line); a delay below the horizon; parameter values
+    runs at most ``MAX_RUNS`` (as on the command line); a delay d > 1 below the horizon; parameter values
     the stored JSON config can hold (str, bool, int, float; not e.g. numpy.float32); shuffle a bool."""
     dataset = load_dataset(line.dataset)
     spec = get_algorithm(line.algorithm)
@@ -215,9 +215,10 @@ def validate_line(line: Line):
             raise ValueError(f"{name} must be at most {INT64_MAX} (int64), got {value!r}")
     if line.runs > MAX_RUNS:
         raise ValueError(f"runs must be at most {MAX_RUNS}, got {line.runs!r}")
-    if line.delay >= line.horizon and not spec.needs_horizon:
-        # No feedback would reach the algorithm before the end.  Explore-then-exploit algorithms are
-        # exempt: their curve is run at every grid horizon, some of which may be below the delay.
+    if 1 < line.delay >= line.horizon and not spec.needs_horizon:
+        # No feedback would reach the algorithm before the end (d = 1, no delay, is fine even at T = 1).
+        # Explore-then-exploit algorithms are exempt: their curve is run at every grid horizon, some of
+        # which may be below the delay.
         raise ValueError(f"delay must be smaller than the horizon (feedback arrives every d slots), "
                          f"got delay {line.delay} >= horizon {line.horizon}")
     check_flag("shuffle", line.shuffle)

@@ -89,6 +89,12 @@ def test_ratio_delta_method():
     assert r.se == pytest.approx(2.0 * np.hypot(0.05, 0.05))
 
 
+def test_ratio_over_zero_is_undefined_not_an_error():
+    """A curve with zero regret in every run (T = 1) made the figure scripts stop with ZeroDivisionError."""
+    r = ratio_of(Estimate(2.0, 1.0), Estimate(0.0, 0.0))
+    assert np.isnan(r.value) and np.isnan(r.se)
+
+
 def curve(regret, checkpoints):
     """A stand-in LineResult with per-run regret curves."""
     regret = np.asarray(regret, dtype=np.float64)

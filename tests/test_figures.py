@@ -31,6 +31,8 @@ def test_winner_shares_are_fractions_of_the_winners_self_comparisons():
 def test_delay_panels_leave_out_delays_of_the_horizon_or_more():
     delays = {panel.delay for panel in fig6_delay.delay_panels(1000)}
     assert delays == {d for d in fig6_delay.DELAY_GRID if d < 1000}
+    # d = 1 is no delay: kept at T = 1 (an empty grid stopped --horizon 1 with KeyError 'panel')
+    assert {panel.delay for panel in fig6_delay.delay_panels(1)} == {1}
 
 
 def grid(values):

@@ -272,6 +272,16 @@ def test_bad_lines_raise_before_any_file_is_written(tmp_path, line, message):
     assert not any(tmp_path.rglob("*"))
 
 
+def test_horizon_1_without_delay_runs(tmp_path):
+    """T = 1 is a valid horizon (README: T < 1 is bad input): d = 1 means no delay, so "delay 1 >= horizon 1"
+    no longer refuses it."""
+    line = Line(dataset="gap", algorithm="dts", horizon=1, runs=2)
+    (result,) = run_lines([line], "t1", tmp_path, seed=0, n_jobs=1, progress=False)
+    assert result.checkpoints.tolist() == [1] and result.final.shape == (2,)
+    with pytest.raises(ValueError, match="got delay 2 >= horizon 2"):
+        validate_line(Line(dataset="gap", algorithm="dts", horizon=2, runs=1, delay=2))
+
+
 def run_cli(*args, cwd=ROOT):
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env)
