@@ -6,12 +6,12 @@ Example::
         --horizon 100000 --runs 50 --param dts.alpha=0.6 --name my_study
 
 ``--dataset`` takes a dataset name (``data.dataset_names()``) or a path to a .txt/.csv matrix;
-``--param ALG.NAME=VALUE`` overrides a parameter (numbers are parsed, other values kept as text);
-``--delay d`` batches feedback every d slots (1 <= d < T); ``--no-shuffle`` keeps the matrix's arm
-order.  Results go to ``<out>/<dataset>/<line>/`` and the figure to ``<figures>/<name>.png|pdf|csv``
-(``--name``: a plain file name).  All the common flags of the figure scripts apply (``--quick --force
---n-jobs --seed --backend --scheduler --local-cluster``...); every value and both folders are checked
-before any computation.
+``--param ALG.NAME=VALUE`` overrides a parameter (numbers and True/False are parsed, other values kept as
+text); ``--delay d`` batches feedback every d slots (d = 1: no delay; else d < T); ``--no-shuffle`` keeps
+the matrix's arm order.  Results go to ``<out>/<dataset>/<line>/`` and the figure to
+``<figures>/<name>.png|pdf|csv`` (``--name``: a plain file name).  All the common flags of the figure
+scripts apply (``--quick --force --n-jobs --seed --backend --scheduler --local-cluster``...); every value
+and both folders are checked before any computation.
 """
 
 from data import load_dataset
@@ -22,6 +22,9 @@ from reproduce.plotting import final_table, plot_regret_panels, write_table
 
 
 def _parse_value(text: str):
+    """``text`` as an int, a float, a bool ("True"/"False", e.g. btm.faithful_bug=False) or else the text."""
+    if text in ("True", "False"):
+        return text == "True"
     for cast in (int, float):
         try:
             return cast(text)
@@ -31,7 +34,11 @@ def _parse_value(text: str):
 
 
 def parse_params(items, algorithms) -> dict:
-    """``["dts.alpha=0.6", ...]`` -> {"dts": {"alpha": 0.6}}; ValueError on a malformed item."""
+    """``["dts.alpha=0.6", ...]`` -> {"dts": {"alpha": 0.6}}; ValueError on a malformed item or an algorithm
+    named twice (its two curves could only be the same runs)."""
+    twice = sorted({name for name in algorithms if algorithms.count(name) > 1})
+    if twice:
+        raise ValueError(f"--algorithms names {twice[0]!r} twice")
     params = {name: {} for name in algorithms}
     for item in items or ():
         key, sep, value = item.partition("=")
@@ -52,7 +59,7 @@ def main(argv=None):
     parser.add_argument("--dataset", required=True, help="dataset name or matrix file path")
     parser.add_argument("--algorithms", nargs="+", required=True, help="algorithm registry names")
     parser.add_argument("--param", action="append", help="ALG.NAME=VALUE parameter override (repeatable)")
-    parser.add_argument("--delay", default="1", help="feedback delivered every d slots, 1 <= d < T (default 1)")
+    parser.add_argument("--delay", default="1", help="feedback delivered every d slots, d < T (default 1: no delay)")
     parser.add_argument("--no-shuffle", action="store_true", help="keep the matrix's arm order in every run")
     parser.add_argument("--name", default="custom", help="experiment name: results and figure file names")
 

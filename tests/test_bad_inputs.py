@@ -112,6 +112,9 @@ CLI_CASES = [
     ("fig1-quick-local-cluster-text", fig1_mslr, ["--quick", "--local-cluster", "two"],
      r"--local-cluster must be an integer .*, got 'two'"),
     ("fig1-quick-dask", fig1_mslr, ["--quick", "--backend", "dask"], r"--backend dask needs --scheduler ADDRESS.*"),
+    ("algorithms-twice", run, ["--algorithms", "dts", "rucb", "dts"], r"--algorithms names 'dts' twice"),
+    ("param-bool-text", run, ["--algorithms", "btm", "--param", "btm.faithful_bug=false"],
+     r"faithful_bug must be True or False, got 'false'"),
     ("param-twice", run, ["--param", "dts.alpha=0.5", "--param", "dts.alpha=0.6"], r"--param dts.alpha is given twice"),
     ("verify-algorithms-empty", verify, ["{T}", "--algorithms"],
      r"argument --algorithms: expected at least one argument \(see --help\)"),
@@ -200,6 +203,13 @@ def test_cli_bad_input(case, env, capsys):
     assert re.fullmatch("error: " + fill(message, escape=True), err.strip()), err
     assert len(err.strip().splitlines()) == 1 and out == ""
     assert tree(tmp_path) == before  # no result, figure or temporary file left behind
+
+
+def test_run_param_true_false_are_booleans():
+    """--param btm.faithful_bug=False, a documented option, was kept as the text 'False' and refused."""
+    params = run.parse_params(["btm.faithful_bug=False", "dts.alpha=1", "dts.sampling=fast"], ["btm", "dts"])
+    assert params == {"btm": {"faithful_bug": False}, "dts": {"alpha": 1, "sampling": "fast"}}
+    get_algorithm("btm").make_state(3, 10, params["btm"])
 
 
 def test_report_folder_helpers(tmp_path):
