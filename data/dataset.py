@@ -22,7 +22,7 @@ class Dataset:
       header: the file's ``#`` lines, stripped of surrounding blanks (empty for generated data).
 
     Build it with ``load_dataset`` or ``dataset_from_matrix``, which validate P; the
-    constructor itself only checks the shape and the number of labels.
+    constructor itself only checks the name, the shape and the number of labels.
 
     Copeland quantities use the strict comparison p_ij > 0.5 (paper Sec. 3; docs/harness.md#regret),
     so an exact 0.5 pair counts for neither arm.
@@ -36,7 +36,10 @@ class Dataset:
     header: tuple = ()
 
     def __post_init__(self):
-        """Store P as a read-only float64 copy and labels as strings; check shape and label count."""
+        """Store P as a read-only float64 copy and labels as strings; check the name (a non-empty string: it
+        keys the run's random streams, ``reproduce.seeds``), the shape and the label count."""
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"dataset name must be a non-empty string, got {self.name!r}")
         P = np.array(self.P, dtype=np.float64)
         if P.ndim != 2 or P.shape[0] != P.shape[1]:
             raise ValueError(f"dataset {self.name!r}: P is not square: shape {P.shape}")

@@ -8,9 +8,10 @@ An optional header line ``# labels: l1 l2 ... lK`` gives the original arm labels
 """
 
 import os
+import reprlib
 from pathlib import Path
 
-from .dataset import dataset_from_matrix
+from .dataset import Dataset, dataset_from_matrix
 from .synthetic import make_copeland_500
 
 MATRICES_DIR = Path(__file__).resolve().parent / "matrices"
@@ -95,8 +96,11 @@ def load_dataset(name_or_path, tol=1e-3):
     elif isinstance(name_or_path, str):
         is_path = name_or_path.endswith(SUFFIXES) or "/" in name_or_path or os.sep in name_or_path
         path = Path(name_or_path) if is_path else None
+    elif isinstance(name_or_path, Dataset):
+        raise ValueError(f"dataset must be a name or a path, got the Dataset {name_or_path.name!r} itself "
+                         "(run_one takes a Dataset; a Line needs a name or a matrix file)")
     else:
-        raise ValueError(f"dataset must be a name or a path, got {name_or_path!r}")
+        raise ValueError(f"dataset must be a name or a path, got {reprlib.repr(name_or_path)}")
     if path is None:
         name = name_or_path
         if name in GENERATED:

@@ -20,14 +20,19 @@ N_WINNERS = 3
 
 def _check_magnitude(name, value):
     """Return ``value`` as a float or a (low, high) pair after checking it lies in (0.5, 1]."""
-    if np.ndim(value) == 0:
-        v = float(value)
-        if not 0.5 < v <= 1.0:
-            raise ValueError(f"{name} = {v!r} must be in (0.5, 1]")
-        return v
-    if len(value) != 2:
-        raise ValueError(f"{name} = {value!r} must be a number or a (low, high) pair")
-    low, high = float(value[0]), float(value[1])
+    try:
+        if np.ndim(value) == 0:
+            v = float(value)
+            if not 0.5 < v <= 1.0:
+                raise ValueError(f"{name} = {v!r} must be in (0.5, 1]")
+            return v
+        if len(value) != 2:
+            raise ValueError(f"{name} = {value!r} must be a number or a (low, high) pair")
+        low, high = float(value[0]), float(value[1])
+    except (TypeError, ValueError) as error:
+        if str(error).startswith(f"{name} = "):
+            raise
+        raise ValueError(f"{name} = {value!r} must be a number or a (low, high) pair") from None
     if not 0.5 < low <= high <= 1.0:
         raise ValueError(f"{name} = ({low!r}, {high!r}) must satisfy 0.5 < low <= high <= 1")
     return (low, high)
@@ -55,7 +60,11 @@ def make_copeland_500(K=500, p_winner_cycle=0.55, p_winner_vs_rest=0.6, p_rest=0
     The weaker arm gets exactly 1 - p, so every pair sums to exactly 1.
     Raises ValueError for K < 4 or a magnitude outside (0.5, 1].
     """
-    if int(K) != K or K < N_WINNERS + 1:
+    try:
+        whole = not isinstance(K, (bool, np.bool_)) and int(K) == K
+    except (TypeError, ValueError, OverflowError):  # 'abc', None, nan, inf
+        whole = False
+    if not whole or K < N_WINNERS + 1:
         raise ValueError(f"K = {K!r} must be an integer >= {N_WINNERS + 1}")
     K = int(K)
     cyc = _check_magnitude("p_winner_cycle", p_winner_cycle)

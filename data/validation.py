@@ -28,10 +28,16 @@ def validate_preference_matrix(P, tol=1e-3):
         (i, j) is recorded; otherwise ValueError is raised.
       * Every violation raises ValueError with a one-line message naming the
         offending entry and its value(s).  The input is never modified.
+      * ``tol`` must be a number in [0, 1] (a NaN or infinite tol renormalised any pair, and
+        one above 1 a pair summing to 0, into NaN).
 
     Returns ``(P_fixed, renormalised)``: a new float64 array and the list of
     renormalised pairs ``(i, j)`` with i < j, in row-major order.
     """
+    if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (int, float, np.integer, np.floating)) \
+            or not 0.0 <= tol <= 1.0:
+        raise ValueError(f"tol must be a number in [0, 1] (how far p_ij + p_ji may be from 1 to be renormalised), "
+                         f"got {tol!r}")
     try:
         A = np.array(P, dtype=np.float64)
     except (TypeError, ValueError) as exc:

@@ -328,6 +328,10 @@ API_CASES = [
     ("matrix-ragged", lambda t: dataset_from_matrix([[0.5, 0.5], [0.5]], "ragged"),
      ValueError, "preference matrix is not numeric: .*"),
     ("dataset-not-a-name", lambda t: load_dataset(123), ValueError, "dataset must be a name or a path, got 123"),
+    ("line-dataset-object", lambda t: run_lines([Line(load_dataset("gap"), "dts", horizon=10, runs=1)], "x", t / "r",
+                                                seed=0),
+     ValueError, r"dataset must be a name or a path, got the Dataset 'gap' itself \(run_one takes a Dataset; a Line "
+                 r"needs a name or a matrix file\)"),  # the Dataset's repr, matrix and all, over several lines before
 ]
 
 

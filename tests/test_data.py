@@ -304,6 +304,10 @@ def test_copeland_random_magnitudes_are_seeded():
     (dict(p_winner_cycle=0.5), "p_winner_cycle = 0.5"),
     (dict(p_rest=1.2), "p_rest = 1.2"),
     (dict(p_winner_vs_rest=(0.7, 0.6)), "p_winner_vs_rest"),
+    (dict(K="abc"), "K = 'abc' must be an integer >= 4"),  # int()'s message before
+    (dict(K=float("inf")), "K = inf must be an integer >= 4"),  # OverflowError before
+    (dict(K=None), "K = None must be an integer >= 4"),  # TypeError before
+    (dict(p_rest="ab"), r"p_rest = 'ab' must be a number or a \(low, high\) pair"),  # float()'s message before
 ])
 def test_copeland_rejects_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -416,6 +420,22 @@ def test_tolerance_is_a_parameter():
     with pytest.raises(ValueError, match="within 0.001"):
         validate_preference_matrix(P)
     assert validate_preference_matrix(P, tol=0.02)[1] == [(0, 1)]
+
+
+@pytest.mark.parametrize("tol", [float("nan"), float("inf"), 2.0, -0.1, "0.01", None, True])
+def test_tolerance_must_be_a_number_in_0_1(tol):
+    """A NaN or infinite tol renormalised any pair (p + p^T = 1.8 accepted), one above 1 turned a pair
+    summing to 0 into NaN; a text or None tol raised numpy's or Python's TypeError."""
+    P = [[0.5, 0.0], [0.0, 0.5]]
+    with pytest.raises(ValueError, match=r"^tol must be a number in \[0, 1\] .*, got "):
+        dataset_from_matrix(P, "x", tol=tol)
+
+
+@pytest.mark.parametrize("name", [None, 5, ""])
+def test_dataset_name_must_be_a_string(name):
+    """The name keys the run's random streams: None or 5 was accepted and failed later in run_one."""
+    with pytest.raises(ValueError, match=f"^dataset name must be a non-empty string, got {name!r}$"):
+        dataset_from_matrix(square(2), name)
 
 
 # ---------------------------------------------------------------- loading
