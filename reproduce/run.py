@@ -14,11 +14,17 @@ scripts apply (``--quick --force --n-jobs --seed --backend --scheduler --local-c
 and both folders are checked before any computation.
 """
 
+from pathlib import Path
+
 from data import load_dataset
 from reproduce.cli import build_parser, check_name, integer, main_guard, resolve
 from reproduce.experiment import Curve, Panel, simulate_panels
 from reproduce.paper_config import HORIZON
 from reproduce.plotting import final_table, plot_regret_panels, write_table
+
+# The figure scripts' names (each writes <figures>/<name>.*): not available as --name.
+FIGURE_NAMES = frozenset(path.stem for pattern in ("fig[0-9]_*.py", "table9_*.py", "c18_*.py")
+                         for path in Path(__file__).resolve().parent.glob(pattern))
 
 
 def _parse_value(text: str):
@@ -66,6 +72,9 @@ def main(argv=None):
     def run():
         args = resolve(parser.parse_args(argv))
         check_name(args.name)
+        if args.name in FIGURE_NAMES:
+            raise ValueError(f"--name {args.name} is the name of reproduce/{args.name}.py's figure, whose files "
+                             f"(and REPORT.md's numbers) it would overwrite: choose another")
         args.delay = integer(args.delay, "--delay")
         if 1 < args.delay >= args.horizon:
             raise ValueError(f"--delay must be smaller than --horizon (no feedback would arrive before the end), "

@@ -76,6 +76,9 @@ CLI_CASES = [
     ("name-empty", run, ["--name", ""], r"--name must not be empty"),
     ("name-escapes", run, ["--name", "../../x"], r"--name must be a plain file name .*, got '\.\./\.\./x'"),
     ("name-separator", run, ["--name", "a/b"], r"--name must be a plain file name .*, got 'a/b'"),
+    ("name-of-a-figure", run, ["--name", "fig1_mslr"],  # overwrote the paper's Fig. 1 files
+     r"--name fig1_mslr is the name of reproduce/fig1_mslr.py's figure, whose files \(and REPORT.md's numbers\) "
+     r"it would overwrite: choose another"),
     ("name-dotdot", run, ["--name", ".."], r"--name must be a plain file name .*, got '\.\.'"),
     ("backend-multiprocessing", run, ["--backend", "multiprocessing"],
      r"argument --backend: invalid choice: 'multiprocessing' \(choose from 'loky', 'dask', 'threading', "
