@@ -9,6 +9,7 @@ named datasets (default: every dataset in data/), filling the cache.
 """
 
 import json
+import sys
 from pathlib import Path
 
 from core.lower_bound import regret_lower_bound
@@ -22,18 +23,40 @@ CACHE_NAME = "lower_bounds.json"
 
 
 def lower_bound(dataset_name: str, results: Path) -> tuple[float, str]:
-    """(constant C, model) with liminf E[R(T)] / ln T >= C on ``dataset_name``."""
+    """(constant C, model) with liminf E[R(T)] / ln T >= C on ``dataset_name``.  A cache entry that is
+    missing, stale or damaged is recomputed (a figure script asks after its simulation: a damaged cache
+    file must not stop it there)."""
     dataset = load_dataset(dataset_name)
     digest = matrix_sha1(dataset)
     path = Path(results) / CACHE_NAME
-    cache = json.loads(path.read_text()) if path.exists() else {}
-    entry = cache.get(dataset.name)
-    if entry is None or entry.get("matrix_sha1") != digest:
-        constant, model = regret_lower_bound(dataset.P)
-        entry = {"matrix_sha1": digest, "constant": constant, "model": model}
-        cache[dataset.name] = entry
-        write_text_atomic(path, json.dumps(cache, indent=1, sort_keys=True) + "\n")
-    return float(entry["constant"]), str(entry["model"])
+    cache = read_cache(path)
+    try:
+        entry = cache[dataset.name]
+        if entry["matrix_sha1"] == digest:
+            return float(entry["constant"]), str(entry["model"])
+    except (KeyError, TypeError, ValueError):
+        pass
+    constant, model = regret_lower_bound(dataset.P)
+    cache[dataset.name] = {"matrix_sha1": digest, "constant": constant, "model": model}
+    write_text_atomic(path, json.dumps(cache, indent=1, sort_keys=True) + "\n")
+    return float(constant), str(model)
+
+
+def read_cache(path: Path) -> dict:
+    """The cache file at ``path`` as a dict: empty if there is none, and if it is not a JSON object (named
+    on stderr; it is rewritten with what is computed next)."""
+    if not path.exists():
+        return {}
+    try:
+        cache = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as error:  # also UnicodeDecodeError
+        cache, reason = None, f"not valid JSON ({error})"
+    else:
+        reason = "not a JSON object"
+    if isinstance(cache, dict):
+        return cache
+    print(f"recomputing {path}: {reason}", file=sys.stderr, flush=True)
+    return {}
 
 
 def main(argv=None) -> None:

@@ -105,3 +105,13 @@ def test_cache_and_command_line(tmp_path, capsys):
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
     assert [row[0] for row in rows] == ["cyclic", "mslr5_condorcet"]
     assert float(rows[0][1]) == pytest.approx(expected[0], rel=1e-3)
+
+
+@pytest.mark.parametrize("text", ["{broken", "[1, 2]", '{"cyclic": 5}', '{"cyclic": {"matrix_sha1": 3}}'])
+def test_damaged_cache_is_recomputed(tmp_path, capsys, text):
+    """A cache file that is not JSON, not an object, or has a malformed entry was an AttributeError or
+    JSONDecodeError traceback -- after a figure's whole simulation, which asks for the bound last."""
+    (tmp_path / CACHE_NAME).write_text(text)
+    expected = regret_lower_bound(load_dataset("cyclic").P)
+    assert lower_bound("cyclic", tmp_path) == (pytest.approx(expected[0]), expected[1])
+    assert json.loads((tmp_path / CACHE_NAME).read_text())["cyclic"]["constant"] == pytest.approx(expected[0])
