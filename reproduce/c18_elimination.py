@@ -19,6 +19,7 @@ from core.argmax import argmax_uniform
 from data import load_dataset
 from reproduce import seeds
 from reproduce.claims import FAILS, HOLDS, checked, claim_row, mean_se, under
+from reproduce.cli import backend_context
 from reproduce.experiment import figure_main, print_table, write_claims
 from reproduce.plotting import write_table
 
@@ -106,12 +107,16 @@ def c18_rows(table: pd.DataFrame) -> list[dict]:
 
 
 def build(args) -> None:
-    """Run D-TS with the probe on every dataset, tabulate, check C18."""
-    from joblib import Parallel, delayed
+    """Run D-TS with the probe on every dataset (on the backend of --backend/--scheduler/--local-cluster),
+    tabulate, check C18.  Nothing is stored, so --plot-only has nothing to draw from: ValueError."""
+    from joblib import Parallel, delayed, parallel_config
 
+    if args.plot_only:
+        raise ValueError(f"--plot-only: {NAME} stores no runs to draw from (it always recomputes); run it without")
     runs, horizon = args.runs or DEFAULT_RUNS, args.horizon
-    per_run = pd.DataFrame(Parallel(n_jobs=args.n_jobs)(
-        delayed(one_run)(name, run, horizon, args.seed) for name in DATASETS for run in range(runs)))
+    with backend_context(args), parallel_config(backend=args.backend, n_jobs=args.n_jobs):
+        per_run = pd.DataFrame(Parallel()(
+            delayed(one_run)(name, run, horizon, args.seed) for name in DATASETS for run in range(runs)))
     summary = per_run.groupby(["dataset", "K"], sort=False).agg(
         runs=("run", "size"), acts_mean=("acts", "mean"), acts_sd=("acts", "std"),
         restricted_mean=("restricted", "mean")).reset_index()

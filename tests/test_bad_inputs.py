@@ -23,7 +23,7 @@ import pytest
 from algorithms import BTM, DTS, ECWRMED, Sparring, get_algorithm
 from algorithms.base import MAX_ARMS
 from data import dataset_from_matrix, load_dataset
-from reproduce import fig1_mslr, lower_bounds, run, verify
+from reproduce import c18_elimination, fig1_mslr, lower_bounds, run, verify
 from reproduce.cli import check_folder_readable, check_output_folder
 from reproduce.runner import Line, run_lines, run_one
 
@@ -114,6 +114,8 @@ CLI_CASES = [
     ("fig1-quick-seed-huge", fig1_mslr, ["--quick", "--seed", "1e30"], rf"--seed must be <= {INT64} \(int64\), got 1e30"),
     ("fig1-quick-local-cluster-text", fig1_mslr, ["--quick", "--local-cluster", "two"],
      r"--local-cluster must be an integer .*, got 'two'"),
+    ("c18-plot-only", c18_elimination, ["--quick", "--plot-only"],  # recomputed everything
+     r"--plot-only: c18_elimination stores no runs to draw from \(it always recomputes\); run it without"),
     ("fig1-quick-dask", fig1_mslr, ["--quick", "--backend", "dask"], r"--backend dask needs --scheduler ADDRESS.*"),
     ("algorithms-twice", run, ["--algorithms", "dts", "rucb", "dts"], r"--algorithms names 'dts' twice"),
     ("param-bool-text", run, ["--algorithms", "btm", "--param", "btm.faithful_bug=false"],
@@ -196,7 +198,7 @@ def test_cli_bad_input(case, env, capsys):
     argv = [fill(a) for a in arguments]
     if module is run:
         argv = [*RUN, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
-    elif module is fig1_mslr:
+    elif module in (fig1_mslr, c18_elimination):
         argv = ["--no-progress", "--n-jobs", "1", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
     before = tree(tmp_path)
     with pytest.raises(SystemExit) as exit_:

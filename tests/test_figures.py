@@ -108,3 +108,22 @@ def test_c18_probe_draws_the_unrestricted_vote_winner_with_its_exact_law():
     p = exact_outside_probability(q, in_c)
     assert abs(hits / draws - p) < 4 * np.sqrt(p * (1 - p) / draws)
     assert not _unrestricted_winner_outside(rng, q, np.ones(4, np.bool_), votes)  # C = every arm: never outside
+
+
+def test_c18_runs_on_the_chosen_backend(tmp_path, monkeypatch):
+    """c18_elimination.py ran on local loky processes whatever --backend/--scheduler/--local-cluster said
+    (its own Parallel call ignored them)."""
+    import joblib
+
+    from reproduce import c18_elimination
+
+    seen = set()
+
+    def fake_run(name, run, horizon, seed):
+        seen.add(type(joblib.parallel.get_active_backend()[0]).__name__)
+        return {"dataset": name, "K": 5, "run": run, "acts": 0.0, "restricted": 0.0}
+
+    monkeypatch.setattr(c18_elimination, "one_run", fake_run)
+    c18_elimination.main(["--runs", "2", "--horizon", "10", "--backend", "threading", "--no-progress",
+                          "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    assert seen == {"ThreadingBackend"}
