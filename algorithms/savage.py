@@ -122,8 +122,8 @@ def init_savage(K, horizon, variant="condorcet"):
     ``resolve_savage_variant``).
     """
     if variant == "auto":
-        raise ValueError("SAVAGE variant 'auto' must be resolved from the true winner type with "
-                         "resolve_savage_variant(params, has_condorcet_winner) before init")
+        raise ValueError("SAVAGE variant 'auto' needs the true matrix: give variant='condorcet' or 'copeland' "
+                         "(the simulator resolves it with resolve_savage_variant)")
     code = VARIANTS[check_choice("variant", variant, tuple(VARIANTS) + ("auto",))]
     num_pairs = K * (K - 1) // 2
     leaves = 1 << (num_pairs - 1).bit_length()

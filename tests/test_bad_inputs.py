@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from algorithms import BTM, DTS, ECWRMED, Sparring, get_algorithm
+from algorithms import BTM, DTS, ECWRMED, Savage, Sparring, get_algorithm
 from algorithms.base import MAX_ARMS
 from data import dataset_from_matrix, load_dataset
 from reproduce import c18_elimination, fig1_mslr, lower_bounds, run, verify
@@ -302,6 +302,9 @@ API_CASES = [
      "gamma must be a finite number > 0, got None"),
     ("sparring-scale-list", lambda t: Sparring(3, scale=[3]), ValueError, "scale must be a finite number > 0, got [3]"),
     ("dts-alpha-bool", lambda t: DTS(3, alpha=True), ValueError, "alpha must be a finite number > 0, got True"),
+    ("policy-savage-auto", lambda t: Savage(3, horizon=100), ValueError,  # said only "resolve_savage_variant(...)"
+     "SAVAGE variant 'auto' needs the true matrix: give variant='condorcet' or 'copeland' (the simulator resolves it "
+     "with resolve_savage_variant)"),
     ("policy-seed-float", lambda t: DTS(3, seed=1.5), ValueError,
      "seed must be None, a non-negative integer, a SeedSequence or a Generator, got 1.5"),
     ("policy-seed-negative", lambda t: DTS(3, seed=-1), ValueError,
