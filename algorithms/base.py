@@ -154,13 +154,16 @@ def check_horizon(horizon) -> int:
 
 
 def check_positive(name: str, value) -> float:
-    """``value`` as a float; ValueError naming ``name`` unless it is a finite number > 0 (a bool is not one)."""
+    """``value`` as a float; ValueError naming ``name`` and the value (as a float where it is a number)
+    unless it is a finite number > 0 (a bool is not one)."""
     try:
-        number = float(value) if not isinstance(value, (bool, np.bool_)) else math.nan
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError
+        number = shown = float(value)
     except (TypeError, ValueError):
-        number = math.nan
+        number, shown = math.nan, value
     if not math.isfinite(number) or number <= 0.0:
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+        raise ValueError(f"{name} must be a finite number > 0, got {shown!r}")
     return number
 
 
