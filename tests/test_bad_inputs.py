@@ -317,9 +317,9 @@ API_CASES = [
     ("policy-params-not-pairs", lambda t: get_algorithm("dts").resolve_params("alpha"), ValueError,
      "parameters of algorithm 'dts' must be a mapping or (name, value) pairs, got 'alpha'"),
     ("policy-update-fractional-arm", lambda t: (lambda p, pair: p.update(pair[0] + 0.5, pair[1], True))(
-        *_policy_after_select()), ValueError, r"update\(\): a1 must be an arm, an integer in 0..2, got \d\.5"),
+        *_policy_after_select()), ValueError, r"update\(\): a1 must be an integer arm index, got \d\.5"),
     ("policy-update-text-arm", lambda t: (lambda p, pair: p.update(pair[0], "x", True))(*_policy_after_select()),
-     ValueError, "update(): a2 must be an arm, an integer in 0..2, got 'x'"),
+     ValueError, "update(): a2 must be an integer arm index, got 'x'"),
     ("run_one-horizon-0", lambda t: _run_one(horizon=0), ValueError, "the horizon T must be an integer >= 1, got 0"),
     ("run_one-horizon-fraction", lambda t: _run_one(horizon=100.5), ValueError,
      "the horizon T must be an integer >= 1, got 100.5"),
