@@ -37,13 +37,17 @@ class Dataset:
 
     def __post_init__(self):
         """Store P as a read-only float64 copy and labels as strings; check the name (a non-empty string: it
-        keys the run's random streams, ``reproduce.seeds``), the shape and the label count."""
+        keys the run's random streams, ``reproduce.seeds``), the shape and the labels (a sequence of K
+        names, not one string)."""
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"dataset name must be a non-empty string, got {self.name!r}")
         P = np.array(self.P, dtype=np.float64)
         if P.ndim != 2 or P.shape[0] != P.shape[1]:
             raise ValueError(f"dataset {self.name!r}: P is not square: shape {P.shape}")
         P.setflags(write=False)
+        if isinstance(self.labels, (str, bytes)):
+            raise ValueError(f"dataset {self.name!r}: labels must be a sequence of K names, got the string "
+                             f"{self.labels!r}")
         labels = tuple(str(x) for x in self.labels)
         if len(labels) != P.shape[0]:
             raise ValueError(f"dataset {self.name!r}: {len(labels)} labels for K = {P.shape[0]} arms")

@@ -336,6 +336,8 @@ API_CASES = [
     ("matrix-ragged", lambda t: dataset_from_matrix([[0.5, 0.5], [0.5]], "ragged"),
      ValueError, "preference matrix is not numeric: .*"),
     ("dataset-not-a-name", lambda t: load_dataset(123), ValueError, "dataset must be a name or a path, got 123"),
+    ("matrix-labels-string", lambda t: dataset_from_matrix([[0.5, 0.4], [0.6, 0.5]], "two", labels="ab"), ValueError,
+     "dataset 'two': labels must be a sequence of K names, got the string 'ab'"),  # was read as ('a', 'b')
     ("line-dataset-object", lambda t: run_lines([Line(load_dataset("gap"), "dts", horizon=10, runs=1)], "x", t / "r",
                                                 seed=0),
      ValueError, r"dataset must be a name or a path, got the Dataset 'gap' itself \(run_one takes a Dataset; a Line "
