@@ -72,7 +72,8 @@ lint:
 bench:
 	$(PYTHON) bench/step_cost.py --whole --csv bench/step_cost.csv
 
-# Estimated CPU hours of every paper figure from per-slot costs measured here (a few minutes).
+# Estimated CPU hours of every paper figure from per-slot costs measured here (a few minutes), then the
+# worker and CPU hours the stored runs took, defaults and --fast (bench/paper_cost.py --measured: only that).
 bench-paper:
 	$(PYTHON) bench/paper_cost.py
 

@@ -125,7 +125,8 @@ def line_key(line) -> tuple:
 
 def print_figure_costs(args):
     """Estimate each requested figure's CPU hours from probe runs and print them per curve and in total
-    (a line another figure already counted: "reused", 0 hours)."""
+    (a line another figure already counted: "reused", 0 hours); then what the stored runs took
+    (``print_measured``)."""
     cli = SimpleNamespace(runs=None, horizon=HORIZON, quick=False, default_horizon=HORIZON)
     grand = dict.fromkeys(("reference", "fast", "stored", "stored_est"), 0.0)
     counted = set()
@@ -160,6 +161,8 @@ def print_figure_costs(args):
     print(f"all figures from scratch: {grand['reference']:.1f} CPU hours with the defaults (the committed "
           f"results), {grand['fast']:.1f} with --fast (every algorithm's exact fast paths); the curves stored so "
           f"far took {grand['stored']:.1f} CPU hours, estimated here at {grand['stored_est']:.1f}")
+    print("\nMeasured: what the stored runs took (--measured prints only this)")
+    print_measured(args)
 
 
 STORES = (("defaults", RESULTS, False), ("--fast", RESULTS / FAST, True))
