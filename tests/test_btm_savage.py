@@ -272,8 +272,9 @@ def test_savage_variant_resolution():
 
 
 # --------------------------------------------------------------------------- regression (docs/harness.md#checkpoints)
-# Regret at T of the authors' ETE file (10 runs) for BTM, and of the spec's own SAVAGE re-implementation
-# (mean +- standard error over 20-40 runs; the authors' 10-run values are 485.8, 1054.5, 1846.6, 2339.8).
+# Regret at T of the authors' ETE file (10 runs) for BTM, and for SAVAGE of an independent re-implementation
+# of the authors' protocol (mean +- standard error over 20-40 runs; the authors' own 10-run values are 485.8,
+# 1054.5, 1846.6, 2339.8).
 HORIZONS = [10, 30, 100, 300, 1000, 3000, 10000, 30000]
 BTM_TARGET = [5.15, 15.3, 49.8, 150.0, 501.9, 1505.0, 4996.0, 15011.0]
 SAVAGE_TARGET = [5.0, 15.0, 50.0, 150.0, 481.0, 1049.0, 2017.0, 2331.0]
@@ -301,7 +302,7 @@ def test_btm_ete_regression(T, target):
 def test_savage_ete_regression(T, target, target_se):
     """Up to T = 300 SAVAGE is still in its first round-robins over the 10 pairs, whose mean Copeland
     score is exactly 1/2: the regret is exactly T/2.  Beyond, tolerance 4 sigma of the difference, with the
-    target's standard error as the spec gives it."""
+    target's standard error as recorded with it (SAVAGE_TARGET_SE)."""
     finals = _finals(SAVAGE_SPEC, T)
     if target_se == 0.0:
         np.testing.assert_allclose(finals, target, rtol=0, atol=1e-9)
