@@ -12,6 +12,7 @@ pointers, candidate lists); ``update`` changes only the comparison statistics, s
 """
 
 import math
+import os
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -121,18 +122,43 @@ class AlgorithmSpec:
     def make_state(self, K: int, horizon: int | None = None, params: Mapping[str, Any] | None = None):
         """Validate (K, horizon, params) and return a fresh state; ValueError names any bad value (a horizon
         is checked whenever one is given, even to an algorithm that does not use it, and a K whose state
-        does not fit in memory is a ValueError too)."""
+        would not fit in physical memory is a ValueError too, before it is allocated: see STATE_PROBE_K)."""
         K = check_num_arms(K)
         if horizon is not None:
             horizon = check_horizon(horizon)
         elif self.needs_horizon:
             raise ValueError(f"algorithm {self.name!r} needs the horizon T")
         params = self.resolve_params(params)
+        if K > STATE_PROBE_K:
+            needed = state_bytes(self.init(STATE_PROBE_K, horizon, **params)) * (K / STATE_PROBE_K) ** 2
+            if needed > physical_memory():
+                raise ValueError(f"the number of arms K = {K} is too large: the state of {self.name!r} needs about "
+                                 f"{needed / 2**30:.0f} GiB, more than this machine's {physical_memory() / 2**30:.0f} "
+                                 "GiB of memory")
         try:
             return self.init(K, horizon, **params)
         except MemoryError:
             raise ValueError(f"the number of arms K = {K} is too large: the state of {self.name!r} does not fit "
                              "in memory") from None
+
+
+# From this K on, ``make_state`` first sizes the state from one of STATE_PROBE_K arms (every state holds
+# K x K arrays, so it grows as K^2 at most) and refuses a K whose state cannot fit in physical memory,
+# instead of letting the allocation swap the machine or be killed by the OS.
+STATE_PROBE_K = 1024
+
+
+def state_bytes(state) -> int:
+    """Bytes held by the arrays of a state (a tuple or NamedTuple of arrays and scalars)."""
+    return sum(value.nbytes for value in state if isinstance(value, np.ndarray))
+
+
+def physical_memory() -> int:
+    """This machine's physical memory in bytes (2**63 - 1 where the OS does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return INT64_MAX
 
 
 def check_num_arms(K) -> int:

@@ -312,6 +312,9 @@ API_CASES = [
     ("policy-horizon-unused-but-0", lambda t: DTS(3, horizon=0), ValueError, "the horizon T must be an integer >= 1, got 0"),
     ("policy-K-beyond-int64", lambda t: DTS(MAX_ARMS + 1), ValueError,
      f"the number of arms K = {MAX_ARMS + 1} is too large: its K x K statistics do not fit in memory"),
+    ("policy-K-beyond-physical-memory", lambda t: DTS(1_000_000), ValueError,  # sized from K = 1024, not allocated
+     r"the number of arms K = 1000000 is too large: the state of 'dts' needs about \d+ GiB, more than this "
+     r"machine's \d+ GiB of memory"),
     ("policy-K-out-of-memory", lambda t: _out_of_memory_spec().make_state(3), ValueError,
      "the number of arms K = 3 is too large: the state of 'dts' does not fit in memory"),
     ("policy-params-not-pairs", lambda t: get_algorithm("dts").resolve_params("alpha"), ValueError,

@@ -16,6 +16,7 @@ from numba import njit
 from pandas import testing as pd_testing
 
 from algorithms import ALGORITHMS, get_algorithm
+from algorithms.base import STATE_PROBE_K, state_bytes
 from core.simulate import simulate
 from data import load_dataset
 from reproduce import runner, seeds
@@ -411,3 +412,14 @@ def test_zoomed_row_is_presentation_only(tmp_path):
     pd_testing.assert_frame_equal(plain, unneeded)
     plot_regret_panels(results, tmp_path / "again", ncols=1)  # no timestamp: a redraw is byte-identical
     assert (tmp_path / "again.pdf").read_bytes() == (tmp_path / "plain.pdf").read_bytes()
+
+
+@pytest.mark.parametrize("name", ["dts", "dts_plus", "ccb", "rcs", "rucb", "rmed1", "ecw_rmed", "scb", "btm",
+                                  "sparring", "multisbm"])
+def test_state_size_grows_at_most_as_k_squared(name):
+    """make_state sizes a state of K > STATE_PROBE_K arms as (K / STATE_PROBE_K)^2 times a probe state's
+    before allocating it: that must not underestimate (checked at 2 STATE_PROBE_K, within rounding)."""
+    spec = get_algorithm(name)
+    params = spec.resolve_params({})
+    probe, real = (state_bytes(spec.init(K, 1000, **params)) for K in (STATE_PROBE_K, 2 * STATE_PROBE_K))
+    assert real <= 4 * probe * 1.001
