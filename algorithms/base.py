@@ -131,9 +131,10 @@ class AlgorithmSpec:
         params = self.resolve_params(params)
         if K > STATE_PROBE_K:
             needed = state_bytes(self.init(STATE_PROBE_K, horizon, **params)) * (K / STATE_PROBE_K) ** 2
-            if needed > physical_memory():
+            available = physical_memory()
+            if needed > available:
                 raise ValueError(f"the number of arms K = {K} is too large: the state of {self.name!r} needs about "
-                                 f"{needed / 2**30:.0f} GiB, more than this machine's {physical_memory() / 2**30:.0f} "
+                                 f"{needed / 2**30:.0f} GiB, more than this machine's {available / 2**30:.0f} "
                                  "GiB of memory")
         try:
             return self.init(K, horizon, **params)

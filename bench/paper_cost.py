@@ -108,14 +108,16 @@ def curve_hours(curve, dataset, probe: int) -> tuple[float, float]:
     return hours, fast_hours
 
 
-def stored_hours(curve, dataset, results=RESULTS, record="worker_seconds") -> float | None:
-    """The hours the stored runs of a curve took (their chunks' ``record``: "worker_seconds", the wall time
-    of the workers, or "cpu_seconds"), or None if some are missing from ``results``."""
+def stored_hours(curve, dataset, results=RESULTS) -> tuple[float, float] | None:
+    """(worker hours, CPU hours) the stored runs of a curve took (their chunks' records: the wall time of
+    the workers, and their CPU time, NaN for chunks older than that record), or None if some are missing
+    from ``results``.  Each line is loaded once."""
     spec = get_algorithm(curve[0].algorithm)
     try:
-        return sum(load_line(line, dataset, spec, results, ROOT_SEED).meta[record] for line in curve) / 3600
+        metas = [load_line(line, dataset, spec, results, ROOT_SEED).meta for line in curve]
     except ValueError:
         return None
+    return (sum(meta["worker_seconds"] for meta in metas) / 3600, sum(meta["cpu_seconds"] for meta in metas) / 3600)
 
 
 def line_key(line) -> tuple:
@@ -142,7 +144,8 @@ def print_figure_costs(args):
                 reused = keys <= counted
                 hours, fast_hours = (0.0, 0.0) if reused else \
                     curve_hours(curve, dataset, probe_slots(dataset.K, args.probe_slots))
-                stored = 0.0 if reused else stored_hours(curve, dataset)
+                hours_stored = None if reused else stored_hours(curve, dataset)
+                stored = 0.0 if reused else (None if hours_stored is None else hours_stored[0])
                 counted |= keys
                 total["reference"] += hours
                 if stored is not None:
@@ -185,13 +188,13 @@ def print_measured(args):
                         if line_key(line) in counted:
                             continue
                         counted.add(line_key(line))
-                        worker = stored_hours([line], dataset, results)
+                        hours = stored_hours([line], dataset, results)
                         total["lines"] += 1
-                        if worker is None:
+                        if hours is None:
                             total["missing"] += 1
                             continue
+                        worker, cpu = hours
                         total["worker"] += worker
-                        cpu = stored_hours([line], dataset, results, "cpu_seconds")
                         if math.isnan(cpu):
                             total["no_cpu"] += 1
                         else:
