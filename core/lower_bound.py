@@ -2,23 +2,39 @@
 uniformly good algorithm, for the Copeland regret of the paper's Eq. (1).
 
 Both bounds come from the same change-of-measure argument (Komiyama et al., COLT 2015, Thm. 2 for the
-Condorcet case; Komiyama et al., ICML 2016, Thm. 1 for the Copeland case): for every *alternative* matrix
-P' whose set of winners differs from P's, an algorithm must collect sum_{pairs e} E[N_e] KL(p_e, p'_e) >=
-ln T, and the cheapest pair counts satisfying all of them give the bound (a linear program in
-x_e = E[N_e] KL(p_e, 1/2) / ln T, of cost sum_e x_e r_e / KL(p_e, 1/2), r_e the per-slot regret of pair e).
+Condorcet case; Komiyama et al., ICML 2016, Thm. 1 for the Copeland case).  An *alternative* is a matrix
+P' whose winners are all different from P's: an algorithm that is good under P plays pairs of P's winners
+nearly always, under P' it must not (each of them has positive regret there), so it has to tell P from P'
+and collect sum_e E[N_e] KL(p_e, p'_e) >= ln T.  (An alternative that keeps one of P's winners does not
+count: an algorithm playing that winner need not tell the two apart.)  The cheapest alternatives move
+pairs just past 1/2 ("flip" them), so each is a set S of flipped pairs with the constraint
+sum_{e in S} x_e >= 1 in x_e = E[N_e] KL(p_e, 1/2) / ln T, and C is the least cost sum_e x_e r_e / KL(p_e, 1/2)
+(r_e the per-slot regret of pair e) over all of them: a linear program.
 
 * ``condorcet_lower_bound``: the model is "P has a Condorcet winner"; the alternatives make one arm i
   the Condorcet winner by moving all its losses past 1/2, which gives the closed form
   C = sum_{i != c} min_{j beats i} r_ij / KL(p_ij, 1/2).
-* ``copeland_lower_bound``: the model is every matrix.  The exact constant needs every way of changing the
-  winner set; this module uses the two families that are cheap to write and valid on their own -- a
-  non-winner i joins the winners by winning s* - s_i of the pairs it loses (any s* - s_i of them), a winner w
-  leaves the winners by losing max(1, s* - s_2) of the pairs it wins (s_2 the best score of the others) --
-  so it returns a lower bound on the exact constant (a valid, possibly loose, bound), with the
-  "sum of the k smallest x_e >= 1" constraints written as a linear program and solved by HiGHS.
+* ``copeland_lower_bound``: the model is every matrix.  It starts from the families of
+  ``copeland_groups`` (alternatives written as "these pairs and any k of those", each one checked to
+  make the winners disjoint) and, up to EXACT_MAX_ARMS arms, adds by constraint generation the cheapest
+  alternative the current solution violates (a small integer program over the flips,
+  ``cheapest_alternative``) until there is none: the exact constant.  Above EXACT_MAX_ARMS it returns the
+  program of the families alone, a valid but possibly loose lower bound.
+
+Pairs at exactly 1/2 (ties) carry no information (x_e = 0) and an alternative may give them to either
+side for free; if some alternative is made of ties alone, no algorithm can be uniformly good and C is
+infinite.
 """
 
+import math
+from typing import NamedTuple
+
 import numpy as np
+
+# Bumped whenever a change of this module changes a computed constant, so that cached constants are
+# recomputed (2: alternatives must make the winners disjoint, and the Copeland bound is exact up to
+# EXACT_MAX_ARMS; version 1 also counted alternatives that kept a winner and was up to 30x too high).
+METHOD_VERSION = 2
 
 # Pairs closer than this to 1/2 are treated as ties (they carry no information: KL(p, 1/2) ~ 0).
 TIE_TOLERANCE = 1e-12
@@ -57,84 +73,212 @@ def condorcet_lower_bound(P) -> float:
     return total
 
 
-def copeland_groups(P) -> list[tuple[list[tuple[int, int]], int]]:
-    """The constraint families of ``copeland_lower_bound``: (pairs (i, j) with i < j, k) meaning "any k of
-    these pairs flipped changes the winner set", one per non-winner (its losses) and one per winner (its
-    wins); families that cannot change the winner set by flips alone (too few pairs) are left out."""
+class Family(NamedTuple):
+    """Alternatives "flip every pair of ``forced`` and any ``k`` pairs of ``optional``" (pairs (i, j), i < j)."""
+
+    forced: list
+    optional: list
+    k: int
+
+
+# Constraint generation to the exact Copeland constant up to this many arms (K = 32: ~2 minutes, cached by
+# reproduce/lower_bounds.py); above, the families' program alone (the 500-armed instance).
+EXACT_MAX_ARMS = 32
+
+
+def copeland_groups(P) -> list[Family]:
+    """Families of alternatives whose winners are disjoint from P's (s the Copeland scores, s* the best,
+    W the winners; ties at 1/2 are free wins for the arm they help):
+
+    * a non-winner i becomes the only winner by winning any s* - s_i + 1 - ties_i of the pairs it loses;
+    * if every winner beats i, flipping those pairs drops each winner to s* - 1, so i needs only
+      s* - s_i - ties_i wins: the pairs (i, w) for every w in W and any s* - s_i - ties_i - |W| other losses;
+    * a single winner w (in a matrix without ties) stops being one by losing any s* - s_2 + 1 of its wins
+      (s_2 the best other score), or s* - s_2 of them if one is against an arm of score s_2 (that arm then
+      leads).
+    Families that would need more flips than there are pairs are left out."""
     P = np.asarray(P, dtype=np.float64)
     K = P.shape[0]
     scores = (P > 0.5).sum(axis=1)
-    best = scores.max()
+    best = int(scores.max())
+    winners = set(np.flatnonzero(scores == best).tolist())
+    ties = (np.abs(P - 0.5) <= TIE_TOLERANCE) & ~np.eye(K, dtype=bool)
+
+    def pair(i, j):
+        return (min(i, j), max(i, j))
+
     groups = []
-    for i in range(K):
-        if scores[i] < best:
-            pairs = [j for j in range(K) if P[i, j] < 0.5 - TIE_TOLERANCE]
-            k = int(best - scores[i])
-        else:
-            pairs = [j for j in range(K) if P[i, j] > 0.5 + TIE_TOLERANCE]
-            others = np.delete(scores, i)
-            k = int(max(1, best - others.max()))
-        if 1 <= k <= len(pairs):
-            groups.append(([(min(i, j), max(i, j)) for j in pairs], k))
+    for i in sorted(set(range(K)) - winners):
+        losses = [j for j in range(K) if P[i, j] < 0.5 - TIE_TOLERANCE]
+        need = best - int(scores[i]) - int(ties[i].sum())
+        if 1 <= need + 1 <= len(losses):
+            groups.append(Family([], [pair(i, j) for j in losses], need + 1))
+        if winners <= set(losses) and len(winners) <= need <= len(losses):
+            groups.append(Family([pair(i, w) for w in sorted(winners)],
+                                 [pair(i, j) for j in losses if j not in winners], need - len(winners)))
+    if len(winners) == 1 and not ties.any():
+        (w,) = winners
+        wins = [j for j in range(K) if P[w, j] > 0.5]
+        second = int(np.delete(scores, w).max())
+        if best - second + 1 <= len(wins):
+            groups.append(Family([], [pair(w, j) for j in wins], best - second + 1))
+        for j in wins:
+            if scores[j] == second:
+                groups.append(Family([pair(w, j)], [pair(w, m) for m in wins if m != j], best - second - 1))
     return groups
 
 
-def copeland_lower_bound(P) -> float:
-    """Lower bound on the Copeland-model constant (see the module docstring): ``lower_bound_lp`` over the
-    families of ``copeland_groups``."""
-    return lower_bound_lp(P, copeland_groups(P))
+def copeland_lower_bound(P, exact_max_arms: int = EXACT_MAX_ARMS) -> float:
+    """The Copeland-model constant (see the module docstring): exact for K <= ``exact_max_arms`` (the
+    families of ``copeland_groups`` plus constraint generation with ``cheapest_alternative``), the
+    families' program alone above; math.inf if an alternative is made of ties alone."""
+    P = np.asarray(P, dtype=np.float64)
+    groups = copeland_groups(P)
+    cuts = []
+    while True:
+        value, x = lower_bound_lp(P, groups, cuts)
+        if P.shape[0] > exact_max_arms or not math.isfinite(value):
+            return value
+        cost, flips = cheapest_alternative(P, x)
+        if cost >= 1.0 - CUT_TOLERANCE:
+            return value
+        cuts.append(flips)
 
 
-def lower_bound_lp(P, groups) -> float:
-    """The minimum of sum_e x_e r_e / KL(p_e, 1/2) over x >= 0 such that, in every family (pairs G, k) of
-    ``groups``, the k smallest x_e of G sum to at least 1 (pairs (i, j) with i < j)."""
+# A generated alternative counts as violated when its pairs' x sum to less than 1 - CUT_TOLERANCE (the LP
+# solver's own feasibility tolerance is ~1e-7).
+CUT_TOLERANCE = 1e-6
+
+
+def _pair_index(K):
+    """(iu, ju, index): the pairs i < j in order, and index[i, j] their position (-1 elsewhere)."""
+    iu, ju = np.triu_indices(K, 1)
+    index = -np.ones((K, K), dtype=np.int64)
+    index[iu, ju] = np.arange(iu.size)
+    return iu, ju, index
+
+
+def cheapest_alternative(P, x) -> tuple[float, list]:
+    """The alternative (flipped pairs, as (i, j) with i < j) with the least sum of x over its flipped
+    pairs, among every flip of P's pairs (ties given to either side for free) after which no winner of P
+    is a winner: an integer program over one binary per flip and one per arm that leads afterwards.
+    (math.inf, []) if there is none (every arm is a winner)."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    P = np.asarray(P, dtype=np.float64)
+    K = P.shape[0]
+    iu, ju, _ = _pair_index(K)
+    scores = (P > 0.5).sum(axis=1).astype(np.float64)
+    winners = np.flatnonzero(scores == scores.max())
+    leaders = np.flatnonzero(scores < scores.max())
+    if leaders.size == 0:  # every arm is a winner: no alternative exists, every pair has zero regret
+        return math.inf, []
+    p = P[iu, ju]
+    tie = np.abs(p - 0.5) <= TIE_TOLERANCE
+    # Flip variables: one per strict pair (moves its win to the other arm), two per tie (i wins, j wins).
+    columns, gains = [], []  # gains: (K,) change of every arm's score when the flip is made
+    for e in range(iu.size):
+        i, j = iu[e], ju[e]
+        for winner in ((i, j) if tie[e] else ((j,) if p[e] > 0.5 else (i,))):
+            gain = np.zeros(K)
+            gain[winner] += 1.0
+            if not tie[e]:
+                gain[i if winner == j else j] -= 1.0
+            columns.append((e, winner))
+            gains.append(gain)
+    n_flip = len(columns)
+    delta = np.array(gains).T  # (K, n_flip)
+    objective = np.concatenate([[0.0 if tie[e] else x[e] for e, _ in columns], np.zeros(leaders.size)])
+    big = 2.0 * K + 2.0
+    rows, low, high = [], [], []
+    for b_pos, b in enumerate(leaders):
+        for w in winners:
+            # if leader b is chosen: score'_b >= score'_w + 1
+            row = np.concatenate([delta[b] - delta[w], np.zeros(leaders.size)])
+            row[n_flip + b_pos] = -big
+            rows.append(row)
+            low.append(1.0 - big - scores[b] + scores[w])
+            high.append(np.inf)
+    rows.append(np.concatenate([np.zeros(n_flip), np.ones(leaders.size)]))
+    low.append(1.0)
+    high.append(1.0)
+    for e in np.flatnonzero(tie):  # a tie goes to at most one side
+        row = np.zeros(n_flip + leaders.size)
+        row[[c for c, (f, _) in enumerate(columns) if f == e]] = 1.0
+        rows.append(row)
+        low.append(0.0)
+        high.append(1.0)
+    result = milp(objective, constraints=LinearConstraint(np.array(rows), low, high),
+                  integrality=np.ones(n_flip + leaders.size), bounds=Bounds(0, 1))
+    if result.status != 0:
+        raise RuntimeError(f"lower-bound integer program failed: {result.message}")
+    chosen = sorted({(int(iu[e]), int(ju[e])) for c, (e, _) in enumerate(columns) if result.x[c] > 0.5
+                     and not tie[e]})
+    return float(result.fun), chosen
+
+
+def lower_bound_lp(P, groups, cuts=()) -> tuple[float, np.ndarray]:
+    """(value, x): the minimum of sum_e x_e r_e / KL(p_e, 1/2) over x >= 0 (x_e = 0 for a tie) such that,
+    in every family of ``groups``, the x of its forced pairs plus the k smallest x of its optional pairs sum
+    to at least 1, and the x of every pair set in ``cuts`` sum to at least 1; math.inf if infeasible
+    (an alternative made of ties alone)."""
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix
 
     P = np.asarray(P, dtype=np.float64)
     K = P.shape[0]
-    if not groups:
-        return 0.0
-    iu, ju = np.triu_indices(K, 1)
-    pair_index = -np.ones((K, K), dtype=np.int64)
-    pair_index[iu, ju] = np.arange(iu.size)
-    r, d = pair_regrets(P), kl_to_half(P)
-    with np.errstate(divide="ignore"):
-        cost = np.where(d[iu, ju] > 0, r[iu, ju] / d[iu, ju], 0.0)
+    iu, ju, pair_index = _pair_index(K)
     n_pairs = iu.size
-    # Variables: x (pairs), then per group its threshold t_g, then u_{g,e} >= max(0, t_g - x_e).
+    if not groups and not cuts:
+        return 0.0, np.zeros(n_pairs)
+    r, d = pair_regrets(P), kl_to_half(P)
+    informative = np.abs(P[iu, ju] - 0.5) > TIE_TOLERANCE
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cost = np.where(informative, r[iu, ju] / d[iu, ju], 0.0)
+    # Variables: x (pairs), then per family its threshold t_g, then u_{g,e} >= max(0, t_g - x_e).
     n_t = len(groups)
-    n_u = sum(len(pairs) for pairs, _ in groups)
+    n_u = sum(len(family.optional) for family in groups)
     rows, cols, vals, rhs = [], [], [], []
     row, u_col = 0, n_pairs + n_t
-    for g, (pairs, k) in enumerate(groups):
+    for g, family in enumerate(groups):
         t_col = n_pairs + g
-        # -k t_g + sum_e u_ge <= -1   (sum of the k smallest x_e >= 1)
-        rows += [row] * (len(pairs) + 1)
-        cols += [t_col] + list(range(u_col, u_col + len(pairs)))
-        vals += [-k] + [1.0] * len(pairs)
+        # -sum_forced x - k t_g + sum_e u_ge <= -1   (forced + the k smallest optional x >= 1)
+        forced = [int(pair_index[i, j]) for i, j in family.forced]
+        rows += [row] * (len(forced) + 1 + len(family.optional))
+        cols += forced + [t_col] + list(range(u_col, u_col + len(family.optional)))
+        vals += [-1.0] * len(forced) + [-float(family.k)] + [1.0] * len(family.optional)
         rhs.append(-1.0)
         row += 1
-        for offset, (i, j) in enumerate(pairs):
+        for offset, (i, j) in enumerate(family.optional):
             # t_g - x_e - u_ge <= 0
             rows += [row] * 3
             cols += [t_col, int(pair_index[i, j]), u_col + offset]
             vals += [1.0, -1.0, -1.0]
             rhs.append(0.0)
             row += 1
-        u_col += len(pairs)
+        u_col += len(family.optional)
+    for flips in cuts:
+        rows += [row] * len(flips)
+        cols += [int(pair_index[i, j]) for i, j in flips]
+        vals += [-1.0] * len(flips)
+        rhs.append(-1.0)
+        row += 1
     A = coo_matrix((vals, (rows, cols)), shape=(row, n_pairs + n_t + n_u)).tocsr()
     c = np.concatenate([cost, np.zeros(n_t + n_u)])
-    bounds = [(0, None)] * n_pairs + [(None, None)] * n_t + [(0, None)] * n_u
+    bounds = ([(0, None) if ok else (0, 0) for ok in informative] + [(None, None)] * n_t + [(0, None)] * n_u)
     result = linprog(c, A_ub=A, b_ub=np.array(rhs), bounds=bounds, method="highs")
+    if result.status == 2:
+        return math.inf, np.full(n_pairs, math.inf)
     if result.status != 0:
         raise RuntimeError(f"lower-bound linear program failed: {result.message}")
-    return float(result.fun)
+    return float(result.fun), result.x[:n_pairs]
 
 
 def regret_lower_bound(P) -> tuple[float, str]:
-    """(constant, model): the Condorcet bound if P has a Condorcet winner, else the Copeland bound."""
+    """(constant, model): the Condorcet bound if P has a Condorcet winner, else the Copeland bound (the
+    model names a relaxation where it is not exact)."""
     P = np.asarray(P, dtype=np.float64)
     if (P > 0.5).sum(axis=1).max() == P.shape[0] - 1:
         return condorcet_lower_bound(P), "Condorcet (Komiyama et al. 2015)"
-    return copeland_lower_bound(P), "Copeland (Komiyama et al. 2016, relaxation)"
+    exact = P.shape[0] <= EXACT_MAX_ARMS
+    return copeland_lower_bound(P), "Copeland (Komiyama et al. 2016)" + ("" if exact else ", relaxation")

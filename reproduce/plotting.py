@@ -65,7 +65,8 @@ def regret_axes(ax, frame: pd.DataFrame, results, title: str, ymax: float | None
     semilog-x; the y axis clipped at ``ymax`` if given.  ``reference``: optional (slope C, label): a dotted
     black line of slope C in ln t over the last REFERENCE_DECADES of t, through the lowest curve's final
     value, so that the curves' final slopes can be compared with C (an asymptotic lower bound: C ln T is
-    approached from below or above only as T grows); it does not change the y range.  Returns ``ax``."""
+    approached from below or above only as T grows; an infinite C is named, not drawn); it does not change the
+    y range.  Returns ``ax``."""
     for res in results:
         rows = frame[frame["algorithm"] == res.line.name]
         look = style(res)
@@ -75,14 +76,15 @@ def regret_axes(ax, frame: pd.DataFrame, results, title: str, ymax: float | None
         ax.fill_between(rows["t"], rows["ci95_low"], rows["ci95_high"], color=look["color"], alpha=0.2, linewidth=0)
     if reference is not None and len(frame):
         slope, label = reference
-        end = frame["t"].max()
-        lowest = frame.loc[frame["t"] == end, "mean_regret"].min()
-        t = np.geomspace(end / REFERENCE_DECADES, end, 20)
-        line = lowest + slope * np.log(t / end)
-        limits = ax.get_ylim()
-        ax.plot(t[line >= 0], line[line >= 0], color="black", linestyle=":", linewidth=1.2, label=label)
+        if np.isfinite(slope):  # an infinite C (ties at 1/2 alone change the winners) has no line
+            end = frame["t"].max()
+            lowest = frame.loc[frame["t"] == end, "mean_regret"].min()
+            t = np.geomspace(end / REFERENCE_DECADES, end, 20)
+            line = lowest + slope * np.log(t / end)
+            limits = ax.get_ylim()
+            ax.plot(t[line >= 0], line[line >= 0], color="black", linestyle=":", linewidth=1.2, label=label)
+            ax.set_ylim(limits)  # the curves set the scale; a steep bound runs off the panel
         ax.text(0.02, 0.96, f"lower bound C = {slope:.3g}", transform=ax.transAxes, fontsize=7, va="top")
-        ax.set_ylim(limits)  # the curves set the scale; a steep bound runs off the panel
     ax.set_xscale("log")
     ax.set_xlabel("Time t")
     ax.set_ylabel(METRIC_LABELS.get(frame["metric"].iloc[0], "Regret") if len(frame) else "Regret")

@@ -1,13 +1,17 @@
-"""The asymptotic regret lower bounds of core/lower_bound.py against closed forms and a brute-force LP."""
+"""The asymptotic regret lower bounds of core/lower_bound.py against closed forms, a brute-force LP and
+the program over every alternative, enumerated."""
 
 import json
-from itertools import combinations
+import math
+from itertools import combinations, product
 
 import numpy as np
 import pytest
 from scipy.optimize import linprog
 
 from core.lower_bound import (
+    TIE_TOLERANCE,
+    Family,
     condorcet_lower_bound,
     copeland_groups,
     copeland_lower_bound,
@@ -28,20 +32,64 @@ def random_matrix(K, seed):
     return P + np.tril(1 - P.T, -1) + 0.5 * np.eye(K)
 
 
-def brute_force_lp(P, groups):
-    """The same program with one explicit constraint per k-subset of every family (tiny K only)."""
+def pair_costs(P):
+    """(index of pair (i, j) with i < j, cost r_e / KL(p_e, 1/2) per pair, informative mask)."""
     K = P.shape[0]
     iu, ju = np.triu_indices(K, 1)
     index = {(int(i), int(j)): e for e, (i, j) in enumerate(zip(iu, ju, strict=True))}
-    cost = pair_regrets(P)[iu, ju] / kl_to_half(P)[iu, ju]
-    A, b = [], []
-    for pairs, k in groups:
-        for subset in combinations(pairs, k):
-            row = np.zeros(iu.size)
-            row[[index[p] for p in subset]] = -1.0
-            A.append(row)
-            b.append(-1.0)
-    return linprog(cost, A_ub=np.array(A), b_ub=np.array(b), bounds=[(0, None)] * iu.size, method="highs").fun
+    informative = np.abs(P[iu, ju] - 0.5) > TIE_TOLERANCE
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cost = np.where(informative, pair_regrets(P)[iu, ju] / kl_to_half(P)[iu, ju], 0.0)
+    return index, cost, informative
+
+
+def solve(cost, informative, rows):
+    """min cost . x over x >= 0 (0 on ties) with every row . x >= 1; inf if infeasible, 0 without rows."""
+    if not rows:
+        return 0.0
+    bounds = [(0, None) if ok else (0, 0) for ok in informative]
+    result = linprog(cost, A_ub=-np.array(rows), b_ub=-np.ones(len(rows)), bounds=bounds, method="highs")
+    return math.inf if result.status == 2 else result.fun
+
+
+def brute_force_lp(P, groups):
+    """The families' program with one explicit constraint per alternative (tiny K only)."""
+    index, cost, informative = pair_costs(P)
+    rows = []
+    for family in groups:
+        for subset in combinations(family.optional, family.k):
+            row = np.zeros(cost.size)
+            row[[index[p] for p in [*family.forced, *subset]]] = 1.0
+            rows.append(row)
+    return solve(cost, informative, rows)
+
+
+def winners(P):
+    scores = (P > 0.5).sum(axis=1)
+    return set(np.flatnonzero(scores == scores.max()).tolist())
+
+
+def every_alternative_lp(P):
+    """The Copeland-model program over every alternative, enumerated: each strict pair kept or flipped,
+    each tie left, given to i or given to j; an outcome whose winners are disjoint from P's is an
+    alternative, constraining the x of its flipped strict pairs (K <= 5)."""
+    index, cost, informative = pair_costs(P)
+    pairs = list(index)
+    options = [("keep", "flip") if informative[index[p]] else ("keep", "i", "j") for p in pairs]
+    rows, old = [], winners(P)
+    for choice in product(*options):
+        Q = P.copy()
+        for (i, j), option in zip(pairs, choice, strict=True):
+            if option == "flip":
+                Q[i, j], Q[j, i] = 1.0 - P[i, j], 1.0 - P[j, i]
+            elif option in ("i", "j"):
+                Q[i, j] = 0.6 if option == "i" else 0.4
+                Q[j, i] = 1.0 - Q[i, j]
+        if not winners(Q) & old:
+            row = np.zeros(cost.size)
+            row[[index[p] for p, option in zip(pairs, choice, strict=True) if option == "flip"]] = 1.0
+            rows.append(row)
+    return solve(cost, informative, rows)
 
 
 def test_two_arms_closed_form():
@@ -57,7 +105,7 @@ def test_sum_of_k_smallest_program_matches_brute_force(seed):
     """The LP with "k smallest sum >= 1" rows equals the LP with every k-subset written out."""
     P = random_matrix(5, seed)
     groups = copeland_groups(P)
-    assert lower_bound_lp(P, groups) == pytest.approx(brute_force_lp(P, groups), rel=1e-6)
+    assert lower_bound_lp(P, groups)[0] == pytest.approx(brute_force_lp(P, groups), rel=1e-6)
 
 
 @pytest.mark.parametrize("name", ["mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi"])
@@ -66,9 +114,9 @@ def test_condorcet_closed_form_equals_the_program_of_its_alternatives(name):
     minima."""
     P = load_dataset(name).P
     scores = (P > 0.5).sum(axis=1)
-    groups = [([(min(i, j), max(i, j)) for j in np.flatnonzero(P[i] < 0.5)], int(np.sum(P[i] < 0.5)))
+    groups = [Family([], [(min(i, j), max(i, j)) for j in np.flatnonzero(P[i] < 0.5)], int(np.sum(P[i] < 0.5)))
               for i in range(P.shape[0]) if scores[i] < P.shape[0] - 1]
-    assert lower_bound_lp(P, groups) == pytest.approx(condorcet_lower_bound(P), rel=1e-6)
+    assert lower_bound_lp(P, groups)[0] == pytest.approx(condorcet_lower_bound(P), rel=1e-6)
 
 
 def test_bound_is_invariant_under_relabelling_the_arms():
@@ -82,14 +130,64 @@ def test_condorcet_bound_refuses_a_matrix_without_condorcet_winner():
         condorcet_lower_bound(load_dataset("nc_cyclic").P)
 
 
-def test_winner_families_need_every_win_of_a_tied_winner():
-    """With several Copeland winners, a single lost win demotes a winner: k = 1 for each winner's family."""
-    P = load_dataset("nc_cyclic").P
-    scores = (P > 0.5).sum(axis=1)
-    families = {tuple(pairs): k for pairs, k in copeland_groups(P)}
-    for w in np.flatnonzero(scores == scores.max()):
-        wins = tuple((min(w, j), max(w, j)) for j in np.flatnonzero(P[w] > 0.5))
-        assert families[wins] == 1
+def tied_matrix(K, seed):
+    """A random matrix with about a quarter of its pairs at exactly 1/2."""
+    P = random_matrix(K, seed)
+    ties = np.triu(np.random.default_rng(seed + 100).random((K, K)) < 0.25, 1)
+    P[ties] = 0.5
+    P.T[ties] = 0.5
+    return P
+
+
+@pytest.mark.parametrize("K, seed", [(K, seed) for K in (3, 4, 5) for seed in range(4)])
+def test_copeland_bound_is_the_program_over_every_alternative(K, seed):
+    """Constraint generation reaches the constant of every alternative enumerated, with and without ties."""
+    for P in (random_matrix(K, seed), tied_matrix(K, seed)):
+        assert copeland_lower_bound(P) == pytest.approx(every_alternative_lp(P), rel=1e-6)
+
+
+def test_mslr5_noncondorcet_bound_is_exact():
+    """The paper's K = 5 non-Condorcet matrix (three Copeland winners): the program over every alternative."""
+    P = load_dataset("mslr5_noncondorcet").P
+    assert copeland_lower_bound(P) == pytest.approx(every_alternative_lp(P), rel=1e-6)
+
+
+@pytest.mark.parametrize("name", ["mslr5_noncondorcet", "nc_cyclic", "nc_strong_borda", "gap", "mslr16_noncondorcet"])
+def test_every_family_alternative_makes_the_winners_disjoint(name):
+    """The bound is valid only if each of its alternatives shares no winner with P: an alternative that keeps
+    one (a winner losing one pair while other winners stay) is not one -- counting such flips made the
+    Copeland bound up to 30x too high (MSLR K = 5 non-Condorcet: 8398 instead of 259)."""
+    P = load_dataset(name).P
+    old = winners(P)
+    for family in copeland_groups(P):
+        for subset in combinations(family.optional, family.k):
+            Q = P.copy()
+            for i, j in [*family.forced, *subset]:
+                Q[i, j], Q[j, i] = P[j, i], P[i, j]
+            assert not winners(Q) & old, (family, subset)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_families_alone_are_a_lower_bound_on_the_exact_constant(seed):
+    """Above EXACT_MAX_ARMS only the families are used: never more than the exact constant."""
+    P = random_matrix(6, seed)
+    assert copeland_lower_bound(P, exact_max_arms=0) <= copeland_lower_bound(P) * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("name", ["cyclic", "strong_borda", "mslr5_condorcet"])
+def test_copeland_model_bound_is_at_least_the_condorcet_one(name):
+    """Every Condorcet-model alternative is a Copeland-model one, so the Copeland constant is not smaller."""
+    P = load_dataset(name).P
+    assert copeland_lower_bound(P) >= condorcet_lower_bound(P) * (1 - 1e-9)
+
+
+def test_ties_alone_can_make_the_bound_infinite_and_all_winners_make_it_zero():
+    """Arm 2 can overtake arm 0 through its two ties, which no comparison can resolve: no algorithm is
+    uniformly good.  A three-cycle has every arm a winner: every pair has zero regret."""
+    P = np.array([[0.5, 0.7, 0.5], [0.3, 0.5, 0.5], [0.5, 0.5, 0.5]])
+    assert copeland_lower_bound(P) == math.inf
+    cycle = np.array([[0.5, 0.7, 0.3], [0.3, 0.5, 0.7], [0.7, 0.3, 0.5]])
+    assert copeland_lower_bound(cycle) == 0.0
 
 
 def test_cache_and_command_line(tmp_path, capsys):
@@ -115,3 +213,28 @@ def test_damaged_cache_is_recomputed(tmp_path, capsys, text):
     expected = regret_lower_bound(load_dataset("cyclic").P)
     assert lower_bound("cyclic", tmp_path) == (pytest.approx(expected[0]), expected[1])
     assert json.loads((tmp_path / CACHE_NAME).read_text())["cyclic"]["constant"] == pytest.approx(expected[0])
+
+
+def test_cache_of_an_older_method_is_recomputed_and_other_folders_share_the_repository_cache(tmp_path, monkeypatch):
+    """An entry without the current METHOD_VERSION (e.g. the version-1 bound, up to 30x too high) is
+    recomputed; a results folder without the constant (--quick, --fast) takes it from the repository's
+    cache instead of computing it (the exact K = 32 bound takes minutes)."""
+    import reproduce.lower_bounds as module
+
+    expected = regret_lower_bound(load_dataset("nc_cyclic").P)
+    repository, quick = tmp_path / "repository", tmp_path / "quick"
+    repository.mkdir()
+    quick.mkdir()
+    monkeypatch.setattr(module, "RESULTS", repository)
+    digest = module.matrix_sha1(load_dataset("nc_cyclic"))
+    old = {"nc_cyclic": {"matrix_sha1": digest, "constant": 151.0, "model": "Copeland (relaxation)"}}
+    (repository / CACHE_NAME).write_text(json.dumps(old))
+    assert lower_bound("nc_cyclic", repository) == (pytest.approx(expected[0]), expected[1])
+    assert json.loads((repository / CACHE_NAME).read_text())["nc_cyclic"]["method"] == module.METHOD_VERSION
+
+    def not_computed(P):
+        raise AssertionError("computed although the repository's cache had it")
+
+    monkeypatch.setattr(module, "regret_lower_bound", not_computed)
+    assert lower_bound("nc_cyclic", quick) == (pytest.approx(expected[0]), expected[1])
+    assert (quick / CACHE_NAME).exists()
