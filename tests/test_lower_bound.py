@@ -238,3 +238,15 @@ def test_cache_of_an_older_method_is_recomputed_and_other_folders_share_the_repo
     monkeypatch.setattr(module, "regret_lower_bound", not_computed)
     assert lower_bound("nc_cyclic", quick) == (pytest.approx(expected[0]), expected[1])
     assert (quick / CACHE_NAME).exists()
+
+
+def test_a_capped_constraint_generation_is_a_named_relaxation():
+    """Stopped after max_cuts generated alternatives, the value is not above the exact one and is flagged."""
+    from core.lower_bound import copeland_bound_and_exactness
+
+    P = load_dataset("mslr5_noncondorcet").P
+    exact = copeland_bound_and_exactness(P)
+    capped = copeland_bound_and_exactness(P, max_cuts=0)
+    assert exact[1] and not capped[1]
+    assert capped[0] <= exact[0] * (1 + 1e-9)
+    assert regret_lower_bound(P)[1] == "Copeland (Komiyama et al. 2016)"
