@@ -145,3 +145,21 @@ def test_claim_row_refuses_unknown_verdicts_and_quick_rows_say_not_evidence():
     with pytest.raises(ValueError, match="unknown verdict"):
         claim_row("C", "w", "s", "m", "true")
     assert quick_verdict(FAILS).startswith("quick run, not evidence")
+
+
+def panel(**means):
+    """Stand-in LineResults (label = name) whose 100 runs have the given mean final regret (s.e. 1)."""
+    return {name: SimpleNamespace(label=name, final=values_with(mean, 1.0)) for name, mean in means.items()}
+
+
+def test_c9_is_not_measured_while_d_ts_plus_is_missing_from_a_panel_that_draws_it():
+    """C9 used to check D-TS alone when D-TS+ was not computed yet, and report that as the claim's verdict."""
+    from reproduce.paper_claims import c9_beat_ccb_scb
+
+    partial = panel(dts=100.0, ccb=500.0, scb=500.0)
+    row = c9_beat_ccb_scb("Fig. 1 (b)", partial)
+    assert row["verdict"] == NOT_MEASURED and "dts_plus" in row["measured"]
+    # the 500-armed panel draws D-TS alone: checked on it, and the statement says so
+    row = c9_beat_ccb_scb("Fig. 4 (d)", partial, ("dts",))
+    assert row["verdict"] == HOLDS and "D-TS+" not in row["statement"]
+    assert c9_beat_ccb_scb("Fig. 1 (b)", {**partial, **panel(dts_plus=90.0)})["verdict"] == HOLDS
