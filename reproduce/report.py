@@ -91,7 +91,8 @@ def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | N
     """C19 per regret panel of Figs. 1, 3, 4: the better D-TS variant below every other baseline, and against
     ECW-RMED CLEAR_FACTOR times lower on Condorcet panels, lower or within COMPARABLE_FACTOR otherwise.
     A panel some of whose curves are not computed yet (``lines``: the figures' ``_lines.csv``, runs 0) is
-    not measured; StrongBorda, where the paper itself reports SAVAGE lowest (C2, C7), is left out."""
+    not measured; StrongBorda, where the paper itself reports SAVAGE lowest (C2, C7), is left out.  The D-TS
+    variants are those the panel draws (``lines``; D-TS alone on the 500-armed panel), both without ``lines``."""
     rows = []
     for stem in C19_FIGURES:
         if stem not in finals:
@@ -104,13 +105,15 @@ def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | N
             estimates = {row.algorithm: Estimate(row.mean_final_regret, row.sem_final_regret)
                          for row in panel.itertuples()}
             where = f"{stem} {title}"
+            on_panel = set(drawn.loc[drawn["dataset"] == dataset, "algorithm"]) if drawn is not None else set()
+            family = [name for name in DTS_FAMILY if name in on_panel] or list(DTS_FAMILY)
             missing = sorted(set(drawn.loc[(drawn["dataset"] == dataset) & (drawn["runs"] == 0), "algorithm"])) \
                 if drawn is not None else []
-            missing += [name for name in DTS_FAMILY if name not in estimates and name not in missing]
+            missing += [name for name in family if name not in estimates and name not in missing]
             if missing:
                 rows.append(claim_row("C19", where, CLAIMS["C19"][0], f"missing: {', '.join(missing)}", NOT_MEASURED))
                 continue
-            ours = [estimates[name] for name in DTS_FAMILY]
+            ours = [estimates[name] for name in family]
             mine = min(ours, key=lambda e: e.value)
             others = {name: e for name, e in estimates.items()
                       if name not in DTS_FAMILY + NOT_COMPARED_IN_C19 and not name.startswith("ECW-RMED")}

@@ -146,3 +146,17 @@ def test_compute_block_counts_the_lines_not_computed_yet(tmp_path):
     table = report.compute_table(tmp_path)
     assert table.to_dict("records") == [{"figure": "figX", "lines": 3, "not computed yet": 1, "runs": 1000,
                                          "worker hours": 1.5}]
+
+
+def test_c19_on_the_500_armed_panel_needs_only_the_d_ts_it_draws():
+    """D-TS+ is not run on 500 arms, so C19 required a curve that never comes and stayed "not measured"."""
+    rows = [final_row("(d) 500", "copeland500", name, mean) for name, mean in
+            (("ccb", 900.0), ("scb", 800.0), ("ecw_rmed", 120.0), ("dts", 100.0))]
+    lines = pd.DataFrame([{"dataset": "copeland500", "algorithm": name, "runs": 10}
+                          for name in ("ccb", "scb", "ecw_rmed", "dts")])
+    (row,) = report.c19_rows({"fig4_noncondorcet": pd.DataFrame(rows)}, {"fig4_noncondorcet": lines})
+    assert row["verdict"] == HOLDS and "dts_plus" not in row["measured"]
+    # a panel that draws D-TS+ still waits for it
+    lines = pd.concat([lines, pd.DataFrame([{"dataset": "copeland500", "algorithm": "dts_plus", "runs": 0}])])
+    (row,) = report.c19_rows({"fig4_noncondorcet": pd.DataFrame(rows)}, {"fig4_noncondorcet": lines})
+    assert row["verdict"] == NOT_MEASURED and row["measured"] == "missing: dts_plus"
