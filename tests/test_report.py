@@ -160,3 +160,16 @@ def test_c19_on_the_500_armed_panel_needs_only_the_d_ts_it_draws():
     lines = pd.concat([lines, pd.DataFrame([{"dataset": "copeland500", "algorithm": "dts_plus", "runs": 0}])])
     (row,) = report.c19_rows({"fig4_noncondorcet": pd.DataFrame(rows)}, {"fig4_noncondorcet": lines})
     assert row["verdict"] == NOT_MEASURED and row["measured"] == "missing: dts_plus"
+
+
+def test_c19_rows_of_a_quick_run_are_marked_not_evidence(tmp_path):
+    """The figures mark their quick-run verdicts; C19, computed by the report, came out as plain 'holds'."""
+    quick = tmp_path / "quick"
+    quick.mkdir()
+    rows = [final_row("p", "mslr5_condorcet", name, mean) for name, mean in
+            (("dts", 100.0), ("dts_plus", 110.0), ("rucb", 300.0), ("ecw_rmed", 300.0))]
+    write_table(pd.DataFrame(rows), quick / "fig1_mslr_final.csv")
+    (verdict,) = report.claims_table(quick).query("claim == 'C19'")["verdict"]
+    assert verdict.startswith("quick run, not evidence") and verdict.endswith(f"({HOLDS})")
+    write_table(pd.DataFrame(rows), tmp_path / "fig1_mslr_final.csv")
+    assert report.claims_table(tmp_path).query("claim == 'C19'")["verdict"].tolist() == [HOLDS]
