@@ -83,6 +83,12 @@ def claim_id(label: str) -> str:
     return match.group(0) if match else str(label)
 
 
+def figure_id(name: str) -> str:
+    """The figure of a table stem or of an entry of ``CLAIMS``: "fig1_mslr" -> "fig1", " fig4 (computed
+    here)" -> "fig4", "c18_elimination" -> "c18"."""
+    return name.strip().split()[0].split("_")[0]
+
+
 def load_tables(folder: Path, suffix: str) -> dict[str, pd.DataFrame]:
     """{figure stem: table} of every ``<stem><suffix>`` in ``folder``."""
     return {path.name[: -len(suffix)]: pd.read_csv(path) for path in sorted(folder.glob(f"*{suffix}"))}
@@ -141,23 +147,26 @@ def is_quick(folder: Path) -> bool:
 
 def claims_table(folder: Path) -> pd.DataFrame:
     """Every claim row of every figure, C19 computed from the final tables (marked as not evidence in a quick
-    run's folder, like the figures' own rows), and a "not measured" row for each claim that no figure has
-    checked."""
-    tables = list(load_tables(folder, "_claims.csv").values())
-    rows = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(
+    run's folder, like the figures' own rows), and a "not measured" row for each claim and each of its
+    figures (``CLAIMS``) that has not checked it -- a claim checked by one of its figures but not yet by
+    another (C15a by fig2, C15b by fig4) is not complete."""
+    tables = load_tables(folder, "_claims.csv")
+    rows = pd.concat(list(tables.values()), ignore_index=True) if tables else pd.DataFrame(
         columns=["claim", "where", "statement", "measured", "verdict"])
-    c19 = pd.DataFrame(c19_rows(load_tables(folder, "_final.csv"), load_tables(folder, "_lines.csv")))
+    finals = load_tables(folder, "_final.csv")
+    c19 = pd.DataFrame(c19_rows(finals, load_tables(folder, "_lines.csv")))
     if is_quick(folder) and len(c19):
         c19["verdict"] = c19["verdict"].map(quick_verdict)
     rows = pd.concat([rows, c19], ignore_index=True)
-    present = {claim_id(label) for label in rows["claim"]}
+    present = {(claim_id(label), figure_id(stem)) for stem, table in tables.items() for label in table["claim"]}
+    present |= {("C19", figure_id(stem)) for stem in finals if stem in C19_FIGURES}
     missing = []
     for claim, (statement, figures) in CLAIMS.items():
-        if claim in present:
+        unmeasured = [figure for figure in map(figure_id, figures.split(",")) if (claim, figure) not in present]
+        if not unmeasured:
             continue
-        reason = "not measured yet: run " + ", ".join(
-            FIGURE_COMMANDS[f.strip()] for f in figures.split(",") if f.strip() in FIGURE_COMMANDS)
-        missing.append(claim_row(claim, figures, statement, reason, NOT_MEASURED))
+        reason = "not measured yet: run " + ", ".join(FIGURE_COMMANDS[f] for f in unmeasured if f in FIGURE_COMMANDS)
+        missing.append(claim_row(claim, ", ".join(unmeasured), statement, reason, NOT_MEASURED))
     rows = pd.concat([rows, pd.DataFrame(missing)], ignore_index=True)
     order = {claim: k for k, claim in enumerate(CLAIMS)}
     rows["_order"] = rows["claim"].map(lambda label: order.get(claim_id(label), len(order)))
