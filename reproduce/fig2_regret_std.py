@@ -25,6 +25,7 @@ from reproduce.claims import (
     mean_se,
     ratio_of,
     spread,
+    spread_over_mean,
     within_factor,
     worst,
 )
@@ -59,8 +60,11 @@ def std_table(results, t: int) -> pd.DataFrame:
             v = values[res.line.name]
             std = spread(v)
             mean = mean_se(v)
-            by_ecw = ratio_of(std, ecw_mean) if ecw_mean is not None else Estimate(np.nan, np.nan)
-            by_own = ratio_of(std, mean)
+            by_own = spread_over_mean(v)  # STD and mean of the same runs: not independent
+            if res.line.name == "ecw_rmed":
+                by_ecw = by_own
+            else:
+                by_ecw = ratio_of(std, ecw_mean) if ecw_mean is not None else Estimate(np.nan, np.nan)
             rows.append({"panel": title, "algorithm": res.line.name, "label": res.label, "t": t, "runs": v.size,
                          "mean": mean.value, "std": std.value, "std_se": std.se,
                          "std_over_ecw_mean": by_ecw.value, "std_over_ecw_mean_se": by_ecw.se,

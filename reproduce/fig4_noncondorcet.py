@@ -29,7 +29,7 @@ PANEL_CLAIMS = {
     0: (*C8_C9, pc.c11_nc_cyclic),
     1: C8_C9,
     2: (*C8_C9, lambda where, r: pc.c15b_gap_order(where, r, FIXED_ORDER_ECW.tag)),
-    3: (pc.c9_beat_ccb_scb,),
+    3: (lambda where, r: pc.c9_beat_ccb_scb(where, r, ("dts",)),),  # D-TS+ is not run on 500 arms
     4: (*C8_C9, pc.c13_plus_below_dts),
     5: (*C8_C9, pc.c13_plus_below_dts),
 }

@@ -27,6 +27,7 @@ from reproduce.claims import (
     below,
     best,
     claim_row,
+    quick_verdict,
     within_factor,
     worst,
 )
@@ -82,6 +83,12 @@ def claim_id(label: str) -> str:
     return match.group(0) if match else str(label)
 
 
+def figure_id(name: str) -> str:
+    """The figure of a table stem or of an entry of ``CLAIMS``: "fig1_mslr" -> "fig1", " fig4 (computed
+    here)" -> "fig4", "c18_elimination" -> "c18"."""
+    return name.strip().split()[0].split("_")[0]
+
+
 def load_tables(folder: Path, suffix: str) -> dict[str, pd.DataFrame]:
     """{figure stem: table} of every ``<stem><suffix>`` in ``folder``."""
     return {path.name[: -len(suffix)]: pd.read_csv(path) for path in sorted(folder.glob(f"*{suffix}"))}
@@ -91,7 +98,8 @@ def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | N
     """C19 per regret panel of Figs. 1, 3, 4: the better D-TS variant below every other baseline, and against
     ECW-RMED CLEAR_FACTOR times lower on Condorcet panels, lower or within COMPARABLE_FACTOR otherwise.
     A panel some of whose curves are not computed yet (``lines``: the figures' ``_lines.csv``, runs 0) is
-    not measured; StrongBorda, where the paper itself reports SAVAGE lowest (C2, C7), is left out."""
+    not measured; StrongBorda, where the paper itself reports SAVAGE lowest (C2, C7), is left out.  The D-TS
+    variants are those the panel draws (``lines``; D-TS alone on the 500-armed panel), both without ``lines``."""
     rows = []
     for stem in C19_FIGURES:
         if stem not in finals:
@@ -104,13 +112,15 @@ def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | N
             estimates = {row.algorithm: Estimate(row.mean_final_regret, row.sem_final_regret)
                          for row in panel.itertuples()}
             where = f"{stem} {title}"
+            on_panel = set(drawn.loc[drawn["dataset"] == dataset, "algorithm"]) if drawn is not None else set()
+            family = [name for name in DTS_FAMILY if name in on_panel] or list(DTS_FAMILY)
             missing = sorted(set(drawn.loc[(drawn["dataset"] == dataset) & (drawn["runs"] == 0), "algorithm"])) \
                 if drawn is not None else []
-            missing += [name for name in DTS_FAMILY if name not in estimates and name not in missing]
+            missing += [name for name in family if name not in estimates and name not in missing]
             if missing:
                 rows.append(claim_row("C19", where, CLAIMS["C19"][0], f"missing: {', '.join(missing)}", NOT_MEASURED))
                 continue
-            ours = [estimates[name] for name in DTS_FAMILY]
+            ours = [estimates[name] for name in family]
             mine = min(ours, key=lambda e: e.value)
             others = {name: e for name, e in estimates.items()
                       if name not in DTS_FAMILY + NOT_COMPARED_IN_C19 and not name.startswith("ECW-RMED")}
@@ -130,22 +140,33 @@ def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | N
     return rows
 
 
+def is_quick(folder: Path) -> bool:
+    """Whether ``folder`` holds the tables of a quick (smoke) run: figures/quick or figures/quick/fast."""
+    return QUICK in Path(folder).parts[-2:]
+
+
 def claims_table(folder: Path) -> pd.DataFrame:
-    """Every claim row of every figure, C19 computed from the final tables, and a "not measured" row for
-    each claim that no figure has checked."""
-    tables = list(load_tables(folder, "_claims.csv").values())
-    rows = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(
+    """Every claim row of every figure, C19 computed from the final tables (marked as not evidence in a quick
+    run's folder, like the figures' own rows), and a "not measured" row for each claim and each of its
+    figures (``CLAIMS``) that has not checked it -- a claim checked by one of its figures but not yet by
+    another (C15a by fig2, C15b by fig4) is not complete."""
+    tables = load_tables(folder, "_claims.csv")
+    rows = pd.concat(list(tables.values()), ignore_index=True) if tables else pd.DataFrame(
         columns=["claim", "where", "statement", "measured", "verdict"])
-    c19 = c19_rows(load_tables(folder, "_final.csv"), load_tables(folder, "_lines.csv"))
-    rows = pd.concat([rows, pd.DataFrame(c19)], ignore_index=True)
-    present = {claim_id(label) for label in rows["claim"]}
+    finals = load_tables(folder, "_final.csv")
+    c19 = pd.DataFrame(c19_rows(finals, load_tables(folder, "_lines.csv")))
+    if is_quick(folder) and len(c19):
+        c19["verdict"] = c19["verdict"].map(quick_verdict)
+    rows = pd.concat([rows, c19], ignore_index=True)
+    present = {(claim_id(label), figure_id(stem)) for stem, table in tables.items() for label in table["claim"]}
+    present |= {("C19", figure_id(stem)) for stem in finals if stem in C19_FIGURES}
     missing = []
     for claim, (statement, figures) in CLAIMS.items():
-        if claim in present:
+        unmeasured = [figure for figure in map(figure_id, figures.split(",")) if (claim, figure) not in present]
+        if not unmeasured:
             continue
-        reason = "not measured yet: run " + ", ".join(
-            FIGURE_COMMANDS[f.strip()] for f in figures.split(",") if f.strip() in FIGURE_COMMANDS)
-        missing.append(claim_row(claim, figures, statement, reason, NOT_MEASURED))
+        reason = "not measured yet: run " + ", ".join(FIGURE_COMMANDS[f] for f in unmeasured if f in FIGURE_COMMANDS)
+        missing.append(claim_row(claim, ", ".join(unmeasured), statement, reason, NOT_MEASURED))
     rows = pd.concat([rows, pd.DataFrame(missing)], ignore_index=True)
     order = {claim: k for k, claim in enumerate(CLAIMS)}
     rows["_order"] = rows["claim"].map(lambda label: order.get(claim_id(label), len(order)))
@@ -257,7 +278,7 @@ def build_report(folder: Path) -> str:
     folder = Path(folder)
     claims = claims_table(folder)
     finals = load_tables(folder, "_final.csv")
-    quick = QUICK in folder.parts[-2:]
+    quick = is_quick(folder)
     parts = ["# The paper's claims checked against this reproduction", "",
              "Generated by `python reproduce/report.py` from the tables the figure scripts write; do not edit.", ""]
     if quick:

@@ -30,6 +30,7 @@ from reproduce.claims import (
     quick_verdict,
     ratio_of,
     spread,
+    spread_over_mean,
     under,
     within_factor,
     worst,
@@ -145,3 +146,45 @@ def test_claim_row_refuses_unknown_verdicts_and_quick_rows_say_not_evidence():
     with pytest.raises(ValueError, match="unknown verdict"):
         claim_row("C", "w", "s", "m", "true")
     assert quick_verdict(FAILS).startswith("quick run, not evidence")
+
+
+def panel(**means):
+    """Stand-in LineResults (label = name) whose 100 runs have the given mean final regret (s.e. 1)."""
+    return {name: SimpleNamespace(label=name, final=values_with(mean, 1.0)) for name, mean in means.items()}
+
+
+def test_c9_is_not_measured_while_d_ts_plus_is_missing_from_a_panel_that_draws_it():
+    """C9 used to check D-TS alone when D-TS+ was not computed yet, and report that as the claim's verdict."""
+    from reproduce.paper_claims import c9_beat_ccb_scb
+
+    partial = panel(dts=100.0, ccb=500.0, scb=500.0)
+    row = c9_beat_ccb_scb("Fig. 1 (b)", partial)
+    assert row["verdict"] == NOT_MEASURED and "dts_plus" in row["measured"]
+    # the 500-armed panel draws D-TS alone: checked on it, and the statement says so
+    row = c9_beat_ccb_scb("Fig. 4 (d)", partial, ("dts",))
+    assert row["verdict"] == HOLDS and "D-TS+" not in row["statement"]
+    assert c9_beat_ccb_scb("Fig. 1 (b)", {**partial, **panel(dts_plus=90.0)})["verdict"] == HOLDS
+
+
+def test_std_over_own_mean_resamples_std_and_mean_together():
+    """Fig. 2 / C15a: the STD over the algorithm's own mean was given the error of a ratio of independent
+    estimates; with a few dominating runs (ECW-RMED) STD and mean move together and that error was 2x too big."""
+    from reproduce.fig2_regret_std import std_table
+
+    values = np.random.default_rng(3).lognormal(0.0, 1.5, 500)
+    rng = np.random.default_rng(4)
+    boot = values[rng.integers(0, values.size, size=(4000, values.size))]
+    direct = (boot.std(axis=1, ddof=1) / boot.mean(axis=1)).std(ddof=1)
+    est = spread_over_mean(values)
+    assert est.value == pytest.approx(values.std(ddof=1) / values.mean())
+    assert est.se == pytest.approx(direct, rel=0.2)
+    assert ratio_of(spread(values), mean_se(values)).se > 1.5 * direct  # the independent-estimates error
+
+    def line(name, v):
+        return SimpleNamespace(line=SimpleNamespace(name=name, algorithm=name, horizon=1000), label=name, final=v)
+
+    table = std_table([("p", [line("ecw_rmed", values), line("dts", values[:100] + 5.0)])], 1000).set_index(
+        "algorithm")
+    for column in ("std_over_own_mean", "std_over_ecw_mean"):
+        assert table.loc["ecw_rmed", f"{column}_se"] == pytest.approx(direct, rel=0.2)
+    assert table.loc["dts", "std_over_own_mean_se"] == pytest.approx(spread_over_mean(values[:100] + 5.0).se)

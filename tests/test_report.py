@@ -146,3 +146,46 @@ def test_compute_block_counts_the_lines_not_computed_yet(tmp_path):
     table = report.compute_table(tmp_path)
     assert table.to_dict("records") == [{"figure": "figX", "lines": 3, "not computed yet": 1, "runs": 1000,
                                          "worker hours": 1.5}]
+
+
+def test_c19_on_the_500_armed_panel_needs_only_the_d_ts_it_draws():
+    """D-TS+ is not run on 500 arms, so C19 required a curve that never comes and stayed "not measured"."""
+    rows = [final_row("(d) 500", "copeland500", name, mean) for name, mean in
+            (("ccb", 900.0), ("scb", 800.0), ("ecw_rmed", 120.0), ("dts", 100.0))]
+    lines = pd.DataFrame([{"dataset": "copeland500", "algorithm": name, "runs": 10}
+                          for name in ("ccb", "scb", "ecw_rmed", "dts")])
+    (row,) = report.c19_rows({"fig4_noncondorcet": pd.DataFrame(rows)}, {"fig4_noncondorcet": lines})
+    assert row["verdict"] == HOLDS and "dts_plus" not in row["measured"]
+    # a panel that draws D-TS+ still waits for it
+    lines = pd.concat([lines, pd.DataFrame([{"dataset": "copeland500", "algorithm": "dts_plus", "runs": 0}])])
+    (row,) = report.c19_rows({"fig4_noncondorcet": pd.DataFrame(rows)}, {"fig4_noncondorcet": lines})
+    assert row["verdict"] == NOT_MEASURED and row["measured"] == "missing: dts_plus"
+
+
+def test_c19_rows_of_a_quick_run_are_marked_not_evidence(tmp_path):
+    """The figures mark their quick-run verdicts; C19, computed by the report, came out as plain 'holds'."""
+    quick = tmp_path / "quick"
+    quick.mkdir()
+    rows = [final_row("p", "mslr5_condorcet", name, mean) for name, mean in
+            (("dts", 100.0), ("dts_plus", 110.0), ("rucb", 300.0), ("ecw_rmed", 300.0))]
+    write_table(pd.DataFrame(rows), quick / "fig1_mslr_final.csv")
+    def c19_verdicts(folder):
+        table = report.claims_table(folder)
+        return table.loc[(table["claim"] == "C19") & table["where"].str.startswith("fig1_mslr"), "verdict"].tolist()
+
+    (verdict,) = c19_verdicts(quick)
+    assert verdict.startswith("quick run, not evidence") and verdict.endswith(f"({HOLDS})")
+    write_table(pd.DataFrame(rows), tmp_path / "fig1_mslr_final.csv")
+    assert c19_verdicts(tmp_path) == [HOLDS]
+
+
+def test_a_claim_checked_by_one_of_its_figures_only_is_not_measured_on_the_other(tmp_path):
+    """C15 is C15a (fig2) and C15b (fig4): with fig4's rows alone the report showed C15 as fully checked."""
+    pd.DataFrame([{"claim": "C15b", "where": "Fig. 4 (c)", "statement": "s", "measured": "m", "verdict": HOLDS}]
+                 ).to_csv(tmp_path / "fig4_noncondorcet_claims.csv", index=False)
+    table = report.claims_table(tmp_path)
+    c15 = table[table["claim"] == "C15"]
+    assert c15["verdict"].tolist() == [NOT_MEASURED] and c15["where"].item() == "fig2"
+    assert c15["measured"].item() == "not measured yet: run make fig2"
+    c19 = table[table["claim"] == "C19"]
+    assert c19["measured"].item() == "not measured yet: run make fig1, make fig3, make fig4"
