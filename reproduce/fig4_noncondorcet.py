@@ -9,7 +9,7 @@ Usage: ``python reproduce/fig4_noncondorcet.py [--quick] [--runs N] [--horizon T
 """
 
 from reproduce import paper_claims as pc
-from reproduce.claims import FAILS, HOLDS, above, checked, final, need, ratio_of, worst
+from reproduce.claims import HOLDS, above, at, checked, final, need, ratio_of, worst
 from reproduce.experiment import Curve, Panel, regret_figure
 from reproduce.paper_config import ALL_ELEVEN, HORIZON, HORIZON_MSLR_NONCONDORCET_LARGE
 
@@ -39,8 +39,8 @@ C12_FROM_SLOT = 1000
 
 
 def c12_rows(results) -> list[dict]:
-    """C12 (App. D.2.2): on MSLR K=16 non-Condorcet ECW-RMED stays above D-TS+ for every t up to 5e6; on K=32
-    the gap is larger."""
+    """C12 (App. D.2.2): on MSLR K=16 non-Condorcet ECW-RMED stays above D-TS+ for every t up to 5e6 (the rule
+    applied at every checkpoint from C12_FROM_SLOT on, the worst verdict kept); on K=32 the gap is larger."""
     (title16, curves16), (title32, curves32) = results[4], results[5]
     by16 = {res.line.name: res for res in curves16}
     by32 = {res.line.name: res for res in curves32}
@@ -48,11 +48,11 @@ def c12_rows(results) -> list[dict]:
     def above_everywhere(r):
         def check():
             ecw, plus = need(r, "ecw_rmed", "dts_plus")
-            keep = ecw.checkpoints >= C12_FROM_SLOT
-            share = float((ecw.regret.mean(axis=0)[keep] > plus.regret.mean(axis=0)[keep]).mean())
-            verdict = worst(above(final(ecw), final(plus)), HOLDS if share == 1.0 else FAILS)
-            return (f"ECW-RMED {final(ecw)} vs D-TS+ {final(plus)} at T; above at {share:.0%} of the "
-                    f"checkpoints t >= {C12_FROM_SLOT}"), verdict
+            times = ecw.checkpoints[ecw.checkpoints >= C12_FROM_SLOT]
+            verdicts = [above(at(ecw, t), at(plus, t)) for t in times]
+            share = verdicts.count(HOLDS) / len(verdicts)
+            return (f"ECW-RMED {final(ecw)} vs D-TS+ {final(plus)} at T; significantly above at {share:.0%} of the "
+                    f"checkpoints t >= {C12_FROM_SLOT}, worst: {worst(*verdicts)}"), worst(*verdicts)
         return check
 
     def larger_gap():

@@ -21,7 +21,12 @@ from reproduce.atomic import write_text_atomic
 from reproduce.claims import (
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
+    DIRECTION_ONLY,
+    FAILS,
+    HOLDS,
     NOT_MEASURED,
+    NOT_SIGNIFICANT,
+    OPPOSITE_NOT_SIGNIFICANT,
     Estimate,
     above,
     below,
@@ -95,7 +100,8 @@ def load_tables(folder: Path, suffix: str) -> dict[str, pd.DataFrame]:
 
 
 def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | None = None) -> list[dict]:
-    """C19 per regret panel of Figs. 1, 3, 4: the better D-TS variant below every other baseline, and against
+    """C19 per regret panel of Figs. 1, 3, 4: every other baseline CLEAR_FACTOR times above the better D-TS
+    variant ("significantly outperform"), and against
     ECW-RMED CLEAR_FACTOR times lower on Condorcet panels, lower or within COMPARABLE_FACTOR otherwise.
     A panel some of whose curves are not computed yet (``lines``: the figures' ``_lines.csv``, runs 0) is
     not measured; StrongBorda, where the paper itself reports SAVAGE lowest (C2, C7), is left out.  The D-TS
@@ -124,7 +130,7 @@ def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | N
             mine = min(ours, key=lambda e: e.value)
             others = {name: e for name, e in estimates.items()
                       if name not in DTS_FAMILY + NOT_COMPARED_IN_C19 and not name.startswith("ECW-RMED")}
-            verdicts = [below(mine, e) for e in others.values()]
+            verdicts = [above(e, mine, CLEAR_FACTOR) for e in others.values()]
             measured = f"best D-TS variant {mine}"
             if others:
                 runner_up = min(others, key=lambda name: others[name].value)
@@ -177,7 +183,12 @@ def verdict_summary(claims: pd.DataFrame) -> pd.DataFrame:
     """Per claim: how many checks gave each verdict."""
     counts = claims.assign(claim=claims["claim"].map(claim_id)).groupby(["claim", "verdict"], sort=False).size()
     table = counts.unstack(fill_value=0)
-    return table.loc[[claim for claim in CLAIMS if claim in table.index]].reset_index()
+    order = [v for v in VERDICT_COLUMNS if v in table.columns] + [v for v in table.columns if v not in VERDICT_COLUMNS]
+    return table.loc[[claim for claim in CLAIMS if claim in table.index], order].reset_index()
+
+
+# Columns of the verdict summary, most favourable first.
+VERDICT_COLUMNS = (HOLDS, NOT_SIGNIFICANT, DIRECTION_ONLY, OPPOSITE_NOT_SIGNIFICANT, FAILS, NOT_MEASURED)
 
 
 def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -288,8 +299,10 @@ def build_report(folder: Path) -> str:
         parts += ["Computed with `--fast`: every algorithm with its exact fast paths (same law as the defaults, "
                   "other random streams; docs/harness.md#fast-paths), not the committed default-path runs.", ""]
     parts += ["A verdict is *holds* (true by more than 2 standard errors), *same order, not significant*, "
-              "*direction holds, magnitude not reached* (a claimed factor such as \"much lower\" = x2 is not "
-              "reached), *FAILS*, or *not measured*; thresholds are named in `reproduce/claims.py`.", "",
+              f"*direction holds, magnitude not reached* (a claimed factor such as \"much lower\" = x{CLEAR_FACTOR:g} "
+              "is not reached), *opposite order, not significant* (reversed, but within the noise), *FAILS* "
+              "(contradicted by more than the noise), or *not measured*; thresholds are named in "
+              "`reproduce/claims.py`.", "",
               "## Verdicts per claim", "", generated_blocks(folder)["claims"], "",
               "## Every check", "", markdown_table(claims), "",
               "## Distance to the asymptotic lower bound", "",
