@@ -57,6 +57,8 @@ OPPOSITE_NOT_SIGNIFICANT = "opposite order, not significant"
 FAILS = "FAILS"
 NOT_MEASURED = "not measured"
 QUICK_PREFIX = "quick run, not evidence"
+# A run with fewer runs or a shorter horizon than the paper's for some panel (--runs, --horizon).
+REDUCED_PREFIX = "below the paper's scale, not evidence"
 # Worst first: the verdict of a conjunction is the first of its parts' verdicts in this order.
 _SEVERITY = (NOT_MEASURED, FAILS, OPPOSITE_NOT_SIGNIFICANT, DIRECTION_ONLY, NOT_SIGNIFICANT, HOLDS)
 
@@ -233,9 +235,10 @@ def best(*verdicts: str) -> str:
     return max(verdicts, key=_SEVERITY.index)
 
 
-def quick_verdict(verdict: str) -> str:
-    """The verdict column of a quick (smoke) run: marked as not evidence for the paper's claims."""
-    return f"{QUICK_PREFIX} ({verdict})"
+def quick_verdict(verdict: str, prefix: str = QUICK_PREFIX) -> str:
+    """The verdict column of a quick (smoke) run, or of a run below the paper's scale (``prefix``
+    REDUCED_PREFIX): marked as not evidence for the paper's claims."""
+    return f"{prefix} ({verdict})"
 
 
 def claim_row(claim: str, where: str, statement: str, measured: str, verdict: str) -> dict:

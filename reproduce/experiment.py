@@ -13,7 +13,7 @@ import pandas as pd
 
 from algorithms import get_algorithm
 from data import load_dataset
-from reproduce.claims import quick_verdict
+from reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX, quick_verdict
 from reproduce.cli import backend_context, build_parser, main_guard, resolve
 from reproduce.lower_bounds import lower_bound
 from reproduce.paper_config import paper_runs
@@ -162,21 +162,37 @@ def lines_table(lines, results) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def write_claims(rows: list[dict], path, quick: bool) -> pd.DataFrame:
-    """Write the claims table; in a quick run every verdict is marked as not evidence for the paper."""
+def evidence_note(args, panels) -> str | None:
+    """Why the claim verdicts of this run are not evidence for the paper: QUICK_PREFIX with --quick,
+    REDUCED_PREFIX when some panel has fewer runs than the paper's rule or a shorter horizon than its
+    paper horizon (--runs, --horizon); None at the paper's scale."""
+    if args.quick:
+        return QUICK_PREFIX
+    for panel in panels:
+        lines = [line for curve in panel_curves(panel, args) for line in curve]
+        paper_horizon = panel.horizon or args.default_horizon
+        if min(line.runs for line in lines) < paper_runs(load_dataset(panel.dataset).K) or \
+                max(line.horizon for line in lines) < paper_horizon:
+            return REDUCED_PREFIX
+    return None
+
+
+def write_claims(rows: list[dict], path, note: str | None) -> pd.DataFrame:
+    """Write the claims table; with a ``note`` (``evidence_note``: a quick run or one below the paper's
+    scale) every verdict is marked with it as not evidence for the paper."""
     checks = pd.DataFrame(rows, columns=["claim", "where", "statement", "measured", "verdict"])
-    if quick:
-        checks["verdict"] = checks["verdict"].map(quick_verdict)
+    if note:
+        checks["verdict"] = checks["verdict"].map(lambda verdict: quick_verdict(verdict, note))
     write_table(checks, path)
     return checks
 
 
-def save_figure_with_claims(fig, stem, legend_axes, claim_rows: list[dict], quick: bool) -> pd.DataFrame:
+def save_figure_with_claims(fig, stem, legend_axes, claim_rows: list[dict], note: str | None) -> pd.DataFrame:
     """Lay ``fig`` out above the room its figure legend (drawn from ``legend_axes``; ``[]`` if none) needs,
     write ``stem``.png/.pdf and ``<stem name>_claims.csv`` (``write_claims``); return the claims table."""
     fig.tight_layout(rect=(0, legend_space(fig, legend_axes), 1, 1))
     save_figure(fig, stem)
-    return write_claims(claim_rows, stem.with_name(f"{stem.name}_claims.csv"), quick)
+    return write_claims(claim_rows, stem.with_name(f"{stem.name}_claims.csv"), note)
 
 
 def print_checks(checks: pd.DataFrame, stem) -> None:
@@ -208,7 +224,8 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
             print(table[["panel", "label", "runs", "mean_final_regret", "sem_final_regret", "slope_last_decade",
                          "lower_bound_slope"]].to_string(index=False, float_format=lambda v: f"{v:.2f}"))
             if claims is not None:
-                checks = write_claims(claims(results), stem.with_name(f"{name}_claims.csv"), args.quick)
+                checks = write_claims(claims(results), stem.with_name(f"{name}_claims.csv"),
+                                      evidence_note(args, panels))
                 print(checks.drop(columns="statement").to_string(index=False))
         if args.quick:
             print(QUICK_NOTICE)

@@ -29,7 +29,14 @@ from reproduce.claims import (
     within_factor,
     worst,
 )
-from reproduce.experiment import figure_main, print_checks, print_table, save_figure_with_claims, simulate_panels
+from reproduce.experiment import (
+    evidence_note,
+    figure_main,
+    print_checks,
+    print_table,
+    save_figure_with_claims,
+    simulate_panels,
+)
 from reproduce.paper_config import HORIZON
 from reproduce.plotting import Z_95, bars_axes, setup_theme, write_table
 
@@ -134,7 +141,7 @@ def build(args) -> None:
             if column == "std_over_ecw_mean":
                 axes[row, col].set_yscale("log")  # BTM and SCB are tens of times ECW-RMED's mean
     claims = [row for title, _ in results if "non-Condorcet" in title for row in c15a(table, title)]
-    checks = save_figure_with_claims(fig, stem, [], claims, args.quick)
+    checks = save_figure_with_claims(fig, stem, [], claims, evidence_note(args, fig1_mslr.PANELS))
     print_table(table.drop(columns=["color"] + [c for c in table.columns if c.endswith("_se")]))
     print_checks(checks, stem)
 

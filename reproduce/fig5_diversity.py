@@ -17,7 +17,14 @@ import pandas as pd
 
 from data import load_dataset
 from reproduce.claims import SUBSTANTIAL_SHARE, above, checked, exceeds, mean_se, need, worst
-from reproduce.experiment import Panel, figure_main, print_checks, save_figure_with_claims, simulate_panels
+from reproduce.experiment import (
+    Panel,
+    evidence_note,
+    figure_main,
+    print_checks,
+    save_figure_with_claims,
+    simulate_panels,
+)
 from reproduce.paper_config import HORIZON
 from reproduce.plotting import setup_theme, shares_axes, write_table
 
@@ -99,7 +106,7 @@ def build(args) -> None:
         shares_axes(ax, table[table["panel"] == title], f"{title}\n(bars: run {SAMPLE_PATH_RUN}; boxes: "
                     f"{'/'.join(map(str, runs))} runs, T = {curves[0].line.horizon:g})")
         ax.legend(fontsize=7, loc="upper right")
-    checks = save_figure_with_claims(fig, stem, [], c14(results), args.quick)
+    checks = save_figure_with_claims(fig, stem, [], c14(results), evidence_note(args, PANELS))
     paths = table[table["kind"] == "path"]
     for title, panel in paths.groupby("panel", sort=False):
         print(f"{title}: share of winner self-comparisons in run {SAMPLE_PATH_RUN}")

@@ -12,7 +12,15 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from reproduce.claims import CLEAR_FACTOR, above, checked, final, need, ratio_of, worst
-from reproduce.experiment import Panel, figure_main, print_checks, print_table, save_figure_with_claims, simulate_panels
+from reproduce.experiment import (
+    Panel,
+    evidence_note,
+    figure_main,
+    print_checks,
+    print_table,
+    save_figure_with_claims,
+    simulate_panels,
+)
 from reproduce.paper_config import DELAY_GRID, HORIZON
 from reproduce.plotting import Z_95, figure_legend, parameter_axes, setup_theme, write_table
 
@@ -127,7 +135,7 @@ def build(args) -> None:
         parameter_axes(ax, rows, "delay", title, "feedback delay d (slots)", f"R(T), T = {args.horizon:g}", some)
         ax.set_ylim(bottom=0)
     figure_legend(fig, axes.flat)
-    checks = save_figure_with_claims(fig, stem, axes.flat, c16(results), args.quick)
+    checks = save_figure_with_claims(fig, stem, axes.flat, c16(results), evidence_note(args, PANELS))
     print_table(table.pivot_table(index=["panel", "label"], columns="delay", values="mean", sort=False)
                 .reset_index())
     print_checks(checks, stem)

@@ -27,6 +27,7 @@ from reproduce.claims import (
     NOT_MEASURED,
     NOT_SIGNIFICANT,
     OPPOSITE_NOT_SIGNIFICANT,
+    REDUCED_PREFIX,
     Estimate,
     above,
     below,
@@ -151,9 +152,19 @@ def is_quick(folder: Path) -> bool:
     return QUICK in Path(folder).parts[-2:]
 
 
+def marked_like(table: pd.DataFrame | None, verdict: str, quick: bool) -> str:
+    """A C19 verdict marked as not evidence like the rows of the figure it is computed from (``table``, its
+    claims): a quick run's folder, or a figure drawn below the paper's scale (REDUCED_PREFIX)."""
+    if quick:
+        return quick_verdict(verdict)
+    if table is not None and len(table) and table["verdict"].str.startswith(REDUCED_PREFIX).all():
+        return quick_verdict(verdict, REDUCED_PREFIX)
+    return verdict
+
+
 def claims_table(folder: Path) -> pd.DataFrame:
-    """Every claim row of every figure, C19 computed from the final tables (marked as not evidence in a quick
-    run's folder, like the figures' own rows), and a "not measured" row for each claim and each of its
+    """Every claim row of every figure, C19 computed from the final tables (marked as not evidence like the
+    rows of its figure, ``marked_like``), and a "not measured" row for each claim and each of its
     figures (``CLAIMS``) that has not checked it -- a claim checked by one of its figures but not yet by
     another (C15a by fig2, C15b by fig4) is not complete."""
     tables = load_tables(folder, "_claims.csv")
@@ -161,8 +172,9 @@ def claims_table(folder: Path) -> pd.DataFrame:
         columns=["claim", "where", "statement", "measured", "verdict"])
     finals = load_tables(folder, "_final.csv")
     c19 = pd.DataFrame(c19_rows(finals, load_tables(folder, "_lines.csv")))
-    if is_quick(folder) and len(c19):
-        c19["verdict"] = c19["verdict"].map(quick_verdict)
+    if len(c19):
+        c19["verdict"] = [marked_like(tables.get(where.split()[0]), verdict, is_quick(folder))
+                          for where, verdict in zip(c19["where"], c19["verdict"], strict=True)]
     rows = pd.concat([rows, c19], ignore_index=True)
     present = {(claim_id(label), figure_id(stem)) for stem, table in tables.items() for label in table["claim"]}
     present |= {("C19", figure_id(stem)) for stem in finals if stem in C19_FIGURES}

@@ -3,6 +3,7 @@
 from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from reproduce.claims import (
@@ -256,3 +257,27 @@ def test_slope_of_a_sparse_horizon_grid_uses_its_last_three_points():
     t = np.array([10_000, 30_000, 100_000, 300_000, 1_000_000])
     res = curve(np.outer(np.random.default_rng(4).uniform(0.9, 1.1, 30), 7.0 * np.log(t)), t)
     assert log_slope(res, span=ASYMPTOTIC_SPAN).value == pytest.approx(7.0, rel=0.1)
+
+
+REDUCED = "below the paper's scale, not evidence"
+
+
+@pytest.mark.parametrize("flags, note", [
+    ([], None), (["--runs", "800"], None), (["--quick"], "quick run, not evidence"),
+    (["--runs", "20"], REDUCED), (["--horizon", "1e5"], REDUCED),
+])
+def test_claims_of_a_run_below_the_paper_scale_are_marked_not_evidence(tmp_path, flags, note):
+    """Only --quick used to mark verdicts: fig1 with --runs 20 wrote plain holds/FAILS into figures/ (and so
+    into REPORT.md and the README); now any panel with fewer runs or a shorter horizon than the paper's
+    marks them, and C19 (computed by the report from that figure's tables) follows its figure."""
+    from reproduce import fig1_mslr
+    from reproduce.cli import build_parser, resolve
+    from reproduce.experiment import evidence_note
+    from reproduce.report import marked_like
+
+    args = resolve(build_parser("fig1", fig1_mslr.HORIZON).parse_args(
+        [*flags, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")]))
+    assert evidence_note(args, fig1_mslr.PANELS) == note
+    table = pd.DataFrame({"verdict": [quick_verdict(HOLDS, note)] if note else [HOLDS]})
+    marked = marked_like(table, FAILS, quick=False)
+    assert marked == (FAILS if note in (None, "quick run, not evidence") else quick_verdict(FAILS, note))
