@@ -132,7 +132,8 @@ def build(args) -> None:
 
 def main(argv=None):
     """Run the diagnostic from the command line (see module docstring)."""
-    figure_main(__doc__.splitlines()[0], DEFAULT_HORIZON, build, argv, fast=False)  # slot by slot, by design
+    figure_main(__doc__.splitlines()[0], DEFAULT_HORIZON, build, argv, fast=False,  # slot by slot, by design
+                own_runs=DEFAULT_RUNS)
 
 
 if __name__ == "__main__":

@@ -138,15 +138,19 @@ def check_folder_readable(path, what: str = "folder") -> Path:
     return path
 
 
-def build_parser(description: str, default_horizon: int, fast: bool = True) -> argparse.ArgumentParser:
+def build_parser(description: str, default_horizon: int, fast: bool = True,
+                 own_runs: int | None = None) -> argparse.ArgumentParser:
     """The common parser; ``default_horizon`` is the figure's paper horizon; ``fast``: offer ``--fast``
-    (a script whose computation has no fast path leaves it out).  Numbers are read as text and
-    checked by ``resolve``, so every error reads ``error: --option ...``."""
+    (a script whose computation has no fast path leaves it out); ``own_runs``: a script with its own scale
+    (not the paper's: the C18 diagnostic) gives its default run count, and the help says so.  Numbers are
+    read as text and checked by ``resolve``, so every error reads ``error: --option ...``."""
     parser = OneLineParser(description=description)
-    parser.add_argument("--runs", default=None,
-                        help="independent runs per curve (default: the paper's 500/100/10 rule by K)")
+    whose = "the paper's" if own_runs is None else "this script's own; the paper gives none"
+    runs_help = ("independent runs per curve (default: the paper's 500/100/10 rule by K)" if own_runs is None
+                 else f"independent runs per dataset (default: {own_runs}, {whose})")
+    parser.add_argument("--runs", default=None, help=runs_help)
     parser.add_argument("--horizon", default=None,
-                        help=f"time horizon T, e.g. 100000 or 1e5 (default: {default_horizon:.0e}, the paper's)")
+                        help=f"time horizon T, e.g. 100000 or 1e5 (default: {default_horizon:.0e}, {whose})")
     parser.add_argument("--n-jobs", default="-1", help="parallel workers (-1: all cores)")
     parser.add_argument("--seed", default=str(ROOT_SEED), help=f"root seed (default {ROOT_SEED})")
     parser.add_argument("--quick", action="store_true",

@@ -247,13 +247,14 @@ def with_lower_bounds(table: pd.DataFrame, bounds: dict) -> pd.DataFrame:
     return table
 
 
-def figure_main(description: str, default_horizon: int, build, argv=None, fast: bool = True) -> None:
+def figure_main(description: str, default_horizon: int, build, argv=None, fast: bool = True,
+                own_runs: int | None = None) -> None:
     """Entry point of a figure script that is not a plain regret figure: parse the common CLI (with
-    ``--fast`` if ``fast``), then call ``build(args)``; bad input (ValueError) becomes one ``error:`` line
-    and exit status 2."""
+    ``--fast`` if ``fast``; ``own_runs`` for a script with its own scale, see ``build_parser``), then call
+    ``build(args)``; bad input (ValueError) becomes one ``error:`` line and exit status 2."""
 
     def main():
-        args = resolve(build_parser(description, default_horizon, fast).parse_args(argv))
+        args = resolve(build_parser(description, default_horizon, fast, own_runs).parse_args(argv))
         build(args)
         if args.quick:
             print(QUICK_NOTICE)

@@ -127,3 +127,15 @@ def test_c18_runs_on_the_chosen_backend(tmp_path, monkeypatch):
     c18_elimination.main(["--runs", "2", "--horizon", "10", "--backend", "threading", "--no-progress",
                           "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
     assert seen == {"ThreadingBackend"}
+
+
+def test_c18_help_gives_its_own_defaults_not_the_papers(capsys):
+    """c18_elimination's --help said its 20 runs of T = 1e5 were 'the paper's 500/100/10 rule' and 'the
+    paper's' horizon; the paper gives no numbers for this diagnostic."""
+    from reproduce import c18_elimination
+
+    with pytest.raises(SystemExit):
+        c18_elimination.main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "default: 20, this script's own" in text and "500/100/10" not in text
+    assert "the paper's)" not in text
