@@ -43,7 +43,7 @@ $(FIGDIR)/fig2_regret_std.png: $(FIGDIR)/fig1_mslr.png
 $(FIGDIR)/table9_mslr_subsets.md: reproduce/table9_mslr_subsets.py
 	$(PYTHON) reproduce/table9_mslr_subsets.py $(if $(QUICK),--quick,)
 
-# Claim C18: how often the RUCB-based elimination changes D-TS's first candidate (a diagnostic, ~2 min).
+# Claim C18: how often the RUCB-based elimination changes D-TS's first candidate (a diagnostic, ~7 min on 2 cores).
 $(FIGDIR)/c18_elimination.csv: reproduce/c18_elimination.py $(SHARED)
 	$(PYTHON) reproduce/c18_elimination.py $(FLAGS)
 

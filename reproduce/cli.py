@@ -145,12 +145,11 @@ def build_parser(description: str, default_horizon: int, fast: bool = True,
     (not the paper's: the C18 diagnostic) gives its default run count, and the help says so.  Numbers are
     read as text and checked by ``resolve``, so every error reads ``error: --option ...``."""
     parser = OneLineParser(description=description)
-    whose = "the paper's" if own_runs is None else "this script's own; the paper gives none"
     runs_help = ("independent runs per curve (default: the paper's 500/100/10 rule by K)" if own_runs is None
-                 else f"independent runs per dataset (default: {own_runs}, {whose})")
+                 else f"independent runs per dataset (default: {own_runs}, this script's own; the paper gives none)")
     parser.add_argument("--runs", default=None, help=runs_help)
     parser.add_argument("--horizon", default=None,
-                        help=f"time horizon T, e.g. 100000 or 1e5 (default: {default_horizon:.0e}, {whose})")
+                        help=f"time horizon T, e.g. 100000 or 1e5 (default: {default_horizon:.0e}, the paper's)")
     parser.add_argument("--n-jobs", default="-1", help="parallel workers (-1: all cores)")
     parser.add_argument("--seed", default=str(ROOT_SEED), help=f"root seed (default {ROOT_SEED})")
     parser.add_argument("--quick", action="store_true",
