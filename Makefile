@@ -13,8 +13,8 @@ FIGURES := fig1_mslr fig2_regret_std fig3_condorcet fig4_noncondorcet fig5_diver
 SHARED := reproduce/experiment.py reproduce/plotting.py reproduce/claims.py reproduce/paper_claims.py \
           reproduce/paper_config.py
 
-.PHONY: install all-figures fig1 fig2 fig3 fig4 fig5 fig6 fig7 table9 c18 report readme verify test test-all lint \
-        bench bench-paper clean
+.PHONY: install all-figures fig1 fig2 fig3 fig4 fig5 fig6 fig7 table9 c18 report readme verify fast-agreement test \
+        test-all lint bench bench-paper clean
 
 install:
 	python3 -m venv .venv
@@ -22,7 +22,7 @@ install:
 
 # Table 9 (data only) and the C18 diagnostic (D-TS slot by slot, by design) have no fast path.
 all-figures: $(FIGURES:%=$(FIGDIR)/%.png) $(if $(FAST),,$(FIGDIR)/table9_mslr_subsets.md $(FIGDIR)/c18_elimination.csv) \
-             report
+             report $(if $(FAST),fast-agreement,)
 
 fig1: $(FIGDIR)/fig1_mslr.png
 fig2: $(FIGDIR)/fig2_regret_std.png
@@ -58,6 +58,11 @@ readme:
 # Re-simulate the first run of every stored paper-scale chunk and compare bit for bit (~10 min).
 verify:
 	$(PYTHON) reproduce/verify.py results --max-horizon 2000000
+
+# Every line stored both with the defaults and with --fast, compared: same law (paired and KS tests, Holm over
+# all lines), or bit for bit for an algorithm without fast path; writes figures[/quick]/fast/fast_agreement.csv.
+fast-agreement:
+	$(PYTHON) reproduce/fast_agreement.py --results results$(if $(QUICK),/quick,) --figures figures$(if $(QUICK),/quick,)/fast
 
 test:
 	$(PYTHON) -m pytest -q

@@ -23,7 +23,7 @@ import pytest
 from algorithms import BTM, DTS, ECWRMED, Savage, Sparring, get_algorithm
 from algorithms.base import MAX_ARMS
 from data import dataset_from_matrix, load_dataset
-from reproduce import c18_elimination, fig1_mslr, lower_bounds, run, verify
+from reproduce import c18_elimination, fast_agreement, fig1_mslr, lower_bounds, run, verify
 from reproduce.cli import check_folder_readable, check_output_folder
 from reproduce.runner import Line, run_lines, run_one
 
@@ -121,6 +121,10 @@ CLI_CASES = [
     ("param-bool-text", run, ["--algorithms", "btm", "--param", "btm.faithful_bug=false"],
      r"faithful_bug must be True or False, got 'false'"),
     ("param-twice", run, ["--param", "dts.alpha=0.5", "--param", "dts.alpha=0.6"], r"--param dts.alpha is given twice"),
+    ("fast-agreement-missing-results", fast_agreement, ["--results", "{T}/missing"],
+     r"results folder {T}/missing: does not exist"),
+    ("fast-agreement-no-fast-folder", fast_agreement, ["--results", "{T}"], r"fast results folder {T}/fast: does not exist"),
+    ("fast-agreement-unknown-option", fast_agreement, ["--bogus"], r"unrecognized arguments: --bogus \(see --help\)"),
     ("verify-algorithms-empty", verify, ["{T}", "--algorithms"],
      r"argument --algorithms: expected at least one argument \(see --help\)"),
     ("lower-bounds-unknown-dataset", lower_bounds, ["nope"], r"unknown dataset 'nope'; available: .*"),

@@ -1,0 +1,229 @@
+"""Do the exact fast paths (``--fast``) give the same results as the defaults, line by line, at the scale stored?
+
+Every line stored both under the default results folder and under its ``fast/`` sub-folder (same
+dataset, algorithm, parameters apart from the fast ones, horizon, delay, shuffle, seed and runs) is
+compared:
+
+* an algorithm without a fast path (``AlgorithmSpec.fast`` empty: BTM, SAVAGE, Sparring, MultiSBM, SCB)
+  runs the same code on the same random stream under ``--fast``, so its two lines must be identical,
+  bit for bit ("identical", else "DIFFERS");
+* an algorithm with one draws other random numbers from the same law, so its two samples of runs must
+  agree in distribution.  Run r of both lines shares the arm shuffle and the generator's seed, so the
+  runs are paired: the mean of the paired differences of R(T) is tested against zero (t test), the two
+  samples of R(T) are compared by a two-sample Kolmogorov-Smirnov test (conservative under this positive
+  dependence), and the whole curve by the paired test at every decade checkpoint t = 10^k, combined by
+  Bonferroni.  The p-values of all lines together are corrected by Holm's method; a line "DISAGREES"
+  if one of its tests is rejected at the family-wise level ``FAMILY_LEVEL``, else it "agrees".
+
+Writes ``<figures>/fast_agreement.csv`` (one row per line: both means, the paired difference and its
+standard error, the three p-values, the verdict) and prints a summary.  Lines stored on one side only
+(still being computed) are counted and left out.
+
+Usage: ``python reproduce/fast_agreement.py [--results results] [--figures figures/fast]``.  Exit status 0
+if every compared line agrees, 1 otherwise, 2 on bad input.
+"""
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from algorithms import get_algorithm
+from reproduce.cli import OneLineParser, check_folder_readable, check_output_folder, main_guard
+from reproduce.paths import FAST, FIGURES, RESULTS
+from reproduce.store import ChunkError
+from reproduce.verify import intact_chunk, stream_split
+
+FAMILY_LEVEL = 0.05  # family-wise error rate over every test of every line (Holm)
+OUTPUT_NAME = "fast_agreement.csv"
+AGREES, DISAGREES, IDENTICAL, DIFFERS = "agrees", "DISAGREES", "identical", "DIFFERS"
+# The configuration entries that name a line (the run range and the parameters are handled apart).
+LINE_FIELDS = ("dataset", "matrix_sha1", "algorithm", "horizon", "delay", "shuffle", "seed", "checkpoints_per_decade")
+
+
+@dataclass
+class StoredLine:
+    """The runs of one line found in one results folder: per-run arrays in run order, by start of chunk."""
+
+    algorithm: str
+    params: dict
+    chunks: dict = field(default_factory=dict)  # start -> (stop, final, regret, checkpoints)
+
+    def complete_runs(self) -> int:
+        """Number of runs 0 .. n-1 stored without a gap (0 if run 0 is missing)."""
+        stop = 0
+        while stop in self.chunks:
+            stop = self.chunks[stop][0]
+        return stop
+
+    def arrays(self, runs: int):
+        """(final regrets, regret curves, checkpoints) of runs 0 .. runs-1."""
+        parts, start = [], 0
+        while start < runs:
+            parts.append(self.chunks[start])
+            start = parts[-1][0]
+        return (np.concatenate([part[1] for part in parts]), np.concatenate([part[2] for part in parts]),
+                parts[0][3])
+
+
+def line_identity(config: dict, fast_store: bool):
+    """(key, algorithm parameters) of the line a chunk's ``config`` belongs to, or None if it is not a line
+    this comparison covers (a stale stream version, a fast parameter at neither value): the key leaves
+    out the fast parameters and stream versions, which is what differs between the two folders; a
+    default-folder line must have every fast parameter at its default, a fast-folder line every one at
+    its fast value."""
+    spec = get_algorithm(config["algorithm"])
+    params, versions = stream_split(spec, config["params"])
+    resolved = spec.resolve_params(params)
+    if versions != spec.stream_tags(resolved):  # drawn the way an older version drew: stale, not this code's law
+        return None
+    wanted = spec.fast if fast_store else {name: spec.defaults[name] for name in spec.fast}
+    if any(resolved[name] != value for name, value in wanted.items()):
+        return None
+    shared = {name: value for name, value in resolved.items() if name not in spec.fast}
+    key = json.dumps({**{name: config[name] for name in LINE_FIELDS}, "params": shared}, sort_keys=True)
+    return key, shared
+
+
+def stored_lines(folder: Path, fast_store: bool) -> dict[str, StoredLine]:
+    """Every intact chunk directly below ``folder`` (``<dataset>/<line>/runs_*.npz``; the quick and fast
+    sub-folders are other stores), grouped by line; a damaged chunk is named on stderr and left out."""
+    lines: dict[str, StoredLine] = {}
+    for path in sorted(folder.glob("*/*/runs_*.npz")):
+        try:
+            chunk, _dataset = intact_chunk(path)
+        except ChunkError as error:
+            print(f"note: left out: {error}", file=sys.stderr)
+            continue
+        config = chunk["meta"]["config"]
+        identity = line_identity(config, fast_store)
+        if identity is None:
+            continue
+        key, params = identity
+        start, stop = config["runs"]
+        line = lines.setdefault(key, StoredLine(config["algorithm"], params))
+        line.chunks[start] = (stop, chunk["final"].astype(np.float64), chunk["regret"].astype(np.float64),
+                              chunk["checkpoints"])
+    return lines
+
+
+def paired_p(differences: np.ndarray) -> float:
+    """Two-sided p-value of the paired t test that the mean of ``differences`` is 0 (1 if they are all 0,
+    0 if they all equal one non-zero value)."""
+    spread = differences.std(ddof=1) if differences.size > 1 else 0.0
+    if spread == 0:
+        return 1.0 if np.all(differences == 0) else 0.0
+    return float(stats.ttest_1samp(differences, 0.0).pvalue)
+
+
+def curve_p(default_curves: np.ndarray, fast_curves: np.ndarray, checkpoints: np.ndarray) -> float:
+    """Bonferroni combination of the paired tests at the decade checkpoints t = 10^k of the regret curves."""
+    decades = [k for k, t in enumerate(checkpoints) if t >= 10 and 10 ** round(np.log10(t)) == t]
+    if not decades:
+        return 1.0
+    smallest = min(paired_p(fast_curves[:, k] - default_curves[:, k]) for k in decades)
+    return min(1.0, smallest * len(decades))
+
+
+def holm_rejected(p_values: np.ndarray, level: float) -> np.ndarray:
+    """Which of ``p_values`` Holm's step-down method rejects at family-wise error rate ``level``."""
+    order = np.argsort(p_values, kind="stable")
+    rejected = np.zeros(p_values.size, bool)
+    for rank, index in enumerate(order):
+        if p_values[index] > level / (p_values.size - rank):
+            break
+        rejected[index] = True
+    return rejected
+
+
+def compare(default: dict[str, StoredLine], fast: dict[str, StoredLine]) -> tuple[pd.DataFrame, int]:
+    """One row per line complete on both sides with the same runs; and the number of lines left out
+    because one side is missing or incomplete."""
+    rows, left_out = [], 0
+    for key in sorted(set(default) | set(fast)):
+        if key not in default or key not in fast:
+            left_out += 1
+            continue
+        runs = default[key].complete_runs()
+        if runs == 0 or runs != fast[key].complete_runs():
+            left_out += 1
+            continue
+        info = json.loads(key)
+        spec = get_algorithm(info["algorithm"])
+        final_d, curves_d, checkpoints = default[key].arrays(runs)
+        final_f, curves_f, _ = fast[key].arrays(runs)
+        differences = final_f - final_d
+        row = {"dataset": info["dataset"], "algorithm": info["algorithm"],
+               "params": json.dumps(info["params"], sort_keys=True), "fast_params": json.dumps(dict(spec.fast)),
+               "horizon": info["horizon"], "delay": info["delay"], "shuffle": info["shuffle"], "runs": runs,
+               "mean_default": final_d.mean(), "mean_fast": final_f.mean(), "mean_difference": differences.mean(),
+               "se_difference": differences.std(ddof=1) / np.sqrt(runs) if runs > 1 else np.nan}
+        if not spec.fast:
+            same = np.array_equal(final_d, final_f) and np.array_equal(curves_d, curves_f)
+            row.update(p_paired_final=np.nan, p_ks_final=np.nan, p_curve=np.nan, verdict=IDENTICAL if same else DIFFERS)
+        else:
+            row.update(p_paired_final=paired_p(differences), p_ks_final=float(stats.ks_2samp(final_d, final_f).pvalue),
+                       p_curve=curve_p(curves_d, curves_f, checkpoints), verdict=AGREES)
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    if rows:
+        tested = table["verdict"] == AGREES
+        p_columns = ["p_paired_final", "p_ks_final", "p_curve"]
+        p_values = table.loc[tested, p_columns].to_numpy().ravel()
+        if p_values.size:
+            rejected = holm_rejected(p_values, FAMILY_LEVEL).reshape(-1, len(p_columns)).any(axis=1)
+            table.loc[table.index[tested][rejected], "verdict"] = DISAGREES
+    return table, left_out
+
+
+def summary(table: pd.DataFrame, left_out: int) -> list[str]:
+    """The printed summary: counts per verdict, the smallest p-values, and how uniform the paired tests'
+    p-values are (under agreement they are uniform on [0, 1])."""
+    lines = [f"{len(table)} lines compared, {left_out} stored on one side only or incomplete (left out)"]
+    if table.empty:
+        return lines
+    counts = table["verdict"].value_counts()
+    lines.append(", ".join(f"{counts[v]} {v}" for v in (AGREES, DISAGREES, IDENTICAL, DIFFERS) if v in counts))
+    tested = table[table["p_paired_final"].notna()]
+    if not tested.empty:
+        lines.append(f"smallest p-values: paired R(T) {tested['p_paired_final'].min():.3g}, KS R(T) "
+                     f"{tested['p_ks_final'].min():.3g}, curve {tested['p_curve'].min():.3g} "
+                     f"(Holm over {3 * len(tested)} tests at family-wise level {FAMILY_LEVEL})")
+        if len(tested) >= 20:
+            uniform = stats.kstest(tested["p_paired_final"], "uniform").pvalue
+            lines.append(f"paired R(T) p-values against the uniform law (expected under agreement): "
+                         f"KS p = {uniform:.3g}")
+    return lines
+
+
+def main(argv=None) -> None:
+    """Compare the two folders and write the table (see module docstring)."""
+    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", default=str(RESULTS),
+                        help=f"default results folder; the fast runs are in its '{FAST}/' sub-folder "
+                             "(default results/)")
+    parser.add_argument("--figures", default=str(FIGURES / FAST),
+                        help=f"where {OUTPUT_NAME} is written (default figures/fast/)")
+
+    def run():
+        args = parser.parse_args(argv)
+        results = check_folder_readable(Path(args.results), "results folder")
+        fast_folder = check_folder_readable(results / FAST, "fast results folder")
+        figures = check_output_folder(Path(args.figures), "figures folder")
+        table, left_out = compare(stored_lines(results, False), stored_lines(fast_folder, True))
+        figures.mkdir(parents=True, exist_ok=True)
+        table.to_csv(figures / OUTPUT_NAME, index=False)
+        for text in summary(table, left_out):
+            print(text)
+        print(f"wrote {figures / OUTPUT_NAME}")
+        sys.exit(1 if (not table.empty and table["verdict"].isin([DISAGREES, DIFFERS]).any()) else 0)
+
+    main_guard(run)
+
+
+if __name__ == "__main__":
+    main()
