@@ -24,9 +24,11 @@ the same for the runs of ``--fast`` (``results/fast/``).
 
 ``--measured`` skips the probes and prints only what the stored runs took, per figure: worker hours
 (wall time of the workers) and CPU hours, with the defaults and with ``--fast``, and how many lines are
-still missing.  This is how the cost of the whole paper is measured when it is computed over several
-sessions (the chunks keep their own times, so a resumed computation adds up exactly): the wall time
-of ``make all-figures`` on J cores is about the worker hours / J once every line is stored.
+still missing (with ``--fast``, a line the option leaves unchanged, e.g. BTM's, is the default line and
+is counted from ``results/``, where it is stored).  This is how the cost of the whole paper is measured
+when it is computed over several sessions (the chunks keep their own times, so a resumed computation
+adds up exactly): the wall time of ``make all-figures`` on J cores is about the worker hours / J once
+every line is stored.
 
 Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N] [--measured]
 """
@@ -39,7 +41,7 @@ from types import SimpleNamespace
 from algorithms import get_algorithm
 from data import load_dataset
 from reproduce.cli import OneLineParser, integer, main_guard
-from reproduce.experiment import panel_curves
+from reproduce.experiment import curves_and_stores, panel_curves
 from reproduce.paper_config import HORIZON, ROOT_SEED
 from reproduce.paths import FAST, RESULTS
 from reproduce.runner import load_line, run_one
@@ -176,29 +178,30 @@ def print_measured(args):
     stored ones took (each line counted once, in the first figure that draws it)."""
     print(f"{'figure':<18} {'store':<9} {'lines':>6} {'missing':>8} {'worker h':>9} {'CPU h':>8} {'no CPU':>7}")
     for store, results, fast in STORES:
-        cli = SimpleNamespace(runs=None, horizon=HORIZON, quick=False, default_horizon=HORIZON, fast=fast)
+        cli = SimpleNamespace(runs=None, horizon=HORIZON, quick=False, default_horizon=HORIZON, fast=fast,
+                              out=results, default_out=RESULTS)
         counted = set()
         grand = {"lines": 0, "missing": 0, "worker": 0.0, "cpu": 0.0, "no_cpu": 0}
         for figure in args.figures:
             total = dict.fromkeys(grand, 0)
             for panel in importlib.import_module(f"reproduce.{figure}").PANELS:
                 dataset = load_dataset(panel.dataset)
-                for curve in panel_curves(panel, cli):
-                    for line in curve:
-                        if line_key(line) in counted:
-                            continue
-                        counted.add(line_key(line))
-                        hours = stored_hours([line], dataset, results)
-                        total["lines"] += 1
-                        if hours is None:
-                            total["missing"] += 1
-                            continue
-                        worker, cpu = hours
-                        total["worker"] += worker
-                        if math.isnan(cpu):
-                            total["no_cpu"] += 1
-                        else:
-                            total["cpu"] += cpu
+                curves, folders = curves_and_stores([panel], cli)
+                for line, folder in zip((line for curve in curves[0] for line in curve), folders, strict=True):
+                    if line_key(line) in counted:
+                        continue
+                    counted.add(line_key(line))
+                    hours = stored_hours([line], dataset, folder)
+                    total["lines"] += 1
+                    if hours is None:
+                        total["missing"] += 1
+                        continue
+                    worker, cpu = hours
+                    total["worker"] += worker
+                    if math.isnan(cpu):
+                        total["no_cpu"] += 1
+                    else:
+                        total["cpu"] += cpu
             print(f"{figure:<18} {store:<9} {total['lines']:>6} {total['missing']:>8} {total['worker']:>9.2f} "
                   f"{total['cpu']:>8.2f} {total['no_cpu']:>7}", flush=True)
             for key in grand:

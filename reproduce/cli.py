@@ -211,6 +211,8 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
         raise ValueError("--n-jobs must be a positive number of workers or negative (-1: all cores), got 0")
     _resolve_backend(args)
     sub = Path(QUICK if args.quick else "", FAST if getattr(args, "fast", False) else "")
+    # The defaults' folder: with --fast, lines the option does not change are stored there (experiment.py).
+    args.default_out = (args.out or RESULTS) / (QUICK if args.quick else "")
     args.out = (args.out or RESULTS) / sub
     args.figures = (args.figures or FIGURES) / sub
     if not args.plot_only:

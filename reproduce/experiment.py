@@ -5,6 +5,7 @@ line is ``reproduce.cli``'s.  ``simulate`` (cached, resumable) and ``plot`` (che
 ``--plot-only``) are separate steps.
 """
 
+import argparse
 import sys
 from dataclasses import dataclass
 
@@ -110,28 +111,49 @@ def combine_ete(results: list[LineResult]) -> LineResult:
     )
 
 
+def curves_and_stores(panels, args) -> tuple[list, list]:
+    """Every panel's curves (``panel_curves``) and, for their lines flattened in order, the results folder
+    of each: ``args.out``, except that with --fast a line that --fast leaves unchanged (an algorithm
+    without fast path, or a curve that sets its fast parameters itself) is the default line, read from
+    and stored in the defaults' folder ``args.default_out`` -- the same runs, never computed twice."""
+    curves = [panel_curves(panel, args) for panel in panels]
+    flat = [line for panel in curves for curve in panel for line in curve]
+    if not getattr(args, "fast", False):
+        return curves, [args.out] * len(flat)
+    plain = argparse.Namespace(**{**vars(args), "fast": False})
+    defaults = [line for panel in panels for curve in panel_curves(panel, plain) for line in curve]
+    return curves, [args.default_out if line == default else args.out
+                    for line, default in zip(flat, defaults, strict=True)]
+
+
 def simulate_panels(name: str, panels, args) -> list:
     """Run (or, with --plot-only, load) every panel's curves; returns [(title, [LineResult])].
 
-    With --plot-only a curve whose runs are not all stored yet is left out of its panel (listed on
-    stderr), so that a figure whose computation is still under way can be drawn; its claims then read
-    "not measured".
+    Each line is stored in the folder ``curves_and_stores`` gives it.  With --plot-only a curve whose runs
+    are not all stored yet is left out of its panel (listed on stderr), so that a figure whose
+    computation is still under way can be drawn; its claims then read "not measured".
     """
-    curves = [panel_curves(panel, args) for panel in panels]
+    curves, stores = curves_and_stores(panels, args)
     flat = [line for panel in curves for curve in panel for line in curve]
-    if args.plot_only:
-        results = []
-        for line in flat:
-            dataset, spec = validate_line(line)
-            try:
-                results.append(load_line(line, dataset, spec, args.out, args.seed))
-            except ValueError as error:
-                print(f"note: {error}", file=sys.stderr)
-                results.append(None)
-    else:
-        with backend_context(args):
-            results = run_lines(flat, name, args.out, args.seed, n_jobs=args.n_jobs, force=args.force,
-                                progress=not args.no_progress, backend=args.backend)
+    results = [None] * len(flat)
+    for out in dict.fromkeys(sorted(stores, key=lambda folder: folder == args.out)):  # the defaults first
+        index = [k for k, store in enumerate(stores) if store == out]
+        lines = [flat[k] for k in index]
+        if args.plot_only:
+            found = []
+            for line in lines:
+                dataset, spec = validate_line(line)
+                try:
+                    found.append(load_line(line, dataset, spec, out, args.seed))
+                except ValueError as error:
+                    print(f"note: {error}", file=sys.stderr)
+                    found.append(None)
+        else:
+            with backend_context(args):
+                found = run_lines(lines, name, out, args.seed, n_jobs=args.n_jobs, force=args.force,
+                                  progress=not args.no_progress, backend=args.backend)
+        for k, result in zip(index, found, strict=True):
+            results[k] = result
     out, k, missing = [], 0, []
     for panel, panel_lines in zip(panels, curves, strict=True):
         merged = []

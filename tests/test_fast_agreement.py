@@ -1,9 +1,9 @@
 """``reproduce/fast_agreement.py``: the line-by-line comparison of the ``--fast`` results with the defaults.
 
 Two small stores are computed the way the figure scripts compute them (the same lines, with and without
-each algorithm's fast parameters); the real fast paths must agree with the defaults and an algorithm
-without a fast path must be identical, while a fast line whose regrets are scaled by 1.5 must be found
-to disagree and a changed run of a line without a fast path to differ."""
+each algorithm's fast parameters); the real fast paths must agree with the defaults, while a fast line
+whose regrets are scaled by 1.5 must be found to disagree.  Lines of an algorithm without fast path are
+not compared (``--fast`` stores them once, with the defaults)."""
 
 import json
 import shutil
@@ -54,12 +54,12 @@ def test_the_fast_paths_agree_and_a_line_without_one_is_identical(stores, tmp_pa
     code, table = _run(stores, tmp_path / "f")
     assert code == 0
     assert table.loc["dts", "verdict"] == fa.AGREES and table.loc["rucb", "verdict"] == fa.AGREES
-    assert table.loc["sparring", "verdict"] == fa.IDENTICAL
+    assert "sparring" not in table.index  # no fast path: nothing to compare
     assert (table["runs"] == 60).all()
     assert "sampling" not in json.loads(table.loc["dts", "params"])  # the fast parameter is what differs
     assert json.loads(table.loc["dts", "fast_params"]) == {"sampling": "fast"}
     out = capsys.readouterr().out
-    assert "3 lines compared, 1 stored on one side only" in out
+    assert "2 lines compared, 1 stored on one side only" in out
 
 
 def _scale_fast_chunks(results, line, factor):
@@ -77,13 +77,6 @@ def test_a_fast_line_from_another_law_disagrees(stores, tmp_path):
     code, table = _run(results, tmp_path / "f")
     assert code == 1
     assert table.loc["dts", "verdict"] == fa.DISAGREES and table.loc["rucb", "verdict"] == fa.AGREES
-
-
-def test_a_changed_run_of_a_line_without_fast_path_differs(stores, tmp_path):
-    results = _copy_store(stores, tmp_path / "r")
-    _scale_fast_chunks(results, LINES[2], 1.0 + 1e-6)
-    code, table = _run(results, tmp_path / "f")
-    assert code == 1 and table.loc["sparring", "verdict"] == fa.DIFFERS
 
 
 def test_paired_p_is_the_paired_t_test():

@@ -13,7 +13,7 @@ from algorithms import ALGORITHMS, get_algorithm
 from data import load_dataset
 from reproduce import report
 from reproduce.cli import build_parser, resolve
-from reproduce.experiment import Curve, Panel, panel_curves
+from reproduce.experiment import Curve, Panel, curves_and_stores, panel_curves
 from reproduce.paper_config import HORIZON
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,3 +72,29 @@ def test_the_report_of_a_fast_folder_says_so(tmp_path):
         assert "Computed with `--fast`" in text
         assert ("Quick run" in text) == (folder.parent.name == "quick")
     assert "Computed with `--fast`" not in report.build_report(tmp_path)
+
+
+def test_lines_fast_leaves_unchanged_are_stored_with_the_defaults(tmp_path):
+    """Under --fast a line of an algorithm without fast path, or of a curve setting its fast parameter
+    itself, is the default line: it is read from and stored in the defaults' folder, never twice."""
+    panel = Panel("mslr5_condorcet", "p", ("dts", "sparring", Curve("rucb", (("skip", "off"),), tag="RUCB slow")))
+    _, stores = curves_and_stores([panel], _args(tmp_path, "--fast"))
+    assert stores == [tmp_path / "r" / "fast", tmp_path / "r", tmp_path / "r"]
+    _, stores = curves_and_stores([panel], _args(tmp_path, "--quick", "--fast"))
+    assert stores == [tmp_path / "r" / "quick" / "fast", tmp_path / "r" / "quick", tmp_path / "r" / "quick"]
+    assert curves_and_stores([panel], _args(tmp_path))[1] == [tmp_path / "r"] * 3
+
+
+def test_a_fast_run_reuses_the_default_line_of_an_algorithm_without_fast_path(tmp_path):
+    common = [sys.executable, "reproduce/run.py", "--dataset", "cyclic", "--algorithms", "dts", "sparring",
+              "--runs", "2", "--horizon", "300", "--n-jobs", "1", "--no-progress", "--name", "t",
+              "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")]
+    subprocess.run(common, cwd=ROOT, check=True, capture_output=True)
+    sparring = sorted((tmp_path / "r" / "cyclic").glob("sparring_*/runs_*.npz"))
+    assert len(sparring) == 1
+    stamp = sparring[0].stat().st_mtime_ns
+    subprocess.run([*common, "--fast"], cwd=ROOT, check=True, capture_output=True)
+    assert sorted(p.parent.name.split("_")[0] for p in (tmp_path / "r" / "fast" / "cyclic").glob("*/runs_*.npz")) \
+        == ["dts"]
+    assert sparring[0].stat().st_mtime_ns == stamp  # read, not recomputed
+    assert (tmp_path / "f" / "fast" / "t.png").is_file()
