@@ -16,7 +16,7 @@ Each statement gets one verdict:
 
 A claim made of several statements takes the worst verdict of its parts (``worst``).  The thresholds
 that turn words like "much lower" into numbers are named constants here, each with its reason.  A
-quick run cannot test the paper's claims: ``quick_verdict`` marks its rows as not evidence.
+quick run cannot test the paper's claims: ``not_evidence_verdict`` marks its rows as not evidence.
 """
 
 from dataclasses import dataclass
@@ -235,7 +235,7 @@ def best(*verdicts: str) -> str:
     return max(verdicts, key=_SEVERITY.index)
 
 
-def quick_verdict(verdict: str, prefix: str = QUICK_PREFIX) -> str:
+def not_evidence_verdict(verdict: str, prefix: str = QUICK_PREFIX) -> str:
     """The verdict column of a quick (smoke) run, or of a run below the paper's scale (``prefix``
     REDUCED_PREFIX): marked as not evidence for the paper's claims."""
     return f"{prefix} ({verdict})"

@@ -14,7 +14,7 @@ import pandas as pd
 
 from algorithms import get_algorithm
 from data import load_dataset
-from reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX, quick_verdict
+from reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX, not_evidence_verdict
 from reproduce.cli import backend_context, build_parser, main_guard, resolve
 from reproduce.lower_bounds import lower_bound
 from reproduce.paper_config import paper_runs
@@ -204,7 +204,7 @@ def write_claims(rows: list[dict], path, note: str | None) -> pd.DataFrame:
     scale) every verdict is marked with it as not evidence for the paper."""
     checks = pd.DataFrame(rows, columns=["claim", "where", "statement", "measured", "verdict"])
     if note:
-        checks["verdict"] = checks["verdict"].map(lambda verdict: quick_verdict(verdict, note))
+        checks["verdict"] = checks["verdict"].map(lambda verdict: not_evidence_verdict(verdict, note))
     write_table(checks, path)
     return checks
 

@@ -33,7 +33,7 @@ from reproduce.claims import (
     below,
     best,
     claim_row,
-    quick_verdict,
+    not_evidence_verdict,
     within_factor,
     worst,
 )
@@ -156,9 +156,9 @@ def marked_like(table: pd.DataFrame | None, verdict: str, quick: bool) -> str:
     """A C19 verdict marked as not evidence like the rows of the figure it is computed from (``table``, its
     claims): a quick run's folder, or a figure drawn below the paper's scale (REDUCED_PREFIX)."""
     if quick:
-        return quick_verdict(verdict)
+        return not_evidence_verdict(verdict)
     if table is not None and len(table) and table["verdict"].str.startswith(REDUCED_PREFIX).all():
-        return quick_verdict(verdict, REDUCED_PREFIX)
+        return not_evidence_verdict(verdict, REDUCED_PREFIX)
     return verdict
 
 

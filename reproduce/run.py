@@ -21,6 +21,7 @@ from reproduce.cli import build_parser, check_name, integer, main_guard, resolve
 from reproduce.experiment import Curve, Panel, simulate_panels
 from reproduce.paper_config import HORIZON
 from reproduce.plotting import final_table, plot_regret_panels, write_table
+from reproduce.runner import check_delay
 
 # The figure scripts' names (each writes <figures>/<name>.*): not available as --name.
 FIGURE_NAMES = frozenset(path.stem for pattern in ("fig[0-9]_*.py", "table9_*.py", "c18_*.py")
@@ -76,9 +77,7 @@ def main(argv=None):
             raise ValueError(f"--name {args.name} is the name of reproduce/{args.name}.py's figure, whose files "
                              f"(and REPORT.md's numbers) it would overwrite: choose another")
         args.delay = integer(args.delay, "--delay")
-        if 1 < args.delay >= args.horizon:
-            raise ValueError(f"--delay must be smaller than --horizon (no feedback would arrive before the end), "
-                             f"got --delay {args.delay} with --horizon {args.horizon}")
+        check_delay(args.delay, args.horizon, ("--delay", "--horizon"))
         params = parse_params(args.param, args.algorithms)
         title = load_dataset(args.dataset).name
         panel = Panel(dataset=args.dataset, title=title, delay=args.delay,

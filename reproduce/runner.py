@@ -201,6 +201,15 @@ def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: 
     return path, arrays, meta, (stop - start) * line.horizon
 
 
+def check_delay(delay: int, horizon: int, names: tuple[str, str] = ("delay", "horizon")) -> None:
+    """ValueError (naming the two values as ``names``) if a delay d > 1 is not below the horizon: feedback
+    arrives every d slots, so none would reach the algorithm before the end (d = 1, no delay, is fine
+    even at T = 1)."""
+    if 1 < delay >= horizon:
+        raise ValueError(f"{names[0]} must be smaller than {names[1]} (no feedback would arrive before the end), "
+                         f"got {names[0]} {delay} with {names[1]} {horizon}")
+
+
 def validate_line(line: Line):
     """Check a line before any work: returns (dataset, spec); ValueError names the first bad value.
 
@@ -215,12 +224,10 @@ def validate_line(line: Line):
             raise ValueError(f"{name} must be at most {INT64_MAX} (int64), got {value!r}")
     if line.runs > MAX_RUNS:
         raise ValueError(f"runs must be at most {MAX_RUNS}, got {line.runs!r}")
-    if 1 < line.delay >= line.horizon and not spec.needs_horizon:
-        # No feedback would reach the algorithm before the end (d = 1, no delay, is fine even at T = 1).
+    if not spec.needs_horizon:
         # Explore-then-exploit algorithms are exempt: their curve is run at every grid horizon, some of
         # which may be below the delay.
-        raise ValueError(f"delay must be smaller than the horizon (feedback arrives every d slots), "
-                         f"got delay {line.delay} >= horizon {line.horizon}")
+        check_delay(line.delay, line.horizon)
     check_flag("shuffle", line.shuffle)
     params = spec.resolve_params(line.params)
     spec.make_state(dataset.K, line.horizon, spec.problem_params(params, dataset))

@@ -281,7 +281,7 @@ API_CASES = [
     ("line-bool-runs", lambda t: run_lines([Line("gap", "dts", horizon=10, runs=True)], "x", t / "r", seed=0),
      ValueError, "runs must be an integer >= 1, got True"),
     ("line-delay-ge-horizon", lambda t: run_lines([Line("gap", "dts", horizon=10, runs=1, delay=10)], "x", t / "r", seed=0),
-     ValueError, "delay must be smaller than the horizon (feedback arrives every d slots), got delay 10 >= horizon 10"),
+     ValueError, "delay must be smaller than horizon (no feedback would arrive before the end), got delay 10 with horizon 10"),
     ("line-params-numpy-float32",
      lambda t: run_lines([Line("gap", "dts", horizon=10, runs=1, params=(("alpha", np.float32(0.6)),))], "x", t / "r",
                          seed=0),

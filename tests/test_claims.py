@@ -29,7 +29,7 @@ from reproduce.claims import (
     log_slope,
     mean_se,
     need,
-    quick_verdict,
+    not_evidence_verdict,
     ratio_of,
     spread,
     spread_over_mean,
@@ -150,7 +150,7 @@ def test_claim_row_refuses_unknown_verdicts_and_quick_rows_say_not_evidence():
     assert claim_row("C", "w", "s", "m", HOLDS)["verdict"] == HOLDS
     with pytest.raises(ValueError, match="unknown verdict"):
         claim_row("C", "w", "s", "m", "true")
-    assert quick_verdict(FAILS).startswith("quick run, not evidence")
+    assert not_evidence_verdict(FAILS).startswith("quick run, not evidence")
 
 
 def panel(**means):
@@ -278,6 +278,6 @@ def test_claims_of_a_run_below_the_paper_scale_are_marked_not_evidence(tmp_path,
     args = resolve(build_parser("fig1", fig1_mslr.HORIZON).parse_args(
         [*flags, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")]))
     assert evidence_note(args, fig1_mslr.PANELS) == note
-    table = pd.DataFrame({"verdict": [quick_verdict(HOLDS, note)] if note else [HOLDS]})
+    table = pd.DataFrame({"verdict": [not_evidence_verdict(HOLDS, note)] if note else [HOLDS]})
     marked = marked_like(table, FAILS, quick=False)
-    assert marked == (FAILS if note in (None, "quick run, not evidence") else quick_verdict(FAILS, note))
+    assert marked == (FAILS if note in (None, "quick run, not evidence") else not_evidence_verdict(FAILS, note))
