@@ -197,6 +197,7 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
     """Fill defaults that depend on other flags (quick mode, folders) and check every value, in quick
     mode too; ValueError on the first bad one.  The results folder (unless --plot-only) and the
     figures folder must be writable or creatable; nothing is created here."""
+    args.horizon_given = args.horizon is not None  # then it replaces every panel's own horizon (experiment.py)
     if args.horizon is not None:
         args.horizon = integer(args.horizon, "--horizon")
     if args.runs is not None:

@@ -41,7 +41,8 @@ class Curve:
 class Panel:
     """One subplot: ``algorithms`` (registry names or ``Curve``s) on ``dataset``.
 
-    horizon overrides the script's default horizon for this panel (unless --horizon/--quick is given);
+    horizon overrides the script's default horizon for this panel (unless --horizon or --quick is given,
+    even --horizon equal to the default);
     delay is passed to every line (feedback batched every d slots); shuffle=False keeps the file's arm
     order in every curve; zoom: y limit of an extra clipped copy of the panel
     (``plotting.plot_regret_panels``), if any; metric: "regret" (Eq. 1, Copeland regret) or "g2w"
@@ -77,14 +78,19 @@ def ete_horizons(horizon: int) -> list[int]:
     return sorted({h for h in grid if h < horizon} | {horizon})
 
 
+def horizon_given(args) -> bool:
+    """Whether --horizon was given: then it replaces every panel's own horizon (e.g. Fig. 1(b)'s 2e6).  A
+    namespace built in code without ``horizon_given`` counts a horizon other than the default as given."""
+    return getattr(args, "horizon_given", args.horizon != args.default_horizon)
+
+
 def panel_curves(panel: Panel, args) -> list[list[Line]]:
     """The lines of each curve of a panel under the command-line options (paper run count by K
     unless --runs; with --fast, each algorithm's ``AlgorithmSpec.fast`` parameters unless the curve
     sets them).  A curve is one line, or one line per grid horizon for BTM and SAVAGE."""
     K = load_dataset(panel.dataset).K
     runs = args.runs or paper_runs(K)
-    horizon = args.horizon if (args.quick or args.horizon != args.default_horizon or panel.horizon is None) \
-        else panel.horizon
+    horizon = args.horizon if (args.quick or horizon_given(args) or panel.horizon is None) else panel.horizon
     curves = []
     for curve in panel.curves():
         fast = get_algorithm(curve.algorithm).fast if getattr(args, "fast", False) else {}

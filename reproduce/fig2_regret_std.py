@@ -32,6 +32,7 @@ from reproduce.claims import (
 from reproduce.experiment import (
     evidence_note,
     figure_main,
+    horizon_given,
     print_checks,
     print_table,
     save_figure_with_claims,
@@ -117,7 +118,7 @@ def c15a(table: pd.DataFrame, title: str) -> list[dict]:
 
 def build(args) -> None:
     """Load Fig. 1's runs, tabulate the STD at T, draw the two normalisations, check C15a."""
-    t = args.horizon if (args.quick or args.horizon != args.default_horizon) else HORIZON
+    t = args.horizon if (args.quick or horizon_given(args)) else HORIZON
     args.plot_only = True
     results = simulate_panels(NAME, fig1_mslr.PANELS, args)
     missing = [f"{title}: {name}" for (title, curves) in results

@@ -11,7 +11,7 @@ import pytest
 
 from algorithms import ALGORITHMS, get_algorithm
 from data import load_dataset
-from reproduce import report
+from reproduce import fig1_mslr, report
 from reproduce.cli import build_parser, resolve
 from reproduce.experiment import Curve, Panel, curves_and_stores, panel_curves
 from reproduce.paper_config import HORIZON
@@ -98,3 +98,13 @@ def test_a_fast_run_reuses_the_default_line_of_an_algorithm_without_fast_path(tm
         == ["dts"]
     assert sparring[0].stat().st_mtime_ns == stamp  # read, not recomputed
     assert (tmp_path / "f" / "fast" / "t.png").is_file()
+
+
+@pytest.mark.parametrize("flags, horizons", [((), {1_000_000, 2_000_000}), (("--horizon", "1e6"), {1_000_000}),
+                                             (("--horizon", "3e5"), {300_000})])
+def test_a_given_horizon_replaces_every_panel_horizon_even_the_default(tmp_path, flags, horizons):
+    """Fig. 1(b) runs to 2e6 by default; --horizon T, even T = the script's default 1e6, applies to every panel."""
+    args = _args(tmp_path, *flags)
+    found = {line.horizon for panel in fig1_mslr.PANELS for curve in panel_curves(panel, args) for line in curve
+             if line.algorithm not in ("btm", "savage")}
+    assert found == horizons

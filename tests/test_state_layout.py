@@ -4,23 +4,20 @@ fields (numba reads a field of a tuple argument far more cheaply that way than t
 same length, and each name either the field at that position or ``_``."""
 
 import ast
+import importlib
 import inspect
+import pkgutil
 
 import pytest
 
-import algorithms.btm
-import algorithms.ccb
-import algorithms.dts
-import algorithms.ecw_rmed
-import algorithms.rcs
-import algorithms.rmed
-import algorithms.rucb
-import algorithms.savage
-import algorithms.scb
-import algorithms.sparring
+import algorithms
+from algorithms.base import AlgorithmSpec
 
-MODULES = [algorithms.btm, algorithms.ccb, algorithms.dts, algorithms.ecw_rmed, algorithms.rcs, algorithms.rmed,
-           algorithms.rucb, algorithms.savage, algorithms.scb, algorithms.sparring]
+# Every module of the algorithms package that declares an algorithm, found rather than listed, so that a new
+# algorithm is checked too.
+MODULES = [module for module in (importlib.import_module(f"algorithms.{info.name}")
+                                 for info in pkgutil.iter_modules(algorithms.__path__))
+           if any(isinstance(value, AlgorithmSpec) for value in vars(module).values())]
 
 
 def state_unpackings(module):
@@ -31,6 +28,12 @@ def state_unpackings(module):
                 if (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Name)
                         and statement.value.id == "state" and isinstance(statement.targets[0], ast.Tuple)):
                     yield node.name, [element.id for element in statement.targets[0].elts]
+
+
+def test_every_algorithm_module_is_checked():
+    assert {module.__name__ for module in MODULES} >= {
+        f"algorithms.{name}" for name in ("btm", "ccb", "dts", "ecw_rmed", "rcs", "rmed", "rucb", "savage", "scb",
+                                          "sparring")}
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
