@@ -34,6 +34,17 @@ MAX_ARMS = math.isqrt(INT64_MAX // 8)
 EXACT_SKIP = {SKIP_PARAM: SKIP_EXACT}  # the ``fast`` parameters of an algorithm whose only fast path is the skip
 
 
+def exact_skip_hook(skip):
+    """The ``AlgorithmSpec.skip`` hook of an algorithm with a ``skip="exact"`` option: for a state made with
+    it (``state.skip_runs`` true) the njit ``skip``, else None (slot by slot)."""
+
+    def hook(state):
+        """``skip`` if ``state`` was made with skip="exact", else None."""
+        return skip if state.skip_runs else None
+
+    return hook
+
+
 @dataclass(frozen=True)
 class AlgorithmSpec:
     """Everything the harness needs to know about one algorithm.
@@ -195,11 +206,13 @@ def check_positive(name: str, value) -> float:
 
 
 def check_alpha(alpha) -> float:
-    """The RUCB/RLCB scale factor alpha: ValueError if not a finite number > 0, a warning if <= 0.5."""
+    """The RUCB/RLCB scale factor alpha: ValueError if not a finite number > 0, a warning if <= ALPHA_BOUND_MIN
+    (0.5)."""
     alpha = check_positive("alpha", alpha)
     if alpha <= ALPHA_BOUND_MIN:
         warnings.warn(
-            f"alpha = {alpha} <= 0.5: the paper's regret bound (Theorem 1) needs alpha > 0.5",
+            f"alpha = {alpha} <= {ALPHA_BOUND_MIN}: the paper's regret bound (Theorem 1) needs "
+            f"alpha > {ALPHA_BOUND_MIN}",
             stacklevel=3,
         )
     return alpha
@@ -269,6 +282,8 @@ class Policy:
     spec: AlgorithmSpec
 
     def __init__(self, K: int, *, seed=None, horizon: int | None = None, **params):
+        """A fresh policy on K arms: parameters checked and completed with the defaults (ValueError names a
+        bad one), its own generator from ``seed``, t = 0."""
         self.K = check_num_arms(K)
         self.horizon = horizon
         self.params = self.spec.resolve_params(params)
@@ -301,6 +316,7 @@ class Policy:
         self.spec.update(self.state, s1, s2, bool(a1_won), t)
 
     def __repr__(self) -> str:
+        """The policy's class, K, slots played and parameters."""
         return f"{type(self).__name__}(K={self.K}, t={self.t}, params={self.params})"
 
 

@@ -48,7 +48,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_skip
+from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_skip, exact_skip_hook
 from core.argmax import fill_true, uniform_member
 from core.bounds import (
     direct_upper_column,
@@ -459,14 +459,9 @@ def skip(state, t, rng, t_limit):
     return slots, a
 
 
-def exact_skip(state):
-    """The spec's skip hook: ``skip`` for a state made with skip="exact", else None (slot by slot)."""
-    return skip if state.skip_runs else None
-
-
 CCB_SPEC = AlgorithmSpec(
     name="ccb", label="CCB", init=init_ccb, select=select, update=update, sync=sync_ccb,
-    skip=exact_skip, fast=EXACT_SKIP, color="#9467bd", marker="X",
+    skip=exact_skip_hook(skip), fast=EXACT_SKIP, color="#9467bd", marker="X",
     defaults={"alpha": ALPHA, "skip": SKIP_OFF},
     reference="Zoghi et al. NIPS 2015, Algorithm 1 (CCB), as run by Wu & Liu 2016",
 )

@@ -43,7 +43,7 @@ from core.bitvotes import (
 from core.bounds import fill_mirrored_switches, mirrored_bounds, refresh_mirrored_switches, upper_copeland_from_switches
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 from core.kl import kl_clamped
-from core.skipping import first_slot_reaching
+from core.skipping import SKIP_MIN_PROB, first_slot_reaching, geometric_run
 from core.thompson import (
     SAMPLING_DIRECT,
     SAMPLINGS,
@@ -76,8 +76,6 @@ PENDING_NONE, PENDING_PAIR, PENDING_ROW = 0, 1, 2
 # of D-TS / pure D-TS with "fast" (-1: none), whose row the next bit-sliced vote draws first
 # (``core.bitvotes.candidate_votes``).
 PENDING, PENDING_A, PENDING_B, LAST_SELF, UPDATES, REFUSED_AT, LEAD = range(7)
-# ``skip`` draws only when a self-comparison of the sweeping arm has at least this probability.
-SKIP_MIN_PROB = 0.5
 # From this K on, "fast" bit-slices the first-phase votes (measured with the pruned, inlined kernel
 # against one uniform per vote, C = every arm: K = 136 1.0x at t = 2000 and 1.2x at t = 20000, K = 500
 # 1.5x early and more later; bench/README.md).
@@ -521,11 +519,7 @@ def skip(state, t, rng, t_limit):
         if end < t:  # (E, like C, changes only at a switch time: constant up to ``end``)
             return 0, -1
     available = end - t + 1
-    if log_rho == 0.0:
-        gap = available  # every slot is a sweep self-comparison
-    else:
-        draws = math.floor(math.log(1.0 - rng.random()) / log_rho)
-        gap = available if draws >= available else int(draws)
+    gap = geometric_run(rng, log_rho, available)  # all of them if every slot is a sweep self-comparison
     if gap < available:
         # The event slot t + gap.  P(sweep and not self | event) = P_c (1 - p_self) / (1 - rho).
         if rng.random() * -math.expm1(log_rho) < math.exp(log_sweep) * -math.expm1(log_self):

@@ -32,7 +32,16 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_choice, check_positive, check_skip
+from algorithms.base import (
+    EXACT_SKIP,
+    SKIP_OFF,
+    AlgorithmSpec,
+    Policy,
+    check_choice,
+    check_positive,
+    check_skip,
+    exact_skip_hook,
+)
 from core.bounds import update_pair
 from core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
 from core.kl import kl_clamped
@@ -517,14 +526,9 @@ def skip(state, t, rng, t_limit):
     return slots, pair - n_pairs
 
 
-def exact_skip(state):
-    """The spec's skip hook: ``skip`` for a state made with skip="exact", else None (slot by slot)."""
-    return skip if state.skip_runs else None
-
-
 ECW_RMED_SPEC = AlgorithmSpec(
     name="ecw_rmed", label="ECW-RMED", init=init_ecw_rmed, select=select, update=update,
-    skip=exact_skip, fast=EXACT_SKIP, color="#98df8a", marker="*",
+    skip=exact_skip_hook(skip), fast=EXACT_SKIP, color="#98df8a", marker="*",
     defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA, "confidence_precheck": "as-run", "skip": SKIP_OFF},
     reference="Komiyama et al. ICML 2016, ECW-RMED (Algorithm 2 with the approximate optimisation)",
 )

@@ -36,11 +36,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_choice, check_skip
+from algorithms.base import SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_choice, check_skip, exact_skip_hook
 from core.argmax import argmax_first, argmin_first, fill_true, uniform_member
 from core.bounds import direct_upper_column, ucb_switch_log_t
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
-from core.skipping import challenger_stays_away, last_slot_away, record_self_run
+from core.skipping import SKIP_MIN_PROB, challenger_stays_away, geometric_run, last_slot_away, record_self_run
 from core.thompson import (
     SAMPLING_DIRECT,
     SAMPLING_INDICATORS,
@@ -62,9 +62,6 @@ NO_ARM = -1
 # Entries of RCSState.skip_state: the arm w whose "w is not the sampled Condorcet winner" slot ``skip``
 # left for the next select (NO_ARM: none), and the arm of the last select if it was a self-comparison.
 PENDING, LAST_SELF = range(2)
-# ``skip`` draws a run only when a self-comparison has at least this probability (below, a run is
-# short and the draw of its conditioned last slot costs more than the slots it skips).
-SKIP_MIN_PROB = 0.5
 
 
 class RCSState(NamedTuple):
@@ -322,11 +319,7 @@ def skip(state, t, rng, t_limit):
     if log_p < math.log(SKIP_MIN_PROB):
         return 0, NO_ARM
     available = last_slot_challenged_by_none(n, w, arm, alpha, t, t_limit) - t + 1
-    if log_p == 0.0:
-        slots = available  # w beats every arm surely
-    else:
-        draws = math.floor(math.log(1.0 - rng.random()) / log_p)
-        slots = available if draws >= available else int(draws)
+    slots = geometric_run(rng, log_p, available)  # all of them if w beats every arm surely
     if slots < available:
         skip_state[PENDING] = arm
     if slots == 0:
@@ -336,13 +329,8 @@ def skip(state, t, rng, t_limit):
     return slots, arm
 
 
-def exact_skip(state):
-    """The spec's skip hook: ``skip`` for a state made with skip="exact", else None (slot by slot)."""
-    return skip if state.skip_runs else None
-
-
 RCS_SPEC = AlgorithmSpec(
-    name="rcs", label="RCS", init=init_rcs, select=select, update=update, sync=sync_rcs, skip=exact_skip,
+    name="rcs", label="RCS", init=init_rcs, select=select, update=update, sync=sync_rcs, skip=exact_skip_hook(skip),
     color="#e377c2", marker="D", streams=SAMPLING_STREAMS, fast=FAST_PARAMS,
     defaults={"alpha": ALPHA, "fallback": "least-champion", "sampling": "indicators", "skip": SKIP_OFF},
     reference="Zoghi et al. WSDM 2014, Relative Confidence Sampling, as run by Wu & Liu 2016",

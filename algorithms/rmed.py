@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_choice, check_skip
+from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_choice, check_skip, exact_skip_hook
 from core.bounds import update_pair
 from core.constants import RMED2_ALPHA, RMED_F_COEF, RMED_F_EXP
 from core.kl import kl_bernoulli
@@ -284,20 +284,15 @@ def skip(state, t, rng, t_limit):
     return slots, a
 
 
-def exact_skip(state):
-    """The spec's skip hook: ``skip`` for a state made with skip="exact", else None (slot by slot)."""
-    return skip if state.skip_runs else None
-
-
 RMED1_SPEC = AlgorithmSpec(
     name="rmed1", label="RMED1", init=init_rmed1, select=select, update=update,
-    skip=exact_skip, fast=EXACT_SKIP, color="#2ca02c", marker="h",
+    skip=exact_skip_hook(skip), fast=EXACT_SKIP, color="#2ca02c", marker="h",
     defaults={"skip": SKIP_OFF},
     reference="Komiyama et al. COLT 2015, Algorithm 1 (RMED1), f(K) = 0.3 K^1.01",
 )
 RMED2_SPEC = AlgorithmSpec(
     name="rmed2", label="RMED2", init=init_rmed2, select=select, update=update,
-    skip=exact_skip, fast=EXACT_SKIP, color="#aec7e8", marker="H",
+    skip=exact_skip_hook(skip), fast=EXACT_SKIP, color="#aec7e8", marker="H",
     defaults={"numerator": "as-run", "skip": SKIP_OFF},
     reference="Komiyama et al. COLT 2015, Algorithm 2 (RMED2), alpha = 3",
 )

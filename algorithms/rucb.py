@@ -32,7 +32,16 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_choice, check_skip
+from algorithms.base import (
+    EXACT_SKIP,
+    SKIP_OFF,
+    AlgorithmSpec,
+    Policy,
+    check_alpha,
+    check_choice,
+    check_skip,
+    exact_skip_hook,
+)
 from core.argmax import argmax_first, fill_true, uniform_member
 from core.bounds import direct_upper_column, fill_direct_switches, refresh_direct_switches, update_pair
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
@@ -195,14 +204,9 @@ def skip(state, t, rng, t_limit):
     return slots, a
 
 
-def exact_skip(state):
-    """The spec's skip hook: ``skip`` for a state made with skip="exact", else None (slot by slot)."""
-    return skip if state.skip_runs else None
-
-
 RUCB_SPEC = AlgorithmSpec(
     name="rucb", label="RUCB", init=init_rucb, select=select, update=update, sync=sync_rucb,
-    skip=exact_skip, fast=EXACT_SKIP, color="#ff7f0e", marker="s",
+    skip=exact_skip_hook(skip), fast=EXACT_SKIP, color="#ff7f0e", marker="s",
     defaults={"alpha": ALPHA, "hypothesis": "as-run", "skip": SKIP_OFF},
     reference="Zoghi et al. ICML 2014, Algorithm 1 (RUCB), as run by Wu & Liu 2016",
 )

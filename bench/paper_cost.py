@@ -79,7 +79,7 @@ def parse_arguments(argv=None):
     """The command line, checked before any probe run: a bad value raises ValueError (one line)."""
     parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--figures", nargs="+", default=list(FIGURES), choices=FIGURES)
-    parser.add_argument("--probe-slots", default="1000000", help="probe length at K <= 32 (default 1e6)")
+    parser.add_argument("--probe-slots", default=str(HORIZON), help=f"probe length at K <= 32 (default {HORIZON:.0e})")
     parser.add_argument("--measured", action="store_true",
                         help="no probe runs: only the worker and CPU hours the stored runs took (defaults and --fast)")
     args = parser.parse_args(argv)

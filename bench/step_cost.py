@@ -46,6 +46,7 @@ from numba import njit
 from algorithms import ALGORITHMS, get_algorithm
 from data import dataset_from_matrix, load_dataset, make_copeland_500
 from reproduce.cli import OneLineParser, check_output_folder, integer, main_guard
+from reproduce.paper_config import HORIZON
 from reproduce.plotting import write_table
 from reproduce.runner import git_commit, run_one
 
@@ -55,7 +56,7 @@ K2000_RANGES = {"p_winner_cycle": (0.55, 0.65), "p_winner_vs_rest": (0.55, 0.7),
 K2000_SEED = 2000
 # Slots of the whole run whose mean cost per slot is reported too (``--whole``): the paper's horizon
 # at K <= 32, 2e5 slots from K = 136 on (the early, expensive phase of the large instances).
-WHOLE = {5: 1_000_000, 16: 1_000_000, 32: 1_000_000, 136: 200_000, 500: 200_000, 2000: 200_000}
+WHOLE = {5: HORIZON, 16: HORIZON, 32: HORIZON, 136: 200_000, 500: 200_000, 2000: 200_000}
 # Default slots per K: the larger K, the fewer slots fit in a few seconds.  As many timed slots as
 # warm-up slots, so that run-to-run noise of the warm-up run does not swamp the difference.
 WARMUP = {5: 200_000, 16: 200_000, 32: 100_000, 136: 20_000, 500: 2_000, 2000: 200}
@@ -73,6 +74,7 @@ CPP_ANCHOR_US = {
 
 @njit(cache=True)
 def _beta_draws(rng, a, b, count):
+    """Sum of ``count`` Beta(a, b) draws (the baseline every slot cost is divided by)."""
     total = 0.0
     for _ in range(count):
         total += rng.beta(a, b)
@@ -81,6 +83,7 @@ def _beta_draws(rng, a, b, count):
 
 @njit(cache=True)
 def _uniform_draws(rng, count):
+    """Sum of ``count`` uniform draws (the second baseline)."""
     total = 0.0
     for _ in range(count):
         total += rng.random()

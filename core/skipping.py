@@ -13,6 +13,21 @@ from numba import njit
 
 from core.bounds import direct_bound
 
+# A skip draws a run only when the repeated self-comparison has at least this probability per slot (below,
+# runs are short and drawing the conditioned slot that ends one costs more than the slots it skips).
+SKIP_MIN_PROB = 0.5
+
+
+@njit(cache=True)
+def geometric_run(rng, log_p, available):
+    """How many of the next ``available`` slots repeat an event of probability exp(log_p) each (log_p <= 0)
+    before the first that does not: the geometric number of repeats, floor(ln(1 - U) / log_p) for one
+    uniform U, capped at ``available``; ``available`` without a draw when log_p == 0 (a sure event)."""
+    if log_p == 0.0:
+        return available
+    draws = math.floor(math.log(1.0 - rng.random()) / log_p)
+    return available if draws >= available else int(draws)
+
 
 @njit(cache=True)
 def first_slot_reaching(value, offset):

@@ -53,7 +53,3 @@ def write_text_atomic(path, text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     return write_atomic(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
-
-def write_bytes_atomic(path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` atomically."""
-    return write_atomic(path, lambda tmp: Path(tmp).write_bytes(data))

@@ -75,11 +75,17 @@ class Estimate:
         return Estimate(factor * self.value, abs(factor) * self.se)
 
     def __str__(self) -> str:
+        """``value +- se``, one decimal each (how the claims tables print an estimate)."""
         return f"{self.value:.1f} +- {self.se:.1f}"
 
 
 class Missing(Exception):
     """A claim needs a curve that is not among the results (its verdict is NOT_MEASURED)."""
+
+
+def by_name(curves) -> dict:
+    """The ``LineResult``s of a panel keyed by their line's name (e.g. "dts", or a curve's tag)."""
+    return {res.line.name: res for res in curves}
 
 
 def need(results: dict, *names: str) -> list:

@@ -17,12 +17,12 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from reproduce.paper_config import ROOT_SEED
+from algorithms.base import INT64_MAX
+from reproduce.paper_config import ROOT_SEED, RUNS_K_GT_100, RUNS_K_LE_100, RUNS_K_LT_10
 from reproduce.paths import FAST, FIGURES, QUICK, RESULTS
 
 QUICK_RUNS = 20
 QUICK_HORIZON = 10_000
-INT64_MAX = 2**63 - 1
 MAX_RUNS = 1_000_000  # far above the paper's 500; guards against a typo planning millions of chunks
 # Worker processes (--n-jobs, --local-cluster): loky starts as many as asked, whatever the number of chunks,
 # so a typo (1e9) would fork until the machine gives out.
@@ -38,6 +38,7 @@ class OneLineParser(argparse.ArgumentParser):
     still prints the full usage)."""
 
     def error(self, message):
+        """One ``error: ...`` line on stderr and exit status 2, instead of argparse's usage block."""
         print(f"error: {message} (see --help)", file=sys.stderr)
         sys.exit(2)
 
@@ -145,7 +146,8 @@ def build_parser(description: str, default_horizon: int, fast: bool = True,
     (not the paper's: the C18 diagnostic) gives its default run count, and the help says so.  Numbers are
     read as text and checked by ``resolve``, so every error reads ``error: --option ...``."""
     parser = OneLineParser(description=description)
-    runs_help = ("independent runs per curve (default: the paper's 500/100/10 rule by K)" if own_runs is None
+    runs_help = (f"independent runs per curve (default: the paper's {RUNS_K_LT_10}/{RUNS_K_LE_100}/{RUNS_K_GT_100} "
+                 "rule by K)" if own_runs is None
                  else f"independent runs per dataset (default: {own_runs}, this script's own; the paper gives none)")
     parser.add_argument("--runs", default=None, help=runs_help)
     parser.add_argument("--horizon", default=None,
@@ -178,6 +180,9 @@ def build_parser(description: str, default_horizon: int, fast: bool = True,
 
 
 def _resolve_backend(args: argparse.Namespace) -> None:
+    """Check --backend, --scheduler and --local-cluster together and set ``args.backend`` to the one to use
+    ("dask" with a scheduler or a local cluster, else the one given, loky by default); ValueError names the
+    conflicting flags."""
     if args.local_cluster is not None:
         args.local_cluster = integer(args.local_cluster, "--local-cluster", 1, MAX_JOBS)
         if args.scheduler:

@@ -237,6 +237,7 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
     """
 
     def main():
+        """Parse and check the command line, then simulate, draw, tabulate and check the claims."""
         args = resolve(build_parser(description, default_horizon).parse_args(argv))
         results = simulate_panels(name, panels, args)
         stem = args.figures / name
@@ -248,13 +249,11 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
                                                if panel.metric == "regret"]),
                                   {title: b for (title, _), b in zip(results, bounds, strict=True) if b})
         write_table(table, stem.with_name(f"{name}_final.csv"))
-        with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_colwidth", 90):
-            print(table[["panel", "label", "runs", "mean_final_regret", "sem_final_regret", "slope_last_decade",
-                         "lower_bound_slope"]].to_string(index=False, float_format=lambda v: f"{v:.2f}"))
-            if claims is not None:
-                checks = write_claims(claims(results), stem.with_name(f"{name}_claims.csv"),
-                                      evidence_note(args, panels))
-                print(checks.drop(columns="statement").to_string(index=False))
+        print_table(table[["panel", "label", "runs", "mean_final_regret", "sem_final_regret", "slope_last_decade",
+                           "lower_bound_slope"]])
+        if claims is not None:
+            checks = write_claims(claims(results), stem.with_name(f"{name}_claims.csv"), evidence_note(args, panels))
+            print_table(checks.drop(columns="statement"))
         if args.quick:
             print(QUICK_NOTICE)
         print(f"wrote {stem}.png, .pdf, .csv")
@@ -282,6 +281,7 @@ def figure_main(description: str, default_horizon: int, build, argv=None, fast: 
     ``build(args)``; bad input (ValueError) becomes one ``error:`` line and exit status 2."""
 
     def main():
+        """Parse and check the command line, then build the figure."""
         args = resolve(build_parser(description, default_horizon, fast, own_runs).parse_args(argv))
         build(args)
         if args.quick:

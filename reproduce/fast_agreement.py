@@ -201,6 +201,7 @@ def main(argv=None) -> None:
                         help=f"where {OUTPUT_NAME} is written (default figures/fast/)")
 
     def run():
+        """Check the folders, compare the stored lines, write the table; exit 1 if a line disagrees."""
         args = parser.parse_args(argv)
         results = check_folder_readable(Path(args.results), "results folder")
         fast_folder = check_folder_readable(results / FAST, "fast results folder")

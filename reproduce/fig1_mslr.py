@@ -7,7 +7,7 @@ Usage: ``python reproduce/fig1_mslr.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
 from reproduce import paper_claims as pc
-from reproduce.claims import above, below, checked, final, need
+from reproduce.claims import above, below, by_name, checked, final, need
 from reproduce.experiment import Panel, regret_figure
 from reproduce.paper_config import ALL_ELEVEN, HORIZON, HORIZON_FIG1B
 
@@ -43,9 +43,9 @@ def c10_rows(where, r) -> list[dict]:
 def claims(results) -> list[dict]:
     """Every claim row of Fig. 1."""
     title, curves = results[1]
-    r = {res.line.name: res for res in curves}
+    r = by_name(curves)
     where = f"Fig. 1 {title}"
-    return pc.panel_claims("Fig. 1", PANELS, results, PANEL_CLAIMS) + c10_rows(where, r) + [
+    return pc.panel_claims("Fig. 1", results, PANEL_CLAIMS) + c10_rows(where, r) + [
         pc.c13_plus_below_dts(where, r)]
 
 

@@ -101,8 +101,8 @@ def c15a(table: pd.DataFrame, title: str) -> list[dict]:
         by_ecw, by_own = est("dts_plus", "std_over_ecw_mean"), est("dts_plus", "std_over_own_mean")
         paper = Estimate(PAPER_DTS_PLUS_STD_RATIO, 0.0)
         verdict = best(within_factor(by_ecw, paper, COMPARABLE_FACTOR), within_factor(by_own, paper, COMPARABLE_FACTOR))
-        return (f"D-TS+ STD / ECW-RMED mean {by_ecw.value:.1%}, / own mean {by_own.value:.1%} (paper 13.16%)",
-                verdict)
+        return (f"D-TS+ STD / ECW-RMED mean {by_ecw.value:.1%}, / own mean {by_own.value:.1%} "
+                f"(paper {PAPER_DTS_PLUS_STD_RATIO:.2%})", verdict)
 
     def smaller():
         ecw = est("ecw_rmed", "std")

@@ -33,7 +33,7 @@ PANEL_CLAIMS = {
 
 def claims(results) -> list[dict]:
     """Every claim row of Fig. 3."""
-    return pc.panel_claims("Fig. 3", PANELS, results, PANEL_CLAIMS)
+    return pc.panel_claims("Fig. 3", results, PANEL_CLAIMS)
 
 
 def main(argv=None):

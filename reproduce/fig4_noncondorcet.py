@@ -9,7 +9,7 @@ Usage: ``python reproduce/fig4_noncondorcet.py [--quick] [--runs N] [--horizon T
 """
 
 from reproduce import paper_claims as pc
-from reproduce.claims import HOLDS, above, at, checked, final, need, ratio_of, worst
+from reproduce.claims import HOLDS, above, at, by_name, checked, final, need, ratio_of, worst
 from reproduce.experiment import Curve, Panel, regret_figure
 from reproduce.paper_config import ALL_ELEVEN, HORIZON, HORIZON_MSLR_NONCONDORCET_LARGE
 
@@ -42,8 +42,8 @@ def c12_rows(results) -> list[dict]:
     """C12 (App. D.2.2): on MSLR K=16 non-Condorcet ECW-RMED stays above D-TS+ for every t up to 5e6 (the rule
     applied at every checkpoint from C12_FROM_SLOT on, the worst verdict kept); on K=32 the gap is larger."""
     (title16, curves16), (title32, curves32) = results[4], results[5]
-    by16 = {res.line.name: res for res in curves16}
-    by32 = {res.line.name: res for res in curves32}
+    by16 = by_name(curves16)
+    by32 = by_name(curves32)
 
     def above_everywhere(r):
         def check():
@@ -71,7 +71,7 @@ def c12_rows(results) -> list[dict]:
 
 def claims(results) -> list[dict]:
     """Every claim row of Fig. 4."""
-    return pc.panel_claims("Fig. 4", PANELS, results, PANEL_CLAIMS) + c12_rows(results)
+    return pc.panel_claims("Fig. 4", results, PANEL_CLAIMS) + c12_rows(results)
 
 
 def main(argv=None):

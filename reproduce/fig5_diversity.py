@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from data import load_dataset
-from reproduce.claims import SUBSTANTIAL_SHARE, above, checked, exceeds, mean_se, need, worst
+from reproduce.claims import SUBSTANTIAL_SHARE, above, by_name, checked, exceeds, mean_se, need, worst
 from reproduce.experiment import (
     Panel,
     evidence_note,
@@ -68,7 +68,7 @@ def c14(results) -> list[dict]:
     share is above D-TS's)."""
     rows = []
     for title, curves in results:
-        r = {res.line.name: res for res in curves}
+        r = by_name(curves)
         where = f"Fig. 5 {title}"
 
         def spread_over_all(r=r):

@@ -11,7 +11,7 @@ Claim checked: C16.  Usage: ``python reproduce/fig6_delay.py [--quick] [--runs N
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from reproduce.claims import CLEAR_FACTOR, above, checked, final, need, ratio_of, worst
+from reproduce.claims import CLEAR_FACTOR, above, by_name, checked, final, need, ratio_of, worst
 from reproduce.experiment import (
     Panel,
     evidence_note,
@@ -63,7 +63,7 @@ def by_delay(results, title: str) -> dict:
     for key, curves in results:
         panel, delay = key.split("|")
         if panel == title:
-            out[int(delay)] = {res.line.name: res for res in curves}
+            out[int(delay)] = by_name(curves)
     return out
 
 

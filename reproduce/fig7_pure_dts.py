@@ -6,7 +6,19 @@ linear regret while D-TS does not; (c) on the 5-armed MSLR sets pure D-TS does a
 than D-TS.  Usage: ``python reproduce/fig7_pure_dts.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
-from reproduce.claims import LINEAR_GROWTH, above, at_most, checked, exceeds, final, growth, need, under, worst
+from reproduce.claims import (
+    LINEAR_GROWTH,
+    above,
+    at_most,
+    by_name,
+    checked,
+    exceeds,
+    final,
+    growth,
+    need,
+    under,
+    worst,
+)
 from reproduce.experiment import Panel, regret_figure
 from reproduce.paper_config import HORIZON
 
@@ -21,7 +33,7 @@ PANELS = (
 
 def claims(results) -> list[dict]:
     """Rows for C17 (a)-(c)."""
-    by = [(f"Fig. 7 {title}", {res.line.name: res for res in curves}) for title, curves in results]
+    by = [(f"Fig. 7 {title}", by_name(curves)) for title, curves in results]
 
     def borda():
         pure, dts = (final(x) for x in need(by[0][1], "pure_dts", "dts"))

@@ -79,6 +79,7 @@ def main(argv=None) -> None:
     parser.add_argument("--out", type=Path, default=RESULTS, help=f"results folder holding {CACHE_NAME}")
 
     def run():
+        """Check the arguments, compute (or read from the cache) each dataset's constant and print it."""
         args = parser.parse_args(argv)
         names = args.datasets or dataset_names()
         for name in names:

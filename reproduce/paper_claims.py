@@ -15,6 +15,7 @@ from reproduce.claims import (
     above,
     below,
     best,
+    by_name,
     checked,
     close,
     exceeds,
@@ -197,12 +198,11 @@ def c15b_gap_order(where, r, fixed: str):
                    f"above D-TS, D-TS+ (x{CLEAR_FACTOR:g})", check)
 
 
-def panel_claims(figure: str, panels, results, table: dict) -> list[dict]:
+def panel_claims(figure: str, results, table: dict) -> list[dict]:
     """Rows of the per-panel claims: ``table`` maps a panel index to its claim functions; ``results`` is the
-    list of (title, [LineResult]) of ``panels``."""
+    list of (title, [LineResult]) of the figure's panels."""
     rows = []
     for index, checks in table.items():
         title, curves = results[index]
-        r = {res.line.name: res for res in curves}
-        rows += [check(f"{figure} {title}", r) for check in checks]
+        rows += [check(f"{figure} {title}", by_name(curves)) for check in checks]
     return rows

@@ -3,7 +3,6 @@
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "data" / "matrices"
 RESULTS = ROOT / "results"
 FIGURES = ROOT / "figures"
 BENCH_TABLE = ROOT / "bench" / "step_cost.csv"  # written by `make bench`, read for the README

@@ -38,6 +38,7 @@ from reproduce.claims import (
     worst,
 )
 from reproduce.cli import OneLineParser, check_folder_readable, check_output_folder, main_guard
+from reproduce.paper_claims import DTS_FAMILY
 from reproduce.paths import BENCH_TABLE, FAST, FIGURES, QUICK
 
 # The paper's claims (Sec. 5, App. D), in this project's words, with the figures that check them.
@@ -76,7 +77,6 @@ FIGURE_COMMANDS = {"fig1": "make fig1", "fig2": "make fig2", "fig3": "make fig3"
                    "fig5": "make fig5", "fig6": "make fig6", "fig7": "make fig7", "c18": "make c18"}
 # Figures whose final-regret tables C19 aggregates, and the panels that have a Condorcet winner.
 C19_FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet")
-DTS_FAMILY = ("dts", "dts_plus")
 # Not "existing methods" of the summary: pure D-TS, and ECW-RMED (compared separately), including its
 # fixed-order curve on Gap (tagged "ECW-RMED (fixed order)").
 NOT_COMPARED_IN_C19 = ("pure_dts", "ecw_rmed")
@@ -353,6 +353,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     def run():
+        """Check the folders, write REPORT.md and, if asked, rewrite or check the README's generated blocks."""
         folder = check_folder_readable(args.figures, "figures folder")
         if args.readme is not None:
             if not args.readme.is_file():

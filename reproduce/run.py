@@ -71,6 +71,7 @@ def main(argv=None):
     parser.add_argument("--name", default="custom", help="experiment name: results and figure file names")
 
     def run():
+        """Check every argument, simulate the lines, draw them and print the final-regret table."""
         args = resolve(parser.parse_args(argv))
         check_name(args.name)
         if args.name in FIGURE_NAMES:

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from algorithms import AlgorithmSpec, get_algorithm
-from algorithms.base import SKIP_OFF, SKIP_PARAM, check_horizon
+from algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon
 from core.simulate import simulate
 from data import Dataset, load_dataset
 from reproduce import seeds
@@ -29,7 +29,6 @@ from reproduce.paths import ROOT
 from reproduce.store import chunk_path, inspect_chunk, save_chunk
 
 FORMAT_VERSION = 1
-INT64_MAX = 2**63 - 1
 CHECKPOINTS_PER_DECADE = 40
 CHUNK_SLOTS = 5e8  # about this many (slot x arm) steps per stored chunk (see chunk_size)
 
@@ -96,6 +95,7 @@ def git_commit() -> str:
 
 
 def _versions() -> dict:
+    """The versions of Python and of the packages that decide the numbers, recorded in every chunk."""
     import joblib
     import numba
 

@@ -26,6 +26,7 @@ class ChunkError(Exception):
     """A chunk file that cannot be used: ``path`` and a one-line ``reason``."""
 
     def __init__(self, path, reason: str):
+        """Record the chunk's path and the reason it cannot be used."""
         super().__init__(f"{path}: {reason}")
         self.path = Path(path)
         self.reason = reason

@@ -77,6 +77,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     def run():
+        """Compute the four subsets' scores, write the tables and compare them with the printed values."""
         folder = check_output_folder(args.figures / QUICK if args.quick else args.figures, "figures folder")
         table = pd.DataFrame([row for name in TABLE9 for row in subset_rows(name)])
         summary = pd.DataFrame([subset_summary(name) for name in TABLE9])

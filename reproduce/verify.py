@@ -133,6 +133,7 @@ def main(argv=None) -> None:
     parser.add_argument("--max-horizon", default=None, help="skip chunks with a longer horizon (e.g. 1e6)")
 
     def run():
+        """Check the arguments and verify the chunks; the exit status says whether all matched."""
         args = parser.parse_args(argv)
         args.runs_per_chunk = integer(args.runs_per_chunk, "--runs-per-chunk")
         if args.max_horizon is not None:

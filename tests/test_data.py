@@ -375,8 +375,8 @@ def test_inconsistent_pair():
 
 
 def test_sushi_3dp_pair_is_rejected():
-    # the 3-decimal Komiyama sushi file prints p[10,15] = 0.627 (maguro vs ebi, 0.6275 exactly) and p[15,10] = 0.372
-    assert abs(0.627 + 0.372 - 1) == 0.0010000000000000009
+    # the 3-decimal Komiyama sushi file prints p[10,15] = 0.627 (maguro vs ebi, 0.6275 exactly) and p[15,10] = 0.372;
+    # in floating point |0.627 + 0.372 - 1| = 0.0010000000000000009, just above the 1e-3 tolerance
     P = np.array(load_dataset("sushi").P)
     P[10, 15], P[15, 10] = 0.627, 0.372
     message = r"p\[10,15\] \+ p\[15,10\] = 0.627 \+ 0.372 = 0.999 \(must be 1 within 0.001\)"

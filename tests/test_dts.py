@@ -69,8 +69,9 @@ def test_candidate_distribution_matches_algorithm_1(wins, name, variant, samplin
     assert set(fast) <= support(n, w, T_FIXED, variant)
     keep = observed.sum(axis=0) > 0
     # Chi-square test of homogeneity of the two joint distributions of (a1, a2); with a fixed seed a
-    # correct implementation fails with probability 1e-4 (the threshold), a wrong one with power ~1
-    # for differences of a few tenths of a percent at 20000 draws per sample.
+    # correct implementation fails with probability 1e-4 (the threshold); at 20000 draws per sample a
+    # difference of ~2 percentage points in a cell near 25% is detected with probability ~0.8 (standard
+    # error of the difference 0.43 points).
     assert stats.chi2_contingency(observed[:, keep]).pvalue > 1e-4
     assert state.comparisons.tolist() == n.tolist()  # select does not touch the statistics
 
@@ -106,10 +107,6 @@ def test_dts_plus_paper_tie_break_differs_only_when_an_outside_arm_has_more_vote
     """D-TS+ normalisers (``docs/algorithms.md``, "D-TS+"): with C = every arm (pure variant's C) the two
     normalisations coincide."""
     n, w = stats_from_wins(WINS_B)
-    for tie_break in ("as-run", "paper"):
-        policy = DTSPlus(3, seed=5, tie_break=tie_break)
-        set_stats(policy.state, n, w)
-        assert policy.params["tie_break"] == tie_break
     rng_a, rng_b = np.random.default_rng(3), np.random.default_rng(3)
     spec = get_algorithm("dts_plus")
     as_run, paper = spec.make_state(3), spec.make_state(3, params={"tie_break": "paper"})
@@ -117,6 +114,39 @@ def test_dts_plus_paper_tie_break_differs_only_when_an_outside_arm_has_more_vote
         set_stats(state, n, w)
     for _ in range(500):
         assert spec.select(as_run, T_FIXED, rng_a) == spec.select(paper, T_FIXED, rng_b)
+
+
+# State C: C = {0, 1} (arms 2 and 3 each lose one pair surely), while arm 3 often has more votes than both:
+# then the "paper" normaliser M* (the most votes over all arms) is larger than the "as-run" one (inside C).
+WINS_C = [[0, 5, 40, 4], [5, 0, 6, 4], [2, 4, 0, 40], [6, 6, 2, 0]]
+
+
+def _dts_plus_reference_pairs(n, w, tie_break, seed):
+    rng = np.random.default_rng(seed)
+    return [ref.dts_select(n, w, T_FIXED, rng, variant="dts_plus", tie_break=tie_break) for _ in range(DRAWS)]
+
+
+def test_the_paper_tie_break_changes_the_law_in_state_c():
+    """In state C the two normalisations of Sec. 4.3 give different (a1, a2) laws (P(a1 = 0) ~ 0.57 vs
+    ~0.61 in the reference), so the next test can tell an implementation that ignores ``tie_break``."""
+    n, w = stats_from_wins(WINS_C)
+    observed = np.vstack([joint_table(_dts_plus_reference_pairs(n, w, "as-run", 1), 4),
+                          joint_table(_dts_plus_reference_pairs(n, w, "paper", 2), 4)])
+    assert stats.chi2_contingency(observed[:, observed.sum(axis=0) > 0]).pvalue < 1e-6
+
+
+@pytest.mark.parametrize("sampling", ["indicators", "direct", "fast"])
+def test_dts_plus_paper_tie_break_matches_the_reference(sampling):
+    """tie_break="paper" against the reference transcription, chi-square homogeneity at level 1e-4."""
+    n, w = stats_from_wins(WINS_C)
+    spec = get_algorithm("dts_plus")
+    state = spec.make_state(4, params={"sampling": sampling, "tie_break": "paper"})
+    set_stats(state, n, w)
+    rng = np.random.default_rng(21)
+    pairs = [spec.select(state, T_FIXED, rng) for _ in range(DRAWS)]
+    assert {a1 for a1, _ in pairs} == {0, 1}
+    observed = np.vstack([joint_table(pairs, 4), joint_table(_dts_plus_reference_pairs(n, w, "paper", 22), 4)])
+    assert stats.chi2_contingency(observed[:, observed.sum(axis=0) > 0]).pvalue > 1e-4
 
 
 def test_policy_classes_drive_the_same_functions():

@@ -307,13 +307,14 @@ def test_ccb_select_on_resolved_condorcet_state():
 
 # --- Parameters and the Policy wrappers -----------------------------------------------------------
 
-@pytest.mark.parametrize("spec, params", [
-    (RUCB_SPEC, {"hypothesis": "paper"}), (RCS_SPEC, {"fallback": "uniform"}),
-    (CCB_SPEC, {"alpha": -1.0}), (RUCB_SPEC, {"alpha": float("nan")}),
+@pytest.mark.parametrize("spec, params, message", [
+    (RUCB_SPEC, {"hypothesis": "paper"}, "hypothesis"), (RCS_SPEC, {"fallback": "uniform"}, "fallback"),
+    (CCB_SPEC, {"alpha": -1.0}, "alpha must be a finite number > 0"),
+    (RUCB_SPEC, {"alpha": float("nan")}, "alpha must be a finite number > 0"),
 ])
-def test_bad_parameters(spec, params):
-    """Unknown choices and invalid alpha raise ValueError."""
-    with pytest.raises(ValueError):
+def test_bad_parameters(spec, params, message):
+    """Unknown choices and invalid alpha raise ValueError naming the parameter."""
+    with pytest.raises(ValueError, match=message):
         spec.make_state(4, None, params)
 
 

@@ -180,8 +180,13 @@ def test_delay_replays_the_current_pair():
     assert first[0] == 0 and first[1] != 0  # R[0] = 0 against a uniform opponent
     assert all(SCB_SPEC.select(state, t, rng) == first for t in range(2, 40))
     assert state.counters["tau"][0] == 1 and np.all(state.comparisons == 2e-6)
-    res = run_one(load_dataset("cyclic"), SCB_SPEC, SCB_SPEC.resolve_params({}), 3000, run=0, seed=1, delay=30)
-    assert 0 < res["final"] < 3000
+    # Under a delay of 30 slots SCB still learns: over 10 runs of T = 20000 its mean regret stays within
+    # x1.5 of the undelayed runs' (measured: 662 +- 43 against 571 +- 25, x1.16); with its feedback lost
+    # it would be ~T/2 = 10000.
+    ds, params = load_dataset("cyclic"), SCB_SPEC.resolve_params({})
+    delayed, undelayed = (np.mean([run_one(ds, SCB_SPEC, params, 20000, run=r, seed=1, delay=d)["final"]
+                                   for r in range(10)]) for d in (30, 1))
+    assert delayed < 1.5 * undelayed
 
 
 def test_parameters_are_validated():

@@ -128,10 +128,14 @@ def test_parameters_are_validated():
 
 
 def test_delay_runs_and_keeps_statistics_for_update():
+    # Under a delay of 100 slots both still learn: over 10 runs of T = 20000 their mean regret stays within
+    # x1.5 of the undelayed runs' (measured x1.24 for Sparring, x1.11 for MultiSBM, ~5 standard errors below
+    # the bound); with their feedback lost it would be ~T/2 = 10000.
     ds = load_dataset("mslr5_condorcet")
     for spec in (SPARRING_SPEC, MULTISBM_SPEC):
-        res = run_one(ds, spec, spec.resolve_params({}), horizon=2000, run=0, seed=1, delay=100)
-        assert 0 < res["final"] < 2000
+        delayed, undelayed = (np.mean([run_one(ds, spec, spec.resolve_params({}), horizon=20000, run=r, seed=1,
+                                               delay=d)["final"] for r in range(10)]) for d in (100, 1))
+        assert delayed < 1.5 * undelayed, spec.name
     # With no feedback the Sparring statistics do not move: select keeps returning (0, 0).
     policy = Sparring(5, seed=0)
     assert {policy.select() for _ in range(50)} == {(0, 0)}
