@@ -69,13 +69,15 @@ SAMPLING_STREAMS = {"sampling": {"fast": 3}}
 FAST_PARAMS = {"sampling": "fast"}  # AlgorithmSpec.fast
 # What ``skip`` has left for the next ``select``: nothing, the whole pair, or row c of the first phase.
 PENDING_NONE, PENDING_PAIR, PENDING_ROW = 0, 1, 2
-# Entries of DTSState.skip_state (one small array rather than seven: every field of the state costs a
+# The fields of DTSState.skip_state (one record rather than seven arrays: every field of the state costs a
 # little on every call of select and update): the kind of pending draw and its two arms; the arm of the
 # last select if it was a self-comparison (else -1); updates of pairs i != j so far; that count when
 # skip last refused (it does not try again before it changes); the first candidate of the last vote
 # of D-TS / pure D-TS with "fast" (-1: none), whose row the next bit-sliced vote draws first
 # (``core.bitvotes.candidate_votes``).
-PENDING, PENDING_A, PENDING_B, LAST_SELF, UPDATES, REFUSED_AT, LEAD = range(7)
+DTS_SKIP_STATE = np.dtype([("pending", np.int64), ("pending_a", np.int64), ("pending_b", np.int64),
+                           ("last_self", np.int64), ("updates", np.int64), ("refused_at", np.int64),
+                           ("lead", np.int64)])
 # From this K on, "fast" bit-slices the first-phase votes (measured with the pruned, inlined kernel
 # against one uniform per vote, C = every arm: K = 136 1.0x at t = 2000 and 1.2x at t = 20000, K = 500
 # 1.5x early and more later; bench/README.md).
@@ -109,7 +111,7 @@ class DTSState(NamedTuple):
     q_planes: np.ndarray  # int64 planes_shape(K): binary digits of prob_above, bit-sliced (core.bitvotes)
     vote_bits: np.ndarray  # int64 (K, W): the first-round vote indicators of the rows of C, bit-packed
     word_scratch: np.ndarray  # int64 (scratch_rows(K), W): scratch of core.bitvotes.candidate_votes
-    skip_state: np.ndarray  # int64 (7,): indexed by PENDING .. LEAD (defined above)
+    skip_state: np.ndarray  # DTS_SKIP_STATE (1,): skip's bookkeeping, by name (``skip_state[0].pending``)
     # Used with every sampling (the kept upper counts, see _candidate_set):
     counts_at: np.ndarray  # float64 (2,): ln t at which upper_counts is valid (-1: not), next switch time above
 
@@ -136,7 +138,7 @@ def _make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicat
         switch_log_t=fill_mirrored_switches(n, w, alpha, np.zeros((K, K))),
         q_planes=planes, vote_bits=np.zeros((K if fast else 1, W), np.int64),
         word_scratch=np.zeros((scratch_rows(K) if fast else 1, W), np.int64),
-        skip_state=np.array([0, 0, 0, -1, 0, -1, -1], np.int64),
+        skip_state=np.array([(PENDING_NONE, 0, 0, -1, 0, -1, -1)], DTS_SKIP_STATE),
         counts_at=np.array([-1.0, -1.0]),
     )
 
@@ -148,10 +150,8 @@ def sync_dts(state):
     fill_mirrored_switches(state.comparisons, state.wins, state.alpha, state.switch_log_t)
     if state.sampling == SAMPLING_FAST:
         fill_planes(state.prob_above, state.q_planes)
-    state.skip_state[PENDING] = PENDING_NONE
-    state.skip_state[LAST_SELF] = -1
-    state.skip_state[REFUSED_AT] = -1
-    state.skip_state[LEAD] = -1
+    record = state.skip_state[0]  # a view: writing its fields writes the state
+    record["pending"], record["last_self"], record["refused_at"], record["lead"] = PENDING_NONE, -1, -1, -1
     state.counts_at[0] = -1.0
 
 
@@ -252,8 +252,8 @@ def _first_candidate_fast(rng, state, first):
     done[:] = False
     if bitsliced:
         plus = variant == VARIANT_PLUS
-        candidate_votes(rng, q_planes, q, in_c, vote_bits, votes, first, -1 if plus else skip_state[LEAD], not plus,
-                        word_scratch)
+        lead = -1 if plus else skip_state[0].lead
+        candidate_votes(rng, q_planes, q, in_c, vote_bits, votes, first, lead, not plus, word_scratch)
     else:
         if first >= 0:
             count = 0
@@ -267,8 +267,8 @@ def _first_candidate_fast(rng, state, first):
             rows[i] = in_c[i] and not done[i]
         sample_votes(rng, w, q, True, rows, done, theta, above, votes)
     if variant != VARIANT_PLUS:
-        skip_state[LEAD] = argmax_uniform(rng, votes, in_c)
-        return skip_state[LEAD]
+        skip_state[0].lead = argmax_uniform(rng, votes, in_c)
+        return skip_state[0].lead
     if _mark_tied(votes, in_c, tied) == 1:
         return argmax_first(votes, tied)
     if bitsliced:
@@ -316,13 +316,13 @@ def select(state, t, rng):
     indicators = sampling != SAMPLING_DIRECT
     first = -1  # with "fast": a first-phase row ``skip`` has drawn for this slot
     if fast:
-        if skip_state[PENDING] == PENDING_PAIR:  # the pair ``skip`` drew for this slot
-            skip_state[PENDING] = PENDING_NONE
-            skip_state[LAST_SELF] = -1
-            return skip_state[PENDING_A], skip_state[PENDING_B]
-        if skip_state[PENDING] == PENDING_ROW:
-            skip_state[PENDING] = PENDING_NONE
-            first = skip_state[PENDING_A]
+        if skip_state[0].pending == PENDING_PAIR:  # the pair ``skip`` drew for this slot
+            skip_state[0].pending = PENDING_NONE
+            skip_state[0].last_self = -1
+            return skip_state[0].pending_a, skip_state[0].pending_b
+        if skip_state[0].pending == PENDING_ROW:
+            skip_state[0].pending = PENDING_NONE
+            first = skip_state[0].pending_a
     K = n.shape[0]
     log_t = math.log(t)
     # Phase 1, lines 4-6: candidate set C from the upper Copeland counts.
@@ -351,7 +351,7 @@ def select(state, t, rng):
                 theta2[i] = sample_beta_given_side(rng, w[i, a1] + 1.0, w[a1, i] + 1.0, True, q[i, a1])
     a2 = argmax_first(theta2, eligible)
     if fast:
-        skip_state[LAST_SELF] = a1 if a1 == a2 else -1
+        skip_state[0].last_self = a1 if a1 == a2 else -1
     return a1, a2
 
 
@@ -414,7 +414,7 @@ def update(state, a1, a2, a1_won, t):
     kept = a1 != a2 and counts_at[0] >= 0.0
     if sampling == SAMPLING_FAST:
         refresh_planes(q_planes, prob_above, a1, a2)
-        skip_state[UPDATES] += a1 != a2
+        skip_state[0].updates += a1 != a2
     if kept:
         _move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, -1)
     refresh_mirrored_switches(comparisons, wins, alpha, switch_log_t, a1, a2)
@@ -484,8 +484,8 @@ def skip(state, t, rng, t_limit):
     (comparisons, wins, alpha, variant, tie_break, sampling, upper_counts, in_candidates, theta, votes, rows_drawn,
      theta2, eligible, regret_est, prob_above, above, tied, switch_log_t, q_planes, vote_bits, word_scratch,
      skip_state, counts_at) = state
-    if sampling != SAMPLING_FAST or skip_state[PENDING] != PENDING_NONE or skip_state[LAST_SELF] < 0 \
-            or skip_state[UPDATES] == skip_state[REFUSED_AT]:
+    if sampling != SAMPLING_FAST or skip_state[0].pending != PENDING_NONE or skip_state[0].last_self < 0 \
+            or skip_state[0].updates == skip_state[0].refused_at:
         return 0, -1
     n, w, q, switch, ucount, in_c = comparisons, wins, prob_above, switch_log_t, upper_counts, in_candidates
     K = n.shape[0]
@@ -493,7 +493,7 @@ def skip(state, t, rng, t_limit):
     log_t = math.log(t)
     size_c = _candidate_set(variant, switch, ucount, in_c, counts_at, log_t)
     # The sweeping arm c: the arm of the last self-comparison, if it is in C; ln P_c.
-    c = skip_state[LAST_SELF]
+    c = skip_state[0].last_self
     if not in_c[c]:
         return 0, -1
     log_sweep = 0.0
@@ -508,7 +508,7 @@ def skip(state, t, rng, t_limit):
             log_self += math.log1p(-q[i, c])
     log_rho = log_sweep + log_self
     if log_rho < math.log(SKIP_MIN_PROB):
-        skip_state[REFUSED_AT] = skip_state[UPDATES]  # not again before the statistics change
+        skip_state[0].refused_at = skip_state[0].updates  # not again before the statistics change
         return 0, -1
     # The last slot before ln t reaches the next cached switch time (C and E are constant until then).
     end = t_limit
@@ -546,13 +546,13 @@ def skip(state, t, rng, t_limit):
                 if chosen:
                     found = True
                     theta2[i] = sample_beta_given_side(rng, w[i, c] + 1.0, w[c, i] + 1.0, True, q[i, c])
-            skip_state[PENDING] = PENDING_PAIR
-            skip_state[PENDING_A] = c
-            skip_state[PENDING_B] = argmax_first(theta2, eligible)
+            skip_state[0].pending = PENDING_PAIR
+            skip_state[0].pending_a = c
+            skip_state[0].pending_b = argmax_first(theta2, eligible)
         else:
             _row_not_all_above(rng, q, c, regret_est, vote_bits)
-            skip_state[PENDING] = PENDING_ROW
-            skip_state[PENDING_A] = c
+            skip_state[0].pending = PENDING_ROW
+            skip_state[0].pending_a = c
     if gap > 0:
         n[c, c] += 2.0 * gap
         w[c, c] += gap  # as ``update_pair`` does slot by slot: one "win" per self-comparison, no draw

@@ -59,9 +59,9 @@ RCS_SAMPLINGS = {**SAMPLINGS, "knockout": SAMPLING_KNOCKOUT}
 SAMPLING_STREAMS = {"sampling": {"knockout": 1}}
 FAST_PARAMS = {"sampling": "knockout", "skip": "exact"}  # AlgorithmSpec.fast
 NO_ARM = -1
-# Entries of RCSState.skip_state: the arm w whose "w is not the sampled Condorcet winner" slot ``skip``
+# The fields of RCSState.skip_state: the arm w whose "w is not the sampled Condorcet winner" slot ``skip``
 # left for the next select (NO_ARM: none), and the arm of the last select if it was a self-comparison.
-PENDING, LAST_SELF = range(2)
+RCS_SKIP_STATE = np.dtype([("pending", np.int64), ("last_self", np.int64)])
 
 
 class RCSState(NamedTuple):
@@ -83,7 +83,7 @@ class RCSState(NamedTuple):
     upper_column: np.ndarray  # scratch float64 (K,): the column u_{. a1}
     above_half_prob: np.ndarray  # float64 (K, K): P(theta_ij > 1/2), kept consistent with wins
     above_half: np.ndarray  # scratch bool (K, K) ((1, 1) with "knockout"): the votes 1(theta_ij > 1/2)
-    skip_state: np.ndarray  # int64 (2,): indexed by PENDING and LAST_SELF (defined above)
+    skip_state: np.ndarray  # RCS_SKIP_STATE (1,): skip's bookkeeping, by name (``skip_state[0].pending``)
 
 
 def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion", sampling="indicators", skip=SKIP_OFF):
@@ -121,14 +121,14 @@ def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion", sampling="
         upper_column=np.zeros(K),
         above_half_prob=q,
         above_half=np.zeros(tournament, np.bool_),
-        skip_state=np.array([NO_ARM, NO_ARM], np.int64),
+        skip_state=np.array([(NO_ARM, NO_ARM)], RCS_SKIP_STATE),
     )
 
 
 def sync_rcs(state):
     """Recompute the vote probabilities from ``state.wins``; forget any pending draw of ``skip``."""
     fill_above_half(state.above_half_prob, state.wins)
-    state.skip_state[:] = NO_ARM
+    state.skip_state[0] = (NO_ARM, NO_ARM)
 
 
 @njit(cache=True, inline="always")
@@ -227,11 +227,11 @@ def select(state, t, rng):
     votes, done, all_arms, champ = votes, done, all_arms, champion_counts
     K = votes.shape[0]
     if sampling == SAMPLING_KNOCKOUT:
-        pending = skip_state[PENDING]
+        pending = skip_state[0].pending
         if pending == NO_ARM:
             a1 = knockout_winner(rng, above_half_prob)
         else:
-            skip_state[PENDING] = NO_ARM
+            skip_state[0].pending = NO_ARM
             a1 = knockout_winner(rng, above_half_prob, pending, _first_loss(rng, above_half_prob, pending))
     else:
         for i in range(K):
@@ -249,7 +249,7 @@ def select(state, t, rng):
     champ[a1] += 1
     direct_upper_column(comparisons, wins, a1, math.log(t), alpha, upper_column)
     a2 = argmax_first(upper_column, all_arms)
-    skip_state[LAST_SELF] = a1 if a1 == a2 else NO_ARM
+    skip_state[0].last_self = a1 if a1 == a2 else NO_ARM
     return a1, a2
 
 
@@ -300,7 +300,7 @@ def skip(state, t, rng, t_limit):
     other slot is geometric, P(G >= g) = p^g, drawn at once.  Slots t .. t + slots - 1, slots =
     min(G, end - t + 1) with end the last slot the scan still picks w (capped at t_limit), are
     (w, w): their champion counts and diagonal updates are made here.  If G is smaller, slot t + G
-    is "w is not the Condorcet winner", left for ``select`` (``skip_state[PENDING]``), which draws w's
+    is "w is not the Condorcet winner", left for ``select`` (``skip_state[0].pending``), which draws w's
     first loss (``_first_loss``) and the rest of the tournament as usual: the law of that slot given
     the event.  Returns (slots, w), or (0, NO_ARM) when not tried: a draw already pending, the last
     slot not a self-comparison, the "random" fallback (its chance of w needs the law of "no Condorcet
@@ -310,8 +310,8 @@ def skip(state, t, rng, t_limit):
     (comparisons, wins, alpha, fallback, _, _, champion_counts, _, _, _, all_arms, _, above_half_prob, _,
      skip_state) = state
     n, w, q = comparisons, wins, above_half_prob
-    arm = skip_state[LAST_SELF]
-    if skip_state[PENDING] != NO_ARM or arm == NO_ARM or fallback != FALLBACK_LEAST_CHAMPION:
+    arm = skip_state[0].last_self
+    if skip_state[0].pending != NO_ARM or arm == NO_ARM or fallback != FALLBACK_LEAST_CHAMPION:
         return 0, NO_ARM
     if argmin_first(champion_counts, all_arms) == arm or not _column_stays_away(n, w, arm, alpha, math.log(t)):
         return 0, NO_ARM
@@ -321,7 +321,7 @@ def skip(state, t, rng, t_limit):
     available = last_slot_challenged_by_none(n, w, arm, alpha, t, t_limit) - t + 1
     slots = geometric_run(rng, log_p, available)  # all of them if w beats every arm surely
     if slots < available:
-        skip_state[PENDING] = arm
+        skip_state[0].pending = arm
     if slots == 0:
         return 0, NO_ARM
     champion_counts[arm] += slots

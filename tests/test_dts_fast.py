@@ -23,7 +23,7 @@ import pytest
 from scipy import stats
 
 from algorithms import get_algorithm
-from algorithms.dts import BITS_MIN_K, LAST_SELF, PENDING, REFUSED_AT, skip
+from algorithms.dts import BITS_MIN_K, PENDING_NONE, skip
 from core.bitvotes import (
     DEPTH,
     LANES,
@@ -362,9 +362,8 @@ def window_counts(spec, n, w, t0, use_skip, window, seed, reps):
     rng = np.random.default_rng(seed)
     counts, firsts, skipped = [], [], 0
     for _ in range(reps):
-        state.skip_state[PENDING] = 0
-        state.skip_state[LAST_SELF] = c
-        state.skip_state[REFUSED_AT] = -1
+        record = state.skip_state[0]
+        record["pending"], record["last_self"], record["refused_at"] = PENDING_NONE, c, -1
         t, end, count, first = t0, t0 + window - 1, 0, None
         while t <= end:
             if use_skip:
@@ -376,7 +375,7 @@ def window_counts(spec, n, w, t0, use_skip, window, seed, reps):
                     t += slots
                     continue
             a1, a2 = spec.select(state, t, rng)
-            state.skip_state[LAST_SELF] = c  # frozen: keep trying, as after a self-comparison of c
+            state.skip_state[0]["last_self"] = c  # frozen: keep trying, as after a self-comparison of c
             if a1 == a2 == c:
                 count += 1
             elif first is None:

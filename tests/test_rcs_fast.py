@@ -31,7 +31,7 @@ from numba import njit
 from scipy import stats
 
 from algorithms import get_algorithm
-from algorithms.rcs import FALLBACKS, NO_ARM, PENDING, knockout_winner, last_slot_challenged_by_none, skip
+from algorithms.rcs import FALLBACKS, NO_ARM, knockout_winner, last_slot_challenged_by_none, skip
 from core.argmax import argmax_first
 from core.bounds import direct_upper_column
 from reproduce.runner import Line, line_key, resolved_params
@@ -93,7 +93,7 @@ def _iid_selects(select, state, t, rng, champion_counts, pending, pairs):
     the draw left by skip to ``pending`` before each (so that they are i.i.d. draws of the fixed state)."""
     for k in range(pairs.shape[0]):
         state.champion_counts[:] = champion_counts
-        state.skip_state[PENDING] = pending
+        state.skip_state[0]["pending"] = pending
         a1, a2 = select(state, t, rng)
         pairs[k, 0] = a1
         pairs[k, 1] = a2
@@ -238,7 +238,7 @@ def window_walks(state, arm, t0, window, use_skip, seed, reps):
     counts, firsts, skipped = [], [], 0
     for _ in range(reps):
         state.champion_counts[:] = start
-        state.skip_state[:] = [NO_ARM, arm]
+        state.skip_state[0] = (NO_ARM, arm)
         t, end, count, first = t0, t0 + window - 1, 0, None
         while t <= end:
             if use_skip:
@@ -287,7 +287,7 @@ def test_skip_refuses_where_it_cannot_prove_the_law():
     arm = 4
     rng = np.random.default_rng(0)
     state = settled_state(9, arm, 1, 5)
-    state.skip_state[:] = [NO_ARM, arm]
+    state.skip_state[0] = (NO_ARM, arm)
     assert skip(state, 5, rng, 40)[0] > 0
     for case in ("least", "random", "no_self", "pending"):
         state = settled_state(9, arm, 1, 5)
@@ -295,7 +295,7 @@ def test_skip_refuses_where_it_cannot_prove_the_law():
             state = state._replace(fallback=FALLBACKS["random"])
         if case == "least":
             state.champion_counts[arm] = 4
-        state.skip_state[:] = [arm if case == "pending" else NO_ARM, NO_ARM if case == "no_self" else arm]
+        state.skip_state[0] = (arm if case == "pending" else NO_ARM, NO_ARM if case == "no_self" else arm)
         before = [part.copy() for part in (state.champion_counts, state.comparisons, state.skip_state)]
         assert skip(state, 5, rng, 40) == (0, NO_ARM), case
         for now, then in zip((state.champion_counts, state.comparisons, state.skip_state), before, strict=True):
