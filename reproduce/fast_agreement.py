@@ -24,6 +24,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -44,19 +45,26 @@ AGREES, DISAGREES = "agrees", "DISAGREES"
 LINE_FIELDS = ("dataset", "matrix_sha1", "algorithm", "horizon", "delay", "shuffle", "seed", "checkpoints_per_decade")
 
 
+class StoredChunk(NamedTuple):
+    """What the comparison reads of one chunk: the run after its last, and its runs' arrays."""
+
+    stop: int
+    final: np.ndarray  # float64 (runs,): R(T)
+    regret: np.ndarray  # float64 (runs, checkpoints): the regret curves
+    checkpoints: np.ndarray  # int64 (checkpoints,)
+
+
 @dataclass
 class StoredLine:
-    """The runs of one line found in one results folder: per-run arrays in run order, by start of chunk."""
+    """The chunks of one line found in one results folder, by the first run they hold."""
 
-    algorithm: str
-    params: dict
-    chunks: dict = field(default_factory=dict)  # start -> (stop, final, regret, checkpoints)
+    chunks: dict[int, StoredChunk] = field(default_factory=dict)
 
     def complete_runs(self) -> int:
         """Number of runs 0 .. n-1 stored without a gap (0 if run 0 is missing)."""
         stop = 0
         while stop in self.chunks:
-            stop = self.chunks[stop][0]
+            stop = self.chunks[stop].stop
         return stop
 
     def arrays(self, runs: int):
@@ -64,13 +72,13 @@ class StoredLine:
         parts, start = [], 0
         while start < runs:
             parts.append(self.chunks[start])
-            start = parts[-1][0]
-        return (np.concatenate([part[1] for part in parts]), np.concatenate([part[2] for part in parts]),
-                parts[0][3])
+            start = parts[-1].stop
+        return (np.concatenate([part.final for part in parts]), np.concatenate([part.regret for part in parts]),
+                parts[0].checkpoints)
 
 
-def line_identity(config: dict, fast_store: bool):
-    """(key, algorithm parameters) of the line a chunk's ``config`` belongs to, or None if it is not a line
+def line_identity(config: dict, fast_store: bool) -> str | None:
+    """The key of the line a chunk's ``config`` belongs to, or None if it is not a line
     this comparison covers (no fast path, a stale stream version, a fast parameter at neither value): the key leaves
     out the fast parameters and stream versions, which is what differs between the two folders; a
     default-folder line must have every fast parameter at its default, a fast-folder line every one at
@@ -86,8 +94,7 @@ def line_identity(config: dict, fast_store: bool):
     if any(resolved[name] != value for name, value in wanted.items()):
         return None
     shared = {name: value for name, value in resolved.items() if name not in spec.fast}
-    key = json.dumps({**{name: config[name] for name in LINE_FIELDS}, "params": shared}, sort_keys=True)
-    return key, shared
+    return json.dumps({**{name: config[name] for name in LINE_FIELDS}, "params": shared}, sort_keys=True)
 
 
 def stored_lines(folder: Path, fast_store: bool) -> dict[str, StoredLine]:
@@ -101,14 +108,12 @@ def stored_lines(folder: Path, fast_store: bool) -> dict[str, StoredLine]:
             print(f"note: left out: {error}", file=sys.stderr)
             continue
         config = chunk["meta"]["config"]
-        identity = line_identity(config, fast_store)
-        if identity is None:
+        key = line_identity(config, fast_store)
+        if key is None:
             continue
-        key, params = identity
         start, stop = config["runs"]
-        line = lines.setdefault(key, StoredLine(config["algorithm"], params))
-        line.chunks[start] = (stop, chunk["final"].astype(np.float64), chunk["regret"].astype(np.float64),
-                              chunk["checkpoints"])
+        lines.setdefault(key, StoredLine()).chunks[start] = StoredChunk(
+            stop, chunk["final"].astype(np.float64), chunk["regret"].astype(np.float64), chunk["checkpoints"])
     return lines
 
 
