@@ -5,7 +5,11 @@ For each (algorithm, parameters, K) the bench runs the simulator for ``warmup`` 
 on a shared machine count less); because a run with the same seed is a prefix of a longer one, the
 difference is the cost of slots warmup+1 .. warmup+steps (the later phase), and the first run gives
 the cost of the early phase.  BTM and SAVAGE depend on the horizon, so for them the two runs differ
-and the difference is only an estimate.  On a loaded machine the difference can be noisy (even 0).
+and the difference is only an estimate.  On a loaded machine the difference can be noisy (even 0).  Without
+``--warmup`` / ``--steps`` the slot counts start at ``WARMUP[K]`` and grow tenfold (up to
+``MAX_SLOTS``) while the warm-up run takes less than ``MIN_WARMUP_SECONDS``: at K = 2000 building the
+state alone takes milliseconds, which would swamp 200 slots of a microsecond.  The defaults set the slots
+and the fast path of the same algorithm and K is timed on the same slots; each row records them.
 
 Every algorithm is timed with its default parameters (the reference, how the stored results were
 made) and, if it has exact fast paths (``AlgorithmSpec.fast``: D-TS's ``sampling="fast"``, RCS's
@@ -61,6 +65,9 @@ WHOLE = {5: HORIZON, 16: HORIZON, 32: HORIZON, 136: 200_000, 500: 200_000, 2000:
 # warm-up slots, so that run-to-run noise of the warm-up run does not swamp the difference.
 WARMUP = {5: 200_000, 16: 200_000, 32: 100_000, 136: 20_000, 500: 2_000, 2000: 200}
 STEPS = WARMUP
+# Without --warmup / --steps, cheap algorithms get tenfold more slots until the warm-up run takes this long.
+MIN_WARMUP_SECONDS = 0.5
+MAX_SLOTS = max(WARMUP.values())
 # The two parameter sets an algorithm can be timed with: its defaults and its exact fast paths.
 PATHS = ("reference", "fast")
 # The authors' C++ per-step times in microseconds (issue #3), keyed by our K (their K = 100 -> 136).
@@ -138,13 +145,18 @@ def state_mb(spec, K: int, params) -> float:
     return sum(getattr(part, "nbytes", 0) for part in state) / 1e6
 
 
-def step_cost(name: str, K: int, warmup: int, steps: int, params) -> tuple[float, float]:
-    """(ns per slot in the first ``warmup`` slots, ns per slot over the next ``steps`` slots)."""
+def step_cost(name: str, K: int, warmup: int, steps: int, params, adapt: bool = False) -> tuple[int, int, float, float]:
+    """(warm-up slots, timed slots, ns per slot in the first ``warmup`` slots, ns per slot over the next
+    ``steps`` slots).  ``adapt``: both slot counts grow tenfold, up to ``MAX_SLOTS``, while the warm-up run
+    takes less than ``MIN_WARMUP_SECONDS`` (module doc)."""
     spec, dataset = get_algorithm(name), bench_dataset(K)
     timed_run(dataset, spec, params, 2, repeats=1)  # compile
     first = timed_run(dataset, spec, params, warmup)
+    while adapt and first < MIN_WARMUP_SECONDS and warmup * 10 <= MAX_SLOTS:
+        warmup, steps = warmup * 10, steps * 10
+        first = timed_run(dataset, spec, params, warmup)
     both = timed_run(dataset, spec, params, warmup + steps)
-    return first / warmup * 1e9, max(both - first, 0.0) / steps * 1e9
+    return warmup, steps, first / warmup * 1e9, max(both - first, 0.0) / steps * 1e9
 
 
 def parse_arguments(argv=None):
@@ -152,7 +164,8 @@ def parse_arguments(argv=None):
     parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--algorithms", nargs="+", default=sorted(ALGORITHMS))
     parser.add_argument("--K", nargs="+", type=int, default=[5, 16, 32, 136, 500], choices=sorted(DATASETS))
-    parser.add_argument("--warmup", default=None, help="slots before timing (default: by K)")
+    parser.add_argument("--warmup", default=None, help="slots before timing (default: by K, tenfold more while "
+                        "that run takes under MIN_WARMUP_SECONDS)")
     parser.add_argument("--steps", default=None, help="timed slots (default: by K)")
     parser.add_argument("--paths", nargs="+", default=list(PATHS), choices=PATHS,
                         help="time the defaults (reference) and/or the exact fast paths of each algorithm")
@@ -220,11 +233,12 @@ def print_step_costs(args):
     rows = []
     for name in args.algorithms:
         for K in args.K:
-            warmup = args.warmup or WARMUP[K]
-            steps = args.steps or STEPS[K]
             reference = None
+            warmup, steps = args.warmup or WARMUP[K], args.steps or STEPS[K]
             for options, params in timed_params(get_algorithm(name), args.paths):
-                early, later = step_cost(name, K, warmup, steps, params)
+                # The first path (the defaults) sets the slots; the fast path is timed on the same slots.
+                warmup, steps, early, later = step_cost(name, K, warmup, steps, params, adapt=reference is None
+                                                        and args.warmup is None and args.steps is None)
                 slots = args.whole_slots or WHOLE[K]
                 whole = (timed_run(bench_dataset(K), get_algorithm(name), params, slots, repeats=1) / slots * 1e9
                          if args.whole else float("nan"))

@@ -264,7 +264,7 @@ def bench_table(path: Path = BENCH_TABLE) -> str:
     text = ("ns per slot after the warm-up (in brackets: multiples of one Beta draw timed in the same process); "
             f"{when(*sessions[0])}"
             + "".join(f"; the rows of {', '.join(group['algorithm'].unique())} at K = "
-                      f"{', '.join(str(k) for k in sorted(group['K'].unique()))} re-{when(key, group)}"
+                      f"{', '.join(str(k) for k in sorted(group['K'].unique()))} {when(key, group)}"
                       for key, group in sessions[1:])
             + " on this 2-core machine.\n\n" + markdown_table(_by_k(rows, "ns_later")))
     if "ns_whole" in rows and rows["ns_whole"].notna().any():

@@ -112,7 +112,7 @@ def test_bench_block_is_rendered_from_the_bench_table(tmp_path):
     assert report.bench_table(tmp_path / "missing.csv") == "Not measured in this checkout: run `make bench`."
 
 
-def test_bench_block_names_rows_re_measured_with_merge(tmp_path):
+def test_bench_block_names_rows_measured_later_with_merge(tmp_path):
     """Rows replaced by ``bench/step_cost.py --merge`` keep their own date, commit, load and Beta cost, and
     the block says which rows they are; the merge replaces rows by (algorithm, options, K), keeps the rest
     and their order."""
@@ -132,7 +132,7 @@ def test_bench_block_names_rows_re_measured_with_merge(tmp_path):
     merged.to_csv(tmp_path / "step_cost.csv", index=False)
     text = report.bench_table(tmp_path / "step_cost.csv")
     assert "commit 0123456, load average 2.0, one Beta draw 40.0 ns" in text
-    assert "the rows of dts at K = 16 re-measured 2026-11-27 01:00 UTC at commit fedcba9, load average 3.5" in text
+    assert "the rows of dts at K = 16 measured 2026-11-27 01:00 UTC at commit fedcba9, load average 3.5" in text
     assert "| dts | fast | 100 (2.5) | 8 (0.25) |" in text
 
 

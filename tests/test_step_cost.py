@@ -1,0 +1,63 @@
+"""bench/step_cost.py: how many slots a row is timed on (the timings themselves are not tested)."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture()
+def step_cost():
+    spec = importlib.util.spec_from_file_location("bench_step_cost", ROOT / "bench" / "step_cost.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _fake_clock(module, monkeypatch, seconds_per_slot, fast_seconds_per_slot=None):
+    """Replace the timed simulation by a run costing ``seconds_per_slot`` a slot (``fast_seconds_per_slot``
+    with the fast parameters, if given); returns the horizons asked."""
+    asked = []
+
+    def timed_run(dataset, spec, params, horizon, seed=0, repeats=3):
+        asked.append(horizon)
+        return horizon * (seconds_per_slot if params == {} or fast_seconds_per_slot is None else fast_seconds_per_slot)
+
+    monkeypatch.setattr(module, "timed_run", timed_run)
+    monkeypatch.setattr(module, "bench_dataset", lambda K: None)
+    return asked
+
+
+@pytest.mark.parametrize("seconds_per_slot, slots", [(1e-4, 20_000), (1e-3, 2_000), (1e-2, 200), (1e-9, 200_000)])
+def test_slots_grow_tenfold_until_the_warm_up_run_takes_long_enough(step_cost, monkeypatch, seconds_per_slot, slots):
+    """From 200 slots: tenfold while the warm-up run is under MIN_WARMUP_SECONDS = 0.5 s, at most MAX_SLOTS;
+    the timed slots grow with it, and the per-slot costs are those of the final counts."""
+    assert step_cost.MIN_WARMUP_SECONDS == 0.5 and step_cost.MAX_SLOTS == 200_000
+    asked = _fake_clock(step_cost, monkeypatch, seconds_per_slot)
+    warmup, steps, early, later = step_cost.step_cost("sparring", 2000, 200, 200, {}, adapt=True)
+    assert (warmup, steps) == (slots, slots)
+    assert asked[-1] == 2 * slots and early == pytest.approx(seconds_per_slot * 1e9)
+    assert later == pytest.approx(seconds_per_slot * 1e9)
+
+
+def test_given_slots_are_kept(step_cost, monkeypatch):
+    """Without ``adapt`` (``--warmup`` or ``--steps`` given, or the fast path after the defaults) the counts
+    stay as asked, however cheap the run."""
+    asked = _fake_clock(step_cost, monkeypatch, 1e-9)
+    assert step_cost.step_cost("sparring", 2000, 200, 300, {}, adapt=False)[:2] == (200, 300)
+    assert asked == [2, 200, 500]
+
+
+def test_fast_path_is_timed_on_the_slots_of_the_defaults(step_cost, monkeypatch, capsys):
+    """One algorithm and K: the defaults grow the slots, the fast path reuses them although its runs are far
+    shorter (so ref/fast compares the same slots), and the row records them."""
+    _fake_clock(step_cost, monkeypatch, 1e-3, fast_seconds_per_slot=1e-9)
+    monkeypatch.setattr(step_cost, "state_mb", lambda spec, K, params: 0.0)
+    monkeypatch.setattr(step_cost, "beta_draw_ns", lambda: 30.0)
+    monkeypatch.setattr(step_cost, "uniform_draw_ns", lambda: 3.0)
+    step_cost.main(["--algorithms", "rucb", "--K", "2000"])
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("rucb")]
+    assert [row[1] for row in rows] == ["-", "skip=exact"]
+    assert [row[3] for row in rows] == ["2000", "2000"]
