@@ -7,9 +7,11 @@ difference is the cost of slots warmup+1 .. warmup+steps (the later phase), and 
 the cost of the early phase.  BTM and SAVAGE depend on the horizon, so for them the two runs differ
 and the difference is only an estimate.  On a loaded machine the difference can be noisy (even 0).  Without
 ``--warmup`` / ``--steps`` the slot counts start at ``WARMUP[K]`` and grow tenfold (up to
-``MAX_SLOTS``) while the warm-up run takes less than ``MIN_WARMUP_SECONDS``: at K = 2000 building the
-state alone takes milliseconds, which would swamp 200 slots of a microsecond.  The defaults set the slots
-and the fast path of the same algorithm and K is timed on the same slots; each row records them.
+``MAX_SLOTS``) while the timed slots take less than ``MIN_TIMED_SECONDS`` in all: the noise of the
+first run (at K = 2000 building the state, or RCS's first slots, take milliseconds to seconds) would
+swamp 200 slots of a few microseconds.  Each path of each row grows its own counts and the row records
+them; where the fast path needed more slots than the defaults, its ref/fast ratio compares per-slot
+costs over different slots (marked ``*``).
 
 Every algorithm is timed with its default parameters (the reference, how the stored results were
 made) and, if it has exact fast paths (``AlgorithmSpec.fast``: D-TS's ``sampling="fast"``, RCS's
@@ -65,8 +67,8 @@ WHOLE = {5: HORIZON, 16: HORIZON, 32: HORIZON, 136: 200_000, 500: 200_000, 2000:
 # warm-up slots, so that run-to-run noise of the warm-up run does not swamp the difference.
 WARMUP = {5: 200_000, 16: 200_000, 32: 100_000, 136: 20_000, 500: 2_000, 2000: 200}
 STEPS = WARMUP
-# Without --warmup / --steps, cheap algorithms get tenfold more slots until the warm-up run takes this long.
-MIN_WARMUP_SECONDS = 0.5
+# Without --warmup / --steps, cheap algorithms get tenfold more slots until the timed slots take this long.
+MIN_TIMED_SECONDS = 0.5
 MAX_SLOTS = max(WARMUP.values())
 # The two parameter sets an algorithm can be timed with: its defaults and its exact fast paths.
 PATHS = ("reference", "fast")
@@ -147,15 +149,16 @@ def state_mb(spec, K: int, params) -> float:
 
 def step_cost(name: str, K: int, warmup: int, steps: int, params, adapt: bool = False) -> tuple[int, int, float, float]:
     """(warm-up slots, timed slots, ns per slot in the first ``warmup`` slots, ns per slot over the next
-    ``steps`` slots).  ``adapt``: both slot counts grow tenfold, up to ``MAX_SLOTS``, while the warm-up run
-    takes less than ``MIN_WARMUP_SECONDS`` (module doc)."""
+    ``steps`` slots).  ``adapt``: both slot counts grow tenfold, up to ``MAX_SLOTS``, while the timed slots
+    take less than ``MIN_TIMED_SECONDS`` (module doc)."""
     spec, dataset = get_algorithm(name), bench_dataset(K)
     timed_run(dataset, spec, params, 2, repeats=1)  # compile
     first = timed_run(dataset, spec, params, warmup)
-    while adapt and first < MIN_WARMUP_SECONDS and warmup * 10 <= MAX_SLOTS:
+    both = timed_run(dataset, spec, params, warmup + steps)
+    while adapt and both - first < MIN_TIMED_SECONDS and warmup * 10 <= MAX_SLOTS:
         warmup, steps = warmup * 10, steps * 10
         first = timed_run(dataset, spec, params, warmup)
-    both = timed_run(dataset, spec, params, warmup + steps)
+        both = timed_run(dataset, spec, params, warmup + steps)
     return warmup, steps, first / warmup * 1e9, max(both - first, 0.0) / steps * 1e9
 
 
@@ -164,8 +167,8 @@ def parse_arguments(argv=None):
     parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--algorithms", nargs="+", default=sorted(ALGORITHMS))
     parser.add_argument("--K", nargs="+", type=int, default=[5, 16, 32, 136, 500], choices=sorted(DATASETS))
-    parser.add_argument("--warmup", default=None, help="slots before timing (default: by K, tenfold more while "
-                        "that run takes under MIN_WARMUP_SECONDS)")
+    parser.add_argument("--warmup", default=None, help=f"slots before timing (default: by K, tenfold more while "
+                        f"the timed slots take under {MIN_TIMED_SECONDS} s)")
     parser.add_argument("--steps", default=None, help="timed slots (default: by K)")
     parser.add_argument("--paths", nargs="+", default=list(PATHS), choices=PATHS,
                         help="time the defaults (reference) and/or the exact fast paths of each algorithm")
@@ -227,28 +230,28 @@ def print_step_costs(args):
     print(f"{'algorithm':<10} {'options':<28} {'K':>4} {'warmup':>7} {'ns/slot early':>14} {'ns/slot later':>14} "
           f"{'x Beta':>8} {'x unif':>8} {'state MB':>9} {'x C++':>7} {'ref/fast':>13}"
           + (f"{'ns/slot whole run':>25}" if args.whole else ""))
-    print("(ref/fast: reference / fast, early/later; later < 1 ns/slot means the slots were skipped)")
+    print("(ref/fast: reference / fast, early/later, * = over different slots; later < 1 ns/slot means the "
+          "slots were skipped)")
     measured = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load = os.getloadavg()[0]
     rows = []
     for name in args.algorithms:
         for K in args.K:
             reference = None
-            warmup, steps = args.warmup or WARMUP[K], args.steps or STEPS[K]
             for options, params in timed_params(get_algorithm(name), args.paths):
-                # The first path (the defaults) sets the slots; the fast path is timed on the same slots.
-                warmup, steps, early, later = step_cost(name, K, warmup, steps, params, adapt=reference is None
-                                                        and args.warmup is None and args.steps is None)
+                warmup, steps, early, later = step_cost(name, K, args.warmup or WARMUP[K], args.steps or STEPS[K],
+                                                        params, adapt=args.warmup is None and args.steps is None)
                 slots = args.whole_slots or WHOLE[K]
                 whole = (timed_run(bench_dataset(K), get_algorithm(name), params, slots, repeats=1) / slots * 1e9
                          if args.whole else float("nan"))
                 anchor = CPP_ANCHOR_US.get(name, {}).get(K)
                 versus = f"{later / (anchor * 1e3):>7.3f}" if anchor else f"{'-':>7}"
                 if reference is None:
-                    reference, ratio = (early, later), "-"
+                    reference, ratio = {"early": early, "later": later, "slots": (warmup, steps)}, "-"
                 else:
-                    late_ratio = f"{reference[1] / later:.1f}" if later >= 1.0 else ">1000"
-                    ratio = f"{reference[0] / early:.1f}/{late_ratio}"
+                    late_ratio = f"{reference['later'] / later:.1f}" if later >= 1.0 else ">1000"
+                    same_slots = reference["slots"] == (warmup, steps)
+                    ratio = f"{reference['early'] / early:.1f}/{late_ratio}{'' if same_slots else '*'}"
                 mb = state_mb(get_algorithm(name), K, params)
                 print(f"{name:<10} {options:<28} {K:>4} {warmup:>7} {early:>14.0f} {later:>14.1f} "
                       f"{later / beta:>8.1f} {later / uniform:>8.1f} {mb:>9.2f} {versus} {ratio:>13}"

@@ -32,9 +32,9 @@ def _fake_clock(module, monkeypatch, seconds_per_slot, fast_seconds_per_slot=Non
 
 @pytest.mark.parametrize("seconds_per_slot, slots", [(1e-4, 20_000), (1e-3, 2_000), (1e-2, 200), (1e-9, 200_000)])
 def test_slots_grow_tenfold_until_the_warm_up_run_takes_long_enough(step_cost, monkeypatch, seconds_per_slot, slots):
-    """From 200 slots: tenfold while the warm-up run is under MIN_WARMUP_SECONDS = 0.5 s, at most MAX_SLOTS;
-    the timed slots grow with it, and the per-slot costs are those of the final counts."""
-    assert step_cost.MIN_WARMUP_SECONDS == 0.5 and step_cost.MAX_SLOTS == 200_000
+    """From 200 slots: tenfold while the timed slots take under MIN_TIMED_SECONDS = 0.5 s in all, at most
+    MAX_SLOTS; the warm-up grows with them, and the per-slot costs are those of the final counts."""
+    assert step_cost.MIN_TIMED_SECONDS == 0.5 and step_cost.MAX_SLOTS == 200_000
     asked = _fake_clock(step_cost, monkeypatch, seconds_per_slot)
     warmup, steps, early, later = step_cost.step_cost("sparring", 2000, 200, 200, {}, adapt=True)
     assert (warmup, steps) == (slots, slots)
@@ -50,9 +50,10 @@ def test_given_slots_are_kept(step_cost, monkeypatch):
     assert asked == [2, 200, 500]
 
 
-def test_fast_path_is_timed_on_the_slots_of_the_defaults(step_cost, monkeypatch, capsys):
-    """One algorithm and K: the defaults grow the slots, the fast path reuses them although its runs are far
-    shorter (so ref/fast compares the same slots), and the row records them."""
+def test_each_path_grows_its_own_slots(step_cost, monkeypatch, capsys):
+    """One algorithm and K: the defaults stop growing at 2000 slots (2 s timed), the far cheaper fast path
+    goes on to MAX_SLOTS; each row records its slots, and the ratio says it compares different slots (*);
+    with the same cost per slot both paths end at the same slots and the ratio has no mark."""
     _fake_clock(step_cost, monkeypatch, 1e-3, fast_seconds_per_slot=1e-9)
     monkeypatch.setattr(step_cost, "state_mb", lambda spec, K, params: 0.0)
     monkeypatch.setattr(step_cost, "beta_draw_ns", lambda: 30.0)
@@ -60,4 +61,8 @@ def test_fast_path_is_timed_on_the_slots_of_the_defaults(step_cost, monkeypatch,
     step_cost.main(["--algorithms", "rucb", "--K", "2000"])
     rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("rucb")]
     assert [row[1] for row in rows] == ["-", "skip=exact"]
-    assert [row[3] for row in rows] == ["2000", "2000"]
+    assert [row[3] for row in rows] == ["2000", "200000"] and rows[1][-1].endswith("*")
+    _fake_clock(step_cost, monkeypatch, 1e-3)
+    step_cost.main(["--algorithms", "rucb", "--K", "2000"])
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("rucb")]
+    assert [row[3] for row in rows] == ["2000", "2000"] and rows[1][-1] == "1.0/1.0"
