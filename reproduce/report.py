@@ -267,11 +267,12 @@ def bench_table(path: Path = BENCH_TABLE) -> str:
                       f"{', '.join(str(k) for k in sorted(group['K'].unique()))} {when(key, group)}"
                       for key, group in sessions[1:])
             + " on this 2-core machine.\n\n" + markdown_table(_by_k(rows, "ns_later")))
-    if "ns_whole" in rows and rows["ns_whole"].notna().any():
+    whole = rows[rows["ns_whole"].notna()] if "ns_whole" in rows else rows.iloc[:0]
+    if len(whole):
         slots = ", ".join(f"T = {T:.0e} at K = {', '.join(str(k) for k in sorted(group['K'].unique()))}"
-                          for T, group in rows.groupby("whole_slots"))
+                          for T, group in whole.groupby("whole_slots"))
         text += (f"\n\nMean ns per slot over a whole run from slot 1 ({slots}; in brackets: multiples of one "
-                 "Beta draw), what a figure pays:\n\n" + markdown_table(_by_k(rows, "ns_whole")))
+                 "Beta draw; - where not timed), what a figure pays:\n\n" + markdown_table(_by_k(whole, "ns_whole")))
     return text
 
 

@@ -109,6 +109,12 @@ def test_bench_block_is_rendered_from_the_bench_table(tmp_path):
     text = report.bench_table(tmp_path / "step_cost.csv")
     assert "whole run from slot 1 (T = 1e+06 at K = 5, 16;" in text
     assert "| dts | - | 900 (22.5) | 1,800 (45) |" in text and "| rucb | - | 250 (6.25) | 40,000 (1,000) |" in text
+    # A row without a whole run (e.g. the defaults at K = 2000, too slow to time whole) shows "-", not nan.
+    whole.assign(ns_whole=[900.0, 2.0, float("nan"), 250.0, 40000.0],
+                 whole_slots=[1_000_000, 1_000_000, 0, 1_000_000, 1_000_000]).to_csv(tmp_path / "step_cost.csv",
+                                                                                    index=False)
+    text = report.bench_table(tmp_path / "step_cost.csv")
+    assert "nan" not in text and "T = 0e+00" not in text and "| dts | - | 900 (22.5) | - |" in text
     assert report.bench_table(tmp_path / "missing.csv") == "Not measured in this checkout: run `make bench`."
 
 
