@@ -25,7 +25,8 @@ the same for the runs of ``--fast`` (``results/fast/``).
 ``--measured`` skips the probes and prints only what the stored runs took, per figure: worker hours
 (wall time of the workers) and CPU hours, with the defaults and with ``--fast``, and how many lines are
 still missing (with ``--fast``, a line the option leaves unchanged, e.g. BTM's, is the default line and
-is counted from ``results/``, where it is stored).  This is how the cost of the whole paper is measured
+is counted from ``results/``, where it is stored), and for ``--fast`` an estimate from above of what the
+missing lines will take (their default lines' worker hours).  This is how the cost of the whole paper is measured
 when it is computed over several sessions (the chunks keep their own times, so a resumed computation
 adds up exactly): the wall time of ``make all-figures`` on J cores is about the worker hours / J once
 every line is stored.
@@ -175,19 +176,23 @@ STORES = (("defaults", RESULTS, False), ("--fast", RESULTS / FAST, True))
 
 def print_measured(args):
     """Per figure and store (defaults, --fast): lines stored and missing, and the worker and CPU hours the
-    stored ones took (each line counted once, in the first figure that draws it)."""
-    print(f"{'figure':<18} {'store':<9} {'lines':>6} {'missing':>8} {'worker h':>9} {'CPU h':>8} {'no CPU':>7}")
+    stored ones took (each line counted once, in the first figure that draws it).  For --fast, "missing est."
+    estimates from above what the missing lines will take: the worker hours of the same lines with the
+    defaults (stored in ``results/``; every fast path timed at least as fast as its defaults in
+    ``bench/step_cost.py``, most far faster, and many default chunks ran on a loaded machine)."""
+    print(f"{'figure':<18} {'store':<9} {'lines':>6} {'missing':>8} {'worker h':>9} {'CPU h':>8} {'no CPU':>7} "
+          f"{'missing est.':>13}")
     for store, results, fast in STORES:
-        cli = SimpleNamespace(runs=None, horizon=HORIZON, quick=False, default_horizon=HORIZON, fast=fast,
-                              out=results, default_out=RESULTS)
         counted = set()
-        grand = {"lines": 0, "missing": 0, "worker": 0.0, "cpu": 0.0, "no_cpu": 0}
+        grand = {"lines": 0, "missing": 0, "worker": 0.0, "cpu": 0.0, "no_cpu": 0, "bound": 0.0}
         for figure in args.figures:
             total = dict.fromkeys(grand, 0)
             for panel in importlib.import_module(f"reproduce.{figure}").PANELS:
                 dataset = load_dataset(panel.dataset)
-                curves, folders = curves_and_stores([panel], cli)
-                for line, folder in zip((line for curve in curves[0] for line in curve), folders, strict=True):
+                lines, folders = _panel_lines(panel, fast, results)
+                default_lines, default_folders = _panel_lines(panel, False, RESULTS)
+                for line, folder, default_line, default_folder in zip(lines, folders, default_lines, default_folders,
+                                                                      strict=True):
                     if line_key(line) in counted:
                         continue
                     counted.add(line_key(line))
@@ -195,6 +200,8 @@ def print_measured(args):
                     total["lines"] += 1
                     if hours is None:
                         total["missing"] += 1
+                        bound = stored_hours([default_line], dataset, default_folder) if fast else None
+                        total["bound"] += math.inf if bound is None else bound[0]
                         continue
                     worker, cpu = hours
                     total["worker"] += worker
@@ -202,15 +209,32 @@ def print_measured(args):
                         total["no_cpu"] += 1
                     else:
                         total["cpu"] += cpu
-            print(f"{figure:<18} {store:<9} {total['lines']:>6} {total['missing']:>8} {total['worker']:>9.2f} "
-                  f"{total['cpu']:>8.2f} {total['no_cpu']:>7}", flush=True)
+            _print_measured_row(figure, store, total, fast)
             for key in grand:
                 grand[key] += total[key]
-        print(f"{'all figures':<18} {store:<9} {grand['lines']:>6} {grand['missing']:>8} {grand['worker']:>9.2f} "
-              f"{grand['cpu']:>8.2f} {grand['no_cpu']:>7}  ({'complete' if grand['missing'] == 0 else 'incomplete'}"
-              f": on 2 cores about {grand['worker'] / 2:.1f} h of wall time for the stored lines)")
+        _print_measured_row("all figures", store, grand, fast)
+        print(f"{'':<18} {store:<9} ({'complete' if grand['missing'] == 0 else 'incomplete'}: on 2 cores about "
+              f"{grand['worker'] / 2:.1f} h of wall time for the stored lines"
+              + (f", at most about {grand['bound'] / 2:.1f} h more for the missing ones)" if fast and grand["missing"]
+                 else ")"))
     print("no CPU: stored lines with a chunk computed before CPU seconds were recorded (2026-11-26), left out of "
-          "CPU h")
+          "CPU h; missing est.: the missing lines' worker hours with the defaults, an estimate from above (inf: not "
+          "stored either)")
+
+
+def _panel_lines(panel, fast: bool, results) -> tuple[list, list]:
+    """The lines of a panel, in order, and the store folder each is read from (``curves_and_stores``)."""
+    cli = SimpleNamespace(runs=None, horizon=HORIZON, quick=False, default_horizon=HORIZON, fast=fast,
+                          out=results, default_out=RESULTS)
+    curves, folders = curves_and_stores([panel], cli)
+    return [line for curve in curves[0] for line in curve], folders
+
+
+def _print_measured_row(name: str, store: str, total: dict, fast: bool) -> None:
+    """One row of ``print_measured``."""
+    bound = f"{total['bound']:.2f}" if fast else "-"
+    print(f"{name:<18} {store:<9} {total['lines']:>6} {total['missing']:>8} {total['worker']:>9.2f} "
+          f"{total['cpu']:>8.2f} {total['no_cpu']:>7} {bound:>13}", flush=True)
 
 
 if __name__ == "__main__":
