@@ -14,7 +14,7 @@ SHARED := reproduce/experiment.py reproduce/plotting.py reproduce/claims.py repr
           reproduce/paper_config.py
 
 .PHONY: install all-figures fig1 fig2 fig3 fig4 fig5 fig6 fig7 table9 c18 report readme verify fast-agreement test \
-        test-all lint bench bench-paper clean
+        test-all lint bench bench-paper bench-targets clean
 
 install:
 	python3 -m venv .venv
@@ -81,6 +81,10 @@ bench:
 # worker and CPU hours the stored runs took, defaults and --fast (bench/paper_cost.py --measured: only that).
 bench-paper:
 	$(PYTHON) bench/paper_cost.py
+
+# The performance targets against bench/step_cost.csv and the stored runs: the table atop bench/README.md.
+bench-targets:
+	$(PYTHON) bench/targets.py --write
 
 clean:
 	rm -rf .numba_cache results/quick figures/quick .pytest_cache

@@ -174,18 +174,19 @@ def print_figure_costs(args):
 STORES = (("defaults", RESULTS, False), ("--fast", RESULTS / FAST, True))
 
 
-def print_measured(args):
-    """Per figure and store (defaults, --fast): lines stored and missing, and the worker and CPU hours the
-    stored ones took (each line counted once, in the first figure that draws it).  For --fast, "missing est."
-    estimates from above what the missing lines will take: the worker hours of the same lines with the
-    defaults (stored in ``results/``; every fast path timed at least as fast as its defaults in
-    ``bench/step_cost.py``, most far faster, and many default chunks ran on a loaded machine)."""
-    print(f"{'figure':<18} {'store':<9} {'lines':>6} {'missing':>8} {'worker h':>9} {'CPU h':>8} {'no CPU':>7} "
-          f"{'missing est.':>13}")
-    for store, results, fast in STORES:
+def measured_hours(figures=FIGURES, stores=None) -> dict[str, list[tuple[str, dict]]]:
+    """Per store (``STORES``: defaults, --fast), per figure and then "all figures": the lines stored and
+    missing, the worker and CPU hours the stored ones took (each line counted once, in the first figure
+    that draws it), how many lack a CPU record, and for --fast ("bound") an estimate from above of what the
+    missing lines will take: the worker hours of the same lines with the defaults (stored in ``results/``;
+    every fast path timed at least as fast as its defaults in ``bench/step_cost.py``, most far faster, and
+    many default chunks ran on a loaded machine; inf if a default line is missing too)."""
+    measured = {}
+    for store, results, fast in stores or STORES:
         counted = set()
         grand = {"lines": 0, "missing": 0, "worker": 0.0, "cpu": 0.0, "no_cpu": 0, "bound": 0.0}
-        for figure in args.figures:
+        rows = []
+        for figure in figures:
             total = dict.fromkeys(grand, 0)
             for panel in importlib.import_module(f"reproduce.{figure}").PANELS:
                 dataset = load_dataset(panel.dataset)
@@ -209,10 +210,23 @@ def print_measured(args):
                         total["no_cpu"] += 1
                     else:
                         total["cpu"] += cpu
-            _print_measured_row(figure, store, total, fast)
+            rows.append((figure, total))
             for key in grand:
                 grand[key] += total[key]
-        _print_measured_row("all figures", store, grand, fast)
+        measured[store] = rows + [("all figures", grand)]
+    return measured
+
+
+def print_measured(args):
+    """Print ``measured_hours`` as a table, with the wall time the stored lines would take on 2 cores."""
+    print(f"{'figure':<18} {'store':<9} {'lines':>6} {'missing':>8} {'worker h':>9} {'CPU h':>8} {'no CPU':>7} "
+          f"{'missing est.':>13}")
+    for (store, rows), (_, _, fast) in zip(measured_hours(args.figures, STORES).items(), STORES, strict=True):
+        for name, total in rows:
+            bound = f"{total['bound']:.2f}" if fast else "-"
+            print(f"{name:<18} {store:<9} {total['lines']:>6} {total['missing']:>8} {total['worker']:>9.2f} "
+                  f"{total['cpu']:>8.2f} {total['no_cpu']:>7} {bound:>13}", flush=True)
+        grand = rows[-1][1]
         print(f"{'':<18} {store:<9} ({'complete' if grand['missing'] == 0 else 'incomplete'}: on 2 cores about "
               f"{grand['worker'] / 2:.1f} h of wall time for the stored lines"
               + (f", at most about {grand['bound'] / 2:.1f} h more for the missing ones)" if fast and grand["missing"]
@@ -228,13 +242,6 @@ def _panel_lines(panel, fast: bool, results) -> tuple[list, list]:
                           out=results, default_out=RESULTS)
     curves, folders = curves_and_stores([panel], cli)
     return [line for curve in curves[0] for line in curve], folders
-
-
-def _print_measured_row(name: str, store: str, total: dict, fast: bool) -> None:
-    """One row of ``print_measured``."""
-    bound = f"{total['bound']:.2f}" if fast else "-"
-    print(f"{name:<18} {store:<9} {total['lines']:>6} {total['missing']:>8} {total['worker']:>9.2f} "
-          f"{total['cpu']:>8.2f} {total['no_cpu']:>7} {bound:>13}", flush=True)
 
 
 if __name__ == "__main__":
