@@ -25,11 +25,12 @@ the same for the runs of ``--fast`` (``results/fast/``).
 ``--measured`` skips the probes and prints only what the stored runs took, per figure: worker hours
 (wall time of the workers) and CPU hours, with the defaults and with ``--fast``, and how many lines are
 still missing (with ``--fast``, a line the option leaves unchanged, e.g. BTM's, is the default line and
-is counted from ``results/``, where it is stored), and for ``--fast`` an estimate from above of what the
-missing lines will take (their default lines' worker hours).  This is how the cost of the whole paper is measured
+is counted from ``results/``, where it is stored), the busy hours (CPU hours, or worker hours for lines
+computed before CPU time was recorded), and for ``--fast`` an estimate from above of what the missing
+lines will take (their default lines' busy hours).  This is how the cost of the whole paper is measured
 when it is computed over several sessions (the chunks keep their own times, so a resumed computation
-adds up exactly): the wall time of ``make all-figures`` on J cores is about the worker hours / J once
-every line is stored.
+adds up exactly): the wall time of ``make all-figures`` on J otherwise idle cores is about the busy
+hours / J once every line is stored.
 
 Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N] [--measured]
 """
@@ -174,17 +175,25 @@ def print_figure_costs(args):
 STORES = (("defaults", RESULTS, False), ("--fast", RESULTS / FAST, True))
 
 
+def busy_hours(hours: tuple[float, float]) -> float:
+    """The hours a line kept its worker busy: its CPU hours where every chunk recorded them, else (older
+    chunks) its worker hours, the wall time of the worker, which on a loaded machine is more."""
+    worker, cpu = hours
+    return worker if math.isnan(cpu) else cpu
+
+
 def measured_hours(figures=FIGURES, stores=None) -> dict[str, list[tuple[str, dict]]]:
     """Per store (``STORES``: defaults, --fast), per figure and then "all figures": the lines stored and
     missing, the worker and CPU hours the stored ones took (each line counted once, in the first figure
-    that draws it), how many lack a CPU record, and for --fast ("bound") an estimate from above of what the
-    missing lines will take: the worker hours of the same lines with the defaults (stored in ``results/``;
-    every fast path timed at least as fast as its defaults in ``bench/step_cost.py``, most far faster, and
-    many default chunks ran on a loaded machine; inf if a default line is missing too)."""
+    that draws it), how many lack a CPU record, their busy hours (``busy_hours``: what they would take on
+    an otherwise idle machine, from above where the CPU record is missing), and for --fast ("estimate") an
+    estimate from above of what the missing lines will take: the busy hours of the same lines with the
+    defaults (stored in ``results/``; every fast path timed at least as fast as its defaults in
+    ``bench/step_cost.py``, most far faster; inf if a default line is missing too)."""
     measured = {}
     for store, results, fast in stores or STORES:
         counted = set()
-        grand = {"lines": 0, "missing": 0, "worker": 0.0, "cpu": 0.0, "no_cpu": 0, "bound": 0.0}
+        grand = {"lines": 0, "missing": 0, "worker": 0.0, "cpu": 0.0, "no_cpu": 0, "busy": 0.0, "estimate": 0.0}
         rows = []
         for figure in figures:
             total = dict.fromkeys(grand, 0)
@@ -201,15 +210,15 @@ def measured_hours(figures=FIGURES, stores=None) -> dict[str, list[tuple[str, di
                     total["lines"] += 1
                     if hours is None:
                         total["missing"] += 1
-                        bound = stored_hours([default_line], dataset, default_folder) if fast else None
-                        total["bound"] += math.inf if bound is None else bound[0]
+                        default = stored_hours([default_line], dataset, default_folder) if fast else None
+                        total["estimate"] += math.inf if default is None else busy_hours(default)
                         continue
-                    worker, cpu = hours
-                    total["worker"] += worker
-                    if math.isnan(cpu):
+                    total["worker"] += hours[0]
+                    total["busy"] += busy_hours(hours)
+                    if math.isnan(hours[1]):
                         total["no_cpu"] += 1
                     else:
-                        total["cpu"] += cpu
+                        total["cpu"] += hours[1]
             rows.append((figure, total))
             for key in grand:
                 grand[key] += total[key]
@@ -220,20 +229,20 @@ def measured_hours(figures=FIGURES, stores=None) -> dict[str, list[tuple[str, di
 def print_measured(args):
     """Print ``measured_hours`` as a table, with the wall time the stored lines would take on 2 cores."""
     print(f"{'figure':<18} {'store':<9} {'lines':>6} {'missing':>8} {'worker h':>9} {'CPU h':>8} {'no CPU':>7} "
-          f"{'missing est.':>13}")
+          f"{'busy h':>7} {'missing est.':>13}")
     for (store, rows), (_, _, fast) in zip(measured_hours(args.figures, STORES).items(), STORES, strict=True):
         for name, total in rows:
-            bound = f"{total['bound']:.2f}" if fast else "-"
+            estimate = f"{total['estimate']:.2f}" if fast else "-"
             print(f"{name:<18} {store:<9} {total['lines']:>6} {total['missing']:>8} {total['worker']:>9.2f} "
-                  f"{total['cpu']:>8.2f} {total['no_cpu']:>7} {bound:>13}", flush=True)
+                  f"{total['cpu']:>8.2f} {total['no_cpu']:>7} {total['busy']:>7.2f} {estimate:>13}", flush=True)
         grand = rows[-1][1]
         print(f"{'':<18} {store:<9} ({'complete' if grand['missing'] == 0 else 'incomplete'}: on 2 cores about "
-              f"{grand['worker'] / 2:.1f} h of wall time for the stored lines"
-              + (f", at most about {grand['bound'] / 2:.1f} h more for the missing ones)" if fast and grand["missing"]
-                 else ")"))
+              f"{grand['busy'] / 2:.1f} h of wall time for the stored lines"
+              + (f", at most about {grand['estimate'] / 2:.1f} h more for the missing ones)"
+                 if fast and grand["missing"] else ")"))
     print("no CPU: stored lines with a chunk computed before CPU seconds were recorded (2026-11-26), left out of "
-          "CPU h; missing est.: the missing lines' worker hours with the defaults, an estimate from above (inf: not "
-          "stored either)")
+          "CPU h; busy h: CPU h, or worker h for the lines without a CPU record (from above); missing est.: the "
+          "missing lines' busy h with the defaults, an estimate from above (inf: not stored either)")
 
 
 def _panel_lines(panel, fast: bool, results) -> tuple[list, list]:
