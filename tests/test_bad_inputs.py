@@ -10,7 +10,6 @@ matrix entries through the API...) are not repeated.
 """
 
 import dataclasses
-import importlib.util
 import os
 import re
 import subprocess
@@ -26,6 +25,7 @@ from data import dataset_from_matrix, load_dataset
 from reproduce import c18_elimination, fast_agreement, fig1_mslr, lower_bounds, run, verify
 from reproduce.cli import check_folder_readable, check_output_folder
 from reproduce.runner import Line, run_lines, run_one
+from tests.bench_scripts import bench_script
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--horizon", "1000", "--n-jobs", "1",
@@ -34,15 +34,7 @@ INT64 = "9223372036854775807"
 RO_REASON = r"(not writable|cannot be created in \S+) \(permission denied\)"
 
 
-def _bench_script(name):
-    """bench/<name>.py as a module (bench/ is a folder of scripts, not a package)."""
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-step_cost, paper_cost = _bench_script("step_cost"), _bench_script("paper_cost")
+step_cost, paper_cost = bench_script("step_cost"), bench_script("paper_cost")
 
 # (id, script, arguments, message regex); {F} a regular file, {RO} a folder nobody may write in, {M:x}
 # matrix file x of MATRICES, {T} the test's folder.  run.py cases get RUN + --out {T}/r --figures {T}/f first.

@@ -1,7 +1,5 @@
 """bench/paper_cost.py --measured: the hours it prints are the stored chunks' own records."""
 
-import importlib.util
-from pathlib import Path
 
 from algorithms import get_algorithm
 from data import load_dataset
@@ -10,15 +8,11 @@ from reproduce.experiment import panel_curves
 from reproduce.paper_config import HORIZON, ROOT_SEED
 from reproduce.paths import RESULTS
 from reproduce.runner import load_line
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.bench_scripts import bench_script
 
 
 def _paper_cost():
-    spec = importlib.util.spec_from_file_location("bench_paper_cost", ROOT / "bench" / "paper_cost.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("paper_cost")
 
 
 def _rows(out: str) -> dict:

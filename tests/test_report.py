@@ -1,6 +1,5 @@
 """reproduce/report.py: every claim listed, C19 computed, the README's generated blocks current."""
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ import pytest
 from reproduce import report
 from reproduce.claims import HOLDS, NOT_MEASURED
 from reproduce.plotting import write_table
+from tests.bench_scripts import bench_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,9 +122,7 @@ def test_bench_block_names_rows_measured_later_with_merge(tmp_path):
     """Rows replaced by ``bench/step_cost.py --merge`` keep their own date, commit, load and Beta cost, and
     the block says which rows they are; the merge replaces rows by (algorithm, options, K), keeps the rest
     and their order."""
-    step_cost = importlib.util.spec_from_file_location("bench_step_cost", ROOT / "bench" / "step_cost.py")
-    module = importlib.util.module_from_spec(step_cost)
-    step_cost.loader.exec_module(module)
+    module = bench_script("step_cost")
     base = {"measured": "2026-11-26 12:00 UTC", "commit": "0123456789abcdef", "load_average": 2.0, "beta_ns": 40.0}
     old = pd.DataFrame([{"algorithm": a, "options": o, "K": K, "ns_later": 100.0, **base}
                         for a in ("dts", "rucb") for K in (5, 16) for o in ("-", "fast")])

@@ -1,19 +1,13 @@
 """bench/step_cost.py: how many slots a row is timed on (the timings themselves are not tested)."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.bench_scripts import bench_script
 
 
 @pytest.fixture()
 def step_cost():
-    spec = importlib.util.spec_from_file_location("bench_step_cost", ROOT / "bench" / "step_cost.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("step_cost")
 
 
 def _fake_clock(module, monkeypatch, seconds_per_slot, fast_seconds_per_slot=None):

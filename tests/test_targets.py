@@ -1,21 +1,16 @@
 """bench/targets.py: each target's verdict from the measurements, and bench/README.md's table kept current."""
 
-import importlib.util
 import math
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.bench_scripts import bench_script
 
 
 @pytest.fixture(scope="module")
 def targets():
-    spec = importlib.util.spec_from_file_location("bench_targets", ROOT / "bench" / "targets.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("targets")
 
 
 def _row(algorithm, options, K, ns_whole, whole_slots, ns_later=100.0):
