@@ -92,6 +92,7 @@ def parse_arguments(argv=None):
 def main(argv=None):
     """Print the estimated CPU hours of every figure (bad input: one ``error:`` line, exit status 2)."""
     def run():
+        """Parse the arguments and print the chosen table."""
         args = parse_arguments(argv)
         (print_measured if args.measured else print_figure_costs)(args)
 

@@ -172,6 +172,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     def run():
+        """Print the verdict table (and with --write, put it into bench/README.md)."""
         if not BENCH_TABLE.is_file():
             raise ValueError(f"{BENCH_TABLE}: no such file (run make bench)")
         text = targets_table(pd.read_csv(BENCH_TABLE), _paper_cost().measured_hours())

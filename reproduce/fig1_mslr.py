@@ -24,14 +24,17 @@ PANEL_CLAIMS = {
 def c10_rows(where, r) -> list[dict]:
     """C10 (Sec. 5.2), the three statements about Fig. 1(b)."""
     def factor_ten():
+        """C10(i): (text, verdict) of D-TS+'s R(T) against a tenth of CCB's."""
         plus, ccb = (final(x) for x in need(r, "dts_plus", "ccb"))
         return f"D-TS+ {plus} vs CCB {ccb}", above(ccb, plus, 10.0)
 
     def dts_above_ecw():
+        """C10(ii): (text, verdict) of D-TS's R(T) above ECW-RMED's."""
         dts, ecw = (final(x) for x in need(r, "dts", "ecw_rmed"))
         return f"D-TS {dts} vs ECW-RMED {ecw}", above(dts, ecw)
 
     def plus_below_ecw():
+        """C10(iii): (text, verdict) of D-TS+'s R(T) below ECW-RMED's."""
         plus, ecw = (final(x) for x in need(r, "dts_plus", "ecw_rmed"))
         return f"D-TS+ {plus} vs ECW-RMED {ecw}", below(plus, ecw)
 

@@ -88,16 +88,19 @@ def c15a(table: pd.DataFrame, title: str) -> list[dict]:
     where = f"Fig. 2 {title}"
 
     def est(name, column):
+        """The panel's ``column`` for algorithm ``name`` with its standard error; Missing if not drawn."""
         if name not in rows.index:
             raise Missing(name)
         return Estimate(float(rows.loc[name, column]), float(rows.loc[name, f"{column}_se"]))
 
     def ecw_about_200():
+        """(text, verdict): ECW-RMED's STD over its own mean within COMPARABLE_FACTOR of the paper's."""
         own = est("ecw_rmed", "std_over_own_mean")
         return f"ECW-RMED STD/mean {own.value:.0%} +- {own.se:.0%}", within_factor(
             own, Estimate(PAPER_ECW_STD_RATIO, 0.0), COMPARABLE_FACTOR)
 
     def plus_1316():
+        """(text, verdict): D-TS+'s normalised STD near the paper's, under the better of the two normalisations."""
         by_ecw, by_own = est("dts_plus", "std_over_ecw_mean"), est("dts_plus", "std_over_own_mean")
         paper = Estimate(PAPER_DTS_PLUS_STD_RATIO, 0.0)
         verdict = best(within_factor(by_ecw, paper, COMPARABLE_FACTOR), within_factor(by_own, paper, COMPARABLE_FACTOR))
@@ -105,6 +108,7 @@ def c15a(table: pd.DataFrame, title: str) -> list[dict]:
                 f"(paper {PAPER_DTS_PLUS_STD_RATIO:.2%})", verdict)
 
     def smaller():
+        """(text, verdict): ECW-RMED's STD CLEAR_FACTOR above both D-TS's and D-TS+'s."""
         ecw = est("ecw_rmed", "std")
         verdict = worst(*(above(ecw, est(d, "std"), CLEAR_FACTOR) for d in ("dts", "dts_plus")))
         return (f"STD: ECW-RMED {ecw}, D-TS {est('dts', 'std')}, D-TS+ {est('dts_plus', 'std')}"), verdict

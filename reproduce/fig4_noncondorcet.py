@@ -46,7 +46,9 @@ def c12_rows(results) -> list[dict]:
     by32 = by_name(curves32)
 
     def above_everywhere(r):
+        """The C12 check on the curves ``r`` of one panel (a function, as ``checked`` takes it)."""
         def check():
+            """(text, verdict): ECW-RMED significantly above D-TS+ at every checkpoint from C12_FROM_SLOT."""
             ecw, plus = need(r, "ecw_rmed", "dts_plus")
             times = ecw.checkpoints[ecw.checkpoints >= C12_FROM_SLOT]
             verdicts = [above(at(ecw, t), at(plus, t)) for t in times]
@@ -56,6 +58,7 @@ def c12_rows(results) -> list[dict]:
         return check
 
     def larger_gap():
+        """(text, verdict): R_ECW-RMED / R_D-TS+ at T larger with K = 32 than with K = 16."""
         ecw16, plus16 = (final(x) for x in need(by16, "ecw_rmed", "dts_plus"))
         ecw32, plus32 = (final(x) for x in need(by32, "ecw_rmed", "dts_plus"))
         gap16 = ratio_of(ecw16, plus16)

@@ -72,6 +72,7 @@ def c14(results) -> list[dict]:
         where = f"Fig. 5 {title}"
 
         def spread_over_all(r=r):
+            """(text, verdict): every Copeland winner gets SUBSTANTIAL_SHARE of D-TS's exploitations."""
             (dts,) = need(r, "dts")
             shares = winner_shares(dts)
             path = shares[SAMPLE_PATH_RUN]
@@ -82,6 +83,7 @@ def c14(results) -> list[dict]:
                     f"{smallest.value:.0%} +- {smallest.se:.0%}"), verdict
 
         def plus_concentrates(r=r):
+            """(text, verdict): D-TS+'s largest winner share above D-TS's (mean over runs)."""
             dts, plus = need(r, "dts", "dts_plus")
             top = {name: mean_se(winner_shares(res).max(axis=1)) for name, res in (("dts", dts), ("dts_plus", plus))}
             return (f"largest share, mean over runs: D-TS {top['dts'].value:.0%}, D-TS+ {top['dts_plus'].value:.0%}",

@@ -77,6 +77,7 @@ def c16(results) -> list[dict]:
         where = f"Fig. 6 {title}"
 
         def faster(grid=grid):
+            """(text, verdict): ECW-RMED's R(d_max) / R(1) CLEAR_FACTOR above D-TS's and D-TS+'s."""
             if not grid:
                 need({}, "every delay")
             first, last = min(grid), max(grid)

@@ -36,16 +36,20 @@ def claims(results) -> list[dict]:
     by = [(f"Fig. 7 {title}", by_name(curves)) for title, curves in results]
 
     def borda():
+        """C17a: (text, verdict) of pure D-TS's R(T) above D-TS's."""
         pure, dts = (final(x) for x in need(by[0][1], "pure_dts", "dts"))
         return f"pure D-TS {pure} vs D-TS {dts}", above(pure, dts)
 
     def linear():
+        """C17b: (text, verdict) of pure D-TS growing linearly and D-TS not."""
         pure, dts = (growth(x) for x in need(by[1][1], "pure_dts", "dts"))
         verdict = worst(exceeds(pure, LINEAR_GROWTH), under(dts, LINEAR_GROWTH))
         return f"growth R(T)/R(T/10): pure D-TS {pure.value:.2f}, D-TS {dts.value:.2f}", verdict
 
     def as_well(r):
+        """The C17c check on the curves ``r`` of one panel (a function, as ``checked`` takes it)."""
         def check():
+            """(text, verdict): pure D-TS's R(T) not significantly above D-TS's."""
             pure, dts = (final(x) for x in need(r, "pure_dts", "dts"))
             return f"pure D-TS {pure} vs D-TS {dts}", at_most(pure, dts)
         return check

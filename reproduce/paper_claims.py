@@ -38,6 +38,7 @@ BASELINES = tuple(name for name in ALL_ELEVEN if name not in DTS_FAMILY)
 def c1_indistinguishable(where, r):
     """C1 (Sec. 5.1): with a Condorcet winner, D-TS and D-TS+ are practically indistinguishable."""
     def check():
+        """(text, verdict) of C1 on the curves ``r``, as ``checked`` takes it."""
         dts, plus = (final(x) for x in need(r, *DTS_FAMILY))
         return f"D-TS {dts} vs D-TS+ {plus}", close(dts, plus)
     return checked("C1", where, "D-TS and D-TS+ indistinguishable (within noise)", check)
@@ -47,6 +48,7 @@ def c2_lowest(where, r):
     """C2 (Sec. 5.1): on Condorcet data D-TS and D-TS+ perform "much better" than every existing method (the best
     baseline CLEAR_FACTOR times their regret)."""
     def check():
+        """(text, verdict) of C2 on the curves ``r``, as ``checked`` takes it."""
         need(r, *ALL_ELEVEN)
         lowest = min(BASELINES, key=lambda name: final(r[name]).value)
         verdict = worst(*(above(final(r[lowest]), final(r[d]), CLEAR_FACTOR) for d in DTS_FAMILY))
@@ -58,6 +60,7 @@ def c2_lowest(where, r):
 def c3_rcs_above(where, r):
     """C3 (Sec. 5.1): D-TS and D-TS+ clearly beat RCS."""
     def check():
+        """(text, verdict) of C3 on the curves ``r``, as ``checked`` takes it."""
         rcs, dts, plus = (final(x) for x in need(r, "rcs", *DTS_FAMILY))
         verdict = worst(above(rcs, dts, CLEAR_FACTOR), above(rcs, plus, CLEAR_FACTOR))
         return (f"RCS {rcs}, {ratio_of(rcs, dts).value:.2f}x D-TS, {ratio_of(rcs, plus).value:.2f}x D-TS+",
@@ -70,6 +73,7 @@ def c4_rcs_beats_rucb_ccb(where, r):
     read as less than COMPARABLE_FACTOR, or as smaller than the gain of D-TS over RCS that the same paragraph
     contrasts it with (either reading; the measured ratios are printed)."""
     def check():
+        """(text, verdict) of C4 on the curves ``r``, as ``checked`` takes it."""
         rcs, rucb, ccb, dts, plus = (final(x) for x in need(r, "rcs", "rucb", "ccb", *DTS_FAMILY))
         ours = min(dts, plus, key=lambda e: e.value)
         gain = ratio_of(rcs, ours)
@@ -86,6 +90,7 @@ def c5_same_slope_lower_constant(where, r):
     """C5 (Sec. 5.1): against RMED1 and ECW-RMED, D-TS and D-TS+ have about the same slope in ln t but a much
     smaller constant (lower R(T))."""
     def check():
+        """(text, verdict) of C5 on the curves ``r``, as ``checked`` takes it."""
         need(r, "rmed1", "ecw_rmed", *DTS_FAMILY)
         slopes = {name: log_slope(r[name], span=ASYMPTOTIC_SPAN) for name in (*DTS_FAMILY, "rmed1", "ecw_rmed")}
         verdict = worst(*(worst(within_factor(slopes[d], slopes[b], COMPARABLE_FACTOR),
@@ -101,6 +106,7 @@ def c5_same_slope_lower_constant(where, r):
 def c6_ecw_slightly_worse(where, r):
     """C6 (Sec. 5.1): on Condorcet data ECW-RMED is slightly worse than RMED1, with a similar slope."""
     def check():
+        """(text, verdict) of C6 on the curves ``r``, as ``checked`` takes it."""
         ecw, rmed1 = need(r, "ecw_rmed", "rmed1")
         verdict = worst(above(final(ecw), final(rmed1)), below(final(ecw), final(rmed1).scaled(COMPARABLE_FACTOR)),
                         within_factor(log_slope(ecw, span=ASYMPTOTIC_SPAN), log_slope(rmed1, span=ASYMPTOTIC_SPAN),
@@ -114,6 +120,7 @@ def c7_strong_borda(where, r):
     """C7 (Sec. 5.1, StrongBorda): SAVAGE (Condorcet variant) has the lowest Copeland regret; D-TS and D-TS+
     escape the Borda trap (logarithmic regret); ECW-RMED does not do well."""
     def check():
+        """(text, verdict) of C7 on the curves ``r``, as ``checked`` takes it."""
         need(r, *ALL_ELEVEN)
         savage = final(r["savage"])
         others = [name for name in ALL_ELEVEN if name != "savage"]
@@ -133,6 +140,7 @@ def c7_g2w_savage_near_rmed1(where, r):
     """C7, last part (Sec. 5.1): under gap-to-Condorcet-winner regret SAVAGE approaches RMED1's asymptotic
     performance (comparable slopes in ln t)."""
     def check():
+        """(text, verdict) of C7 on the curves ``r``, as ``checked`` takes it."""
         savage, rmed1 = need(r, "savage", "rmed1")
         s, m = log_slope(savage, "g2w", ASYMPTOTIC_SPAN), log_slope(rmed1, "g2w", ASYMPTOTIC_SPAN)
         return (f"G2W slopes per ln t over the last half decade: SAVAGE {s}, RMED1 {m}",
@@ -144,6 +152,7 @@ def c8_condorcet_methods_fail(where, r):
     """C8 (Sec. 5.2): without a Condorcet winner BTM, RUCB, RCS, RMED1 grow near-linearly, and they,
     Sparring and SAVAGE end far above D-TS."""
     def check():
+        """(text, verdict) of C8 on the curves ``r``, as ``checked`` takes it."""
         need(r, "btm", "rucb", "rcs", "rmed1", "sparring", "savage", "dts")
         growths = {name: growth(r[name]) for name in ("btm", "rucb", "rcs", "rmed1")}
         far = ("btm", "rucb", "rcs", "rmed1", "sparring", "savage")
@@ -161,6 +170,7 @@ def c9_beat_ccb_scb(where, r, family=DTS_FAMILY):
     D-TS variants the panel draws (on the 500-armed instance, where D-TS+ is not run, D-TS alone); a variant
     the panel draws but that is not computed yet makes the row "not measured", it is not left out."""
     def check():
+        """(text, verdict) of C9 on the curves ``r``, as ``checked`` takes it."""
         need(r, *family)
         ccb, scb = (final(x) for x in need(r, "ccb", "scb"))
         verdict = worst(*(above(b, final(r[d]), CLEAR_FACTOR) for d in family for b in (ccb, scb)))
@@ -173,6 +183,7 @@ def c11_nc_cyclic(where, r):
     """C11 (Sec. 5.2, Non-Condorcet Cyclic): D-TS is above ECW-RMED (it explores its several equal winners),
     and D-TS+ improves on D-TS only a little."""
     def check():
+        """(text, verdict) of C11 on the curves ``r``, as ``checked`` takes it."""
         dts, plus, ecw = (final(x) for x in need(r, "dts", "dts_plus", "ecw_rmed"))
         verdict = worst(above(dts, ecw), below(plus, dts), below(dts, plus.scaled(COMPARABLE_FACTOR)))
         return f"D-TS {dts}, D-TS+ {plus}, ECW-RMED {ecw}", verdict
@@ -182,6 +193,7 @@ def c11_nc_cyclic(where, r):
 def c13_plus_below_dts(where, r):
     """C13 (Sec. 5.2): D-TS+ has lower regret than D-TS on the MSLR non-Condorcet sets."""
     def check():
+        """(text, verdict) of C13 on the curves ``r``, as ``checked`` takes it."""
         dts, plus = (final(x) for x in need(r, *DTS_FAMILY))
         return f"D-TS+ {plus} vs D-TS {dts}", below(plus, dts)
     return checked("C13", where, "D-TS+ below D-TS", check)
@@ -191,6 +203,7 @@ def c15b_gap_order(where, r, fixed: str):
     """C15b (App. D.2.2, Gap): ECW-RMED with the matrix's own arm order (curve ``fixed``) has much smaller
     regret than with shuffled orders; D-TS and D-TS+ beat shuffled ECW-RMED on average."""
     def check():
+        """(text, verdict) of C15b on the curves ``r``, as ``checked`` takes it."""
         ecw, ecw_fixed, dts, plus = (final(x) for x in need(r, "ecw_rmed", fixed, "dts", "dts_plus"))
         verdict = worst(*(above(ecw, other, CLEAR_FACTOR) for other in (ecw_fixed, dts, plus)))
         return f"ECW-RMED shuffled {ecw}, fixed order {ecw_fixed}; D-TS {dts}, D-TS+ {plus}", verdict

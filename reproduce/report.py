@@ -237,6 +237,7 @@ def compute_table(folder: Path) -> pd.DataFrame:
 def markdown_table(frame: pd.DataFrame) -> str:
     """A pipe table of ``frame`` (floats with 3 significant digits, pipes in cells escaped)."""
     def cell(value):
+        """One table cell: floats with 3 significant digits, pipes and newlines escaped."""
         text = f"{value:.3g}" if isinstance(value, float) else str(value)
         return text.replace("|", "\\|").replace("\n", " ")
 
@@ -257,6 +258,7 @@ def bench_table(path: Path = BENCH_TABLE) -> str:
                       key=lambda session: -len(session[1]))
 
     def when(key, group) -> str:
+        """When, at which commits, under which load and Beta-draw cost one bench invocation measured."""
         measured, load, beta = key
         commits = "/".join(dict.fromkeys(str(commit)[:7] for commit in group["commit"]))
         return f"measured {measured} at commit {commits}, load average {load:.1f}, one Beta draw {beta:.1f} ns"

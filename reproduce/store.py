@@ -42,6 +42,7 @@ def save_chunk(path: Path, arrays: dict, meta: dict) -> None:
     record = np.array(json.dumps(meta, sort_keys=True))
 
     def write(tmp):
+        """Write the compressed arrays and the metadata record to the temporary file ``tmp``."""
         with open(tmp, "wb") as handle:
             np.savez_compressed(handle, meta=record, **arrays)
 

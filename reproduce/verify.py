@@ -126,6 +126,7 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def main(argv=None) -> None:
+    """Re-simulate stored chunks from the command line (bad input: one ``error:`` line, exit status 2)."""
     parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", help="results folders (searched recursively for chunks)")
     parser.add_argument("--runs-per-chunk", default="1", help="runs re-simulated per chunk (default 1)")
