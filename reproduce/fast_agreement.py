@@ -10,14 +10,19 @@ of the paired differences of R(T) is tested against zero (t test), the two sampl
 compared by a two-sample Kolmogorov-Smirnov test (conservative under this positive dependence), and
 the whole curve by the paired test at every decade checkpoint t = 10^k, combined by Bonferroni.  The
 p-values of all lines together are corrected by Holm's method; a line "DISAGREES" if one of its tests
-is rejected at the family-wise level ``FAMILY_LEVEL``, else it "agrees".
+is rejected at the family-wise level ``FAMILY_LEVEL``, else it "agrees".  A line whose fast runs equal
+the default runs bit for bit (every R(T) and every point of every curve) is "identical" and not tested:
+its fast path never took a fast step in any run (e.g. D-TS below ``algorithms.dts.BITS_MIN_K`` arms on data where no
+self-comparison run is ever skipped), so it drew the defaults' random stream, and its p-values (all 1)
+would say nothing about the law; they are left empty and out of the Holm family and of the uniformity
+check of the summary.
 
 Writes ``<figures>/fast_agreement.csv`` (one row per line: both means, the paired difference and its
-standard error, the three p-values, the verdict) and prints a summary.  Lines stored on one side only
-(still being computed) are counted and left out.
+standard error, the three p-values (empty for an identical line), the verdict) and prints a summary.
+Lines stored on one side only (still being computed) are counted and left out.
 
 Usage: ``python reproduce/fast_agreement.py [--results results] [--figures figures/fast]``.  Exit status 0
-if every compared line agrees, 1 otherwise, 2 on bad input.
+if every compared line agrees or is identical, 1 otherwise, 2 on bad input.
 """
 
 import json
@@ -39,8 +44,10 @@ from reproduce.verify import intact_chunk, stream_split
 FAMILY_LEVEL = 0.05  # family-wise error rate over every test of every line (Holm)
 OUTPUT_NAME = "fast_agreement.csv"
 P_COLUMNS = ["p_paired_final", "p_ks_final", "p_curve"]  # the tests of each line
+ROW_COLUMNS = ["dataset", "algorithm", "params", "fast_params", "horizon", "delay", "shuffle", "runs",
+               "mean_default", "mean_fast", "mean_difference", "se_difference"]  # what names and sums up a line
 MIN_LINES_UNIFORMITY = 20  # from this many lines on, the summary also tests the p-values for uniformity
-AGREES, DISAGREES = "agrees", "DISAGREES"
+AGREES, DISAGREES, IDENTICAL = "agrees", "DISAGREES", "identical"
 # The configuration entries that name a line (the run range and the parameters are handled apart).
 LINE_FIELDS = ("dataset", "matrix_sha1", "algorithm", "horizon", "delay", "shuffle", "seed", "checkpoints_per_decade")
 
@@ -168,31 +175,44 @@ def compare(default: dict[str, StoredLine], fast: dict[str, StoredLine]) -> tupl
                "horizon": info["horizon"], "delay": info["delay"], "shuffle": info["shuffle"], "runs": runs,
                "mean_default": final_d.mean(), "mean_fast": final_f.mean(), "mean_difference": differences.mean(),
                "se_difference": differences.std(ddof=1) / np.sqrt(runs) if runs > 1 else np.nan}
-        row.update(p_paired_final=paired_p(differences), p_ks_final=float(stats.ks_2samp(final_d, final_f).pvalue),
-                   p_curve=curve_p(curves_d, curves_f, checkpoints), verdict=AGREES)
+        if np.array_equal(final_f, final_d) and np.array_equal(curves_f, curves_d):
+            row.update(dict.fromkeys(P_COLUMNS, np.nan), verdict=IDENTICAL)
+        else:
+            row.update(p_paired_final=paired_p(differences),
+                       p_ks_final=float(stats.ks_2samp(final_d, final_f).pvalue),
+                       p_curve=curve_p(curves_d, curves_f, checkpoints), verdict=AGREES)
         rows.append(row)
-    table = pd.DataFrame(rows)
-    if rows:
-        p_values = table[P_COLUMNS].to_numpy().ravel()
+    table = pd.DataFrame(rows, columns=[*ROW_COLUMNS, *P_COLUMNS, "verdict"])
+    tested = table.index[table["verdict"] == AGREES]
+    if len(tested):
+        p_values = table.loc[tested, P_COLUMNS].to_numpy().ravel()
         rejected = holm_rejected(p_values, FAMILY_LEVEL).reshape(-1, len(P_COLUMNS)).any(axis=1)
-        table.loc[rejected, "verdict"] = DISAGREES
+        table.loc[tested[rejected], "verdict"] = DISAGREES
     return table, left_out
 
 
 def summary(table: pd.DataFrame, left_out: int) -> list[str]:
-    """The printed summary: counts per verdict, the smallest p-values, and how uniform the paired tests'
-    p-values are (under agreement they are uniform on [0, 1])."""
+    """The printed summary: counts per verdict (identical lines explained), the smallest p-values of the
+    tested lines, and how uniform their paired tests' p-values are (under agreement they are uniform on
+    [0, 1]; from MIN_LINES_UNIFORMITY tested lines on)."""
     lines = [f"{len(table)} lines compared, {left_out} stored on one side only or incomplete (left out)"]
     if table.empty:
         return lines
     counts = table["verdict"].value_counts()
-    lines.append(", ".join(f"{counts[v]} {v}" for v in (AGREES, DISAGREES) if v in counts))
-    lines.append(f"smallest p-values: paired R(T) {table['p_paired_final'].min():.3g}, KS R(T) "
-                 f"{table['p_ks_final'].min():.3g}, curve {table['p_curve'].min():.3g} "
-                 f"(Holm over {len(P_COLUMNS) * len(table)} tests at family-wise level {FAMILY_LEVEL})")
-    if len(table) >= MIN_LINES_UNIFORMITY:
-        uniform = stats.kstest(table["p_paired_final"], "uniform").pvalue
-        lines.append(f"paired R(T) p-values against the uniform law (expected under agreement): KS p = {uniform:.3g}")
+    lines.append(", ".join(f"{counts[v]} {v}" for v in (AGREES, DISAGREES, IDENTICAL) if v in counts))
+    if IDENTICAL in counts:
+        lines.append("identical: the fast runs equal the default runs bit for bit (no fast step was taken in any "
+                     "run, so the defaults' random stream was drawn); not tested")
+    tested = table[table["verdict"] != IDENTICAL]
+    if tested.empty:
+        return lines
+    lines.append(f"smallest p-values: paired R(T) {tested['p_paired_final'].min():.3g}, KS R(T) "
+                 f"{tested['p_ks_final'].min():.3g}, curve {tested['p_curve'].min():.3g} "
+                 f"(Holm over {len(P_COLUMNS) * len(tested)} tests at family-wise level {FAMILY_LEVEL})")
+    if len(tested) >= MIN_LINES_UNIFORMITY:
+        uniform = stats.kstest(tested["p_paired_final"], "uniform").pvalue
+        lines.append(f"paired R(T) p-values of the {len(tested)} tested lines against the uniform law (expected "
+                     f"under agreement): KS p = {uniform:.3g}")
     return lines
 
 

@@ -2,7 +2,8 @@
 
 Two small stores are computed the way the figure scripts compute them (the same lines, with and without
 each algorithm's fast parameters); the real fast paths must agree with the defaults, while a fast line
-whose regrets are scaled by 1.5 must be found to disagree.  Lines of an algorithm without fast path are
+whose regrets are scaled by 1.5 must be found to disagree, and one equal to its default line bit for bit
+is "identical" and left out of the tests.  Lines of an algorithm without fast path are
 not compared (``--fast`` stores them once, with the defaults)."""
 
 import json
@@ -77,6 +78,41 @@ def test_a_fast_line_from_another_law_disagrees(stores, tmp_path):
     code, table = _run(results, tmp_path / "f")
     assert code == 1
     assert table.loc["dts", "verdict"] == fa.DISAGREES and table.loc["rucb", "verdict"] == fa.AGREES
+
+
+def _copy_default_runs_into_fast(results, line):
+    """Overwrite the fast chunks of ``line`` with its default runs (what a fast path that never took a fast
+    step stores), keeping the fast chunks' metadata."""
+    for path in line_folder(results / "fast", fast_line(line)).glob("runs_*.npz"):
+        chunk = read_chunk(path)
+        meta = chunk.pop("meta")
+        default = read_chunk(line_folder(results, line) / path.name)
+        chunk["final"], chunk["regret"] = default["final"], default["regret"]
+        save_chunk(path, chunk, meta)
+
+
+def test_a_fast_line_equal_to_its_default_bit_for_bit_is_identical_and_untested(stores, tmp_path, capsys):
+    results = _copy_store(stores, tmp_path / "r")
+    _copy_default_runs_into_fast(results, LINES[0])
+    code, table = _run(results, tmp_path / "f")
+    assert code == 0
+    assert table.loc["dts", "verdict"] == fa.IDENTICAL and table.loc["rucb", "verdict"] == fa.AGREES
+    assert table.loc["dts", fa.P_COLUMNS].isna().all() and table.loc["dts", "mean_difference"] == 0
+    out = capsys.readouterr().out
+    assert "1 agrees, 1 identical" in out and "not tested" in out
+    assert f"Holm over {len(fa.P_COLUMNS)} tests" in out  # rucb's three tests only
+
+
+def test_the_uniformity_check_leaves_identical_lines_out():
+    rng = np.random.default_rng(3)
+    n = fa.MIN_LINES_UNIFORMITY
+    tested = pd.DataFrame({"p_paired_final": rng.uniform(size=n), "p_ks_final": 0.5, "p_curve": 0.5,
+                           "verdict": fa.AGREES})
+    identical = pd.DataFrame({column: [np.nan] * n for column in fa.P_COLUMNS} | {"verdict": [fa.IDENTICAL] * n})
+    text = "\n".join(fa.summary(pd.concat([tested, identical], ignore_index=True), 0))
+    expected = stats.kstest(tested["p_paired_final"], "uniform").pvalue
+    assert f"of the {n} tested lines against the uniform law" in text and f"KS p = {expected:.3g}" in text
+    assert f"{n} agrees, {n} identical" in text
 
 
 def test_paired_p_is_the_paired_t_test():
