@@ -56,6 +56,7 @@ def _ctpop(typingctx, x):
     """LLVM's population count of an int64 (one instruction where the CPU has one)."""
 
     def codegen(context, builder, signature, args):
+        """Emit one LLVM ctpop of the argument."""
         return builder.ctpop(args[0])
 
     return types.int64(types.int64), codegen

@@ -109,6 +109,7 @@ def copeland_groups(P) -> list[Family]:
     ties = (np.abs(P - 0.5) <= TIE_TOLERANCE) & ~np.eye(K, dtype=bool)
 
     def pair(i, j):
+        """The unordered pair {i, j} as (smaller, larger)."""
         return (min(i, j), max(i, j))
 
     groups = []
