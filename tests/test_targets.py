@@ -74,13 +74,15 @@ def test_a_fast_path_slower_than_its_defaults_beyond_the_noise_is_named(targets)
 
 
 def test_the_paper_target_is_measured_only_once_every_line_is_stored(targets):
-    """Incomplete: the hours so far and the estimate of the rest, "not measured"; complete: busy h / 2 (not
-    the larger worker h) against 8 h."""
+    """Incomplete: the hours so far and the estimate of the rest, "met, from above" if both fit in 8 h,
+    else "not measured"; complete: busy h / 2 (not the larger worker h) against 8 h."""
     paper = "all seven figures with `--fast` from scratch"
     rows = pd.DataFrame([_row("dts", "sampling=fast", 5, 19.0, 1_000_000)])
-    measured, verdict = _verdicts(targets.targets_table(rows, _measured(missing=47)))[paper, "all"]
+    measured, verdict = _verdicts(targets.targets_table(rows, _measured(missing=47, estimate=7.0)))[paper, "all"]
     assert verdict == "not measured" and "422 of 469 lines stored: 5.0 h so far" in measured
-    assert "the 47 missing estimated from above at 2.0 h more" in measured
+    assert "the 47 missing estimated from above at 3.5 h more" in measured
+    measured, verdict = _verdicts(targets.targets_table(rows, _measured(missing=1, estimate=6.0)))[paper, "all"]
+    assert verdict == "met, from above" and "the 1 missing estimated from above at 3.0 h more" in measured
     assert _verdicts(targets.targets_table(rows, _measured(0, busy=16.0)))[paper, "all"][1] == "met"
     assert _verdicts(targets.targets_table(rows, _measured(0, busy=16.2)))[paper, "all"][1] == "**not met**"
 
