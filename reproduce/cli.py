@@ -14,12 +14,13 @@ import os
 import re
 import sys
 import tempfile
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
 from algorithms.base import INT64_MAX
 from reproduce.paper_config import ROOT_SEED, RUNS_K_GT_100, RUNS_K_LE_100, RUNS_K_LT_10
-from reproduce.paths import FAST, FIGURES, QUICK, RESULTS
+from reproduce.paths import CUSTOM, FAST, FIGURES, QUICK, RESULTS
 
 QUICK_RUNS = 20
 QUICK_HORIZON = 10_000
@@ -161,8 +162,10 @@ def build_parser(description: str, default_horizon: int, fast: bool = True,
                             help="run every algorithm with its exact fast paths (same law as the defaults, other "
                                  f"random streams; docs/harness.md#fast-paths), results and figures under '{FAST}/'")
     parser.add_argument("--force", action="store_true", help="recompute results even if stored")
-    parser.add_argument("--out", type=Path, default=None, help=f"results folder (default {RESULTS})")
-    parser.add_argument("--figures", type=Path, default=None, help=f"figures folder (default {FIGURES})")
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"results folder (default {RESULTS}; reproduce/run.py: {RESULTS / CUSTOM})")
+    parser.add_argument("--figures", type=Path, default=None,
+                        help=f"figures folder (default {FIGURES}; reproduce/run.py: {FIGURES / CUSTOM})")
     parser.add_argument("--backend", choices=BACKENDS, default=None,
                         help="joblib backend: loky (default, local processes), threading, sequential, or dask "
                              "(with --scheduler or --local-cluster)")
@@ -264,7 +267,13 @@ def backend_context(args: argparse.Namespace):
 
 def main_guard(main):
     """Run ``main()``; a ValueError (bad input) becomes ``error: <message>`` on stderr and exit status 2,
-    an OSError while working (disk full, folder removed) one ``error:`` line and exit status 1."""
+    an OSError while working (disk full, folder removed) one ``error:`` line and exit status 1, and
+    SIGTERM, SIGINT or SIGHUP (``reproduce.interrupt``) one ``interrupted; ...`` line and exit status 128 +
+    the signal number.  A warning is one ``warning: ...`` line, without the source line."""
+    from reproduce.interrupt import Interrupted, catch_signals
+
+    catch_signals()
+    warnings.formatwarning = _one_line_warning
     try:
         main()
     except ValueError as error:
@@ -274,3 +283,12 @@ def main_guard(main):
         where = f"{error.filename}: " if getattr(error, "filename", None) else ""
         print(f"error: {where}{error.strerror or error}", file=sys.stderr)
         sys.exit(1)
+    except (Interrupted, KeyboardInterrupt) as error:
+        stop = error if isinstance(error, Interrupted) else Interrupted(2)
+        print(stop.message(), file=sys.stderr, flush=True)
+        sys.exit(stop.exit_status)
+
+
+def _one_line_warning(message, category, *_args, **_kwargs) -> str:
+    """A warning as one line, ``warning: <message>`` (the default format adds the source line)."""
+    return f"warning: {message}\n"

@@ -135,9 +135,10 @@ def curves_and_stores(panels, args) -> tuple[list, list]:
 def simulate_panels(name: str, panels, args) -> list:
     """Run (or, with --plot-only, load) every panel's curves; returns [(title, [LineResult])].
 
-    Each line is stored in the folder ``curves_and_stores`` gives it.  With --plot-only a curve whose runs
-    are not all stored yet is left out of its panel (listed on stderr), so that a figure whose
-    computation is still under way can be drawn; its claims then read "not measured".
+    Each line is stored in the folder ``curves_and_stores`` gives it.  With --plot-only nothing is written
+    into the results folders: a curve whose runs are not all stored yet is left out of its panel (listed on
+    stderr), so that a figure whose computation is still under way can be drawn (its claims then read "not
+    measured"); if no curve at all is stored, ValueError (one line: nothing to draw).
     """
     curves, stores = curves_and_stores(panels, args)
     flat = [line for panel in curves for curve in panel for line in curve]
@@ -146,20 +147,16 @@ def simulate_panels(name: str, panels, args) -> list:
         index = [k for k, store in enumerate(stores) if store == out]
         lines = [flat[k] for k in index]
         if args.plot_only:
-            found = []
-            for line in lines:
-                dataset, spec = validate_line(line)
-                try:
-                    found.append(load_line(line, dataset, spec, out, args.seed))
-                except ValueError as error:
-                    print(f"note: {error}", file=sys.stderr)
-                    found.append(None)
+            found = [stored_line(line, out, args.seed) for line in lines]
         else:
             with backend_context(args):
                 found = run_lines(lines, name, out, args.seed, n_jobs=args.n_jobs, force=args.force,
                                   progress=not args.no_progress, backend=args.backend)
         for k, result in zip(index, found, strict=True):
             results[k] = result
+    if all(result is None for result in results):
+        raise ValueError(f"--plot-only: no stored results of {name} under {', '.join(map(str, dict.fromkeys(stores)))}"
+                         f" (run it without --plot-only first)")
     out, k, missing = [], 0, []
     for panel, panel_lines in zip(panels, curves, strict=True):
         merged = []
@@ -175,6 +172,16 @@ def simulate_panels(name: str, panels, args) -> list:
         print(f"note: not computed yet, left out: {'; '.join(missing)}", file=sys.stderr)
     write_table(lines_table(flat, results), args.figures / f"{name}_lines.csv")
     return out
+
+
+def stored_line(line: Line, out, seed: int) -> LineResult | None:
+    """The stored results of ``line`` under ``out``, or None if some of its chunks are missing or stale
+    (only read: nothing is written)."""
+    dataset, spec = validate_line(line)
+    try:
+        return load_line(line, dataset, spec, out, seed)
+    except ValueError:
+        return None
 
 
 def lines_table(lines, results) -> pd.DataFrame:
@@ -241,7 +248,8 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
         args = resolve(build_parser(description, default_horizon).parse_args(argv))
         results = simulate_panels(name, panels, args)
         stem = args.figures / name
-        bounds = [lower_bound(panel.dataset, args.out) if panel.metric == "regret" else None for panel in panels]
+        bounds = [lower_bound(panel.dataset, args.out, store=not args.plot_only) if panel.metric == "regret" else None
+                  for panel in panels]
         plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels],
                            metrics=[panel.metric for panel in panels],
                            references=[(b[0], LOWER_BOUND_LABEL) if b else None for b in bounds])

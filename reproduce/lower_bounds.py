@@ -1,9 +1,12 @@
 """The asymptotic regret lower bound of each dataset (``core.lower_bound``), cached on disk.
 
 The exact Copeland bound of MSLR K = 32 non-Condorcet takes ~2 minutes and the 500-armed instance's
-~50 s, so every constant is kept in ``<results>/lower_bounds.json``, keyed by the dataset, its matrix
-digest and ``core.lower_bound.METHOD_VERSION``: a changed matrix or method is recomputed, a figure redrawn
-from stored runs is not slowed down.  Another results folder (``--quick``, ``--fast``, ``--out``) takes a
+~50 s, so every constant is kept in ``<results>/lower_bounds.json``, keyed by the dataset (its results-folder
+name, ``reproduce.runner.dataset_key``, so a matrix file of one's own never replaces a paper dataset's entry),
+its matrix digest and ``core.lower_bound.METHOD_VERSION``: a changed matrix or method is recomputed, a figure
+redrawn from stored runs is not slowed down.  An entry is added under the cache's lock (``reproduce.locks``),
+re-reading the file first, so processes filling one cache at once keep every entry.  ``--plot-only`` reads
+the cache and never writes it.  Another results folder (``--quick``, ``--fast``, ``--out``) takes a
 constant it lacks from the repository's ``results/lower_bounds.json`` when that one is current.
 
 Usage: ``python reproduce/lower_bounds.py [DATASET ...] [--out RESULTS]`` prints C and its model for the
@@ -18,29 +21,34 @@ from core.lower_bound import METHOD_VERSION, regret_lower_bound
 from data import dataset_names, load_dataset
 from reproduce.atomic import write_text_atomic
 from reproduce.cli import OneLineParser, check_output_folder, main_guard
+from reproduce.locks import FileLock
 from reproduce.paths import RESULTS
-from reproduce.runner import matrix_sha1
+from reproduce.runner import dataset_key, matrix_sha1
 
 CACHE_NAME = "lower_bounds.json"
+LOCK_NAME = ".lower_bounds.json.lock"  # next to the cache, held while an entry is added
 
 
-def lower_bound(dataset_name: str, results: Path) -> tuple[float, str]:
+def lower_bound(dataset_name: str, results: Path, store: bool = True) -> tuple[float, str]:
     """(constant C, model) with liminf E[R(T)] / ln T >= C on ``dataset_name``, from ``results``' cache,
-    else from the repository's, else computed; written to ``results``' cache unless it was there.  A
-    cache entry that is missing, stale or damaged is recomputed (a figure script asks after its
-    simulation: a damaged cache file must not stop it there)."""
+    else from the repository's, else computed; with ``store``, added to ``results``' cache unless it was
+    there (``store=False``: nothing is written).  A cache entry that is missing, stale or damaged is
+    recomputed (a figure script asks after its simulation: a damaged cache file must not stop it there)."""
     dataset = load_dataset(dataset_name)
-    digest = matrix_sha1(dataset)
+    digest, key = matrix_sha1(dataset), dataset_key(dataset)
     path = Path(results) / CACHE_NAME
-    cache = read_cache(path)
-    found = current_entry(cache, dataset.name, digest)
+    found = current_entry(read_cache(path), key, digest)
     if found is not None:
         return found
     shared = RESULTS / CACHE_NAME
-    found = current_entry(read_cache(shared), dataset.name, digest) if shared.resolve() != path.resolve() else None
+    found = current_entry(read_cache(shared), key, digest) if shared.resolve() != path.resolve() else None
     constant, model = found if found is not None else regret_lower_bound(dataset.P)
-    cache[dataset.name] = {"matrix_sha1": digest, "method": METHOD_VERSION, "constant": constant, "model": model}
-    write_text_atomic(path, json.dumps(cache, indent=1, sort_keys=True) + "\n")
+    if store:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with FileLock(path.with_name(LOCK_NAME)):
+            cache = read_cache(path)
+            cache[key] = {"matrix_sha1": digest, "method": METHOD_VERSION, "constant": constant, "model": model}
+            write_text_atomic(path, json.dumps(cache, indent=1, sort_keys=True) + "\n")
     return float(constant), str(model)
 
 

@@ -8,3 +8,4 @@ FIGURES = ROOT / "figures"
 BENCH_TABLE = ROOT / "bench" / "step_cost.csv"  # written by `make bench`, read for the README
 QUICK = "quick"  # sub-folder of RESULTS and FIGURES for --quick runs, so they never overwrite paper runs
 FAST = "fast"  # sub-folder (below QUICK in a quick run) for --fast runs: the exact fast paths' own results
+CUSTOM = "custom"  # sub-folder of RESULTS and FIGURES where reproduce/run.py writes by default (git-ignored)

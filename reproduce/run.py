@@ -8,20 +8,24 @@ Example::
 ``--dataset`` takes a dataset name (``data.dataset_names()``) or a path to a .txt/.csv matrix;
 ``--param ALG.NAME=VALUE`` overrides a parameter (numbers and True/False are parsed, other values kept as
 text); ``--delay d`` batches feedback every d slots (d = 1: no delay; else d < T); ``--no-shuffle`` keeps
-the matrix's arm order.  Results go to ``<out>/<dataset>/<line>/`` and the figure to
-``<figures>/<name>.png|pdf|csv`` (``--name``: a plain file name).  All the common flags of the figure
-scripts apply (``--quick --force --n-jobs --seed --backend --scheduler --local-cluster``...); every value
-and both folders are checked before any computation.
+the matrix's arm order.  Results go to ``<out>/<dataset key>/<line>/`` (``runner.dataset_key``: a matrix file
+of one's own gets its content digest in the key, so it never lands in a paper line's folder) and the figure to
+``<figures>/<name>.png|pdf|csv`` (``--name``: a plain file name); ``<out>`` and ``<figures>`` default to the
+git-ignored ``results/custom/`` and ``figures/custom/``, and both folders written are printed at the end.
+All the common flags of the figure scripts apply (``--quick --force --n-jobs --seed --backend --scheduler
+--local-cluster``...); every value and both folders are checked before any computation.
 """
 
 from pathlib import Path
 
+from algorithms import get_algorithm
 from data import load_dataset
 from reproduce.cli import build_parser, check_name, integer, main_guard, resolve
 from reproduce.experiment import Curve, Panel, simulate_panels
 from reproduce.paper_config import HORIZON
+from reproduce.paths import CUSTOM, FIGURES, RESULTS
 from reproduce.plotting import final_table, plot_regret_panels, write_table
-from reproduce.runner import check_delay
+from reproduce.runner import check_delay, dataset_key
 
 # The figure scripts' names (each writes <figures>/<name>.*): not available as --name.
 FIGURE_NAMES = frozenset(path.stem for pattern in ("fig[0-9]_*.py", "table9_*.py", "c18_*.py")
@@ -40,9 +44,23 @@ def _parse_value(text: str):
     return text
 
 
+def canonical_value(algorithm: str, name: str, value):
+    """``value`` in the type of the parameter's default where that loses nothing (alpha=1 is alpha=1.0, a
+    float parameter; an int parameter given as 3.0 is 3), so that one value has one storage key."""
+    default = get_algorithm(algorithm).defaults.get(name)
+    if isinstance(value, bool) or isinstance(default, bool):
+        return value
+    if isinstance(default, float) and isinstance(value, int):
+        return float(value)
+    if isinstance(default, int) and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def parse_params(items, algorithms) -> dict:
-    """``["dts.alpha=0.6", ...]`` -> {"dts": {"alpha": 0.6}}; ValueError on a malformed item or an algorithm
-    named twice (its two curves could only be the same runs)."""
+    """``["dts.alpha=0.6", ...]`` -> {"dts": {"alpha": 0.6}}, each value in its canonical type
+    (``canonical_value``); ValueError on a malformed item or an algorithm named twice (its two curves could
+    only be the same runs)."""
     twice = sorted({name for name in algorithms if algorithms.count(name) > 1})
     if twice:
         raise ValueError(f"--algorithms names {twice[0]!r} twice")
@@ -56,7 +74,7 @@ def parse_params(items, algorithms) -> dict:
             raise ValueError(f"--param {item!r} names algorithm {alg!r}, which is not in --algorithms")
         if name in params[alg]:
             raise ValueError(f"--param {key} is given twice")
-        params[alg][name] = _parse_value(value)
+        params[alg][name] = canonical_value(alg, name, _parse_value(value))
     return params
 
 
@@ -69,6 +87,7 @@ def main(argv=None):
     parser.add_argument("--delay", default="1", help="feedback delivered every d slots, d < T (default 1: no delay)")
     parser.add_argument("--no-shuffle", action="store_true", help="keep the matrix's arm order in every run")
     parser.add_argument("--name", default="custom", help="experiment name: results and figure file names")
+    parser.set_defaults(out=RESULTS / CUSTOM, figures=FIGURES / CUSTOM)
 
     def run():
         """Check every argument, simulate the lines, draw them and print the final-regret table."""
@@ -80,7 +99,8 @@ def main(argv=None):
         args.delay = integer(args.delay, "--delay")
         check_delay(args.delay, args.horizon, ("--delay", "--horizon"))
         params = parse_params(args.param, args.algorithms)
-        title = load_dataset(args.dataset).name
+        dataset = load_dataset(args.dataset)
+        title = dataset.name
         panel = Panel(dataset=args.dataset, title=title, delay=args.delay,
                       algorithms=tuple(Curve(name, tuple(params[name].items()), shuffle=not args.no_shuffle)
                                        for name in args.algorithms))
@@ -89,6 +109,9 @@ def main(argv=None):
         table = final_table(panels)
         write_table(table, args.figures / f"{args.name}_final.csv")
         print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+        print(f"wrote results under {args.out / dataset_key(dataset, args.seed)}")
+        print(f"wrote figures {args.figures / args.name}.png, .pdf, .csv and {args.name}_final.csv, "
+              f"{args.name}_lines.csv")
 
     main_guard(run)
 

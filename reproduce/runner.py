@@ -8,6 +8,7 @@ and returns one ``LineResult`` per line.  A run is a pure function of (dataset, 
 parameters, root seed, run index): see ``reproduce.seeds``.
 """
 
+import functools
 import hashlib
 import json
 import math
@@ -22,15 +23,19 @@ import numpy as np
 from algorithms import AlgorithmSpec, get_algorithm
 from algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon
 from core.simulate import simulate
-from data import Dataset, load_dataset
+from data import Dataset, dataset_names, load_dataset
 from reproduce import seeds
 from reproduce.cli import BACKENDS, MAX_JOBS, MAX_RUNS, check_output_folder
+from reproduce.interrupt import Interrupted
+from reproduce.locks import FileLock
+from reproduce.paper_config import ROOT_SEED
 from reproduce.paths import ROOT
 from reproduce.store import chunk_path, inspect_chunk, save_chunk
 
 FORMAT_VERSION = 1
 CHECKPOINTS_PER_DECADE = 40
 CHUNK_SLOTS = 5e8  # about this many (slot x arm) steps per stored chunk (see chunk_size)
+LOCK_NAME = ".chunks.lock"  # in a line's folder, held by the one process computing its chunks (reproduce.locks)
 
 
 def log_grid(horizon: int, per_decade: int = CHECKPOINTS_PER_DECADE) -> np.ndarray:
@@ -284,9 +289,70 @@ def line_key(line: Line) -> str:
     return f"{key}_T{line.horizon}"
 
 
-def line_folder(out: Path, line: Line) -> Path:
-    """Folder of a line's chunk files: ``out/<dataset>/<line_key>``."""
-    return Path(out) / Path(line.dataset).stem / line_key(line)
+@functools.cache
+def _packaged_sha1(name: str) -> str:
+    """``matrix_sha1`` of the packaged (or generated) dataset ``name``."""
+    return matrix_sha1(load_dataset(name))
+
+
+def is_packaged(dataset) -> bool:
+    """Whether ``dataset`` is one of data/'s datasets (or a generated one) under its own name: a matrix file
+    of one's own named like a paper dataset, but with other numbers, is not."""
+    return dataset.name in dataset_names() and matrix_sha1(dataset) == _packaged_sha1(dataset.name)
+
+
+def dataset_key(dataset, seed: int = ROOT_SEED) -> str:
+    """The name of a dataset's results folder: what decides its runs besides the line itself.  The dataset's
+    name (it keys the random streams, ``reproduce.seeds``) alone for a packaged dataset under the default
+    root seed -- the committed paper lines' folders; ``.m`` and 12 hex digits of the matrix digest added
+    for any other matrix, ``.s`` and the seed for another root seed.  A paper name never ends in ``.m<hex>``
+    or ``.s<digits>``, so no custom matrix or seed can land in a paper line's folder."""
+    key = dataset.name
+    if not is_packaged(dataset):
+        key += f".m{matrix_sha1(dataset)[:12]}"
+    if seed != ROOT_SEED:
+        key += f".s{seed}"
+    return key
+
+
+def line_folder(out: Path, line: Line, seed: int = ROOT_SEED, dataset=None) -> Path:
+    """Folder of a line's chunk files: ``out/<dataset_key>/<line_key>`` (``dataset``: the line's loaded
+    dataset, if at hand)."""
+    dataset = dataset if dataset is not None else load_dataset(line.dataset)
+    return Path(out) / dataset_key(dataset, seed) / line_key(line)
+
+
+def stored_chunk(path: Path, config: dict, dataset):
+    """``(chunk, None)`` if the chunk at ``path`` can be used for ``config`` on ``dataset``, ``(None, None)``
+    if there is none, ``(None, reason)`` if it is damaged or stale: every check of
+    ``reproduce.store.inspect_chunk``, and the arm order of its first run must be the one its seed draws
+    (a seed edited by hand in the metadata is caught there, except for a line with a fixed arm order)."""
+    chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
+    if chunk is None:
+        return None, reason
+    start = config["runs"][0]
+    expected = seeds.run_permutation(config["seed"], dataset.name, start, dataset.K, config["shuffle"])
+    if not np.array_equal(chunk["permutation"][0], expected):
+        return None, (f"stale (the arm order of run {start} is not the one seed {config['seed']} draws: "
+                      f"made with another seed than its metadata says)")
+    return chunk, None
+
+
+@dataclass
+class _Task:
+    """A chunk to compute: runs ``start .. stop-1`` of ``line`` on ``dataset``, stored at ``path``."""
+
+    line: Line
+    dataset: Dataset
+    start: int
+    stop: int
+    path: Path
+    config: dict
+
+
+class StoreChanged(OSError):
+    """A chunk this run stored is gone or changed before it was read back (the results folder was removed or
+    rewritten meanwhile): a failure while working (exit status 1), not bad input."""
 
 
 def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, force: bool = False,
@@ -294,16 +360,18 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     """Compute (or reuse) every line and return their results, in the order given.
 
     Every line, the seed, the backend and the results folder ``out`` are checked first, so bad input
-    raises ValueError before any file is written.  n_jobs follows joblib (-1 = all cores), at most
-    ``MAX_JOBS`` (loky starts that many processes whatever the number of chunks); backend is
-    one of ``BACKENDS`` ("dask" needs a ``dask.distributed.Client``: see ``reproduce.cli.backend_context``).
-    A stored chunk is reused only if it passes every check of ``reproduce.store``; a damaged or stale
-    one is recomputed and named on stderr with the reason.  Workers only compute; this process writes
-    each chunk (atomically) as it arrives, so remote dask workers need no access to ``out``.
-    """
-    from joblib import Parallel, delayed, parallel_config
-    from tqdm.auto import tqdm
+    raises ValueError before any file is written (a folder where a chunk file should be, too).  n_jobs
+    follows joblib (-1 = all cores), at most ``MAX_JOBS`` (loky starts that many processes whatever the
+    number of chunks); backend is one of ``BACKENDS`` ("dask" needs a ``dask.distributed.Client``: see
+    ``reproduce.cli.backend_context``).  A stored chunk is reused only if it passes ``stored_chunk``; a
+    damaged or stale one is recomputed and named on stderr with the reason.  Workers only compute; this
+    process writes each chunk (atomically) as it arrives, so remote dask workers need no access to ``out``.
 
+    Several processes may share ``out``: a line's chunks are computed under its lock (``LOCK_NAME``), and a
+    line another process is computing is waited for and its chunks reused (``_compute_locked``).  A signal
+    (``reproduce.interrupt``) stops every worker and raises ``Interrupted`` with the chunks stored; a chunk
+    stored here that is gone when the lines are read back raises ``StoreChanged``.
+    """
     check_seed(seed)
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -314,34 +382,130 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     checked = [validate_line(line) for line in lines]
     if backend == "dask":
         _require_dask_client()
-    tasks, planned = [], set()
+    plan = {}  # path -> task: the same line twice (e.g. two panels drawing one set of runs) is planned once
     for line, (dataset, _spec) in zip(lines, checked, strict=True):
         for start, stop, path, config in chunk_plan(line, dataset, out, seed):
-            if path in planned:  # the same line twice (e.g. two panels drawing one set of runs)
-                continue
-            planned.add(path)
-            if not force:
-                chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
-                if chunk is not None:
-                    continue
-                if reason is not None:
-                    print(f"recomputing {path}: {reason}", file=sys.stderr, flush=True)
-            tasks.append((line, dataset, start, stop, path, config))
-    total = sum((stop - start) * line.horizon for line, _, start, stop, _, _ in tasks)
+            if path.exists() and not path.is_file():
+                raise ValueError(f"results folder {out}: {path} is in the way of a chunk file (it is not a file)")
+            plan.setdefault(path, _Task(line, dataset, start, stop, path, config))
+    tasks = [task for task in plan.values() if force or _missing(task, report=True)]
     if tasks:
         check_output_folder(out, "results folder", create=True)
-        bar = tqdm(total=total, unit="slot", unit_scale=True, disable=not progress,
-                   desc=f"{experiment}: {len(tasks)} chunks")
+        done = _Counter(stored=len(plan) - len(tasks), total=len(plan))
+        try:
+            _compute_locked(tasks, experiment, int(seed), n_jobs, force, progress, backend, done)
+        except (Interrupted, KeyboardInterrupt) as stop:
+            signum = stop.signum if isinstance(stop, Interrupted) else 2
+            raise Interrupted(signum, f"{done.stored} of {done.total} chunks stored") from None
+    try:
+        return [load_line(line, dataset, spec, out, seed) for line, (dataset, spec) in zip(lines, checked, strict=True)]
+    except ValueError as error:
+        if not tasks:
+            raise
+        raise StoreChanged(f"{error}: stored by this run, then removed or changed (was the results folder removed "
+                           f"while it ran?); rerun to recompute it") from None
+
+
+@dataclass
+class _Counter:
+    """Chunks of a ``run_lines`` call stored so far (reused or computed) out of all it needs."""
+
+    stored: int
+    total: int
+
+
+def _missing(task: _Task, report: bool = False) -> bool:
+    """Whether ``task``'s chunk still has to be computed (none stored, or a damaged or stale one, named on
+    stderr with its reason if ``report``)."""
+    chunk, reason = stored_chunk(task.path, task.config, task.dataset)
+    if chunk is None and reason is not None and report:
+        print(f"recomputing {task.path}: {reason}", file=sys.stderr, flush=True)
+    return chunk is None
+
+
+def _compute_locked(tasks, experiment, seed, n_jobs, force, progress, backend, done: _Counter) -> None:
+    """Compute ``tasks`` under their lines' locks.  First the lines no other process holds (without waiting:
+    their chunks are checked again once locked, as another process may have stored them meanwhile); then,
+    holding no lock, wait for the others in a fixed order and compute what their holders left undone (none,
+    unless the holder was stopped).  A process holds locks only while it computes, and waits for a lock
+    only when it holds none it waits with, so two runs never wait for each other; each chunk is computed
+    once."""
+    folders = {}
+    for task in tasks:
+        folders.setdefault(task.path.parent, []).append(task)
+    locks = {}
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+        locks[folder] = FileLock(folder / LOCK_NAME)
+    waiting = []
+    try:
+        for folder in folders:
+            if not locks[folder].acquire(blocking=False):
+                waiting.append(folder)
+        owned = [task for folder in folders if locks[folder].held for task in folders[folder]
+                 if force or _missing(task)]
+        done.stored += sum(len(folders[folder]) for folder in folders if locks[folder].held) - len(owned)
+        _compute(owned, experiment, seed, n_jobs, progress, backend, done)
+    finally:
+        for lock in locks.values():
+            lock.release()
+    if not waiting:
+        return
+    print(f"waiting for another run computing {len(waiting)} line(s) in this results folder", file=sys.stderr,
+          flush=True)
+    try:
+        for folder in sorted(waiting):
+            locks[folder].acquire()
+        left = [task for folder in sorted(waiting) for task in folders[folder] if _missing(task)]
+        done.stored += sum(len(folders[folder]) for folder in waiting) - len(left)
+        _compute(left, experiment, seed, n_jobs, progress, backend, done)
+    finally:
+        for lock in locks.values():
+            lock.release()
+
+
+def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter) -> None:
+    """Compute ``tasks`` in parallel and store each chunk as it arrives (with the matrix itself for a
+    dataset that is not packaged, so that ``reproduce/verify.py`` can re-simulate it); on an exception or a
+    signal, every worker is stopped before it propagates."""
+    if not tasks:
+        return
+    from joblib import Parallel, delayed, parallel_config
+    from tqdm.auto import tqdm
+
+    by_path = {task.path: task for task in tasks}
+    bar = tqdm(total=sum((task.stop - task.start) * task.line.horizon for task in tasks), unit="slot",
+               unit_scale=True, disable=not progress, desc=f"{experiment}: {len(tasks)} chunks")
+    try:
         with parallel_config(backend=backend, n_jobs=n_jobs):
             jobs = Parallel(return_as="generator_unordered")(
-                delayed(_compute_chunk)(line, dataset, int(seed), start, stop, path, config)
-                for line, dataset, start, stop, path, config in tasks
+                delayed(_compute_chunk)(task.line, task.dataset, seed, task.start, task.stop, task.path, task.config)
+                for task in tasks
             )
-            for path, arrays, meta, slots in jobs:
-                save_chunk(path, arrays, meta)
-                bar.update(slots)
+            try:
+                for path, arrays, meta, slots in jobs:
+                    task = by_path[path]
+                    if not is_packaged(task.dataset):
+                        arrays["matrix"] = np.asarray(task.dataset.P)
+                        meta["matrix_source"] = task.dataset.source
+                    save_chunk(path, arrays, meta)
+                    done.stored += 1
+                    bar.update(slots)
+            except BaseException:
+                _stop_workers(jobs, backend)
+                raise
+    finally:
         bar.close()
-    return [load_line(line, dataset, spec, out, seed) for line, (dataset, spec) in zip(lines, checked, strict=True)]
+
+
+def _stop_workers(jobs, backend: str) -> None:
+    """Stop every worker of a running ``Parallel`` generator: close it (joblib aborts the pending tasks)
+    and, for loky, kill the reusable executor's processes, which would otherwise finish their task first."""
+    jobs.close()
+    if backend == "loky":
+        from joblib.externals.loky import get_reusable_executor
+
+        get_reusable_executor().shutdown(wait=True, kill_workers=True)
 
 
 def _require_dask_client() -> None:
@@ -361,7 +525,7 @@ def chunk_plan(line: Line, dataset, out: Path, seed: int) -> list[tuple[int, int
     """The chunks of a line, in run order: (start, stop, path, config) -- the one place that decides how a
     line's runs are split into files, used to compute and to load them."""
     size = chunk_size(line, dataset.K)
-    folder = line_folder(out, line)
+    folder = line_folder(out, line, seed, dataset)
     plan = []
     for start in range(0, line.runs, size):
         stop = min(line.runs, start + size)
@@ -373,7 +537,7 @@ def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
     """Assemble the stored chunks of a line into one ``LineResult`` (ValueError if a chunk is missing)."""
     parts = []
     for start, stop, path, config in chunk_plan(line, dataset, out, seed):
-        chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
+        chunk, reason = stored_chunk(path, config, dataset)
         if chunk is None:
             raise ValueError(f"missing or stale results for {line.name} on {line.dataset}, runs {start}-{stop - 1}"
                              f" ({path}: {reason or 'missing'})")

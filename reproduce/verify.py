@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from algorithms import get_algorithm
-from data import load_dataset
+from data import dataset_from_matrix, load_dataset
 from reproduce.cli import OneLineParser, check_folder_readable, integer, main_guard
 from reproduce.runner import chunk_shapes, matrix_sha1, run_one
 from reproduce.store import ChunkError, check_chunk, read_chunk
@@ -39,13 +39,22 @@ def chunk_files(folders) -> list[Path]:
     return files
 
 
+def chunk_dataset(chunk: dict):
+    """The dataset a chunk was made on: the matrix stored in it (a matrix file of one's own,
+    ``reproduce.runner.run_lines``), else the packaged dataset its config names."""
+    if "matrix" in chunk:
+        return dataset_from_matrix(chunk["matrix"], chunk["meta"]["config"]["dataset"],
+                                   source=chunk["meta"].get("matrix_source", "the chunk's own matrix"))
+    return load_dataset(chunk["meta"]["config"]["dataset"])
+
+
 def intact_chunk(path: Path):
     """``(chunk, dataset)`` for the chunk at ``path`` after every check of the store against its own
     metadata; ChunkError naming the first problem otherwise."""
     chunk = read_chunk(path)
     config = chunk["meta"]["config"]
     try:
-        dataset = load_dataset(config["dataset"])
+        dataset = chunk_dataset(chunk)
         get_algorithm(config["algorithm"])
         check_chunk(path, chunk, shapes=chunk_shapes(config, dataset.K))
     except (KeyError, TypeError, ValueError) as error:

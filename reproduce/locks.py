@@ -1,0 +1,71 @@
+"""Advisory file locks that let several processes share one results folder (docs/harness.md, "Locks").
+
+``FileLock(path)`` is an exclusive ``fcntl.flock`` on a hidden lock file.  The kernel releases a flock when
+its process dies, however it dies (``kill -9`` included), so a lock is never stale: a lock file left
+behind by a killed process is simply taken by the next one.  The holder removes the file when it
+releases the lock; a waiter that wakes up holding a file that was removed meanwhile (or replaced) retries
+on the current one, so two processes never both believe they hold the lock.
+"""
+
+import fcntl
+import os
+from pathlib import Path
+
+
+class FileLock:
+    """An exclusive lock on ``path`` (created if missing, removed on release).  Use ``acquire`` /
+    ``release`` or ``with FileLock(path):`` (which blocks until the lock is free)."""
+
+    def __init__(self, path):
+        """Name the lock file; nothing is opened yet."""
+        self.path = Path(path)
+        self._fd = None
+
+    @property
+    def held(self) -> bool:
+        """Whether this object holds the lock."""
+        return self._fd is not None
+
+    def acquire(self, blocking: bool = True) -> bool:
+        """Take the lock; with ``blocking=False`` return False at once if another process holds it.  Returns
+        True once held.  The lock file's folder must exist (OSError otherwise)."""
+        while self._fd is None:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+            except BlockingIOError:
+                os.close(fd)
+                return False
+            except BaseException:
+                os.close(fd)
+                raise
+            try:
+                current = os.stat(self.path)
+            except FileNotFoundError:
+                current = None
+            opened = os.fstat(fd)
+            if current is not None and (current.st_ino, current.st_dev) == (opened.st_ino, opened.st_dev):
+                self._fd = fd
+            else:  # the previous holder removed the file between our open and our flock: lock the new one
+                os.close(fd)
+        return True
+
+    def release(self) -> None:
+        """Remove the lock file and release the lock (a no-op if not held)."""
+        if self._fd is None:
+            return
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+        os.close(self._fd)
+        self._fd = None
+
+    def __enter__(self):
+        """Block until the lock is held."""
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc):
+        """Release the lock."""
+        self.release()
