@@ -293,7 +293,11 @@ class Policy:
         self._selected: list[tuple[int, int, int]] = []
 
     def select(self) -> tuple[int, int]:
-        """The pair (first, second candidate) to compare in the next time slot."""
+        """The pair (first, second candidate) to compare in the next time slot; ValueError once t, an int64 in
+        the kernels, is at its maximum 2**63 - 1."""
+        if self.t >= INT64_MAX:
+            raise ValueError(f"select(): the policy has played t = {self.t} slots, the most its int64 slot counter "
+                             f"holds")
         self.t += 1
         a1, a2 = self.spec.select(self.state, self.t, self.rng)
         self._selected.append((int(a1), int(a2), self.t))

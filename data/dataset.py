@@ -93,17 +93,23 @@ class Dataset:
         return float(self.normalized_copeland.max())
 
 
+_WARNED = set()  # (name, matrix bytes, tol) already warned about by dataset_from_matrix
+
+
 def dataset_from_matrix(P, name, labels=None, source="in-memory matrix", header=(), tol=1e-3):
     """Validate ``P`` (see ``validate_preference_matrix``) and wrap it in a ``Dataset``.
 
     ``labels`` defaults to the 1-based arm numbers "1".."K".  Pairs renormalised
     within ``tol`` are recorded in ``Dataset.renormalised`` and reported with
-    ``warnings.warn``.  Raises ValueError for an invalid matrix or a wrong number of labels.
+    ``warnings.warn``, once per process for one matrix under one name (a run loads its dataset several
+    times).  Raises ValueError for an invalid matrix or a wrong number of labels.
     """
     P_fixed, renormalised = validate_preference_matrix(P, tol=tol)
     if labels is None:
         labels = [str(k + 1) for k in range(P_fixed.shape[0])]
-    if renormalised:
+    seen = (name, P_fixed.tobytes(), tol)
+    if renormalised and seen not in _WARNED:
+        _WARNED.add(seen)
         pairs = ", ".join(f"({i},{j})" for i, j in renormalised)
         warnings.warn(
             f"dataset {name!r}: renormalised {len(renormalised)} pair(s) whose sum was within {tol!r} of 1: {pairs}",

@@ -55,7 +55,7 @@ def read_matrix_file(path):
     header, labels, rows = [], None, []
     sep = "," if path.suffix == ".csv" else None
     try:
-        content = path.read_text(encoding="utf-8")
+        content = path.read_text(encoding="utf-8-sig")  # a byte-order mark, as some editors write, is not data
     except UnicodeDecodeError as error:
         raise ValueError(f"{path}: not a text matrix file (byte {error.start} is not UTF-8)") from None
     for lineno, line in enumerate(content.splitlines(), start=1):

@@ -29,7 +29,8 @@ def write_atomic(path, write: Callable[[Path], None], *, keep_suffix: bool = Tru
 
     The folder of ``path`` is created if missing.  The file gets the usual permissions (0666 minus the
     umask) and is fsynced before the rename.  Returns ``path``.  ``keep_suffix=False`` gives the
-    temporary file a name ending in ``.tmp`` (ignored by git under results/).
+    temporary file a name ending in ``.tmp`` (ignored by git under results/).  An OSError (disk full, a
+    folder in the way, ...) is raised again naming ``path`` itself, never the hidden temporary file.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -40,11 +41,13 @@ def write_atomic(path, write: Callable[[Path], None], *, keep_suffix: bool = Tru
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as error:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(error, OSError):
+            raise OSError(error.errno, error.strerror or str(error), str(path)) from None
         raise
     return path
 

@@ -42,13 +42,14 @@ def setup_theme() -> None:
 
 def curve_frame(results, panel: str, metric: str = "regret") -> pd.DataFrame:
     """Tidy rows (panel, dataset, algorithm, label, metric, t, mean, std, sem, ci95_low, ci95_high, runs) of
-    the curves ``results`` (LineResults) for ``metric`` ("regret" or "g2w")."""
+    the curves ``results`` (LineResults) for ``metric`` ("regret" or "g2w"); with one run the std, s.e. and
+    band are NaN (not estimable, no band drawn)."""
     frames = []
     for res in results:
         values = getattr(res, metric)
         runs = values.shape[0]
         mean = values.mean(axis=0)
-        std = values.std(axis=0, ddof=1) if runs > 1 else np.zeros_like(mean)
+        std = values.std(axis=0, ddof=1) if runs > 1 else np.full_like(mean, np.nan)
         sem = std / np.sqrt(runs)
         frames.append(pd.DataFrame({
             "panel": panel, "dataset": res.line.dataset, "algorithm": res.line.name, "label": res.label,
@@ -219,7 +220,7 @@ def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None, metrics=N
 def final_table(panels) -> pd.DataFrame:
     """Per panel and curve: runs, mean, std and standard error of the exact final regret R(T), the slope
     of R against ln t over the last decade with its standard error (``claims.log_slope``), and the worker
-    seconds its stored runs took."""
+    seconds its stored runs took.  With one run the std and s.e. are NaN (not estimable), never 0."""
     from reproduce.claims import log_slope
 
     rows = []
@@ -227,7 +228,7 @@ def final_table(panels) -> pd.DataFrame:
         for res in results:
             final = np.asarray(res.final, dtype=np.float64)
             runs = final.shape[0]
-            std = final.std(ddof=1) if runs > 1 else 0.0
+            std = final.std(ddof=1) if runs > 1 else np.nan
             slope = log_slope(res)
             rows.append({"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name,
                          "label": res.label, "horizon": res.line.horizon, "runs": runs,

@@ -97,7 +97,15 @@ def figure_id(name: str) -> str:
 
 def load_tables(folder: Path, suffix: str) -> dict[str, pd.DataFrame]:
     """{figure stem: table} of every ``<stem><suffix>`` in ``folder``."""
-    return {path.name[: -len(suffix)]: pd.read_csv(path) for path in sorted(folder.glob(f"*{suffix}"))}
+    return {path.name[: -len(suffix)]: read_table(path) for path in sorted(folder.glob(f"*{suffix}"))}
+
+
+def read_table(path: Path) -> pd.DataFrame:
+    """The CSV table at ``path``; ValueError naming the file if it is empty (0 bytes: no header line)."""
+    try:
+        return pd.read_csv(path)
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{path}: empty file, not a table (rerun the script that writes it)") from None
 
 
 def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | None = None) -> list[dict]:
@@ -252,7 +260,7 @@ def bench_table(path: Path = BENCH_TABLE) -> str:
     and the exact fast paths) and K; then the same for the mean over a whole run, if measured."""
     if not Path(path).exists():
         return "Not measured in this checkout: run `make bench`."
-    rows = pd.read_csv(path)
+    rows = read_table(path)
     # One bench invocation = one (measured, load, Beta cost); rows merged from later ones are named.
     sessions = sorted(rows.groupby(["measured", "load_average", "beta_ns"], sort=False),
                       key=lambda session: -len(session[1]))
