@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from algorithms import AlgorithmSpec, get_algorithm
 from algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon
@@ -350,9 +351,9 @@ class _Task:
     config: dict
 
 
-class StoreChanged(OSError):
-    """A chunk this run stored is gone or changed before it was read back (the results folder was removed or
-    rewritten meanwhile): a failure while working (exit status 1), not bad input."""
+class WorkFailed(OSError):
+    """A failure while working, not bad input (``reproduce.cli.main_guard``: one line, exit status 1): a
+    worker process died, or a chunk this run stored was gone before it was read back."""
 
 
 def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, force: bool = False,
@@ -369,8 +370,9 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
 
     Several processes may share ``out``: a line's chunks are computed under its lock (``LOCK_NAME``), and a
     line another process is computing is waited for and its chunks reused (``_compute_locked``).  A signal
-    (``reproduce.interrupt``) stops every worker and raises ``Interrupted`` with the chunks stored; a chunk
-    stored here that is gone when the lines are read back raises ``StoreChanged``.
+    (``reproduce.interrupt``) stops every worker and raises ``Interrupted`` with the chunks stored; a worker
+    process that dies (killed, out of memory), or a chunk stored here that is gone when the lines are read
+    back, raises ``WorkFailed``.
     """
     check_seed(seed)
     if backend not in BACKENDS:
@@ -397,12 +399,15 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
         except (Interrupted, KeyboardInterrupt) as stop:
             signum = stop.signum if isinstance(stop, Interrupted) else 2
             raise Interrupted(signum, f"{done.stored} of {done.total} chunks stored") from None
+        except TerminatedWorkerError:
+            raise WorkFailed(f"a worker process died (killed, or out of memory); {done.stored} of {done.total} "
+                             f"chunks stored, rerun to resume") from None
     try:
         return [load_line(line, dataset, spec, out, seed) for line, (dataset, spec) in zip(lines, checked, strict=True)]
     except ValueError as error:
         if not tasks:
             raise
-        raise StoreChanged(f"{error}: stored by this run, then removed or changed (was the results folder removed "
+        raise WorkFailed(f"{error}: stored by this run, then removed or changed (was the results folder removed "
                            f"while it ran?); rerun to recompute it") from None
 
 

@@ -16,6 +16,7 @@ from reproduce.cli import SCHEDULER_TIMEOUT_S
 from reproduce.runner import Line, run_lines
 
 distributed = pytest.importorskip("distributed")
+pytestmark = pytest.mark.process  # real processes: run with -m process
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = ("regret", "g2w", "final", "self_counts", "permutations", "checkpoints")
 
