@@ -10,6 +10,7 @@ input) into one ``error: ...`` line on stderr and exit status 2; so does every a
 """
 
 import argparse
+import logging
 import os
 import re
 import sys
@@ -260,9 +261,25 @@ def backend_context(args: argparse.Namespace):
                                  f"start some with: dask worker {args.scheduler} --nthreads 1)") from None
             yield
         return
-    with LocalCluster(n_workers=args.local_cluster, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster):
-        yield
+    # silence_logs: the workers log every task a signal cancels, and a busy port 8787 is no news.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Port 8787 is already in use")
+        cluster = LocalCluster(n_workers=args.local_cluster, threads_per_worker=1, processes=True, host="127.0.0.1",
+                               dashboard_address=None, silence_logs=logging.ERROR)
+    with cluster, Client(cluster):
+        try:
+            yield
+        except BaseException:
+            _silence_dask_logs()  # closing on an error or a signal: its one line says it all
+            raise
+
+
+def _silence_dask_logs() -> None:
+    """Mute the dask and tornado loggers of this process (the tasks cancelled while a cluster closes are
+    logged as errors, with tracebacks)."""
+    for name in list(logging.root.manager.loggerDict):
+        if name.split(".")[0] in ("distributed", "tornado", "dask"):
+            logging.getLogger(name).disabled = True
 
 
 def main_guard(main):
