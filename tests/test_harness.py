@@ -20,7 +20,7 @@ from algorithms.base import STATE_PROBE_K, state_bytes
 from core.simulate import simulate
 from data import load_dataset
 from reproduce import runner, seeds
-from reproduce.runner import Line, line_key, load_line, log_grid, run_lines, run_one, validate_line
+from reproduce.runner import Line, line_folder, line_key, load_line, log_grid, run_lines, run_one, validate_line
 from reproduce.store import chunk_path, load_chunk, save_chunk
 from reproduce.verify import verify, verify_chunk
 from tests import reference as ref
@@ -215,7 +215,7 @@ def test_identical_results_for_any_n_jobs(tmp_path):
 def test_resume_recomputes_only_missing_or_corrupt_chunks(tmp_path):
     line = Line(dataset="gap", algorithm="dts", horizon=2000, runs=5)
     first = run_lines([line], "res", tmp_path, seed=1, n_jobs=1, progress=False)[0]
-    files = sorted((tmp_path / "gap" / "dts_T2000").glob("*.npz"))
+    files = sorted(line_folder(tmp_path, line, 1).glob("*.npz"))
     assert files
     files[0].write_bytes(b"interrupted")
     stamp = {f: f.stat().st_mtime_ns for f in files[1:]}
@@ -356,7 +356,7 @@ def test_verify_accepts_reproduced_chunks_and_flags_changed_ones(tmp_path, capsy
     run_lines(lines, "ver", tmp_path, seed=5, n_jobs=1, progress=False)
     args = argparse.Namespace(folders=[tmp_path], runs_per_chunk=2, algorithms=None, max_horizon=None)
     assert verify(args) == 0
-    path = next((tmp_path / "gap" / "ccb_T400").glob("*.npz"))
+    path = next(line_folder(tmp_path, lines[0], 5).glob("*.npz"))
     with np.load(path) as handle:
         arrays = {key: handle[key] for key in handle.files}
     arrays["final"][1] += 1.0
