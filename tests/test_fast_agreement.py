@@ -64,7 +64,7 @@ def test_the_fast_paths_agree_and_a_line_without_one_is_identical(stores, tmp_pa
 
 
 def _scale_fast_chunks(results, line, factor):
-    for path in line_folder(results / "fast", fast_line(line)).glob("runs_*.npz"):
+    for path in line_folder(results / "fast", fast_line(line), SEED).glob("runs_*.npz"):
         chunk = read_chunk(path)
         meta = chunk.pop("meta")
         chunk["final"] = chunk["final"] * factor
@@ -83,10 +83,10 @@ def test_a_fast_line_from_another_law_disagrees(stores, tmp_path):
 def _copy_default_runs_into_fast(results, line):
     """Overwrite the fast chunks of ``line`` with its default runs (what a fast path that never took a fast
     step stores), keeping the fast chunks' metadata."""
-    for path in line_folder(results / "fast", fast_line(line)).glob("runs_*.npz"):
+    for path in line_folder(results / "fast", fast_line(line), SEED).glob("runs_*.npz"):
         chunk = read_chunk(path)
         meta = chunk.pop("meta")
-        default = read_chunk(line_folder(results, line) / path.name)
+        default = read_chunk(line_folder(results, line, SEED) / path.name)
         chunk["final"], chunk["regret"] = default["final"], default["regret"]
         save_chunk(path, chunk, meta)
 
