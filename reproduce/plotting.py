@@ -30,10 +30,10 @@ BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 20161205
 INTERVAL_NOTE = (f"95% bootstrap percentile interval of the mean ({BOOTSTRAP_RESAMPLES} resamples of the runs, "
                  "fixed seed)")
-# The lower-bound slope line spans this factor of t, ending at the horizon.
-REFERENCE_DECADES = 100.0
-REFERENCE_NOTE = ("dotted: slope C of the asymptotic lower bound C ln t over the last two decades, just under the "
-                  "curve lowest at T (compare slopes, not heights)")
+# The lower-bound slope line spans this many decades of t, ending at the horizon.
+REFERENCE_DECADES = 2
+REFERENCE_NOTE = (f"dotted: slope C of the asymptotic lower bound C ln t over the last {REFERENCE_DECADES} decades "
+                  "of t, just under the curve lowest at T (compare slopes, not heights)")
 INSET_NOTE = "inset: a clipped panel's full range (grey: the range the panel shows)"
 # Where the full-range inset sits in a clipped panel (axes fractions: left, bottom, width, height).
 INSET_BOUNDS = (0.08, 0.52, 0.32, 0.4)
@@ -106,13 +106,13 @@ def curve_frame(results, panel: str, metric: str = "regret") -> pd.DataFrame:
 
 def reference_line(frame: pd.DataFrame, slope: float) -> tuple[np.ndarray, np.ndarray]:
     """(t, y) of the slope reference of a panel (rows of ``frame``, see ``curve_frame``): y = a + slope ln t
-    at the checkpoints of the last REFERENCE_DECADES of t of the curve with the lowest mean at the
+    at the checkpoints of the last REFERENCE_DECADES decades of t of the curve with the lowest mean at the
     horizon, with the largest offset a for which it lies nowhere above that curve (it touches it from
     below), so that it can be read as a slope and never as a violated bound.  Points below 0 are dropped."""
     end = frame["t"].max()
     finals = frame[frame["t"] == end]
     anchor = finals.loc[finals["mean_regret"].idxmin(), "algorithm"]
-    rows = frame[(frame["algorithm"] == anchor) & (frame["t"] >= end / REFERENCE_DECADES)]
+    rows = frame[(frame["algorithm"] == anchor) & (frame["t"] >= end / 10.0 ** REFERENCE_DECADES)]
     t = rows["t"].to_numpy(dtype=np.float64)
     rise = slope * np.log(t / end)
     line = np.min(rows["mean_regret"].to_numpy() - rise) + rise

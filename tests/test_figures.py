@@ -185,7 +185,7 @@ def test_slope_reference_is_never_above_the_curve_it_is_anchored_to(slope):
     range and touches it."""
     import matplotlib.pyplot as plt
 
-    from reproduce.plotting import curve_frame, regret_axes
+    from reproduce.plotting import REFERENCE_DECADES, curve_frame, regret_axes
 
     t = np.unique(np.geomspace(1, 1e6, 60).astype(int))
     steep = 3.0 * t ** 0.4 + 50 * np.log(t)  # slope in ln t grows from ~50 to ~500
@@ -197,7 +197,7 @@ def test_slope_reference_is_never_above_the_curve_it_is_anchored_to(slope):
     x, y = line.get_xdata(), line.get_ydata()
     anchor = np.interp(x, t, steep)
     plt.close(fig)
-    assert x.min() >= t[-1] / 100 * 0.999 and x.max() == t[-1]
+    assert x.min() >= t[-1] / 10.0 ** REFERENCE_DECADES * 0.999 and x.max() == t[-1]
     assert np.all(y <= anchor + 1e-9) and np.min(anchor - y) == pytest.approx(0.0, abs=1e-9)
     assert np.allclose(np.diff(y) / np.diff(np.log(x)), slope)
 
