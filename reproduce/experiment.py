@@ -18,7 +18,7 @@ from reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX, not_evidence_verdict
 from reproduce.cli import backend_context, build_parser, main_guard, resolve
 from reproduce.lower_bounds import lower_bound
 from reproduce.paper_config import paper_runs
-from reproduce.plotting import final_table, legend_space, plot_regret_panels, save_figure, write_table
+from reproduce.plotting import final_table, plot_regret_panels, save_figure, write_table
 from reproduce.runner import Line, LineResult, line_key, load_line, run_lines, validate_line
 
 QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeline, NOT evidence for or against the "
@@ -44,7 +44,7 @@ class Panel:
     horizon overrides the script's default horizon for this panel (unless --horizon or --quick is given,
     even --horizon equal to the default);
     delay is passed to every line (feedback batched every d slots); shuffle=False keeps the file's arm
-    order in every curve; zoom: y limit of an extra clipped copy of the panel
+    order in every curve; zoom: y limit at which the panel is clipped, its full range going to an inset
     (``plotting.plot_regret_panels``), if any; metric: "regret" (Eq. 1, Copeland regret) or "g2w"
     (gap-to-Condorcet-winner regret, only for datasets with a Condorcet winner).
     """
@@ -222,10 +222,11 @@ def write_claims(rows: list[dict], path, note: str | None) -> pd.DataFrame:
     return checks
 
 
-def save_figure_with_claims(fig, stem, legend_axes, claim_rows: list[dict], note: str | None) -> pd.DataFrame:
-    """Lay ``fig`` out above the room its figure legend (drawn from ``legend_axes``; ``[]`` if none) needs,
-    write ``stem``.png/.pdf and ``<stem name>_claims.csv`` (``write_claims``); return the claims table."""
-    fig.tight_layout(rect=(0, legend_space(fig, legend_axes), 1, 1))
+def save_figure_with_claims(fig, stem, bottom: float, claim_rows: list[dict], note: str | None) -> pd.DataFrame:
+    """Lay ``fig`` out above the fraction ``bottom`` of its height (the band ``plotting.figure_legend``
+    returns), write ``stem``.png/.pdf and ``<stem name>_claims.csv`` (``write_claims``); return the claims
+    table."""
+    fig.tight_layout(rect=(0, bottom, 1, 1))
     save_figure(fig, stem)
     return write_claims(claim_rows, stem.with_name(f"{stem.name}_claims.csv"), note)
 
@@ -269,7 +270,7 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
     main_guard(main)
 
 
-LOWER_BOUND_LABEL = "asymptotic lower bound: slope C per ln t"
+LOWER_BOUND_LABEL = "slope C of the lower bound"
 
 
 def with_lower_bounds(table: pd.DataFrame, bounds: dict) -> pd.DataFrame:

@@ -13,7 +13,7 @@ from reproduce.paper_config import ALL_ELEVEN, HORIZON, HORIZON_FIG1B
 
 PANELS = (
     Panel("mslr5_condorcet", "(a) MSLR K=5, Condorcet", ALL_ELEVEN, horizon=HORIZON, zoom=3500),
-    Panel("mslr5_noncondorcet", "(b) MSLR K=5, non-Condorcet", ALL_ELEVEN, horizon=HORIZON_FIG1B, zoom=130000),
+    Panel("mslr5_noncondorcet", "(b) MSLR K=5, non-Condorcet", ALL_ELEVEN, horizon=HORIZON_FIG1B, zoom=30000),
 )
 PANEL_CLAIMS = {
     0: (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c5_same_slope_lower_constant),

@@ -4,7 +4,8 @@ Computed from Fig. 1's stored runs -- nothing is simulated: run ``reproduce/fig1
 script stops with one line naming what is missing).  For Fig. 1(b), whose runs are 2e6 slots long, R(1e6)
 is read at its checkpoint t = 1e6; BTM and SAVAGE use their runs with horizon 1e6.  Each algorithm's STD
 over runs is shown normalised two ways, because the paper's caption and text differ: by ECW-RMED's
-mean regret (the caption) and by the algorithm's own mean regret.  Error bars: 95% bootstrap intervals.
+mean regret (the caption) and by the algorithm's own mean regret, on log axes.  Error bars: +-1.96
+bootstrap standard errors.
 Claim checked: C15a.  Usage: ``python reproduce/fig2_regret_std.py [--quick] [--plot-only] ...``.
 """
 
@@ -39,12 +40,17 @@ from reproduce.experiment import (
     simulate_panels,
 )
 from reproduce.paper_config import HORIZON
-from reproduce.plotting import Z_95, bars_axes, setup_theme, write_table
+from reproduce.plotting import FIGURE_WIDTH, Z_95, bars_axes, figure_legend, setup_theme, write_table
 
 NAME = "fig2_regret_std"
 # C15a's printed numbers (Sec. 5.2): ECW-RMED's STD is "about 200%" of its mean, D-TS+'s normalised STD 13.16%.
 PAPER_ECW_STD_RATIO = 2.0
 PAPER_DTS_PLUS_STD_RATIO = 0.1316
+# The two rows of the figure: (column of std_table, y label).
+NORMALISATIONS = (("std_over_ecw_mean", "STD of R(T)\n/ ECW-RMED's mean R(T)"),
+                  ("std_over_own_mean", "STD of R(T)\n/ its own mean R(T)"))
+ERROR_BAR_NOTE = ("bar: STD of R(T) over runs, divided by ECW-RMED's (top) or the algorithm's own (bottom) mean R(T);\n"
+                  "error bar: ± 1.96 bootstrap standard errors of that ratio")
 
 
 def regret_at(result, t: int) -> np.ndarray:
@@ -135,18 +141,15 @@ def build(args) -> None:
     stem = args.figures / NAME
     write_table(table.drop(columns="color"), stem.with_suffix(".csv"))
     setup_theme()
-    fig, axes = plt.subplots(2, len(results), figsize=(6.0 * len(results), 7.5), squeeze=False)
+    fig, axes = plt.subplots(2, len(results), figsize=(FIGURE_WIDTH, 4.4), squeeze=False)
     for col, (title, _) in enumerate(results):
         rows = table[table["panel"] == title].copy()
-        for row, (column, label) in enumerate((("std_over_ecw_mean", "STD / mean R_ECW-RMED"),
-                                               ("std_over_own_mean", "STD / own mean R"))):
+        for row, (column, label) in enumerate(NORMALISATIONS):
             rows["ci"] = Z_95 * rows[f"{column}_se"]
             bars_axes(axes[row, col], rows, column, "ci", f"{title}, T = {t:g}", label)
-            axes[row, col].tick_params(axis="x", labelrotation=45)
-            if column == "std_over_ecw_mean":
-                axes[row, col].set_yscale("log")  # BTM and SCB are tens of times ECW-RMED's mean
+    bottom = figure_legend(fig, [], ERROR_BAR_NOTE)
     claims = [row for title, _ in results if "non-Condorcet" in title for row in c15a(table, title)]
-    checks = save_figure_with_claims(fig, stem, [], claims, evidence_note(args, fig1_mslr.PANELS))
+    checks = save_figure_with_claims(fig, stem, bottom, claims, evidence_note(args, fig1_mslr.PANELS))
     print_table(table.drop(columns=["color"] + [c for c in table.columns if c.endswith("_se")]))
     print_checks(checks, stem)
 

@@ -12,13 +12,13 @@ from reproduce.experiment import Panel, regret_figure
 from reproduce.paper_config import ALL_ELEVEN, HORIZON
 
 PANELS = (
-    Panel("cyclic", "(a) Cyclic", ALL_ELEVEN, zoom=2500),
+    Panel("cyclic", "(a) Cyclic", ALL_ELEVEN, zoom=1000),
     Panel("strong_borda", "(b) StrongBorda", ALL_ELEVEN, zoom=6000),
     Panel("arxiv", "(c) ArXiv", ALL_ELEVEN, zoom=6000),
-    Panel("sushi", "(d) Sushi", ALL_ELEVEN, zoom=30000),
+    Panel("sushi", "(d) Sushi", ALL_ELEVEN, zoom=4000),
     Panel("mslr16_condorcet", "(e) MSLR K=16, Condorcet", ALL_ELEVEN, zoom=20000),
     Panel("mslr32_condorcet", "(f) MSLR K=32, Condorcet", ALL_ELEVEN, zoom=40000),
-    Panel("strong_borda", "(g) StrongBorda, G2W regret", ALL_ELEVEN, metric="g2w", zoom=6000),
+    Panel("strong_borda", "(g) StrongBorda, G2W regret", ALL_ELEVEN, metric="g2w", zoom=1500),
 )
 C1_TO_C6 = (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c4_rcs_beats_rucb_ccb,
             pc.c5_same_slope_lower_constant, pc.c6_ecw_slightly_worse)

@@ -26,7 +26,7 @@ from reproduce.experiment import (
     simulate_panels,
 )
 from reproduce.paper_config import HORIZON
-from reproduce.plotting import setup_theme, shares_axes, write_table
+from reproduce.plotting import FIGURE_WIDTH, figure_legend, setup_theme, shares_axes, write_table
 
 NAME = "fig5_diversity"
 ALGORITHMS = ("dts", "dts_plus", "ecw_rmed")
@@ -102,13 +102,14 @@ def build(args) -> None:
     stem = args.figures / NAME
     write_table(table, stem.with_suffix(".csv"))
     setup_theme()
-    fig, axes = plt.subplots(1, len(results), figsize=(6.0 * len(results), 4.6), squeeze=False)
+    fig, axes = plt.subplots(1, len(results), figsize=(FIGURE_WIDTH, 2.6), squeeze=False)
     for ax, (title, curves) in zip(axes.flat, results, strict=True):
         runs = sorted({res.final.size for res in curves})
-        shares_axes(ax, table[table["panel"] == title], f"{title}\n(bars: run {SAMPLE_PATH_RUN}; boxes: "
-                    f"{'/'.join(map(str, runs))} runs, T = {curves[0].line.horizon:g})")
-        ax.legend(fontsize=7, loc="upper right")
-    checks = save_figure_with_claims(fig, stem, [], c14(results), evidence_note(args, PANELS))
+        shares_axes(ax, table[table["panel"] == title], f"{title} ({'/'.join(map(str, runs))} runs, "
+                    f"T = {curves[0].line.horizon:g})", SAMPLE_PATH_RUN)
+        ax.set_xlabel("Copeland winner (original id), per algorithm", labelpad=2)
+    bottom = figure_legend(fig, axes.flat, ncol=1)
+    checks = save_figure_with_claims(fig, stem, bottom, c14(results), evidence_note(args, PANELS))
     paths = table[table["kind"] == "path"]
     for title, panel in paths.groupby("panel", sort=False):
         print(f"{title}: share of winner self-comparisons in run {SAMPLE_PATH_RUN}")

@@ -4,7 +4,7 @@ Condorcet and Non-Condorcet Cyclic.
 With delay d the algorithm receives the outcomes of its comparisons in batches, every d slots (the
 protocol is described in docs/harness.md#feedback-delay; the paper does not give one).  The delays are the
 grid of ``paper_config.DELAY_GRID`` (the paper plots a curve without listing its points); d = 1 is no delay,
-i.e. the runs of Figs. 1(a) and 4(a), reused.  500 runs per point; error bars are 95% intervals of the mean.
+i.e. the runs of Figs. 1(a) and 4(a), reused.  500 runs per point; error bars are 95% bootstrap intervals of the mean.
 Claim checked: C16.  Usage: ``python reproduce/fig6_delay.py [--quick] [--runs N] [--plot-only] ...``.
 """
 
@@ -22,7 +22,15 @@ from reproduce.experiment import (
     simulate_panels,
 )
 from reproduce.paper_config import DELAY_GRID, HORIZON
-from reproduce.plotting import Z_95, figure_legend, parameter_axes, setup_theme, write_table
+from reproduce.plotting import (
+    FIGURE_WIDTH,
+    INTERVAL_NOTE,
+    bootstrap_interval,
+    figure_legend,
+    parameter_axes,
+    setup_theme,
+    write_table,
+)
 
 NAME = "fig6_delay"
 ALGORITHMS = ("ecw_rmed", "dts", "dts_plus")
@@ -44,16 +52,18 @@ PANELS = delay_panels(HORIZON)
 
 
 def delay_table(results) -> pd.DataFrame:
-    """Per dataset, algorithm and delay: runs, mean R(T), its standard error and 95% half-width."""
+    """Per dataset, algorithm and delay: runs, mean R(T), its standard error and its 95% interval
+    (``plotting.bootstrap_interval``)."""
     rows = []
     for key, curves in results:
         title, delay = key.split("|")
         for res in curves:
             estimate = final(res)
+            low, high = bootstrap_interval(res.final)
             rows.append({"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name,
                          "label": res.label, "delay": int(delay), "horizon": res.line.horizon,
                          "runs": res.final.size, "mean": estimate.value, "se": estimate.se,
-                         "ci95": Z_95 * estimate.se})
+                         "ci95_low": float(low), "ci95_high": float(high)})
     return pd.DataFrame(rows)
 
 
@@ -129,14 +139,14 @@ def build(args) -> None:
     stem = args.figures / NAME
     write_table(table, stem.with_suffix(".csv"))
     setup_theme()
-    fig, axes = plt.subplots(1, len(DATASETS), figsize=(5.2 * len(DATASETS), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(DATASETS), figsize=(FIGURE_WIDTH, 2.6), squeeze=False)
     for ax, (_dataset, title) in zip(axes.flat, DATASETS, strict=True):
         rows = table[table["panel"] == title]
         some = {res.label: res for key, curves in results if key.startswith(title) for res in curves}
         parameter_axes(ax, rows, "delay", title, "feedback delay d (slots)", f"R(T), T = {args.horizon:g}", some)
-        ax.set_ylim(bottom=0)
-    figure_legend(fig, axes.flat)
-    checks = save_figure_with_claims(fig, stem, axes.flat, c16(results), evidence_note(args, PANELS))
+    bottom = figure_legend(fig, axes.flat, "points: mean R(T) over runs; error bars, most narrower than the markers:\n"
+                           f"{INTERVAL_NOTE}")
+    checks = save_figure_with_claims(fig, stem, bottom, c16(results), evidence_note(args, PANELS))
     print_table(table.pivot_table(index=["panel", "label"], columns="delay", values="mean", sort=False)
                 .reset_index())
     print_checks(checks, stem)

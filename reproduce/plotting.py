@@ -1,10 +1,12 @@
-"""Figures in the paper's style, one colour and marker per algorithm everywhere.
+"""Figures in the paper's style, one colour and marker per algorithm everywhere, at the size they are read.
 
 The building blocks draw on a matplotlib ``Axes`` and return it, so that a figure script only arranges
-them: ``regret_axes`` (mean regret curves with a 95% band, semilog-x), ``bars_axes`` (one bar per
-algorithm, with error bars: Fig. 2), ``shares_axes`` (shares per Copeland winner: Fig. 5),
-``parameter_axes`` (a statistic against a parameter on a log axis: Fig. 6).  ``figure_legend`` puts one
-legend under a figure, ``save_figure`` writes PNG and PDF atomically, ``write_table`` a CSV.
+them: ``regret_axes`` (mean regret curves with their interval, semilog-x, a full-range inset when the y
+axis is clipped), ``bars_axes`` (one bar per algorithm on a log axis, with error bars: Fig. 2),
+``shares_axes`` (shares per Copeland winner: Fig. 5), ``parameter_axes`` (a statistic against a parameter
+on log-log axes: Fig. 6).  Every interval of a regret is ``bootstrap_interval`` (INTERVAL_NOTE says so
+under each figure).  ``figure_legend`` puts one legend and a note under a figure, ``save_figure`` writes
+PNG and PDF atomically, ``write_table`` a CSV.
 """
 
 from pathlib import Path
@@ -16,16 +18,35 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from algorithms import get_algorithm  # noqa: E402
 from reproduce.atomic import write_atomic  # noqa: E402
 
 Z_95 = 1.959963984540054
-# The lower-bound slope line spans this factor of t, ending at the horizon.
-REFERENCE_DECADES = 100.0
+# The interval of every regret (curve, R(T)): percentile bootstrap of the mean over runs, with a fixed
+# seed so that a redraw from the same runs writes the same numbers.
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 20161205
+INTERVAL_NOTE = (f"95% bootstrap percentile interval of the mean ({BOOTSTRAP_RESAMPLES} resamples of the runs, "
+                 "fixed seed)")
+# The lower-bound slope line spans this many decades of t, ending at the horizon.
+REFERENCE_DECADES = 2
+REFERENCE_NOTE = (f"dotted: slope C of the asymptotic lower bound C ln t over the last {REFERENCE_DECADES} decades "
+                  "of t, just under the curve lowest at T (compare slopes, not heights)")
+INSET_NOTE = "inset: a clipped panel's full range (grey: the range the panel shows)"
+# Where the full-range inset sits in a clipped panel (axes fractions: left, bottom, width, height).
+INSET_BOUNDS = (0.08, 0.52, 0.32, 0.4)
 MARKERS_PER_CURVE = 10
 METRIC_LABELS = {"regret": "Regret", "g2w": "G2W regret"}
-BAND_NOTE = "mean over runs; shaded: 95% confidence band of the mean (mean +- 1.96 s.e.)"
+# Print size: a double-column figure is this wide (inches), a regret panel this high.
+FIGURE_WIDTH = 7.0
+PANEL_HEIGHT = 2.6
+PNG_DPI = 200
+# The band under a figure: inches per legend row, per note line, and the margin below.
+LEGEND_ROW_INCHES = 0.17
+NOTE_LINE_INCHES = 0.12
+BOTTOM_MARGIN_INCHES = 0.05
 
 
 def style(result) -> dict:
@@ -36,97 +57,208 @@ def style(result) -> dict:
 
 
 def setup_theme() -> None:
-    """The seaborn theme of every figure."""
-    sns.set_theme(style="whitegrid", context="paper")
+    """The seaborn theme of every figure, with font sizes for print at FIGURE_WIDTH."""
+    sns.set_theme(style="whitegrid", context="paper", rc={
+        "font.size": 7.5, "axes.titlesize": 7.5, "axes.labelsize": 7.5, "xtick.labelsize": 6.5,
+        "ytick.labelsize": 6.5, "legend.fontsize": 7, "axes.linewidth": 0.6, "grid.linewidth": 0.5})
+
+
+def bootstrap_interval(values, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high): the percentile bootstrap ``level`` interval of the mean over runs (axis 0) of
+    ``values`` ((runs,) or (runs, points); each point's interval from the same BOOTSTRAP_RESAMPLES
+    resamples of the runs, drawn with BOOTSTRAP_SEED, so the result depends on the values only).  It
+    follows a heavy tail (asymmetric, never outside the values' range); one run gives NaN (no spread
+    can be estimated from one run)."""
+    values = np.asarray(values, dtype=np.float64)
+    flat = values.reshape(values.shape[0], -1)
+    runs = flat.shape[0]
+    if runs < 2:
+        undefined = np.full(values.shape[1:], np.nan)
+        return undefined, undefined.copy()
+    draws = np.random.default_rng(BOOTSTRAP_SEED).integers(0, runs, size=(BOOTSTRAP_RESAMPLES, runs))
+    offsets = runs * np.arange(BOOTSTRAP_RESAMPLES)[:, None]
+    counts = np.bincount((draws + offsets).ravel(), minlength=BOOTSTRAP_RESAMPLES * runs)
+    counts = counts.reshape(BOOTSTRAP_RESAMPLES, runs).astype(np.float64)
+    means = np.einsum("br,rp->bp", counts, flat, optimize=False) / runs  # no BLAS: the same bits every time
+    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2], axis=0)
+    return low.reshape(values.shape[1:]), high.reshape(values.shape[1:])
 
 
 def curve_frame(results, panel: str, metric: str = "regret") -> pd.DataFrame:
     """Tidy rows (panel, dataset, algorithm, label, metric, t, mean, std, sem, ci95_low, ci95_high, runs) of
-    the curves ``results`` (LineResults) for ``metric`` ("regret" or "g2w"); with one run the std, s.e. and
-    band are NaN (not estimable, no band drawn)."""
+    the curves ``results`` (LineResults) for ``metric`` ("regret" or "g2w"); ci95_low/high is the
+    ``bootstrap_interval`` of the mean at each t; with one run the std, s.e. and band are NaN (not
+    estimable, no band drawn)."""
     frames = []
     for res in results:
         values = getattr(res, metric)
         runs = values.shape[0]
         mean = values.mean(axis=0)
         std = values.std(axis=0, ddof=1) if runs > 1 else np.full_like(mean, np.nan)
-        sem = std / np.sqrt(runs)
+        low, high = bootstrap_interval(values)
         frames.append(pd.DataFrame({
             "panel": panel, "dataset": res.line.dataset, "algorithm": res.line.name, "label": res.label,
-            "metric": metric, "t": res.checkpoints, "mean_regret": mean, "std_regret": std, "sem_regret": sem,
-            "ci95_low": mean - Z_95 * sem, "ci95_high": mean + Z_95 * sem, "runs": runs,
+            "metric": metric, "t": res.checkpoints, "mean_regret": mean, "std_regret": std,
+            "sem_regret": std / np.sqrt(runs), "ci95_low": low, "ci95_high": high, "runs": runs,
         }))
     columns = ["panel", "dataset", "algorithm", "label", "metric", "t", "mean_regret", "std_regret", "sem_regret",
                "ci95_low", "ci95_high", "runs"]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
 
 
-def regret_axes(ax, frame: pd.DataFrame, results, title: str, ymax: float | None = None, reference=None):
-    """Mean curves and 95% bands of ``results`` (their rows of ``frame``, see ``curve_frame``) on ``ax``,
-    semilog-x; the y axis clipped at ``ymax`` if given.  ``reference``: optional (slope C, label): a dotted
-    black line of slope C in ln t over the last REFERENCE_DECADES of t, through the lowest curve's final
-    value, so that the curves' final slopes can be compared with C (an asymptotic lower bound: C ln T is
-    approached from below or above only as T grows; an infinite C is named, not drawn); it does not change the
-    y range.  Returns ``ax``."""
+def reference_line(frame: pd.DataFrame, slope: float) -> tuple[np.ndarray, np.ndarray]:
+    """(t, y) of the slope reference of a panel (rows of ``frame``, see ``curve_frame``): y = a + slope ln t
+    at the checkpoints of the last REFERENCE_DECADES decades of t of the curve with the lowest mean at the
+    horizon, with the largest offset a for which it lies nowhere above that curve (it touches it from
+    below), so that it can be read as a slope and never as a violated bound.  Points below 0 are dropped."""
+    end = frame["t"].max()
+    finals = frame[frame["t"] == end]
+    anchor = finals.loc[finals["mean_regret"].idxmin(), "algorithm"]
+    rows = frame[(frame["algorithm"] == anchor) & (frame["t"] >= end / 10.0 ** REFERENCE_DECADES)]
+    t = rows["t"].to_numpy(dtype=np.float64)
+    rise = slope * np.log(t / end)
+    line = np.min(rows["mean_regret"].to_numpy() - rise) + rise
+    keep = line >= 0
+    return t[keep], line[keep]
+
+
+def draw_curves(ax, frame: pd.DataFrame, results, detail: bool = True) -> None:
+    """The mean curve of each of ``results`` (their rows of ``frame``) on ``ax``; with ``detail`` also its
+    markers, band (ci95_low..ci95_high) and legend label."""
     for res in results:
         rows = frame[frame["algorithm"] == res.line.name]
         look = style(res)
-        ax.plot(rows["t"], rows["mean_regret"], label=res.label, color=look["color"], marker=look["marker"],
-                linestyle=look["linestyle"], markevery=max(1, len(rows) // MARKERS_PER_CURVE), markersize=4,
-                linewidth=1.3)
-        ax.fill_between(rows["t"], rows["ci95_low"], rows["ci95_high"], color=look["color"], alpha=0.2, linewidth=0)
-    if reference is not None and len(frame):
+        if detail:
+            ax.plot(rows["t"], rows["mean_regret"], label=res.label, color=look["color"], marker=look["marker"],
+                    linestyle=look["linestyle"], markevery=max(1, len(rows) // MARKERS_PER_CURVE), markersize=3,
+                    linewidth=1.0)
+            ax.fill_between(rows["t"], rows["ci95_low"], rows["ci95_high"], color=look["color"], alpha=0.25,
+                            linewidth=0)
+        else:
+            ax.plot(rows["t"], rows["mean_regret"], color=look["color"], linestyle=look["linestyle"], linewidth=0.7)
+
+
+def short_number(value: float) -> str:
+    """``value`` as a short tick label: "2e5" from 1e4 on, else as %g ("3500")."""
+    if abs(value) < 1e4:
+        return f"{value:g}"
+    exponent = int(np.floor(np.log10(abs(value))))
+    return f"{value / 10.0 ** exponent:g}e{exponent}"
+
+
+def full_range_inset(ax, frame: pd.DataFrame, results, ymax: float):
+    """An inset at INSET_BOUNDS of ``ax`` with every curve over its full range (no band), the range
+    0..``ymax`` of ``ax`` shaded grey.  Returns the inset."""
+    inset = ax.inset_axes(INSET_BOUNDS)
+    draw_curves(inset, frame, results, detail=False)
+    inset.axhspan(0.0, ymax, color="0.6", alpha=0.35, linewidth=0, zorder=0)
+    inset.set_xscale("log")
+    inset.set_ylim(bottom=0.0)
+    inset.xaxis.set_major_locator(LogLocator(numticks=4))
+    inset.xaxis.set_minor_formatter(NullFormatter())
+    inset.yaxis.set_major_locator(plt.MaxNLocator(3))
+    inset.yaxis.set_major_formatter(FuncFormatter(lambda v, _: short_number(v)))
+    inset.tick_params(labelsize=5, length=1.5, pad=1)
+    inset.grid(linewidth=0.3)
+    inset.set_facecolor("white")
+    return inset
+
+
+def regret_axes(ax, frame: pd.DataFrame, results, title: str, zoom: float | None = None, reference=None):
+    """Mean curves and 95% intervals (``bootstrap_interval``) of ``results`` (their rows of ``frame``,
+    see ``curve_frame``) on ``ax``, semilog-x.  ``zoom``: clip the y axis at 0..zoom and show the full
+    range in an inset (``full_range_inset``).  ``reference``: optional (slope C, label): the dotted
+    ``reference_line`` of slope C (an asymptotic lower bound: C ln T is approached only as T grows); C is
+    named in the title, and an infinite C is named, not drawn; it does not change the y range.  The title
+    also gives the runs per curve.  Returns ``ax``."""
+    draw_curves(ax, frame, results)
+    notes = []
+    if len(frame):
+        notes.append(f"{'/'.join(str(r) for r in sorted({int(r) for r in frame['runs']}))} runs")
+    if reference is not None:
         slope, label = reference
-        if np.isfinite(slope):  # an infinite C (ties at 1/2 alone change the winners) has no line
-            end = frame["t"].max()
-            lowest = frame.loc[frame["t"] == end, "mean_regret"].min()
-            t = np.geomspace(end / REFERENCE_DECADES, end, 20)
-            line = lowest + slope * np.log(t / end)
+        notes.append(f"C = {slope:.3g}" if not np.isfinite(slope) or slope < 1000 else f"C = {slope:.0f}")
+        notes[-1] += "" if np.isfinite(slope) else ", no line"
+        if np.isfinite(slope) and len(frame):
             limits = ax.get_ylim()
-            ax.plot(t[line >= 0], line[line >= 0], color="black", linestyle=":", linewidth=1.2, label=label)
-            ax.set_ylim(limits)  # the curves set the scale; a steep bound runs off the panel
-        ax.text(0.02, 0.96, f"lower bound C = {slope:.3g}", transform=ax.transAxes, fontsize=7, va="top")
+            t, line = reference_line(frame, slope)
+            ax.plot(t, line, color="black", linestyle=":", linewidth=1.4, label=label, zorder=5)
+            ax.set_ylim(limits)  # the curves set the scale; a steep line runs off the panel
     ax.set_xscale("log")
     ax.set_xlabel("Time t")
     ax.set_ylabel(METRIC_LABELS.get(frame["metric"].iloc[0], "Regret") if len(frame) else "Regret")
-    runs = sorted({int(r) for r in frame["runs"]}) if len(frame) else []
-    if ymax is None:
-        ax.set_title(f"{title} ({'/'.join(map(str, runs))} runs)" if runs else f"{title} (not computed)")
-    else:
-        ax.set_ylim(0.0, ymax)
-        ax.set_title(f"{title}, y up to {ymax:g}", fontsize=9)
+    ax.set_title(f"{title} ({', '.join(notes)})" if len(frame) else f"{title} (not computed)")
+    if zoom is not None:
+        ax.set_ylim(0.0, zoom)
+        full_range_inset(ax, frame, results, zoom)
     return ax
+
+
+def log_ticks(ax, low: float, high: float) -> None:
+    """A log y axis from the labelled tick at or below ``low`` to ``high``, with labelled ticks at 1, 2, 5
+    times each power of ten (1 and 3 over more than two decades, powers only over more than four), so that
+    every value in the range can be read against a labelled tick."""
+    decade = 10.0 ** np.floor(np.log10(low))
+    decades = np.log10(high / decade)
+    subs = (1.0, 2.0, 5.0) if decades <= 2 else (1.0, 3.0) if decades <= 4 else (1.0,)
+    bottom = max(s * decade for s in subs if s * decade <= low)
+    ax.set_yscale("log")
+    ax.set_ylim(bottom, high)
+    ax.yaxis.set_major_locator(LogLocator(subs=subs))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
 
 
 def bars_axes(ax, table: pd.DataFrame, y: str, err: str, title: str, ylabel: str):
     """One bar per row of ``table`` (in order), labelled ``table["label"]``, coloured ``table["color"]``,
-    height ``y`` with error bars ``err`` (half-width).  Returns ``ax``."""
+    height ``y`` with error bars ``err`` (half-width), on a log axis (``log_ticks``) from the decade at or
+    below the smallest bar to above the highest error bar.  Returns ``ax``."""
     positions = np.arange(len(table))
-    ax.bar(positions, table[y], yerr=table[err], color=table["color"], capsize=2, error_kw={"linewidth": 0.8})
-    ax.set_xticks(positions, table["label"])
+    ax.bar(positions, table[y], yerr=table[err], color=table["color"], capsize=1.5, error_kw={"linewidth": 0.7})
+    log_ticks(ax, table[y].min(), 1.6 * (table[y] + table[err]).max())
+    ax.set_xticks(positions, table["label"], rotation=45, ha="right", rotation_mode="anchor")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     return ax
 
 
-def shares_axes(ax, shares: pd.DataFrame, title: str):
-    """Fig. 5: per algorithm (rows of ``shares`` with columns label, winner, share, color, kind), the
-    share of each Copeland winner in one sample path as bars ("path") and, over many runs, the spread of
-    that share as a box ("runs").  Returns ``ax``."""
+SHARE_KINDS = {"path": "bar: share in one sample path (run {run})",
+               "runs": "box: share over all runs (median, quartiles, whiskers to 1.5 IQR, dots beyond)"}
+
+
+def shares_axes(ax, shares: pd.DataFrame, title: str, sample_run: int):
+    """Fig. 5: per algorithm (rows of ``shares`` with columns label, winner, share, kind), for each Copeland
+    winner side by side its share of the winner self-comparisons in run ``sample_run`` as a bar ("path")
+    and the spread of that share over all runs as a box ("runs"), both in the winner's colour; winners
+    are labelled under their pair, algorithms under their group.  Bars and boxes carry the legend labels
+    SHARE_KINDS.  Returns ``ax``."""
     labels = list(dict.fromkeys(shares["label"]))
     winners = list(dict.fromkeys(shares["winner"]))
-    width = 0.8 / max(len(winners), 1)
+    slot = 0.84 / max(len(winners), 1)
     palette = sns.color_palette("colorblind", len(winners))
+    centres = []
     for w, winner in enumerate(winners):
-        positions = np.arange(len(labels)) - 0.4 + width * (w + 0.5)
+        centre = np.arange(len(labels)) - 0.42 + slot * (w + 0.5)
+        centres.append(centre)
         path = shares[(shares["kind"] == "path") & (shares["winner"] == winner)].set_index("label").reindex(labels)
-        ax.bar(positions, path["share"], width=width * 0.9, color=palette[w], alpha=0.55,
-               label=f"winner {winner} (one path)")
+        ax.bar(centre - 0.22 * slot, path["share"], width=0.4 * slot, color=palette[w],
+               label=SHARE_KINDS["path"].format(run=sample_run) if w == 0 else None)
         spread = [shares[(shares["kind"] == "runs") & (shares["winner"] == winner) & (shares["label"] == label)]
                   ["share"].to_numpy() for label in labels]
-        ax.boxplot(spread, positions=positions, widths=width * 0.5, showfliers=True, manage_ticks=False,
-                   medianprops={"color": palette[w]}, flierprops={"markersize": 2})
+        boxes = ax.boxplot(spread, positions=centre + 0.22 * slot, widths=0.36 * slot, patch_artist=True,
+                           manage_ticks=False, medianprops={"color": "black", "linewidth": 0.8},
+                           boxprops={"facecolor": (*palette[w], 0.25), "edgecolor": palette[w], "linewidth": 0.8},
+                           whiskerprops={"color": palette[w], "linewidth": 0.8},
+                           capprops={"color": palette[w], "linewidth": 0.8},
+                           flierprops={"markersize": 1.5, "markeredgecolor": palette[w]})
+        if w == 0:
+            boxes["boxes"][0].set_label(SHARE_KINDS["runs"])
+    ax.set_xticks(np.concatenate(centres), [str(winner) for winner in winners for _ in labels], minor=True)
     ax.set_xticks(np.arange(len(labels)), labels)
+    ax.xaxis.remove_overlapping_locs = False  # a middle winner sits under its algorithm's name
+    ax.tick_params(axis="x", which="minor", labelsize=6, pad=1)
+    ax.tick_params(axis="x", which="major", pad=11, length=0)
+    ax.grid(axis="x", which="both", visible=False)
     ax.set_ylim(0.0, 1.0)
     ax.set_ylabel("Share of winner self-comparisons")
     ax.set_title(title)
@@ -134,56 +266,77 @@ def shares_axes(ax, shares: pd.DataFrame, title: str):
 
 
 def parameter_axes(ax, table: pd.DataFrame, x: str, title: str, xlabel: str, ylabel: str, results_by_label):
-    """One line per algorithm (``table`` columns label, x, mean, ci95 (half-width)) of a statistic against
-    the parameter ``x`` on a log axis, with 95% error bars; styles from ``results_by_label`` (label -> a
-    LineResult of that curve).  Returns ``ax``."""
+    """One line per algorithm (``table`` columns label, x, mean, ci95_low, ci95_high) of a statistic against
+    the parameter ``x`` on log-log axes (y: ``log_ticks``), with its interval as error bars; styles from
+    ``results_by_label`` (label -> a LineResult of that curve).  Returns ``ax``."""
     for label, rows in table.groupby("label", sort=False):
         look = style(results_by_label[label])
-        ax.errorbar(rows[x], rows["mean"], yerr=rows["ci95"], label=label, color=look["color"],
-                    marker=look["marker"], markersize=4, linewidth=1.3, capsize=2)
+        errors = np.vstack([rows["mean"] - rows["ci95_low"], rows["ci95_high"] - rows["mean"]])
+        ax.errorbar(rows[x], rows["mean"], yerr=errors, label=label, color=look["color"],
+                    marker=look["marker"], markersize=3.5, linewidth=1.0, capsize=2, elinewidth=0.8)
     ax.set_xscale("log")
+    log_ticks(ax, table["ci95_low"].min(), 1.3 * table["ci95_high"].max())
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     return ax
 
 
-def figure_legend(fig, axes, ncol: int = 6) -> None:
-    """One legend for the whole figure, under the axes: every label drawn in any of ``axes``, once."""
+def figure_legend(fig, axes, note: str = "", ncol: int = 6, last=()) -> float:
+    """Grow ``fig`` by a band at the bottom holding one legend (every label drawn in any of ``axes``, once,
+    those in ``last`` at the end; at most ``ncol`` a row, rows filled evenly) and, under it, ``note``
+    (lines separated by newlines) clear of the legend; returns the band's fraction of the new height
+    (the bottom of the layout's rect)."""
     seen = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             seen.setdefault(label, handle)
+    seen = {**{k: v for k, v in seen.items() if k not in last}, **{k: v for k, v in seen.items() if k in last}}
+    rows = -(-len(seen) // ncol)
+    ncol = -(-len(seen) // rows) if rows else ncol
+    note_inches = NOTE_LINE_INCHES * (note.count("\n") + 1) if note else 0.0
+    band = BOTTOM_MARGIN_INCHES + note_inches + LEGEND_ROW_INCHES * rows + (0.08 if rows else 0.0)
+    width, height = fig.get_size_inches()
+    fig.set_size_inches(width, height + band)
+    total = height + band
+    if note:
+        fig.text(0.5, BOTTOM_MARGIN_INCHES / total, note, ha="center", va="bottom", fontsize=6.5, linespacing=1.3)
     if seen:
-        fig.legend(list(seen.values()), list(seen), loc="lower center", ncol=min(ncol, len(seen)), fontsize=8,
-                   frameon=False)
-
-
-def legend_space(fig, axes, per_row: int = 6) -> float:
-    """The fraction of the figure's height that ``figure_legend`` (``per_row`` entries a row) and the note
-    under it need at the bottom."""
-    labels = {label for ax in axes for label in ax.get_legend_handles_labels()[1]}
-    rows = -(-len(labels) // per_row)
-    return min(0.5, (0.25 * rows + 0.2) / fig.get_size_inches()[1])
+        fig.legend(list(seen.values()), list(seen), loc="lower center", ncol=ncol, frameon=False,
+                   bbox_to_anchor=(0.5, (BOTTOM_MARGIN_INCHES + note_inches) / total), borderaxespad=0.2,
+                   columnspacing=1.2, handlelength=2.2)
+    return band / total
 
 
 def save_figure(fig, stem: Path) -> None:
     """Write ``stem``.png and ``stem``.pdf atomically (no creation date in the PDF, so a redraw from the same
     results leaves the file byte-identical) and close the figure."""
     stem = Path(stem)
-    write_atomic(stem.with_suffix(".png"), lambda path: fig.savefig(path, dpi=150))
+    write_atomic(stem.with_suffix(".png"), lambda path: fig.savefig(path, dpi=PNG_DPI))
     write_atomic(stem.with_suffix(".pdf"), lambda path: fig.savefig(path, metadata={"CreationDate": None}))
     plt.close(fig)
 
 
-def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None, metrics=None, references=None) -> pd.DataFrame:
-    """Draw one axis per (title, results) panel; write ``stem``.png/.pdf/.csv; return the tidy frame.
+def regret_note(references, zoomed: bool) -> str:
+    """The note under a regret figure: what the lines and bands are, and what the slope line and the inset
+    are when some panel has them."""
+    lines = [f"lines: mean over runs; bands: {INTERVAL_NOTE}"]
+    if any(ref is not None and np.isfinite(ref[0]) for ref in references):
+        lines.append(REFERENCE_NOTE)
+    if zoomed:
+        lines.append(INSET_NOTE)
+    return "\n".join(lines)
 
-    zooms: optional y upper limit per panel (None: no zoom); when some panel's curves rise above its
-    limit, a second block of rows shows every such panel again with the y axis clipped there, so that
-    close curves near the bottom stay distinguishable (presentation only; the CSV holds every curve
-    whole).  metrics: per panel "regret" (default) or "g2w".  references: per panel None or (slope, label)
-    of a reference line (see ``regret_axes``).  One legend for the figure.
+
+def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None, metrics=None, references=None) -> pd.DataFrame:
+    """Draw one axis per (title, results) panel, ``ncols`` a row at FIGURE_WIDTH; write
+    ``stem``.png/.pdf/.csv; return the tidy frame (``curve_frame``, every curve whole).
+
+    zooms: optional y upper limit per panel (None: no zoom); a panel whose curves rise above its limit is
+    clipped there, with the full range in an inset (``regret_axes``), so that close curves near the bottom
+    stay distinguishable (presentation only).  metrics: per panel "regret" (default) or "g2w".
+    references: per panel None or (slope, label) of a reference line (see ``regret_axes``).  One legend
+    and a note (``regret_note``) under the figure.
     """
     setup_theme()
     n = len(panels)
@@ -194,23 +347,17 @@ def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None, metrics=N
     zooms = [z if z is not None and len(frame) and frame["mean_regret"].max() > z else None
              for z, frame in zip(zooms, frames, strict=True)]
     ncols = min(ncols, n)
-    rows_full = int(np.ceil(n / ncols))
-    zoomed = [k for k, z in enumerate(zooms) if z is not None]
-    rows_zoom = int(np.ceil(len(zoomed) / ncols))
-    fig, axes = plt.subplots(rows_full + rows_zoom, ncols, figsize=(5.2 * ncols, 3.8 * (rows_full + rows_zoom) + 0.8),
+    rows = int(np.ceil(n / ncols))
+    fig, axes = plt.subplots(rows, ncols, figsize=(FIGURE_WIDTH * min(1.0, ncols / 2), PANEL_HEIGHT * rows),
                              squeeze=False)
     flat = list(axes.flat)
-    for k, ((title, results), frame) in enumerate(zip(panels, frames, strict=True)):
-        regret_axes(flat[k], frame, results, title, reference=references[k])
-    for slot, k in enumerate(zoomed):
-        title, results = panels[k]
-        regret_axes(flat[rows_full * ncols + slot], frames[k], results, title, ymax=zooms[k], reference=references[k])
-    used = set(range(n)) | {rows_full * ncols + slot for slot in range(len(zoomed))}
-    for k, ax in enumerate(flat):
-        ax.set_visible(k in used)
-    figure_legend(fig, [flat[k] for k in sorted(used)])
-    fig.text(0.5, 0.001, BAND_NOTE, ha="center", fontsize=7)
-    fig.tight_layout(rect=(0, legend_space(fig, flat), 1, 1))
+    for ax, (title, results), frame, zoom, reference in zip(flat[:n], panels, frames, zooms, references, strict=True):
+        regret_axes(ax, frame, results, title, zoom=zoom, reference=reference)
+    for ax in flat[n:]:
+        ax.set_visible(False)
+    bottom = figure_legend(fig, flat[:n], regret_note(references, any(z is not None for z in zooms)),
+                           last=[ref[1] for ref in references if ref is not None])
+    fig.tight_layout(rect=(0, bottom, 1, 1), h_pad=0.8, w_pad=1.0)
     table = pd.concat(frames, ignore_index=True)
     save_figure(fig, stem)
     write_table(table, Path(stem).with_suffix(".csv"))

@@ -139,3 +139,178 @@ def test_c18_help_gives_its_own_defaults_not_the_papers(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert "default: 20, this script's own" in text and "500/100/10" not in text
     assert "default: 1e+06, the paper's" in text
+
+
+def curve(name, t, regret, algorithm="dts"):
+    """A stand-in LineResult of a regret curve: per-run ``regret`` (runs, len(t)) at checkpoints ``t``."""
+    line = SimpleNamespace(dataset="cyclic", name=name, algorithm=algorithm, horizon=int(t[-1]), shuffle=True)
+    return SimpleNamespace(line=line, label=name, checkpoints=np.asarray(t), regret=np.asarray(regret, float),
+                           final=np.asarray(regret, float)[:, -1], meta={})
+
+
+def test_bootstrap_interval_is_the_percentile_interval_of_resampled_means():
+    """Against a plain numpy bootstrap with the same draws: resample the runs, take the mean, the 2.5% and
+    97.5% percentiles; per point of a curve and for one value per run."""
+    from reproduce.plotting import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, bootstrap_interval
+
+    values = np.random.default_rng(3).lognormal(0.0, 2.0, size=(37, 4))
+    draws = np.random.default_rng(BOOTSTRAP_SEED).integers(0, 37, size=(BOOTSTRAP_RESAMPLES, 37))
+    means = values[draws].mean(axis=1)
+    low, high = bootstrap_interval(values)
+    assert low == pytest.approx(np.percentile(means, 2.5, axis=0), rel=1e-12)
+    assert high == pytest.approx(np.percentile(means, 97.5, axis=0), rel=1e-12)
+    low1, high1 = bootstrap_interval(values[:, 2])
+    assert np.shape(low1) == () and (low1, high1) == pytest.approx((low[2], high[2]), rel=1e-12)
+    again = bootstrap_interval(values)
+    assert np.array_equal(again[0], low) and np.array_equal(again[1], high)  # a redraw writes the same numbers
+
+
+def test_bootstrap_interval_respects_a_heavy_tail():
+    """One huge run among many small ones (SCB on Cyclic): mean +- 1.96 s.e. reaches below zero, the
+    percentile interval stays within the values and is asymmetric around the mean."""
+    from reproduce.plotting import Z_95, bootstrap_interval
+
+    values = np.concatenate([np.full(199, 10.0), [1e5]])
+    mean, se = values.mean(), values.std(ddof=1) / np.sqrt(values.size)
+    assert mean - Z_95 * se < 0
+    low, high = bootstrap_interval(values)
+    assert 10.0 <= low < mean < high and high - mean > 1.5 * (mean - low)
+    assert all(np.isnan(bound) for bound in bootstrap_interval(values[:1]))  # one run: no spread to estimate
+
+
+@pytest.mark.parametrize("slope", [5.0, 80.0, 400.0])
+def test_slope_reference_is_never_above_the_curve_it_is_anchored_to(slope):
+    """Fig. 4(d): a line through the lowest curve's R(T) with a slope below the curve's lay above it
+    earlier and read as a violated bound.  Drawn, the line stays under the lowest curve over its whole
+    range and touches it."""
+    import matplotlib.pyplot as plt
+
+    from reproduce.plotting import REFERENCE_DECADES, curve_frame, regret_axes
+
+    t = np.unique(np.geomspace(1, 1e6, 60).astype(int))
+    steep = 3.0 * t ** 0.4 + 50 * np.log(t)  # slope in ln t grows from ~50 to ~500
+    results = [curve("low", t, [steep * 0.9, steep * 1.1]), curve("high", t, [4 * steep, 4 * steep], "ccb")]
+    frame = curve_frame(results, "p")
+    fig, ax = plt.subplots()
+    regret_axes(ax, frame, results, "(a) p", reference=(slope, "slope C"))
+    (line,) = [ln for ln in ax.lines if ln.get_label() == "slope C"]
+    x, y = line.get_xdata(), line.get_ydata()
+    anchor = np.interp(x, t, steep)
+    plt.close(fig)
+    assert x.min() >= t[-1] / 10.0 ** REFERENCE_DECADES * 0.999 and x.max() == t[-1]
+    assert np.all(y <= anchor + 1e-9) and np.min(anchor - y) == pytest.approx(0.0, abs=1e-9)
+    assert np.allclose(np.diff(y) / np.diff(np.log(x)), slope)
+
+
+def captured_regret_figure(monkeypatch, zooms):
+    """The figure ``plot_regret_panels`` draws for three synthetic panels with ``zooms``, kept open."""
+    from reproduce import plotting
+
+    kept = []
+    monkeypatch.setattr(plotting, "save_figure", lambda fig, stem: kept.append(fig))
+    monkeypatch.setattr(plotting, "write_table", lambda table, path: None)
+    t = np.array([1, 10, 100, 1000])
+    panels = [(f"({letter}) p", [curve("dts", t, [[0, 1, 2, 3], [0, 1, 2, 5]]),
+                                 curve("btm", t, [[0, 10, 100, 1000]] * 2, "btm")]) for letter in "abc"]
+    plotting.plot_regret_panels(panels, "unused", zooms=zooms, references=[(1.0, "slope C")] * 3)
+    return kept[0]
+
+
+def test_regret_panels_have_unique_letters_and_insets_for_zooms(monkeypatch):
+    """A zoomed panel is drawn once, clipped, with its full range in an inset (the old layout repeated
+    it in a second block of rows, so that every letter appeared twice)."""
+    import re
+
+    fig = captured_regret_figure(monkeypatch, zooms=[10.0, None, 1e6])
+    titled = [ax for ax in fig.axes if ax.get_visible() and ax.get_title()]
+    letters = [re.match(r"\((\w)\)", ax.get_title()).group(1) for ax in titled]
+    assert letters == ["a", "b", "c"]
+    assert titled[0].get_ylim()[1] == 10.0 and len(titled[0].child_axes) == 1
+    assert [len(ax.child_axes) for ax in titled[1:]] == [0, 0]  # no zoom, and a zoom above every curve
+
+
+def test_figure_note_is_clear_of_the_legend_and_the_axes(monkeypatch):
+    """The note under a figure overlapped its legend."""
+    fig = captured_regret_figure(monkeypatch, zooms=[10.0, None, None])
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    (legend,) = fig.legends
+    (note,) = fig.texts
+    boxes = [legend.get_window_extent(renderer), note.get_window_extent(renderer)]
+    axes = [ax.get_tightbbox(renderer) for ax in fig.axes if ax.get_visible() and ax.get_title()]
+    assert "bootstrap percentile" in note.get_text() and "inset" in note.get_text()
+    assert not boxes[0].overlaps(boxes[1]) and boxes[1].y1 <= boxes[0].y0
+    assert all(not box.overlaps(ax) for box in boxes for ax in axes)
+
+
+def test_fig2_log_axis_labels_a_tick_at_or_below_every_bar():
+    """Fig. 2 had 9 of 11 bars below its first labelled tick, and a raw 'R_ECW-RMED' as y label."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from reproduce.plotting import bars_axes
+
+    for values in ([57.6, 0.43, 0.31, 0.29, 1.3, 0.3, 34.0, 0.29, 0.31, 0.22, 0.32],
+                   [6.2e-4, 0.068, 0.018, 0.012, 0.10, 0.14, 0.34, 0.46, 2.3, 0.25, 0.25]):
+        table = pd.DataFrame({"label": [f"A{k}" for k in range(11)], "y": values, "ci": np.full(11, 0.01),
+                              "color": ["C0"] * 11})
+        fig, ax = plt.subplots()
+        bars_axes(ax, table, "y", "ci", "t", "l")
+        fig.canvas.draw()
+        low, high = ax.get_ylim()
+        labelled = [tick.get_loc() for tick in ax.yaxis.get_major_ticks()
+                    if tick.label1.get_text() and low <= tick.get_loc() <= high]
+        plt.close(fig)
+        assert ax.get_yscale() == "log" and min(labelled) <= min(values)
+        assert max(values) + 0.01 <= high
+    assert all("R_" not in label for _, label in fig2_regret_std.NORMALISATIONS)
+
+
+def shares_frame():
+    """A Fig. 5 shares table: three algorithms, three winners, 20 runs and the sample path."""
+    import pandas as pd
+
+    rng = np.random.default_rng(1)
+    rows = []
+    for label in ("D-TS", "D-TS+", "ECW-RMED"):
+        shares = rng.dirichlet(np.ones(3), size=20)
+        for w, winner in enumerate((60, 106, 130)):
+            rows += [{"label": label, "winner": winner, "kind": "runs", "share": s} for s in shares[:, w]]
+            rows.append({"label": label, "winner": winner, "kind": "path", "share": shares[0, w]})
+    return pd.DataFrame(rows)
+
+
+def test_fig5_boxes_are_in_the_legend_and_beside_the_bars():
+    """Fig. 5 drew each all-runs box over the sample path's bar, and its legend named only the bars."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import PathPatch
+
+    from reproduce.plotting import SHARE_KINDS, shares_axes
+
+    fig, ax = plt.subplots()
+    shares_axes(ax, shares_frame(), "t", 0)
+    labels = ax.get_legend_handles_labels()[1]
+    assert sorted(labels) == [SHARE_KINDS["path"].format(run=0), SHARE_KINDS["runs"]]
+    bars = [(p.get_x(), p.get_x() + p.get_width()) for c in ax.containers for p in c.patches]
+    boxes = [tuple(p.get_path().get_extents().intervalx) for p in ax.patches if isinstance(p, PathPatch)]
+    plt.close(fig)
+    assert len(bars) == len(boxes) == 9
+    assert all(b1 <= x0 or x1 <= b0 for b0, b1 in bars for x0, x1 in boxes)
+
+
+def test_fig6_draws_a_log_y_axis_with_the_bootstrap_interval():
+    """Fig. 6's d ~ 300 crossover and its intervals were invisible on a linear y axis."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from reproduce.plotting import parameter_axes
+
+    table = pd.DataFrame({"label": "dts", "delay": [1, 10, 100], "mean": [500.0, 600.0, 5e4],
+                          "ci95_low": [450.0, 580.0, 3e4], "ci95_high": [560.0, 640.0, 9e4]})
+    fig, ax = plt.subplots()
+    parameter_axes(ax, table, "delay", "t", "d", "R", {"dts": curve("dts", np.array([1, 2]), [[0, 1]])})
+    (bars,) = [c for c in ax.collections if c.get_segments()]
+    spans = [tuple(seg[:, 1]) for seg in bars.get_segments()]
+    plt.close(fig)
+    assert ax.get_yscale() == "log" and ax.get_xscale() == "log"
+    assert sorted(spans) == sorted(zip(table["ci95_low"], table["ci95_high"], strict=True))
