@@ -21,6 +21,7 @@ from reproduce.claims import (
     at,
     at_most,
     below,
+    below_factor,
     checked,
     claim_row,
     close,
@@ -86,6 +87,16 @@ def test_a_borderline_factor_is_not_called_an_insignificant_order():
     assert within_factor(Estimate(1012.6, 52.2), Estimate(664.5, 18.0), 1.5) == FACTOR_BORDERLINE
     assert worst(HOLDS, FACTOR_BORDERLINE) == FACTOR_BORDERLINE
     assert worst(NOT_SIGNIFICANT, FACTOR_BORDERLINE) == NOT_SIGNIFICANT
+
+
+def test_below_a_factor():
+    """"x above y by less than x1.5": below 150 by more than the noise holds, within the noise of 150 on
+    either side is borderline, above it by more fails."""
+    y = Estimate(100.0, 1.0)
+    assert below_factor(Estimate(140.0, 1.0), y, 1.5) == HOLDS
+    assert below_factor(Estimate(148.0, 1.0), y, 1.5) == FACTOR_BORDERLINE
+    assert below_factor(Estimate(152.0, 1.0), y, 1.5) == FACTOR_BORDERLINE
+    assert below_factor(Estimate(160.0, 1.0), y, 1.5) == FAILS
 
 
 def test_constant_thresholds_and_at_most():
