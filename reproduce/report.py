@@ -264,7 +264,8 @@ def summary(claims: pd.DataFrame, docs: str) -> str:
         if category is not None and len(picked) > SUMMARY_LISTED:
             claimed = ", ".join(dict.fromkeys(claim_id(row.claim) for row, _ in picked))
             anchors = ", ".join(f"[why]({docs}{anchor})" for anchor in dict.fromkeys(r.anchor for _, r in picked))
-            lines.append(f"* *{category}* ({anchors}): {len(picked)} checks of {claimed} (each in the table below).")
+            lines.append(f"* *{category}* ({anchors}): {len(picked)} checks of {claimed} (each in the report's "
+                         "table of every check).")
         elif picked:
             items = "; ".join(f"{row.claim} {row.where}: {row.verdict} ([why]({docs}{reason.anchor}))" if reason
                               else f"{row.claim} {row.where}: {row.verdict}" for row, reason in picked)
