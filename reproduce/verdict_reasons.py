@@ -125,8 +125,8 @@ def heavy_tail(stem: str, panel: str, other: str) -> Reason:
     def text(n: Numbers) -> str:
         """ECW-RMED's STD over mean against the other curve's, and their distance in standard errors."""
         return (f"ECW-RMED's R(T) has a standard deviation of {n.spread(stem, panel, 'ecw_rmed'):.0%} of its mean "
-                f"({n.label(stem, panel, other)}: {n.spread(stem, panel, other):.0%}): a few runs far above the "
-                f"rest; the means are {n.distance(stem, panel, 'ecw_rmed', other):.1f} standard errors apart")
+                f"({n.label(stem, panel, other)}: {n.spread(stem, panel, other):.0%}), which makes its mean "
+                f"uncertain; the means are {n.distance(stem, panel, 'ecw_rmed', other):.1f} standard errors apart")
     return Reason(HEAVY_TAIL, TAIL_DOC, text)
 
 
