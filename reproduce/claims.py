@@ -7,7 +7,13 @@ Each statement gets one verdict:
 
 * ``HOLDS``: true by more than ``NOISE_SE`` standard errors of the difference;
 * ``NOT_SIGNIFICANT``: the means are in the claimed order, but within the noise;
-* ``DIRECTION_ONLY``: for "x well above y" (a factor f > 1): x is significantly above y, but not f times;
+* ``FACTOR_BORDERLINE``: the order (or the closeness) is significant, and only a claimed factor is within
+  the noise of its threshold -- "x well above y" (f > 1) with x significantly above y and x - f y within
+  the noise, or "within a factor f" with the ratio outside f by less than the noise: the runs cannot tell
+  whether the factor is reached; likewise "x above y by less than a factor f" (``below_factor``) with x
+  within the noise of f y;
+* ``DIRECTION_ONLY``: for "x well above y" (a factor f > 1): x is significantly above y, but significantly
+  short of f times;
 * ``OPPOSITE_NOT_SIGNIFICANT``: the means are in the opposite order, but within the noise (no evidence
   either way: a reversal smaller than the noise does not make a claim fail);
 * ``FAILS``: the claim is contradicted by more than the noise (for "x ~ y" and "within a factor": the
@@ -51,6 +57,7 @@ BOOTSTRAP_SEED = 0
 
 HOLDS = "holds"
 NOT_SIGNIFICANT = "same order, not significant"
+FACTOR_BORDERLINE = "factor at its threshold, within the noise"
 DIRECTION_ONLY = "direction holds, magnitude not reached"
 # The measured order is the opposite of the claimed one, but within the noise: not evidence either way.
 OPPOSITE_NOT_SIGNIFICANT = "opposite order, not significant"
@@ -60,7 +67,7 @@ QUICK_PREFIX = "quick run, not evidence"
 # A run with fewer runs or a shorter horizon than the paper's for some panel (--runs, --horizon).
 REDUCED_PREFIX = "below the paper's scale, not evidence"
 # Worst first: the verdict of a conjunction is the first of its parts' verdicts in this order.
-_SEVERITY = (NOT_MEASURED, FAILS, OPPOSITE_NOT_SIGNIFICANT, DIRECTION_ONLY, NOT_SIGNIFICANT, HOLDS)
+_SEVERITY = (NOT_MEASURED, FAILS, OPPOSITE_NOT_SIGNIFICANT, DIRECTION_ONLY, NOT_SIGNIFICANT, FACTOR_BORDERLINE, HOLDS)
 
 
 @dataclass(frozen=True)
@@ -69,10 +76,6 @@ class Estimate:
 
     value: float
     se: float
-
-    def scaled(self, factor: float) -> "Estimate":
-        """``factor`` times the estimate (exact in value and standard error)."""
-        return Estimate(factor * self.value, abs(factor) * self.se)
 
     def __str__(self) -> str:
         """``value +- se``, one decimal each (how the claims tables print an estimate)."""
@@ -181,25 +184,41 @@ def ratio_of(x: Estimate, y: Estimate) -> Estimate:
 # --- Verdicts -------------------------------------------------------------------------------------
 
 def above(x: Estimate, y: Estimate, factor: float = 1.0) -> str:
-    """The statement "x > factor * y" (factor >= 1: "x well above y"): HOLDS by more than NOISE_SE standard
-    errors of the difference, NOT_SIGNIFICANT if true by less; short of the factor, the verdict of plain
-    "x > y" with DIRECTION_ONLY in place of HOLDS; for factor 1, OPPOSITE_NOT_SIGNIFICANT if false by less
-    than the noise, FAILS if false by more."""
+    """The statement "x > factor * y" (factor >= 1: "x well above y").  Plain order (factor 1): HOLDS by more
+    than NOISE_SE standard errors of the difference, NOT_SIGNIFICANT if true by less,
+    OPPOSITE_NOT_SIGNIFICANT if false by less, FAILS if false by more.  With a factor the order is judged
+    first (any verdict but HOLDS is the claim's verdict); a significant order then gives HOLDS if x exceeds
+    factor * y by more than the noise, FACTOR_BORDERLINE if by less or if it falls short by less, and
+    DIRECTION_ONLY if it falls short by more."""
+    if factor != 1.0:
+        order = above(x, y)
+        if order != HOLDS:
+            return order
     diff = x.value - factor * y.value
     noise = NOISE_SE * float(np.hypot(x.se, factor * y.se))
     if diff > noise:
         return HOLDS
+    if factor != 1.0:
+        return FACTOR_BORDERLINE if diff >= -noise else DIRECTION_ONLY
     if diff > 0:
         return NOT_SIGNIFICANT
-    if factor != 1.0:
-        plain = above(x, y)
-        return DIRECTION_ONLY if plain == HOLDS else plain
     return OPPOSITE_NOT_SIGNIFICANT if diff >= -noise else FAILS
 
 
 def below(x: Estimate, y: Estimate) -> str:
     """The statement "x < y"."""
     return above(y, x)
+
+
+def below_factor(x: Estimate, y: Estimate, factor: float) -> str:
+    """The statement "x < factor * y" (factor > 1: "x above y by less than the factor"): HOLDS by more than
+    NOISE_SE standard errors of the difference, FACTOR_BORDERLINE if x is within the noise of factor * y on
+    either side, FAILS if above it by more."""
+    diff = factor * y.value - x.value
+    noise = NOISE_SE * float(np.hypot(x.se, factor * y.se))
+    if diff > noise:
+        return HOLDS
+    return FACTOR_BORDERLINE if diff >= -noise else FAILS
 
 
 def exceeds(x: Estimate, threshold: float) -> str:
@@ -223,12 +242,14 @@ def close(x: Estimate, y: Estimate) -> str:
 
 
 def within_factor(x: Estimate, y: Estimate, factor: float) -> str:
-    """The statement "x and y are within a factor ``factor`` of each other" (x, y > 0)."""
+    """The statement "x and y are within a factor ``factor`` of each other" (x, y > 0): HOLDS if the ratio
+    x / y is inside [1 / factor, factor], FACTOR_BORDERLINE if it is outside by less than NOISE_SE of its
+    standard errors, FAILS if by more."""
     r = ratio_of(x, y)
     if 1.0 / factor <= r.value <= factor:
         return HOLDS
     bound = factor if r.value > factor else 1.0 / factor
-    return NOT_SIGNIFICANT if abs(r.value - bound) <= NOISE_SE * r.se else FAILS
+    return FACTOR_BORDERLINE if abs(r.value - bound) <= NOISE_SE * r.se else FAILS
 
 
 def worst(*verdicts: str) -> str:

@@ -14,6 +14,7 @@ from reproduce.claims import (
     LINEAR_GROWTH,
     above,
     below,
+    below_factor,
     best,
     by_name,
     checked,
@@ -77,7 +78,7 @@ def c4_rcs_beats_rucb_ccb(where, r):
         rcs, rucb, ccb, dts, plus = (final(x) for x in need(r, "rcs", "rucb", "ccb", *DTS_FAMILY))
         ours = min(dts, plus, key=lambda e: e.value)
         gain = ratio_of(rcs, ours)
-        limited = best(worst(below(rucb, rcs.scaled(COMPARABLE_FACTOR)), below(ccb, rcs.scaled(COMPARABLE_FACTOR))),
+        limited = best(worst(below_factor(rucb, rcs, COMPARABLE_FACTOR), below_factor(ccb, rcs, COMPARABLE_FACTOR)),
                        worst(below(ratio_of(rucb, rcs), gain), below(ratio_of(ccb, rcs), gain)))
         verdict = worst(below(rcs, rucb), below(rcs, ccb), limited)
         return (f"RCS {rcs}, RUCB {rucb}, CCB {ccb}; RUCB/RCS {ratio_of(rucb, rcs).value:.2f}, CCB/RCS "
@@ -108,7 +109,7 @@ def c6_ecw_slightly_worse(where, r):
     def check():
         """(text, verdict) of C6 on the curves ``r``, as ``checked`` takes it."""
         ecw, rmed1 = need(r, "ecw_rmed", "rmed1")
-        verdict = worst(above(final(ecw), final(rmed1)), below(final(ecw), final(rmed1).scaled(COMPARABLE_FACTOR)),
+        verdict = worst(above(final(ecw), final(rmed1)), below_factor(final(ecw), final(rmed1), COMPARABLE_FACTOR),
                         within_factor(log_slope(ecw, span=ASYMPTOTIC_SPAN), log_slope(rmed1, span=ASYMPTOTIC_SPAN),
                                       COMPARABLE_FACTOR))
         return (f"ECW-RMED {final(ecw)} vs RMED1 {final(rmed1)}; slopes over the last half decade "
@@ -185,7 +186,7 @@ def c11_nc_cyclic(where, r):
     def check():
         """(text, verdict) of C11 on the curves ``r``, as ``checked`` takes it."""
         dts, plus, ecw = (final(x) for x in need(r, "dts", "dts_plus", "ecw_rmed"))
-        verdict = worst(above(dts, ecw), below(plus, dts), below(dts, plus.scaled(COMPARABLE_FACTOR)))
+        verdict = worst(above(dts, ecw), below(plus, dts), below_factor(dts, plus, COMPARABLE_FACTOR))
         return f"D-TS {dts}, D-TS+ {plus}, ECW-RMED {ecw}", verdict
     return checked("C11", where, f"D-TS above ECW-RMED; D-TS+ below D-TS by less than x{COMPARABLE_FACTOR:g}", check)
 

@@ -10,6 +10,7 @@ by hand; ``--check`` only compares and exits 1 if the README is out of date.
 Usage: ``python reproduce/report.py [--figures DIR] [--readme README.md [--check]]``.
 """
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from reproduce.claims import (
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
     DIRECTION_ONLY,
+    FACTOR_BORDERLINE,
     FAILS,
     HOLDS,
     NOT_MEASURED,
@@ -39,7 +41,8 @@ from reproduce.claims import (
 )
 from reproduce.cli import OneLineParser, check_folder_readable, check_output_folder, main_guard
 from reproduce.paper_claims import DTS_FAMILY
-from reproduce.paths import BENCH_TABLE, FAST, FIGURES, QUICK
+from reproduce.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT
+from reproduce.verdict_reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reason_of
 
 # The paper's claims (Sec. 5, App. D), in this project's words, with the figures that check them.
 CLAIMS = {
@@ -208,7 +211,77 @@ def verdict_summary(claims: pd.DataFrame) -> pd.DataFrame:
 
 
 # Columns of the verdict summary, most favourable first.
-VERDICT_COLUMNS = (HOLDS, NOT_SIGNIFICANT, DIRECTION_ONLY, OPPOSITE_NOT_SIGNIFICANT, FAILS, NOT_MEASURED)
+VERDICT_COLUMNS = (HOLDS, FACTOR_BORDERLINE, NOT_SIGNIFICANT, DIRECTION_ONLY, OPPOSITE_NOT_SIGNIFICANT, FAILS,
+                   NOT_MEASURED)
+# A fitted slope smaller than this fraction of the curve's R(T) is zero up to floating-point rounding (a curve
+# that is flat over the last decade, e.g. SCB on Non-Condorcet Cyclic, fits 1e-12 that changes with every
+# redraw); it is printed as 0.
+SLOPE_ROUNDING = 1e-9
+
+
+def stable_slope(slope: float, final_regret: float) -> float:
+    """``slope``, or 0.0 if it is zero up to rounding (SLOPE_ROUNDING of R(T)): printed numbers stay the same
+    when a figure is redrawn."""
+    return 0.0 if abs(slope) <= SLOPE_ROUNDING * max(abs(final_regret), 1.0) else float(slope)
+
+
+def explained(verdict: str) -> bool:
+    """Whether a verdict needs a reason: every verdict of a paper-scale check but "holds" and "not measured"
+    (whose row names the missing curve); the rows of a quick or reduced run are not evidence at all."""
+    return verdict not in (HOLDS, NOT_MEASURED) and verdict in VERDICT_COLUMNS
+
+
+def why(row, numbers: Numbers, docs: str) -> str:
+    """The reason cell of a claims row: its category, its text and a link to its docs section (``docs``: the
+    path from the file being written to the repository root, "" or "../"); empty for a row that needs none."""
+    if not explained(row["verdict"]):
+        return ""
+    reason = reason_of(row["claim"], row["where"])
+    if reason is None:
+        return "no reason recorded (reproduce/verdict_reasons.py)"
+    return f"{reason.category}: {reason.text(numbers)} ([why]({docs}{reason.anchor}))"
+
+
+# The summary lists a category's checks one by one up to this many, else only their claims.
+SUMMARY_LISTED = 4
+
+
+def summary(claims: pd.DataFrame, docs: str) -> str:
+    """The generated opening of the report: which claims hold on every check, which hold in the order they
+    state with only a factor read from a word missed or borderline, then every check that is not "holds"
+    grouped by the category of its reason (where the paper and its data disagree first), each with its
+    verdict and a link to the docs section that explains it."""
+    ids = claims["claim"].map(claim_id)
+    rows = claims[claims["verdict"].map(explained)]
+    reasons = [reason_of(row.claim, row.where) for row in rows.itertuples()]
+    categories = pd.Series([reason.category if reason else None for reason in reasons], index=rows.index)
+    clean = [claim for claim in CLAIMS if (ids == claim).any() and (claims.loc[ids == claim, "verdict"] == HOLDS).all()]
+    wording = [claim for claim in CLAIMS if claim not in clean and (ids == claim).any()
+               and (claims.loc[ids == claim, "verdict"].isin((HOLDS, FACTOR_BORDERLINE, DIRECTION_ONLY))).all()
+               and (categories[ids[rows.index] == claim] == WORD_AS_FACTOR).all()]
+    opening = f"**What reproduces.** {len(clean)} of {len(CLAIMS)} claims hold on every check: {', '.join(clean)}."
+    if wording:
+        opening += (f" {len(wording)} more hold in the order they state on every check, with only a factor read "
+                    f"from a word such as \"much\" missed or borderline somewhere: {', '.join(wording)}.")
+    lines = [f"{opening} Of all {len(claims)} checks, {int((claims['verdict'] == HOLDS).sum())} hold.", "",
+             "**What does not, and why.** Every check that is not \"holds\", by the reason of its verdict, "
+             "first where the paper and its data disagree:", ""]
+    for category in (*CATEGORIES, None):
+        picked = [(row, reason) for row, reason in zip(rows.itertuples(), reasons, strict=True)
+                  if (reason.category if reason else None) == category]
+        if category is not None and len(picked) > SUMMARY_LISTED:
+            claimed = ", ".join(dict.fromkeys(claim_id(row.claim) for row, _ in picked))
+            anchors = ", ".join(f"[why]({docs}{anchor})" for anchor in dict.fromkeys(r.anchor for _, r in picked))
+            lines.append(f"* *{category}* ({anchors}): {len(picked)} checks of {claimed} (each in the report's "
+                         "table of every check).")
+        elif picked:
+            items = "; ".join(f"{row.claim} {row.where}: {row.verdict} ([why]({docs}{reason.anchor}))" if reason
+                              else f"{row.claim} {row.where}: {row.verdict}" for row, reason in picked)
+            lines.append(f"* *{category or 'no reason recorded'}*: {items}.")
+    unmeasured = claims.loc[claims["verdict"] == NOT_MEASURED, "claim"].map(claim_id).unique()
+    if len(unmeasured):
+        lines.append(f"* *not measured yet*: {', '.join(unmeasured)}.")
+    return "\n".join(lines)
 
 
 def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -219,13 +292,16 @@ def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
         if "lower_bound_slope" not in table:
             continue
         for title, panel in table.groupby("panel", sort=False):
+            panel = panel.assign(slope_last_decade=[stable_slope(slope, r) for slope, r in
+                                                    zip(panel["slope_last_decade"], panel["mean_final_regret"],
+                                                        strict=True)])
             gap = (panel["slope_last_decade"] - panel["lower_bound_slope"]).abs()
             closest = panel.loc[gap.idxmin()]
             lowest = panel.loc[panel["slope_last_decade"].idxmin()]
             rows.append({"figure": stem, "panel": title, "lower bound C": panel["lower_bound_slope"].iloc[0],
                          "model": panel["lower_bound_model"].iloc[0],
                          "closest slope": f"{closest['label']} {closest['slope_last_decade']:.3g} "
-                                          f"+- {closest['slope_se']:.2g}",
+                                          f"+- {stable_slope(closest['slope_se'], closest['mean_final_regret']):.2g}",
                          "lowest slope": f"{lowest['label']} {lowest['slope_last_decade']:.3g}"})
     return pd.DataFrame(rows)
 
@@ -296,15 +372,23 @@ def _by_k(rows: pd.DataFrame, column: str) -> pd.DataFrame:
     return table
 
 
+def docs_prefix(folder: Path) -> str:
+    """The path from a file written in ``folder`` to the repository root, for its links to ``docs/``."""
+    relative = os.path.relpath(ROOT, Path(folder).resolve())
+    return "" if relative == "." else relative + "/"
+
+
 def generated_blocks(folder: Path) -> dict[str, str]:
-    """The README's generated blocks: ``claims`` (verdict counts per claim), ``compute`` (worker hours per
-    figure), ``bounds`` (lower bounds and closest slopes), ``bench`` (step costs, ``bench_table``)."""
+    """The README's generated blocks: ``summary`` (what reproduces and why the rest does not, ``summary``),
+    ``claims`` (verdict counts per claim), ``compute`` (worker hours per figure), ``bounds`` (lower bounds and
+    closest slopes), ``bench`` (step costs, ``bench_table``)."""
     claims = claims_table(folder)
     finals = load_tables(folder, "_final.csv")
-    summary = verdict_summary(claims)
-    summary.insert(1, "statement", summary["claim"].map(lambda claim: CLAIMS[claim][0]))
-    return {"claims": markdown_table(summary), "compute": markdown_table(compute_table(folder)),
-            "bounds": markdown_table(slope_table(finals)), "bench": bench_table()}
+    counts = verdict_summary(claims)
+    counts.insert(1, "statement", counts["claim"].map(lambda claim: CLAIMS[claim][0]))
+    return {"summary": summary(claims, ""), "claims": markdown_table(counts),
+            "compute": markdown_table(compute_table(folder)), "bounds": markdown_table(slope_table(finals)),
+            "bench": bench_table()}
 
 
 def build_report(folder: Path) -> str:
@@ -312,6 +396,8 @@ def build_report(folder: Path) -> str:
     folder = Path(folder)
     claims = claims_table(folder)
     finals = load_tables(folder, "_final.csv")
+    numbers = Numbers(finals, claims)
+    docs = docs_prefix(folder)
     quick = is_quick(folder)
     parts = ["# The paper's claims checked against this reproduction", "",
              "Generated by `python reproduce/report.py` from the tables the figure scripts write; do not edit.", ""]
@@ -321,25 +407,36 @@ def build_report(folder: Path) -> str:
     if folder.name == FAST:
         parts += ["Computed with `--fast`: every algorithm with its exact fast paths (same law as the defaults, "
                   "other random streams; docs/harness.md#fast-paths), not the committed default-path runs.", ""]
-    parts += ["A verdict is *holds* (true by more than 2 standard errors), *same order, not significant*, "
-              f"*direction holds, magnitude not reached* (a claimed factor such as \"much lower\" = x{CLEAR_FACTOR:g} "
-              "is not reached), *opposite order, not significant* (reversed, but within the noise), *FAILS* "
-              "(contradicted by more than the noise), or *not measured*; thresholds are named in "
-              "`reproduce/claims.py`.", "",
-              "## Verdicts per claim", "", generated_blocks(folder)["claims"], "",
-              "## Every check", "", markdown_table(claims), "",
+    counts = verdict_summary(claims)
+    counts.insert(1, "statement", counts["claim"].map(lambda claim: CLAIMS[claim][0]))
+    checks = claims.assign(why=[why(row, numbers, docs) for _, row in claims.iterrows()])
+    parts += ["## Summary", "", summary(claims, docs), "",
+              f"The verdicts and the reasons are explained in [docs/verdicts.md]({docs}docs/verdicts.md): a verdict "
+              "is *holds* (true by more than 2 standard errors), *factor at its threshold, within the noise* (the "
+              f"order is significant, a claimed factor such as \"much lower\" = x{CLEAR_FACTOR:g} is within the "
+              "noise of its threshold), *same order, not significant*, *direction holds, magnitude not reached* "
+              "(the claimed factor is missed by more than the noise), *opposite order, not significant* (reversed, "
+              "but within the noise), *FAILS* (contradicted by more than the noise), or *not measured*; thresholds "
+              "are named in `reproduce/claims.py`, reasons recorded in `reproduce/verdict_reasons.py`.", "",
+              "## Verdicts per claim", "", markdown_table(counts), "",
+              "## Every check", "", markdown_table(checks), "",
               "## Distance to the asymptotic lower bound", "",
               "C is the constant of the asymptotic regret lower bound (R(T) >= C ln T for large T; "
               "`core/lower_bound.py`): with a Condorcet winner Komiyama et al. (2015), else the linear program "
               "of Komiyama et al. (2016) over the alternative matrices whose Copeland winners are all different, "
               "solved exactly up to 32 arms; \"relaxation\" marks a valid bound from a subset of those "
-              "alternatives.  Each curve's slope is fitted against ln t over the last decade.  At finite T a "
-              "slope can be below C where pairs are still unresolved.", "",
+              "alternatives.  Each curve's slope is fitted against ln t over the last decade (a slope that is zero "
+              "up to rounding is printed as 0).  At finite T a slope can be below C where pairs are still "
+              "unresolved.", "",
               markdown_table(slope_table(finals)), "",
               "## Worker time per figure", "", markdown_table(compute_table(folder)), ""]
     for stem, final in finals.items():
         columns = [c for c in ("panel", "label", "horizon", "runs", "mean_final_regret", "sem_final_regret",
                                "slope_last_decade", "lower_bound_slope") if c in final]
+        if "slope_last_decade" in final:
+            final = final.assign(slope_last_decade=[stable_slope(slope, r) for slope, r in
+                                                    zip(final["slope_last_decade"], final["mean_final_regret"],
+                                                        strict=True)])
         parts += [f"## Final regret R(T): {stem}", "", markdown_table(final[columns]), ""]
     return "\n".join(parts)
 

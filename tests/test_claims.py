@@ -8,6 +8,7 @@ import pytest
 
 from reproduce.claims import (
     DIRECTION_ONLY,
+    FACTOR_BORDERLINE,
     FAILS,
     HOLDS,
     NOISE_SE,
@@ -20,6 +21,7 @@ from reproduce.claims import (
     at,
     at_most,
     below,
+    below_factor,
     checked,
     claim_row,
     close,
@@ -62,14 +64,39 @@ def test_below_verdict_follows_the_noise(gap_in_se, verdict):
 
 
 def test_above_by_a_factor():
-    """"x well above y" with a factor 2: reached, significant but smaller; short of that, the verdict of the
-    plain order (not significant either way, or contradicted)."""
+    """"x well above y" with a factor 2: reached by more than the noise; reached or missed by less than the
+    noise while the order is significant (borderline); missed by more (direction only); an order that is not
+    significant or is contradicted gives the verdict of the plain order, whatever the factor."""
     y = Estimate(100.0, 1.0)
     assert above(Estimate(210.0, 0.1), y, 2.0) == HOLDS
+    assert above(Estimate(203.0, 1.0), y, 2.0) == FACTOR_BORDERLINE
+    assert above(Estimate(197.0, 1.0), y, 2.0) == FACTOR_BORDERLINE
     assert above(Estimate(171.0, 1.0), y, 2.0) == DIRECTION_ONLY
     assert above(Estimate(101.0, 1.0), y, 2.0) == NOT_SIGNIFICANT
     assert above(Estimate(99.0, 1.0), y, 2.0) == OPPOSITE_NOT_SIGNIFICANT
     assert above(Estimate(90.0, 1.0), y, 2.0) == FAILS
+
+
+def test_a_borderline_factor_is_not_called_an_insignificant_order():
+    """Issue 21: ECW-RMED 2829.8 +- 43.3 against 1.5 x D-TS+ 1824.3 +- 21.4 on StrongBorda (C7) is 1.55x, 25
+    standard errors above D-TS+ but within the noise of 1.5x: the order is significant, only the factor is
+    borderline; a slope ratio 1.52 +- 0.09 against "within x1.5" likewise (C5, MSLR K = 32)."""
+    ecw, plus = Estimate(2829.8, 43.3), Estimate(1824.3, 21.4)
+    assert above(ecw, plus) == HOLDS
+    assert above(ecw, plus, 1.5) == FACTOR_BORDERLINE
+    assert within_factor(Estimate(1012.6, 52.2), Estimate(664.5, 18.0), 1.5) == FACTOR_BORDERLINE
+    assert worst(HOLDS, FACTOR_BORDERLINE) == FACTOR_BORDERLINE
+    assert worst(NOT_SIGNIFICANT, FACTOR_BORDERLINE) == NOT_SIGNIFICANT
+
+
+def test_below_a_factor():
+    """"x above y by less than x1.5": below 150 by more than the noise holds, within the noise of 150 on
+    either side is borderline, above it by more fails."""
+    y = Estimate(100.0, 1.0)
+    assert below_factor(Estimate(140.0, 1.0), y, 1.5) == HOLDS
+    assert below_factor(Estimate(148.0, 1.0), y, 1.5) == FACTOR_BORDERLINE
+    assert below_factor(Estimate(152.0, 1.0), y, 1.5) == FACTOR_BORDERLINE
+    assert below_factor(Estimate(160.0, 1.0), y, 1.5) == FAILS
 
 
 def test_constant_thresholds_and_at_most():
@@ -85,8 +112,8 @@ def test_close_and_within_factor():
     assert close(Estimate(10.0, 1.0), Estimate(20.0, 1.0)) == FAILS
     assert within_factor(Estimate(10.0, 0.1), Estimate(14.0, 0.1), 1.5) == HOLDS
     assert within_factor(Estimate(10.0, 0.1), Estimate(30.0, 0.1), 1.5) == FAILS
-    # ratio 1.6 +- ~0.16: within 2 s.e. of the bound 1.5, so not significant rather than FAILS
-    assert within_factor(Estimate(16.0, 1.0), Estimate(10.0, 0.5), 1.5) == NOT_SIGNIFICANT
+    # ratio 1.6 +- ~0.16: within 2 s.e. of the bound 1.5, so borderline rather than FAILS
+    assert within_factor(Estimate(16.0, 1.0), Estimate(10.0, 0.5), 1.5) == FACTOR_BORDERLINE
 
 
 def test_ratio_delta_method():

@@ -41,7 +41,8 @@ def final_row(panel, dataset, algorithm, mean, sem=1.0):
 
 @pytest.mark.parametrize("dataset, ecw, verdict", [
     ("mslr5_condorcet", 300.0, "holds"),  # Condorcet: ECW-RMED 3x the best D-TS variant, "much better"
-    ("mslr5_condorcet", 150.0, "direction holds, magnitude not reached"),
+    ("mslr5_condorcet", 130.0, "direction holds, magnitude not reached"),
+    ("mslr5_condorcet", 150.0, "factor at its threshold, within the noise"),  # exactly x1.5: within the noise
     ("mslr5_noncondorcet", 120.0, "holds"),  # non-Condorcet: "better or comparable" (within x1.5)
     ("mslr5_noncondorcet", 40.0, "FAILS"),
 ])

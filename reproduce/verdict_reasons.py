@@ -1,0 +1,236 @@
+"""Why a verdict is not "holds": one table keyed by (claim, where), read by ``reproduce/report.py``.
+
+Every row of a claims table whose verdict is not "holds" has an entry in ``REASONS`` under its claim label
+and its ``where`` (``tests/test_verdict_reasons.py`` checks this for every committed claims table, and that
+every entry is used and links to a heading of ``docs/``).  An entry names a category (``CATEGORIES``), the
+section of ``docs/`` that explains it, and a short text; a text that cites a number computes it from the
+figure tables the report reads (``Numbers``), so that it follows the stored runs.
+"""
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from reproduce.claims import CLEAR_FACTOR, COMPARABLE_FACTOR, HOLDS, NOISE_SE, Estimate
+
+# The categories, in the order the report's summary lists them: first where the paper and its data disagree.
+CONCEDED = "the paper's own text concedes it"
+DATA_VS_TEXT = "the paper's data disagree with its text"
+HEAVY_TAIL = "a heavy tail"
+OPEN_SETTING = "a setting the paper leaves open"
+NOISE = "noise: a false verdict expected across the checks"
+WORD_AS_FACTOR = "a word of the paper read as a factor"
+CATEGORIES = (DATA_VS_TEXT, CONCEDED, HEAVY_TAIL, OPEN_SETTING, NOISE, WORD_AS_FACTOR)
+
+VERDICTS_DOC = "docs/verdicts.md"
+FACTOR_DOC = f"{VERDICTS_DOC}#reading-words-as-factors"
+NOISE_DOC = f"{VERDICTS_DOC}#false-verdicts-expected-from-noise"
+TAIL_DOC = f"{VERDICTS_DOC}#heavy-tails"
+CONCEDED_DOC = f"{VERDICTS_DOC}#what-the-paper-concedes"
+ELIMINATION_DOC = f"{VERDICTS_DOC}#the-elimination-on-mslr-non-condorcet"
+SUSHI_DOC = f"{VERDICTS_DOC}#sushi-ecw-rmed-far-above-rmed1"
+FIG1, FIG3, FIG4 = "fig1_mslr", "fig3_condorcet", "fig4_noncondorcet"
+MSLR5_NC = "(b) MSLR K=5, non-Condorcet"
+
+
+class Numbers:
+    """The figure tables a reason text computes its numbers from: the ``_final.csv`` tables ({stem: table})
+    and the claims table of the report (every row, C19 included)."""
+
+    def __init__(self, finals: dict[str, pd.DataFrame], claims: pd.DataFrame):
+        """Keep the tables."""
+        self.finals = finals
+        self.claims = claims
+
+    def row(self, stem: str, panel: str, algorithm: str) -> pd.Series:
+        """The final-regret row of ``algorithm`` on ``panel`` of figure ``stem``."""
+        table = self.finals[stem]
+        return table[(table["panel"] == panel) & (table["algorithm"] == algorithm)].iloc[0]
+
+    def final(self, stem: str, panel: str, algorithm: str) -> Estimate:
+        """R(T) of a curve: mean and standard error over its runs."""
+        row = self.row(stem, panel, algorithm)
+        return Estimate(float(row["mean_final_regret"]), float(row["sem_final_regret"]))
+
+    def label(self, stem: str, panel: str, algorithm: str) -> str:
+        """The legend label of a curve."""
+        return str(self.row(stem, panel, algorithm)["label"])
+
+    def ratio(self, stem: str, panel: str, high: str, low: str) -> float:
+        """R(T) of ``high`` over R(T) of ``low``."""
+        return self.final(stem, panel, high).value / self.final(stem, panel, low).value
+
+    def distance(self, stem: str, panel: str, a: str, b: str) -> float:
+        """|R_a(T) - R_b(T)| in standard errors of the difference."""
+        x, y = self.final(stem, panel, a), self.final(stem, panel, b)
+        return abs(x.value - y.value) / math.hypot(x.se, y.se)
+
+    def spread(self, stem: str, panel: str, algorithm: str) -> float:
+        """The standard deviation of R(T) over the runs, over its mean."""
+        row = self.row(stem, panel, algorithm)
+        return float(row["std_final_regret"] / row["mean_final_regret"])
+
+    def checks(self, claim: str) -> int:
+        """How many rows check the claim label ``claim`` (e.g. "C1")."""
+        return int((self.claims["claim"] == claim).sum())
+
+    def claims_holding(self, claim: str) -> int:
+        """How many rows of the claim label ``claim`` hold."""
+        return int(((self.claims["claim"] == claim) & (self.claims["verdict"] == HOLDS)).sum())
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a verdict is not "holds": its category, the docs section that explains it
+    (``docs/<file>.md#<heading anchor>``) and a text computed from the figure tables."""
+
+    category: str
+    anchor: str
+    text: Callable[[Numbers], str]
+
+
+def false_verdict_share(checks: int) -> float:
+    """The probability that at least one of ``checks`` independent true "indistinguishable" checks is called
+    FAILS by the NOISE_SE rule (two-sided normal tail)."""
+    return 1.0 - (1.0 - math.erfc(NOISE_SE / math.sqrt(2.0))) ** checks
+
+
+def order_and_factor(stem: str, panel: str, high: str, low: str, word: str, factor: float = CLEAR_FACTOR) -> Reason:
+    """A factor read from a word of the paper (``word``: "much", CLEAR_FACTOR, or "slightly", COMPARABLE_FACTOR),
+    checked on the R(T) of ``high`` against ``low``: the measured ratio and how far the order is from the
+    noise."""
+    def text(n: Numbers) -> str:
+        """The ratio of the two curves and the distance of their order in standard errors."""
+        return (f"{n.label(stem, panel, high)} is {n.ratio(stem, panel, high, low):.2f}x "
+                f"{n.label(stem, panel, low)}, {n.distance(stem, panel, high, low):.0f} standard errors apart: the "
+                f"order holds; \"{word}\" is read with the factor x{factor:g}")
+    return Reason(WORD_AS_FACTOR, FACTOR_DOC, text)
+
+
+def sushi_ecw_rmed(n: Numbers) -> str:
+    """Sushi: ECW-RMED against RMED1, with the spread of its runs."""
+    panel = "(d) Sushi"
+    return (f"ECW-RMED {n.final(FIG3, panel, 'ecw_rmed')} against RMED1 {n.final(FIG3, panel, 'rmed1')} "
+            f"({n.ratio(FIG3, panel, 'ecw_rmed', 'rmed1'):.1f}x), the standard deviation of its runs "
+            f"{n.spread(FIG3, panel, 'ecw_rmed'):.0%} of its mean (RMED1 {n.spread(FIG3, panel, 'rmed1'):.0%}): "
+            "ECW-RMED spends most of its regret on pairs of two non-winners, and near ties with its as-run "
+            "confidence pre-check add a heavy tail; the 3-decimal matrix of the source data and a perturbed exact "
+            "1/2 pair give the same, so the paper's \"slightly worse\" is not what its data give")
+
+
+def heavy_tail(stem: str, panel: str, other: str) -> Reason:
+    """ECW-RMED's heavy-tailed R(T) on ``panel`` against ``other``."""
+    def text(n: Numbers) -> str:
+        """ECW-RMED's STD over mean against the other curve's, and their distance in standard errors."""
+        return (f"ECW-RMED's R(T) has a standard deviation of {n.spread(stem, panel, 'ecw_rmed'):.0%} of its mean "
+                f"({n.label(stem, panel, other)}: {n.spread(stem, panel, other):.0%}), which makes its mean "
+                f"uncertain; the means are {n.distance(stem, panel, 'ecw_rmed', other):.1f} standard errors apart")
+    return Reason(HEAVY_TAIL, TAIL_DOC, text)
+
+
+def c1_noise(n: Numbers) -> str:
+    """C1 on StrongBorda: one false FAILS among the C1 checks is expected."""
+    checks = n.checks("C1")
+    share = false_verdict_share(checks)
+    return (f"D-TS and D-TS+ are {n.distance(FIG3, '(b) StrongBorda', 'dts', 'dts_plus'):.1f} standard errors "
+            f"apart; with {checks} checks of \"indistinguishable\" at {NOISE_SE:g} standard errors, at least one "
+            f"false FAILS is expected in {share:.0%} of reproductions (about 1 in {1 / share:.0f})")
+
+
+def c6_arxiv(n: Numbers) -> str:
+    """C6 on ArXiv: a slight difference the runs cannot resolve."""
+    panel = "(c) ArXiv"
+    return (f"ECW-RMED is {n.ratio(FIG3, panel, 'ecw_rmed', 'rmed1'):.2f}x RMED1, "
+            f"{n.distance(FIG3, panel, 'ecw_rmed', 'rmed1'):.1f} standard errors apart: \"slightly worse\" is "
+            "smaller than the noise of the runs")
+
+
+def c12_k16(n: Numbers) -> str:
+    """C12 on MSLR K = 16: the curves meet at the horizon, where the paper says ECW-RMED may catch up."""
+    panel = "(e) MSLR K=16, non-Condorcet"
+    return (f"ECW-RMED and D-TS+ are {n.distance(FIG4, panel, 'ecw_rmed', 'dts_plus'):.1f} standard errors apart "
+            "at T = 5e6; App. D.2.2 says ECW-RMED, asymptotically better, \"could outperform D-TS+\" and names "
+            "5e6 as the horizon up to which D-TS+ may still be better, so the curves meeting there is what it "
+            "allows")
+
+
+def c18_elimination(n: Numbers) -> str:
+    """C18 on the MSLR non-Condorcet subsets with K = 16, 32."""
+    return ("on the MSLR non-Condorcet subsets with K = 16 and 32 several Copeland winners are close (the K = 32 "
+            "subset even breaks the paper's own |p - 1/2| >= 0.003 filter), so the RUCB/RLCB elimination acts "
+            f"often; the paper's \"seldom\" holds on most of its datasets ({n.claims_holding('C18')} of "
+            f"{n.checks('C18')} rows of C18 hold, the summary row included)")
+
+
+def c19_conceded(n: Numbers) -> str:
+    """C19 on Non-Condorcet Cyclic: App. D says D-TS is worse than ECW-RMED there."""
+    panel = "(a) Non-Condorcet Cyclic"
+    return (f"ECW-RMED {n.final(FIG4, panel, 'ecw_rmed')} is below both D-TS variants "
+            f"({n.ratio(FIG4, panel, 'dts_plus', 'ecw_rmed'):.1f}x for D-TS+), as App. D itself says for this "
+            "dataset (C11): the summary's \"better or comparable\" cannot hold here")
+
+
+def fig2_normalisation(n: Numbers) -> str:
+    """C15a: D-TS+'s normalised STD against the paper's 13.16% (the numbers are Fig. 2's, in the row)."""
+    return ("the paper does not say what D-TS+'s 13.16% regret STD is normalised by (ECW-RMED's mean or its own); "
+            "the closer of the two readings (in the row) is at the x1.5 threshold of \"about\" within the noise")
+
+
+def c5_k32_slope(n: Numbers) -> str:
+    """C5 on MSLR K = 32 Condorcet: the constant is much smaller, only the slope ratio is at its threshold."""
+    panel = "(f) MSLR K=32, Condorcet"
+    return (f"RMED1's and ECW-RMED's R(T) are {n.ratio(FIG3, panel, 'rmed1', 'dts'):.1f}x and "
+            f"{n.ratio(FIG3, panel, 'ecw_rmed', 'dts'):.1f}x D-TS's (\"a much smaller constant\" holds); "
+            "ECW-RMED's slope over the last half decade is at the x1.5 limit of \"about the same slope\" within "
+            "the noise (the slopes are in the row)")
+
+
+def c7_g2w(n: Numbers) -> str:
+    """C7 under G2W regret: SAVAGE's slope against RMED1's."""
+    return ("SAVAGE's G2W slope is below RMED1's (in the row); \"approaches\" is read as within x1.5, and the "
+            "ratio is at that threshold within the noise")
+
+
+SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
+
+REASONS: dict[tuple[str, str], Reason] = {
+    ("C1", "Fig. 3 (b) StrongBorda"): Reason(NOISE, NOISE_DOC, c1_noise),
+    ("C2", "Fig. 3 (a) Cyclic"): order_and_factor(FIG3, "(a) Cyclic", "rmed1", "dts_plus", "much better"),
+    ("C2", "Fig. 3 (d) Sushi"): order_and_factor(FIG3, "(d) Sushi", "rmed1", "dts", "much better"),
+    ("C5", "Fig. 3 (a) Cyclic"): order_and_factor(FIG3, "(a) Cyclic", "rmed1", "dts", "much smaller constant"),
+    ("C5", "Fig. 3 (d) Sushi"): SUSHI,
+    ("C5", "Fig. 3 (f) MSLR K=32, Condorcet"): Reason(WORD_AS_FACTOR, FACTOR_DOC, c5_k32_slope),
+    ("C6", "Fig. 3 (c) ArXiv"): Reason(NOISE, NOISE_DOC, c6_arxiv),
+    ("C6", "Fig. 3 (d) Sushi"): SUSHI,
+    ("C6", "Fig. 3 (f) MSLR K=32, Condorcet"): order_and_factor(FIG3, "(f) MSLR K=32, Condorcet", "ecw_rmed", "rmed1",
+                                                                "slightly worse", COMPARABLE_FACTOR),
+    ("C7", "Fig. 3 (b) StrongBorda"): order_and_factor(FIG3, "(b) StrongBorda", "ecw_rmed", "dts_plus",
+                                                       "does not do well"),
+    ("C7", "Fig. 3 (g) StrongBorda, G2W regret"): Reason(WORD_AS_FACTOR, FACTOR_DOC, c7_g2w),
+    ("C8", "Fig. 4 (f) MSLR K=32, non-Condorcet"): order_and_factor(FIG4, "(f) MSLR K=32, non-Condorcet", "rmed1",
+                                                                    "dts", "large"),
+    ("C9", "Fig. 4 (a) Non-Condorcet Cyclic"): order_and_factor(FIG4, "(a) Non-Condorcet Cyclic", "scb", "dts",
+                                                                "much better"),
+    ("C9", "Fig. 4 (b) Non-Condorcet StrongBorda"): order_and_factor(FIG4, "(b) Non-Condorcet StrongBorda", "ccb",
+                                                                     "dts", "much better"),
+    ("C10(iii)", "Fig. 1 (b) MSLR K=5, non-Condorcet"): heavy_tail(FIG1, MSLR5_NC, "dts_plus"),
+    ("C12", "Fig. 4 (e) MSLR K=16, non-Condorcet"): Reason(CONCEDED, CONCEDED_DOC, c12_k16),
+    ("C12", "Fig. 4 (f) MSLR K=32, non-Condorcet"): heavy_tail(FIG4, "(f) MSLR K=32, non-Condorcet", "dts_plus"),
+    ("C15a", "Fig. 2 (b) MSLR K=5, non-Condorcet"): Reason(OPEN_SETTING, "docs/harness.md#regret", fig2_normalisation),
+    ("C18", "diagnostic mslr16_noncondorcet"): Reason(DATA_VS_TEXT, ELIMINATION_DOC, c18_elimination),
+    ("C18", "diagnostic mslr32_noncondorcet"): Reason(DATA_VS_TEXT, ELIMINATION_DOC, c18_elimination),
+    ("C19", "fig3_condorcet (a) Cyclic"): order_and_factor(FIG3, "(a) Cyclic", "rmed1", "dts_plus", "significantly"),
+    ("C19", "fig3_condorcet (d) Sushi"): order_and_factor(FIG3, "(d) Sushi", "rmed1", "dts", "significantly"),
+    ("C19", "fig4_noncondorcet (b) Non-Condorcet StrongBorda"): order_and_factor(
+        FIG4, "(b) Non-Condorcet StrongBorda", "ccb", "dts_plus", "significantly"),
+    ("C19", "fig4_noncondorcet (f) MSLR K=32, non-Condorcet"): order_and_factor(
+        FIG4, "(f) MSLR K=32, non-Condorcet", "rmed1", "dts_plus", "significantly"),
+    ("C19", "fig4_noncondorcet (a) Non-Condorcet Cyclic"): Reason(CONCEDED, CONCEDED_DOC, c19_conceded),
+}
+
+
+def reason_of(claim: str, where: str) -> Reason | None:
+    """The reason recorded for the row (``claim``, ``where``), or None."""
+    return REASONS.get((claim, where))

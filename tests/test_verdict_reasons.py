@@ -1,0 +1,112 @@
+"""reproduce/verdict_reasons.py: every committed verdict that is not "holds" has a reason, every reason is
+used and links to an existing docs heading, and reason texts compute their numbers from the tables."""
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from reproduce import report
+from reproduce.claims import FAILS, HOLDS
+from reproduce.verdict_reasons import CATEGORIES, REASONS, Numbers, false_verdict_share, order_and_factor
+
+ROOT = Path(__file__).resolve().parent.parent
+# The committed paper-scale claims tables: the defaults and the --fast reproduction.
+COMMITTED = (ROOT / "figures", ROOT / "figures" / "fast")
+
+
+def committed_claims() -> list[tuple[Path, pd.DataFrame]]:
+    """(folder, claims table as the report builds it, C19 included) of every committed figures folder."""
+    return [(folder, report.claims_table(folder)) for folder in COMMITTED]
+
+
+def heading_anchors(path: Path) -> set[str]:
+    """The anchors GitHub gives the headings of a markdown file: lower case, punctuation but hyphens
+    dropped, spaces as hyphens."""
+    anchors = set()
+    for line in path.read_text().splitlines():
+        match = re.match(r"#+ (.*)", line)
+        if match:
+            anchors.add(re.sub(r"[^\w\- ]", "", match.group(1).strip().lower()).replace(" ", "-"))
+    return anchors
+
+
+def test_every_committed_verdict_but_holds_has_a_reason():
+    missing = [(folder.name, row.claim, row.where, row.verdict) for folder, claims in committed_claims()
+               for row in claims.itertuples() if report.explained(row.verdict)
+               and (row.claim, row.where) not in REASONS]
+    assert not missing, f"verdicts without a reason in reproduce/verdict_reasons.py: {missing}"
+
+
+def test_every_reason_is_used_by_a_committed_verdict():
+    used = {(row.claim, row.where) for _, claims in committed_claims() for row in claims.itertuples()
+            if report.explained(row.verdict)}
+    assert not set(REASONS) - used, f"reasons no committed verdict needs: {sorted(set(REASONS) - used)}"
+
+
+def test_every_reason_links_to_an_existing_docs_heading_and_has_a_known_category():
+    for key, reason in REASONS.items():
+        path, anchor = reason.anchor.split("#")
+        assert path.startswith("docs/") and (ROOT / path).is_file(), (key, reason.anchor)
+        assert anchor in heading_anchors(ROOT / path), (key, reason.anchor)
+        assert reason.category in CATEGORIES, key
+
+
+def test_every_reason_text_renders_on_the_committed_tables():
+    """The report calls each text on its folder's tables: no text may fail on them or leave a NaN."""
+    for folder, claims in committed_claims():
+        numbers = Numbers(report.load_tables(folder, "_final.csv"), claims)
+        for _, row in claims.iterrows():
+            cell = report.why(row, numbers, "")
+            assert not re.search(r"\bnan\b", cell) and "no reason" not in cell, (folder.name, row["claim"], cell)
+            assert bool(cell) == report.explained(row["verdict"])
+
+
+def final_table(rows):
+    """A ``_final.csv`` stand-in: (panel, algorithm, mean, s.e., std) rows."""
+    return pd.DataFrame([{"panel": panel, "algorithm": name, "label": name.upper(), "mean_final_regret": mean,
+                          "sem_final_regret": se, "std_final_regret": std} for panel, name, mean, se, std in rows])
+
+
+def test_a_reason_text_takes_its_numbers_from_the_tables():
+    """The ratio and the distance in standard errors follow the table, not a number typed into the text."""
+    reason = order_and_factor("fig3_condorcet", "(a) Cyclic", "rmed1", "dts", "much better")
+    for rmed1, ratio, distance in ((600.0, "1.20x", "20 standard errors"), (550.0, "1.10x", "10 standard errors")):
+        finals = {"fig3_condorcet": final_table([("(a) Cyclic", "rmed1", rmed1, 3.0, 30.0),
+                                                 ("(a) Cyclic", "dts", 500.0, 4.0, 40.0)])}
+        text = reason.text(Numbers(finals, pd.DataFrame(columns=["claim"])))
+        expected = f"RMED1 is {ratio} DTS, {distance} apart: the order holds; \"much better\" is read with the factor"
+        assert expected in text
+
+
+def test_false_verdict_share_over_seven_checks_is_about_one_in_four():
+    assert false_verdict_share(1) == pytest.approx(0.0455, abs=1e-4)
+    assert false_verdict_share(7) == pytest.approx(0.278, abs=1e-3)
+
+
+def test_summary_groups_the_checks_by_reason_and_lists_the_claims_that_hold_everywhere():
+    claims = pd.DataFrame([
+        {"claim": "C3", "where": "Fig. 3 (a) Cyclic", "statement": "s", "measured": "m", "verdict": HOLDS},
+        {"claim": "C6", "where": "Fig. 3 (d) Sushi", "statement": "s", "measured": "m", "verdict": FAILS},
+        {"claim": "C6", "where": "Fig. 3 (a) Cyclic", "statement": "s", "measured": "m", "verdict": HOLDS},
+    ])
+    text = report.summary(claims, "../")
+    assert "1 of 19 claims hold on every check: C3. Of all 3 checks, 2 hold." in text
+    assert ("* *the paper's data disagree with its text*: C6 Fig. 3 (d) Sushi: FAILS "
+            "([why](../docs/verdicts.md#sushi-ecw-rmed-far-above-rmed1)).") in text
+
+
+def test_a_slope_that_is_zero_up_to_rounding_prints_as_zero():
+    """Issue 21: SCB is flat over the last decade on Non-Condorcet Cyclic; its fitted slope, 7.86e-12 in one
+    drawing and 7.85e-12 in the next, made the README's generated block change with every redraw."""
+    def table(slope):
+        """A one-panel final table whose SCB slope is ``slope``."""
+        return {"fig4_noncondorcet": pd.DataFrame([
+            {"panel": "(a)", "algorithm": name, "label": name, "mean_final_regret": mean, "slope_last_decade": s,
+             "slope_se": 0.1, "lower_bound_slope": 58.2, "lower_bound_model": "Copeland"}
+            for name, mean, s in (("scb", 2714.8, slope), ("dts", 2350.0, 228.0))])}
+    drawn, redrawn = report.slope_table(table(7.861686e-12)), report.slope_table(table(7.849158e-12))
+    assert drawn.equals(redrawn)
+    assert drawn["lowest slope"].item() == "scb 0"
+    assert report.stable_slope(1e-3, 2714.8) == 1e-3
