@@ -167,16 +167,20 @@ def options_text(algorithm: str, params: tuple) -> str:
 
 
 def estimated_hours(line: Line, costs: pd.DataFrame) -> float:
-    """CPU hours of the line's runs from bench/step_cost.csv: ns per slot after the warm-up (``ns_later``) at the
-    nearest measured K, times the slots; NaN where the algorithm or its options were not benchmarked.  For lines
-    whose slots get cheaper with t (the fast paths) this is an upper estimate."""
+    """CPU hours of the line's runs from bench/step_cost.csv at the nearest measured K: the mean ns per slot of a
+    whole run from slot 1 (``ns_whole``, over ``whole_slots``) for its first slots and the ns per slot after the
+    warm-up (``ns_later``) for the rest; NaN where the algorithm or its options were not benchmarked.  For lines
+    whose slots keep getting cheaper with t (the fast paths) this is an upper estimate."""
     K = load_dataset(line.dataset).K
     rows = costs[(costs["algorithm"] == line.algorithm) & (costs["options"] == options_text(line.algorithm,
                                                                                          line.params))]
     if rows.empty:
         return math.nan
     row = rows.iloc[int(np.argmin(np.abs(np.log(rows["K"].to_numpy() / K))))]
-    return float(row["ns_later"]) * 1e-9 * line.horizon * line.runs / 3600
+    first = min(line.horizon, row["whole_slots"]) if np.isfinite(row["ns_whole"]) else 0
+    ns = first * row["ns_whole"] + (line.horizon - first) * row["ns_later"] if first else \
+        line.horizon * row["ns_later"]
+    return float(ns) * 1e-9 * line.runs / 3600
 
 
 def within_budget(hours: float, max_hours: float) -> bool:

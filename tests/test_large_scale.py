@@ -5,6 +5,7 @@ MergeDTS regret factor, and bad input."""
 import math
 import subprocess
 import sys
+from dataclasses import replace
 
 import pandas as pd
 import pytest
@@ -52,9 +53,13 @@ def test_budget_rule_and_cost_estimate():
     assert ls.within_budget(0.5, 1.0) and not ls.within_budget(1.5, 1.0)
     assert not ls.within_budget(math.nan, 1.0) and ls.within_budget(math.nan, math.inf)
     costs = pd.DataFrame({"algorithm": ["rucb", "rucb"], "options": ["skip=exact", "skip=exact"], "K": [32, 136],
-                          "ns_later": [100.0, 1000.0]})
+                          "ns_later": [100.0, 1000.0], "ns_whole": [float("nan"), 5000.0],
+                          "whole_slots": [0, 200_000]})
     line = Line("mslr135_informational_cdc", "rucb", 10**7, 50, (("skip", "exact"),))
-    assert ls.estimated_hours(line, costs) == pytest.approx(1000e-9 * 1e7 * 50 / 3600)  # nearest K: 136
+    # nearest K: 136; the first 2e5 slots at the whole-run mean, the rest at the later cost
+    assert ls.estimated_hours(line, costs) == pytest.approx((2e5 * 5000 + 9.8e6 * 1000) * 1e-9 * 50 / 3600)
+    assert ls.estimated_hours(replace(line, dataset="mslr_perfect_k32"), costs) == \
+        pytest.approx(100e-9 * 1e7 * 50 / 3600)  # no whole-run mean: the later cost throughout
     assert math.isnan(ls.estimated_hours(Line("mslr136_perfect", "rucb", 10, 1), costs))  # "-" not benchmarked
 
 
