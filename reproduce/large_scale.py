@@ -329,6 +329,9 @@ def plot(results: dict, stem) -> pd.DataFrame:
                                     "K": K, "mean_regret": mean, "ci95_low": mean - half, "ci95_high": mean + half}))
     ax.set_xscale("log")
     ax.set_yscale("log")
+    sizes = [load_dataset(name).K for name in NESTED]
+    ax.set_xticks(sizes, [str(K) for K in sizes])
+    ax.minorticks_off()
     ax.set_xlabel("number of arms K")
     ax.set_ylabel("G2W regret at T (MergeDTS's x 2)")
     ax.set_title(titles[5], fontsize=9)
