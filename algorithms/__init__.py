@@ -1,7 +1,8 @@
 """Dueling-bandit algorithms, each an ``AlgorithmSpec`` composed from the ``core`` kernels.
 
 ``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order (README.md)
-followed by the lines the paper computes but does not plot and by pure D-TS; ``get_algorithm`` looks
+followed by the lines the paper computes but does not plot, by pure D-TS and by the algorithms past the
+paper (Self-Sparring); ``get_algorithm`` looks
 one up by name.  Each algorithm also has a ``Policy`` class for live experiments.
 
 Before any kernel is imported, numba's cache is keyed on the sources of ``core/`` and ``algorithms/``
@@ -24,13 +25,14 @@ from algorithms.rmed import RMED1, RMED1_SPEC, RMED2, RMED2_SPEC
 from algorithms.rucb import RUCB, RUCB_SPEC
 from algorithms.savage import SAVAGE_SPEC, Savage
 from algorithms.scb import SCB, SCB_SPEC
+from algorithms.self_sparring import SELF_SPARRING_SPEC, SelfSparring
 from algorithms.sparring import MULTISBM_SPEC, SPARRING_SPEC, MultiSBM, Sparring
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {
     spec.name: spec
     for spec in (
         BTM_SPEC, SAVAGE_SPEC, RUCB_SPEC, RCS_SPEC, SPARRING_SPEC, CCB_SPEC, SCB_SPEC, RMED1_SPEC,
-        ECW_RMED_SPEC, DTS_SPEC, DTS_PLUS_SPEC, MULTISBM_SPEC, RMED2_SPEC, PURE_DTS_SPEC,
+        ECW_RMED_SPEC, DTS_SPEC, DTS_PLUS_SPEC, MULTISBM_SPEC, RMED2_SPEC, PURE_DTS_SPEC, SELF_SPARRING_SPEC,
     )
 }
 
@@ -48,5 +50,5 @@ def get_algorithm(name: str) -> AlgorithmSpec:
 __all__ = [
     "ALGORITHMS", "AlgorithmSpec", "Policy", "get_algorithm",
     "BTM", "CCB", "DTS", "DTSPlus", "ECWRMED", "MultiSBM", "PureDTS", "RCS", "RMED1", "RMED2", "RUCB", "SCB",
-    "Savage", "Sparring",
+    "Savage", "SelfSparring", "Sparring",
 ]

@@ -32,7 +32,13 @@ when it is computed over several sessions (the chunks keep their own times, so a
 adds up exactly): the wall time of ``make all-figures`` on J otherwise idle cores is about the busy
 hours / J once every line is stored.
 
+``--large-scale`` prints, for every line of ``reproduce/large_scale.py`` (past the paper), its CPU hours estimated
+from bench/step_cost.csv (``large_scale.estimated_hours``: ns per slot after the warm-up at the nearest K, an
+upper estimate for the fast paths; "-" for an algorithm not benchmarked or not registered), its status
+(stored / missing / unavailable) and what its stored runs took, with the totals and the wall time on 2 cores.
+
 Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N] [--measured]
+       python bench/paper_cost.py --large-scale
 """
 
 import importlib
@@ -84,6 +90,8 @@ def parse_arguments(argv=None):
     parser.add_argument("--probe-slots", default=str(HORIZON), help=f"probe length at K <= 32 (default {HORIZON:.0e})")
     parser.add_argument("--measured", action="store_true",
                         help="no probe runs: only the worker and CPU hours the stored runs took (defaults and --fast)")
+    parser.add_argument("--large-scale", action="store_true",
+                        help="the lines of reproduce/large_scale.py: estimated CPU hours from bench/step_cost.csv")
     args = parser.parse_args(argv)
     args.probe_slots = integer(args.probe_slots, "--probe-slots")
     return args
@@ -94,7 +102,10 @@ def main(argv=None):
     def run():
         """Parse the arguments and print the chosen table."""
         args = parse_arguments(argv)
-        (print_measured if args.measured else print_figure_costs)(args)
+        if args.large_scale:
+            print_large_scale()
+        else:
+            (print_measured if args.measured else print_figure_costs)(args)
 
     main_guard(run)
 
@@ -244,6 +255,38 @@ def print_measured(args):
     print("no CPU: stored lines with a chunk computed before CPU seconds were recorded (2026-11-26), left out of "
           "CPU h; busy h: CPU h, or worker h for the lines without a CPU record (from above); missing est.: the "
           "missing lines' busy h with the defaults, an estimate from above (inf: not stored either)")
+
+
+def print_large_scale() -> None:
+    """Every line of reproduce/large_scale.py at its full scale: estimated CPU hours, status and stored hours; then
+    the totals (estimated, stored, and what the lines without an estimate are) and the wall time on 2 cores."""
+    from reproduce import large_scale
+
+    cli = SimpleNamespace(quick=False, horizon_given=False, horizon=large_scale.LARGE_SCALE_HORIZON, runs=None)
+    panels = large_scale.all_curves(cli)
+    costs = large_scale.step_costs()
+    lines = list(dict.fromkeys(line for curves in panels.values() for curve in curves for line in curve))
+    print(f"{'dataset':<26} {'line':<22} {'K':>4} {'T':>10} {'runs':>5} {'est. CPU h':>11} {'status':<12} "
+          f"{'stored h':>9}")
+    totals = {"estimated": 0.0, "stored": 0.0, "unestimated": 0}
+    for line in lines:
+        dataset = load_dataset(line.dataset)
+        hours = large_scale.estimated_hours(line, costs)
+        status, stored = "unavailable", None
+        if large_scale.available(line):
+            found = stored_hours([line], dataset)
+            status, stored = ("missing", None) if found is None else ("stored", busy_hours(found))
+        if math.isnan(hours):
+            totals["unestimated"] += 1
+        else:
+            totals["estimated"] += hours
+        totals["stored"] += stored or 0.0
+        print(f"{line.dataset:<26} {line.name[:22]:<22} {dataset.K:>4} {line.horizon:>10.0e} {line.runs:>5} "
+              f"{'-' if math.isnan(hours) else f'{hours:.2f}':>11} {status:<12} "
+              f"{'-' if stored is None else f'{stored:.2f}':>9}", flush=True)
+    print(f"large_scale: {totals['estimated']:.1f} CPU hours estimated for the lines with an estimate (about "
+          f"{totals['estimated'] / 2:.1f} h of wall time on 2 cores), {totals['unestimated']} lines without one; the "
+          f"stored lines took {totals['stored']:.1f} busy hours")
 
 
 def _panel_lines(panel, fast: bool, results) -> tuple[list, list]:

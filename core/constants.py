@@ -33,3 +33,5 @@ SBM_PSEUDO_SUM = 5e-6  # simulator: SBM initial reward sum of every arm
 CCB_P_EXPLORE = 0.25  # Zoghi et al. 2015, CCB: pair-exploration probability
 CCB_P_RESTRICT = 2.0 / 3.0  # Zoghi et al. 2015, CCB: probability of restricting C to B intersect C
 CCB_P_CHALLENGER = 0.5  # Zoghi et al. 2015, CCB: probability of picking the challenger from B^{a1}
+SELF_SPARRING_PRIOR = 1.0  # Sui et al. 2017 / chang-li/MergeDTS self_sparring.py: Beta(1, 1) prior of every arm
+SELF_SPARRING_LEARNING_RATE = 1.0  # Sui et al. 2017, Alg. 1: eta; the MergeDTS authors' code adds 1 (eta = 1)

@@ -10,6 +10,10 @@ Usage (from the repository root):
   ``%.17g`` (a bit-exact round trip).
 * The four Table-9 MSLR subsets are cut out of data/matrices/mslr136_informational.txt
   (ranker r is row r-1), rows in the table's listed ranker order.
+* mslr135_informational_cdc (the MergeDTS authors' "MSLR-Informational-CDC") is mslr136_informational without
+  ranker 110 (row/column 109), and the nested subsets mslr_perfect_k{8,16,32,64} are cut from
+  mslr136_perfect (the Condorcet winner, ranker 110, plus the first K - 1 of a seeded permutation of the
+  other rankers), both from the committed 136x136 files.
 Without ``--sources`` the conversions are skipped, so only the tables and the subsets are
 rebuilt (from the committed 136x136 matrix).  Every file gets a ``#`` header (source, derivation, checks)
 and a ``# labels:`` line.  Each check below raises ValueError if it fails.
@@ -30,6 +34,18 @@ NIGHTINGAL = (
     "(HEAD da41c471d3c984f0fd2851ae91a573eb7623b234); data by Zoghi, Karnin, Whiteson & de Rijke (NIPS 2015)"
 )
 MSLR136 = "mslr136_informational"
+MSLR136_PERFECT = "mslr136_perfect"
+MERGEDTS = ("GitHub chang-li/MergeDTS (Li, Markov, de Rijke & Zoghi, ACM TOIS 2020), file "
+            "matrix/MSLR-Informational-CDC.txt (commit db7d41882225d955068f5f9e25af515aef2274d1)")
+CDC_NAME = "mslr135_informational_cdc"
+CDC_REMOVED_ROW = 109  # ranker 110, the Condorcet winner of Perfect/Navigational; without it Informational has one
+CDC_WINNER_ROW = 113  # ranker 115, the Condorcet winner of the reduced matrix (row 114 of the 136x136 one)
+# Nested random subsets of mslr136_perfect for the R(T)-against-K panel (reproduce/large_scale.py): each holds
+# the Condorcet winner (row 109) and the first K - 1 rows of one seeded permutation of the other 135 rows, so
+# every subset contains the smaller ones and has the same Condorcet winner.
+NESTED_SIZES = (8, 16, 32, 64)
+NESTED_SEED = 20200101  # MergeDTS (arXiv 1812.04412, TOIS 2020) year; any fixed seed would do
+PERFECT_WINNER_ROW = 109
 
 # name: (table, caption and notes, rows exactly as printed)
 PRINTED = {
@@ -313,9 +329,57 @@ def check_against_136(out, sources):
             raise ValueError(f"source file {MSLR16_SOURCE} differs from the subset of {MSLR136}.txt")
 
 
+def cdc_text(P136):
+    """Text of mslr135_informational_cdc: mslr136_informational without row/column CDC_REMOVED_ROW, after
+    checking that the result has its Condorcet winner at CDC_WINNER_ROW."""
+    P = np.delete(np.delete(np.asarray(P136), CDC_REMOVED_ROW, axis=0), CDC_REMOVED_ROW, axis=1)
+    check_consistent(P, CDC_NAME)
+    s = copeland_scores(P)
+    if s[CDC_WINNER_ROW] != P.shape[0] - 1:
+        raise ValueError(f"{CDC_NAME}: row {CDC_WINNER_ROW} is not a Condorcet winner (score {s[CDC_WINNER_ROW]})")
+    labels = [str(r) for r in range(1, 137) if r != CDC_REMOVED_ROW + 1]
+    head = [f"{CDC_NAME}: K = {P.shape[0]}",
+            f"source: {MERGEDTS}: the 135-ranker Condorcet matrix the MergeDTS authors evaluated",
+            f"derivation: {MSLR136}.txt without ranker {CDC_REMOVED_ROW + 1} (row/column {CDC_REMOVED_ROW}); labels "
+            "are the 1-based ranker ids",
+            f"source of the 136x136 matrix: {NIGHTINGAL}",
+            "checked against the authors' file (printed with %.18e): its row 0 (135 entries) and entries (3, 134), "
+            "(4, 99) equal this matrix bit for bit",
+            "checked by build_matrices.py: diagonal 0.5, p_ij + p_ji == 1 exactly, Condorcet winner at row "
+            f"{CDC_WINNER_ROW}"]
+    return render(head + summary_lines(P, labels), labels, full_precision_rows(P))
+
+
+def nested_rows(size):
+    """Rows of mslr136_perfect in the nested subset of ``size`` arms, ascending: the Condorcet winner and the first
+    size - 1 of the seeded permutation of the other 135 rows (``NESTED_SEED``)."""
+    others = np.delete(np.arange(136), PERFECT_WINNER_ROW)
+    order = np.random.default_rng(NESTED_SEED).permutation(others)
+    return np.sort(np.append(order[:size - 1], PERFECT_WINNER_ROW))
+
+
+def nested_text(size, P136_perfect):
+    """Text of the nested subset mslr_perfect_k<size> of mslr136_perfect (``nested_rows``)."""
+    rows = nested_rows(size)
+    P = np.asarray(P136_perfect)[np.ix_(rows, rows)]
+    winner = int(np.flatnonzero(rows == PERFECT_WINNER_ROW)[0])
+    if copeland_scores(P)[winner] != size - 1:
+        raise ValueError(f"mslr_perfect_k{size}: ranker {PERFECT_WINNER_ROW + 1} is not a Condorcet winner")
+    labels = [str(r + 1) for r in rows]
+    head = [f"mslr_perfect_k{size}: K = {size}",
+            f"source: {MSLR136_PERFECT}.txt (the MSLR Perfect click model; {NIGHTINGAL})",
+            f"derivation: rows/columns {' '.join(labels)} (1-based ranker ids, ascending) of {MSLR136_PERFECT}: the "
+            f"Condorcet winner (ranker {PERFECT_WINNER_ROW + 1}) and the first {size - 1} rankers of "
+            f"numpy.random.default_rng({NESTED_SEED}).permutation of the other 135 rows; the subsets of sizes "
+            f"{', '.join(map(str, NESTED_SIZES))} are nested",
+            f"checked by build_matrices.py: ranker {PERFECT_WINNER_ROW + 1} is the Condorcet winner"]
+    return render(head + summary_lines(P, labels), labels, full_precision_rows(P))
+
+
 def build(out=DEFAULT_OUT, sources=None):
     """Write every file into ``out``: conversions from the folder ``sources`` (skipped if None), then the
-    Table-9 subsets (from ``out``/mslr136_informational.txt) and the printed tables."""
+    Table-9 subsets and the 135-ranker CDC matrix (from ``out``/mslr136_informational.txt), the nested Perfect
+    subsets (from ``out``/mslr136_perfect.txt) and the printed tables."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     if sources is not None:
@@ -325,6 +389,10 @@ def build(out=DEFAULT_OUT, sources=None):
     P136 = load_plain(out / f"{MSLR136}.txt")
     for name in TABLE9:
         (out / f"{name}.txt").write_text(mslr_subset_text(name, P136))
+    (out / f"{CDC_NAME}.txt").write_text(cdc_text(P136))
+    P136_perfect = load_plain(out / f"{MSLR136_PERFECT}.txt")
+    for size in NESTED_SIZES:
+        (out / f"mslr_perfect_k{size}.txt").write_text(nested_text(size, P136_perfect))
     for name in PRINTED:
         (out / f"{name}.txt").write_text(printed_table_text(name))
 

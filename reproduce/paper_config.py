@@ -15,6 +15,11 @@ HORIZON_MSLR_NONCONDORCET_LARGE = 5_000_000
 # Fig. 6: the paper plots R(1e6) against the feedback delay d without listing the d values; this grid
 # spans one slot (no delay) to 1% of the horizon, about 2 points per decade.
 DELAY_GRID = (1, 10, 30, 100, 300, 1000, 3000, 10000)
+# Past the paper (reproduce/large_scale.py), the MergeDTS authors' protocol (chang-li/MergeDTS demo.py): 50 runs with
+# shuffled arms for K >= 100; their T = 1e8 only for the lines whose cost allows it, T = 1e7 for every line.
+LARGE_SCALE_RUNS = 50
+LARGE_SCALE_HORIZON = 10_000_000
+LARGE_SCALE_LONG_HORIZON = 100_000_000
 ROOT_SEED = 20161205  # default root seed of every experiment (NIPS 2016 opened on 5 Dec 2016)
 
 # The eleven algorithms of Figs. 1, 3 and 4, in the paper's legend order.

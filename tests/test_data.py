@@ -136,6 +136,11 @@ DATASET_TABLE = [
     ("mslr136_informational", 136, [114], 134 / 135, None),
     ("mslr136_navigational", 136, [109], 1.0, None),
     ("mslr136_perfect", 136, [109], 1.0, None),
+    ("mslr135_informational_cdc", 135, [113], 1.0, None),
+    ("mslr_perfect_k8", 8, [6], 1.0, [2, 3, 4, 0, 1, 6, 7, 5]),
+    ("mslr_perfect_k16", 16, [12], 1.0, None),
+    ("mslr_perfect_k32", 32, [26], 1.0, None),
+    ("mslr_perfect_k64", 64, [52], 1.0, None),
     ("copeland500", 500, [0, 1, 2], 498 / 499, None),
 ]
 
@@ -202,6 +207,35 @@ def test_table9_copeland_scores_and_winners(name):
 def test_table9_subsets_regenerate_from_136_matrix(name):
     P136 = np.loadtxt(MATRICES / "mslr136_informational.txt")
     assert build_matrices.mslr_subset_text(name, P136) == (MATRICES / f"{name}.txt").read_text()
+
+
+def test_cdc_is_informational_without_ranker_110_bit_for_bit():
+    # The MergeDTS authors' MSLR-Informational-CDC: row/column 109 removed, nothing else changed.
+    P136 = load_dataset("mslr136_informational").P
+    cdc = load_dataset("mslr135_informational_cdc")
+    keep = np.delete(np.arange(136), 109)
+    assert np.array_equal(cdc.P, P136[np.ix_(keep, keep)])
+    assert cdc.labels == tuple(str(r + 1) for r in keep)
+    assert cdc.condorcet_winner == 113 and cdc.labels[113] == "115"
+    assert build_matrices.cdc_text(np.loadtxt(MATRICES / "mslr136_informational.txt")) == \
+        (MATRICES / "mslr135_informational_cdc.txt").read_text()
+    # Row 0 of the authors' file, first and last entries as printed there (%.18e), read back to the same doubles.
+    assert cdc.P[0, 1] == 2.430399158954673344e-01 and cdc.P[0, 134] == 1.592416124536436550e-01
+
+
+def test_nested_perfect_subsets():
+    # Each subset is the rows of mslr136_perfect named by its labels, contains the smaller ones and has the
+    # Condorcet winner ranker 110; the files regenerate from the 136x136 matrix.
+    perfect = load_dataset("mslr136_perfect")
+    previous = set()
+    for size in build_matrices.NESTED_SIZES:
+        d = load_dataset(f"mslr_perfect_k{size}")
+        rows = np.array([int(label) - 1 for label in d.labels])
+        assert np.array_equal(d.P, perfect.P[np.ix_(rows, rows)])
+        assert previous < set(rows.tolist()) and d.labels[d.condorcet_winner] == "110"
+        previous = set(rows.tolist())
+        assert build_matrices.nested_text(size, np.loadtxt(MATRICES / "mslr136_perfect.txt")) == \
+            (MATRICES / f"mslr_perfect_k{size}.txt").read_text()
 
 
 @pytest.mark.parametrize("name", sorted(PAPER_TABLES))

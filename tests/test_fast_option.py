@@ -37,7 +37,7 @@ def test_the_fast_paths_of_the_paper_algorithms():
         "rcs": {"sampling": "knockout", "skip": "exact"},
         **{name: {"skip": "exact"} for name in ("rucb", "ccb", "rmed1", "rmed2", "ecw_rmed")}}
     assert {name for name in ALGORITHMS if not get_algorithm(name).fast} == {"btm", "multisbm", "savage", "scb",
-                                                                              "sparring"}
+                                                                              "self_sparring", "sparring"}
 
 
 def _args(tmp_path, *flags):

@@ -1,0 +1,89 @@
+"""Self-Sparring (Sui, Zhuang, Burdick & Yue, UAI 2017, "Multi-dueling Bandits with Dependent Arms",
+Algorithm 1 with independent Beta-Bernoulli arms and m = 2) as the MergeDTS authors ran it
+(chang-li/MergeDTS ``dueling_bandits/self_sparring.py``, commit 296f3e2) -- docs/algorithms.md#self-sparring.
+
+Every arm i has a Beta(S_i, F_i) posterior, S = F = 1 at the start.  A slot draws two independent
+Thompson samples: each samples theta_i ~ Beta(S_i, F_i) for every arm and takes the argmax (ties
+uniformly at random); the two may be the same arm.  The winner of the duel gets S_winner += eta, the loser
+F_loser += eta (a self-duel adds eta to both counts of its arm).  The authors' code adds 1 (eta = 1); the
+paper's learning rate eta is the option ``learning_rate``.  Cost: 2K Beta draws a slot.
+
+Delay contract (docs/harness.md#feedback-delay): ``select`` changes nothing but a scratch array; the
+counts change only in ``update``.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from algorithms.base import AlgorithmSpec, Policy, check_positive
+from core.argmax import argmax_first, argmax_uniform, fill_true
+from core.constants import SELF_SPARRING_LEARNING_RATE, SELF_SPARRING_PRIOR
+
+
+class SelfSparringState(NamedTuple):
+    """State of Self-Sparring.  Setting: ``learning_rate`` (eta, the increment of a count)."""
+
+    successes: np.ndarray  # float64 (K,): S_i, the first Beta parameter of arm i (prior included)
+    failures: np.ndarray  # float64 (K,): F_i, the second Beta parameter of arm i (prior included)
+    learning_rate: float
+    theta: np.ndarray  # float64 (K,): scratch for one Thompson sample of every arm
+    every_arm: np.ndarray  # bool (K,): all True, the argmax mask
+
+
+def init_self_sparring(K, horizon=None, learning_rate=SELF_SPARRING_LEARNING_RATE):
+    """A fresh ``SelfSparringState``: S = F = 1 for every arm.  learning_rate: eta (finite, > 0; 1 as run)."""
+    eta = check_positive("learning_rate", learning_rate)
+    return SelfSparringState(successes=np.full(K, SELF_SPARRING_PRIOR), failures=np.full(K, SELF_SPARRING_PRIOR),
+                             learning_rate=eta, theta=np.empty(K), every_arm=fill_true(np.empty(K, np.bool_)))
+
+
+@njit(cache=True)
+def thompson_arm(successes, failures, theta, every_arm, rng):
+    """One Thompson sample (Sui et al. Alg. 1 lines 4-5): theta_i ~ Beta(S_i, F_i) for i = 0..K-1 in order,
+    then the argmax, uniform among ties (the authors' ``my_argmax``)."""
+    for i in range(successes.shape[0]):
+        theta[i] = rng.beta(successes[i], failures[i])
+    return argmax_uniform(rng, theta, every_arm)
+
+
+@njit(cache=True)
+def select_self_sparring(state, t, rng):
+    """Self-Sparring at slot t: (a1, a2) = two independent ``thompson_arm`` draws (m = 2), a1 first."""
+    (successes, failures, _, theta, every_arm) = state
+    a1 = thompson_arm(successes, failures, theta, every_arm, rng)
+    a2 = thompson_arm(successes, failures, theta, every_arm, rng)
+    return a1, a2
+
+
+@njit(cache=True)
+def update_self_sparring(state, a1, a2, a1_won, t):
+    """Sui et al. Alg. 1 line 8 for m = 2: S_winner += eta, F_loser += eta (both to one arm if a1 == a2)."""
+    (successes, failures, learning_rate, _, _) = state
+    winner, loser = (a1, a2) if a1_won else (a2, a1)
+    successes[winner] += learning_rate
+    failures[loser] += learning_rate
+
+
+def recommended_arm(state) -> int:
+    """The arm Self-Sparring recommends now: the highest posterior mean S_i / (S_i + F_i), lowest index on
+    a tie.  (The authors' ``get_winner`` returns the first arm whose mean exceeds 1/2, arm 0 if none does;
+    the highest mean is that rule's intent and is defined for every state.)"""
+    means = state.successes / (state.successes + state.failures)
+    return int(argmax_first(means, state.every_arm))
+
+
+SELF_SPARRING_SPEC = AlgorithmSpec(
+    name="self_sparring", label="Self-Sparring", init=init_self_sparring, select=select_self_sparring,
+    update=update_self_sparring, defaults={"learning_rate": SELF_SPARRING_LEARNING_RATE},
+    color="#ad494a", marker="8",
+    reference="Sui, Zhuang, Burdick & Yue 2017, Alg. 1 (independent Beta arms, m = 2), as in chang-li/MergeDTS "
+              "self_sparring.py",
+)
+
+
+class SelfSparring(Policy):
+    """Self-Sparring as a live policy; parameter ``learning_rate`` (eta, 1.0)."""
+
+    spec = SELF_SPARRING_SPEC

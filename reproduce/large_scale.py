@@ -1,0 +1,381 @@
+"""Past the paper: large-scale online ranker evaluation (MergeDTS, MergeRUCB, Self-Sparring and exact D-TS on
+the 136 MSLR rankers, every algorithm on the 500-armed instance, R(T) against K).
+
+Panels (a)-(d): the MSLR Perfect, Navigational, Informational-CDC (135 rankers, the MergeDTS authors'
+Condorcet matrix) and Informational (no Condorcet winner) matrices; D-TS, D-TS+ (exact fast paths),
+D-TS "best" (alpha = 0.8^7, the MergeDTS authors' tuning), MergeDTS and MergeRUCB (default and "best"),
+Self-Sparring, RMED1, ECW-RMED, RUCB, RCS (their exact fast paths); 50 runs with shuffled arms (the MergeDTS
+protocol), T = 1e7, and T = 1e8 for the lines in ``LONG_ALGORITHMS``.  The Condorcet panels draw the G2W
+regret (Yue et al.'s gap sum per slot, gap(a) = p_ca - 1/2): the MergeDTS authors report half of it, the
+"average of the two arms' gaps" 0.5 (gap(a1) + gap(a2)) per slot; the Informational panel draws the
+Copeland regret of Eq. 1.  (e) the 500-armed instance with every algorithm, T = 1e6, 10 runs (100 for
+D-TS, D-TS+, CCB, SCB, ECW-RMED).  (f) R(1e7) against K for D-TS, MergeDTS, Self-Sparring and RMED1 on nested
+subsets of the Perfect matrix (K = 8, 16, 32, 64, 136).
+
+An algorithm that is not registered (``algorithms.ALGORITHMS``) makes its lines "unavailable": they are
+listed, never computed, and the claims that need them read "not measured", as for lines not computed yet.
+Usage: ``python reproduce/large_scale.py [--plot-only] [--algorithms NAME ...] [--max-hours H] ...``.
+"""
+
+import math
+import sys
+from dataclasses import replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from algorithms import ALGORITHMS, get_algorithm
+from data import load_dataset
+from reproduce.claims import (
+    QUICK_PREFIX,
+    REDUCED_PREFIX,
+    Estimate,
+    above,
+    by_name,
+    checked,
+    final,
+    log_slope,
+    mean_se,
+    need,
+    worst,
+)
+from reproduce.cli import backend_context, build_parser, main_guard, resolve
+from reproduce.experiment import combine_ete, ete_horizons, print_table, write_claims
+from reproduce.paper_config import (
+    ALL_ELEVEN,
+    HORIZON,
+    LARGE_SCALE_HORIZON,
+    LARGE_SCALE_LONG_HORIZON,
+    LARGE_SCALE_RUNS,
+    RUNS_K_GT_100,
+)
+from reproduce.paths import BENCH_TABLE
+from reproduce.plotting import (
+    BAND_NOTE,
+    curve_frame,
+    figure_legend,
+    legend_space,
+    regret_axes,
+    save_figure,
+    setup_theme,
+    style,
+    write_table,
+)
+from reproduce.runner import Line, line_key, load_line, run_lines
+
+NAME = "large_scale"
+MSLR_MATRICES = (("mslr136_perfect", "(a) MSLR Perfect, K=136"),
+                 ("mslr136_navigational", "(b) MSLR Navigational, K=136"),
+                 ("mslr135_informational_cdc", "(c) MSLR Informational-CDC, K=135"),
+                 ("mslr136_informational", "(d) MSLR Informational, K=136, no Condorcet winner"))
+# The parameter sets the MergeDTS authors ran (chang-li/MergeDTS demo.py): written out here until the shared
+# presets (AlgorithmSpec.presets) are merged.
+DTS_BEST = (("alpha", 0.8**7),)
+MERGE_DTS_BEST = (("C", 4e5), ("alpha", 0.8**6), ("batch_size", 16))
+MERGE_RUCB_BEST = (("C", 4e5), ("alpha", 0.8**6), ("batch_size", 8))
+FAST_DTS = (("sampling", "fast"),)
+# (algorithm, params, tag) of panels (a)-(d); an algorithm's exact fast paths are added where it has them.
+MSLR_ENTRIES = (
+    ("dts", (), "D-TS"), ("dts_plus", (), "D-TS+"), ("dts", DTS_BEST, "D-TS (best)"),
+    ("merge_dts", (), "MergeDTS"), ("merge_dts", MERGE_DTS_BEST, "MergeDTS (best)"),
+    ("merge_rucb", (), "MergeRUCB"), ("merge_rucb", MERGE_RUCB_BEST, "MergeRUCB (best)"),
+    ("self_sparring", (), "Self-Sparring"), ("rmed1", (), "RMED1"), ("ecw_rmed", (), "ECW-RMED"),
+    ("rucb", (), "RUCB"), ("rcs", (), "RCS"),
+)
+# T = 1e8 lines: the tags whose cost per slot at K = 136, once the first 1e6 slots are past, keeps 50 runs of
+# 1e8 slots within 2 CPU hours per matrix (docs/experiments.md#large-scale; measured costs
+# printed by bench/paper_cost.py --large-scale).  D-TS (exact, fast paths) and MergeDTS are the pair the
+# MergeDTS claim is about.
+LONG_TAGS = ("D-TS", "MergeDTS", "MergeDTS (best)", "RUCB")
+COPELAND500 = "copeland500"
+EVERY_ALGORITHM = (*ALL_ELEVEN, "multisbm", "rmed2", "merge_dts", "merge_rucb", "self_sparring")
+MANY_RUNS_500 = ("dts", "dts_plus", "ccb", "scb", "ecw_rmed")  # 100 runs on the 500-armed instance
+MANY_RUNS = 100
+NESTED = ("mslr_perfect_k8", "mslr_perfect_k16", "mslr_perfect_k32", "mslr_perfect_k64", "mslr136_perfect")
+NESTED_TAGS = ("D-TS", "MergeDTS", "Self-Sparring", "RMED1")
+GAP_AVERAGE_FACTOR = 0.5  # MergeDTS regret per slot 0.5 (gap(a1) + gap(a2)) = GAP_AVERAGE_FACTOR x the stored G2W
+
+
+def with_fast(algorithm: str, params: tuple) -> tuple:
+    """``params`` completed with the algorithm's exact fast paths (``AlgorithmSpec.fast``) where it is registered;
+    an unregistered algorithm keeps ``params``."""
+    fast = ALGORITHMS[algorithm].fast if algorithm in ALGORITHMS else {}
+    return tuple(sorted({**fast, **dict(params)}.items()))
+
+
+def mslr_lines(dataset: str, runs: int, horizon: int) -> list[Line]:
+    """Every line of an MSLR panel (``MSLR_ENTRIES``) at ``horizon``, plus the T = 1e8 lines of LONG_TAGS."""
+    lines = []
+    for algorithm, params, tag in MSLR_ENTRIES:
+        base = Line(dataset, algorithm, horizon, runs, with_fast(algorithm, params), tag)
+        lines.append(base)
+        if tag in LONG_TAGS and horizon == LARGE_SCALE_HORIZON:
+            lines.append(replace(base, horizon=LARGE_SCALE_LONG_HORIZON, tag=f"{tag}, T=1e8"))
+    return lines
+
+
+def copeland500_curves(runs: int | None, horizon: int) -> list[list[Line]]:
+    """Panel (e): one curve per algorithm (the horizon grid for BTM and SAVAGE), with the defaults (the paper's
+    Fig. 4(d) lines are among them, so their stored runs are reused)."""
+    curves = []
+    for algorithm in EVERY_ALGORITHM:
+        count = runs or (MANY_RUNS if algorithm in MANY_RUNS_500 else RUNS_K_GT_100)
+        needs_horizon = algorithm in ALGORITHMS and ALGORITHMS[algorithm].needs_horizon
+        curves.append([Line(COPELAND500, algorithm, h, count) for h in (ete_horizons(horizon) if needs_horizon
+                                                                          else [horizon])])
+    return curves
+
+
+def nested_lines(runs: int, horizon: int) -> list[Line]:
+    """Panel (f): the NESTED_TAGS lines of MSLR_ENTRIES on every nested Perfect subset."""
+    entries = [entry for entry in MSLR_ENTRIES if entry[2] in NESTED_TAGS]
+    return [Line(dataset, algorithm, horizon, runs, with_fast(algorithm, params), tag)
+            for dataset in NESTED for algorithm, params, tag in entries]
+
+
+def all_curves(args) -> dict[str, list[list[Line]]]:
+    """Every curve of every panel under the command line (--runs, --horizon, --quick scale every panel down)."""
+    scaled = args.quick or args.horizon_given
+    horizon = args.horizon if scaled else LARGE_SCALE_HORIZON
+    runs = args.runs or LARGE_SCALE_RUNS
+    panels = {title: [[line] for line in mslr_lines(dataset, runs, horizon)] for dataset, title in MSLR_MATRICES}
+    horizon500 = args.horizon if scaled else HORIZON
+    panels[f"(e) 500-armed Copeland, T={horizon500:.0e}"] = copeland500_curves(args.runs, horizon500)
+    panels["(f) R(T) against K, nested MSLR Perfect subsets"] = [[line] for line in nested_lines(runs, horizon)]
+    return panels
+
+
+def available(line: Line) -> bool:
+    """Whether the line's algorithm is registered (else the line is "unavailable")."""
+    return line.algorithm in ALGORITHMS
+
+
+# --- cost ---------------------------------------------------------------------------------------------------
+
+def step_costs() -> pd.DataFrame:
+    """bench/step_cost.csv (ns per slot by algorithm, options and K)."""
+    return pd.read_csv(BENCH_TABLE)
+
+
+def options_text(algorithm: str, params: tuple) -> str:
+    """The ``options`` column of bench/step_cost.csv for these parameters ("-" for none; only the fast-path
+    options are benchmarked)."""
+    fast = ALGORITHMS[algorithm].fast if algorithm in ALGORITHMS else {}
+    chosen = [f"{name}={value}" for name, value in sorted(dict(params).items()) if name in fast]
+    return " ".join(chosen) or "-"
+
+
+def estimated_hours(line: Line, costs: pd.DataFrame) -> float:
+    """CPU hours of the line's runs from bench/step_cost.csv at the nearest measured K: the mean ns per slot of a
+    whole run from slot 1 (``ns_whole``, over ``whole_slots``) for its first slots and the ns per slot after the
+    warm-up (``ns_later``) for the rest; NaN where the algorithm or its options were not benchmarked.  For lines
+    whose slots keep getting cheaper with t (the fast paths) this is an upper estimate."""
+    K = load_dataset(line.dataset).K
+    rows = costs[(costs["algorithm"] == line.algorithm) & (costs["options"] == options_text(line.algorithm,
+                                                                                         line.params))]
+    if rows.empty:
+        return math.nan
+    row = rows.iloc[int(np.argmin(np.abs(np.log(rows["K"].to_numpy() / K))))]
+    first = min(line.horizon, row["whole_slots"]) if np.isfinite(row["ns_whole"]) else 0
+    ns = first * row["ns_whole"] + (line.horizon - first) * row["ns_later"] if first else \
+        line.horizon * row["ns_later"]
+    return float(ns) * 1e-9 * line.runs / 3600
+
+
+def within_budget(hours: float, max_hours: float) -> bool:
+    """Whether a line of ``hours`` estimated CPU hours is computed under --max-hours: at most the limit, or no
+    estimate (NaN) and no limit (inf)."""
+    return hours <= max_hours or (math.isnan(hours) and math.isinf(max_hours))
+
+
+# --- simulate or load --------------------------------------------------------------------------------------
+
+def simulate(args) -> tuple[dict, pd.DataFrame]:
+    """Compute the selected lines (cheapest first) unless --plot-only, then load every stored line; returns
+    {panel: [LineResult]} and the lines table (status stored / missing / unavailable, runs, seconds)."""
+    panels = all_curves(args)
+    flat = list(dict.fromkeys(line for curves in panels.values() for curve in curves for line in curve))
+    costs = step_costs()
+    if not args.plot_only:
+        chosen = [line for line in flat if available(line)
+                  and (not args.algorithms or line.algorithm in args.algorithms)
+                  and within_budget(estimated_hours(line, costs), args.max_hours)]
+        chosen.sort(key=lambda line: (math.isnan(estimated_hours(line, costs)), estimated_hours(line, costs)))
+        with backend_context(args):
+            for line in chosen:  # one at a time, so that every finished line is complete on disk
+                run_lines([line], NAME, args.out, args.seed, n_jobs=args.n_jobs, force=args.force,
+                          progress=not args.no_progress, backend=args.backend)
+    stored, rows = {}, []
+    for line in flat:
+        status, result = "unavailable", None
+        if available(line):
+            try:
+                result = load_line(line, load_dataset(line.dataset), get_algorithm(line.algorithm), args.out, args.seed)
+                status = "stored"
+            except ValueError:
+                status = "missing"
+        stored[line] = result
+        meta = result.meta if result is not None else {}
+        rows.append({"dataset": line.dataset, "line": line_key(line) if available(line) else line.algorithm,
+                     "tag": line.name, "algorithm": line.algorithm, "horizon": line.horizon, "runs": line.runs,
+                     "status": status, "estimated_cpu_hours": estimated_hours(line, costs),
+                     "worker_seconds": meta.get("worker_seconds", math.nan),
+                     "seconds_per_run": meta.get("worker_seconds", math.nan) / line.runs,
+                     "cpu_seconds": meta.get("cpu_seconds", math.nan),
+                     "commits": " ".join(meta.get("commits", []))})
+    results = {}
+    for title, curves in panels.items():
+        results[title] = []
+        for curve in curves:
+            parts = [stored[line] for line in curve]
+            if all(part is not None for part in parts):
+                results[title].append(parts[0] if len(parts) == 1 else combine_ete(parts))
+    table = pd.DataFrame(rows)
+    absent = table[table["status"] != "stored"]
+    if len(absent):
+        print(f"note: {len(absent)} lines not drawn: " + "; ".join(
+            f"{row.dataset} {row.tag} T={row.horizon} ({row.status})" for row in absent.itertuples()), file=sys.stderr)
+    return results, table
+
+
+# --- tables and claims -------------------------------------------------------------------------------------
+
+def final_rows(results: dict) -> pd.DataFrame:
+    """Per drawn line: R(T) (Copeland, Eq. 1), the G2W regret and the MergeDTS authors' regret (G2W x 1/2) at T,
+    mean and s.e. over runs, and the slope of R against ln t over the last decade."""
+    rows = []
+    for title, curves in results.items():
+        for res in curves:
+            copeland, g2w = final(res), mean_se(res.g2w[:, -1])
+            rows.append({"panel": title, "dataset": res.line.dataset, "label": res.label, "horizon": res.line.horizon,
+                         "runs": res.final.shape[0], "copeland_regret": copeland.value, "copeland_se": copeland.se,
+                         "g2w_regret": g2w.value, "g2w_se": g2w.se,
+                         "mergedts_regret": GAP_AVERAGE_FACTOR * g2w.value,
+                         "mergedts_se": GAP_AVERAGE_FACTOR * g2w.se,
+                         "slope_last_decade": log_slope(res).value,
+                         "seconds_per_run": res.meta.get("worker_seconds", math.nan) / res.final.shape[0]})
+    return pd.DataFrame(rows)
+
+
+def g2w_final(result) -> Estimate:
+    """Mean and s.e. of the G2W regret at T (the MergeDTS authors' regret is GAP_AVERAGE_FACTOR times it)."""
+    return mean_se(result.g2w[:, -1])
+
+
+def claims(results: dict) -> list[dict]:
+    """L1: MergeDTS below exact D-TS on each Condorcet MSLR matrix (the MergeDTS authors' regret), at T = 1e7 and
+    1e8, default and "best" settings.  L2: on Informational (no Condorcet winner) the merge algorithms' Copeland
+    regret against D-TS's at T = 1e7, and whether it grows linearly (slope over the last decade above D-TS's)."""
+    rows = []
+    statement = ("MergeDTS outperforms the state of the art (here: exact D-TS) on large-scale Condorcet ranker "
+                 "evaluation (Li et al. 2020)")
+    for _, title in MSLR_MATRICES[:3]:
+        curves = by_name(results[title])
+        for suffix in ("", ", T=1e8"):
+            for merge in ("MergeDTS", "MergeDTS (best)"):
+                def check(merge=merge + suffix, dts="D-TS" + suffix, best="D-TS (best)" + suffix, curves=curves):
+                    """(text, verdict): D-TS's and D-TS (best)'s G2W regret above MergeDTS's at T (worst of both)."""
+                    m, d = need(curves, merge, dts)
+                    verdicts = [above(g2w_final(d), g2w_final(m))]
+                    text = f"MergeDTS-regret at T: {merge} {GAP_AVERAGE_FACTOR * g2w_final(m).value:.4g}, " \
+                           f"{dts} {GAP_AVERAGE_FACTOR * g2w_final(d).value:.4g}"
+                    if best in curves:
+                        verdicts.append(above(g2w_final(curves[best]), g2w_final(m)))
+                        text += f", {best} {GAP_AVERAGE_FACTOR * g2w_final(curves[best]).value:.4g}"
+                    return text, worst(*verdicts)
+                rows.append(checked("L1", f"{title}{suffix}", statement, check))
+    informational = by_name(results[MSLR_MATRICES[3][1]])
+    for merge in ("MergeDTS", "MergeDTS (best)", "MergeRUCB", "MergeRUCB (best)"):
+        def check_nc(merge=merge):
+            """(text, verdict): the merge algorithm's Copeland regret at T and its last-decade slope above D-TS's."""
+            m, d = need(informational, merge, "D-TS")
+            verdicts = (above(final(m), final(d)), above(log_slope(m), log_slope(d)))
+            return (f"R(T) {final(m)} vs D-TS {final(d)}; slope per ln t over the last decade {log_slope(m)} vs "
+                    f"{log_slope(d)}"), worst(*verdicts)
+        rows.append(checked("L2", MSLR_MATRICES[3][1], f"{merge}, whose pruning assumes a Condorcet winner, has "
+                                                       "higher regret than D-TS on a matrix without one", check_nc))
+    return rows
+
+
+# --- figures -----------------------------------------------------------------------------------------------
+
+def plot(results: dict, stem) -> pd.DataFrame:
+    """Panels (a)-(e) as regret curves (G2W on the Condorcet ones, Copeland on (d) and (e)), (f) R(T) against K;
+    writes stem.png/.pdf/.csv (the curves drawn); returns the curve table."""
+    setup_theme()
+    titles = list(results)
+    fig, axes = plt.subplots(3, 2, figsize=(11, 13))
+    frames = []
+    for ax, title in zip(list(axes.flat)[:5], titles[:5], strict=True):
+        metric = "g2w" if title in dict((t, d) for d, t in MSLR_MATRICES[:3]) else "regret"
+        frame = curve_frame(results[title], title, metric)
+        frames.append(frame)
+        regret_axes(ax, frame, results[title], title)
+        if metric == "g2w":
+            ax.set_ylabel("G2W regret (MergeDTS's regret x 2)")
+    ax = axes.flat[5]
+    by_tag = {}
+    for res in results[titles[5]]:
+        by_tag.setdefault(res.label, []).append(res)
+    for tag, curves in by_tag.items():
+        curves.sort(key=lambda res: load_dataset(res.line.dataset).K)
+        K = [load_dataset(res.line.dataset).K for res in curves]
+        estimates = [g2w_final(res) for res in curves]
+        mean = np.array([e.value for e in estimates])
+        half = 1.96 * np.array([e.se for e in estimates])
+        ax.errorbar(K, mean, yerr=half, label=tag, capsize=3, **{k: v for k, v in style(curves[0]).items()})
+        frames.append(pd.DataFrame({"panel": titles[5], "label": tag, "metric": "g2w", "t": curves[0].line.horizon,
+                                    "K": K, "mean_regret": mean, "ci95_low": mean - half, "ci95_high": mean + half}))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    sizes = [load_dataset(name).K for name in NESTED]
+    ax.set_xticks(sizes, [str(K) for K in sizes])
+    ax.minorticks_off()
+    ax.set_xlabel("number of arms K")
+    ax.set_ylabel("G2W regret at T (MergeDTS's x 2)")
+    ax.set_title(titles[5], fontsize=9)
+    figure_legend(fig, list(axes.flat))
+    fig.text(0.5, 0.001, BAND_NOTE + "; (f): 95% interval of the mean", ha="center", fontsize=7)
+    fig.tight_layout(rect=(0, legend_space(fig, list(axes.flat)), 1, 1))
+    save_figure(fig, stem)
+    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    write_table(table, stem.with_suffix(".csv"))
+    return table
+
+
+def main(argv=None):
+    """Parse and check the command line, simulate (or load), draw, tabulate and check the claims."""
+    def run():
+        """The script's body (bad input: ValueError, one ``error:`` line)."""
+        parser = build_parser(__doc__.splitlines()[0], LARGE_SCALE_HORIZON, fast=False)
+        parser.add_argument("--algorithms", nargs="+", default=None, metavar="NAME",
+                            help="compute only the lines of these registry names (the others are loaded if stored)")
+        parser.add_argument("--max-hours", default="inf",
+                            help="compute only lines whose estimated CPU hours (bench/step_cost.csv) are at most this "
+                                 "(lines without an estimate are computed only without this limit)")
+        args = parser.parse_args(argv)
+        try:
+            args.max_hours = float(args.max_hours)
+        except ValueError:
+            raise ValueError(f"--max-hours must be a number of hours, got {args.max_hours!r}") from None
+        if not args.max_hours > 0:
+            raise ValueError(f"--max-hours must be > 0, got {args.max_hours!r}")
+        args = resolve(args)
+        results, lines = simulate(args)
+        stem = args.figures / NAME
+        write_table(lines, stem.with_name(f"{NAME}_lines.csv"))
+        plot(results, stem)
+        table = final_rows(results)
+        write_table(table, stem.with_name(f"{NAME}_final.csv"))
+        note = QUICK_PREFIX if args.quick else (REDUCED_PREFIX if args.runs or args.horizon_given else None)
+        checks = write_claims(claims(results), stem.with_name(f"{NAME}_claims.csv"), note)
+        print_table(lines[["dataset", "tag", "horizon", "runs", "status", "estimated_cpu_hours", "seconds_per_run"]])
+        print_table(checks.drop(columns="statement"))
+        print(f"wrote {stem}.png, .pdf, .csv")
+
+    main_guard(run)
+
+
+if __name__ == "__main__":
+    main()

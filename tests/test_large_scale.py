@@ -1,0 +1,101 @@
+"""reproduce/large_scale.py: the line plan (protocol, fast paths, nested subsets), the rule for unregistered
+algorithms (listed as unavailable, claims not measured), the cost estimate from bench/step_cost.csv, the
+MergeDTS regret factor, and bad input."""
+
+import math
+import subprocess
+import sys
+from dataclasses import replace
+
+import pandas as pd
+import pytest
+
+from algorithms import get_algorithm
+from data import load_dataset
+from reproduce import large_scale as ls
+from reproduce import seeds
+from reproduce.claims import NOT_MEASURED
+from reproduce.paper_config import LARGE_SCALE_HORIZON, LARGE_SCALE_LONG_HORIZON, LARGE_SCALE_RUNS
+from reproduce.paths import ROOT
+from reproduce.runner import Line, run_one
+
+
+def test_mslr_lines_follow_the_protocol_with_fast_paths():
+    lines = ls.mslr_lines("mslr136_perfect", LARGE_SCALE_RUNS, LARGE_SCALE_HORIZON)
+    by_tag = {line.tag: line for line in lines}
+    assert all(line.runs == 50 and line.shuffle for line in lines)
+    assert by_tag["D-TS"].params == (("sampling", "fast"),)
+    assert by_tag["D-TS (best)"].params == (("alpha", 0.8**7), ("sampling", "fast"))
+    assert by_tag["RCS"].params == (("sampling", "knockout"), ("skip", "exact"))
+    assert by_tag["MergeDTS (best)"].params == (("C", 4e5), ("alpha", 0.8**6), ("batch_size", 16))
+    long = {line.tag for line in lines if line.horizon == LARGE_SCALE_LONG_HORIZON}
+    assert long == {f"{tag}, T=1e8" for tag in ls.LONG_TAGS}
+    # Quick or scaled-down runs have no T = 1e8 lines.
+    assert all(line.horizon == 10_000 for line in ls.mslr_lines("mslr136_perfect", 20, 10_000))
+
+
+def test_nested_panel_reuses_the_perfect_lines_at_k136():
+    nested = ls.nested_lines(LARGE_SCALE_RUNS, LARGE_SCALE_HORIZON)
+    perfect = set(ls.mslr_lines("mslr136_perfect", LARGE_SCALE_RUNS, LARGE_SCALE_HORIZON))
+    assert {line for line in nested if line.dataset == "mslr136_perfect"} <= perfect
+    assert [load_dataset(name).K for name in ls.NESTED] == [8, 16, 32, 64, 136]
+
+
+def test_copeland500_run_counts():
+    curves = ls.copeland500_curves(None, 10**6)
+    runs = {curve[0].algorithm: curve[0].runs for curve in curves}
+    assert {name for name, count in runs.items() if count == 100} == set(ls.MANY_RUNS_500)
+    assert len(curves) == 16 and set(runs.values()) == {10, 100}
+    assert len(next(curve for curve in curves if curve[0].algorithm == "btm")) > 1  # the horizon grid
+
+
+def test_budget_rule_and_cost_estimate():
+    assert ls.within_budget(0.5, 1.0) and not ls.within_budget(1.5, 1.0)
+    assert not ls.within_budget(math.nan, 1.0) and ls.within_budget(math.nan, math.inf)
+    costs = pd.DataFrame({"algorithm": ["rucb", "rucb"], "options": ["skip=exact", "skip=exact"], "K": [32, 136],
+                          "ns_later": [100.0, 1000.0], "ns_whole": [float("nan"), 5000.0],
+                          "whole_slots": [0, 200_000]})
+    line = Line("mslr135_informational_cdc", "rucb", 10**7, 50, (("skip", "exact"),))
+    # nearest K: 136; the first 2e5 slots at the whole-run mean, the rest at the later cost
+    assert ls.estimated_hours(line, costs) == pytest.approx((2e5 * 5000 + 9.8e6 * 1000) * 1e-9 * 50 / 3600)
+    assert ls.estimated_hours(replace(line, dataset="mslr_perfect_k32"), costs) == \
+        pytest.approx(100e-9 * 1e7 * 50 / 3600)  # no whole-run mean: the later cost throughout
+    assert math.isnan(ls.estimated_hours(Line("mslr136_perfect", "rucb", 10, 1), costs))  # "-" not benchmarked
+
+
+def test_mergedts_regret_is_half_the_g2w():
+    # The MergeDTS authors add 0.5 (gap(a1) + gap(a2)) a slot; the harness's G2W adds gap(a1) + gap(a2).  Replay
+    # one stored-style run slot by slot through the policy and sum both.
+    ds = load_dataset("mslr5_condorcet")
+    spec = get_algorithm("rucb")
+    row = run_one(ds, spec, {}, 500, 0, 3, shuffle=False)
+    rng = seeds.algorithm_rng(3, ds.name, 0, spec.name, None)
+    state, gap, total = spec.make_state(5), ds.P[ds.condorcet_winner] - 0.5, 0.0
+    for t in range(1, 501):
+        a1, a2 = spec.select(state, t, rng)
+        spec.update(state, a1, a2, rng.random() < ds.P[a1, a2], t)
+        total += 0.5 * (gap[a1] + gap[a2])
+    assert total == pytest.approx(ls.GAP_AVERAGE_FACTOR * row["g2w"][-1], rel=1e-12)
+
+
+def test_unregistered_algorithms_are_unavailable_and_their_claims_not_measured(tmp_path):
+    out = subprocess.run([sys.executable, "reproduce/large_scale.py", "--quick", "--plot-only", "--out",
+                          str(tmp_path / "r"), "--figures", str(tmp_path / "f")], cwd=ROOT, capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    lines = pd.read_csv(tmp_path / "f" / "quick" / "large_scale_lines.csv")
+    merge = lines[lines["algorithm"].isin(["merge_dts", "merge_rucb"])]
+    assert len(merge) and set(merge["status"]) == {"unavailable"}
+    assert set(lines["status"]) <= {"unavailable", "missing"}
+    claims = pd.read_csv(tmp_path / "f" / "quick" / "large_scale_claims.csv")
+    assert claims["verdict"].str.contains(NOT_MEASURED).all()
+    assert not (tmp_path / "r").exists()  # --plot-only writes no results
+
+
+@pytest.mark.parametrize("flag,value", [("--max-hours", "0"), ("--max-hours", "soon"), ("--runs", "0")])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, flag, value):
+    out = subprocess.run([sys.executable, "reproduce/large_scale.py", "--plot-only", flag, value, "--figures",
+                          str(tmp_path / "f")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and flag in out.stderr
+    assert not (tmp_path / "f").exists()
+
