@@ -382,6 +382,7 @@ def test_api_bad_input(case, tmp_path):
     assert tree(tmp_path) == before
 
 
+@pytest.mark.process
 def test_scripts_as_subprocesses(tmp_path):
     """The real scripts: exit status 2, one error line, no traceback, nothing written."""
     (tmp_path / "F").write_text("x")

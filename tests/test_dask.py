@@ -16,6 +16,8 @@ from reproduce.cli import SCHEDULER_TIMEOUT_S
 from reproduce.runner import Line, run_lines
 
 distributed = pytest.importorskip("distributed")
+# Starts a cluster / real processes and signals: CI runs these with -m process.
+pytestmark = pytest.mark.process
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = ("regret", "g2w", "final", "self_counts", "permutations", "checkpoints")
 

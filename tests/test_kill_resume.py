@@ -10,9 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from reproduce.store import read_chunk
 
+# Starts a cluster / real processes and signals: CI runs these with -m process.
+pytestmark = pytest.mark.process
 ROOT = Path(__file__).resolve().parent.parent
 HORIZON, RUNS, RUNS_PER_CHUNK = 100_000, 16, 2
 # run.py with chunks of 2 runs (runner.CHUNK_SLOTS patched), so that this tiny job has 8 chunks.
