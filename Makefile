@@ -1,56 +1,59 @@
 # Paper figures, tests and benchmarks.
-#   make all-figures          every figure, Table 9 and figures/REPORT.md at paper scale (stored runs are
-#                             reused, so a checkout with the committed results/ redraws in seconds)
+#   make all-figures          every figure, Table 9, the C18 diagnostic and figures/REPORT.md at paper scale from
+#                             the committed runs under results/ (nothing is computed; a few minutes of redrawing)
 #   make all-figures QUICK=1  a minutes-long smoke run of each, under figures/quick/ (not evidence)
-#   make -B all-figures FORCE=1   recompute every run from scratch (hours; resumable)
+#   make all-figures FORCE=1  recompute every run from scratch (hours; resumable)
 #   make all-figures FAST=1   the seven figures with every algorithm's exact fast paths (same law, other
 #                             random streams), results and figures under fast/ (combines with QUICK=1)
-# A figure is redrawn only when its script or the shared plotting/experiment code is newer than it.
+# Every target runs its script each time: a script draws from the stored runs and computes only those not stored
+# yet, so redrawing is cheap and no rule depends on file timestamps (a fresh clone gives every file the same age).
 PYTHON ?= .venv/bin/python
 FIGDIR := figures$(if $(QUICK),/quick,)$(if $(FAST),/fast,)
-FLAGS ?= $(if $(QUICK),--quick,) $(if $(FAST),--fast,) $(if $(FORCE),--force,)
-FIGURES := fig1_mslr fig2_regret_std fig3_condorcet fig4_noncondorcet fig5_diversity fig6_delay fig7_pure_dts
-SHARED := reproduce/experiment.py reproduce/plotting.py reproduce/claims.py reproduce/paper_claims.py \
-          reproduce/paper_config.py
+# The flags each script takes: Fig. 2 only reads Fig. 1's runs (no --force); C18 has no fast path; Table 9 only
+# reads data/.
+QUICK_FLAG := $(if $(QUICK),--quick,)
+FLAGS ?= $(QUICK_FLAG) $(if $(FAST),--fast,) $(if $(FORCE),--force,)
+READ_FLAGS := $(QUICK_FLAG) $(if $(FAST),--fast,)
+C18_FLAGS := $(QUICK_FLAG) $(if $(FORCE),--force,)
+FIGURES := fig1 fig2 fig3 fig4 fig5 fig6 fig7
 
-.PHONY: install all-figures fig1 fig2 fig3 fig4 fig5 fig6 fig7 table9 c18 report readme verify fast-agreement test \
-        test-all lint bench bench-paper bench-targets clean
+.PHONY: install all-figures $(FIGURES) table9 c18 large-scale report readme verify fast-agreement test test-process test-all \
+        lint bench bench-paper bench-targets clean
 
 install:
 	python3 -m venv .venv
 	$(PYTHON) -m pip install -r requirements.txt
 
-# Table 9 (data only) and the C18 diagnostic (D-TS slot by slot, by design) have no fast path.
-all-figures: $(FIGURES:%=$(FIGDIR)/%.png) $(if $(FAST),,$(FIGDIR)/table9_mslr_subsets.md $(FIGDIR)/c18_elimination.csv \
-             $(FIGDIR)/large_scale.png) \
-             report $(if $(FAST),fast-agreement,)
+# Table 9 (data only) and the C18 diagnostic (D-TS slot by slot, by design) have no fast path.  The report last.
+all-figures: $(FIGURES) $(if $(FAST),fast-agreement,table9 c18 large-scale)
+	$(MAKE) --no-print-directory report PYTHON="$(PYTHON)" QUICK="$(QUICK)" FAST="$(FAST)"
 
-fig1: $(FIGDIR)/fig1_mslr.png
-fig2: $(FIGDIR)/fig2_regret_std.png
-fig3: $(FIGDIR)/fig3_condorcet.png
-fig4: $(FIGDIR)/fig4_noncondorcet.png
-fig5: $(FIGDIR)/fig5_diversity.png
-fig6: $(FIGDIR)/fig6_delay.png
-fig7: $(FIGDIR)/fig7_pure_dts.png
-table9: $(FIGDIR)/table9_mslr_subsets.md
-c18: $(FIGDIR)/c18_elimination.csv
-
-$(FIGDIR)/%.png: reproduce/%.py $(SHARED)
-	$(PYTHON) reproduce/$*.py $(FLAGS)
-
+fig1:
+	$(PYTHON) reproduce/fig1_mslr.py $(FLAGS)
 # Fig. 2 is computed from Fig. 1's stored runs.
-$(FIGDIR)/fig2_regret_std.png: $(FIGDIR)/fig1_mslr.png
+fig2: fig1
+	$(PYTHON) reproduce/fig2_regret_std.py $(READ_FLAGS)
+fig3:
+	$(PYTHON) reproduce/fig3_condorcet.py $(FLAGS)
+fig4:
+	$(PYTHON) reproduce/fig4_noncondorcet.py $(FLAGS)
+fig5:
+	$(PYTHON) reproduce/fig5_diversity.py $(FLAGS)
+fig6:
+	$(PYTHON) reproduce/fig6_delay.py $(FLAGS)
+fig7:
+	$(PYTHON) reproduce/fig7_pure_dts.py $(FLAGS)
+table9:
+	$(PYTHON) reproduce/table9_mslr_subsets.py $(QUICK_FLAG)
+# Claim C18: how often the RUCB-based elimination changes D-TS's first candidate (a diagnostic; its runs are
+# stored under results/c18_elimination/, ~7 min on 2 cores to compute).
+c18:
+	$(PYTHON) reproduce/c18_elimination.py $(C18_FLAGS)
 
-# Past the paper: drawn from the stored runs (days of computation, run in the background: docs/experiments.md).
-$(FIGDIR)/large_scale.png: reproduce/large_scale.py $(SHARED)
+# Past the paper (docs/experiments.md): drawn from the stored runs only, since its lines take days of background
+# computation (run reproduce/large_scale.py itself, or with FORCE=1 here, to compute them); QUICK=1 computes its smoke run.
+large-scale:
 	$(PYTHON) reproduce/large_scale.py $(if $(QUICK)$(FORCE),$(FLAGS),--plot-only)
-
-$(FIGDIR)/table9_mslr_subsets.md: reproduce/table9_mslr_subsets.py
-	$(PYTHON) reproduce/table9_mslr_subsets.py $(if $(QUICK),--quick,)
-
-# Claim C18: how often the RUCB-based elimination changes D-TS's first candidate (a diagnostic, ~7 min on 2 cores).
-$(FIGDIR)/c18_elimination.csv: reproduce/c18_elimination.py $(SHARED)
-	$(PYTHON) reproduce/c18_elimination.py $(FLAGS)
 
 # REPORT.md from every figure's tables; at paper scale also the README's generated blocks.
 report:
@@ -72,6 +75,10 @@ fast-agreement:
 test:
 	$(PYTHON) -m pytest -q
 
+# The tests that start subprocesses, real signals or a cluster (deselected by default; CI runs them).
+test-process:
+	$(PYTHON) -m pytest -q -m process
+
 test-all:
 	$(PYTHON) -m pytest -q -m "slow or not slow"
 
@@ -81,6 +88,7 @@ lint:
 # ns per slot of every algorithm at K = 5 .. 2000 (D-TS family: default vs sampling="fast"); bench/README.md.
 bench:
 	$(PYTHON) bench/step_cost.py --whole --csv bench/step_cost.csv
+	$(PYTHON) bench/cost_vs_k.py --table bench/step_cost.csv --figures figures
 
 # Estimated CPU hours of every paper figure from per-slot costs measured here (a few minutes), then the
 # worker and CPU hours the stored runs took, defaults and --fast (bench/paper_cost.py --measured: only that).

@@ -19,6 +19,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from algorithms.recommend import recommend
 from core.constants import ALPHA_BOUND_MIN, PSEUDO_N, PSEUDO_W
 
 # The opt-in exact skipping of self-comparison runs of RUCB, CCB, RMED1, RMED2 and ECW-RMED
@@ -271,7 +272,8 @@ def check_skip(value) -> bool:
 
 class Policy:
     """Drive an algorithm from a live experiment: ``a1, a2 = policy.select()``, then
-    ``policy.update(a1, a2, a1_won)`` once the comparison result is known.
+    ``policy.update(a1, a2, a1_won)`` once the comparison result is known; ``policy.best_arm()`` is the arm it
+    recommends now.
 
     Subclasses set ``spec``.  Arms are 0..K-1.  The same njit functions as the simulator run
     underneath, so a policy is exactly the simulated algorithm.  ``seed`` seeds the policy's own
@@ -318,6 +320,11 @@ class Policy:
             raise ValueError(f"update() for pair ({a1}, {a2}) but the oldest pending pair is ({s1}, {s2})")
         self._selected.pop(0)
         self.spec.update(self.state, s1, s2, bool(a1_won), t)
+
+    def best_arm(self) -> int:
+        """The arm the algorithm would recommend now, from its own statistics or winner estimate (the rule of
+        each algorithm: ``algorithms.recommend``, docs/algorithms.md#recommendations); changes nothing."""
+        return recommend(self.spec.name, self.state)
 
     def __repr__(self) -> str:
         """The policy's class, K, slots played and parameters."""

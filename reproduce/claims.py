@@ -145,7 +145,9 @@ def log_slope(result, metric: str = "regret", span: float = 10.0) -> Estimate:
     x = np.log(t[keep])
     x = x - x.mean()
     curves = getattr(result, metric)[:, keep]
-    return mean_se(curves @ x / (x @ x))
+    # Elementwise products and numpy's own row sums, not a BLAS product (``@``): BLAS picks its kernel by CPU and
+    # thread count, which changed the last digit of the stored tables from one machine to the next.
+    return mean_se((curves * x).sum(axis=1) / (x * x).sum())
 
 
 def spread(values) -> Estimate:

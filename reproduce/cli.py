@@ -1,7 +1,8 @@
 """The command line shared by every figure script and ``reproduce/run.py``.
 
 ``--runs --horizon --n-jobs --seed --quick --fast --force --out --figures --backend --scheduler
---local-cluster --no-progress --plot-only``.  Every value is checked before any work starts, in quick mode too:
+--local-cluster --no-progress --plot-only``, each offered only by the scripts it applies to
+(``build_parser``).  Every value is checked before any work starts, in quick mode too:
 integers may be written 1e6-style (``integer``), the results and figures folders must be writable
 (``check_output_folder``: a file in the way or no permission is refused, nothing is written), and a
 dask scheduler must answer within ``SCHEDULER_TIMEOUT_S``.  ``main_guard`` turns a ValueError (bad
@@ -141,44 +142,72 @@ def check_folder_readable(path, what: str = "folder") -> Path:
     return path
 
 
-def build_parser(description: str, default_horizon: int, fast: bool = True,
-                 own_runs: int | None = None) -> argparse.ArgumentParser:
-    """The common parser; ``default_horizon`` is the figure's paper horizon; ``fast``: offer ``--fast``
-    (a script whose computation has no fast path leaves it out); ``own_runs``: a script with its own scale
-    (not the paper's: the C18 diagnostic) gives its default run count, and the help says so.  Numbers are
-    read as text and checked by ``resolve``, so every error reads ``error: --option ...``."""
+def doc_summary(doc: str) -> str:
+    """The first paragraph of a module docstring on one line: a script's ``--help`` description (its first
+    line alone may stop mid-sentence)."""
+    return " ".join(doc.strip().split("\n\n")[0].split())
+
+
+def power_of_ten(value: int) -> str:
+    """``value`` as written in the help texts and the README: 1e6, 2e6, 5e6 (a multiple of a power of ten),
+    else in digits."""
+    mantissa, _, exponent = f"{value:.0e}".partition("e")
+    return f"{mantissa}e{int(exponent)}" if int(mantissa) * 10 ** int(exponent) == value else str(value)
+
+
+# The flags of a script that computes runs (and may hand them to a cluster); a script that only reads stored
+# runs (Fig. 2) does not offer them.  Their values when not offered: nothing to compute, read-only.
+COMPUTE_FLAGS = ("--n-jobs", "--force", "--backend", "--scheduler", "--local-cluster", "--no-progress", "--plot-only")
+READ_ONLY_DEFAULTS = {"n_jobs": "1", "force": False, "backend": None, "scheduler": None, "local_cluster": None,
+                      "no_progress": True, "plot_only": True}
+
+
+def build_parser(description: str, default_horizon: int, fast: bool = True, computes: bool = True,
+                 runs_help: str | None = None, horizon_help: str | None = None) -> argparse.ArgumentParser:
+    """The common parser; ``default_horizon`` is the figure's paper horizon.  Each script offers only the flags
+    that apply to it: ``fast`` offers ``--fast`` (a script whose computation has no fast path leaves it out);
+    ``computes=False`` leaves out ``COMPUTE_FLAGS`` (a script that only reads stored runs; the namespace then
+    holds ``READ_ONLY_DEFAULTS``); ``runs_help`` and ``horizon_help`` replace the default help of ``--runs``
+    (the paper's rule by K) and ``--horizon`` (``default_horizon``, the paper's).  Numbers are read as text
+    and checked by ``resolve``, so every error reads ``error: --option ...``."""
     parser = OneLineParser(description=description)
-    runs_help = (f"independent runs per curve (default: the paper's {RUNS_K_LT_10}/{RUNS_K_LE_100}/{RUNS_K_GT_100} "
-                 "rule by K)" if own_runs is None
-                 else f"independent runs per dataset (default: {own_runs}, this script's own; the paper gives none)")
-    parser.add_argument("--runs", default=None, help=runs_help)
-    parser.add_argument("--horizon", default=None,
-                        help=f"time horizon T, e.g. 100000 or 1e5 (default: {default_horizon:.0e}, the paper's)")
-    parser.add_argument("--n-jobs", default="-1", help="parallel workers (-1: all cores)")
+    parser.add_argument("--runs", default=None, help=runs_help or (
+        f"independent runs per curve (default: the paper's rule by K: {RUNS_K_LT_10} for K < 10, {RUNS_K_LE_100} "
+        f"for 10 <= K <= 100, {RUNS_K_GT_100} for K > 100)"))
+    parser.add_argument("--horizon", default=None, help=horizon_help or (
+        f"time horizon T, e.g. 100000 or 1e5 (default: {power_of_ten(default_horizon)}, the paper's)"))
+    if computes:
+        parser.add_argument("--n-jobs", default="-1", help=f"parallel workers (-1: all cores; at most {MAX_JOBS})")
     parser.add_argument("--seed", default=str(ROOT_SEED), help=f"root seed (default {ROOT_SEED})")
     parser.add_argument("--quick", action="store_true",
-                        help=f"smoke run: {QUICK_RUNS} runs, T = {QUICK_HORIZON}, written under '{QUICK}/'")
+                        help=f"smoke run: {QUICK_RUNS} runs, T = {QUICK_HORIZON}, results and figures under "
+                             f"'{QUICK}/' (not evidence)")
     if fast:
         parser.add_argument("--fast", action="store_true",
                             help="run every algorithm with its exact fast paths (same law as the defaults, other "
                                  f"random streams; docs/harness.md#fast-paths), results and figures under '{FAST}/'")
-    parser.add_argument("--force", action="store_true", help="recompute results even if stored")
+    if computes:
+        parser.add_argument("--force", action="store_true", help="recompute results even if stored")
     parser.add_argument("--out", type=Path, default=None,
                         help=f"results folder (default {RESULTS}; reproduce/run.py: {RESULTS / CUSTOM})")
     parser.add_argument("--figures", type=Path, default=None,
                         help=f"figures folder (default {FIGURES}; reproduce/run.py: {FIGURES / CUSTOM})")
-    parser.add_argument("--backend", choices=BACKENDS, default=None,
-                        help="joblib backend: loky (default, local processes), threading, sequential, or dask "
-                             "(with --scheduler or --local-cluster)")
-    parser.add_argument("--scheduler", default=None,
-                        help="dask.distributed scheduler address, e.g. tcp://host:8786 (implies --backend dask; "
-                             f"fails after {SCHEDULER_TIMEOUT_S} s if it does not answer)")
-    parser.add_argument("--local-cluster", default=None, metavar="N",
-                        help="start a dask.distributed LocalCluster of N worker processes on this machine "
-                             "(loopback only) and run on it (implies --backend dask)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument("--plot-only", action="store_true",
-                        help="only draw the figure from stored results (error if some are missing)")
+    if computes:
+        parser.add_argument("--backend", choices=BACKENDS, default=None,
+                            help="joblib backend: loky (default, local processes), threading, sequential, or dask "
+                                 "(with --scheduler or --local-cluster)")
+        parser.add_argument("--scheduler", default=None,
+                            help="dask.distributed scheduler address, e.g. tcp://host:8786 (implies --backend dask; "
+                                 f"fails after {SCHEDULER_TIMEOUT_S} s if it does not answer)")
+        parser.add_argument("--local-cluster", default=None, metavar="N",
+                            help="start a dask.distributed LocalCluster of N worker processes on this machine "
+                                 "(loopback only) and run on it (implies --backend dask)")
+        parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+        parser.add_argument("--plot-only", action="store_true",
+                            help="only draw from stored results, compute nothing and write nothing into the results "
+                                 "folder (lines not stored are left out and named; nothing stored is an error)")
+    else:
+        parser.set_defaults(**READ_ONLY_DEFAULTS)
     parser.set_defaults(default_horizon=default_horizon)
     return parser
 

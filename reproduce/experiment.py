@@ -15,7 +15,7 @@ import pandas as pd
 from algorithms import get_algorithm
 from data import load_dataset
 from reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX, not_evidence_verdict
-from reproduce.cli import backend_context, build_parser, main_guard, resolve
+from reproduce.cli import backend_context, build_parser, main_guard, power_of_ten, resolve
 from reproduce.lower_bounds import lower_bound
 from reproduce.paper_config import paper_runs
 from reproduce.plotting import final_table, plot_regret_panels, save_figure, write_table
@@ -246,7 +246,8 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
 
     def main():
         """Parse and check the command line, then simulate, draw, tabulate and check the claims."""
-        args = resolve(build_parser(description, default_horizon).parse_args(argv))
+        args = resolve(build_parser(description, default_horizon,
+                                    horizon_help=panel_horizons_help(panels, default_horizon)).parse_args(argv))
         results = simulate_panels(name, panels, args)
         stem = args.figures / name
         bounds = [lower_bound(panel.dataset, args.out, store=not args.plot_only) if panel.metric == "regret" else None
@@ -273,6 +274,14 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
 LOWER_BOUND_LABEL = "slope C of the lower bound"
 
 
+def panel_horizons_help(panels, default_horizon: int) -> str:
+    """The ``--horizon`` help of a regret figure: its paper horizons, naming the panels with their own."""
+    own = [f"{power_of_ten(panel.horizon)} for {panel.title}" for panel in panels
+           if panel.horizon not in (None, default_horizon)]
+    return (f"time horizon T of every panel, e.g. 100000 or 1e5 (default: the paper's, {power_of_ten(default_horizon)}"
+            + (f"; {'; '.join(own)}" if own else "") + ")")
+
+
 def with_lower_bounds(table: pd.DataFrame, bounds: dict) -> pd.DataFrame:
     """``table`` (a ``final_table``) with each panel's asymptotic lower bound: its constant C (R(T) >= C ln T
     asymptotically), the bound's model, and C ln T at each curve's horizon."""
@@ -283,15 +292,14 @@ def with_lower_bounds(table: pd.DataFrame, bounds: dict) -> pd.DataFrame:
     return table
 
 
-def figure_main(description: str, default_horizon: int, build, argv=None, fast: bool = True,
-                own_runs: int | None = None) -> None:
-    """Entry point of a figure script that is not a plain regret figure: parse the common CLI (with
-    ``--fast`` if ``fast``; ``own_runs`` for a script with its own scale, see ``build_parser``), then call
-    ``build(args)``; bad input (ValueError) becomes one ``error:`` line and exit status 2."""
+def figure_main(description: str, default_horizon: int, build, argv=None, **flags) -> None:
+    """Entry point of a figure script that is not a plain regret figure: parse the common CLI (``flags``:
+    the options of ``build_parser`` that choose the flags the script offers), then call ``build(args)``;
+    bad input (ValueError) becomes one ``error:`` line and exit status 2."""
 
     def main():
         """Parse and check the command line, then build the figure."""
-        args = resolve(build_parser(description, default_horizon, fast, own_runs).parse_args(argv))
+        args = resolve(build_parser(description, default_horizon, **flags).parse_args(argv))
         build(args)
         if args.quick:
             print(QUICK_NOTICE)

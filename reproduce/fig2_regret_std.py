@@ -6,7 +6,8 @@ is read at its checkpoint t = 1e6; BTM and SAVAGE use their runs with horizon 1e
 over runs is shown normalised two ways, because the paper's caption and text differ: by ECW-RMED's
 mean regret (the caption) and by the algorithm's own mean regret, on log axes.  Error bars: +-1.96
 bootstrap standard errors.
-Claim checked: C15a.  Usage: ``python reproduce/fig2_regret_std.py [--quick] [--plot-only] ...``.
+Claim checked: C15a.  It computes nothing, so it offers no flag of computation (``--force``, ``--n-jobs``,
+``--backend`` ...).  Usage: ``python reproduce/fig2_regret_std.py [--quick] [--fast] [--runs N] [--horizon T]``.
 """
 
 import matplotlib.pyplot as plt
@@ -30,7 +31,9 @@ from reproduce.claims import (
     within_factor,
     worst,
 )
+from reproduce.cli import doc_summary, power_of_ten
 from reproduce.experiment import (
+    curves_and_stores,
     evidence_note,
     figure_main,
     horizon_given,
@@ -41,6 +44,8 @@ from reproduce.experiment import (
 )
 from reproduce.paper_config import HORIZON
 from reproduce.plotting import FIGURE_WIDTH, Z_95, bars_axes, figure_legend, setup_theme, write_table
+from reproduce.runner import chunk_plan, chunk_shapes, validate_line
+from reproduce.store import inspect_chunk
 
 NAME = "fig2_regret_std"
 # C15a's printed numbers (Sec. 5.2): ECW-RMED's STD is "about 200%" of its mean, D-TS+'s normalised STD 13.16%.
@@ -126,17 +131,30 @@ def c15a(table: pd.DataFrame, title: str) -> list[dict]:
             checked("C15a", where, f"STD of D-TS and D-TS+ below ECW-RMED's (x{CLEAR_FACTOR:g})", smaller)]
 
 
+def missing_lines(args) -> list[str]:
+    """The lines of Fig. 1 (under the same flags) whose runs are not all stored and intact, by name."""
+    curves, stores = curves_and_stores(fig1_mslr.PANELS, args)
+    lines = [line for panel in curves for curve in panel for line in curve]
+    missing = []
+    for line, out in zip(lines, stores, strict=True):
+        dataset, _spec = validate_line(line)
+        for _start, _stop, path, config in chunk_plan(line, dataset, out, args.seed):
+            if inspect_chunk(path, config, chunk_shapes(config, dataset.K))[0] is None:
+                missing.append(f"{line.name} on {line.dataset} at T = {line.horizon} ({path})")
+                break
+    return missing
+
+
 def build(args) -> None:
-    """Load Fig. 1's runs, tabulate the STD at T, draw the two normalisations, check C15a."""
+    """Check that every line of Fig. 1 is stored (else one ValueError naming how many are missing and the
+    first, before any file is written), load them, tabulate the STD at T, draw the two normalisations, check
+    C15a."""
     t = args.horizon if (args.quick or horizon_given(args)) else HORIZON
-    args.plot_only = True
-    results = simulate_panels(NAME, fig1_mslr.PANELS, args)
-    missing = [f"{title}: {name}" for (title, curves) in results
-               for name in fig1_mslr.ALL_ELEVEN if name not in {res.line.name for res in curves}]
+    missing = missing_lines(args)
     if missing:
-        raise ValueError(f"Fig. 2 is computed from Fig. 1's stored runs, and some are missing ({'; '.join(missing)}): "
-                         f"run reproduce/fig1_mslr.py{' --quick' if args.quick else ''}"
-                         f"{' --fast' if args.fast else ''} first")
+        raise ValueError(f"Fig. 2 is computed from Fig. 1's stored runs, and {len(missing)} of its lines are not "
+                         f"stored (first: {missing[0]}): run reproduce/fig1_mslr.py with the same flags first")
+    results = simulate_panels(NAME, fig1_mslr.PANELS, args)
     table = std_table(results, t)
     stem = args.figures / NAME
     write_table(table.drop(columns="color"), stem.with_suffix(".csv"))
@@ -156,7 +174,10 @@ def build(args) -> None:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    figure_main(__doc__.splitlines()[0], HORIZON, build, argv)
+    figure_main(doc_summary(__doc__), HORIZON, build, argv, computes=False,
+                runs_help="read Fig. 1's runs stored with this --runs (default: the paper's rule by K)",
+                horizon_help=f"read Fig. 1's runs stored with this --horizon, at t = T (default: the paper's runs, "
+                             f"at t = {power_of_ten(HORIZON)})")
 
 
 if __name__ == "__main__":

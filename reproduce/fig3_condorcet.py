@@ -8,6 +8,7 @@ Usage: ``python reproduce/fig3_condorcet.py [--quick] [--runs N] [--horizon T] .
 """
 
 from reproduce import paper_claims as pc
+from reproduce.cli import doc_summary
 from reproduce.experiment import Panel, regret_figure
 from reproduce.paper_config import ALL_ELEVEN, HORIZON
 
@@ -38,7 +39,7 @@ def claims(results) -> list[dict]:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    regret_figure("fig3_condorcet", __doc__.splitlines()[0], PANELS, HORIZON, claims, argv)
+    regret_figure("fig3_condorcet", doc_summary(__doc__), PANELS, HORIZON, claims, argv)
 
 
 if __name__ == "__main__":

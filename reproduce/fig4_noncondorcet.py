@@ -10,6 +10,7 @@ Usage: ``python reproduce/fig4_noncondorcet.py [--quick] [--runs N] [--horizon T
 
 from reproduce import paper_claims as pc
 from reproduce.claims import HOLDS, above, at, by_name, checked, final, need, ratio_of, worst
+from reproduce.cli import doc_summary
 from reproduce.experiment import Curve, Panel, regret_figure
 from reproduce.paper_config import ALL_ELEVEN, HORIZON, HORIZON_MSLR_NONCONDORCET_LARGE
 
@@ -79,7 +80,7 @@ def claims(results) -> list[dict]:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    regret_figure("fig4_noncondorcet", __doc__.splitlines()[0], PANELS, HORIZON, claims, argv)
+    regret_figure("fig4_noncondorcet", doc_summary(__doc__), PANELS, HORIZON, claims, argv)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import pandas as pd
 
 from data import load_dataset
 from reproduce.claims import SUBSTANTIAL_SHARE, above, by_name, checked, exceeds, mean_se, need, worst
+from reproduce.cli import doc_summary
 from reproduce.experiment import (
     Panel,
     evidence_note,
@@ -120,7 +121,7 @@ def build(args) -> None:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    figure_main(__doc__.splitlines()[0], HORIZON, build, argv)
+    figure_main(doc_summary(__doc__), HORIZON, build, argv)
 
 
 if __name__ == "__main__":

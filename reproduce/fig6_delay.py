@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from reproduce.claims import CLEAR_FACTOR, above, by_name, checked, final, need, ratio_of, worst
+from reproduce.cli import doc_summary
 from reproduce.experiment import (
     Panel,
     evidence_note,
@@ -154,7 +155,7 @@ def build(args) -> None:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    figure_main(__doc__.splitlines()[0], HORIZON, build, argv)
+    figure_main(doc_summary(__doc__), HORIZON, build, argv)
 
 
 if __name__ == "__main__":

@@ -12,14 +12,15 @@ the matrix's arm order.  Results go to ``<out>/<dataset key>/<line>/`` (``runner
 of one's own gets its content digest in the key, so it never lands in a paper line's folder) and the figure to
 ``<figures>/<name>.png|pdf|csv`` (``--name``: a plain file name); ``<out>`` and ``<figures>`` default to the
 git-ignored ``results/custom/`` and ``figures/custom/``, and both folders written are printed at the end.
-All the common flags of the figure scripts apply (``--quick --force --n-jobs --seed --backend --scheduler
---local-cluster``...); every value and both folders are checked before any computation.
+``--list`` prints the datasets and the algorithms with their parameters.  All the common flags of the figure
+scripts apply (``--quick --force --n-jobs --seed --backend --scheduler --local-cluster``...); every value and
+both folders are checked before any computation.
 """
 
 from pathlib import Path
 
-from algorithms import get_algorithm
-from data import load_dataset
+from algorithms import ALGORITHMS, get_algorithm
+from data import dataset_names, load_dataset
 from reproduce.cli import build_parser, check_name, integer, main_guard, resolve
 from reproduce.experiment import Curve, Panel, simulate_panels
 from reproduce.paper_config import HORIZON
@@ -78,11 +79,29 @@ def parse_params(items, algorithms) -> dict:
     return params
 
 
+def listing() -> str:
+    """What ``--list`` prints: every dataset with K and whether it has a Condorcet winner, then every algorithm
+    with its legend label and its parameters with their defaults (``--param ALG.NAME=VALUE`` overrides one)."""
+    lines = ["datasets (--dataset NAME, or a path to a matrix file):"]
+    for name in dataset_names():
+        dataset = load_dataset(name)
+        winner = "Condorcet winner" if dataset.has_condorcet_winner else "no Condorcet winner"
+        lines.append(f"  {name:<22} K = {dataset.K:<4} {winner}")
+    lines.append("algorithms (--algorithms NAME ...; parameters with defaults, --param ALG.PARAM=VALUE):")
+    for name, spec in ALGORITHMS.items():
+        params = ", ".join(f"{key}={value!r}" for key, value in spec.defaults.items()) or "(none)"
+        lines.append(f"  {name:<10} {spec.label:<10} {params}")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     """Parse the command line, run every algorithm, write the figure and the final-regret table."""
     parser = build_parser(__doc__.splitlines()[0], HORIZON)
-    parser.add_argument("--dataset", required=True, help="dataset name or matrix file path")
-    parser.add_argument("--algorithms", nargs="+", required=True, help="algorithm registry names")
+    parser.add_argument("--list", action="store_true",
+                        help="print the datasets (K, Condorcet winner or not) and the algorithms with their "
+                             "parameters and defaults, then stop")
+    parser.add_argument("--dataset", help="dataset name or matrix file path (required unless --list)")
+    parser.add_argument("--algorithms", nargs="+", help="algorithm registry names (required unless --list)")
     parser.add_argument("--param", action="append", help="ALG.NAME=VALUE parameter override (repeatable)")
     parser.add_argument("--delay", default="1", help="feedback delivered every d slots, d < T (default 1: no delay)")
     parser.add_argument("--no-shuffle", action="store_true", help="keep the matrix's arm order in every run")
@@ -90,8 +109,16 @@ def main(argv=None):
     parser.set_defaults(out=RESULTS / CUSTOM, figures=FIGURES / CUSTOM)
 
     def run():
-        """Check every argument, simulate the lines, draw them and print the final-regret table."""
-        args = resolve(parser.parse_args(argv))
+        """Check every argument, simulate the lines, draw them and print the final-regret table (with --list:
+        print what can be run instead)."""
+        args = parser.parse_args(argv)
+        if args.list:
+            print(listing())
+            return
+        for flag, value in (("--dataset", args.dataset), ("--algorithms", args.algorithms)):
+            if value is None:
+                parser.error(f"the following argument is required: {flag} (or --list)")
+        args = resolve(args)
         check_name(args.name)
         if args.name in FIGURE_NAMES:
             raise ValueError(f"--name {args.name} is the name of reproduce/{args.name}.py's figure, whose files "

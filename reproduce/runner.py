@@ -100,7 +100,7 @@ def git_commit() -> str:
         return "unknown"
 
 
-def _versions() -> dict:
+def package_versions() -> dict:
     """The versions of Python and of the packages that decide the numbers, recorded in every chunk."""
     import joblib
     import numba
@@ -203,7 +203,7 @@ def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: 
     arrays["checkpoints"] = log_grid(line.horizon)
     meta = {"config": config, "seconds": time.time() - began, "cpu_seconds": time.process_time() - began_cpu,
             "commit": git_commit(),
-            "versions": _versions(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+            "versions": package_versions(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     return path, arrays, meta, (stop - start) * line.horizon
 
 

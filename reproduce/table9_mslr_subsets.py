@@ -16,7 +16,7 @@ import pandas as pd
 from data import load_dataset
 from data.build_matrices import TABLE9
 from reproduce.atomic import write_text_atomic
-from reproduce.cli import OneLineParser, check_output_folder, main_guard
+from reproduce.cli import OneLineParser, check_output_folder, doc_summary, main_guard
 from reproduce.paths import FIGURES, QUICK
 from reproduce.plotting import write_table
 
@@ -71,7 +71,7 @@ def markdown(table: pd.DataFrame, summary: pd.DataFrame) -> str:
 
 def main(argv=None):
     """Build the table; exit status 1 if a computed score differs from the printed one."""
-    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=doc_summary(__doc__))
     parser.add_argument("--figures", type=Path, default=FIGURES, help=f"output folder (default {FIGURES})")
     parser.add_argument("--quick", action="store_true", help=f"write under '{QUICK}/' (the table is always exact)")
     args = parser.parse_args(argv)

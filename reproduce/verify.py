@@ -21,6 +21,7 @@ import numpy as np
 
 from algorithms import get_algorithm
 from data import dataset_from_matrix, load_dataset
+from reproduce import c18_elimination
 from reproduce.cli import OneLineParser, check_folder_readable, integer, main_guard
 from reproduce.runner import chunk_shapes, matrix_sha1, run_one
 from reproduce.store import ChunkError, check_chunk, read_chunk
@@ -56,7 +57,9 @@ def intact_chunk(path: Path):
     try:
         dataset = chunk_dataset(chunk)
         get_algorithm(config["algorithm"])
-        check_chunk(path, chunk, shapes=chunk_shapes(config, dataset.K))
+        diagnostic = config.get("diagnostic") == c18_elimination.DIAGNOSTIC
+        check_chunk(path, chunk, shapes=c18_elimination.chunk_shapes(config) if diagnostic
+                    else chunk_shapes(config, dataset.K))
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, ChunkError):
             raise
@@ -83,6 +86,8 @@ def verify_chunk(path: Path, runs_per_chunk: int, checked=None) -> list[str]:
     except ChunkError as error:
         return [str(error)]
     config = chunk["meta"]["config"]
+    if config.get("diagnostic") == c18_elimination.DIAGNOSTIC:
+        return c18_elimination.verify_chunk(path, chunk, runs_per_chunk)
     spec = get_algorithm(config["algorithm"])
     params, stored = stream_split(spec, config["params"])
     try:

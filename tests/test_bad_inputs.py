@@ -22,7 +22,16 @@ import pytest
 from algorithms import BTM, DTS, ECWRMED, Savage, Sparring, get_algorithm
 from algorithms.base import MAX_ARMS
 from data import dataset_from_matrix, load_dataset
-from reproduce import c18_elimination, fast_agreement, fig1_mslr, lower_bounds, run, verify
+from reproduce import (
+    c18_elimination,
+    fast_agreement,
+    fig1_mslr,
+    fig2_regret_std,
+    lower_bounds,
+    run,
+    table9_mslr_subsets,
+    verify,
+)
 from reproduce.cli import check_folder_readable, check_output_folder
 from reproduce.runner import Line, run_lines, run_one
 from tests.bench_scripts import bench_script
@@ -106,8 +115,21 @@ CLI_CASES = [
     ("fig1-quick-seed-huge", fig1_mslr, ["--quick", "--seed", "1e30"], rf"--seed must be <= {INT64} \(int64\), got 1e30"),
     ("fig1-quick-local-cluster-text", fig1_mslr, ["--quick", "--local-cluster", "two"],
      r"--local-cluster must be an integer .*, got 'two'"),
-    ("c18-plot-only", c18_elimination, ["--quick", "--plot-only"],  # recomputed everything
-     r"--plot-only: c18_elimination stores no runs to draw from \(it always recomputes\); run it without"),
+    ("c18-plot-only-nothing-stored", c18_elimination, ["--quick", "--plot-only"],
+     r"--plot-only: no C18 runs are stored under {T}/r/quick/c18_elimination; run reproduce/c18_elimination.py "
+     r"without --plot-only to compute them"),
+    # Fig. 2 rewrote its committed lines table (every line "missing") and printed ~70 notes before this line.
+    ("fig2-runs-not-stored", fig2_regret_std, ["--runs", "3"],
+     r"Fig. 2 is computed from Fig. 1's stored runs, and 64 of its lines are not stored \(first: btm on "
+     r"mslr5_condorcet at T = 10 \({T}/r/mslr5_condorcet/btm_T10/runs_00000-00003.npz\)\): run "
+     r"reproduce/fig1_mslr.py with the same flags first"),
+    ("fig2-empty-out", fig2_regret_std, ["--out", ""], r"Fig. 2 is computed from Fig. 1's stored runs, and 64 .*"),
+    # Flags that do nothing for a script are not offered.
+    ("fig2-force", fig2_regret_std, ["--force"], r"unrecognized arguments: --force \(see --help\)"),
+    ("fig2-plot-only", fig2_regret_std, ["--plot-only"], r"unrecognized arguments: --plot-only \(see --help\)"),
+    ("fig2-backend", fig2_regret_std, ["--backend", "loky"], r"unrecognized arguments: --backend loky \(see --help\)"),
+    ("table9-runs", table9_mslr_subsets, ["--runs", "3"], r"unrecognized arguments: --runs 3 \(see --help\)"),
+    ("c18-fast", c18_elimination, ["--fast"], r"unrecognized arguments: --fast \(see --help\)"),
     ("fig1-quick-dask", fig1_mslr, ["--quick", "--backend", "dask"], r"--backend dask needs --scheduler ADDRESS.*"),
     ("algorithms-twice", run, ["--algorithms", "dts", "rucb", "dts"], r"--algorithms names 'dts' twice"),
     ("param-bool-text", run, ["--algorithms", "btm", "--param", "btm.faithful_bug=false"],
@@ -196,6 +218,10 @@ def test_cli_bad_input(case, env, capsys):
         argv = [*RUN, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
     elif module in (fig1_mslr, c18_elimination):
         argv = ["--no-progress", "--n-jobs", "1", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
+    elif module is fig2_regret_std:
+        argv = ["--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
+    elif module is table9_mslr_subsets:
+        argv = ["--figures", str(tmp_path / "f"), *argv]
     before = tree(tmp_path)
     with pytest.raises(SystemExit) as exit_:
         module.main(argv)

@@ -59,14 +59,6 @@ def test_fast_results_and_figures_go_to_their_own_folders(tmp_path, flags, sub):
     assert args.out == tmp_path / "r" / sub and args.figures == tmp_path / "f" / sub
 
 
-def test_the_c18_diagnostic_offers_no_fast_option():
-    """C18 follows D-TS slot by slot on purpose: ``--fast`` is refused in one line, not ignored."""
-    done = subprocess.run([sys.executable, "reproduce/c18_elimination.py", "--fast"], cwd=ROOT,
-                          capture_output=True, text=True)
-    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
-        "error: unrecognized arguments: --fast (see --help)"]
-
-
 def test_the_report_of_a_fast_folder_says_so(tmp_path):
     for folder in (tmp_path / "fast", tmp_path / "quick" / "fast"):
         folder.mkdir(parents=True)
@@ -87,6 +79,7 @@ def test_lines_fast_leaves_unchanged_are_stored_with_the_defaults(tmp_path):
     assert curves_and_stores([panel], _args(tmp_path))[1] == [tmp_path / "r"] * 3
 
 
+@pytest.mark.process
 def test_a_fast_run_reuses_the_default_line_of_an_algorithm_without_fast_path(tmp_path):
     common = [sys.executable, "reproduce/run.py", "--dataset", "cyclic", "--algorithms", "dts", "sparring",
               "--runs", "2", "--horizon", "300", "--n-jobs", "1", "--no-progress", "--name", "t",

@@ -299,6 +299,7 @@ def run_cli(*args, cwd=ROOT):
     (["reproduce/fig7_pure_dts.py", "--horizon", "-5"], "error: --horizon must be >= 1, got -5"),
     (["reproduce/fig7_pure_dts.py", "--backend", "dask"], "error: --backend dask needs --scheduler ADDRESS"),
 ])
+@pytest.mark.process
 def test_cli_bad_input_exits_2_with_one_line_and_no_files(tmp_path, args, message):
     proc = run_cli(*args, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"))
     assert proc.returncode == 2
@@ -307,6 +308,7 @@ def test_cli_bad_input_exits_2_with_one_line_and_no_files(tmp_path, args, messag
     assert not (tmp_path / "r").exists() and not (tmp_path / "f").exists()
 
 
+@pytest.mark.process
 def test_cli_bad_matrix_file_names_the_entry(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("0.5 0.7\n0.2 0.5\n")
@@ -316,6 +318,7 @@ def test_cli_bad_matrix_file_names_the_entry(tmp_path):
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.process
 def test_cli_small_run_writes_figure_and_tables(tmp_path):
     proc = run_cli("reproduce/run.py", "--dataset", "cyclic", "--algorithms", "dts", "pure_dts", "--runs", "2",
                    "--horizon", "500", "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "r"),
@@ -393,6 +396,7 @@ def test_stored_paper_scale_runs_reproduce(folder, algorithm):
     assert verify_chunk(path, 1) == []
 
 
+@pytest.mark.process
 def test_verify_cli_bad_folder_exits_2(tmp_path):
     proc = run_cli("reproduce/verify.py", str(tmp_path / "missing"))
     assert proc.returncode == 2 and proc.stderr.strip() == f"error: no results folder {str(tmp_path / 'missing')!r}"

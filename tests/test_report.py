@@ -78,6 +78,7 @@ def test_quick_report_says_it_is_not_evidence(tmp_path):
     assert "not evidence" in report.build_report(quick)
 
 
+@pytest.mark.process
 def test_missing_figures_folder_is_one_line_and_exit_2(tmp_path):
     proc = subprocess.run([sys.executable, str(ROOT / "reproduce" / "report.py"), "--figures",
                            str(tmp_path / "absent")], capture_output=True, text=True)

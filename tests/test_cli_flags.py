@@ -1,0 +1,126 @@
+"""What the README's install and "Figures and scripts" sections and every script's ``--help`` say, checked: the
+flags each script offers, its help texts, ``run.py --list``, the flags the Makefile passes, the one list of
+pinned versions and the supported Python, the licence and the citation file."""
+
+import re
+import shlex
+import subprocess
+import tomllib
+
+import pytest
+import yaml
+
+from algorithms import ALGORITHMS
+from data import dataset_names, load_dataset
+from reproduce import (
+    c18_elimination,
+    fig1_mslr,
+    fig2_regret_std,
+    fig3_condorcet,
+    fig4_noncondorcet,
+    fig5_diversity,
+    fig6_delay,
+    fig7_pure_dts,
+    run,
+    table9_mslr_subsets,
+)
+from reproduce.cli import COMPUTE_FLAGS
+from reproduce.paths import ROOT
+
+COMMON = {"--runs", "--horizon", "--seed", "--quick", "--out", "--figures"}
+REGRET = {fig1_mslr, fig3_condorcet, fig4_noncondorcet, fig5_diversity, fig6_delay, fig7_pure_dts}
+# The flags each script offers: only those that do something for it.
+OFFERED = {
+    **{module: COMMON | {"--fast"} | set(COMPUTE_FLAGS) for module in REGRET},
+    fig2_regret_std: COMMON | {"--fast"},  # reads Fig. 1's stored runs: nothing to compute, force or distribute
+    c18_elimination: COMMON | set(COMPUTE_FLAGS),  # D-TS slot by slot: no fast path
+    table9_mslr_subsets: {"--figures", "--quick"},  # reads data/ only
+    run: COMMON | {"--fast"} | set(COMPUTE_FLAGS) | {"--list", "--dataset", "--algorithms", "--param", "--delay",
+                                                     "--no-shuffle", "--name"},
+}
+
+
+def help_text(module, capsys) -> str:
+    """``module``'s ``--help`` output, whitespace collapsed."""
+    with pytest.raises(SystemExit) as exit_:
+        module.main(["--help"])
+    assert exit_.value.code == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("module", sorted(OFFERED, key=lambda m: m.__name__), ids=lambda m: m.__name__.split(".")[-1])
+def test_each_script_offers_only_its_flags(module, capsys):
+    """fig2, table9 and c18 offered --runs/--force/--backend/--plot-only/--fast where they did nothing; the
+    help lists exactly the flags of ``OFFERED`` and its description is the docstring's first paragraph, whole
+    (table9's stopped mid-sentence)."""
+    text = help_text(module, capsys)
+    usage = text.split(" options: ")[0]
+    assert set(re.findall(r"\[(--[a-z-]+)", usage)) == OFFERED[module]
+    description = " ".join(module.__doc__.strip().split("\n\n")[0].split())
+    assert "".join(description.split()) in "".join(text.split()) and description.endswith((".", "?")), description
+
+
+def test_fig1_help_gives_the_horizon_of_each_panel(capsys):
+    """fig1 --help said the default horizon is 1e6, but panel (b) runs to 2e6."""
+    expected = "(default: the paper's, 1e6; 2e6 for (b) MSLR K=5, non-Condorcet)"
+    assert "".join(expected.split()) in "".join(help_text(fig1_mslr, capsys).split())  # argparse wraps at '-'
+
+
+def test_run_list_prints_every_dataset_and_algorithm_with_defaults(capsys):
+    """run.py --list: each dataset with K and Condorcet or not, each algorithm with every parameter default;
+    it needs neither --dataset nor --algorithms and writes nothing."""
+    run.main(["--list"])
+    out = capsys.readouterr().out
+    for name in dataset_names():
+        dataset = load_dataset(name)
+        winner = "Condorcet winner" if dataset.has_condorcet_winner else "no Condorcet winner"
+        assert re.search(rf"^  {name} +K = {dataset.K} +{winner}$", out, re.M), name
+    for name, spec in ALGORITHMS.items():
+        line = re.search(rf"^  {name} +(.*)$", out, re.M).group(1)
+        assert line.startswith(spec.label)
+        assert all(f"{key}={value!r}" in line for key, value in spec.defaults.items()), line
+
+
+@pytest.mark.parametrize("mode", ["", "QUICK=1", "FAST=1", "FORCE=1", "QUICK=1 FORCE=1", "QUICK=1 FAST=1"])
+def test_makefile_passes_each_script_only_flags_it_offers(mode, capsys):
+    """`make all-figures FORCE=1` passed --force to every script, fig2 and c18 included; each command of
+    `make -n all-figures` now uses only flags its script offers."""
+    scripts = {f"reproduce/{module.__name__.split('.')[-1]}.py": module for module in OFFERED}
+    out = subprocess.run(["make", "-n", "all-figures", "PYTHON=python", *mode.split()], cwd=ROOT, text=True,
+                         capture_output=True, check=True).stdout
+    commands = [shlex.split(line) for line in out.splitlines() if line.startswith("python reproduce/")]
+    assert {c[1] for c in commands} >= {"reproduce/fig1_mslr.py", "reproduce/fig2_regret_std.py"}
+    for command in commands:
+        if command[1] in scripts:
+            flags = {arg for arg in command[2:] if arg.startswith("--")}
+            assert flags <= OFFERED[scripts[command[1]]], command
+
+
+def test_pinned_versions_have_one_source_and_the_python_the_readme_states():
+    """pyproject.toml holds every pin (==); requirements.txt installs the project with its extras and pins
+    nothing itself; README's Python matches requires-python (numpy 2.4.6 needs 3.11)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pins = project["dependencies"] + [pin for extra in project["optional-dependencies"].values() for pin in extra]
+    assert pins and all(re.fullmatch(r"[a-z0-9_.\[\]-]+==[0-9][0-9a-z.]*", pin) for pin in pins), pins
+    names = {re.split(r"[\[=]", pin)[0] for pin in pins}
+    assert {"numba", "numpy", "scipy", "pandas", "matplotlib", "joblib", "dask", "pytest", "ruff"} <= names
+    lines = [line.strip() for line in (ROOT / "requirements.txt").read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    assert lines == [f"-e .[{','.join(sorted(project['optional-dependencies']))}]"]
+    assert project["requires-python"] == ">=3.11"
+    readme = (ROOT / "README.md").read_text()
+    assert "Python 3.11 or later" in readme and "3.10+" not in readme
+
+
+def test_license_and_citation_agree_with_pyproject():
+    """LICENSE is the MIT licence pyproject declares; CITATION.cff cites the paper (preferred) and this code."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"]["text"] == "MIT"
+    license_text = (ROOT / "LICENSE").read_text()
+    assert license_text.startswith("MIT License") and "2026 The dts-reproduction authors" in license_text
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    paper = citation["preferred-citation"]
+    assert paper["title"] == "Double Thompson Sampling for Dueling Bandits" and paper["year"] == 2016
+    assert [a["family-names"] for a in paper["authors"]] == ["Wu", "Liu"]
+    assert citation["type"] == "software" and citation["version"] == project["version"]
+    assert citation["license"] == "MIT"
