@@ -63,12 +63,20 @@ def multisbm_most_played(state) -> int:
     return int(np.argmax(np.asarray(state.plays).sum(axis=0)))
 
 
+def posterior_mean_leader(state) -> int:
+    """Self-Sparring: the highest posterior mean S_i / (S_i + F_i).  (The MergeDTS authors' ``get_winner``
+    returns the first arm whose mean exceeds 1/2, arm 0 if none does; the highest mean is that rule's intent and
+    is defined for every state.)"""
+    means = np.asarray(state.successes) / (np.asarray(state.successes) + np.asarray(state.failures))
+    return int(np.argmax(means))
+
+
 RECOMMENDERS = {
     "dts": copeland_of_statistics, "dts_plus": copeland_of_statistics, "pure_dts": copeland_of_statistics,
     "ccb": copeland_of_statistics, "scb": copeland_of_statistics, "rmed1": copeland_of_statistics,
     "rmed2": copeland_of_statistics, "ecw_rmed": copeland_of_statistics, "savage": copeland_of_statistics,
     "rucb": rucb_hypothesis, "rcs": rcs_champion, "btm": btm_best_active, "sparring": sparring_left,
-    "multisbm": multisbm_most_played,
+    "multisbm": multisbm_most_played, "self_sparring": posterior_mean_leader,
 }
 
 

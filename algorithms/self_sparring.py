@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_positive
-from core.argmax import argmax_first, argmax_uniform, fill_true
+from core.argmax import argmax_uniform, fill_true
 from core.constants import SELF_SPARRING_LEARNING_RATE, SELF_SPARRING_PRIOR
 
 
@@ -64,14 +64,6 @@ def update_self_sparring(state, a1, a2, a1_won, t):
     winner, loser = (a1, a2) if a1_won else (a2, a1)
     successes[winner] += learning_rate
     failures[loser] += learning_rate
-
-
-def recommended_arm(state) -> int:
-    """The arm Self-Sparring recommends now: the highest posterior mean S_i / (S_i + F_i), lowest index on
-    a tie.  (The authors' ``get_winner`` returns the first arm whose mean exceeds 1/2, arm 0 if none does;
-    the highest mean is that rule's intent and is defined for every state.)"""
-    means = state.successes / (state.successes + state.failures)
-    return int(argmax_first(means, state.every_arm))
 
 
 SELF_SPARRING_SPEC = AlgorithmSpec(

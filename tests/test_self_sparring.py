@@ -7,7 +7,8 @@ import pytest
 from scipy import stats
 
 from algorithms import get_algorithm
-from algorithms.self_sparring import SELF_SPARRING_SPEC, SelfSparring, recommended_arm
+from algorithms.recommend import posterior_mean_leader
+from algorithms.self_sparring import SELF_SPARRING_SPEC, SelfSparring
 from data import load_dataset
 from reproduce.runner import run_one
 from tests.reference.self_sparring import argmax_law, ref_trajectory
@@ -112,10 +113,10 @@ def test_update_rule(a1_won):
 
 def test_recommended_arm_is_the_highest_posterior_mean():
     state = SPEC.make_state(4)
-    assert recommended_arm(state) == 0  # all means 1/2: lowest index
+    assert posterior_mean_leader(state) == 0  # all means 1/2: lowest index
     state.successes[:] = [3.0, 9.0, 9.0, 1.0]
     state.failures[:] = [1.0, 2.0, 1.0, 1.0]
-    assert recommended_arm(state) == 2
+    assert posterior_mean_leader(state) == 2
 
 
 @pytest.mark.parametrize("value", [0.0, -1.0, float("nan"), float("inf"), "fast", True])
