@@ -6,7 +6,10 @@ Example::
         --horizon 100000 --runs 50 --param dts.alpha=0.6 --name my_study
 
 ``--dataset`` takes a dataset name (``data.dataset_names()``) or a path to a .txt/.csv matrix;
-``--param ALG.NAME=VALUE`` overrides a parameter (numbers and True/False are parsed, other values kept as
+``--algorithms`` takes registry names, or ``NAME:PRESET`` for a named parameter set of the algorithm
+(``AlgorithmSpec.presets``, e.g. ``merge_dts:best``, drawn as "MergeDTS (best)"; it is the same stored
+line as the one with the preset's parameters written out); ``--param ALG.NAME=VALUE`` (ALG as written in
+``--algorithms``, a preset included) overrides a parameter (numbers and True/False are parsed, other values kept as
 text); ``--delay d`` batches feedback every d slots (d = 1: no delay; else d < T); ``--no-shuffle`` keeps
 the matrix's arm order.  Results go to ``<out>/<dataset>/<line>/`` and the figure to
 ``<figures>/<name>.png|pdf|csv`` (``--name``: a plain file name).  All the common flags of the figure
@@ -16,6 +19,7 @@ and both folders are checked before any computation.
 
 from pathlib import Path
 
+from algorithms import get_algorithm
 from data import load_dataset
 from reproduce.cli import build_parser, check_name, integer, main_guard, resolve
 from reproduce.experiment import Curve, Panel, simulate_panels
@@ -60,11 +64,24 @@ def parse_params(items, algorithms) -> dict:
     return params
 
 
+def algorithm_curve(entry: str, params: dict, shuffle: bool) -> Curve:
+    """The curve of one ``--algorithms`` entry, ``NAME`` or ``NAME:PRESET``, with the ``--param`` overrides
+    ``params`` on top of the preset's parameters; a preset curve is tagged "<label> (<preset>)".  ValueError
+    for an unknown algorithm or preset."""
+    name, sep, preset = entry.partition(":")
+    spec = get_algorithm(name)
+    if not sep:
+        return Curve(name, tuple(params.items()), shuffle=shuffle)
+    merged = {**dict(spec.preset_params(preset)), **params}
+    return Curve(name, tuple(sorted(merged.items())), tag=f"{spec.label} ({preset})", shuffle=shuffle)
+
+
 def main(argv=None):
     """Parse the command line, run every algorithm, write the figure and the final-regret table."""
     parser = build_parser(__doc__.splitlines()[0], HORIZON)
     parser.add_argument("--dataset", required=True, help="dataset name or matrix file path")
-    parser.add_argument("--algorithms", nargs="+", required=True, help="algorithm registry names")
+    parser.add_argument("--algorithms", nargs="+", required=True,
+                        help="algorithm registry names, or NAME:PRESET for a named parameter set (e.g. merge_dts:best)")
     parser.add_argument("--param", action="append", help="ALG.NAME=VALUE parameter override (repeatable)")
     parser.add_argument("--delay", default="1", help="feedback delivered every d slots, d < T (default 1: no delay)")
     parser.add_argument("--no-shuffle", action="store_true", help="keep the matrix's arm order in every run")
@@ -82,8 +99,8 @@ def main(argv=None):
         params = parse_params(args.param, args.algorithms)
         title = load_dataset(args.dataset).name
         panel = Panel(dataset=args.dataset, title=title, delay=args.delay,
-                      algorithms=tuple(Curve(name, tuple(params[name].items()), shuffle=not args.no_shuffle)
-                                       for name in args.algorithms))
+                      algorithms=tuple(algorithm_curve(entry, params[entry], not args.no_shuffle)
+                                       for entry in args.algorithms))
         panels = simulate_panels(args.name, [panel], args)
         plot_regret_panels(panels, args.figures / args.name, ncols=1)
         table = final_table(panels)
