@@ -17,7 +17,10 @@ Options (docs/algorithms.md#mergedts): ``theta="antisymmetric"`` draws one theta
 sets theta_ji = 1 - theta_ij (as D-TS, and the authors' commented-out earlier version); ``second_arm=
 "challenger"`` takes a_d = argmax theta' with theta'_{a_c} = 1/2 (D-TS's rule: the arm most likely to beat
 a_c, a_c itself when no sample exceeds 1/2), the rule the class docstring gives for the CIKM
-submission; ``clock="run"`` never restarts the clock (Zoghi et al.'s original MergeRUCB code).
+submission; ``clock="run"`` never restarts the clock (Zoghi et al.'s original MergeRUCB code);
+``sampling="indicators"`` (the exact fast path, ``AlgorithmSpec.fast``) draws each first-candidate vote
+1(theta_ij > 1/2) as one uniform against the cached q_ij = P(Beta(W_ij, W_ji) > 1/2), refreshed when the
+pair is compared (``core.betainc``): the same law as the default "direct" Beta draws, another stream.
 
 Delay contract: the batches, the pruning, the merges and the clock are bookkeeping of ``select`` (the
 authors' code checks the stage after each update, which for delay 1 is the start of the next select);
@@ -33,6 +36,7 @@ from numba import njit
 
 from algorithms.base import AlgorithmSpec, Policy, check_choice, check_positive
 from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true
+from core.betainc import prob_beta_above_half
 from core.constants import MERGE_ALPHA, MERGE_BATCH_SIZE, MERGE_DTS_BEST, MERGE_EPSILON
 from core.merge_batches import (
     best_arm,
@@ -47,6 +51,7 @@ from core.merge_batches import (
 
 THETAS = ("independent", "antisymmetric")
 SECOND_ARMS = ("loser", "challenger")
+SAMPLINGS = ("direct", "indicators")
 CLOCKS = ("stage", "run")
 MERGE_DEFAULTS = {"alpha": MERGE_ALPHA, "batch_size": MERGE_BATCH_SIZE, "C": None, "epsilon": MERGE_EPSILON,
                   "clock": "stage"}  # the parameters MergeDTS and MergeRUCB share, as the authors ran them
@@ -57,7 +62,8 @@ __all__ = ["MERGE_DTS_SPEC", "MergeDTS", "best_arm"]
 class MergeDTSState(NamedTuple):
     """State of MergeDTS.  Settings: ``alpha``, ``batch_size`` M, ``clock_start`` floor(C + 1),
     ``reset_clock`` (clock="stage"), ``antisymmetric`` (theta="antisymmetric"), ``challenger``
-    (second_arm="challenger").  Arrays (K arms; the batch layout is ``core.merge_batches``'):"""
+    (second_arm="challenger"), ``indicators`` (sampling="indicators").  Arrays (K arms; the batch layout
+    is ``core.merge_batches``'):"""
 
     wins: np.ndarray  # float64 (K, K): W_ij, wins of i over j plus the prior 1
     alpha: float
@@ -66,6 +72,8 @@ class MergeDTSState(NamedTuple):
     reset_clock: bool
     antisymmetric: bool
     challenger: bool
+    indicators: bool
+    prob_above: np.ndarray  # float64 (K, K) with "indicators" ((1, 1) otherwise): q_ij = P(Beta(W_ij, W_ji) > 1/2)
     batch_arms: np.ndarray  # int64 (K,): the surviving arms, batch after batch
     batch_starts: np.ndarray  # int64 (K + 1,): where each batch starts in batch_arms
     tree: np.ndarray  # core.merge_batches.BATCH_TREE (1,): batches, survivors, stage, clock
@@ -90,25 +98,41 @@ def merge_settings(K, alpha, batch_size, C, epsilon, clock):
 
 
 def init_merge_dts(K, horizon=None, alpha=MERGE_ALPHA, batch_size=MERGE_BATCH_SIZE, C=None, epsilon=MERGE_EPSILON,
-                   clock="stage", theta="independent", second_arm="loser"):
+                   clock="stage", theta="independent", second_arm="loser", sampling="direct"):
     """A fresh ``MergeDTSState`` (module doc for the options); the batches are built at the first select."""
     alpha, batch_size, start, reset = merge_settings(K, alpha, batch_size, C, epsilon, clock)
     antisymmetric = check_choice("theta", theta, THETAS) == "antisymmetric"
     challenger = check_choice("second_arm", second_arm, SECOND_ARMS) == "challenger"
+    indicators = check_choice("sampling", sampling, SAMPLINGS) == "indicators"
     arms, starts, tree, scratch_arms, scratch_starts, order, sizes = new_batches(K, start)
     return MergeDTSState(
         wins=np.ones((K, K)), alpha=alpha, batch_size=batch_size, clock_start=start, reset_clock=reset,
-        antisymmetric=antisymmetric, challenger=challenger, batch_arms=arms, batch_starts=starts, tree=tree,
+        antisymmetric=antisymmetric, challenger=challenger, indicators=indicators,
+        prob_above=np.full((K, K) if indicators else (1, 1), 0.5), batch_arms=arms, batch_starts=starts, tree=tree,
         scratch_arms=scratch_arms, scratch_starts=scratch_starts, batch_order=order, batch_sizes=sizes,
         votes=np.zeros(K, np.int64), theta_second=np.zeros(K), all_true=fill_true(np.zeros(K, np.bool_)),
     )
 
 
 @njit(cache=True)
-def _first_candidate(rng, wins, arms, low, size, antisymmetric, votes, all_true):
+def refresh_prob_above(q, wins, i, j):
+    """q_ij = P(Beta(W_ij, W_ji) > 1/2) and q_ji after the pair {i, j} changed (exactly 1/2 for W_ij = W_ji);
+    no-op for i == j."""
+    if i == j:
+        return
+    if wins[i, j] == wins[j, i]:
+        q[i, j] = q[j, i] = 0.5
+    else:
+        q[i, j] = prob_beta_above_half(wins[i, j], wins[j, i])
+        q[j, i] = prob_beta_above_half(wins[j, i], wins[i, j])
+
+
+@njit(cache=True)
+def _first_candidate(rng, wins, arms, low, size, antisymmetric, indicators, prob_above, votes, all_true):
     """Position (from ``low``) of a_c: the arm of the batch with the most theta_ij > 1/2, ties uniform.
     Independent: one Beta(W_ij, W_ji) per ordered pair, row by row; antisymmetric: one per pair p < q,
-    theta_qp = 1 - theta_pq."""
+    theta_qp = 1 - theta_pq.  With ``indicators`` each 1(theta > 1/2) is one uniform against q instead
+    (antisymmetric: the pair's other vote when it fails; theta = 1/2 has probability zero); prob_above holds q."""
     for p in range(size):
         votes[p] = 0
     for p in range(size):
@@ -117,6 +141,12 @@ def _first_candidate(rng, wins, arms, low, size, antisymmetric, votes, all_true)
             if q == p:
                 continue
             j = arms[low + q]
+            if indicators:
+                if rng.random() < prob_above[i, j]:
+                    votes[p] += 1
+                elif antisymmetric:
+                    votes[q] += 1
+                continue
             theta = rng.beta(wins[i, j], wins[j, i])
             if theta > 0.5:
                 votes[p] += 1
@@ -147,8 +177,8 @@ def select(state, t, rng):
     """MergeDTS at slot t (Li et al. 2020, Algorithm 1, as in merge_dts.py ``get_arms``): the stage check
     and the slot's batch (``core.merge_batches.open_slot``), merging of a one-arm batch, pruning, then the
     two candidates.  ``t`` is not used: the clock is the algorithm's own."""
-    (wins, alpha, batch_size, clock_start, reset_clock, antisymmetric, challenger, batch_arms, batch_starts, tree,
-     scratch_arms, scratch_starts, batch_order, batch_sizes, votes, theta_second, all_true) = state
+    (wins, alpha, batch_size, clock_start, reset_clock, antisymmetric, challenger, indicators, prob_above, batch_arms,
+     batch_starts, tree, scratch_arms, scratch_starts, batch_order, batch_sizes, votes, theta_second, all_true) = state
     arms, starts = batch_arms, batch_starts
     b = open_slot(rng, arms, starts, tree, batch_size, clock_start, reset_clock, scratch_arms, scratch_starts,
                   batch_order, batch_sizes)
@@ -165,21 +195,24 @@ def select(state, t, rng):
     low, size = starts[b], starts[b + 1] - starts[b]
     if size == 1:
         return arms[low], arms[low]
-    first = _first_candidate(rng, wins, arms, low, size, antisymmetric, votes, all_true)
+    first = _first_candidate(rng, wins, arms, low, size, antisymmetric, indicators, prob_above, votes, all_true)
     second = _second_candidate(rng, wins, arms, low, size, first, challenger, theta_second, all_true)
     return arms[low + first], arms[low + second]
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
-    """W[winner, loser] += 1 (merge_dts.py ``update_scores``; the stage check is the next select's)."""
+    """W[winner, loser] += 1 (merge_dts.py ``update_scores``; the stage check is the next select's), and
+    with sampling="indicators" the pair's q."""
     record_win(state.wins, a1, a2, a1_won)
+    if state.indicators:
+        refresh_prob_above(state.prob_above, state.wins, a1, a2)
 
 
 MERGE_DTS_SPEC = AlgorithmSpec(
     name="merge_dts", label="MergeDTS", init=init_merge_dts, select=select, update=update,
-    color="#e6550d", marker="8",
-    defaults={**MERGE_DEFAULTS, "theta": "independent", "second_arm": "loser"},
+    color="#e6550d", marker="8", fast={"sampling": "indicators"},
+    defaults={**MERGE_DEFAULTS, "theta": "independent", "second_arm": "loser", "sampling": "direct"},
     presets={"best": MERGE_DTS_BEST},
     reference="Li, Markov, de Rijke & Zoghi, ACM TOIS 2020, Algorithm 1 (MergeDTS), as in the authors' merge_dts.py",
 )
@@ -188,7 +221,7 @@ MERGE_DTS_SPEC = AlgorithmSpec(
 class MergeDTS(Policy):
     """MergeDTS as a live policy; parameters ``alpha`` (1.01), ``batch_size`` (4), ``C`` (None: its
     formula), ``epsilon`` (0.01), ``clock`` ("stage" or "run"), ``theta`` ("independent" or
-    "antisymmetric"), ``second_arm`` ("loser" or "challenger"); ``best_arm(policy.state)`` is the arm it
-    recommends."""
+    "antisymmetric"), ``second_arm`` ("loser" or "challenger"), ``sampling`` ("direct" or "indicators");
+    ``best_arm(policy.state)`` is the arm it recommends."""
 
     spec = MERGE_DTS_SPEC

@@ -13,7 +13,7 @@ import pytest
 from scipy import integrate, stats
 
 from algorithms import MergeDTS, MergeRUCB
-from algorithms.merge_dts import MERGE_DTS_SPEC
+from algorithms.merge_dts import MERGE_DTS_SPEC, refresh_prob_above
 from algorithms.merge_rucb import MERGE_RUCB_SPEC
 from core.merge_batches import best_arm, build_batches, new_batches, prune_one
 from core.simulate import simulate
@@ -101,9 +101,13 @@ WINS3 = np.array([[1.0, 9.0, 4.0], [3.0, 1.0, 7.0], [5.0, 2.0, 1.0]])
 
 
 def fixed_state(spec, params):
-    """A three-arm state with the wins WINS3 (its batch is built at the first select)."""
+    """A three-arm state with the wins WINS3 (and, with sampling="indicators", their q; its batch is built at
+    the first select)."""
     state = spec.make_state(3, None, {"C": 1000.0, **params})
     state.wins[:] = WINS3
+    if params.get("sampling") == "indicators":
+        for i, j in itertools.combinations(range(3), 2):
+            refresh_prob_above(state.prob_above, state.wins, i, j)
     return state
 
 
@@ -155,10 +159,12 @@ def second_candidate_law(c, rule):
 
 @pytest.mark.parametrize("theta", ["independent", "antisymmetric"])
 @pytest.mark.parametrize("second_arm", ["loser", "challenger"])
-def test_merge_dts_pair_law(theta, second_arm):
-    """The joint law of (a_c, a_d) from a fixed state equals the exact one (chi-square, 20000 draws)."""
-    counts = draw_pairs(MERGE_DTS_SPEC, fixed_state(MERGE_DTS_SPEC, {"theta": theta, "second_arm": second_arm}),
-                        20000, 1)
+@pytest.mark.parametrize("sampling", ["direct", "indicators"])
+def test_merge_dts_pair_law(theta, second_arm, sampling):
+    """The joint law of (a_c, a_d) from a fixed state equals the exact one (chi-square, 20000 draws), with the
+    Beta draws and with the votes drawn as indicators."""
+    params = {"theta": theta, "second_arm": second_arm, "sampling": sampling}
+    counts = draw_pairs(MERGE_DTS_SPEC, fixed_state(MERGE_DTS_SPEC, params), 20000, 1)
     first = first_candidate_law(theta)
     expected = np.array([[first[c] * second_candidate_law(c, second_arm)[d] for d in range(3)] for c in range(3)])
     keep = expected.ravel() > 0
@@ -169,6 +175,18 @@ def test_merge_dts_pair_law(theta, second_arm):
 def test_the_two_theta_rules_differ():
     """The exact first-candidate laws of the two theta rules differ, so the law test tells them apart."""
     assert np.abs(first_candidate_law("independent") - first_candidate_law("antisymmetric")).max() > 0.02
+
+
+def test_indicators_keep_q_up_to_date():
+    """sampling="indicators": after a run every q_ij is P(Beta(W_ij, W_ji) > 1/2) of the final wins."""
+    state = MERGE_DTS_SPEC.make_state(6, None, {"C": 1.0, "sampling": "indicators"})
+    rng, P = np.random.default_rng(6), wide_condorcet(6)
+    for t in range(1, 3001):
+        a1, a2 = MERGE_DTS_SPEC.select(state, t, rng)
+        MERGE_DTS_SPEC.update(state, a1, a2, rng.random() < P[a1, a2], t)
+    off = ~np.eye(6, dtype=bool)
+    assert (state.wins[off] > 1).sum() > 10
+    np.testing.assert_allclose(state.prob_above[off], stats.beta.sf(0.5, state.wins, state.wins.T)[off], rtol=1e-9)
 
 
 def test_merge_rucb_pair_law():
@@ -257,6 +275,7 @@ def test_bad_parameters(name, params, message):
 @pytest.mark.parametrize("params, message", [
     ({"theta": "paired"}, r"theta must be one of 'independent', 'antisymmetric', got 'paired'"),
     ({"second_arm": "winner"}, r"second_arm must be one of 'loser', 'challenger', got 'winner'"),
+    ({"sampling": "fast"}, r"sampling must be one of 'direct', 'indicators', got 'fast'"),
 ])
 def test_bad_merge_dts_options(params, message):
     with pytest.raises(ValueError, match=message):

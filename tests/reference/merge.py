@@ -34,9 +34,11 @@ class RefMerge:
     pruned arms, merged one-arm batches, stage merges, and the pairs played (self-comparisons, others)."""
 
     def __init__(self, K, algorithm, alpha=1.01, batch_size=4, C=None, epsilon=0.01, clock="stage",
-                 theta="independent", second_arm="loser"):
+                 theta="independent", second_arm="loser", sampling="direct"):
         """Fresh state: W = 1 everywhere, clock t = floor(C + 1) (C None: its formula), stage 1, batches built
-        at the first select."""
+        at the first select.  Only the Beta draws of sampling="direct" are transcribed (the indicators are
+        checked for their law, tests/test_merge.py)."""
+        assert sampling == "direct"
         if C is None:
             C = ((4 * alpha - 1) * K**2 / ((2 * alpha - 1) * epsilon)) ** (1 / (2 * alpha - 1))
         self.K, self.algorithm, self.alpha, self.M = K, algorithm, alpha, batch_size
