@@ -1,8 +1,8 @@
 """Dueling-bandit algorithms, each an ``AlgorithmSpec`` composed from the ``core`` kernels.
 
 ``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order (README.md)
-followed by the lines the paper computes but does not plot, by pure D-TS and by the algorithms past the
-paper (Self-Sparring); ``get_algorithm`` looks
+followed by the lines the paper computes but does not plot, by pure D-TS, and by the large-scale
+algorithms past the paper (Self-Sparring, MergeDTS, MergeRUCB); ``get_algorithm`` looks
 one up by name.  Each algorithm also has a ``Policy`` class for live experiments.
 
 Before any kernel is imported, numba's cache is keyed on the sources of ``core/`` and ``algorithms/``
@@ -20,6 +20,8 @@ from algorithms.btm import BTM, BTM_SPEC
 from algorithms.ccb import CCB, CCB_SPEC
 from algorithms.dts import DTS, DTS_PLUS_SPEC, DTS_SPEC, PURE_DTS_SPEC, DTSPlus, PureDTS
 from algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
+from algorithms.merge_dts import MERGE_DTS_SPEC, MergeDTS
+from algorithms.merge_rucb import MERGE_RUCB_SPEC, MergeRUCB
 from algorithms.rcs import RCS, RCS_SPEC
 from algorithms.rmed import RMED1, RMED1_SPEC, RMED2, RMED2_SPEC
 from algorithms.rucb import RUCB, RUCB_SPEC
@@ -33,6 +35,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
     for spec in (
         BTM_SPEC, SAVAGE_SPEC, RUCB_SPEC, RCS_SPEC, SPARRING_SPEC, CCB_SPEC, SCB_SPEC, RMED1_SPEC,
         ECW_RMED_SPEC, DTS_SPEC, DTS_PLUS_SPEC, MULTISBM_SPEC, RMED2_SPEC, PURE_DTS_SPEC, SELF_SPARRING_SPEC,
+        MERGE_DTS_SPEC, MERGE_RUCB_SPEC,
     )
 }
 
@@ -49,6 +52,6 @@ def get_algorithm(name: str) -> AlgorithmSpec:
 
 __all__ = [
     "ALGORITHMS", "AlgorithmSpec", "Policy", "get_algorithm",
-    "BTM", "CCB", "DTS", "DTSPlus", "ECWRMED", "MultiSBM", "PureDTS", "RCS", "RMED1", "RMED2", "RUCB", "SCB",
-    "Savage", "SelfSparring", "Sparring",
+    "BTM", "CCB", "DTS", "DTSPlus", "ECWRMED", "MergeDTS", "MergeRUCB", "MultiSBM", "PureDTS", "RCS", "RMED1",
+    "RMED2", "RUCB", "SCB", "Savage", "SelfSparring", "Sparring",
 ]

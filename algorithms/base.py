@@ -64,7 +64,11 @@ class AlgorithmSpec:
     defaults, another random stream), e.g. ``{"skip": "exact"}``; empty if it has none.  The benches time
     them against the defaults and figure scripts use them with ``--fast``;
     color, marker: how its curves are drawn in every figure (hand-picked so that the curves compared in
-    one panel, the D-TS family in particular, differ).
+    one panel, the D-TS family in particular, differ);
+    presets: named parameter sets, ``{preset: {parameter: value}}`` (e.g. the tuned "best" settings of
+    MergeDTS, MergeRUCB and D-TS), each value defined once in ``core/constants.py``; a line uses one by
+    writing its parameters (``preset_params``), so a preset line is the same stored line as the one with
+    those parameters written out; run.py's ``--algorithms NAME:PRESET`` does that.
     """
 
     name: str
@@ -82,6 +86,20 @@ class AlgorithmSpec:
     skip: Callable[[Any], Any] | None = None
     streams: Mapping[str, Mapping[Any, int]] = field(default_factory=dict)
     fast: Mapping[str, Any] = field(default_factory=dict)
+    presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self):
+        """Refuse (ValueError) a preset that sets a parameter the algorithm does not accept."""
+        for preset in self.presets:
+            self.resolve_params(self.presets[preset])
+
+    def preset_params(self, preset: str) -> tuple:
+        """The parameters of the named preset as sorted (name, value) pairs (a ``Line``'s ``params``);
+        ValueError naming the preset and the known ones otherwise."""
+        if not isinstance(preset, str) or preset not in self.presets:
+            raise ValueError(f"unknown preset {preset!r} for algorithm {self.name!r} "
+                             f"(known: {', '.join(sorted(self.presets)) or 'none'})")
+        return tuple(sorted(self.presets[preset].items()))
 
     def problem_params(self, params: Mapping[str, Any], dataset) -> dict:
         """``params`` completed with what the paper's harness derives from the true matrix.

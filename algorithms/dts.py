@@ -41,7 +41,7 @@ from core.bitvotes import (
     words_for,
 )
 from core.bounds import fill_mirrored_switches, mirrored_bounds, refresh_mirrored_switches, upper_copeland_from_switches
-from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
+from core.constants import ALPHA, DTS_BEST, PSEUDO_N, PSEUDO_W
 from core.kl import kl_clamped
 from core.skipping import SKIP_MIN_PROB, first_slot_reaching, geometric_run
 from core.thompson import (
@@ -567,7 +567,7 @@ def fast_skip(state):
 DTS_SPEC = AlgorithmSpec(
     name="dts", label="D-TS", init=init_dts, select=select, update=update, sync=sync_dts,
     skip=fast_skip, color="#d62728", marker="o", streams=SAMPLING_STREAMS, fast=FAST_PARAMS,
-    defaults={"alpha": ALPHA, "sampling": "indicators"},
+    defaults={"alpha": ALPHA, "sampling": "indicators"}, presets={"best": DTS_BEST},
     reference="Wu & Liu 2016, Algorithm 1",
 )
 DTS_PLUS_SPEC = AlgorithmSpec(

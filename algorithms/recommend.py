@@ -71,12 +71,21 @@ def posterior_mean_leader(state) -> int:
     return int(np.argmax(means))
 
 
+def merge_survivor(state) -> int:
+    """MergeDTS, MergeRUCB: the last surviving arm, or else the surviving arm (any arm before the first slot)
+    with the most empirical wins (W_ij > W_ji) against the other survivors, the lowest arm on ties."""
+    survivors = np.sort(state.batch_arms[: state.tree[0]["survivors"]])
+    wins = state.wins[np.ix_(survivors, survivors)]
+    return int(survivors[int(np.argmax((wins > wins.T).sum(axis=1)))])
+
+
 RECOMMENDERS = {
     "dts": copeland_of_statistics, "dts_plus": copeland_of_statistics, "pure_dts": copeland_of_statistics,
     "ccb": copeland_of_statistics, "scb": copeland_of_statistics, "rmed1": copeland_of_statistics,
     "rmed2": copeland_of_statistics, "ecw_rmed": copeland_of_statistics, "savage": copeland_of_statistics,
     "rucb": rucb_hypothesis, "rcs": rcs_champion, "btm": btm_best_active, "sparring": sparring_left,
     "multisbm": multisbm_most_played, "self_sparring": posterior_mean_leader,
+    "merge_dts": merge_survivor, "merge_rucb": merge_survivor,
 }
 
 

@@ -35,3 +35,12 @@ CCB_P_RESTRICT = 2.0 / 3.0  # Zoghi et al. 2015, CCB: probability of restricting
 CCB_P_CHALLENGER = 0.5  # Zoghi et al. 2015, CCB: probability of picking the challenger from B^{a1}
 SELF_SPARRING_PRIOR = 1.0  # Sui et al. 2017 / chang-li/MergeDTS self_sparring.py: Beta(1, 1) prior of every arm
 SELF_SPARRING_LEARNING_RATE = 1.0  # Sui et al. 2017, Alg. 1: eta; the MergeDTS authors' code adds 1 (eta = 1)
+
+# --- MergeDTS and MergeRUCB (Li, Markov, de Rijke & Zoghi, ACM TOIS 2020; Zoghi, Whiteson & de Rijke,
+# WSDM 2015), as the MergeDTS authors ran them (chang-li/MergeDTS, demo.py and dueling_bandits/) ---------
+MERGE_ALPHA = 1.01  # demo.py 'MergeDTS', 'MergeRUCB': confidence scale alpha (> 1/2 for C's formula)
+MERGE_BATCH_SIZE = 4  # demo.py / merge_dts.py default: batch size M
+MERGE_EPSILON = 0.01  # merge_dts.py / merge_rucb.py default: failure probability epsilon in C's formula
+MERGE_DTS_BEST = {"alpha": 0.8**6, "C": 4e5, "batch_size": 16}  # demo.py 'MergeDTSBest' (tuned)
+MERGE_RUCB_BEST = {"alpha": 0.8**6, "C": 4e5, "batch_size": 8}  # demo.py 'MergeRUCBBEST' (tuned)
+DTS_BEST = {"alpha": 0.8**7}  # demo.py 'DTSBEST': D-TS with a tuned alpha

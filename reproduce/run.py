@@ -6,7 +6,10 @@ Example::
         --horizon 100000 --runs 50 --param dts.alpha=0.6 --name my_study
 
 ``--dataset`` takes a dataset name (``data.dataset_names()``) or a path to a .txt/.csv matrix;
-``--param ALG.NAME=VALUE`` overrides a parameter (numbers and True/False are parsed, other values kept as
+``--algorithms`` takes registry names, or ``NAME:PRESET`` for a named parameter set of the algorithm
+(``AlgorithmSpec.presets``, e.g. ``merge_dts:best``, drawn as "MergeDTS (best)"; it is the same stored
+line as the one with the preset's parameters written out); ``--param ALG.NAME=VALUE`` (ALG as written in
+``--algorithms``, a preset included) overrides a parameter (numbers and True/False are parsed, other values kept as
 text); ``--delay d`` batches feedback every d slots (d = 1: no delay; else d < T); ``--no-shuffle`` keeps
 the matrix's arm order.  Results go to ``<out>/<dataset key>/<line>/`` (``runner.dataset_key``: a matrix file
 of one's own gets its content digest in the key, so it never lands in a paper line's folder) and the figure to
@@ -45,10 +48,11 @@ def _parse_value(text: str):
     return text
 
 
-def canonical_value(algorithm: str, name: str, value):
+def canonical_value(entry: str, name: str, value):
     """``value`` in the type of the parameter's default where that loses nothing (alpha=1 is alpha=1.0, a
-    float parameter; an int parameter given as 3.0 is 3), so that one value has one storage key."""
-    default = get_algorithm(algorithm).defaults.get(name)
+    float parameter; an int parameter given as 3.0 is 3), so that one value has one storage key; ``entry`` is
+    an ``--algorithms`` entry, NAME or NAME:PRESET."""
+    default = get_algorithm(entry.partition(":")[0]).defaults.get(name)
     if isinstance(value, bool) or isinstance(default, bool):
         return value
     if isinstance(default, float) and isinstance(value, int):
@@ -90,8 +94,23 @@ def listing() -> str:
     lines.append("algorithms (--algorithms NAME ...; parameters with defaults, --param ALG.PARAM=VALUE):")
     for name, spec in ALGORITHMS.items():
         params = ", ".join(f"{key}={value!r}" for key, value in spec.defaults.items()) or "(none)"
-        lines.append(f"  {name:<10} {spec.label:<10} {params}")
+        lines.append(f"  {name:<13} {spec.label:<13} {params}")
+        for preset, values in spec.presets.items():
+            settings = ", ".join(f"{key}={value!r}" for key, value in values.items())
+            lines.append(f"  {name + ':' + preset:<13} {'(preset)':<13} {settings}")
     return "\n".join(lines)
+
+
+def algorithm_curve(entry: str, params: dict, shuffle: bool) -> Curve:
+    """The curve of one ``--algorithms`` entry, ``NAME`` or ``NAME:PRESET``, with the ``--param`` overrides
+    ``params`` on top of the preset's parameters; a preset curve is tagged "<label> (<preset>)".  ValueError
+    for an unknown algorithm or preset."""
+    name, sep, preset = entry.partition(":")
+    spec = get_algorithm(name)
+    if not sep:
+        return Curve(name, tuple(params.items()), shuffle=shuffle)
+    merged = {**dict(spec.preset_params(preset)), **params}
+    return Curve(name, tuple(sorted(merged.items())), tag=f"{spec.label} ({preset})", shuffle=shuffle)
 
 
 def main(argv=None):
@@ -99,9 +118,11 @@ def main(argv=None):
     parser = build_parser(__doc__.splitlines()[0], HORIZON)
     parser.add_argument("--list", action="store_true",
                         help="print the datasets (K, Condorcet winner or not) and the algorithms with their "
-                             "parameters and defaults, then stop")
+                             "parameters, defaults and presets, then stop")
     parser.add_argument("--dataset", help="dataset name or matrix file path (required unless --list)")
-    parser.add_argument("--algorithms", nargs="+", help="algorithm registry names (required unless --list)")
+    parser.add_argument("--algorithms", nargs="+",
+                        help="algorithm registry names, or NAME:PRESET for a named parameter set (e.g. "
+                             "merge_dts:best); required unless --list")
     parser.add_argument("--param", action="append", help="ALG.NAME=VALUE parameter override (repeatable)")
     parser.add_argument("--delay", default="1", help="feedback delivered every d slots, d < T (default 1: no delay)")
     parser.add_argument("--no-shuffle", action="store_true", help="keep the matrix's arm order in every run")
@@ -129,8 +150,8 @@ def main(argv=None):
         dataset = load_dataset(args.dataset)
         title = dataset.name
         panel = Panel(dataset=args.dataset, title=title, delay=args.delay,
-                      algorithms=tuple(Curve(name, tuple(params[name].items()), shuffle=not args.no_shuffle)
-                                       for name in args.algorithms))
+                      algorithms=tuple(algorithm_curve(entry, params[entry], not args.no_shuffle)
+                                       for entry in args.algorithms))
         panels = simulate_panels(args.name, [panel], args)
         plot_regret_panels(panels, args.figures / args.name, ncols=1)
         table = final_table(panels)

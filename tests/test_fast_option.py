@@ -36,8 +36,9 @@ def test_the_fast_paths_of_the_paper_algorithms():
         **{name: {"sampling": "fast"} for name in ("dts", "dts_plus", "pure_dts")},
         "rcs": {"sampling": "knockout", "skip": "exact"},
         **{name: {"skip": "exact"} for name in ("rucb", "ccb", "rmed1", "rmed2", "ecw_rmed")}}
-    assert {name for name in ALGORITHMS if not get_algorithm(name).fast} == {"btm", "multisbm", "savage", "scb",
-                                                                              "self_sparring", "sparring"}
+    assert {name for name in ALGORITHMS if not get_algorithm(name).fast} == {"btm", "merge_rucb", "multisbm",
+                                                                              "savage", "scb", "self_sparring",
+                                                                              "sparring"}
 
 
 def _args(tmp_path, *flags):
