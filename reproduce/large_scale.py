@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from algorithms import ALGORITHMS, get_algorithm
+from core import constants
 from data import load_dataset
 from reproduce.claims import (
     QUICK_PREFIX,
@@ -69,11 +70,11 @@ MSLR_MATRICES = (("mslr136_perfect", "(a) MSLR Perfect, K=136"),
                  ("mslr136_navigational", "(b) MSLR Navigational, K=136"),
                  ("mslr135_informational_cdc", "(c) MSLR Informational-CDC, K=135"),
                  ("mslr136_informational", "(d) MSLR Informational, K=136, no Condorcet winner"))
-# The parameter sets the MergeDTS authors ran (chang-li/MergeDTS demo.py): written out here until the shared
-# presets (AlgorithmSpec.presets) are merged.
-DTS_BEST = (("alpha", 0.8**7),)
-MERGE_DTS_BEST = (("C", 4e5), ("alpha", 0.8**6), ("batch_size", 16))
-MERGE_RUCB_BEST = (("C", 4e5), ("alpha", 0.8**6), ("batch_size", 8))
+# The tuned settings the MergeDTS authors ran: the presets "best" (core/constants.py, AlgorithmSpec.presets) as
+# a Line's params, so a preset line and its written-out parameters are one stored line.
+DTS_BEST = tuple(sorted(constants.DTS_BEST.items()))
+MERGE_DTS_BEST = tuple(sorted(constants.MERGE_DTS_BEST.items()))
+MERGE_RUCB_BEST = tuple(sorted(constants.MERGE_RUCB_BEST.items()))
 FAST_DTS = (("sampling", "fast"),)
 # (algorithm, params, tag) of panels (a)-(d); an algorithm's exact fast paths are added where it has them.
 MSLR_ENTRIES = (
