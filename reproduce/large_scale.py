@@ -53,11 +53,13 @@ from reproduce.paper_config import (
 )
 from reproduce.paths import BENCH_TABLE
 from reproduce.plotting import (
-    BAND_NOTE,
+    FIGURE_WIDTH,
+    PANEL_HEIGHT,
+    bootstrap_interval,
     curve_frame,
     figure_legend,
-    legend_space,
     regret_axes,
+    regret_note,
     save_figure,
     setup_theme,
     style,
@@ -306,7 +308,7 @@ def plot(results: dict, stem) -> pd.DataFrame:
     writes stem.png/.pdf/.csv (the curves drawn); returns the curve table."""
     setup_theme()
     titles = list(results)
-    fig, axes = plt.subplots(3, 2, figsize=(11, 13))
+    fig, axes = plt.subplots(3, 2, figsize=(FIGURE_WIDTH, 3 * PANEL_HEIGHT))
     frames = []
     for ax, title in zip(list(axes.flat)[:5], titles[:5], strict=True):
         metric = "g2w" if title in dict((t, d) for d, t in MSLR_MATRICES[:3]) else "regret"
@@ -322,12 +324,11 @@ def plot(results: dict, stem) -> pd.DataFrame:
     for tag, curves in by_tag.items():
         curves.sort(key=lambda res: load_dataset(res.line.dataset).K)
         K = [load_dataset(res.line.dataset).K for res in curves]
-        estimates = [g2w_final(res) for res in curves]
-        mean = np.array([e.value for e in estimates])
-        half = 1.96 * np.array([e.se for e in estimates])
-        ax.errorbar(K, mean, yerr=half, label=tag, capsize=3, **{k: v for k, v in style(curves[0]).items()})
+        mean = np.array([g2w_final(res).value for res in curves])
+        low, high = np.array([bootstrap_interval(res.g2w[:, -1]) for res in curves]).T
+        ax.errorbar(K, mean, yerr=(mean - low, high - mean), label=tag, capsize=3, **style(curves[0]))
         frames.append(pd.DataFrame({"panel": titles[5], "label": tag, "metric": "g2w", "t": curves[0].line.horizon,
-                                    "K": K, "mean_regret": mean, "ci95_low": mean - half, "ci95_high": mean + half}))
+                                    "K": K, "mean_regret": mean, "ci95_low": low, "ci95_high": high}))
     ax.set_xscale("log")
     ax.set_yscale("log")
     sizes = [load_dataset(name).K for name in NESTED]
@@ -335,10 +336,10 @@ def plot(results: dict, stem) -> pd.DataFrame:
     ax.minorticks_off()
     ax.set_xlabel("number of arms K")
     ax.set_ylabel("G2W regret at T (MergeDTS's x 2)")
-    ax.set_title(titles[5], fontsize=9)
-    figure_legend(fig, list(axes.flat))
-    fig.text(0.5, 0.001, BAND_NOTE + "; (f): 95% interval of the mean", ha="center", fontsize=7)
-    fig.tight_layout(rect=(0, legend_space(fig, list(axes.flat)), 1, 1))
+    ax.set_title(titles[5])
+    note = regret_note([None] * 5, False) + "\n(f): R(T) against K; error bars: the same interval of the mean"
+    bottom = figure_legend(fig, list(axes.flat), note)
+    fig.tight_layout(rect=(0, bottom, 1, 1), h_pad=0.8, w_pad=1.0)
     save_figure(fig, stem)
     table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     write_table(table, stem.with_suffix(".csv"))
