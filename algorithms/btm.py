@@ -127,24 +127,23 @@ def elimination_candidate(active, size, phat, n_star, scale, log_term, faithful_
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t and run the elimination test on the pre-slot statistics (module doc)."""
-    (first_counts, first_wins, active, in_active, p_hat, neg_count, radius_scale, log_term, faithful_bug,
-     active_size, count_in_active, wins_in_active) = state
-    nb, wb, active, in_w, phat, neg_count = (first_counts, first_wins, active, in_active,
-                                             p_hat, neg_count)
-    count_w, wins_w = count_in_active, wins_in_active
+    first_counts, first_wins, active, in_active = state.first_counts, state.first_wins, state.active, state.in_active
+    p_hat, neg_count, radius_scale, log_term = state.p_hat, state.neg_count, state.radius_scale, state.log_term
+    faithful_bug, active_size, count_in_active = state.faithful_bug, state.active_size, state.count_in_active
+    wins_in_active = state.wins_in_active
     size = active_size[0]
     if size == 1:
         return active[0], active[0]
-    active_statistics(count_w, wins_w, active, size, phat, neg_count)
-    a1 = argmax_uniform(rng, neg_count, in_w)
+    active_statistics(count_in_active, wins_in_active, active, size, p_hat, neg_count)
+    a1 = argmax_uniform(rng, neg_count, in_active)
     a2 = active[rng.integers(0, size)]
-    loser = elimination_candidate(active, size, phat, -neg_count[a1], radius_scale, log_term,
+    loser = elimination_candidate(active, size, p_hat, -neg_count[a1], radius_scale, log_term,
                                   faithful_bug)
     if loser >= 0:
-        in_w[loser] = False
-        for i in range(in_w.shape[0]):
-            count_w[i] -= nb[i, loser]
-            wins_w[i] -= wb[i, loser]
+        in_active[loser] = False
+        for i in range(in_active.shape[0]):
+            count_in_active[i] -= first_counts[i, loser]
+            wins_in_active[i] -= first_wins[i, loser]
         k = 0
         for p in range(size):
             if active[p] != loser:
@@ -158,7 +157,8 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """One more comparison with a1 as the first arm against a2, and a win for a1 if it won; the sums over
     W move with them when a2 is still in W (an arm eliminated meanwhile no longer counts)."""
-    (first_counts, first_wins, _, in_active, _, _, _, _, _, _, count_in_active, wins_in_active) = state
+    first_counts, first_wins, in_active = state.first_counts, state.first_wins, state.in_active
+    count_in_active, wins_in_active = state.count_in_active, state.wins_in_active
     in_w = in_active[a2]
     first_counts[a1, a2] += 1
     count_in_active[a1] += in_w

@@ -43,78 +43,16 @@ in tests/test_incremental.py), so every draw and choice is unchanged.
 """
 
 import math
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_skip, exact_skip_hook
+from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, exact_skip_hook
+from algorithms.ccb_skip import skip
+from algorithms.ccb_state import CHECKED_AT, COUNTED_LEN, EARLIEST, UNRESOLVED, init_ccb, sync_ccb
 from core.argmax import fill_true, uniform_member
-from core.bounds import (
-    direct_upper_column,
-    fill_direct_bound_switches,
-    refresh_direct_bound_switches,
-    update_pair,
-)
-from core.constants import ALPHA, CCB_P_CHALLENGER, CCB_P_EXPLORE, CCB_P_RESTRICT, PSEUDO_N, PSEUDO_W
-from core.skipping import challenger_stays_away, last_slot_away, last_slot_before, record_self_run
-
-CHECKED_AT, EARLIEST = 0, 1  # the two entries of CCBState.row_next after the K rows, by offset from K
-UNRESOLVED, COUNTED_LEN = 0, 1  # the rows of CCBState.unresolved
-
-
-class CCBState(NamedTuple):
-    """State of CCB.  Settings: ``alpha`` (confidence scale), ``skip_runs`` (option skip="exact").  Arrays
-    (K arms):"""
-
-    comparisons: np.ndarray  # float64 (K, K): n_ij (pseudo-count included)
-    wins: np.ndarray  # float64 (K, K): w_ij (pseudo-count included)
-    alpha: float
-    skip_runs: bool
-    max_losses: np.ndarray  # int64 (1,): Lbar, the estimated maximum number of losses
-    in_winners: np.ndarray  # bool (K,): the potential Copeland winners B as a mask
-    challengers: np.ndarray  # int64 (K, K): row i holds the list B^i in its first challenger_lens[i] entries
-    challenger_lens: np.ndarray  # int64 (K,): |B^i|
-    upper_switch: np.ndarray  # float64 (K, K): ln t from which u_ij >= 1/2
-    lower_switch: np.ndarray  # float64 (K, K): ln t up to which l_ij > 1/2
-    upper_copeland: np.ndarray  # int64 (K,): #{j != i : u_ij >= 1/2}, kept between slots
-    lower_copeland: np.ndarray  # int64 (K,): #{j != i : l_ij >= 1/2}, kept between slots
-    # float64 (K + 2,): entry i < K, the earliest switch time of row i at or after the ln t of its last
-    # recount (-inf: one of its pairs was compared since), so its counts hold while ln t < row_next[i];
-    # then, at K + CHECKED_AT, the ln t of the last check (inf: none yet) and at K + EARLIEST the least
-    # of the K row entries (one array, not three: every array of a state costs reference counting)
-    row_next: np.ndarray
-    # int64 (2, K): row UNRESOLVED, #{j in B^i : l_ij <= 1/2 <= u_ij} (step 5), counted when B^i had the
-    # length in row COUNTED_LEN (-1: never); recounted with the row, or when the list's length changed
-    unresolved: np.ndarray
-    in_candidates: np.ndarray  # scratch bool (K,): the candidate set C
-    upper_column: np.ndarray  # scratch float64 (K,): the column u_{. a1}
-
-
-def init_ccb(K, horizon=None, alpha=ALPHA, skip=SKIP_OFF):
-    """A fresh ``CCBState`` (B = all arms, every B^i empty, Lbar = K; switch times from
-    ``core.bounds.fill_direct_bound_switches``).  alpha: confidence scale (> 0); skip: "off" or "exact"
-    (module doc)."""
-    alpha = check_alpha(alpha)
-    n = np.full((K, K), PSEUDO_N)
-    w = np.full((K, K), PSEUDO_W)
-    upper, lower = np.zeros((K, K)), np.zeros((K, K))
-    fill_direct_bound_switches(n, w, alpha, upper, lower)
-    return CCBState(
-        comparisons=n, wins=w, alpha=alpha, skip_runs=check_skip(skip), max_losses=np.array([K], dtype=np.int64),
-        in_winners=fill_true(np.zeros(K, np.bool_)), challengers=np.zeros((K, K), np.int64),
-        challenger_lens=np.zeros(K, np.int64), upper_switch=upper, lower_switch=lower,
-        upper_copeland=np.zeros(K, np.int64), lower_copeland=np.zeros(K, np.int64),
-        row_next=np.concatenate((np.zeros(K), [math.inf, -math.inf])), unresolved=np.full((2, K), -1, np.int64),
-        in_candidates=np.zeros(K, np.bool_), upper_column=np.zeros(K),
-    )
-
-
-def sync_ccb(state):
-    """Recompute the switch-time caches from ``state.comparisons`` and ``state.wins``; the next ``select``
-    recounts every Copeland count and runs step 2 on every list."""
-    fill_direct_bound_switches(state.comparisons, state.wins, state.alpha, state.upper_switch, state.lower_switch)
-    state.row_next[state.comparisons.shape[0] + CHECKED_AT] = math.inf
+from core.bounds import direct_upper_column, refresh_direct_bound_switches, update_pair
+from core.constants import ALPHA, CCB_P_CHALLENGER, CCB_P_EXPLORE, CCB_P_RESTRICT
 
 
 @njit(cache=True)
@@ -309,154 +247,53 @@ def _challenger(rng, u_col, lower, log_t, a1, lists, lens):
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (Zoghi et al. 2015, Algorithm 1, steps 1-7; docs/algorithms.md#ccb)."""
-    (comparisons, wins, alpha, _, max_losses, in_winners, challengers, challenger_lens, upper_switch, lower_switch,
-     upper_copeland, lower_copeland, row_next, unresolved, in_candidates, upper_column) = state
-    max_losses, in_b, lists, lens = max_losses, in_winners, challengers, challenger_lens
-    upper, lower, cu, cl = upper_switch, lower_switch, upper_copeland, lower_copeland
-    in_c, u_col = in_candidates, upper_column
-    K = in_c.shape[0]
+    upper_switch, lower_switch, upper_copeland = state.upper_switch, state.lower_switch, state.upper_copeland
+    max_losses, in_winners, challengers, challenger_lens = (state.max_losses, state.in_winners, state.challengers,
+                                                            state.challenger_lens)
+    in_candidates = state.in_candidates
+    K = in_candidates.shape[0]
     log_t = math.log(t)
-    disproven = _refresh_counts(upper, lower, log_t, cu, cl, row_next, lists, lens, unresolved)
-    top = np.max(cu)
+    disproven = _refresh_counts(upper_switch, lower_switch, log_t, upper_copeland, state.lower_copeland,
+                                state.row_next, challengers, challenger_lens, state.unresolved)
+    top = np.max(upper_copeland)
     for i in range(K):
-        in_c[i] = cu[i] == top
+        in_candidates[i] = upper_copeland[i] == top
     if disproven < 0:
-        _reset_disproven(lower, log_t, max_losses, in_b, lists, lens)
+        _reset_disproven(lower_switch, log_t, max_losses, in_winners, challengers, challenger_lens)
     elif disproven:
-        _reset(max_losses, in_b, lens)
-    _remove_non_winners(upper, log_t, cu, cl, max_losses, in_b, lists, lens)
-    _add_winners(rng, cu, cl, in_c, max_losses, in_b, lists, lens)
+        _reset(max_losses, in_winners, challenger_lens)
+    _remove_non_winners(upper_switch, log_t, upper_copeland, state.lower_copeland, max_losses, in_winners, challengers,
+                        challenger_lens)
+    _add_winners(rng, upper_copeland, state.lower_copeland, in_candidates, max_losses, in_winners, challengers,
+                 challenger_lens)
     if rng.random() < CCB_P_EXPLORE:
-        i, j = _exploration_pair(rng, upper, lower, log_t, lists, lens, unresolved)
+        i, j = _exploration_pair(rng, upper_switch, lower_switch, log_t, challengers, challenger_lens,
+                                 state.unresolved)
         if i >= 0:
             return i, j
     overlap = False
     for i in range(K):
-        overlap = overlap or (in_b[i] and in_c[i])
+        overlap = overlap or (in_winners[i] and in_candidates[i])
     if overlap and rng.random() < CCB_P_RESTRICT:
         for i in range(K):
-            in_c[i] = in_c[i] and in_b[i]
-    a1 = uniform_member(rng, in_c)
-    direct_upper_column(comparisons, wins, a1, log_t, alpha, u_col)
-    return a1, _challenger(rng, u_col, lower, log_t, a1, lists, lens)
+            in_candidates[i] = in_candidates[i] and in_winners[i]
+    a1 = uniform_member(rng, in_candidates)
+    direct_upper_column(state.comparisons, state.wins, a1, log_t, state.alpha, state.upper_column)
+    return a1, _challenger(rng, state.upper_column, lower_switch, log_t, a1, challengers, challenger_lens)
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update and the pair's cached switch times; a compared pair (a1 != a2) makes the
     rows a1 and a2 due for a recount at the next ``select``."""
-    (comparisons, wins, alpha, _, _, _, _, _, upper_switch, lower_switch, _, _, row_next, _, _, _) = state
-    n, w = comparisons, wins
-    update_pair(n, w, a1, a2, a1_won)
-    refresh_direct_bound_switches(n, w, alpha, upper_switch, lower_switch, a1, a2)
+    update_pair(state.comparisons, state.wins, a1, a2, a1_won)
+    refresh_direct_bound_switches(state.comparisons, state.wins, state.alpha, state.upper_switch, state.lower_switch,
+                                  a1, a2)
     if a1 != a2:
+        row_next = state.row_next
         row_next[a1] = -math.inf
         row_next[a2] = -math.inf
-        row_next[n.shape[0] + EARLIEST] = -math.inf
-
-
-@njit(cache=True, inline="always")
-def _sole_candidate(cu):
-    """The arm a if it alone has the largest upper Copeland count (C = {a}), else -1."""
-    top = np.max(cu)
-    a = -1
-    for i in range(cu.shape[0]):
-        if cu[i] == top:
-            if a >= 0:
-                return -1
-            a = i
-    return a
-
-
-@njit(cache=True)
-def _steps_3_4_idle(cu, cl, a, max_losses, in_b, lens):
-    """Steps 3 and 4 of ``select`` at the Copeland counts (cu, cl) with C = {a} leave B, the lists and
-    Lbar as they are and draw nothing: B is not empty and none of its arms has cu_i < max(0, max cl)
-    (step 3 removes and rebuilds nothing, and does not reset), and if step 4 adds a (cu_a = cl_a), a is
-    in B already with an empty list, Lbar = K - 1 - cu_a, and every list has 0 or Lbar + 1 entries (none
-    is cut, by a draw, or emptied)."""
-    K = cu.shape[0]
-    m = max(0, np.max(cl))
-    for i in range(K):
-        if in_b[i] and cu[i] < m:
-            return False
-    if not np.any(in_b):
-        return False
-    if cu[a] != cl[a]:
-        return True
-    keep = K - cu[a]
-    if not in_b[a] or lens[a] != 0 or max_losses[0] != keep - 1:
-        return False
-    for j in range(K):
-        if lens[j] != 0 and lens[j] != keep:
-            return False
-    return True
-
-
-@njit(cache=True, inline="always")
-def _nothing_to_explore(lens, unresolved):
-    """Step 5 finds E empty without walking a list: every list's unresolved count is kept at its
-    current length, and all are 0."""
-    for i in range(lens.shape[0]):
-        if unresolved[COUNTED_LEN, i] != lens[i] or unresolved[UNRESOLVED, i] != 0:
-            return False
-    return True
-
-
-@njit(cache=True, inline="always")
-def _list_has_challenger(lower, log_t, a, lists, lens):
-    """Some j in B^a qualifies as a challenger of a (l_{j a} <= 1/2: ln t >= lower[j, a]), so that the
-    draw of step 7 that reads B^a may pick it."""
-    for s in range(lens[a]):
-        if log_t >= lower[lists[a, s], a]:
-            return True
-    return False
-
-
-@njit(cache=True)
-def skip(state, t, rng, t_limit):
-    """The run of self-comparisons from slot t in one step (option skip="exact"; ``core.simulate``).
-
-    ``select`` at slot t is the pair (a, a) whatever it draws, and changes no state but the scratch and
-    the ln t of its last check, when
-    * the kept counts hold (ln t is not below the last check's and below every row's next switch time,
-      so ``_refresh_counts`` recounts nothing and step 2 reads no list), C = {a} (a alone has the
-      largest upper count), and steps 3 and 4 are idle at those counts (``_steps_3_4_idle``);
-    * step 5 (probability 1/4) finds no unresolved pair (``_nothing_to_explore``), so it falls through;
-    * steps 6 and 7: a1 = a whether or not C is restricted to B; the scan of step 7 gives a2 = a (every
-      qualifying j != a, l_{j a} <= 1/2, has u_{j a} below 1/2, or at it for j > a:
-      ``core.skipping.challenger_stays_away``) and the draw that reads B^a finds no qualifying entry.
-    A self-comparison changes only the diagonal of (n, w), which no bound or switch time reads, so the
-    same holds at the next slot until ln t reaches the earliest switch time of the rows (a recount may
-    change the counts) or some u_{j a} passes its tie with 1/2 -- or t_limit (a checkpoint, a
-    delayed-feedback delivery, the horizon).  Returns (slots, a) for the slots t .. t + slots - 1, after
-    the updates of those slots (the diagonal, ``record_self_run``; the ln t of the last check); (0, -1)
-    if slot t is not such a pair.  ``rng`` is not used: the draws the skipped slots would make decide
-    nothing.  An unresolved pair (step 5 picks it with probability 1/4) or |C| > 1 makes the slot random:
-    not skipped.
-    """
-    (comparisons, wins, alpha, _, max_losses, in_winners, challengers, challenger_lens, upper_switch, lower_switch,
-     upper_copeland, lower_copeland, row_next, unresolved, _, _) = state
-    n, w, lists, lens, upper, lower = comparisons, wins, challengers, challenger_lens, upper_switch, lower_switch
-    K = n.shape[0]
-    log_t = math.log(t)
-    if log_t < row_next[K + CHECKED_AT] or log_t >= row_next[K + EARLIEST]:
-        return 0, -1
-    a = _sole_candidate(upper_copeland)
-    if (a < 0 or not _steps_3_4_idle(upper_copeland, lower_copeland, a, max_losses, in_winners, lens)
-            or not _nothing_to_explore(lens, unresolved) or _list_has_challenger(lower, log_t, a, lists, lens)):
-        return 0, -1
-    for j in range(K):
-        if j != a and log_t >= lower[j, a] and not challenger_stays_away(n, w, j, a, alpha, log_t):
-            return 0, -1
-    end = last_slot_before(row_next[K + EARLIEST], 0.0, t_limit)
-    for j in range(K):
-        if j != a and log_t >= lower[j, a]:
-            end = last_slot_away(n, w, j, a, alpha, upper[j, a], t, end)
-    slots = end - t + 1
-    row_next[K + CHECKED_AT] = math.log(end)
-    record_self_run(n, w, a, slots)
-    return slots, a
+        row_next[state.comparisons.shape[0] + EARLIEST] = -math.inf
 
 
 CCB_SPEC = AlgorithmSpec(

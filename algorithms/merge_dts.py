@@ -176,16 +176,15 @@ def select(state, t, rng):
     """MergeDTS at slot t (Li et al. 2020, Algorithm 1, as in merge_dts.py ``get_arms``): the stage check
     and the slot's batch (``core.merge_batches.open_slot``), merging of a one-arm batch, pruning, then the
     two candidates.  ``t`` is not used: the clock is the algorithm's own."""
-    (wins, alpha, batch_size, clock_start, reset_clock, antisymmetric, challenger, indicators, prob_above, batch_arms,
-     batch_starts, tree, scratch_arms, scratch_starts, batch_order, batch_sizes, votes, theta_second, all_true) = state
-    arms, starts = batch_arms, batch_starts
-    b = open_slot(rng, arms, starts, tree, batch_size, clock_start, reset_clock, scratch_arms, scratch_starts,
-                  batch_order, batch_sizes)
+    arms, starts, tree, wins = state.batch_arms, state.batch_starts, state.tree, state.wins
+    scratch_arms, scratch_starts = state.scratch_arms, state.scratch_starts
+    b = open_slot(rng, arms, starts, tree, state.batch_size, state.clock_start, state.reset_clock, scratch_arms,
+                  scratch_starts, state.batch_order, state.batch_sizes)
     clock = tree[0].clock
     tree[0].clock = clock + 1
     if tree[0].batches == 1 and starts[b + 1] - starts[b] == 1:
         return arms[starts[b]], arms[starts[b]]
-    radius = math.sqrt(alpha * math.log(clock))
+    radius = math.sqrt(state.alpha * math.log(clock))
     if starts[b + 1] - starts[b] == 1:
         b = merge_singleton(arms, starts, tree, b, scratch_arms, scratch_starts)
     while prune_one(rng, wins, arms, starts, tree, b, radius):
@@ -194,8 +193,10 @@ def select(state, t, rng):
     low, size = starts[b], starts[b + 1] - starts[b]
     if size == 1:
         return arms[low], arms[low]
-    first = _first_candidate(rng, wins, arms, low, size, antisymmetric, indicators, prob_above, votes, all_true)
-    second = _second_candidate(rng, wins, arms, low, size, first, challenger, theta_second, all_true)
+    first = _first_candidate(rng, wins, arms, low, size, state.antisymmetric, state.indicators, state.prob_above,
+                             state.votes, state.all_true)
+    second = _second_candidate(rng, wins, arms, low, size, first, state.challenger, state.theta_second,
+                               state.all_true)
     return arms[low + first], arms[low + second]
 
 

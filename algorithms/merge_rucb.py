@@ -64,16 +64,14 @@ def select(state, t, rng):
     check and the slot's batch, (a, a) for a batch of one arm, pruning, then a_c uniform and a_d the
     argmax of u_{i a_c} over the other arms, ties uniform.  ``t`` is not used: the clock is the
     algorithm's own."""
-    (wins, alpha, batch_size, clock_start, reset_clock, batch_arms, batch_starts, tree, scratch_arms, scratch_starts,
-     batch_order, batch_sizes, upper_column, all_true) = state
-    arms, starts = batch_arms, batch_starts
-    b = open_slot(rng, arms, starts, tree, batch_size, clock_start, reset_clock, scratch_arms, scratch_starts,
-                  batch_order, batch_sizes)
+    arms, starts, tree, wins = state.batch_arms, state.batch_starts, state.tree, state.wins
+    b = open_slot(rng, arms, starts, tree, state.batch_size, state.clock_start, state.reset_clock, state.scratch_arms,
+                  state.scratch_starts, state.batch_order, state.batch_sizes)
     clock = tree[0].clock
     tree[0].clock = clock + 1
     if starts[b + 1] - starts[b] == 1:
         return arms[starts[b]], arms[starts[b]]
-    radius = math.sqrt(alpha * math.log(clock))
+    radius = math.sqrt(state.alpha * math.log(clock))
     while prune_one(rng, wins, arms, starts, tree, b, radius):
         pass
     low, size = starts[b], starts[b + 1] - starts[b]
@@ -82,8 +80,8 @@ def select(state, t, rng):
     first = rng.integers(0, size)
     c = arms[low + first]
     for p in range(size):
-        upper_column[p] = 0.0 if p == first else upper_bound(wins, arms[low + p], c, radius)
-    second = argmax_uniform(rng, upper_column[:size], all_true[:size])
+        state.upper_column[p] = 0.0 if p == first else upper_bound(wins, arms[low + p], c, radius)
+    second = argmax_uniform(rng, state.upper_column[:size], state.all_true[:size])
     return c, arms[low + second]
 
 

@@ -222,9 +222,10 @@ def select(state, t, rng):
     """Choose (a1, a2) at slot t: simulated tournament over all pairs, champion a1 (or the fallback),
     challenger a2 = argmax_j u_{j a1} (Zoghi et al. WSDM 2014, RCS; docs/algorithms.md#rcs).  A slot
     left by ``skip`` draws the tournament given that its arm is not the Condorcet winner."""
-    (comparisons, wins, alpha, fallback, sampling, _, champion_counts, theta, votes, done, all_arms, upper_column,
-     above_half_prob, above_half, skip_state) = state
-    votes, done, all_arms, champ = votes, done, all_arms, champion_counts
+    comparisons, wins, alpha, fallback = state.comparisons, state.wins, state.alpha, state.fallback
+    sampling, champion_counts, theta, votes = state.sampling, state.champion_counts, state.theta, state.votes
+    done, all_arms, upper_column = state.done, state.all_arms, state.upper_column
+    above_half_prob, above_half, skip_state = state.above_half_prob, state.above_half, state.skip_state
     K = votes.shape[0]
     if sampling == SAMPLING_KNOCKOUT:
         pending = skip_state[0].pending
@@ -243,10 +244,10 @@ def select(state, t, rng):
             a1 = NO_ARM
     if a1 == NO_ARM:
         if fallback == FALLBACK_LEAST_CHAMPION:
-            a1 = argmin_first(champ, all_arms)
+            a1 = argmin_first(champion_counts, all_arms)
         else:
             a1 = uniform_member(rng, all_arms)
-    champ[a1] += 1
+    champion_counts[a1] += 1
     direct_upper_column(comparisons, wins, a1, math.log(t), alpha, upper_column)
     a2 = argmax_first(upper_column, all_arms)
     skip_state[0].last_self = a1 if a1 == a2 else NO_ARM
@@ -256,7 +257,7 @@ def select(state, t, rng):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update, and the pair's vote probabilities unless sampling "direct"."""
-    (comparisons, wins, _, _, sampling, _, _, _, _, _, _, _, above_half_prob, _, _) = state
+    comparisons, wins, sampling, above_half_prob = state.comparisons, state.wins, state.sampling, state.above_half_prob
     record_comparison(comparisons, wins, above_half_prob, a1, a2, a1_won, sampling != SAMPLING_DIRECT)
 
 
@@ -307,25 +308,26 @@ def skip(state, t, rng, t_limit):
     winner": refused), w the least-often champion, the scan not picking w at t, or p < SKIP_MIN_PROB;
     also (0, NO_ARM) when G = 0, with slot t itself left pending.  One uniform draw at most.
     """
-    (comparisons, wins, alpha, fallback, _, _, champion_counts, _, _, _, all_arms, _, above_half_prob, _,
-     skip_state) = state
-    n, w, q = comparisons, wins, above_half_prob
+    comparisons, wins, alpha, fallback = state.comparisons, state.wins, state.alpha, state.fallback
+    champion_counts, all_arms, above_half_prob = state.champion_counts, state.all_arms, state.above_half_prob
+    skip_state = state.skip_state
     arm = skip_state[0].last_self
     if skip_state[0].pending != NO_ARM or arm == NO_ARM or fallback != FALLBACK_LEAST_CHAMPION:
         return 0, NO_ARM
-    if argmin_first(champion_counts, all_arms) == arm or not _column_stays_away(n, w, arm, alpha, math.log(t)):
+    if (argmin_first(champion_counts, all_arms) == arm
+            or not _column_stays_away(comparisons, wins, arm, alpha, math.log(t))):
         return 0, NO_ARM
-    log_p = _log_prob_winner(q, arm)
+    log_p = _log_prob_winner(above_half_prob, arm)
     if log_p < math.log(SKIP_MIN_PROB):
         return 0, NO_ARM
-    available = last_slot_challenged_by_none(n, w, arm, alpha, t, t_limit) - t + 1
-    slots = geometric_run(rng, log_p, available)  # all of them if w beats every arm surely
+    available = last_slot_challenged_by_none(comparisons, wins, arm, alpha, t, t_limit) - t + 1
+    slots = geometric_run(rng, log_p, available)  # all of them if the arm beats every other surely
     if slots < available:
         skip_state[0].pending = arm
     if slots == 0:
         return 0, NO_ARM
     champion_counts[arm] += slots
-    record_self_run(n, w, arm, slots)
+    record_self_run(comparisons, wins, arm, slots)
     return slots, arm
 
 

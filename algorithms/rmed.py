@@ -152,26 +152,25 @@ def _rmed2_challenger(n, w, a1, i_hat, paper_sign):
 def _maintain_lists(state, a1, i_star, t):
     """Steps 4-5: drop a1 from LR, append (ascending) every arm in neither LR nor LN with
     I_k - I* <= ln t + f(K) to LN, advance q; at the end of LC start the round LC = LR = LN."""
-    (_, _, divergences, _, _, slack, _, _, counters, current_list, in_remaining, next_list, in_next) = state
-    div, lc, in_lr = divergences, current_list, in_remaining
-    ln, in_ln = next_list, in_next
+    divergences, slack, counters, current_list = state.divergences, state.slack, state.counters, state.current_list
+    in_remaining, next_list, in_next = state.in_remaining, state.next_list, state.in_next
     c = counters[0]
-    K = div.shape[0]
-    in_lr[a1] = False
+    K = divergences.shape[0]
+    in_remaining[a1] = False
     threshold = math.log(t) + slack
     for k in range(K):
-        if not in_lr[k] and not in_ln[k] and div[k] - i_star <= threshold:
-            ln[c.next_len] = k
-            in_ln[k] = True
+        if not in_remaining[k] and not in_next[k] and divergences[k] - i_star <= threshold:
+            next_list[c.next_len] = k
+            in_next[k] = True
             c.next_len += 1
     c.position += 1
     if c.position == c.current_len:
         c.current_len = c.next_len
         for k in range(c.next_len):
-            lc[k] = ln[k]
+            current_list[k] = next_list[k]
         for k in range(K):
-            in_lr[k] = in_ln[k]
-            in_ln[k] = False
+            in_remaining[k] = in_next[k]
+            in_next[k] = False
         c.next_len = 0
         c.position = 0
 
@@ -199,14 +198,15 @@ def _least_divergent(div):
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (docs/algorithms.md#rmed1-and-rmed2); deterministic, ``rng`` is unused."""
-    (comparisons, wins, divergences, variant, paper_sign, _, rmed2_alpha, _, counters, current_list, _, _, _) = state
-    n, w, div = comparisons, wins, divergences
-    K = n.shape[0]
+    comparisons, wins, divergences, variant = state.comparisons, state.wins, state.divergences, state.variant
+    paper_sign, rmed2_alpha, counters = state.paper_sign, state.rmed2_alpha, state.counters
+    current_list = state.current_list
+    K = comparisons.shape[0]
     n_pairs = K * (K - 1) // 2
     if _explores(variant, rmed2_alpha, n_pairs, t):
         return pair_of_index((t - 1) % n_pairs)
     a1 = current_list[counters[0].position]
-    i_hat = _least_divergent(div)
+    i_hat = _least_divergent(divergences)
     # O = {j != a1 : p_{a1 j} <= 1/2}; the fallback is a1's most-losing opponent.
     o_empty = True
     i_hat_in_o = False
@@ -215,7 +215,7 @@ def select(state, t, rng):
     for j in range(K):
         if j == a1:
             continue
-        p = p_hat(n, w, a1, j)
+        p = p_hat(comparisons, wins, a1, j)
         if p <= 0.5:
             o_empty = False
             i_hat_in_o = i_hat_in_o or j == i_hat
@@ -224,22 +224,21 @@ def select(state, t, rng):
             worst_p = p
     a2 = i_hat if (o_empty or i_hat_in_o) else worst
     if variant == VARIANT_RMED2:
-        b = _rmed2_challenger(n, w, a1, i_hat, paper_sign)
-        if b >= 0 and n[a1, i_hat] >= n[a1, b] / math.log(math.log(t)):
+        b = _rmed2_challenger(comparisons, wins, a1, i_hat, paper_sign)
+        if b >= 0 and comparisons[a1, i_hat] >= comparisons[a1, b] / math.log(math.log(t)):
             a2 = b
-    _maintain_lists(state, a1, div[i_hat], t)
+    _maintain_lists(state, a1, divergences[i_hat], t)
     return a1, a2
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update, then the empirical divergences of the two rows it changed."""
-    (comparisons, wins, divergences, _, _, _, _, _, _, _, _, _, _) = state
-    n, w, div = comparisons, wins, divergences
-    update_pair(n, w, a1, a2, a1_won)
+    comparisons, wins, divergences = state.comparisons, state.wins, state.divergences
+    update_pair(comparisons, wins, a1, a2, a1_won)
     if a1 != a2:
-        div[a1] = divergence(n, w, a1)
-        div[a2] = divergence(n, w, a2)
+        divergences[a1] = divergence(comparisons, wins, a1)
+        divergences[a2] = divergence(comparisons, wins, a2)
 
 
 @njit(cache=True)
@@ -260,27 +259,27 @@ def skip(state, t, rng, t_limit):
     pair.  ``rng`` is not used (RMED draws nothing; a self-comparison's outcome changes nothing but
     w[a, a] += 1 either way).
     """
-    (comparisons, wins, divergences, variant, _, slack, rmed2_alpha, _, counters, current_list, _, _, _) = state
-    n, w, div = comparisons, wins, divergences
-    K = n.shape[0]
+    comparisons, wins, divergences, variant = state.comparisons, state.wins, state.divergences, state.variant
+    slack, rmed2_alpha, counters, current_list = state.slack, state.rmed2_alpha, state.counters, state.current_list
+    K = comparisons.shape[0]
     n_pairs = K * (K - 1) // 2
     if counters[0].current_len != 1 or _explores(variant, rmed2_alpha, n_pairs, t) \
             or (variant == VARIANT_RMED2 and t <= n_pairs * rmed2_alpha):
         return 0, -1
     a = current_list[0]
-    if _least_divergent(div) != a:
+    if _least_divergent(divergences) != a:
         return 0, -1
     for j in range(K):
-        if j != a and p_hat(n, w, a, j) <= 0.5:
+        if j != a and p_hat(comparisons, wins, a, j) <= 0.5:
             return 0, -1
     end = t_limit
     for k in range(K):
         if k != a:
-            end = min(end, last_slot_before(div[k] - div[a], slack, end))
+            end = min(end, last_slot_before(divergences[k] - divergences[a], slack, end))
     if end < t:
         return 0, -1
     slots = end - t + 1
-    record_self_run(n, w, a, slots)
+    record_self_run(comparisons, wins, a, slots)
     return slots, a
 
 

@@ -134,18 +134,19 @@ def _first_arm(rng, in_c, c_list, size_c, mode, hypothesis, all_arms):
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: C = {i : u_ij >= 1/2 for all j}, a1 from C and B, then
     a2 = argmax_j u_{j a1} with first-index ties (Zoghi et al. 2014, Algorithm 1; docs/algorithms.md#rucb)."""
-    (comparisons, wins, alpha, hypothesis, _, hypothesis_arm, _, upper_switch_row_max, upper_column, in_candidates,
-     candidates, all_arms) = state
-    row_max, in_c, c_list, all_arms = upper_switch_row_max, in_candidates, candidates, all_arms
-    K = row_max.shape[0]
+    comparisons, wins, alpha, hypothesis = state.comparisons, state.wins, state.alpha, state.hypothesis
+    hypothesis_arm, upper_switch_row_max = state.hypothesis_arm, state.upper_switch_row_max
+    upper_column, in_candidates, candidates = state.upper_column, state.in_candidates, state.candidates
+    all_arms = state.all_arms
+    K = upper_switch_row_max.shape[0]
     log_t = math.log(t)
     size_c = 0
     for i in range(K):
-        in_c[i] = log_t >= row_max[i]  # u_ij >= 1/2 for every j (cached switch times: O(K))
-        if in_c[i]:
-            c_list[size_c] = i
+        in_candidates[i] = log_t >= upper_switch_row_max[i]  # u_ij >= 1/2 for every j (cached switch times: O(K))
+        if in_candidates[i]:
+            candidates[size_c] = i
             size_c += 1
-    a1 = _first_arm(rng, in_c, c_list, size_c, hypothesis, hypothesis_arm, all_arms)
+    a1 = _first_arm(rng, in_candidates, candidates, size_c, hypothesis, hypothesis_arm, all_arms)
     direct_upper_column(comparisons, wins, a1, log_t, alpha, upper_column)
     a2 = argmax_first(upper_column, all_arms)
     return a1, a2
@@ -154,10 +155,10 @@ def select(state, t, rng):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update and the pair's cached switch times."""
-    (comparisons, wins, alpha, _, _, _, upper_switch, upper_switch_row_max, _, _, _, _) = state
-    n, w = comparisons, wins
-    update_pair(n, w, a1, a2, a1_won)
-    refresh_direct_switches(n, w, alpha, upper_switch, upper_switch_row_max, a1, a2)
+    comparisons, wins, alpha, upper_switch = state.comparisons, state.wins, state.alpha, state.upper_switch
+    upper_switch_row_max = state.upper_switch_row_max
+    update_pair(comparisons, wins, a1, a2, a1_won)
+    refresh_direct_switches(comparisons, wins, alpha, upper_switch, upper_switch_row_max, a1, a2)
 
 
 @njit(cache=True)
@@ -174,33 +175,33 @@ def skip(state, t, rng, t_limit):
     such a pair.  ``rng`` is not used: the pair needs no draw and a self-comparison's outcome changes
     nothing but w[a, a] += 1 either way.
     """
-    (comparisons, wins, alpha, _, _, hypothesis_arm, upper_switch, upper_switch_row_max, _, _, _, _) = state
-    n, w, row_max = comparisons, wins, upper_switch_row_max
-    K = n.shape[0]
+    comparisons, wins, alpha, hypothesis_arm = state.comparisons, state.wins, state.alpha, state.hypothesis_arm
+    upper_switch, upper_switch_row_max = state.upper_switch, state.upper_switch_row_max
+    K = comparisons.shape[0]
     log_t = math.log(t)
     a = -1
     for i in range(K):
-        if log_t >= row_max[i]:
+        if log_t >= upper_switch_row_max[i]:
             if a >= 0:
                 return 0, -1
             a = i
     if a < 0:
         return 0, -1
     for j in range(K):
-        if j != a and not challenger_stays_away(n, w, j, a, alpha, log_t):
+        if j != a and not challenger_stays_away(comparisons, wins, j, a, alpha, log_t):
             return 0, -1
     end = t_limit
     for i in range(K):
         if i != a:
-            end = min(end, last_slot_before(row_max[i], 0.0, end))
+            end = min(end, last_slot_before(upper_switch_row_max[i], 0.0, end))
     for j in range(K):
         if j != a and end >= t:
-            end = last_slot_away(n, w, j, a, alpha, upper_switch[j, a], t, end)
+            end = last_slot_away(comparisons, wins, j, a, alpha, upper_switch[j, a], t, end)
     if end < t:
         return 0, -1
     slots = end - t + 1
     hypothesis_arm[0] = a
-    record_self_run(n, w, a, slots)
+    record_self_run(comparisons, wins, a, slots)
     return slots, a
 
 

@@ -166,7 +166,9 @@ def rebuild_savage(state, in_x=None):
 @njit(cache=True)
 def _rebuild(state, pair_hi, pair_lo, in_x):
     """``rebuild_savage``; pair_hi, pair_lo: the list order."""
-    (comparisons, _, upper, lower, up_count, lo_count, _, variant, counters, pair_tree, arm_marks, touched) = state
+    comparisons, upper, lower, up_count = state.comparisons, state.upper, state.lower, state.up_count
+    lo_count, variant, counters, pair_tree = state.lo_count, state.variant, state.counters, state.pair_tree
+    arm_marks, touched = state.arm_marks, state.touched
     K = up_count.shape[0]
     for i in range(K):
         up_count[i] = 0
@@ -297,7 +299,9 @@ def _prune_changes(comparisons, upper, lower, up_count, lo_count, variant, c, pa
 @njit(cache=True)
 def select(state, t, rng):
     """Steps 4-5 of the previous slot (prune X, fix ``best`` once X is empty), then step 1."""
-    (comparisons, _, upper, lower, up_count, lo_count, _, variant, counters, pair_tree, arm_marks, touched) = state
+    comparisons, upper, lower, up_count = state.comparisons, state.upper, state.lower, state.up_count
+    lo_count, variant, counters, pair_tree = state.lo_count, state.variant, state.counters, state.pair_tree
+    arm_marks, touched = state.arm_marks, state.touched
     c = counters[0]
     if c.x_size > 0:
         _prune_changes(comparisons, upper, lower, up_count, lo_count, variant, c, pair_tree, arm_marks, touched)
@@ -321,18 +325,18 @@ def update(state, a1, a2, a1_won, t):
     """Step 2: the common pair update and, for a non-self pair, that pair's U and L (and their step-3
     counts), and the pair in the list of compared pairs (whose place in the tree the next ``select``
     refreshes: no loop here, so that numba keeps no reference counts in this per-slot call)."""
-    (comparisons, wins, upper, lower, up_count, lo_count, width_log, _, counters, _, _, touched) = state
-    n, w, U, L, up, lo = comparisons, wins, upper, lower, up_count, lo_count
-    update_pair(n, w, a1, a2, a1_won)
+    comparisons, wins, upper, lower, up_count = state.comparisons, state.wins, state.upper, state.lower, state.up_count
+    lo_count, width_log, counters, touched = state.lo_count, state.width_log, state.counters, state.touched
+    update_pair(comparisons, wins, a1, a2, a1_won)
     if a1 == a2:
         return
-    _count_pair(U, L, up, lo, a1, a2, -1)
-    width = math.sqrt(width_log / (2.0 * n[a1, a2]))
-    U[a1, a2] = w[a1, a2] / n[a1, a2] + width
-    U[a2, a1] = w[a2, a1] / n[a1, a2] + width
-    L[a1, a2] = 1.0 - U[a2, a1]
-    L[a2, a1] = 1.0 - U[a1, a2]
-    _count_pair(U, L, up, lo, a1, a2, 1)
+    _count_pair(upper, lower, up_count, lo_count, a1, a2, -1)
+    width = math.sqrt(width_log / (2.0 * comparisons[a1, a2]))
+    upper[a1, a2] = wins[a1, a2] / comparisons[a1, a2] + width
+    upper[a2, a1] = wins[a2, a1] / comparisons[a1, a2] + width
+    lower[a1, a2] = 1.0 - upper[a2, a1]
+    lower[a2, a1] = 1.0 - upper[a1, a2]
+    _count_pair(upper, lower, up_count, lo_count, a1, a2, 1)
     p = index_of_pair(max(a1, a2), min(a1, a2))
     if not touched[1, p]:
         touched[1, p] = 1

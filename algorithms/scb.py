@@ -96,20 +96,19 @@ def init_scb(K, horizon=None, alpha=ALPHA, schedule="as-run"):
 @njit(cache=True)
 def _reset_round(state):
     """Start a round (Zoghi et al. 2015, Algorithm 2); T_r and r are left alone."""
-    (comparisons, wins, is_open, open_count, remaining, pulls, rewards, _, _, counters, _) = state
+    comparisons, wins, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
+    remaining, pulls, rewards, counters = state.remaining, state.pulls, state.rewards, state.counters
     c = counters[0]
-    n, w, is_open, open_count, remaining, m, g = (comparisons, wins, is_open, open_count,
-                                                  remaining, pulls, rewards)
-    K = n.shape[0]
-    n[:, :] = SCB_PSEUDO_N
-    w[:, :] = SCB_PSEUDO_W
+    K = comparisons.shape[0]
+    comparisons[:, :] = SCB_PSEUDO_N
+    wins[:, :] = SCB_PSEUDO_W
     for i in range(K):
         for j in range(K):
             is_open[i, j] = i != j
         open_count[i] = K - 1
         remaining[i] = i
-        m[i] = 0.0
-        g[i] = 0.0
+        pulls[i] = 0.0
+        rewards[i] = 0.0
     c.best = -1
     c.exploring = 0
     c.first = 0
@@ -142,24 +141,24 @@ def _virtual_pull(state, reward):
     After a full pass over R, every arm whose KL-UCB is below the largest KL-LCB leaves R (order kept);
     one arm left becomes ``best`` (none left: best = 0).
     """
-    (comparisons, _, _, _, remaining, pulls, rewards, ucb, lcb, counters, kappa) = state
+    comparisons, remaining, pulls, rewards = state.comparisons, state.remaining, state.pulls, state.rewards
+    ucb, lcb, counters, kappa = state.ucb, state.lcb, state.counters, state.kappa
     c = counters[0]
-    n, remaining, m, g, ucb, lcb = comparisons, remaining, pulls, rewards, ucb, lcb
     i = remaining[c.pointer]
-    m[i] += 1.0
-    g[i] += reward
+    pulls[i] += 1.0
+    rewards[i] += reward
     c.pointer += 1
     if c.pointer < c.remaining_size:
         return
     c.pointer = 0
     size = c.remaining_size
-    base = kappa * (math.log(4.0 * c.round_length * n.shape[0]) + _log_log_term(c.tau))
+    base = kappa * (math.log(4.0 * c.round_length * comparisons.shape[0]) + _log_log_term(c.tau))
     top_lcb = -math.inf
     for idx in range(size):
         k = remaining[idx]
-        if m[k] > 0.0:
-            ucb[k] = kl_ucb(g[k] / m[k], base / m[k], KLUCB_EPS)
-            lcb[k] = kl_lcb(g[k] / m[k], base / m[k], KLUCB_EPS)
+        if pulls[k] > 0.0:
+            ucb[k] = kl_ucb(rewards[k] / pulls[k], base / pulls[k], KLUCB_EPS)
+            lcb[k] = kl_lcb(rewards[k] / pulls[k], base / pulls[k], KLUCB_EPS)
         else:
             ucb[k] = 1.0
             lcb[k] = 0.0
@@ -198,11 +197,10 @@ def _learned_best(n, w):
 def select(state, t, rng):
     """SCB's pair at slot t (docs/algorithms.md#scb): (best, best), the pair under test (f, s), or the
     next pair of the virtual bandit, after any number of free virtual pulls of resolved pairs."""
-    (comparisons, wins, is_open, open_count, remaining, _, _, _, _, counters, _) = state
+    comparisons, wins, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
+    remaining, counters = state.remaining, state.counters
     c = counters[0]
-    n, w, is_open = comparisons, wins, is_open
-    open_count, remaining = open_count, remaining
-    K = n.shape[0]
+    K = comparisons.shape[0]
     while True:
         if c.best >= 0:
             return c.best, c.best
@@ -218,26 +216,26 @@ def select(state, t, rng):
                 learned = False
                 break
         if learned:
-            c.best = _learned_best(n, w)
+            c.best = _learned_best(comparisons, wins)
         elif is_open[i, j]:
             c.exploring = 1
             c.first = i
             c.second = j
         else:
-            _virtual_pull(state, 1.0 if w[i, j] / n[i, j] > 0.5 else 0.0)
+            _virtual_pull(state, 1.0 if wins[i, j] / comparisons[i, j] > 0.5 else 0.0)
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """Record the outcome of (a1, a2), run the pair test of the current pair, advance tau, and start
     a new round once tau > T_r (docs/algorithms.md#scb; see the module docstring for the delay contract)."""
-    (comparisons, wins, is_open, open_count, _, _, _, _, _, counters, kappa) = state
+    comparisons, wins, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
+    counters, kappa = state.counters, state.kappa
     c = counters[0]
-    n, w, is_open, open_count = comparisons, wins, is_open, open_count
-    update_pair(n, w, a1, a2, a1_won)
+    update_pair(comparisons, wins, a1, a2, a1_won)
     if c.exploring and a1 == c.first and a2 == c.second and is_open[a1, a2]:
         x, y = (a1, a2) if a1_won else (a2, a1)
-        if _pair_resolved(n, w, x, y, c.tau, kappa):
+        if _pair_resolved(comparisons, wins, x, y, c.tau, kappa):
             is_open[x, y] = False
             is_open[y, x] = False
             open_count[x] -= 1

@@ -79,20 +79,18 @@ def init_sparring(K, horizon=None, scale=SBM_SCALE, sbm_init="as-run"):
 @njit(cache=True)
 def select_sparring(state, t, rng):
     """Sparring at slot t (docs/algorithms.md#sparring): a1 = left.pull(t), a2 = right.pull(t).  Uses no randomness."""
-    (plays, reward_sums, scale, unplayed_index) = state
-    cnt, sm = plays, reward_sums
-    a1 = sbm_pull(cnt[0], sm[0], t, scale, unplayed_index)
-    a2 = sbm_pull(cnt[1], sm[1], t, scale, unplayed_index)
+    plays, reward_sums, scale, unplayed_index = state.plays, state.reward_sums, state.scale, state.unplayed_index
+    a1 = sbm_pull(plays[0], reward_sums[0], t, scale, unplayed_index)
+    a2 = sbm_pull(plays[1], reward_sums[1], t, scale, unplayed_index)
     return a1, a2
 
 
 @njit(cache=True)
 def update_sparring(state, a1, a2, a1_won, t):
     """Reward routing (docs/algorithms.md#sparring): left gets 1{a1 won} for a1, right gets 1{a2 won} for a2."""
-    (plays, reward_sums, _, _) = state
-    cnt, sm = plays, reward_sums
-    sbm_update(cnt[0], sm[0], a1, 1.0 if a1_won else 0.0)
-    sbm_update(cnt[1], sm[1], a2, 0.0 if a1_won else 1.0)
+    plays, reward_sums = state.plays, state.reward_sums
+    sbm_update(plays[0], reward_sums[0], a1, 1.0 if a1_won else 0.0)
+    sbm_update(plays[1], reward_sums[1], a2, 0.0 if a1_won else 1.0)
 
 
 def init_multisbm(K, horizon=None, scale=SBM_SCALE, sbm_init="as-run"):
@@ -110,14 +108,14 @@ def select_multisbm(state, t, rng):
 
     The clock is the global t as run, or S_x's own invocation count with sbm_init="original".
     """
-    (plays, reward_sums, scale, unplayed_index, own_clock, current_arm, invocations) = state
-    cnt, sm, calls = plays, reward_sums, invocations
+    plays, reward_sums, scale, unplayed_index = state.plays, state.reward_sums, state.scale, state.unplayed_index
+    own_clock, current_arm, invocations = state.own_clock, state.current_arm, state.invocations
     x = current_arm[0]
     if x < 0:
-        x = rng.integers(0, cnt.shape[0])
-    calls[x] += 1
-    clock = calls[x] if own_clock else t
-    a2 = sbm_pull(cnt[x], sm[x], clock, scale, unplayed_index)
+        x = rng.integers(0, plays.shape[0])
+    invocations[x] += 1
+    clock = invocations[x] if own_clock else t
+    a2 = sbm_pull(plays[x], reward_sums[x], clock, scale, unplayed_index)
     current_arm[0] = a2
     return x, a2
 
@@ -125,9 +123,8 @@ def select_multisbm(state, t, rng):
 @njit(cache=True)
 def update_multisbm(state, a1, a2, a1_won, t):
     """Reward routing (docs/algorithms.md#multisbm): S_{a1} gets reward 1{a2 beats a1} for its arm a2."""
-    (plays, reward_sums, _, _, _, _, _) = state
-    cnt, sm = plays, reward_sums
-    sbm_update(cnt[a1], sm[a1], a2, 0.0 if a1_won else 1.0)
+    plays, reward_sums = state.plays, state.reward_sums
+    sbm_update(plays[a1], reward_sums[a1], a2, 0.0 if a1_won else 1.0)
 
 
 SPARRING_SPEC = AlgorithmSpec(

@@ -23,7 +23,8 @@ import pytest
 from scipy import stats
 
 from algorithms import get_algorithm
-from algorithms.dts import BITS_MIN_K, PENDING_NONE, skip
+from algorithms.dts_fast import BITS_MIN_K, skip
+from algorithms.dts_state import PENDING_NONE
 from core.bitvotes import (
     DEPTH,
     LANES,

@@ -6,7 +6,8 @@ behaviour checks."""
 import numpy as np
 import pytest
 
-from algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED, confident_winner, find_min_regret
+from algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
+from algorithms.ecw_rmed_steps import confident_winner, find_min_regret
 from algorithms.rmed import RMED1, RMED1_SPEC, RMED2_SPEC, divergence
 from data import load_dataset
 from reproduce.runner import log_grid, run_one

@@ -1,47 +1,60 @@
-"""The njit kernels unpack an algorithm's whole state once, positionally, into locals named after its
-fields (numba reads a field of a tuple argument far more cheaply that way than through repeated
-``state.<field>``).  This test keeps every such unpacking in step with the ``NamedTuple`` it unpacks:
-same length, and each name either the field at that position or ``_``."""
+"""The algorithms' kernels read a state's fields by name (``state.comparisons``), never by position: a
+new field must not mean editing every kernel, and the field order is no contract.  This test fails on a
+positional unpacking of a state (``(a, b, ...) = state``) anywhere in ``algorithms/``, and on a
+``state.<name>`` read of a field that no state ``NamedTuple`` of the package has (numba would only say so
+when the kernel is first compiled)."""
 
 import ast
 import importlib
-import inspect
 import pkgutil
-
-import pytest
+from pathlib import Path
 
 import algorithms
-from algorithms.base import AlgorithmSpec
 
-# Every module of the algorithms package that declares an algorithm, found rather than listed, so that a new
-# algorithm is checked too.
-MODULES = [module for module in (importlib.import_module(f"algorithms.{info.name}")
-                                 for info in pkgutil.iter_modules(algorithms.__path__))
-           if any(isinstance(value, AlgorithmSpec) for value in vars(module).values())]
+MODULES = [importlib.import_module(f"algorithms.{info.name}") for info in pkgutil.iter_modules(algorithms.__path__)]
+STATE_FIELDS = {field for module in MODULES for value in vars(module).values()
+                if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields")
+                for field in value._fields}
 
 
-def state_unpackings(module):
-    """(function name, target names) of every ``(...) = state`` in the module."""
-    for node in ast.walk(ast.parse(inspect.getsource(module))):
-        if isinstance(node, ast.FunctionDef):
-            for statement in ast.walk(node):
-                if (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Name)
-                        and statement.value.id == "state" and isinstance(statement.targets[0], ast.Tuple)):
-                    yield node.name, [element.id for element in statement.targets[0].elts]
+def module_trees():
+    """(module name, parsed source) of every module of the algorithms package."""
+    for module in MODULES:
+        yield module.__name__, ast.parse(Path(module.__file__).read_text())
 
 
-def test_every_algorithm_module_is_checked():
-    assert {module.__name__ for module in MODULES} >= {
-        f"algorithms.{name}" for name in ("btm", "ccb", "dts", "ecw_rmed", "rcs", "rmed", "rucb", "savage", "scb",
-                                          "sparring")}
+def positional_unpackings(tree):
+    """Line numbers of every tuple unpacking of a name ending in ``state`` (``(a, b, ...) = state``)."""
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id.endswith("state")
+                and isinstance(node.targets[0], ast.Tuple)):
+            yield node.lineno
 
 
-@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
-def test_state_unpackings_follow_the_fields(module):
-    layouts = [cls._fields for cls in vars(module).values()
-               if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")]
-    found = list(state_unpackings(module))
-    assert found, "the kernels are expected to unpack the state"
-    for function, names in found:
-        assert any(len(names) == len(fields) and all(n in ("_", f) for n, f in zip(names, fields, strict=True))
-                   for fields in layouts), (function, names, layouts)
+def state_field_reads(tree):
+    """(line, field) of every ``state.<field>`` in the module."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "state":
+            yield node.lineno, node.attr
+
+
+def test_the_state_classes_are_found():
+    assert {"comparisons", "wins", "skip_state", "counters", "row_next"} <= STATE_FIELDS
+
+
+def test_no_kernel_unpacks_a_state_by_position():
+    found = {name: lines for name, tree in module_trees() if (lines := list(positional_unpackings(tree)))}
+    assert not found, found
+
+
+def test_every_state_field_read_exists():
+    unknown = {name: bad for name, tree in module_trees()
+               if (bad := [(line, field) for line, field in state_field_reads(tree)
+                           if field not in STATE_FIELDS and not field.startswith("_")])}
+    assert not unknown, unknown
+
+
+def test_the_checks_catch_what_they_guard():
+    tree = ast.parse("def select(state, t, rng):\n    (n, w) = state\n    return state.no_such_field\n")
+    assert list(positional_unpackings(tree)) == [2]
+    assert [field for _, field in state_field_reads(tree) if field not in STATE_FIELDS] == ["no_such_field"]

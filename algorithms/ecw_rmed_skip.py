@@ -1,0 +1,107 @@
+"""ECW-RMED's exact skip of runs of self-pairs (option skip="exact" of ``algorithms.ecw_rmed``;
+docs/algorithms.md#exact-skipping-of-self-comparison-runs)."""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from algorithms.ecw_rmed_steps import (
+    after_play,
+    copeland_losses,
+    forced_pair,
+    precheck_fails,
+    winner_passes,
+)
+from core.pairs import index_of_pair
+from core.skipping import record_self_run
+
+
+@njit(cache=True)
+def _run_signature(state, s, with_pairs, q_best, out):
+    """The answers, at slot s of a run of self-pairs, of every test through which ln s enters slot s:
+    out[0] = no forced pair (step 1 at s); out[1] = the as-run pre-check fails, and out[2 + i] = winner
+    i passes ``winner_passes`` (i an empirical Copeland winner), both with the lambda = max(1, ln(s - 1))
+    of steps 3-7 for slot s - 1; if ``with_pairs``, out[2 + K + id] = q_best_ij > n_ij / lambda for the
+    pairs (i > j, pair id) findMinRegret allocates.  Each answer is monotone in s: the thresholds
+    alpha sqrt(ln s) and beta / max(1, ln ln s) move one way, every cost n KLc / lambda only falls, and
+    the sorted order of the costs does not depend on lambda (up to two costs closer than rounding, which
+    could tie at one lambda and not at another), so ``out`` equals its value at the run's first slot up
+    to the first slot at which one test flips, and differs after it.  out: bool (2 + K + K(K-1)/2,)."""
+    comparisons, p_hat, kl_half, copeland_wins = state.comparisons, state.p_hat, state.kl_half, state.copeland_wins
+    sorted_cost, sorted_arms, sorted_len = state.sorted_cost, state.sorted_arms, state.sorted_len
+    K = comparisons.shape[0]
+    lam = max(1.0, math.log(s - 1))
+    out[:] = False
+    out[0] = forced_pair(comparisons, p_hat, s, state.alpha, state.beta) < 0
+    out[1] = state.precheck == 0 and precheck_fails(comparisons, kl_half, lam)
+    loss1, loss2 = copeland_losses(copeland_wins)
+    sorted_len[:] = -1
+    for i1 in range(K):
+        out[2 + i1] = K - 1 - copeland_wins[i1] == loss1 and winner_passes(
+            comparisons, p_hat, kl_half, lam, state.losses, i1, loss1, loss2, state.keys, state.items, sorted_cost,
+            sorted_arms, sorted_len)
+    if with_pairs:
+        for i in range(1, K):
+            for j in range(i):
+                out[2 + K + index_of_pair(i, j)] = q_best[i, j] > 0.0 and q_best[i, j] > comparisons[i, j] / lam
+
+
+@njit(cache=True)
+def skip(state, t, rng, t_limit):
+    """The run of self-pairs (w, w) from slot t in one step (option skip="exact"; ``core.simulate``).
+
+    ECW-RMED draws nothing, and a self-comparison changes only the diagonal of (n, w), which no step
+    reads.  With LC = ((w, w)) just played at slot t - 1 (so every slot ends the round), this does what
+    ``select`` at slot t would do first -- steps 3-7 for slot t - 1 -- and if they put (w, w) alone
+    back (a confident winner w, step 4, or none and findMinRegret's candidate w with no pair
+    q_ij > n_ij / lambda, step 6) and no pair is forced at t (step 1), slot t plays (w, w) again.
+    Nothing changes between such slots but ln t, which enters only the tests of ``_run_signature``;
+    each is monotone in t, so the run lasts while their answers stay those of slot t, up to t_limit (a
+    checkpoint, a delayed-feedback delivery, the horizon): the last such slot is found by doubling and
+    bisection.  Returns (slots, w) for the slots t .. t + slots - 1, after their updates (the diagonal,
+    ``record_self_run``; the self-pair marked as played at the last of them, the lists as steps 3-7
+    leave them); (0, -1) otherwise, with steps 3-7 for slot t - 1 done if the last slot was such a
+    self-pair (``select`` then goes on from step 1).  ``rng`` is not used.
+    """
+    comparisons, current_list, counters = state.comparisons, state.current_list, state.counters[0]
+    K = comparisons.shape[0]
+    n_pairs = K * (K - 1) // 2
+    pair = current_list[0]
+    if (counters.current_len != 1 or pair < n_pairs or counters.pending != 1 or counters.played_pair != pair
+            or counters.played_slot != t - 1):
+        return 0, -1
+    counters.pending = 0
+    after_play(state)
+    if (counters.current_len != 1 or current_list[0] != pair
+            or forced_pair(comparisons, state.p_hat, t, state.alpha, state.beta) >= 0):
+        return 0, -1
+    first = np.empty(2 + K + n_pairs, np.bool_)
+    _run_signature(state, t, False, state.best_allocation, first)
+    with_pairs = first[1] or not first[2:2 + K].any()  # no confident winner: steps 6-7 made q_best
+    if with_pairs:
+        _run_signature(state, t, True, state.best_allocation, first)
+    later = np.empty_like(first)
+    good = t  # the answers at slot ``good`` are those of slot t; ``bad`` (if <= t_limit) differs
+    bad = t_limit + 1
+    step = 1
+    while good < t_limit and bad == t_limit + 1:
+        probe = min(t + step, t_limit)
+        _run_signature(state, probe, with_pairs, state.best_allocation, later)
+        if np.array_equal(later, first):
+            good = probe
+            step *= 2
+        else:
+            bad = probe
+    while bad - good > 1:
+        probe = (good + bad) // 2
+        _run_signature(state, probe, with_pairs, state.best_allocation, later)
+        if np.array_equal(later, first):
+            good = probe
+        else:
+            bad = probe
+    slots = good - t + 1
+    counters.pending = 1
+    counters.played_slot = good
+    record_self_run(comparisons, state.wins, pair - n_pairs, slots)
+    return slots, pair - n_pairs

@@ -1,0 +1,80 @@
+"""The state of ECW-RMED (``algorithms.ecw_rmed``): the statistics, the lists LC, LR, LN and the scratch of
+the confidence test and findMinRegret (``algorithms.ecw_rmed_steps``)."""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from algorithms.base import SKIP_OFF, check_choice, check_positive, check_skip
+from core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
+
+PRECHECKS = {"as-run": 0, "none": 1}
+# The scalars of the state that change, as the named fields of one record: one array instead of one per
+# scalar, because every array of a state is reference-counted each time the state is passed to a kernel.
+ECW_RMED_COUNTERS = np.dtype([
+    ("position", np.int64),  # q, the position in LC of the next list pair
+    ("current_len", np.int64),  # |LC|
+    ("next_len", np.int64),  # |LN|
+    ("pending", np.int64),  # 1 if the list pair of the last select still awaits steps 3-7
+    ("played_slot", np.int64),  # the slot t at which that list pair was played
+    ("played_pair", np.int64),  # its pair id
+])
+
+
+class ECWRMEDState(NamedTuple):
+    """State of ECW-RMED.  Settings: ``alpha``, ``beta`` (forced exploration), ``precheck`` (0 as run,
+    1 none), ``skip_runs`` (option skip="exact").  Pair ids: the M = K(K-1)/2 + K entries of the lists
+    are pair ids, (i, j) with i > j has id i(i-1)/2 + j (``core.pairs``), the self-pair (w, w) has id
+    K(K-1)/2 + w.  No pseudo-counts."""
+
+    comparisons: np.ndarray  # float64 (K, K): n_ij
+    wins: np.ndarray  # float64 (K, K): w_ij
+    p_hat: np.ndarray  # float64 (K, K): w_ij / n_ij, 1/2 until the pair is played
+    kl_half: np.ndarray  # float64 (K, K): KLc(p_hat_ij, 1/2), clamped KL
+    alpha: float
+    beta: float
+    precheck: int
+    skip_runs: bool
+    counters: np.ndarray  # ECW_RMED_COUNTERS (1,): the changing scalars, by name (``counters[0].position``)
+    current_list: np.ndarray  # int64 (M,): LC in its first |LC| entries
+    in_remaining: np.ndarray  # bool (M,): LR, the pairs of LC not yet played this round
+    next_list: np.ndarray  # int64 (M,): LN in its first |LN| entries
+    in_next: np.ndarray  # bool (M,): LN as a mask
+    copeland_wins: np.ndarray  # int64 (K,): sc_i = #{j : p_ij > 1/2}, kept by ``update``
+    losses: np.ndarray  # int64 (K,): L_i = #{j : p_ji > 1/2}, kept by ``update``
+    allocation: np.ndarray  # scratch float64 (K, K): findMinRegret's q for one candidate
+    best_allocation: np.ndarray  # scratch float64 (K, K): q of the best candidate
+    keys: np.ndarray  # scratch float64 (K,)
+    items: np.ndarray  # scratch int64 (K,)
+    sorted_cost: np.ndarray  # scratch float64 (K, K): per arm, its sorted beaters' costs
+    sorted_arms: np.ndarray  # scratch int64 (K, K): per arm, its beaters in that order
+    sorted_len: np.ndarray  # scratch int64 (K,): how many; -1 while not built this slot
+
+
+def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, confidence_precheck="as-run",
+                  skip=SKIP_OFF):
+    """A fresh ``ECWRMEDState``: LC = LR = every pair (i > j) in id order, LN empty.
+
+    alpha, beta: finite and > 0 (forced exploration); confidence_precheck: "as-run" or "none"; skip:
+    "off" or "exact" (module doc).
+    """
+    alpha, beta = check_positive("alpha", alpha), check_positive("beta", beta)
+    precheck = PRECHECKS[check_choice("confidence_precheck", confidence_precheck, tuple(PRECHECKS))]
+    n_pairs = K * (K - 1) // 2
+    in_lr = np.zeros(n_pairs + K, np.bool_)
+    in_lr[:n_pairs] = True
+    lc = np.zeros(n_pairs + K, np.int64)
+    lc[:n_pairs] = np.arange(n_pairs)
+    counters = np.zeros(1, ECW_RMED_COUNTERS)
+    counters[0]["current_len"] = n_pairs
+    return ECWRMEDState(
+        comparisons=np.zeros((K, K)), wins=np.zeros((K, K)), p_hat=np.full((K, K), 0.5), kl_half=np.zeros((K, K)),
+        alpha=alpha, beta=beta, precheck=precheck, skip_runs=check_skip(skip),
+        counters=counters,
+        current_list=lc, in_remaining=in_lr, next_list=np.zeros(n_pairs + K, np.int64),
+        in_next=np.zeros(n_pairs + K, np.bool_),
+        copeland_wins=np.zeros(K, np.int64), losses=np.zeros(K, np.int64),
+        allocation=np.zeros((K, K)), best_allocation=np.zeros((K, K)),
+        keys=np.zeros(K), items=np.zeros(K, np.int64),
+        sorted_cost=np.zeros((K, K)), sorted_arms=np.zeros((K, K), np.int64), sorted_len=np.zeros(K, np.int64),
+    )

@@ -1,0 +1,287 @@
+"""ECW-RMED's steps (``algorithms.ecw_rmed``): forced exploration (step 1), the confidence test of the
+empirical Copeland winners (step 4), the approximate regret minimisation findMinRegret (step 6) and the
+list bookkeeping after a list pair was played (steps 3-7)."""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from core.pairs import index_of_pair
+from core.sort import insertion_sort_by_key
+
+
+@njit(cache=True)
+def forced_pair(n, p, t, alpha, beta):
+    """Step 1: id of the first pair (i > j) with n_ij < alpha sqrt(ln t) or
+    |p_ij - 1/2| < beta / max(1, ln max(1, ln t)); -1 if there is none.  Row i's pairs (i, 0 .. i-1)
+    are first tested together without a branch (a count the compiler vectorises), and only a row
+    holding such a pair is walked to find the first: the same tests, ~K^2/2 of them a slot when none
+    is forced, as in the settled phase."""
+    log_t = math.log(t)
+    need_n = alpha * math.sqrt(log_t)
+    need_gap = beta / max(1.0, math.log(max(1.0, log_t)))
+    for i in range(1, n.shape[0]):
+        forced = 0
+        for j in range(i):
+            forced += (n[i, j] < need_n) | (abs(p[i, j] - 0.5) < need_gap)
+        if forced:
+            for j in range(i):
+                if n[i, j] < need_n or abs(p[i, j] - 0.5) < need_gap:
+                    return index_of_pair(i, j)
+    return -1
+
+
+@njit(cache=True)
+def count_win(p, sc, losses, a, b, sign):
+    """Add ``sign`` to the win count sc and the loss count L of the pair {a, b} as p says: the Copeland
+    counts of steps 3 and 6, sc_i = #{j : p_ij > 1/2} and L_i = #{j : p_ji > 1/2}, kept up to date."""
+    if p[a, b] > 0.5:
+        sc[a] += sign
+        losses[b] += sign
+    elif p[b, a] > 0.5:
+        sc[b] += sign
+        losses[a] += sign
+
+
+@njit(cache=True)
+def _quota_sum(h_cost, h_opp, n_h, o_cost, o_opp, n_o, i1, i2, quota_h, quota_o):
+    """Walk the merge of sorted H and sorted O (ties: H first; O skips opponent i1), taking H elements
+    up to quota_h (the pair {i1, i2} also counts for O) and O elements up to quota_o; return the taken
+    cost, stopping as soon as it reaches 1 (it can only grow)."""
+    total = 0.0
+    taken_h = 0
+    taken_o = 0
+    ih = 0
+    io = 0
+    while taken_h < quota_h or taken_o < quota_o:
+        while io < n_o and o_opp[io] == i1:
+            io += 1
+        if ih < n_h and (io >= n_o or h_cost[ih] <= o_cost[io]):
+            if taken_h < quota_h:
+                total += h_cost[ih]
+                taken_h += 1
+                if h_opp[ih] == i2:
+                    taken_o += 1
+            ih += 1
+        elif io < n_o:
+            if taken_o < quota_o:
+                total += o_cost[io]
+                taken_o += 1
+            io += 1
+        else:
+            break
+        if total >= 1.0:
+            break
+    return total
+
+
+@njit(cache=True)
+def _sorted_losses(n, p, kl, lam, i2, cost, opp, o_len):
+    """The losses (j, i2), p_{j i2} > 1/2, of arm i2 by ascending cost n KLc / lam (stable, j ascending)."""
+    m = 0
+    for j in range(n.shape[0]):
+        if p[j, i2] > 0.5:
+            cost[m] = n[j, i2] * kl[j, i2] / lam
+            opp[m] = j
+            m += 1
+    insertion_sort_by_key(cost, opp, m)
+    o_len[i2] = m
+
+
+@njit(cache=True)
+def precheck_fails(n, kl, lam):
+    """The as-run confidence pre-check of step 4: True if some pair (i > j) has n_ij KLc(p_ij, 1/2) / lam
+    > 1, which declares every winner not confident (docs/algorithms.md#ecw-rmed)."""
+    for i in range(1, n.shape[0]):
+        for j in range(i):
+            if n[i, j] * kl[i, j] / lam > 1.0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def winner_passes(n, p, kl, lam, losses, i1, loss1, loss2, keys, items, o_cost, o_opp, o_len):
+    """Step 4's confidence test of the empirical Copeland winner i1 (loss1, loss2: the fewest and second
+    fewest Copeland losses K - 1 - sc): for every other arm i2 and level, the cheapest quotas of the
+    merged H (i1's wins, sorted here into keys/items) and O (i2's losses, sorted once per lam into
+    o_cost/o_opp/o_len, -1 = not yet) cost at least 1.  Costs are n KLc(p, 1/2) / lam."""
+    K = n.shape[0]
+    n_h = 0
+    for j in range(K):
+        if p[i1, j] > 0.5:
+            keys[n_h] = n[i1, j] * kl[i1, j] / lam
+            items[n_h] = j
+            n_h += 1
+    insertion_sort_by_key(keys, items, n_h)
+    for i2 in range(K):
+        if i2 == i1:
+            continue
+        if o_len[i2] < 0:
+            _sorted_losses(n, p, kl, lam, i2, o_cost[i2], o_opp[i2], o_len)
+        for level in range(loss1, loss2 + 1):
+            quota_o = max(0, losses[i2] - level)
+            if _quota_sum(keys, items, n_h, o_cost[i2], o_opp[i2], o_len[i2], i1, i2,
+                          level + 1 - loss1, quota_o) < 1.0:
+                return False
+    return True
+
+
+@njit(cache=True)
+def copeland_losses(sc):
+    """(loss1, loss2): K - 1 minus the largest and the second largest Copeland win counts sc."""
+    top = 0
+    second = 0
+    for i in range(sc.shape[0]):
+        if sc[i] > top:
+            second = top
+            top = sc[i]
+        elif sc[i] > second:
+            second = sc[i]
+    return sc.shape[0] - 1 - top, sc.shape[0] - 1 - second
+
+
+@njit(cache=True)
+def confident_winner(n, p, kl, lam, sc, losses, precheck, keys, items, o_cost, o_opp, o_len):
+    """Step 4: the first empirical Copeland winner (ascending) that passes the confidence check
+    (``winner_passes``); -1 if none.  precheck 0 (as run): ``precheck_fails`` fails all."""
+    K = n.shape[0]
+    if precheck == 0 and precheck_fails(n, kl, lam):
+        return -1
+    loss1, loss2 = copeland_losses(sc)
+    o_len[:] = -1
+    for i1 in range(K):
+        if K - 1 - sc[i1] == loss1 and winner_passes(n, p, kl, lam, losses, i1, loss1, loss2, keys, items,
+                                                      o_cost, o_opp, o_len):
+            return i1
+    return -1
+
+
+@njit(cache=True)
+def _sorted_superiors(p, kl, losses, l_min, i2, cost, opp, col_len):
+    """The arms j beating i2 by ascending cost r_{j i2} / KLc(p_{j i2}, 1/2) (stable, j ascending), built
+    once per slot and shared by the candidates (dropping i1 from a sorted list keeps it sorted)."""
+    scale = 2.0 * (p.shape[0] - 1)
+    m = 0
+    for j in range(p.shape[0]):
+        if p[j, i2] > 0.5:
+            cost[m] = (losses[j] + losses[i2] - 2 * l_min) / scale / kl[j, i2]
+            opp[m] = j
+            m += 1
+    insertion_sort_by_key(cost, opp, m)
+    col_len[i2] = m
+
+
+@njit(cache=True)
+def _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len):
+    """findMinRegret's allocation q (symmetric K x K, overwritten) for the candidate i1 (step 6)."""
+    K = p.shape[0]
+    q[:, :] = 0.0
+    for j in range(K):
+        if p[j, i1] < 0.5:
+            q[i1, j] = q[j, i1] = 1.0 / kl[i1, j]
+    for i2 in range(K):
+        # Sup = {j not in {i1, i2} : p_{j i2} > 1/2} has L_{i2} - [p_{i1 i2} > 1/2] members, so
+        # k = |Sup| - (L_{i2} - L_{i1} + 1) is known before Sup is looked at.
+        k = losses[i1] - 1 - (1 if p[i1, i2] > 0.5 else 0)
+        if i2 == i1 or k < 0:
+            continue
+        if sup_len[i2] < 0:
+            _sorted_superiors(p, kl, losses, l_min, i2, sup_key[i2], sup_opp[i2], sup_len)
+        cumulative = 0.0
+        h = 0
+        h_star = -1
+        best_ratio = 0.0
+        for a in range(sup_len[i2]):
+            if sup_opp[i2, a] == i1:
+                continue
+            h += 1
+            cumulative += sup_key[i2, a]
+            if h > k and (h_star < 0 or cumulative / (h - k) < best_ratio):
+                h_star = h
+                best_ratio = cumulative / (h - k)
+        h = 0
+        for a in range(sup_len[i2]):
+            j = sup_opp[i2, a]
+            if j == i1:
+                continue
+            if h == h_star:
+                break
+            q[j, i2] = q[i2, j] = 1.0 / ((h_star - k) * kl[j, i2])
+            h += 1
+
+
+@njit(cache=True)
+def find_min_regret(p, kl, losses, q, q_best, sup_key, sup_opp, sup_len):
+    """Step 6 (findMinRegret): the candidate w (an arm with the fewest losses L) with the smallest
+    sum_{i>j} r_ij q_ij, r_ij = (L_i + L_j - 2 Lmin) / (2 (K - 1)), first on ties; its allocation is
+    left in q_best.  With a single candidate the objective is not needed and is not computed.
+    sup_key, sup_opp (K x K), sup_len (K,): scratch for the sorted superiors of each arm."""
+    K = p.shape[0]
+    l_min = np.min(losses)
+    sup_len[:] = -1
+    n_cand = 0
+    for i in range(K):
+        n_cand += losses[i] == l_min
+    if n_cand == 1:
+        best = np.argmin(losses)
+        _allocation(p, kl, losses, l_min, best, q_best, sup_key, sup_opp, sup_len)
+        return best
+    scale = 2.0 * (K - 1)
+    best = -1
+    best_obj = 0.0
+    for i1 in range(K):
+        if losses[i1] != l_min:
+            continue
+        _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len)
+        objective = 0.0
+        for i in range(1, K):
+            for j in range(i):
+                if q[i, j] != 0.0:
+                    objective += (losses[i] + losses[j] - 2 * l_min) / scale * q[i, j]
+        if best < 0 or objective < best_obj:
+            best = i1
+            best_obj = objective
+            q_best[:, :] = q
+    return best
+
+
+@njit(cache=True)
+def _add_next(pair, in_lr, ln, in_ln, counters):
+    """Append a pair id to LN unless it is already in LN or LR; counters: the state's record."""
+    if not in_ln[pair] and not in_lr[pair]:
+        ln[counters.next_len] = pair
+        in_ln[pair] = True
+        counters.next_len += 1
+
+
+@njit(cache=True)
+def after_play(state):
+    """Steps 3-7 for the pair LC[q] played at slot ``counters[0].played_slot``, on the current statistics.
+    Shared by ``select`` and ``skip``; reads the ``ECWRMEDState`` fields by name."""
+    comparisons, in_remaining, best_allocation = state.comparisons, state.in_remaining, state.best_allocation
+    next_list, in_next = state.next_list, state.in_next
+    sorted_cost, sorted_arms, sorted_len = state.sorted_cost, state.sorted_arms, state.sorted_len
+    counters = state.counters[0]
+    K = comparisons.shape[0]
+    n_pairs = K * (K - 1) // 2
+    lam = max(1.0, math.log(counters.played_slot))
+    winner = confident_winner(comparisons, state.p_hat, state.kl_half, lam, state.copeland_wins, state.losses,
+                              state.precheck, state.keys, state.items, sorted_cost, sorted_arms, sorted_len)
+    in_remaining[counters.played_pair] = False
+    if winner < 0:
+        winner = find_min_regret(state.p_hat, state.kl_half, state.losses, state.allocation, best_allocation,
+                                 sorted_cost, sorted_arms, sorted_len)
+        for i in range(1, K):
+            for j in range(i):
+                if best_allocation[i, j] > 0.0 and best_allocation[i, j] > comparisons[i, j] / lam:
+                    _add_next(index_of_pair(i, j), in_remaining, next_list, in_next, counters)
+    _add_next(n_pairs + winner, in_remaining, next_list, in_next, counters)
+    counters.position += 1
+    if counters.position == counters.current_len:
+        counters.current_len = counters.next_len
+        state.current_list[: counters.next_len] = next_list[: counters.next_len]
+        in_remaining[:] = in_next
+        in_next[:] = False
+        counters.next_len = 0
+        counters.position = 0
