@@ -84,6 +84,8 @@ C19_FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet")
 # fixed-order curve on Gap (tagged "ECW-RMED (fixed order)").
 NOT_COMPARED_IN_C19 = ("pure_dts", "ecw_rmed")
 C19_EXCEPTIONS = ("strong_borda",)  # the paper's own exception: SAVAGE is lowest there (C2, C7)
+# The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
+FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
 
 
 def claim_id(label: str) -> str:
@@ -431,12 +433,13 @@ def build_report(folder: Path) -> str:
               markdown_table(slope_table(finals)), "",
               "## Worker time per figure", "", markdown_table(compute_table(folder)), ""]
     for stem, final in finals.items():
-        columns = [c for c in ("panel", "label", "horizon", "runs", "mean_final_regret", "sem_final_regret",
-                               "slope_last_decade", "lower_bound_slope") if c in final]
-        if "slope_last_decade" in final:
+        columns = [c for c in ("panel", "label", "horizon", "runs", *FINAL_REGRET_COLUMNS, "sem_final_regret",
+                               "copeland_se", "g2w_regret", "g2w_se", "mergedts_regret", "mergedts_se",
+                               "slope_last_decade", "lower_bound_slope", "seconds_per_run") if c in final]
+        regret = next((c for c in FINAL_REGRET_COLUMNS if c in final), None)
+        if "slope_last_decade" in final and regret is not None:
             final = final.assign(slope_last_decade=[stable_slope(slope, r) for slope, r in
-                                                    zip(final["slope_last_decade"], final["mean_final_regret"],
-                                                        strict=True)])
+                                                    zip(final["slope_last_decade"], final[regret], strict=True)])
         parts += [f"## Final regret R(T): {stem}", "", markdown_table(final[columns]), ""]
     return "\n".join(parts)
 
