@@ -268,11 +268,11 @@ def test_file_lock_excludes_a_second_holder_and_leaves_no_file(tmp_path):
 
 
 def test_lower_bound_of_a_custom_matrix_keeps_the_paper_entry(tmp_path, monkeypatch):
-    monkeypatch.setattr(lower_bounds, "regret_lower_bound", lambda P: (1.0, "stub"))
+    monkeypatch.setattr(lower_bounds, "regret_lower_bound", lambda P: (1.0, "fake model"))
     shutil.copy(RESULTS / "lower_bounds.json", tmp_path / "lower_bounds.json")
     paper = json.loads((tmp_path / "lower_bounds.json").read_text())["mslr5_condorcet"]
     matrix = other_matrix(tmp_path / "m")
-    assert lower_bounds.lower_bound(str(matrix), tmp_path) == (1.0, "stub")
+    assert lower_bounds.lower_bound(str(matrix), tmp_path) == (1.0, "fake model")
     cache = json.loads((tmp_path / "lower_bounds.json").read_text())
-    assert cache["mslr5_condorcet"] == paper and cache[dataset_key(load_dataset(matrix))]["model"] == "stub"
+    assert cache["mslr5_condorcet"] == paper and cache[dataset_key(load_dataset(matrix))]["model"] == "fake model"
     assert not any(name.endswith(".lock") for name in os.listdir(tmp_path))
