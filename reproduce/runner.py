@@ -220,7 +220,7 @@ def validate_line(line: Line):
     """Check a line before any work: returns (dataset, spec); ValueError names the first bad value.
 
     runs at most ``MAX_RUNS`` (as on the command line); a delay d > 1 below the horizon; parameter values
-    the stored JSON config can hold (str, bool, int, float; not e.g. numpy.float32); shuffle a bool."""
+    the stored JSON config can hold (str, bool, int, float, None; not e.g. numpy.float32); shuffle a bool."""
     dataset = load_dataset(line.dataset)
     spec = get_algorithm(line.algorithm)
     for name, value, low in (("runs", line.runs, 1), ("horizon", line.horizon, 1), ("delay", line.delay, 1)):
@@ -238,8 +238,8 @@ def validate_line(line: Line):
     params = spec.resolve_params(line.params)
     spec.make_state(dataset.K, line.horizon, spec.problem_params(params, dataset))
     for name, value in params.items():
-        if not isinstance(value, (str, bool, int, float)):
-            raise ValueError(f"parameter {name!r} of {line.algorithm!r} must be a str, bool, int or float (it is "
+        if value is not None and not isinstance(value, (str, bool, int, float)):
+            raise ValueError(f"parameter {name!r} of {line.algorithm!r} must be a str, bool, int, float or None (it is "
                              f"stored as JSON), got {value!r} of type {type(value).__name__}")
     return dataset, spec
 

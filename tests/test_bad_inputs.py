@@ -306,7 +306,7 @@ API_CASES = [
     ("line-params-numpy-float32",
      lambda t: run_lines([Line("gap", "dts", horizon=10, runs=1, params=(("alpha", np.float32(0.6)),))], "x", t / "r",
                          seed=0),
-     ValueError, r"parameter 'alpha' of 'dts' must be a str, bool, int or float \(it is stored as JSON\), got "
+     ValueError, r"parameter 'alpha' of 'dts' must be a str, bool, int, float or None \(it is stored as JSON\), got "
                  r"np.float32\(0.6\) of type float32"),
     ("line-params-not-pairs", lambda t: run_lines([Line("gap", "dts", horizon=10, runs=1, params="alpha")], "x",
                                                   t / "r", seed=0),

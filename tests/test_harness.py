@@ -433,3 +433,17 @@ def test_state_size_grows_at_most_as_k_squared(name):
     params = spec.resolve_params({})
     probe, real = (state_bytes(spec.init(K, 1000, **params)) for K in (STATE_PROBE_K, 2 * STATE_PROBE_K))
     assert real <= 4 * probe * 1.001
+
+
+@pytest.mark.parametrize("name", sorted(ALGORITHMS))
+def test_every_algorithm_and_preset_stores_a_line_with_its_defaults(tmp_path, name):
+    """Each registered algorithm, with its default parameters and with each preset, goes through the whole
+    harness (validation, the stored JSON config, reload): a default the config cannot hold (e.g. None read
+    as not storable) fails here, not in a figure script."""
+    spec = get_algorithm(name)
+    for params in ({}, *spec.presets.values()):
+        line = Line("mslr5_condorcet", name, horizon=20, runs=2, params=tuple(sorted(params.items())))
+        (result,) = run_lines([line], "x", tmp_path / "r", seed=0, n_jobs=1, progress=False)
+        assert result.regret.shape[0] == 2 and np.isfinite(result.regret).all()
+        reloaded = load_line(line, load_dataset(line.dataset), spec, tmp_path / "r", seed=0)
+        np.testing.assert_array_equal(reloaded.final, result.final)
