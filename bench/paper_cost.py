@@ -258,35 +258,33 @@ def print_measured(args):
 
 
 def print_large_scale() -> None:
-    """Every line of reproduce/large_scale.py at its full scale: estimated CPU hours, status and stored hours; then
-    the totals (estimated, stored, and what the lines without an estimate are) and the wall time on 2 cores."""
+    """Every line of reproduce/large_scale.py at its full scale: estimated CPU hours, whether the study plan
+    (``large_scale.planned_panels`` under its default budget) takes it, status and stored hours; then the totals
+    of the planned and the over-budget lines and the wall time on 2 cores."""
     from reproduce import large_scale
 
     cli = SimpleNamespace(quick=False, horizon_given=False, horizon=large_scale.LARGE_SCALE_HORIZON, runs=None)
-    panels = large_scale.all_curves(cli)
     costs = large_scale.step_costs()
-    lines = list(dict.fromkeys(line for curves in panels.values() for curve in curves for line in curve))
-    print(f"{'dataset':<26} {'line':<22} {'K':>4} {'T':>10} {'runs':>5} {'est. CPU h':>11} {'status':<12} "
-          f"{'stored h':>9}")
-    totals = {"estimated": 0.0, "stored": 0.0, "unestimated": 0}
-    for line in lines:
+    _, plan = large_scale.planned_panels(large_scale.all_curves(cli), costs, large_scale.LARGE_SCALE_CPU_HOURS)
+    print(f"{'dataset':<26} {'line':<22} {'K':>4} {'T':>10} {'runs':>5} {'est. CPU h':>11} {'plan':<5} "
+          f"{'status':<12} {'stored h':>9}")
+    totals = {"planned": 0.0, "over": 0.0, "stored": 0.0}
+    for line, planned in plan.items():
         dataset = load_dataset(line.dataset)
         hours = large_scale.estimated_hours(line, costs)
         status, stored = "unavailable", None
         if large_scale.available(line):
             found = stored_hours([line], dataset)
             status, stored = ("missing", None) if found is None else ("stored", busy_hours(found))
-        if math.isnan(hours):
-            totals["unestimated"] += 1
-        else:
-            totals["estimated"] += hours
+        totals["planned" if planned else "over"] += 0.0 if math.isnan(hours) else hours
         totals["stored"] += stored or 0.0
         print(f"{line.dataset:<26} {line.name[:22]:<22} {dataset.K:>4} {line.horizon:>10.0e} {line.runs:>5} "
-              f"{'-' if math.isnan(hours) else f'{hours:.2f}':>11} {status:<12} "
+              f"{'-' if math.isnan(hours) else f'{hours:.2f}':>11} {'yes' if planned else 'no':<5} {status:<12} "
               f"{'-' if stored is None else f'{stored:.2f}':>9}", flush=True)
-    print(f"large_scale: {totals['estimated']:.1f} CPU hours estimated for the lines with an estimate (about "
-          f"{totals['estimated'] / 2:.1f} h of wall time on 2 cores), {totals['unestimated']} lines without one; the "
-          f"stored lines took {totals['stored']:.1f} busy hours")
+    print(f"large_scale: the plan takes {totals['planned']:.1f} estimated CPU hours (budget "
+          f"{large_scale.LARGE_SCALE_CPU_HOURS:g}: about {totals['planned'] / 2:.1f} h of wall time on 2 cores); the "
+          f"lines over budget would need {totals['over']:.1f} CPU hours more; the stored lines took "
+          f"{totals['stored']:.1f} busy hours")
 
 
 def _panel_lines(panel, fast: bool, results) -> tuple[list, list]:

@@ -46,6 +46,7 @@ from reproduce.experiment import combine_ete, ete_horizons, print_table, write_c
 from reproduce.paper_config import (
     ALL_ELEVEN,
     HORIZON,
+    LARGE_SCALE_CPU_HOURS,
     LARGE_SCALE_HORIZON,
     LARGE_SCALE_LONG_HORIZON,
     LARGE_SCALE_RUNS,
@@ -95,8 +96,12 @@ COPELAND500 = "copeland500"
 EVERY_ALGORITHM = (*ALL_ELEVEN, "multisbm", "rmed2", "merge_dts", "merge_rucb", "self_sparring")
 MANY_RUNS_500 = ("dts", "dts_plus", "ccb", "scb", "ecw_rmed")  # 100 runs on the 500-armed instance
 MANY_RUNS = 100
+QUICK_RUNS_500 = 2  # the smoke run's 500-armed lines (at O(K^2) a slot, 20 runs of D-TS take minutes there)
 NESTED = ("mslr_perfect_k8", "mslr_perfect_k16", "mslr_perfect_k32", "mslr_perfect_k64", "mslr136_perfect")
 NESTED_TAGS = ("D-TS", "MergeDTS", "Self-Sparring", "RMED1")
+# The lines the claims L1 and L2 compare (at T = 1e7 on the MSLR panels): planned before every other line.
+CLAIM_TAGS = ("D-TS", "MergeDTS", "MergeDTS (best)", "MergeRUCB", "MergeRUCB (best)")
+OVER_BUDGET = "over budget"
 GAP_AVERAGE_FACTOR = 0.5  # MergeDTS regret per slot 0.5 (gap(a1) + gap(a2)) = GAP_AVERAGE_FACTOR x the stored G2W
 
 
@@ -144,7 +149,8 @@ def all_curves(args) -> dict[str, list[list[Line]]]:
     runs = args.runs or LARGE_SCALE_RUNS
     panels = {title: [[line] for line in mslr_lines(dataset, runs, horizon)] for dataset, title in MSLR_MATRICES}
     horizon500 = args.horizon if scaled else HORIZON
-    panels[f"(e) 500-armed Copeland, T={horizon500:.0e}"] = copeland500_curves(args.runs, horizon500)
+    runs500 = min(args.runs, QUICK_RUNS_500) if args.quick else args.runs
+    panels[f"(e) 500-armed Copeland, T={horizon500:.0e}"] = copeland500_curves(runs500, horizon500)
     panels["(f) R(T) against K, nested MSLR Perfect subsets"] = [[line] for line in nested_lines(runs, horizon)]
     return panels
 
@@ -186,6 +192,45 @@ def estimated_hours(line: Line, costs: pd.DataFrame) -> float:
     return float(ns) * 1e-9 * line.runs / 3600
 
 
+def study_plan(lines: list[Line], costs: pd.DataFrame, budget: float) -> dict[Line, bool]:
+    """Whether each line is part of the study under ``budget`` CPU hours (``--budget``): the claim lines (``CLAIM_TAGS``
+    on the MSLR panels at T = 1e7) first, then every other line, each group cheapest first by ``estimated_hours``,
+    taken while the running sum stays within the budget (a line that does not fit is skipped, a cheaper later one
+    may still fit).  A line without an estimate is planned only under an unlimited budget.  Stored lines count like
+    the others, so the plan depends on the code and the bench table, never on how far the computation got."""
+    mslr = {dataset for dataset, _ in MSLR_MATRICES}
+
+    def order(line):
+        """Claim lines first, then by estimate (none last)."""
+        hours = estimated_hours(line, costs)
+        return (not (line.tag in CLAIM_TAGS and line.dataset in mslr), math.isnan(hours), hours)
+
+    plan, spent = {}, 0.0
+    for line in sorted(lines, key=order):
+        hours = estimated_hours(line, costs)
+        plan[line] = math.isinf(budget) or (not math.isnan(hours) and spent + hours <= budget)
+        spent += hours if plan[line] and not math.isnan(hours) else 0.0
+    return plan
+
+
+def planned_panels(panels: dict, costs: pd.DataFrame, budget: float) -> tuple[dict, dict[Line, bool]]:
+    """The panels and the plan of every line in them (``study_plan``; unavailable lines are not planned).  A
+    100-run line of panel (e) that does not fit is drawn from its first ``RUNS_K_GT_100`` runs, the paper's count
+    (for D-TS the paper's Fig. 4(d) runs); the 100-run line stays in the plan, not planned, so that its need is
+    listed."""
+    flat = list(dict.fromkeys(line for curves in panels.values() for curve in curves for line in curve))
+    plan = study_plan([line for line in flat if available(line)], costs, budget)
+    fewer = {line: replace(line, runs=RUNS_K_GT_100) for line in flat
+             if available(line) and not plan[line] and line.dataset == COPELAND500 and line.runs > RUNS_K_GT_100}
+    if fewer:
+        panels = {title: [[fewer.get(line, line) for line in curve] for curve in curves]
+                  for title, curves in panels.items()}
+        drawn = list(dict.fromkeys(line for curves in panels.values() for curve in curves for line in curve))
+        plan = {**study_plan([line for line in drawn if available(line)], costs, budget),
+                **dict.fromkeys(fewer, False)}
+    return panels, {line: plan.get(line, False) for line in dict.fromkeys([*plan, *flat])}
+
+
 def within_budget(hours: float, max_hours: float) -> bool:
     """Whether a line of ``hours`` estimated CPU hours is computed under --max-hours: at most the limit, or no
     estimate (NaN) and no limit (inf)."""
@@ -195,13 +240,14 @@ def within_budget(hours: float, max_hours: float) -> bool:
 # --- simulate or load --------------------------------------------------------------------------------------
 
 def simulate(args) -> tuple[dict, pd.DataFrame]:
-    """Compute the selected lines (cheapest first) unless --plot-only, then load every stored line; returns
-    {panel: [LineResult]} and the lines table (status stored / missing / unavailable, runs, seconds)."""
-    panels = all_curves(args)
-    flat = list(dict.fromkeys(line for curves in panels.values() for curve in curves for line in curve))
+    """Compute the selected lines of the study plan (cheapest first) unless --plot-only, then load every stored
+    line; returns {panel: [LineResult]} and the lines table (status stored / missing / over budget / unavailable,
+    runs, estimated CPU hours, seconds)."""
     costs = step_costs()
+    panels, plan = planned_panels(all_curves(args), costs, args.budget)
+    flat = list(plan)
     if not args.plot_only:
-        chosen = [line for line in flat if available(line)
+        chosen = [line for line in flat if available(line) and plan[line]
                   and (not args.algorithms or line.algorithm in args.algorithms)
                   and within_budget(estimated_hours(line, costs), args.max_hours)]
         chosen.sort(key=lambda line: (math.isnan(estimated_hours(line, costs)), estimated_hours(line, costs)))
@@ -217,7 +263,7 @@ def simulate(args) -> tuple[dict, pd.DataFrame]:
                 result = load_line(line, load_dataset(line.dataset), get_algorithm(line.algorithm), args.out, args.seed)
                 status = "stored"
             except ValueError:
-                status = "missing"
+                status = "missing" if plan[line] else OVER_BUDGET
         stored[line] = result
         meta = result.meta if result is not None else {}
         rows.append({"dataset": line.dataset, "line": line_key(line) if available(line) else line.algorithm,
@@ -235,7 +281,12 @@ def simulate(args) -> tuple[dict, pd.DataFrame]:
             if all(part is not None for part in parts):
                 results[title].append(parts[0] if len(parts) == 1 else combine_ete(parts))
     table = pd.DataFrame(rows)
-    absent = table[table["status"] != "stored"]
+    over = table[table["status"] == OVER_BUDGET]
+    if len(over):
+        print(f"note: {len(over)} lines do not fit the study's {args.budget:g} CPU hours (--budget); by the estimate "
+              f"they would need {over['estimated_cpu_hours'].sum():.0f} CPU hours more (large_scale_lines.csv)",
+              file=sys.stderr)
+    absent = table[~table["status"].isin(["stored", OVER_BUDGET])]
     if len(absent):
         print(f"note: {len(absent)} lines not drawn: " + "; ".join(
             f"{row.dataset} {row.tag} T={row.horizon} ({row.status})" for row in absent.itertuples()), file=sys.stderr)
@@ -346,6 +397,17 @@ def plot(results: dict, stem) -> pd.DataFrame:
     return table
 
 
+def hours_flag(text: str, flag: str) -> float:
+    """The value of an hours flag ("inf" allowed); ValueError naming the flag unless a number > 0."""
+    try:
+        hours = float(text)
+    except ValueError:
+        raise ValueError(f"{flag} must be a number of hours, got {text!r}") from None
+    if not hours > 0:
+        raise ValueError(f"{flag} must be > 0, got {text!r}")
+    return hours
+
+
 def main(argv=None):
     """Parse and check the command line, simulate (or load), draw, tabulate and check the claims."""
     def run():
@@ -356,13 +418,13 @@ def main(argv=None):
         parser.add_argument("--max-hours", default="inf",
                             help="compute only lines whose estimated CPU hours (bench/step_cost.csv) are at most this "
                                  "(lines without an estimate are computed only without this limit)")
+        parser.add_argument("--budget", default=str(LARGE_SCALE_CPU_HOURS),
+                            help=f"CPU hours of the whole study (default {LARGE_SCALE_CPU_HOURS:g}: 12 h on 2 cores): "
+                                 "claim lines first, then cheapest first; the lines beyond it are listed as "
+                                 f"'{OVER_BUDGET}' with their estimate and never computed; 'inf' plans every line")
         args = parser.parse_args(argv)
-        try:
-            args.max_hours = float(args.max_hours)
-        except ValueError:
-            raise ValueError(f"--max-hours must be a number of hours, got {args.max_hours!r}") from None
-        if not args.max_hours > 0:
-            raise ValueError(f"--max-hours must be > 0, got {args.max_hours!r}")
+        args.max_hours = hours_flag(args.max_hours, "--max-hours")
+        args.budget = hours_flag(args.budget, "--budget")
         args = resolve(args)
         results, lines = simulate(args)
         stem = args.figures / NAME

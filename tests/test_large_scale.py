@@ -101,3 +101,31 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, flag, value):
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and flag in out.stderr
     assert not (tmp_path / "f").exists()
 
+
+
+def test_study_plan_puts_claim_lines_first_then_cheapest_within_the_budget():
+    costs = pd.DataFrame({"algorithm": ["dts", "rucb", "rmed1"], "options": ["sampling=fast", "skip=exact", "-"],
+                          "K": [136] * 3, "ns_later": [4000.0, 100.0, 50.0], "ns_whole": [math.nan] * 3,
+                          "whole_slots": [0] * 3})
+    claim = Line("mslr136_perfect", "dts", 10**7, 50, (("sampling", "fast"),), "D-TS")
+    cheap = Line("mslr136_perfect", "rucb", 10**7, 50, (("skip", "exact"),), "RUCB")
+    cheaper = replace(cheap, dataset="mslr136_navigational")
+    unestimated = Line("mslr136_perfect", "rmed1", 10**7, 50, (("skip", "exact"),), "RMED1")
+    hours = {line: ls.estimated_hours(line, costs) for line in (claim, cheap)}
+    # Room for the claim line and one RUCB line: the claim line is planned although it is the dearest.
+    plan = ls.study_plan([cheap, unestimated, claim, cheaper], costs, hours[claim] + 1.5 * hours[cheap])
+    assert plan == {claim: True, cheap: True, cheaper: False, unestimated: False}
+    assert all(ls.study_plan([cheap, unestimated, claim], costs, math.inf).values())
+    # Without room for the claim line, cheaper lines still fill the budget.
+    assert ls.study_plan([claim, cheap], costs, 1.5 * hours[cheap]) == {claim: False, cheap: True}
+
+
+def test_a_500_armed_line_over_budget_is_drawn_from_the_papers_run_count():
+    costs = ls.step_costs()
+    panels = {"(e)": ls.copeland500_curves(None, 10**6)}
+    drawn, plan = ls.planned_panels(panels, costs, budget=1.0)
+    dts = [line for line in plan if line.algorithm == "dts"]
+    assert {line.runs for line in dts} == {ls.MANY_RUNS, 10} and not plan[max(dts, key=lambda line: line.runs)]
+    assert [curve[0].runs for curve in drawn["(e)"] if curve[0].algorithm == "dts"] == [10]
+    planned = [line for line, chosen in plan.items() if chosen]
+    assert sum(ls.estimated_hours(line, costs) for line in planned) <= 1.0

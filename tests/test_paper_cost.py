@@ -51,10 +51,10 @@ def test_busy_hours_are_cpu_hours_where_recorded():
     assert busy_hours((2.0, 1.5)) == 1.5 and busy_hours((2.0, float("nan"))) == 2.0
 
 
-def test_large_scale_prints_every_line_with_its_estimate(capsys):
-    """--large-scale: one row per planned line of reproduce/large_scale.py, "unavailable" exactly for the
-    unregistered algorithms, "-" as the estimate exactly where bench/step_cost.csv has no row, and the total of
-    the printed estimates in the last line."""
+def test_large_scale_prints_every_line_with_its_estimate_and_plan(capsys):
+    """--large-scale: one row per line of the study plan of reproduce/large_scale.py, "unavailable" exactly for
+    the unregistered algorithms, "-" as the estimate exactly where bench/step_cost.csv has no row, whether the
+    plan takes it, and the totals of the planned and the over-budget estimates in the last line."""
     from types import SimpleNamespace
 
     from reproduce import large_scale
@@ -62,16 +62,17 @@ def test_large_scale_prints_every_line_with_its_estimate(capsys):
     _paper_cost().main(["--large-scale"])
     out = capsys.readouterr().out.splitlines()
     cli = SimpleNamespace(quick=False, horizon_given=False, horizon=large_scale.LARGE_SCALE_HORIZON, runs=None)
-    planned = list(dict.fromkeys(line for curves in large_scale.all_curves(cli).values() for curve in curves
-                                 for line in curve))
-    rows = [text.split() for text in out[1:-1]]
-    assert len(rows) == len(planned)
     costs = large_scale.step_costs()
-    total = 0.0
-    for line, row in zip(planned, rows, strict=True):
+    _, plan = large_scale.planned_panels(large_scale.all_curves(cli), costs, large_scale.LARGE_SCALE_CPU_HOURS)
+    rows = [text.split() for text in out[1:-1]]
+    assert len(rows) == len(plan)
+    totals = {True: 0.0, False: 0.0}
+    for (line, planned), row in zip(plan.items(), rows, strict=True):
         assert row[0] == line.dataset
         assert ("unavailable" in row) == (not large_scale.available(line))
         estimate = large_scale.estimated_hours(line, costs)
-        assert (row[-3] == "-") == (estimate != estimate)
-        total += 0.0 if estimate != estimate else estimate
-    assert f"{total:.1f} CPU hours estimated" in out[-1]
+        assert (row[-4] == "-") == (estimate != estimate) and row[-3] == ("yes" if planned else "no")
+        totals[planned] += 0.0 if estimate != estimate else estimate
+    assert 0 < totals[True] <= large_scale.LARGE_SCALE_CPU_HOURS
+    assert f"the plan takes {totals[True]:.1f} estimated CPU hours" in out[-1]
+    assert f"would need {totals[False]:.1f} CPU hours more" in out[-1]
