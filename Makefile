@@ -55,11 +55,12 @@ c18:
 large-scale:
 	$(PYTHON) reproduce/large_scale.py $(if $(QUICK)$(FORCE),$(FLAGS),--plot-only)
 
-# REPORT.md from every figure's tables; at paper scale also the README's generated blocks.
+# REPORT.md from every figure's tables; at paper scale also every generated block of the README and the pages
+# under docs/ and bench/ (reproduce/report.py BLOCK_FILES; docs/design.md#generated-blocks).
 report:
 	$(PYTHON) reproduce/report.py --figures $(FIGDIR) $(if $(QUICK)$(FAST),,--readme README.md)
 
-# Check that the README's generated blocks agree with the committed tables.
+# Check that every generated block (README, docs/, bench/) agrees with the committed tables and the code.
 readme:
 	$(PYTHON) reproduce/report.py --readme README.md --check
 

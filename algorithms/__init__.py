@@ -1,6 +1,6 @@
 """Dueling-bandit algorithms, each an ``AlgorithmSpec`` composed from the ``core`` kernels.
 
-``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order (README.md)
+``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order
 followed by the lines the paper computes but does not plot, by pure D-TS, and by the large-scale
 algorithms past the paper (Self-Sparring, MergeDTS, MergeRUCB); ``get_algorithm`` looks
 one up by name.  Each algorithm also has a ``Policy`` class for live experiments.

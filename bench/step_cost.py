@@ -28,7 +28,8 @@ K = 136), "x C++" is our later-phase time as a fraction of it.  Timings, not pas
 
 With ``--csv PATH`` the rows are also written as a table (with the Beta and uniform draw costs, the
 load average, the time and the commit they were measured at); ``make bench`` writes
-``bench/step_cost.csv``, from which ``reproduce/report.py --readme`` generates the README's bench table.
+``bench/step_cost.csv``, from which ``reproduce/report.py --readme`` generates the step-cost table of
+bench/README.md.
 With ``--merge`` only the rows measured now replace those of the same (algorithm, options, K) in the
 existing CSV, the others are kept: e.g. re-measure D-TS after a change to it without re-timing the rest.
 

@@ -73,8 +73,8 @@ def fastest_row(rows: pd.DataFrame, algorithm: str, K: int, whole_slots: int):
 
 
 def _beta_draws(row) -> str:
-    """A row's mean cost over its whole run in Beta draws timed in the same process, as the README's table
-    writes it."""
+    """A row's mean cost over its whole run in Beta draws timed in the same process, as the step-cost table
+    of bench/README.md writes it."""
     draws = row["ns_whole"] / row["beta_ns"]
     return f"{draws:,.0f}" if draws >= 100 else f"{draws:.3g}"
 

@@ -19,7 +19,7 @@ SAVAGE_PSEUDO_N = 1e-6  # simulator: SAVAGE initial comparison count of every pa
 SAVAGE_PSEUDO_W = 5e-7  # simulator: SAVAGE initial win count (an unseen pair has p-hat = 1/2)
 SBM_SCALE = 3.0  # simulator: UCB base bandit of Sparring/MultiSBM, width sqrt((3+2) ln t / (2n))
 RMED_F_COEF = 0.3  # Komiyama et al. 2015: RMED slack f(K) = 0.3 K^1.01
-RMED_F_EXP = 1.01
+RMED_F_EXP = 1.01  # Komiyama et al. 2015: exponent of the RMED slack f(K) = 0.3 K^1.01
 RMED2_ALPHA = 3.0  # Komiyama et al. 2015: RMED2 exploration constant (computed, not plotted)
 ECW_RMED_ALPHA = 3.0  # Komiyama et al. 2016: forced exploration N_ij < alpha sqrt(ln t)
 ECW_RMED_BETA = 0.01  # Komiyama et al. 2016: forced exploration |p-hat - 1/2| < beta / max(1, ln ln t)

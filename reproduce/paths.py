@@ -5,7 +5,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 FIGURES = ROOT / "figures"
-BENCH_TABLE = ROOT / "bench" / "step_cost.csv"  # written by `make bench`, read for the README
+BENCH_TABLE = ROOT / "bench" / "step_cost.csv"  # written by `make bench`, read for bench/README.md
 QUICK = "quick"  # sub-folder of RESULTS and FIGURES for --quick runs, so they never overwrite paper runs
 FAST = "fast"  # sub-folder (below QUICK in a quick run) for --fast runs: the exact fast paths' own results
 CUSTOM = "custom"  # sub-folder of RESULTS and FIGURES where reproduce/run.py writes by default (git-ignored)

@@ -4,9 +4,10 @@ Reads ``<figures>/*_claims.csv``, ``*_final.csv`` and ``*_lines.csv`` and writes
 the verdict of each claim C1-C19 (a claim no figure has checked yet is listed as "not measured", with the
 command that measures it), C19 computed here from the final regrets of Figs. 1, 3 and 4, the distance of
 each algorithm's fitted slope to the asymptotic lower bound, and the worker time of every figure.  With
-``--readme README.md`` it also rewrites the generated blocks of the README (between ``<!-- BEGIN
-generated: NAME -->`` and ``<!-- END generated: NAME -->``), so that the README's numbers are never typed
-by hand; ``--check`` only compares and exits 1 if the README is out of date.
+``--readme README.md`` it also rewrites every generated block (between ``<!-- BEGIN generated: NAME -->``
+and ``<!-- END generated: NAME -->``) in the file that holds it (``BLOCK_FILES``, paths from the README's
+folder: the README and pages under docs/ and bench/), so that no number in them is typed by hand;
+``--check`` only compares and exits 1 if a file is out of date.
 Usage: ``python reproduce/report.py [--figures DIR] [--readme README.md [--check]]``.
 """
 
@@ -40,6 +41,7 @@ from reproduce.claims import (
     worst,
 )
 from reproduce.cli import OneLineParser, check_folder_readable, check_output_folder, main_guard
+from reproduce.constants_table import constants_frame, defaults_frame
 from reproduce.paper_claims import DTS_FAMILY
 from reproduce.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT
 from reproduce.verdict_reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reason_of
@@ -78,6 +80,10 @@ CLAIMS = {
 }
 FIGURE_COMMANDS = {"fig1": "make fig1", "fig2": "make fig2", "fig3": "make fig3", "fig4": "make fig4",
                    "fig5": "make fig5", "fig6": "make fig6", "fig7": "make fig7", "c18": "make c18"}
+# Each generated block and the file that holds it, relative to the README's folder (the repository root).
+BLOCK_FILES = {"summary": "README.md", "claims": "README.md", "bounds": "docs/figures.md",
+               "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
+               "bench": "bench/README.md"}
 # Figures whose final-regret tables C19 aggregates, and the panels that have a Condorcet winner.
 C19_FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet")
 # Not "existing methods" of the summary: pure D-TS, and ECW-RMED (compared separately), including its
@@ -333,7 +339,7 @@ def markdown_table(frame: pd.DataFrame) -> str:
 
 
 def bench_table(path: Path = BENCH_TABLE) -> str:
-    """The README's bench block from ``bench/step_cost.csv`` (``make bench``): ns per slot in the later
+    """The bench block of bench/README.md from ``bench/step_cost.csv`` (``make bench``): ns per slot in the later
     phase and, in brackets, as multiples of one Beta draw, per algorithm / options (rows: the defaults "-"
     and the exact fast paths) and K; then the same for the mean over a whole run, if measured."""
     if not Path(path).exists():
@@ -381,15 +387,18 @@ def docs_prefix(folder: Path) -> str:
 
 
 def generated_blocks(folder: Path) -> dict[str, str]:
-    """The README's generated blocks: ``summary`` (what reproduces and why the rest does not, ``summary``),
-    ``claims`` (verdict counts per claim), ``compute`` (worker hours per figure), ``bounds`` (lower bounds and
-    closest slopes), ``bench`` (step costs, ``bench_table``)."""
+    """Every generated block (``BLOCK_FILES`` says where each lives): ``summary`` (what reproduces and why the
+    rest does not, ``summary``), ``claims`` (verdict counts per claim), ``compute`` (worker hours per figure),
+    ``bounds`` (lower bounds and closest slopes), ``constants`` and ``defaults`` (``core/constants.py`` and
+    the algorithms' defaults and presets, ``reproduce/constants_table.py``), ``bench`` (step costs,
+    ``bench_table``)."""
     claims = claims_table(folder)
     finals = load_tables(folder, "_final.csv")
     counts = verdict_summary(claims)
     counts.insert(1, "statement", counts["claim"].map(lambda claim: CLAIMS[claim][0]))
     return {"summary": summary(claims, ""), "claims": markdown_table(counts),
             "compute": markdown_table(compute_table(folder)), "bounds": markdown_table(slope_table(finals)),
+            "constants": markdown_table(constants_frame()), "defaults": markdown_table(defaults_frame()),
             "bench": bench_table()}
 
 
@@ -444,41 +453,58 @@ def build_report(folder: Path) -> str:
     return "\n".join(parts)
 
 
-def update_readme(text: str, blocks: dict[str, str]) -> str:
+def update_readme(text: str, blocks: dict[str, str], where: str = "README") -> str:
     """``text`` with each ``<!-- BEGIN generated: NAME -->`` ... ``<!-- END generated: NAME -->`` block
-    replaced by ``blocks[NAME]``; ValueError if the README lacks one of them."""
+    replaced by ``blocks[NAME]``; ValueError if ``text`` (the file ``where``) lacks one of them."""
     for name, body in blocks.items():
         pattern = re.compile(rf"(<!-- BEGIN generated: {name} -->\n).*?(<!-- END generated: {name} -->)", re.S)
         if not pattern.search(text):
-            raise ValueError(f"README has no generated block {name!r}")
+            raise ValueError(f"{where} has no generated block {name!r}")
         text = pattern.sub(lambda m, body=body: m.group(1) + body + "\n" + m.group(2), text)
     return text
 
 
+def updated_files(root: Path, blocks: dict[str, str]) -> dict[Path, tuple[str, str]]:
+    """Each file of ``BLOCK_FILES`` under ``root``: (its text, its text with ``blocks`` written in); ValueError
+    naming the file if one is missing or lacks its block (checked for every file before any is written)."""
+    files = {}
+    for relative in dict.fromkeys(BLOCK_FILES.values()):
+        path = root / relative
+        if not path.is_file():
+            raise ValueError(f"{path}: no such file (it holds the generated blocks "
+                             f"{', '.join(name for name, where in BLOCK_FILES.items() if where == relative)})")
+        current = path.read_text()
+        mine = {name: body for name, body in blocks.items() if BLOCK_FILES[name] == relative}
+        files[path] = (current, update_readme(current, mine, relative))
+    return files
+
+
 def main(argv=None):
-    """Write REPORT.md (and the README's generated blocks with --readme)."""
+    """Write REPORT.md (and every generated block, each in its file, with --readme)."""
     parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--figures", type=Path, default=FIGURES, help=f"figures folder (default {FIGURES})")
-    parser.add_argument("--readme", type=Path, default=None, help="also rewrite this README's generated blocks")
-    parser.add_argument("--check", action="store_true", help="with --readme: only check it is up to date")
+    parser.add_argument("--readme", type=Path, default=None,
+                        help="also rewrite the generated blocks of this README and of the docs beside it (BLOCK_FILES)")
+    parser.add_argument("--check", action="store_true", help="with --readme: only check they are up to date")
     args = parser.parse_args(argv)
 
     def run():
-        """Check the folders, write REPORT.md and, if asked, rewrite or check the README's generated blocks."""
+        """Check the folders, write REPORT.md and, if asked, rewrite or check every generated block."""
         folder = check_folder_readable(args.figures, "figures folder")
         if args.readme is not None:
             if not args.readme.is_file():
                 raise ValueError(f"README {args.readme}: no such file")
-            current = args.readme.read_text()
-            wanted = update_readme(current, generated_blocks(folder))
+            files = updated_files(args.readme.parent, generated_blocks(folder))
+            stale = [path for path, (current, wanted) in files.items() if current != wanted]
             if args.check:
-                if current != wanted:
-                    print(f"{args.readme} is out of date: run python reproduce/report.py --readme {args.readme}")
+                if stale:
+                    print(f"{', '.join(map(str, stale))} out of date: run python reproduce/report.py "
+                          f"--readme {args.readme}")
                     sys.exit(1)
-                print(f"{args.readme} generated blocks are up to date")
+                print(f"generated blocks are up to date in {', '.join(map(str, files))}")
                 return
-            if current != wanted:
-                write_text_atomic(args.readme, wanted)
+            for path in stale:
+                write_text_atomic(path, files[path][1])
         check_output_folder(folder, "figures folder")
         path = folder / "REPORT.md"
         write_text_atomic(path, build_report(folder))

@@ -1,4 +1,4 @@
-"""What the README's install and "Figures and scripts" sections and every script's ``--help`` say, checked: the
+"""What the README's requirements, docs/figures.md's flags and scripts and every script's ``--help`` say, checked: the
 flags each script offers, its help texts, ``run.py --list``, the flags the Makefile passes, the one list of
 pinned versions and the supported Python, the licence and the citation file."""
 

@@ -1,5 +1,7 @@
-"""reproduce/report.py: every claim listed, C19 computed, the README's generated blocks current."""
+"""reproduce/report.py: every claim listed, C19 computed, every generated block (README, docs/, bench/) current."""
 
+import dataclasses
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -7,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reproduce import report
+from reproduce import constants_table, report
 from reproduce.claims import HOLDS, NOT_MEASURED
 from reproduce.plotting import write_table
 from tests.bench_scripts import bench_script
@@ -15,11 +17,59 @@ from tests.bench_scripts import bench_script
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_readme_generated_blocks_agree_with_the_committed_tables():
-    """The numbers in the README are the ones report.py computes from figures/*.csv (never typed by hand)."""
-    text = (ROOT / "README.md").read_text()
-    assert report.update_readme(text, report.generated_blocks(ROOT / "figures")) == text, \
-        "README out of date: run python reproduce/report.py --readme README.md"
+def test_generated_blocks_agree_with_the_committed_tables_and_the_code():
+    """The numbers in the README, docs/ and bench/README.md are the ones report.py computes from figures/*.csv,
+    bench/step_cost.csv and the code (never typed by hand), each block in the file BLOCK_FILES names."""
+    blocks = report.generated_blocks(ROOT / "figures")
+    assert set(blocks) == set(report.BLOCK_FILES)
+    stale = [path.name for path, (current, wanted) in report.updated_files(ROOT, blocks).items() if current != wanted]
+    assert not stale, f"{stale} out of date: run python reproduce/report.py --readme README.md"
+
+
+def test_a_changed_constant_makes_the_algorithms_doc_stale(monkeypatch):
+    """The constants block is read from core/constants.py: change a constant without regenerating and the
+    committed docs/algorithms.md no longer agrees (so the test above fails); a changed default does the same."""
+    blocks = report.generated_blocks(ROOT / "figures")
+    doc = ROOT / "docs" / "algorithms.md"
+    btm = dataclasses.replace(constants_table.ALGORITHMS["btm"], defaults={"gamma": 1.4, "faithful_bug": True})
+    for change in (lambda patch: patch.setattr(constants_table.core.constants, "BTM_GAMMA", 1.4),
+                   lambda patch: patch.setitem(constants_table.ALGORITHMS, "btm", btm)):
+        with monkeypatch.context() as patch:
+            change(patch)
+            fresh = {"constants": report.markdown_table(constants_table.constants_frame()),
+                     "defaults": report.markdown_table(constants_table.defaults_frame())}
+        assert fresh != {name: blocks[name] for name in fresh}
+        current, wanted = report.updated_files(ROOT, {**blocks, **fresh})[doc]
+        assert current != wanted
+
+
+def test_a_constant_without_its_source_is_refused(tmp_path):
+    (tmp_path / "constants.py").write_text("ALPHA = 0.51  # Sec. 5\nBETA = 2\n")
+    with pytest.raises(ValueError, match="constant BETA has no comment naming its source"):
+        constants_table.constant_sources(tmp_path / "constants.py")
+
+
+def test_a_missing_block_file_is_refused_before_anything_is_written(tmp_path, capsys):
+    """--readme with a docs page missing or lacking its block: one line naming the file (and the block), exit 2,
+    and no file touched, not even the README whose blocks could be written."""
+    (tmp_path / "README.md").write_text("<!-- BEGIN generated: summary -->\nold\n<!-- END generated: summary -->\n"
+                                        "<!-- BEGIN generated: claims -->\nold\n<!-- END generated: claims -->\n")
+    readme = (tmp_path / "README.md").read_text()
+    argv = ["--figures", str(ROOT / "figures"), "--readme", str(tmp_path / "README.md")]
+    with pytest.raises(SystemExit) as stop:
+        report.main(argv)
+    assert stop.value.code == 2 and "docs/figures.md: no such file" in capsys.readouterr().err
+    for relative in set(report.BLOCK_FILES.values()) - {"README.md"}:
+        (tmp_path / relative).parent.mkdir(exist_ok=True)
+        (tmp_path / relative).write_text("no markers\n")
+    with pytest.raises(SystemExit) as stop:
+        report.main(argv)
+    error = capsys.readouterr().err.strip()
+    assert stop.value.code == 2
+    assert re.fullmatch(r"error: docs/figures.md has no generated block '(bounds|compute)'", error)
+    assert (tmp_path / "README.md").read_text() == readme
+    assert all((tmp_path / relative).read_text() == "no markers\n" for relative in set(report.BLOCK_FILES.values())
+               if relative != "README.md")
 
 
 def test_every_claim_is_listed_and_unchecked_ones_are_not_measured(tmp_path):

@@ -1,0 +1,83 @@
+"""The constants and defaults tables of docs/algorithms.md, generated from the code so that they cannot drift.
+
+``constants_frame()`` reads ``core/constants.py``: every constant, its value (as the module holds it), the
+source its line names (the comment after the assignment) and the modules of ``core/``, ``algorithms/`` and
+``reproduce/`` that import it.  ``defaults_frame()`` reads the registry: every algorithm's default parameters
+and presets (``AlgorithmSpec.defaults``, ``AlgorithmSpec.presets``).  ``reproduce/report.py`` writes both
+as the ``constants`` and ``defaults`` blocks of docs/algorithms.md.
+"""
+
+import ast
+import io
+import tokenize
+from pathlib import Path
+
+import pandas as pd
+
+import core.constants
+from algorithms import ALGORITHMS
+from reproduce.paths import ROOT
+
+CONSTANTS_SOURCE = Path(core.constants.__file__)
+# The packages whose imports of a constant are listed in the "used by" column.
+USING_PACKAGES = ("core", "algorithms", "reproduce")
+
+
+def shown(value) -> str:
+    """A value as the tables print it: floats in the shortest of %g (0.51, 1e-06), strings quoted, dicts
+    as {name: value, ...}."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{name}: {shown(item)}" for name, item in value.items()) + "}"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def constant_sources(path: Path = CONSTANTS_SOURCE) -> dict[str, str]:
+    """Each module-level constant of ``path`` (an upper-case name assigned once), in file order, with the
+    comment on its line; ValueError naming the constant if its line has no comment (every constant names
+    its source)."""
+    text = path.read_text()
+    comments = {token.start[0]: token.string.lstrip("#").strip()
+                for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.COMMENT}
+    sources = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name.isupper():
+                if node.end_lineno not in comments:
+                    raise ValueError(f"{path.name}: constant {name} has no comment naming its source")
+                sources[name] = comments[node.end_lineno]
+    return sources
+
+
+def importers(root: Path = ROOT) -> dict[str, list[str]]:
+    """For each name imported ``from core.constants``, the modules (paths from the repository root) of
+    ``USING_PACKAGES`` that import it."""
+    users: dict[str, list[str]] = {}
+    for package in USING_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.module == "core.constants":
+                    for alias in node.names:
+                        users.setdefault(alias.name, []).append(path.relative_to(root).as_posix())
+    return users
+
+
+def constants_frame() -> pd.DataFrame:
+    """One row per constant of ``core/constants.py``: name, value, source (its comment), used by."""
+    users = importers()
+    return pd.DataFrame([{"constant": f"`{name}`", "value": shown(getattr(core.constants, name)),
+                          "source (core/constants.py)": source,
+                          "used by": ", ".join(f"`{user}`" for user in users.get(name, ())) or "-"}
+                         for name, source in constant_sources().items()])
+
+
+def defaults_frame() -> pd.DataFrame:
+    """One row per registered algorithm: its default parameters and its presets."""
+    return pd.DataFrame([{"algorithm": f"`{name}`", "defaults": shown(dict(spec.defaults)) if spec.defaults else "-",
+                          "presets": ", ".join(f"`{name}:{preset}` {shown(dict(params))}"
+                                               for preset, params in spec.presets.items()) or "-"}
+                         for name, spec in ALGORITHMS.items()])
