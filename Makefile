@@ -76,12 +76,15 @@ fast-agreement:
 test:
 	$(PYTHON) -m pytest -q
 
-# The tests that start subprocesses, real signals or a cluster (deselected by default; CI runs them).
+# The tests that start subprocesses, real signals or a cluster (deselected by default; CI runs them), in one
+# pytest process (-n 0): a second worker would disturb their timing.
 test-process:
-	$(PYTHON) -m pytest -q -m process
+	$(PYTHON) -m pytest -q -m process -n 0
 
+# Everything: the default suite and the slow checks on every core, then the real-process tests.
 test-all:
-	$(PYTHON) -m pytest -q -m "slow or not slow"
+	$(PYTHON) -m pytest -q -m "not process"
+	$(PYTHON) -m pytest -q -m process -n 0
 
 lint:
 	$(PYTHON) -m ruff check .

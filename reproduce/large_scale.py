@@ -17,6 +17,7 @@ listed, never computed, and the claims that need them read "not measured", as fo
 Usage: ``python reproduce/large_scale.py [--plot-only] [--algorithms NAME ...] [--max-hours H] ...``.
 """
 
+import functools
 import math
 import sys
 from dataclasses import replace
@@ -175,12 +176,18 @@ def options_text(algorithm: str, params: tuple) -> str:
     return " ".join(chosen) or "-"
 
 
+@functools.cache
+def arms(dataset: str) -> int:
+    """K of a packaged dataset (read once: the plan asks for it hundreds of times)."""
+    return load_dataset(dataset).K
+
+
 def estimated_hours(line: Line, costs: pd.DataFrame) -> float:
     """CPU hours of the line's runs from bench/step_cost.csv at the nearest measured K: the mean ns per slot of a
     whole run from slot 1 (``ns_whole``, over ``whole_slots``) for its first slots and the ns per slot after the
     warm-up (``ns_later``) for the rest; NaN where the algorithm or its options were not benchmarked.  For lines
     whose slots keep getting cheaper with t (the fast paths) this is an upper estimate."""
-    K = load_dataset(line.dataset).K
+    K = arms(line.dataset)
     rows = costs[(costs["algorithm"] == line.algorithm) & (costs["options"] == options_text(line.algorithm,
                                                                                          line.params))]
     if rows.empty:
@@ -373,8 +380,8 @@ def plot(results: dict, stem) -> pd.DataFrame:
     for res in results[titles[5]]:
         by_tag.setdefault(res.label, []).append(res)
     for tag, curves in by_tag.items():
-        curves.sort(key=lambda res: load_dataset(res.line.dataset).K)
-        K = [load_dataset(res.line.dataset).K for res in curves]
+        curves.sort(key=lambda res: arms(res.line.dataset))
+        K = [arms(res.line.dataset) for res in curves]
         mean = np.array([g2w_final(res).value for res in curves])
         low, high = np.array([bootstrap_interval(res.g2w[:, -1]) for res in curves]).T
         ax.errorbar(K, mean, yerr=(mean - low, high - mean), label=tag, capsize=3, **style(curves[0]))
@@ -382,7 +389,7 @@ def plot(results: dict, stem) -> pd.DataFrame:
                                     "K": K, "mean_regret": mean, "ci95_low": low, "ci95_high": high}))
     ax.set_xscale("log")
     ax.set_yscale("log")
-    sizes = [load_dataset(name).K for name in NESTED]
+    sizes = [arms(name) for name in NESTED]
     ax.set_xticks(sizes, [str(K) for K in sizes])
     ax.minorticks_off()
     ax.set_xlabel("number of arms K")

@@ -80,9 +80,17 @@ def savage_reference(K):
 # Warm-up comparisons per pair (min, max) by dataset: at K = 136 enough to decide many pairs (horizon 30);
 # at K = 500 enough that both variants prune some pairs (the Copeland one ~45 of 124750) before the lockstep.
 SAVAGE_WARM = {"mslr136_informational": (0, 300), "copeland500": (0, 300)}
+# The K = 500 cases of the lockstep tests take most of this file's time (the full-scan references are plain
+# Python over all pairs): they run with the slow checks (-m slow), the K = 136 cases by default.
+LARGE_K = pytest.mark.slow
 
 
-@pytest.mark.parametrize("dataset", sorted(SAVAGE_WARM))
+def by_size(datasets):
+    """The datasets as pytest parameters, copeland500 (K = 500) marked LARGE_K."""
+    return [pytest.param(name, marks=LARGE_K) if name == "copeland500" else name for name in sorted(datasets)]
+
+
+@pytest.mark.parametrize("dataset", by_size(SAVAGE_WARM))
 @pytest.mark.parametrize("variant", ["condorcet", "copeland"])
 @pytest.mark.parametrize("delay", [1, 7])
 def test_savage_matches_full_scan(dataset, variant, delay):
@@ -141,7 +149,7 @@ def ccb_kept_counts(state):
 CCB_WARM = {"mslr136_informational": (0, 300), "copeland500": (0, 40)}
 
 
-@pytest.mark.parametrize("dataset", sorted(CCB_WARM))
+@pytest.mark.parametrize("dataset", by_size(CCB_WARM))
 @pytest.mark.parametrize("delay", [1, 7])
 def test_ccb_matches_full_scan(dataset, delay):
     """Same pair at every slot, and the kept counts equal a recount after every select; the rows are
