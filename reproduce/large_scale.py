@@ -41,8 +41,11 @@ from reproduce.claims import (
     need,
     worst,
 )
-from reproduce.cli import backend_context, build_parser, main_guard, resolve
-from reproduce.experiment import combine_ete, ete_horizons, print_table, write_claims
+from reproduce.cli import build_parser, main_guard, resolve
+from reproduce.experiment import combine_ete, ete_horizons, write_claims
+from reproduce.harness.backends import backend_context
+from reproduce.harness.paths import BENCH_TABLE
+from reproduce.harness.runner import Line, line_key, load_line, run_lines
 from reproduce.paper_config import (
     ALL_ELEVEN,
     HORIZON,
@@ -51,7 +54,6 @@ from reproduce.paper_config import (
     LARGE_SCALE_RUNS,
     RUNS_K_GT_100,
 )
-from reproduce.paths import BENCH_TABLE
 from reproduce.plotting import (
     FIGURE_WIDTH,
     PANEL_HEIGHT,
@@ -63,9 +65,8 @@ from reproduce.plotting import (
     save_figure,
     setup_theme,
     style,
-    write_table,
 )
-from reproduce.runner import Line, line_key, load_line, run_lines
+from reproduce.tables import print_table, write_table
 
 NAME = "large_scale"
 MSLR_MATRICES = (("mslr136_perfect", "(a) MSLR Perfect, K=136"),
