@@ -18,7 +18,6 @@ QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeli
                 "paper's claims; verdicts are marked as such")
 
 
-
 def figure_main(description: str, default_horizon: int, build, argv=None, **flags) -> None:
     """Entry point of a figure script that is not a plain regret figure: parse the common CLI (``flags``:
     the options of ``build_parser`` that choose the flags the script offers), then call ``build(args)``;
