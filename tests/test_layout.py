@@ -3,8 +3,10 @@
 ``python <script>.py``; the library -- the harness ``reproduce.harness``, the experiment, tables, claims and
 plotting modules -- never loads it, even through another module; the harness depends on no other
 ``reproduce`` module than ``paper_config``; no figure script imports another; a table is written without
-matplotlib.  Each rule is checked on the sources (``ast``) or in a fresh interpreter, and the checks are run
-on small made-up sources to show that they catch what they guard."""
+matplotlib; and every ``reproduce`` module a source or a test names exists in this repository (the
+installed project would otherwise answer an import of a moved module from another checkout).  Each rule is
+checked on the sources (``ast``) or in a fresh interpreter, and the checks are run on small made-up sources
+to show that they catch what they guard."""
 
 import ast
 import subprocess
@@ -31,6 +33,11 @@ def sources() -> dict[str, ast.Module]:
     files = sorted(path for folder in ("reproduce", "bench", "core", "algorithms", "data")
                    for path in ROOT.glob(f"{folder}/**/*.py"))
     return {module_name(path): ast.parse(path.read_text(), str(path)) for path in files}
+
+
+def sources_of_tests() -> dict[str, ast.Module]:
+    """Every module of ``tests/``, parsed, by dotted name."""
+    return {module_name(path): ast.parse(path.read_text(), str(path)) for path in sorted(ROOT.glob("tests/**/*.py"))}
 
 
 def imports(tree: ast.Module, module: str) -> set[str]:
@@ -85,6 +92,30 @@ def harness_imports_outside(trees: dict) -> list[tuple[str, str]]:
                   and not any(other == allowed or other.startswith(f"{allowed}.") for allowed in HARNESS_MAY_IMPORT))
 
 
+def is_module(name: str, root: Path = ROOT) -> bool:
+    """Whether the dotted ``name`` is a module or package below ``root``."""
+    path = root.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def missing_reproduce_modules(trees: dict, root: Path = ROOT) -> list[tuple[str, str]]:
+    """(importer, name) for every ``reproduce`` module imported (``import reproduce.x``, ``from reproduce.x
+    import ...``, ``from <package> import x`` of a package) that is no file below ``root``."""
+    missing = set()
+    for module, tree in trees.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                package = root.joinpath(*node.module.split("."), "__init__.py").is_file()
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names if package]
+            else:
+                continue
+            missing |= {(module, name) for name in names
+                        if name.split(".")[0] == "reproduce" and not is_module(name, root)}
+    return sorted(missing)
+
+
 def library_modules(trees: dict) -> list[str]:
     """The ``reproduce`` modules that are neither entry points nor the command line."""
     return sorted(module for module, tree in trees.items()
@@ -114,6 +145,10 @@ def test_the_harness_imports_no_other_reproduce_module():
     assert harness_imports_outside(sources()) == []
 
 
+def test_every_reproduce_module_named_exists():
+    assert missing_reproduce_modules({**sources(), **sources_of_tests()}) == []
+
+
 def test_importing_the_library_never_loads_the_command_line():
     """Not even through another module (an entry point imported by a library module would bring it in)."""
     library = library_modules(sources())
@@ -129,7 +164,7 @@ def test_a_table_is_written_without_matplotlib():
     assert not {name for name in loaded if name.split(".")[0] == "matplotlib"}
 
 
-def test_the_checks_catch_what_they_guard():
+def test_the_checks_catch_what_they_guard(tmp_path):
     script = 'def main():\n    pass\n\n\nif __name__ == "__main__":\n    main()\n'
     trees = {name: ast.parse(text) for name, text in {
         "reproduce.experiment": "from reproduce.cli import resolve\n",
@@ -147,3 +182,11 @@ def test_the_checks_catch_what_they_guard():
     assert library_modules(trees) == ["reproduce.experiment", "reproduce.figures_of_claims",
                                       "reproduce.harness.runner", "reproduce.harness.store"]
     assert "reproduce.cli" in loaded_after_import(["reproduce.figure_cli"])
+    for name in ("reproduce/__init__.py", "reproduce/harness/__init__.py", "reproduce/harness/runner.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    moved = {"tests.test_x": ast.parse("from reproduce import harness, runner\nimport reproduce.harness.store\n"
+                                       "from reproduce.harness.runner import Line\nfrom reproduce.paths import ROOT\n")}
+    assert missing_reproduce_modules(moved, tmp_path) == [("tests.test_x", "reproduce.harness.store"),
+                                                          ("tests.test_x", "reproduce.paths"),
+                                                          ("tests.test_x", "reproduce.runner")]

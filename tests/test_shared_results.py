@@ -16,7 +16,8 @@ import pytest
 from algorithms import DTS
 from algorithms.base import INT64_MAX
 from data import load_dataset
-from reproduce import fig1_mslr, lower_bounds, report, run, runner, verify
+from reproduce import fig1_mslr, lower_bounds, report, run, verify
+from reproduce.harness import runner
 from reproduce.harness.atomic import write_atomic
 from reproduce.harness.locks import FileLock
 from reproduce.harness.paths import RESULTS
