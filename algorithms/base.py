@@ -26,7 +26,7 @@ from core.constants import ALPHA_BOUND_MIN, PSEUDO_N, PSEUDO_W
 # (docs/algorithms.md#exact-skipping-of-self-comparison-runs): parameter SKIP_PARAM, either SKIP_OFF
 # (the default: slot by slot, how the stored results were made) or SKIP_EXACT.  A stored config without
 # the parameter was made before it existed, i.e. with SKIP_OFF, so the harness records it only when it
-# is not SKIP_OFF (``reproduce.runner.resolved_params``).
+# is not SKIP_OFF (``reproduce.harness.runner.resolved_params``).
 SKIP_PARAM, SKIP_OFF, SKIP_EXACT = "skip", "off", "exact"
 INT64_MAX = 2**63 - 1
 # The largest K whose K x K float64 statistics could be allocated at all (K^2 * 8 bytes below 2**63);
@@ -129,7 +129,7 @@ class AlgorithmSpec:
     def stream_tags(self, params: Mapping[str, Any]) -> dict:
         """``{"<name>_stream": version}`` for every parameter whose value in ``params`` (resolved) has a
         stream version in ``streams``: recorded next to the parameters in a stored run's config and line
-        key (``reproduce.runner.resolved_params``), so that runs of the same value drawn the old way are
+        key (``reproduce.harness.runner.resolved_params``), so that runs of the same value drawn the old way are
         stale rather than mixed with new ones; empty for values that never changed (the defaults)."""
         return {f"{name}_stream": versions[params[name]] for name, versions in self.streams.items()
                 if params.get(name) in versions}

@@ -15,9 +15,11 @@ import numpy as np
 import pandas as pd
 
 from algorithms import ALGORITHMS
-from reproduce.cli import OneLineParser, check_output_folder, main_guard
-from reproduce.paths import BENCH_TABLE, FIGURES
-from reproduce.plotting import save_figure, setup_theme, write_table
+from reproduce.cli import OneLineParser, main_guard
+from reproduce.harness.limits import check_output_folder
+from reproduce.harness.paths import BENCH_TABLE, FIGURES
+from reproduce.plotting import save_figure, setup_theme
+from reproduce.tables import write_table
 
 NAME = "cost_vs_k"
 

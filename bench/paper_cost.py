@@ -50,9 +50,9 @@ from algorithms import get_algorithm
 from data import load_dataset
 from reproduce.cli import OneLineParser, integer, main_guard
 from reproduce.experiment import curves_and_stores, panel_curves
+from reproduce.harness.paths import FAST, RESULTS
+from reproduce.harness.runner import load_line, run_one
 from reproduce.paper_config import HORIZON, ROOT_SEED
-from reproduce.paths import FAST, RESULTS
-from reproduce.runner import load_line, run_one
 
 FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
 _COSTS = {}
@@ -145,7 +145,7 @@ def print_figure_costs(args):
     """Estimate each requested figure's CPU hours from probe runs and print them per curve and in total
     (a line another figure already counted: "reused", 0 hours); then what the stored runs took
     (``print_measured``)."""
-    cli = SimpleNamespace(runs=None, horizon=HORIZON, quick=False, default_horizon=HORIZON)
+    cli = SimpleNamespace(runs=None, horizon=HORIZON, horizon_given=False, quick=False, default_horizon=HORIZON)
     grand = dict.fromkeys(("reference", "fast", "stored", "stored_est"), 0.0)
     counted = set()
     print(f"{'figure':<18} {'panel':<34} {'line':<12} {'K':>4} {'T':>9} {'runs':>5} {'CPU h':>8} {'fast h':>8} "
@@ -289,10 +289,11 @@ def print_large_scale() -> None:
 
 def _panel_lines(panel, fast: bool, results) -> tuple[list, list]:
     """The lines of a panel, in order, and the store folder each is read from (``curves_and_stores``)."""
-    cli = SimpleNamespace(runs=None, horizon=HORIZON, quick=False, default_horizon=HORIZON, fast=fast,
-                          out=results, default_out=RESULTS)
-    curves, folders = curves_and_stores([panel], cli)
-    return [line for curve in curves[0] for line in curve], folders
+    cli = SimpleNamespace(runs=None, horizon=HORIZON, horizon_given=False, quick=False, default_horizon=HORIZON,
+                          fast=fast, out=results, default_out=RESULTS)
+    curves, stores = curves_and_stores([panel], cli)
+    lines = [line for curve in curves[0] for line in curve]
+    return lines, [stores[line] for line in lines]
 
 
 if __name__ == "__main__":

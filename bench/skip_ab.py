@@ -18,7 +18,7 @@ from step_cost import beta_draw_ns  # bench/, this script's folder
 
 from algorithms import get_algorithm
 from data import load_dataset
-from reproduce.runner import run_one
+from reproduce.harness.runner import run_one
 
 DATASETS = ("mslr5_condorcet", "mslr16_condorcet", "mslr32_condorcet", "mslr16_noncondorcet")
 SETTINGS = ("off", "exact")

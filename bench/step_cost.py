@@ -52,10 +52,11 @@ from numba import njit
 
 from algorithms import ALGORITHMS, get_algorithm
 from data import dataset_from_matrix, load_dataset, make_copeland_500
-from reproduce.cli import OneLineParser, check_output_folder, integer, main_guard
+from reproduce.cli import OneLineParser, integer, main_guard
+from reproduce.harness.limits import check_output_folder
+from reproduce.harness.runner import git_commit, run_one
 from reproduce.paper_config import HORIZON
-from reproduce.plotting import write_table
-from reproduce.runner import git_commit, run_one
+from reproduce.tables import write_table
 
 DATASETS = {5: "mslr5_condorcet", 16: "mslr16_condorcet", 32: "mslr32_condorcet",
             136: "mslr136_informational", 500: "copeland500", 2000: None}

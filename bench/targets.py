@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from reproduce.atomic import write_text_atomic
 from reproduce.cli import OneLineParser, main_guard
-from reproduce.paths import BENCH_TABLE
+from reproduce.harness.atomic import write_text_atomic
+from reproduce.harness.paths import BENCH_TABLE
 from reproduce.report import update_readme
 
 BENCH_README = Path(__file__).resolve().parent / "README.md"

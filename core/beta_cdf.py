@@ -6,8 +6,8 @@ import math
 
 from numba import njit
 
-from core.beta_elementary import _log1mexp, _log_prefactor
-from core.beta_temme import _log_cdf_temme
+from core.beta_elementary import log1mexp, log_prefactor
+from core.beta_temme import log_cdf_temme
 
 _TINY = 1e-300  # Lentz's guard against a zero denominator
 _CF_EPS = 1e-16  # stop the continued fraction when both factors of a step are within this of 1
@@ -98,14 +98,14 @@ def _betacf(a, b, x, e, nmax):
 
 
 @njit(cache=True)
-def _log_cdf_pair(a, b, x):
-    """(log I_x(a, b), log(1 - I_x(a, b))) for a, b > 0, 0 < x < 1; see ``_log_cdf_triple``."""
-    lo, up, _ = _log_cdf_triple(a, b, x)
+def log_cdf_pair(a, b, x):
+    """(log I_x(a, b), log(1 - I_x(a, b))) for a, b > 0, 0 < x < 1; see ``log_cdf_triple``."""
+    lo, up, _ = log_cdf_triple(a, b, x)
     return lo, up
 
 
 @njit(cache=True)
-def _log_cdf_triple(a, b, x):
+def log_cdf_triple(a, b, x):
     """(log I_x(a, b), log(1 - I_x(a, b)), log P), P = x^a (1-x)^b / B(a, b); a, b > 0, 0 < x < 1.
 
     Both tails to ~1e-13 relative (see ``betainc``).
@@ -118,9 +118,9 @@ def _log_cdf_triple(a, b, x):
     lose digits: when that complement is < 0.003 it is recomputed by the mirrored fraction, which
     still converges there, and kept if that fraction converged within 500 passes.
     """
-    e, lp, w = _log_prefactor(a, b, x)
+    e, lp, w = log_prefactor(a, b, x)
     if a / (a + b) * b >= _TEMME_N and w >= -0.5 * _TEMME_Z * _TEMME_Z:
-        lo, lu = _log_cdf_temme(a, b, e, lp, w)
+        lo, lu = log_cdf_temme(a, b, e, lp, w)
         return lo, lu, lp
     if x * (a + b + 2.0) < a + 1.0:
         k, _ = _betacf(a, b, x, e, _cf_max_steps(a, b))
@@ -129,8 +129,8 @@ def _log_cdf_triple(a, b, x):
             k2, ok = _betacf(b, a, 1.0 - x, -e, _ALT_CF_STEPS)
             if ok:
                 lu = lp - math.log(b * k2)
-                return _log1mexp(lu), lu, lp
-        return lo, _log1mexp(lo), lp
+                return log1mexp(lu), lu, lp
+        return lo, log1mexp(lo), lp
     # mirrored orientation: (1 - x)(a + b) - b = -e
     k, _ = _betacf(b, a, 1.0 - x, -e, _cf_max_steps(a, b))
     lu = lp - math.log(b * k)
@@ -138,12 +138,12 @@ def _log_cdf_triple(a, b, x):
         k2, ok = _betacf(a, b, x, e, _ALT_CF_STEPS)
         if ok:
             lo = lp - math.log(a * k2)
-            return lo, _log1mexp(lo), lp
-    return _log1mexp(lu), lu, lp
+            return lo, log1mexp(lo), lp
+    return log1mexp(lu), lu, lp
 
 
 @njit(cache=True)
-def _check_args(a, b, x):
+def check_beta_args(a, b, x):
     """True when 0 < a < inf, 0 < b < inf and x is not nan (all comparisons are false for nan)."""
     return 0.0 < a < math.inf and 0.0 < b < math.inf and x == x
 
@@ -152,13 +152,13 @@ def _check_args(a, b, x):
 def _log_tails(a, b, x):
     """(ln I_x(a, b), ln(1 - I_x(a, b))) for any x: (-inf, 0) for x <= 0, (0, -inf) for x >= 1, and
     (nan, nan) if a or b is not a finite positive number or x is nan."""
-    if not _check_args(a, b, x):
+    if not check_beta_args(a, b, x):
         return math.nan, math.nan
     if x <= 0.0:
         return -math.inf, 0.0
     if x >= 1.0:
         return 0.0, -math.inf
-    return _log_cdf_pair(a, b, x)
+    return log_cdf_pair(a, b, x)
 
 
 @njit(cache=True)

@@ -7,7 +7,7 @@ import math
 from numba import njit
 
 _LOG_SQRT_2PI = 0.9189385332046728  # log(sqrt(2 pi))
-_LOG2 = 0.6931471805599453
+LOG2 = 0.6931471805599453
 _SPLIT = 134217729.0  # 2**27 + 1, Veltkamp splitting constant for error-free products
 
 # --------------------------------------------------------------------------------------------------
@@ -74,7 +74,7 @@ def _stirling_error(z):
 
 
 @njit(cache=True)
-def _log_add(x, y):
+def log_add(x, y):
     """log(exp(x) + exp(y)) without overflow or needless underflow."""
     if x < y:
         x, y = y, x
@@ -84,9 +84,9 @@ def _log_add(x, y):
 
 
 @njit(cache=True)
-def _log1mexp(x):
+def log1mexp(x):
     """log(1 - exp(x)) for x <= 0 (-inf at x = 0), accurate for x near 0 and for x very negative."""
-    if x > -_LOG2:
+    if x > -LOG2:
         return math.log(-math.expm1(x))
     return math.log1p(-math.exp(x))
 
@@ -124,7 +124,7 @@ def log_beta(a, b):
 
 
 @njit(cache=True)
-def _log_prefactor(a, b, x):
+def log_prefactor(a, b, x):
     """(e, log P, w): P = x^a (1-x)^b / B(a, b), for a, b > 0 and 0 < x < 1.
 
     log P has an absolute error ~1e-16 * (|log P| + 10).  Also returned: e = x (a+b) - a and

@@ -5,8 +5,8 @@ import math
 
 from numba import njit
 
-from core.beta_cdf import _check_args, _log_cdf_triple
-from core.beta_elementary import _LOG2, _log1mexp, log_beta
+from core.beta_cdf import check_beta_args, log_cdf_triple
+from core.beta_elementary import LOG2, log1mexp, log_beta
 
 _X_EPS = 2.220446049250313e-16  # quantiles stop when a step moves x by < 2 * this (relative)
 _PPF_MAXITER = 200
@@ -79,7 +79,7 @@ def _bisect_point(lo, hi):
 
 
 @njit(cache=True)
-def _solve_tail(a, b, log_target, upper, lo, hi):
+def solve_tail(a, b, log_target, upper, lo, hi):
     """x in [lo, hi] with log(tail(x)) = log_target; tail = P(X <= x) (upper False) or P(X > x).
 
     [lo, hi] (within [0, 1]) must contain the root: the samplers pass the half they sample.
@@ -91,7 +91,7 @@ def _solve_tail(a, b, log_target, upper, lo, hi):
 
     Method: Newton (|g| >= 1/2) or Halley (|g| < 1/2) steps on g = log tail(x) - log_target in the
     logit w = log(x/(1-x)), which makes power-law tails at either end nearly linear; the derivatives
-    come from the log density log P - log(x(1-x)) (P as in ``_log_prefactor``, accurate where
+    come from the log density log P - log(x(1-x)) (P as in ``log_prefactor``, accurate where
     lgamma differences are not).  A bracket is narrowed by the sign of g after every evaluation; a
     step leaving it, or one that did not halve |g|, is replaced by a (geometric) bisection.  Initial
     bracket: [lo, hi] tightened by the bound P(X <= x) <= x^a / (a B) (for b >= 1; a 2^(1-b) factor
@@ -103,7 +103,7 @@ def _solve_tail(a, b, log_target, upper, lo, hi):
     hi_bound = False
     # Power-law bounds: F(x) <= x^a/(aB) * max(1, 2^(1-b)) for x <= 1/2 (any x if b >= 1).
     if not upper:
-        xb = math.exp((log_target + math.log(a) + lbeta + min(0.0, b - 1.0) * _LOG2) / a)
+        xb = math.exp((log_target + math.log(a) + lbeta + min(0.0, b - 1.0) * LOG2) / a)
         xb *= 1.0 - 1e-14  # keep the bound strict despite rounding
         if b < 1.0:
             xb = min(xb, 0.5)
@@ -111,7 +111,7 @@ def _solve_tail(a, b, log_target, upper, lo, hi):
             lo = xb
             lo_bound = True
     else:
-        yb = math.exp((log_target + math.log(b) + lbeta + min(0.0, a - 1.0) * _LOG2) / b)
+        yb = math.exp((log_target + math.log(b) + lbeta + min(0.0, a - 1.0) * LOG2) / b)
         yb *= 1.0 - 1e-14
         xb = 1.0 - yb
         if a < 1.0:
@@ -122,7 +122,7 @@ def _solve_tail(a, b, log_target, upper, lo, hi):
     if lo >= hi:
         return 0.5 * lo + 0.5 * hi
     sgn = -1.0 if upper else 1.0
-    log_other = _log1mexp(log_target)
+    log_other = log1mexp(log_target)
     if upper:
         z = -_norm_quantile_approx(log_target, log_other)
     else:
@@ -141,7 +141,7 @@ def _solve_tail(a, b, log_target, upper, lo, hi):
     g_old = math.inf  # |g| at the previous point if it was reached by a Halley/Newton step
     for _ in range(_PPF_MAXITER):
         y = 1.0 - x
-        lf, lq, lp = _log_cdf_triple(a, b, x)
+        lf, lq, lp = log_cdf_triple(a, b, x)
         lt = lq if upper else lf
         g = lt - log_target
         if g == 0.0:
@@ -200,9 +200,9 @@ def _solve_tail(a, b, log_target, upper, lo, hi):
 def _ppf_from_logs(a, b, log_tail, log_other, upper):
     """Quantile for a tail given as logs of both the requested side and its complement: solves on
     the side whose probability is <= 1/2 (where the target is known to full relative precision)."""
-    if log_tail <= -_LOG2:
-        return _solve_tail(a, b, log_tail, upper, 0.0, 1.0)
-    return _solve_tail(a, b, log_other, not upper, 0.0, 1.0)
+    if log_tail <= -LOG2:
+        return solve_tail(a, b, log_tail, upper, 0.0, 1.0)
+    return solve_tail(a, b, log_other, not upper, 0.0, 1.0)
 
 
 @njit(cache=True)
@@ -214,7 +214,7 @@ def beta_ppf_upper(a, b, tail):
     Works for a, b up to 1e7 and beyond (distribution widths down to ~1e-7 and below).  nan for
     invalid arguments.  Typically 2-5 incomplete-beta evaluations; never more than 200.
     """
-    if not _check_args(a, b, tail) or tail < 0.0 or tail > 1.0:
+    if not check_beta_args(a, b, tail) or tail < 0.0 or tail > 1.0:
         return math.nan
     if tail <= 0.0:
         return 1.0
@@ -229,7 +229,7 @@ def beta_ppf_lower(a, b, tail):
 
     The lower-tail counterpart of ``beta_ppf_upper``, with the same accuracy and cost.
     """
-    if not _check_args(a, b, tail) or tail < 0.0 or tail > 1.0:
+    if not check_beta_args(a, b, tail) or tail < 0.0 or tail > 1.0:
         return math.nan
     if tail <= 0.0:
         return 0.0

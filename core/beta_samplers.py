@@ -5,9 +5,9 @@ import math
 
 from numba import njit
 
-from core.beta_cdf import _log_cdf_pair
-from core.beta_elementary import _LOG2, _log_add
-from core.beta_quantiles import _solve_tail
+from core.beta_cdf import log_cdf_pair
+from core.beta_elementary import LOG2, log_add
+from core.beta_quantiles import solve_tail
 
 _HALF_UP = 0.5 + 2.0 ** -53  # nextafter(0.5, 1)
 
@@ -27,16 +27,16 @@ def sample_beta_above_half(rng, a, b):
     up to floating point.  The result is strictly > 1/2 (a root that rounds to 1/2 is returned as
     nextafter(1/2, 1)) and <= 1.
     """
-    lp, lq = _log_cdf_pair(a, b, 0.5)
+    lp, lq = log_cdf_pair(a, b, 0.5)
     uu = rng.random()
     one_minus = 1.0 - uu  # in (0, 1]
     log_v = lq + math.log(one_minus)  # log of the upper-tail target q (1 - U)
-    if log_v <= -_LOG2:
-        x = _solve_tail(a, b, log_v, True, 0.5, 1.0)
+    if log_v <= -LOG2:
+        x = solve_tail(a, b, log_v, True, 0.5, 1.0)
     else:
         if uu == 0.0:
             return _HALF_UP
-        x = _solve_tail(a, b, _log_add(lp, lq + math.log(uu)), False, 0.5, 1.0)
+        x = solve_tail(a, b, log_add(lp, lq + math.log(uu)), False, 0.5, 1.0)
     if x <= 0.5:
         return _HALF_UP
     if x > 1.0:
@@ -52,16 +52,16 @@ def sample_beta_below_half(rng, a, b):
     P(X > theta) = q + p U when that is the smaller tail.  The result is in (0, 1/2] (an underflow
     to 0 is returned as the smallest positive double).
     """
-    lp, lq = _log_cdf_pair(a, b, 0.5)
+    lp, lq = log_cdf_pair(a, b, 0.5)
     uu = rng.random()
     one_minus = 1.0 - uu
     log_v = lp + math.log(one_minus)  # log of the lower-tail target p (1 - U)
-    if log_v <= -_LOG2:
-        x = _solve_tail(a, b, log_v, False, 0.0, 0.5)
+    if log_v <= -LOG2:
+        x = solve_tail(a, b, log_v, False, 0.0, 0.5)
     else:
         if uu == 0.0:
             return 0.5
-        x = _solve_tail(a, b, _log_add(lq, lp + math.log(uu)), True, 0.0, 0.5)
+        x = solve_tail(a, b, log_add(lq, lp + math.log(uu)), True, 0.0, 0.5)
     if x > 0.5:
         return 0.5
     if x <= 0.0:

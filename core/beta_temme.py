@@ -8,7 +8,7 @@ from numba import njit
 _INV_SQRT2 = 0.7071067811865476
 
 # Temme-expansion coefficients: H_n(R) = R^(n mod 2) * sum_i c_{n,i} (R^2)^i, n = 1..18, exact
-# rationals from the series reversion (see _log_cdf_temme); flattened, n-th block at
+# rationals from the series reversion (see log_cdf_temme); flattened, n-th block at
 # _TEMME_H_START[n-1] with _TEMME_H_LEN[n-1] entries, ascending powers of R^2.
 _TEMME_H = (
     # H_1
@@ -83,10 +83,10 @@ _TEMME_H_LEN = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10)
 
 
 @njit(cache=True)
-def _log_cdf_temme(a, b, e, lp, w):
+def log_cdf_temme(a, b, e, lp, w):
     """(log I_x(a, b), log(1 - I_x(a, b))) by Temme's uniform asymptotic expansion (large a and b).
 
-    e, lp, w as returned by ``_log_prefactor``.  Derivation: with s = a + b, x0 = a/s, y0 = b/s,
+    e, lp, w as returned by ``log_prefactor``.  Derivation: with s = a + b, x0 = a/s, y0 = b/s,
     sigma^2 = x0 y0, N = s sigma^2 = ab/s and phi(t) = x0 log t + y0 log(1-t), the integrand is
     t^(a-1) (1-t)^(b-1) = exp(s phi(t)) / (t (1-t)).  Substituting -eta^2/2 = phi(t) - phi(x0)
     (eta of the sign of t - x0) turns it into exp(s phi(x0)) exp(-s eta^2/2) H(xi) / sigma d eta,

@@ -27,7 +27,7 @@ Written from the mathematics, not from any library's source:
 * Near the mean of a wide-enough Beta (ab/(a+b) >= 100, within 4 "standard deviations" in Temme's
   normal variable) the fraction would need up to ~900 passes (a = b = 5e6); there Temme's uniform
   asymptotic expansion Phi(z) - P sum_n H_n N^(-(n+1)/2) Q_n(z) (18 terms, coefficients derived
-  symbolically from the series reversion, see ``_log_cdf_temme``) gives both tails in ~0.15 us.
+  symbolically from the series reversion, see ``log_cdf_temme``) gives both tails in ~0.15 us.
 * Quantiles: safeguarded Newton/Halley iteration on log(tail(x)) - log(target) in the logit of x,
   started from a normal approximation in Temme's eta variable, kept inside a bracket that is
   tightened after every evaluation (initially by power-law tail bounds), with a geometric bisection

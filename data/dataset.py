@@ -37,7 +37,7 @@ class Dataset:
 
     def __post_init__(self):
         """Store P as a read-only float64 copy and labels as strings; check the name (a non-empty string: it
-        keys the run's random streams, ``reproduce.seeds``), the shape and the labels (a sequence of K
+        keys the run's random streams, ``reproduce.harness.seeds``), the shape and the labels (a sequence of K
         names, not one string)."""
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"dataset name must be a non-empty string, got {self.name!r}")

@@ -5,7 +5,7 @@ K <= 32; at every slot, right after D-TS chose its first candidate from the cand
 lines 4-11), an independent majority vote over *all* arms is drawn from the same posterior, and the slot
 counts as one where the elimination acts if that unrestricted vote winner is outside C (so D-TS's choice
 differs from what the vote alone would give).  Also recorded: the share of slots with C smaller than the
-whole arm set.  The two counts of every run are stored like every figure's runs (``reproduce.store``,
+whole arm set.  The two counts of every run are stored like every figure's runs (``reproduce.harness.store``,
 the runner's chunk plan of a D-TS line) under ``<results>/c18_elimination/<dataset>/``: resumable, reused
 when present, checked by ``reproduce/verify.py``.  Writes ``<figures>/c18_elimination.csv`` (per dataset:
 mean and s.e. over runs) and ``c18_elimination_claims.csv``.  Defaults: 20 runs of T = 1e6 per dataset,
@@ -26,14 +26,17 @@ from numba import njit
 from algorithms import get_algorithm
 from core.argmax import argmax_uniform
 from data import load_dataset
-from reproduce import seeds
 from reproduce.claims import FAILS, HOLDS, QUICK_PREFIX, checked, claim_row, mean_se, under
-from reproduce.cli import backend_context, check_output_folder, doc_summary, power_of_ten
-from reproduce.experiment import figure_main, print_table, write_claims
+from reproduce.cli import doc_summary, power_of_ten
+from reproduce.experiment import write_claims
+from reproduce.figure_cli import figure_main
+from reproduce.harness import seeds
+from reproduce.harness.backends import backend_context
+from reproduce.harness.limits import check_output_folder
+from reproduce.harness.runner import Line, chunk_plan, git_commit, package_versions
+from reproduce.harness.store import inspect_chunk, save_chunk
 from reproduce.paper_config import HORIZON
-from reproduce.plotting import write_table
-from reproduce.runner import Line, chunk_plan, git_commit, package_versions
-from reproduce.store import inspect_chunk, save_chunk
+from reproduce.tables import print_table, write_table
 
 NAME = "c18_elimination"
 ALGORITHM = "dts"
@@ -87,7 +90,7 @@ def _run(select, update, state, rng, probe_rng, P, horizon):
 def elimination_counts(dataset_name: str, run: int, horizon: int, seed: int) -> tuple[int, int]:
     """Run ``run`` of D-TS on ``dataset_name`` (arms shuffled by the run's permutation) for ``horizon`` slots:
     (slots where the unrestricted vote winner is outside C, slots with |C| < K).  A pure function of its
-    arguments: the streams are the run's D-TS stream and a probe stream of its own (``reproduce.seeds``)."""
+    arguments: the streams are the run's D-TS stream and a probe stream of its own (``reproduce.harness.seeds``)."""
     dataset = load_dataset(dataset_name)
     spec = get_algorithm(ALGORITHM)
     perm = seeds.run_permutation(seed, dataset.name, run, dataset.K)
@@ -116,7 +119,7 @@ def diagnostic_plan(dataset_name: str, runs: int, horizon: int, out: Path, seed:
 
 def compute_chunk(path: Path, config: dict) -> tuple[Path, dict, dict]:
     """Simulate the runs of the chunk ``config`` describes; return (path, arrays, meta) for the calling process
-    to store at ``path`` (workers only compute, as in ``reproduce.runner``)."""
+    to store at ``path`` (workers only compute, as in ``reproduce.harness.runner``)."""
     began, began_cpu = time.time(), time.process_time()
     start, stop = config["runs"]
     counts = np.array([elimination_counts(config["dataset"], run, config["horizon"], config["seed"])

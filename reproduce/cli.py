@@ -1,37 +1,30 @@
-"""The command line shared by every figure script and ``reproduce/run.py``.
+"""The command line shared by every figure script and ``reproduce/run.py`` (imported by entry points only;
+it imports the harness, ``reproduce.harness``, never the reverse).
 
 ``--runs --horizon --n-jobs --seed --quick --fast --force --out --figures --backend --scheduler
 --local-cluster --no-progress --plot-only``, each offered only by the scripts it applies to
 (``build_parser``).  Every value is checked before any work starts, in quick mode too:
 integers may be written 1e6-style (``integer``), the results and figures folders must be writable
-(``check_output_folder``: a file in the way or no permission is refused, nothing is written), and a
-dask scheduler must answer within ``SCHEDULER_TIMEOUT_S``.  ``main_guard`` turns a ValueError (bad
-input) into one ``error: ...`` line on stderr and exit status 2; so does every argparse usage error
-(``OneLineParser``).
+(``reproduce.harness.limits.check_output_folder``: a file in the way or no permission is refused, nothing
+is written), and a dask scheduler must answer within ``reproduce.harness.backends.SCHEDULER_TIMEOUT_S``.
+``main_guard`` turns a ValueError (bad input) into one ``error: ...`` line on stderr and exit status 2; so
+does every argparse usage error (``OneLineParser``).
 """
 
 import argparse
-import logging
-import os
 import re
 import sys
-import tempfile
 import warnings
-from contextlib import contextmanager
 from pathlib import Path
 
 from algorithms.base import INT64_MAX
+from reproduce.harness.backends import BACKENDS, SCHEDULER_TIMEOUT_S
+from reproduce.harness.interrupt import Interrupted, catch_signals
+from reproduce.harness.limits import MAX_JOBS, MAX_RUNS, check_output_folder
+from reproduce.harness.paths import CUSTOM, FAST, FIGURES, QUICK, RESULTS
 from reproduce.paper_config import ROOT_SEED, RUNS_K_GT_100, RUNS_K_LE_100, RUNS_K_LT_10
-from reproduce.paths import CUSTOM, FAST, FIGURES, QUICK, RESULTS
+from reproduce.scale import QUICK_HORIZON, QUICK_RUNS, script_horizon
 
-QUICK_RUNS = 20
-QUICK_HORIZON = 10_000
-MAX_RUNS = 1_000_000  # far above the paper's 500; guards against a typo planning millions of chunks
-# Worker processes (--n-jobs, --local-cluster): loky starts as many as asked, whatever the number of chunks,
-# so a typo (1e9) would fork until the machine gives out.
-MAX_JOBS = 1024
-BACKENDS = ("loky", "dask", "threading", "sequential")  # joblib backends that run our chunks correctly
-SCHEDULER_TIMEOUT_S = 10  # an unreachable --scheduler fails after this many seconds
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 MAX_NAME_LENGTH = 100
 
@@ -83,63 +76,6 @@ def check_name(name: str, option: str = "--name") -> str:
         raise ValueError(f"{option} must be a plain file name (letters, digits, '.', '_', '-'; no path "
                          f"separators; at most {MAX_NAME_LENGTH} characters), got {name!r}")
     return name
-
-
-def _probe(folder: Path) -> str | None:
-    """None if a file can be created in the existing folder ``folder`` (the probe file is removed), else
-    the reason.  A real probe, not only os.access: root passes os.access on read-only mounts."""
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return "permission denied"
-    try:
-        fd, name = tempfile.mkstemp(dir=folder, prefix=".write-probe.")
-    except OSError as error:
-        return (error.strerror or str(error)).lower()
-    os.close(fd)
-    os.unlink(name)
-    return None
-
-
-def check_output_folder(path, what: str = "output folder", create: bool = False) -> Path:
-    """``path`` as a Path if files can be written in it (or it can be created); ValueError
-    ``"<what> <path>: <reason>"`` otherwise.  With ``create`` the folder (and its parents) is made;
-    without, nothing is left on disk, so a later bad input still writes nothing."""
-    path = Path(path)
-    if path.exists():
-        if not path.is_dir():
-            raise ValueError(f"{what} {path}: exists and is not a folder")
-        reason = _probe(path)
-        if reason:
-            raise ValueError(f"{what} {path}: not writable ({reason})")
-        return path
-    ancestor = path.parent
-    while not ancestor.exists() and ancestor != ancestor.parent:
-        ancestor = ancestor.parent
-    if not ancestor.is_dir():
-        raise ValueError(f"{what} {path}: cannot be created, {ancestor} is a file, not a folder")
-    reason = _probe(ancestor)
-    if reason:
-        raise ValueError(f"{what} {path}: cannot be created in {ancestor} ({reason})")
-    if create:
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise ValueError(f"{what} {path}: cannot be created ({error.strerror or error})") from None
-    return path
-
-
-def check_folder_readable(path, what: str = "folder") -> Path:
-    """``path`` as a Path if it is an existing, listable folder; ValueError ``"<what> <path>: <reason>"``
-    otherwise (does not exist / is not a folder / not readable)."""
-    path = Path(path)
-    if not path.exists():
-        raise ValueError(f"{what} {path}: does not exist")
-    if not path.is_dir():
-        raise ValueError(f"{what} {path}: is not a folder")
-    try:
-        next(iter(os.scandir(path)), None)
-    except OSError as error:
-        raise ValueError(f"{what} {path}: not readable ({(error.strerror or str(error)).lower()})") from None
-    return path
 
 
 def doc_summary(doc: str) -> str:
@@ -235,15 +171,13 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
     """Fill defaults that depend on other flags (quick mode, folders) and check every value, in quick
     mode too; ValueError on the first bad one.  The results folder (unless --plot-only) and the
     figures folder must be writable or creatable; nothing is created here."""
-    args.horizon_given = args.horizon is not None  # then it replaces every panel's own horizon (experiment.py)
-    if args.horizon is not None:
-        args.horizon = integer(args.horizon, "--horizon")
+    args.horizon_given = args.horizon is not None  # then it replaces every panel's own (scale.panel_horizon)
+    given = integer(args.horizon, "--horizon") if args.horizon_given else None
+    args.horizon = script_horizon(given, args.quick, args.default_horizon)
     if args.runs is not None:
         args.runs = integer(args.runs, "--runs", 1, MAX_RUNS)
-    if args.quick:
-        args.runs = QUICK_RUNS if args.runs is None else args.runs
-        args.horizon = QUICK_HORIZON if args.horizon is None else args.horizon
-    args.horizon = args.horizon if args.horizon is not None else args.default_horizon
+    if args.quick and args.runs is None:
+        args.runs = QUICK_RUNS
     args.seed = integer(args.seed, "--seed", 0)
     args.n_jobs = integer(args.n_jobs, "--n-jobs", -INT64_MAX, MAX_JOBS)
     if args.n_jobs == 0:
@@ -260,64 +194,11 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
     return args
 
 
-@contextmanager
-def backend_context(args: argparse.Namespace):
-    """Connect to the dask scheduler (``--scheduler``) or start a loopback LocalCluster
-    (``--local-cluster N``) for the duration of the block; a no-op for local backends.  An unreachable
-    scheduler, or one without any worker, is a ValueError after ``SCHEDULER_TIMEOUT_S`` seconds."""
-    if args.backend != "dask":
-        yield
-        return
-    if not args.scheduler and not getattr(args, "local_cluster", None):
-        raise ValueError("--backend dask needs --scheduler ADDRESS or --local-cluster N")
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise ValueError("--backend dask needs the 'dask[distributed]' package "
-                         "(pip install 'dask[distributed]')") from None
-    if args.scheduler:
-        try:
-            client = Client(args.scheduler, timeout=SCHEDULER_TIMEOUT_S)
-        except (OSError, TimeoutError, ValueError, TypeError) as error:
-            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-            raise ValueError(f"cannot reach dask scheduler {args.scheduler} within {SCHEDULER_TIMEOUT_S} s "
-                             f"({reason})") from None
-        with client:
-            try:
-                client.wait_for_workers(1, timeout=SCHEDULER_TIMEOUT_S)
-            except (TimeoutError, OSError):
-                raise ValueError(f"dask scheduler {args.scheduler} has no workers (waited {SCHEDULER_TIMEOUT_S} s; "
-                                 f"start some with: dask worker {args.scheduler} --nthreads 1)") from None
-            yield
-        return
-    # silence_logs: the workers log every task a signal cancels, and a busy port 8787 is no news.
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Port 8787 is already in use")
-        cluster = LocalCluster(n_workers=args.local_cluster, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address=None, silence_logs=logging.ERROR)
-    with cluster, Client(cluster):
-        try:
-            yield
-        except BaseException:
-            _silence_dask_logs()  # closing on an error or a signal: its one line says it all
-            raise
-
-
-def _silence_dask_logs() -> None:
-    """Mute the dask and tornado loggers of this process (the tasks cancelled while a cluster closes are
-    logged as errors, with tracebacks)."""
-    for name in list(logging.root.manager.loggerDict):
-        if name.split(".")[0] in ("distributed", "tornado", "dask"):
-            logging.getLogger(name).disabled = True
-
-
 def main_guard(main):
     """Run ``main()``; a ValueError (bad input) becomes ``error: <message>`` on stderr and exit status 2,
     an OSError while working (disk full, folder removed) one ``error:`` line and exit status 1, and
-    SIGTERM, SIGINT or SIGHUP (``reproduce.interrupt``) one ``interrupted; ...`` line and exit status 128 +
+    SIGTERM, SIGINT or SIGHUP (``reproduce.harness.interrupt``) one ``interrupted; ...`` line and exit status 128 +
     the signal number.  A warning is one ``warning: ...`` line, without the source line."""
-    from reproduce.interrupt import Interrupted, catch_signals
-
     catch_signals()
     warnings.formatwarning = _one_line_warning
     try:

@@ -16,7 +16,7 @@ import pandas as pd
 
 import core.constants
 from algorithms import ALGORITHMS
-from reproduce.paths import ROOT
+from reproduce.harness.paths import ROOT
 
 CONSTANTS_SOURCE = Path(core.constants.__file__)
 # The packages whose imports of a constant are listed in the "used by" column.

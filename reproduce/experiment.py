@@ -1,8 +1,10 @@
-"""What every regret-figure script shares: panels -> lines -> run/load -> plot, table and claim checks.
+"""What the figure scripts share, as a library: panels -> lines -> run/load (``simulate_panels``) -> the
+tables of lines and claims.
 
-A figure script declares its panels and its claim checks and calls ``regret_figure``; the command
-line is ``reproduce.cli``'s.  ``simulate`` (cached, resumable) and ``plot`` (cheap, re-runnable with
-``--plot-only``) are separate steps.
+A figure script declares its panels and its claim checks; its command line (parsing, ``regret_figure``,
+``figure_main``) is ``reproduce.figure_cli``'s, which this module never imports.  ``simulate`` (cached,
+resumable) and ``plot`` (cheap, re-runnable with ``--plot-only``) are separate steps.  ``args`` below is any
+namespace with the attributes ``reproduce.cli.resolve`` sets.
 """
 
 import argparse
@@ -15,14 +17,12 @@ import pandas as pd
 from algorithms import get_algorithm
 from data import load_dataset
 from reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX, not_evidence_verdict
-from reproduce.cli import backend_context, build_parser, main_guard, power_of_ten, resolve
-from reproduce.lower_bounds import lower_bound
+from reproduce.harness.backends import backend_context
+from reproduce.harness.runner import Line, LineResult, line_key, load_line, run_lines, validate_line
 from reproduce.paper_config import paper_runs
-from reproduce.plotting import final_table, plot_regret_panels, save_figure, write_table
-from reproduce.runner import Line, LineResult, line_key, load_line, run_lines, validate_line
-
-QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeline, NOT evidence for or against the "
-                "paper's claims; verdicts are marked as such")
+from reproduce.plotting import save_figure
+from reproduce.scale import panel_horizon
+from reproduce.tables import print_table, write_table
 
 
 @dataclass(frozen=True)
@@ -41,8 +41,8 @@ class Curve:
 class Panel:
     """One subplot: ``algorithms`` (registry names or ``Curve``s) on ``dataset``.
 
-    horizon overrides the script's default horizon for this panel (unless --horizon or --quick is given,
-    even --horizon equal to the default);
+    horizon overrides the script's default horizon for this panel (``scale.panel_horizon``: unless --horizon
+    or --quick is given, even --horizon equal to the default);
     delay is passed to every line (feedback batched every d slots); shuffle=False keeps the file's arm
     order in every curve; zoom: y limit at which the panel is clipped, its full range going to an inset
     (``plotting.plot_regret_panels``), if any; metric: "regret" (Eq. 1, Copeland regret) or "g2w"
@@ -78,19 +78,13 @@ def ete_horizons(horizon: int) -> list[int]:
     return sorted({h for h in grid if h < horizon} | {horizon})
 
 
-def horizon_given(args) -> bool:
-    """Whether --horizon was given: then it replaces every panel's own horizon (e.g. Fig. 1(b)'s 2e6).  A
-    namespace built in code without ``horizon_given`` counts a horizon other than the default as given."""
-    return getattr(args, "horizon_given", args.horizon != args.default_horizon)
-
-
 def panel_curves(panel: Panel, args) -> list[list[Line]]:
     """The lines of each curve of a panel under the command-line options (paper run count by K
     unless --runs; with --fast, each algorithm's ``AlgorithmSpec.fast`` parameters unless the curve
     sets them).  A curve is one line, or one line per grid horizon for BTM and SAVAGE."""
     K = load_dataset(panel.dataset).K
     runs = args.runs or paper_runs(K)
-    horizon = args.horizon if (args.quick or horizon_given(args) or panel.horizon is None) else panel.horizon
+    horizon = panel_horizon(args, panel.horizon)
     curves = []
     for curve in panel.curves():
         fast = get_algorithm(curve.algorithm).fast if getattr(args, "fast", False) else {}
@@ -117,52 +111,52 @@ def combine_ete(results: list[LineResult]) -> LineResult:
     )
 
 
-def curves_and_stores(panels, args) -> tuple[list, list]:
-    """Every panel's curves (``panel_curves``) and, for their lines flattened in order, the results folder
-    of each: ``args.out``, except that with --fast a line that --fast leaves unchanged (an algorithm
-    without fast path, or a curve that sets its fast parameters itself) is the default line, read from
-    and stored in the defaults' folder ``args.default_out`` -- the same runs, never computed twice."""
+def curves_and_stores(panels, args) -> tuple[list, dict]:
+    """Every panel's curves (``panel_curves``) and the results folder of each of their lines, ``{line:
+    folder}`` in the order the lines first appear: ``args.out``, except that with --fast a line that --fast
+    leaves unchanged (an algorithm without fast path, or a curve that sets its fast parameters itself) is
+    the default line, read from and stored in the defaults' folder ``args.default_out`` -- the same runs,
+    never computed twice."""
     curves = [panel_curves(panel, args) for panel in panels]
     flat = [line for panel in curves for curve in panel for line in curve]
     if not getattr(args, "fast", False):
-        return curves, [args.out] * len(flat)
+        return curves, dict.fromkeys(flat, args.out)
     plain = argparse.Namespace(**{**vars(args), "fast": False})
     defaults = [line for panel in panels for curve in panel_curves(panel, plain) for line in curve]
-    return curves, [args.default_out if line == default else args.out
-                    for line, default in zip(flat, defaults, strict=True)]
+    stores = {}
+    for line, default in zip(flat, defaults, strict=True):
+        stores.setdefault(line, args.default_out if line == default else args.out)
+    return curves, stores
 
 
 def simulate_panels(name: str, panels, args) -> list:
     """Run (or, with --plot-only, load) every panel's curves; returns [(title, [LineResult])].
 
-    Each line is stored in the folder ``curves_and_stores`` gives it.  With --plot-only nothing is written
-    into the results folders: a curve whose runs are not all stored yet is left out of its panel (listed on
-    stderr), so that a figure whose computation is still under way can be drawn (its claims then read "not
-    measured"); if no curve at all is stored, ValueError (one line: nothing to draw).
+    Each line is stored in the folder ``curves_and_stores`` gives it, and its result is looked up by the
+    line itself.  With --plot-only nothing is written into the results folders: a curve whose runs are not
+    all stored yet is left out of its panel (listed on stderr), so that a figure whose computation is still
+    under way can be drawn (its claims then read "not measured"); if no curve at all is stored, ValueError
+    (one line: nothing to draw).
     """
     curves, stores = curves_and_stores(panels, args)
-    flat = [line for panel in curves for curve in panel for line in curve]
-    results = [None] * len(flat)
-    for out in dict.fromkeys(sorted(stores, key=lambda folder: folder == args.out)):  # the defaults first
-        index = [k for k, store in enumerate(stores) if store == out]
-        lines = [flat[k] for k in index]
+    results = {}
+    for out in dict.fromkeys(sorted(stores.values(), key=lambda folder: folder == args.out)):  # the defaults first
+        lines = [line for line, store in stores.items() if store == out]
         if args.plot_only:
             found = [stored_line(line, out, args.seed) for line in lines]
         else:
             with backend_context(args):
                 found = run_lines(lines, name, out, args.seed, n_jobs=args.n_jobs, force=args.force,
                                   progress=not args.no_progress, backend=args.backend)
-        for k, result in zip(index, found, strict=True):
-            results[k] = result
-    if all(result is None for result in results):
-        raise ValueError(f"--plot-only: no stored results of {name} under {', '.join(map(str, dict.fromkeys(stores)))}"
-                         f" (run it without --plot-only first)")
-    out, k, missing = [], 0, []
+        results.update(zip(lines, found, strict=True))
+    if all(result is None for result in results.values()):
+        raise ValueError(f"--plot-only: no stored results of {name} under "
+                         f"{', '.join(map(str, dict.fromkeys(stores.values())))} (run it without --plot-only first)")
+    out, missing = [], []
     for panel, panel_lines in zip(panels, curves, strict=True):
         merged = []
         for curve in panel_lines:
-            part = results[k:k + len(curve)]
-            k += len(curve)
+            part = [results[line] for line in curve]
             if any(res is None for res in part):
                 missing.append(f"{panel.title}: {curve[0].name}")
                 continue
@@ -170,7 +164,8 @@ def simulate_panels(name: str, panels, args) -> list:
         out.append((panel.title, merged))
     if missing:
         print(f"note: not computed yet, left out: {'; '.join(missing)}", file=sys.stderr)
-    write_table(lines_table(flat, results), args.figures / f"{name}_lines.csv")
+    flat = [line for panel in curves for curve in panel for line in curve]
+    write_table(lines_table(flat, [results[line] for line in flat]), args.figures / f"{name}_lines.csv")
     return out
 
 
@@ -237,49 +232,7 @@ def print_checks(checks: pd.DataFrame, stem) -> None:
     print(f"wrote {stem}.png, .pdf, .csv")
 
 
-def regret_figure(name: str, description: str, panels, default_horizon: int, claims=None, argv=None):
-    """Entry point of a regret-figure script: parse the CLI, simulate, plot, tabulate and check claims.
-
-    Writes ``<figures>/<name>.png|pdf|csv`` (curves), ``<name>_final.csv`` (R(T) per line) and, when
-    ``claims(panels_results) -> list[dict]`` is given, ``<name>_claims.csv``; prints both tables.
-    """
-
-    def main():
-        """Parse and check the command line, then simulate, draw, tabulate and check the claims."""
-        args = resolve(build_parser(description, default_horizon,
-                                    horizon_help=panel_horizons_help(panels, default_horizon)).parse_args(argv))
-        results = simulate_panels(name, panels, args)
-        stem = args.figures / name
-        bounds = [lower_bound(panel.dataset, args.out, store=not args.plot_only) if panel.metric == "regret" else None
-                  for panel in panels]
-        plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels],
-                           metrics=[panel.metric for panel in panels],
-                           references=[(b[0], LOWER_BOUND_LABEL) if b else None for b in bounds])
-        table = with_lower_bounds(final_table([(title, res) for (title, res), panel in zip(results, panels, strict=True)
-                                               if panel.metric == "regret"]),
-                                  {title: b for (title, _), b in zip(results, bounds, strict=True) if b})
-        write_table(table, stem.with_name(f"{name}_final.csv"))
-        print_table(table[["panel", "label", "runs", "mean_final_regret", "sem_final_regret", "slope_last_decade",
-                           "lower_bound_slope"]])
-        if claims is not None:
-            checks = write_claims(claims(results), stem.with_name(f"{name}_claims.csv"), evidence_note(args, panels))
-            print_table(checks.drop(columns="statement"))
-        if args.quick:
-            print(QUICK_NOTICE)
-        print(f"wrote {stem}.png, .pdf, .csv")
-
-    main_guard(main)
-
-
 LOWER_BOUND_LABEL = "slope C of the lower bound"
-
-
-def panel_horizons_help(panels, default_horizon: int) -> str:
-    """The ``--horizon`` help of a regret figure: its paper horizons, naming the panels with their own."""
-    own = [f"{power_of_ten(panel.horizon)} for {panel.title}" for panel in panels
-           if panel.horizon not in (None, default_horizon)]
-    return (f"time horizon T of every panel, e.g. 100000 or 1e5 (default: the paper's, {power_of_ten(default_horizon)}"
-            + (f"; {'; '.join(own)}" if own else "") + ")")
 
 
 def with_lower_bounds(table: pd.DataFrame, bounds: dict) -> pd.DataFrame:
@@ -290,24 +243,3 @@ def with_lower_bounds(table: pd.DataFrame, bounds: dict) -> pd.DataFrame:
     table["lower_bound_model"] = table["panel"].map(lambda title: bounds[title][1])
     table["lower_bound_at_T"] = table["lower_bound_slope"] * np.log(table["horizon"].astype(float))
     return table
-
-
-def figure_main(description: str, default_horizon: int, build, argv=None, **flags) -> None:
-    """Entry point of a figure script that is not a plain regret figure: parse the common CLI (``flags``:
-    the options of ``build_parser`` that choose the flags the script offers), then call ``build(args)``;
-    bad input (ValueError) becomes one ``error:`` line and exit status 2."""
-
-    def main():
-        """Parse and check the command line, then build the figure."""
-        args = resolve(build_parser(description, default_horizon, **flags).parse_args(argv))
-        build(args)
-        if args.quick:
-            print(QUICK_NOTICE)
-
-    main_guard(main)
-
-
-def print_table(frame: pd.DataFrame) -> None:
-    """Print a result table in full on stdout."""
-    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_colwidth", 90):
-        print(frame.to_string(index=False, float_format=lambda v: f"{v:.4g}"))

@@ -36,9 +36,11 @@ import pandas as pd
 from scipy import stats
 
 from algorithms import get_algorithm
-from reproduce.cli import OneLineParser, check_folder_readable, check_output_folder, main_guard
-from reproduce.paths import FAST, FIGURES, RESULTS
-from reproduce.store import ChunkError
+from reproduce.cli import OneLineParser, main_guard
+from reproduce.harness.limits import check_folder_readable, check_output_folder
+from reproduce.harness.paths import FAST, FIGURES, RESULTS
+from reproduce.harness.store import ChunkError
+from reproduce.tables import write_table
 from reproduce.verify import intact_chunk, stream_split
 
 FAMILY_LEVEL = 0.05  # family-wise error rate over every test of every line (Holm)
@@ -232,8 +234,7 @@ def main(argv=None) -> None:
         fast_folder = check_folder_readable(results / FAST, "fast results folder")
         figures = check_output_folder(Path(args.figures), "figures folder")
         table, left_out = compare(stored_lines(results, False), stored_lines(fast_folder, True))
-        figures.mkdir(parents=True, exist_ok=True)
-        table.to_csv(figures / OUTPUT_NAME, index=False)
+        write_table(table, figures / OUTPUT_NAME)
         for text in summary(table, left_out):
             print(text)
         print(f"wrote {figures / OUTPUT_NAME}")

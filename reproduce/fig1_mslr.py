@@ -8,13 +8,10 @@ Usage: ``python reproduce/fig1_mslr.py [--quick] [--runs N] [--horizon T] ...``.
 
 from reproduce import paper_claims as pc
 from reproduce.claims import above, below, by_name, checked, final, need
-from reproduce.experiment import Panel, regret_figure
-from reproduce.paper_config import ALL_ELEVEN, HORIZON, HORIZON_FIG1B
+from reproduce.figure_cli import regret_figure
+from reproduce.paper_config import HORIZON
+from reproduce.paper_panels import FIG1_PANELS as PANELS  # shared with Fig. 2, which reads these panels' runs
 
-PANELS = (
-    Panel("mslr5_condorcet", "(a) MSLR K=5, Condorcet", ALL_ELEVEN, horizon=HORIZON, zoom=3500),
-    Panel("mslr5_noncondorcet", "(b) MSLR K=5, non-Condorcet", ALL_ELEVEN, horizon=HORIZON_FIG1B, zoom=30000),
-)
 PANEL_CLAIMS = {
     0: (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c5_same_slope_lower_constant),
     1: (pc.c8_condorcet_methods_fail, pc.c9_beat_ccb_scb),

@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from algorithms import get_algorithm
-from reproduce import fig1_mslr
 from reproduce.claims import (
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
@@ -35,17 +34,17 @@ from reproduce.cli import doc_summary, power_of_ten
 from reproduce.experiment import (
     curves_and_stores,
     evidence_note,
-    figure_main,
-    horizon_given,
     print_checks,
-    print_table,
     save_figure_with_claims,
     simulate_panels,
 )
+from reproduce.figure_cli import figure_main
+from reproduce.harness.runner import chunk_plan, chunk_shapes, validate_line
+from reproduce.harness.store import inspect_chunk
 from reproduce.paper_config import HORIZON
-from reproduce.plotting import FIGURE_WIDTH, Z_95, bars_axes, figure_legend, setup_theme, write_table
-from reproduce.runner import chunk_plan, chunk_shapes, validate_line
-from reproduce.store import inspect_chunk
+from reproduce.paper_panels import FIG1_PANELS
+from reproduce.plotting import FIGURE_WIDTH, Z_95, bars_axes, figure_legend, setup_theme
+from reproduce.tables import print_table, write_table
 
 NAME = "fig2_regret_std"
 # C15a's printed numbers (Sec. 5.2): ECW-RMED's STD is "about 200%" of its mean, D-TS+'s normalised STD 13.16%.
@@ -133,10 +132,9 @@ def c15a(table: pd.DataFrame, title: str) -> list[dict]:
 
 def missing_lines(args) -> list[str]:
     """The lines of Fig. 1 (under the same flags) whose runs are not all stored and intact, by name."""
-    curves, stores = curves_and_stores(fig1_mslr.PANELS, args)
-    lines = [line for panel in curves for curve in panel for line in curve]
+    _, stores = curves_and_stores(FIG1_PANELS, args)
     missing = []
-    for line, out in zip(lines, stores, strict=True):
+    for line, out in stores.items():
         dataset, _spec = validate_line(line)
         for _start, _stop, path, config in chunk_plan(line, dataset, out, args.seed):
             if inspect_chunk(path, config, chunk_shapes(config, dataset.K))[0] is None:
@@ -149,12 +147,12 @@ def build(args) -> None:
     """Check that every line of Fig. 1 is stored (else one ValueError naming how many are missing and the
     first, before any file is written), load them, tabulate the STD at T, draw the two normalisations, check
     C15a."""
-    t = args.horizon if (args.quick or horizon_given(args)) else HORIZON
+    t = args.horizon  # Fig. 1(a)'s horizon (scale.panel_horizon); Fig. 1(b)'s longer runs are read at t
     missing = missing_lines(args)
     if missing:
         raise ValueError(f"Fig. 2 is computed from Fig. 1's stored runs, and {len(missing)} of its lines are not "
                          f"stored (first: {missing[0]}): run reproduce/fig1_mslr.py with the same flags first")
-    results = simulate_panels(NAME, fig1_mslr.PANELS, args)
+    results = simulate_panels(NAME, FIG1_PANELS, args)
     table = std_table(results, t)
     stem = args.figures / NAME
     write_table(table.drop(columns="color"), stem.with_suffix(".csv"))
@@ -167,7 +165,7 @@ def build(args) -> None:
             bars_axes(axes[row, col], rows, column, "ci", f"{title}, T = {t:g}", label)
     bottom = figure_legend(fig, [], ERROR_BAR_NOTE)
     claims = [row for title, _ in results if "non-Condorcet" in title for row in c15a(table, title)]
-    checks = save_figure_with_claims(fig, stem, bottom, claims, evidence_note(args, fig1_mslr.PANELS))
+    checks = save_figure_with_claims(fig, stem, bottom, claims, evidence_note(args, FIG1_PANELS))
     print_table(table.drop(columns=["color"] + [c for c in table.columns if c.endswith("_se")]))
     print_checks(checks, stem)
 

@@ -9,7 +9,8 @@ Usage: ``python reproduce/fig3_condorcet.py [--quick] [--runs N] [--horizon T] .
 
 from reproduce import paper_claims as pc
 from reproduce.cli import doc_summary
-from reproduce.experiment import Panel, regret_figure
+from reproduce.experiment import Panel
+from reproduce.figure_cli import regret_figure
 from reproduce.paper_config import ALL_ELEVEN, HORIZON
 
 PANELS = (

@@ -11,7 +11,8 @@ Usage: ``python reproduce/fig4_noncondorcet.py [--quick] [--runs N] [--horizon T
 from reproduce import paper_claims as pc
 from reproduce.claims import HOLDS, above, at, by_name, checked, final, need, ratio_of, worst
 from reproduce.cli import doc_summary
-from reproduce.experiment import Curve, Panel, regret_figure
+from reproduce.experiment import Curve, Panel
+from reproduce.figure_cli import regret_figure
 from reproduce.paper_config import ALL_ELEVEN, HORIZON, HORIZON_MSLR_NONCONDORCET_LARGE
 
 FIXED_ORDER_ECW = Curve("ecw_rmed", tag="ECW-RMED (fixed order)", shuffle=False)

@@ -21,13 +21,14 @@ from reproduce.cli import doc_summary
 from reproduce.experiment import (
     Panel,
     evidence_note,
-    figure_main,
     print_checks,
     save_figure_with_claims,
     simulate_panels,
 )
+from reproduce.figure_cli import figure_main
 from reproduce.paper_config import HORIZON
-from reproduce.plotting import FIGURE_WIDTH, figure_legend, setup_theme, shares_axes, write_table
+from reproduce.plotting import FIGURE_WIDTH, figure_legend, setup_theme, shares_axes
+from reproduce.tables import write_table
 
 NAME = "fig5_diversity"
 ALGORITHMS = ("dts", "dts_plus", "ecw_rmed")

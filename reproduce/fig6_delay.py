@@ -16,12 +16,11 @@ from reproduce.cli import doc_summary
 from reproduce.experiment import (
     Panel,
     evidence_note,
-    figure_main,
     print_checks,
-    print_table,
     save_figure_with_claims,
     simulate_panels,
 )
+from reproduce.figure_cli import figure_main
 from reproduce.paper_config import DELAY_GRID, HORIZON
 from reproduce.plotting import (
     FIGURE_WIDTH,
@@ -30,8 +29,8 @@ from reproduce.plotting import (
     figure_legend,
     parameter_axes,
     setup_theme,
-    write_table,
 )
+from reproduce.tables import print_table, write_table
 
 NAME = "fig6_delay"
 ALGORITHMS = ("ecw_rmed", "dts", "dts_plus")

@@ -19,7 +19,8 @@ from reproduce.claims import (
     under,
     worst,
 )
-from reproduce.experiment import Panel, regret_figure
+from reproduce.experiment import Panel
+from reproduce.figure_cli import regret_figure
 from reproduce.paper_config import HORIZON
 
 ALGORITHMS = ("pure_dts", "dts", "dts_plus")

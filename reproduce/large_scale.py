@@ -42,8 +42,11 @@ from reproduce.claims import (
     need,
     worst,
 )
-from reproduce.cli import backend_context, build_parser, main_guard, resolve
-from reproduce.experiment import combine_ete, ete_horizons, print_table, write_claims
+from reproduce.cli import build_parser, main_guard, resolve
+from reproduce.experiment import combine_ete, ete_horizons, write_claims
+from reproduce.harness.backends import backend_context
+from reproduce.harness.paths import BENCH_TABLE
+from reproduce.harness.runner import Line, line_key, load_line, run_lines
 from reproduce.paper_config import (
     ALL_ELEVEN,
     HORIZON,
@@ -53,7 +56,6 @@ from reproduce.paper_config import (
     LARGE_SCALE_RUNS,
     RUNS_K_GT_100,
 )
-from reproduce.paths import BENCH_TABLE
 from reproduce.plotting import (
     FIGURE_WIDTH,
     PANEL_HEIGHT,
@@ -65,9 +67,9 @@ from reproduce.plotting import (
     save_figure,
     setup_theme,
     style,
-    write_table,
 )
-from reproduce.runner import Line, line_key, load_line, run_lines
+from reproduce.scale import horizon_overridden
+from reproduce.tables import print_table, write_table
 
 NAME = "large_scale"
 MSLR_MATRICES = (("mslr136_perfect", "(a) MSLR Perfect, K=136"),
@@ -145,7 +147,7 @@ def nested_lines(runs: int, horizon: int) -> list[Line]:
 
 def all_curves(args) -> dict[str, list[list[Line]]]:
     """Every curve of every panel under the command line (--runs, --horizon, --quick scale every panel down)."""
-    scaled = args.quick or args.horizon_given
+    scaled = horizon_overridden(args)
     horizon = args.horizon if scaled else LARGE_SCALE_HORIZON
     runs = args.runs or LARGE_SCALE_RUNS
     panels = {title: [[line] for line in mslr_lines(dataset, runs, horizon)] for dataset, title in MSLR_MATRICES}

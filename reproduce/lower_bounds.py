@@ -2,9 +2,9 @@
 
 The exact Copeland bound of MSLR K = 32 non-Condorcet takes ~2 minutes and the 500-armed instance's
 ~50 s, so every constant is kept in ``<results>/lower_bounds.json``, keyed by the dataset (its results-folder
-name, ``reproduce.runner.dataset_key``, so a matrix file of one's own never replaces a paper dataset's entry),
+name, ``reproduce.harness.runner.dataset_key``, so a matrix file of one's own never replaces a paper dataset's entry),
 its matrix digest and ``core.lower_bound.METHOD_VERSION``: a changed matrix or method is recomputed, a figure
-redrawn from stored runs is not slowed down.  An entry is added under the cache's lock (``reproduce.locks``),
+redrawn from stored runs is not slowed down.  An entry is added under the cache's lock (``reproduce.harness.locks``),
 re-reading the file first, so processes filling one cache at once keep every entry.  ``--plot-only`` reads
 the cache and never writes it.  Another results folder (``--quick``, ``--fast``, ``--out``) takes a
 constant it lacks from the repository's ``results/lower_bounds.json`` when that one is current.
@@ -19,11 +19,12 @@ from pathlib import Path
 
 from core.lower_bound import METHOD_VERSION, regret_lower_bound
 from data import dataset_names, load_dataset
-from reproduce.atomic import write_text_atomic
-from reproduce.cli import OneLineParser, check_output_folder, main_guard
-from reproduce.locks import FileLock
-from reproduce.paths import RESULTS
-from reproduce.runner import dataset_key, matrix_sha1
+from reproduce.cli import OneLineParser, main_guard
+from reproduce.harness.atomic import write_text_atomic
+from reproduce.harness.limits import check_output_folder
+from reproduce.harness.locks import FileLock
+from reproduce.harness.paths import RESULTS
+from reproduce.harness.runner import dataset_key, matrix_sha1
 
 CACHE_NAME = "lower_bounds.json"
 LOCK_NAME = ".lower_bounds.json.lock"  # next to the cache, held while an entry is added

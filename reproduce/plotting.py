@@ -6,7 +6,7 @@ axis is clipped), ``bars_axes`` (one bar per algorithm on a log axis, with error
 ``shares_axes`` (shares per Copeland winner: Fig. 5), ``parameter_axes`` (a statistic against a parameter
 on log-log axes: Fig. 6).  Every interval of a regret is ``bootstrap_interval`` (INTERVAL_NOTE says so
 under each figure).  ``figure_legend`` puts one legend and a note under a figure, ``save_figure`` writes
-PNG and PDF atomically, ``write_table`` a CSV.
+PNG and PDF atomically; the tables are ``reproduce.tables``'.
 """
 
 from pathlib import Path
@@ -21,7 +21,8 @@ import seaborn as sns  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from algorithms import get_algorithm  # noqa: E402
-from reproduce.atomic import write_atomic  # noqa: E402
+from reproduce.harness.atomic import write_atomic  # noqa: E402
+from reproduce.tables import write_table  # noqa: E402
 
 Z_95 = 1.959963984540054
 # The interval of every regret (curve, R(T)): percentile bootstrap of the mean over runs, with a fixed
@@ -362,29 +363,3 @@ def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None, metrics=N
     save_figure(fig, stem)
     write_table(table, Path(stem).with_suffix(".csv"))
     return table
-
-
-def final_table(panels) -> pd.DataFrame:
-    """Per panel and curve: runs, mean, std and standard error of the exact final regret R(T), the slope
-    of R against ln t over the last decade with its standard error (``claims.log_slope``), and the worker
-    seconds its stored runs took.  With one run the std and s.e. are NaN (not estimable), never 0."""
-    from reproduce.claims import log_slope
-
-    rows = []
-    for title, results in panels:
-        for res in results:
-            final = np.asarray(res.final, dtype=np.float64)
-            runs = final.shape[0]
-            std = final.std(ddof=1) if runs > 1 else np.nan
-            slope = log_slope(res)
-            rows.append({"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name,
-                         "label": res.label, "horizon": res.line.horizon, "runs": runs,
-                         "mean_final_regret": final.mean(), "std_final_regret": std,
-                         "sem_final_regret": std / np.sqrt(runs), "slope_last_decade": slope.value,
-                         "slope_se": slope.se, "worker_seconds": res.meta.get("worker_seconds", 0.0)})
-    return pd.DataFrame(rows)
-
-
-def write_table(table: pd.DataFrame, path: Path) -> None:
-    """Write a CSV atomically."""
-    write_atomic(path, lambda tmp: table.to_csv(tmp, index=False))

@@ -19,7 +19,6 @@ from pathlib import Path
 import pandas as pd
 
 from data import load_dataset
-from reproduce.atomic import write_text_atomic
 from reproduce.claims import (
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
@@ -40,10 +39,12 @@ from reproduce.claims import (
     within_factor,
     worst,
 )
-from reproduce.cli import OneLineParser, check_folder_readable, check_output_folder, main_guard
+from reproduce.cli import OneLineParser, main_guard
 from reproduce.constants_table import constants_frame, defaults_frame
+from reproduce.harness.atomic import write_text_atomic
+from reproduce.harness.limits import check_folder_readable, check_output_folder
+from reproduce.harness.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT
 from reproduce.paper_claims import DTS_FAMILY
-from reproduce.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT
 from reproduce.verdict_reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reason_of
 
 # The paper's claims (Sec. 5, App. D), in this project's words, with the figures that check them.

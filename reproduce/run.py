@@ -26,10 +26,11 @@ from algorithms import ALGORITHMS, get_algorithm
 from data import dataset_names, load_dataset
 from reproduce.cli import build_parser, check_name, integer, main_guard, resolve
 from reproduce.experiment import Curve, Panel, simulate_panels
+from reproduce.harness.paths import CUSTOM, FIGURES, RESULTS
+from reproduce.harness.runner import check_delay, dataset_key
 from reproduce.paper_config import HORIZON
-from reproduce.paths import CUSTOM, FIGURES, RESULTS
-from reproduce.plotting import final_table, plot_regret_panels, write_table
-from reproduce.runner import check_delay, dataset_key
+from reproduce.plotting import plot_regret_panels
+from reproduce.tables import final_table, write_table
 
 # The figure scripts' names (each writes <figures>/<name>.*): not available as --name.
 FIGURE_NAMES = frozenset(path.stem for pattern in ("fig[0-9]_*.py", "table9_*.py", "c18_*.py")

@@ -15,10 +15,11 @@ import pandas as pd
 
 from data import load_dataset
 from data.build_matrices import TABLE9
-from reproduce.atomic import write_text_atomic
-from reproduce.cli import OneLineParser, check_output_folder, doc_summary, main_guard
-from reproduce.paths import FIGURES, QUICK
-from reproduce.plotting import write_table
+from reproduce.cli import OneLineParser, doc_summary, main_guard
+from reproduce.harness.atomic import write_text_atomic
+from reproduce.harness.limits import check_output_folder
+from reproduce.harness.paths import FIGURES, QUICK
+from reproduce.tables import write_table
 
 NAME = "table9_mslr_subsets"
 # App. D: "pairs whose preference probability is within 0.003 of 1/2 were eliminated".

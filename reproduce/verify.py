@@ -2,7 +2,7 @@
 
 Every chunk file records how it was made (dataset, algorithm, parameters, horizon, delay, shuffle,
 root seed, run range).  This script reads every chunk under the given folders through the store
-(``reproduce.store``: file readable, metadata present, every array present with the shape its metadata
+(``reproduce.harness.store``: file readable, metadata present, every array present with the shape its metadata
 implies), then re-simulates the first ``--runs-per-chunk`` runs of each intact chunk and compares regret
 curves, final regrets, self-comparison counts and shuffles exactly.  It never stops at the first
 problem: every damaged chunk and every mismatch is one line on stderr.  Use it after changing a kernel
@@ -22,9 +22,10 @@ import numpy as np
 from algorithms import get_algorithm
 from data import dataset_from_matrix, load_dataset
 from reproduce import c18_elimination
-from reproduce.cli import OneLineParser, check_folder_readable, integer, main_guard
-from reproduce.runner import chunk_shapes, matrix_sha1, run_one
-from reproduce.store import ChunkError, check_chunk, read_chunk
+from reproduce.cli import OneLineParser, integer, main_guard
+from reproduce.harness.limits import check_folder_readable
+from reproduce.harness.runner import chunk_shapes, matrix_sha1, run_one
+from reproduce.harness.store import ChunkError, check_chunk, read_chunk
 
 COMPARED = ("regret", "g2w", "final", "self_counts")
 
@@ -42,7 +43,7 @@ def chunk_files(folders) -> list[Path]:
 
 def chunk_dataset(chunk: dict):
     """The dataset a chunk was made on: the matrix stored in it (a matrix file of one's own,
-    ``reproduce.runner.run_lines``), else the packaged dataset its config names."""
+    ``reproduce.harness.runner.run_lines``), else the packaged dataset its config names."""
     if "matrix" in chunk:
         return dataset_from_matrix(chunk["matrix"], chunk["meta"]["config"]["dataset"],
                                    source=chunk["meta"].get("matrix_source", "the chunk's own matrix"))
@@ -71,7 +72,7 @@ def intact_chunk(path: Path):
 
 def stream_split(spec, stored_params: dict) -> tuple[dict, dict]:
     """A stored config's parameters as (the algorithm's parameters, the stream versions recorded next to
-    them by ``reproduce.runner.resolved_params``, e.g. ``{"sampling_stream": 3}``)."""
+    them by ``reproduce.harness.runner.resolved_params``, e.g. ``{"sampling_stream": 3}``)."""
     tags = {f"{name}_stream" for name in spec.streams}
     return ({name: value for name, value in stored_params.items() if name not in tags},
             {name: value for name, value in stored_params.items() if name in tags})

@@ -6,7 +6,7 @@ from scipy import stats
 
 from algorithms import get_algorithm
 from data import load_dataset
-from reproduce.runner import log_grid, run_one
+from reproduce.harness.runner import log_grid, run_one
 
 SEED = 99
 

@@ -32,8 +32,8 @@ from reproduce import (
     table9_mslr_subsets,
     verify,
 )
-from reproduce.cli import check_folder_readable, check_output_folder
-from reproduce.runner import Line, run_lines, run_one
+from reproduce.harness.limits import check_folder_readable, check_output_folder
+from reproduce.harness.runner import Line, run_lines, run_one
 from tests.bench_scripts import bench_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -290,7 +290,7 @@ API_CASES = [
     ("run_lines-backend", lambda t: run_lines([GOOD], "x", t / "r", seed=0, progress=False, backend="multiprocessing"),
      ValueError, "backend must be one of loky, dask, threading, sequential, got 'multiprocessing'"),
     ("run_lines-dask-without-client", lambda t: run_lines([GOOD], "x", t / "r", seed=0, progress=False, backend="dask"),
-     ValueError, "backend 'dask' needs a running dask.distributed Client (see reproduce.cli.backend_context)"),
+     ValueError, "backend 'dask' needs a running dask.distributed Client (see reproduce.harness.backends.backend_context)"),
     ("run_lines-seed", lambda t: run_lines([GOOD], "x", t / "r", seed=-1, progress=False),
      ValueError, "seed must be a non-negative integer (int64), got -1"),
     ("run_lines-n-jobs", lambda t: run_lines([GOOD], "x", t / "r", seed=0, n_jobs=0, progress=False),

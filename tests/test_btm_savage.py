@@ -11,7 +11,7 @@ import pytest
 from algorithms.btm import BTM, BTM_SPEC, elimination_candidate
 from algorithms.savage import SAVAGE_SPEC, Savage, prune, rebuild_savage, resolve_savage_variant, savage_pairs
 from data import load_dataset
-from reproduce.runner import run_one
+from reproduce.harness.runner import run_one
 from tests.reference.btm import btm_slot
 from tests.reference.savage import savage_counts, savage_prune
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from reproduce import c18_elimination, verify
-from reproduce.store import read_chunk, save_chunk
+from reproduce.harness.store import read_chunk, save_chunk
 
 ARGS = ["--runs", "2", "--horizon", "300", "--n-jobs", "1", "--backend", "sequential", "--no-progress"]
 

@@ -25,7 +25,7 @@ from reproduce import (
     table9_mslr_subsets,
 )
 from reproduce.cli import COMPUTE_FLAGS
-from reproduce.paths import ROOT
+from reproduce.harness.paths import ROOT
 
 COMMON = {"--runs", "--horizon", "--seed", "--quick", "--out", "--figures"}
 REGRET = {fig1_mslr, fig3_condorcet, fig4_noncondorcet, fig5_diversity, fig6_delay, fig7_pure_dts}

@@ -10,7 +10,7 @@ from scipy import stats
 from algorithms import DTS, DTSPlus, PureDTS, get_algorithm
 from core.thompson import fill_above_half
 from data import load_dataset
-from reproduce.runner import log_grid, run_one
+from reproduce.harness.runner import log_grid, run_one
 from tests import reference as ref
 
 DRAWS = 20000

@@ -17,8 +17,8 @@ from scipy import stats
 
 from algorithms import get_algorithm
 from reproduce import fast_agreement as fa
-from reproduce.runner import Line, line_folder, run_lines
-from reproduce.store import read_chunk, save_chunk
+from reproduce.harness.runner import Line, line_folder, run_lines
+from reproduce.harness.store import read_chunk, save_chunk
 
 SEED = 7
 LINES = (Line("cyclic", "dts", horizon=3000, runs=60), Line("cyclic", "rucb", horizon=3000, runs=60),

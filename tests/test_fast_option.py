@@ -74,10 +74,11 @@ def test_lines_fast_leaves_unchanged_are_stored_with_the_defaults(tmp_path):
     itself, is the default line: it is read from and stored in the defaults' folder, never twice."""
     panel = Panel("mslr5_condorcet", "p", ("dts", "sparring", Curve("rucb", (("skip", "off"),), tag="RUCB slow")))
     _, stores = curves_and_stores([panel], _args(tmp_path, "--fast"))
-    assert stores == [tmp_path / "r" / "fast", tmp_path / "r", tmp_path / "r"]
+    assert list(stores.values()) == [tmp_path / "r" / "fast", tmp_path / "r", tmp_path / "r"]
     _, stores = curves_and_stores([panel], _args(tmp_path, "--quick", "--fast"))
-    assert stores == [tmp_path / "r" / "quick" / "fast", tmp_path / "r" / "quick", tmp_path / "r" / "quick"]
-    assert curves_and_stores([panel], _args(tmp_path))[1] == [tmp_path / "r"] * 3
+    assert list(stores.values()) == [tmp_path / "r" / "quick" / "fast", tmp_path / "r" / "quick",
+                                     tmp_path / "r" / "quick"]
+    assert list(curves_and_stores([panel], _args(tmp_path))[1].values()) == [tmp_path / "r"] * 3
 
 
 @pytest.mark.process
@@ -97,9 +98,11 @@ def test_a_fast_run_reuses_the_default_line_of_an_algorithm_without_fast_path(tm
 
 
 @pytest.mark.parametrize("flags, horizons", [((), {1_000_000, 2_000_000}), (("--horizon", "1e6"), {1_000_000}),
-                                             (("--horizon", "3e5"), {300_000})])
+                                             (("--horizon", "3e5"), {300_000}), (("--quick",), {10_000}),
+                                             (("--quick", "--horizon", "3e4"), {30_000})])
 def test_a_given_horizon_replaces_every_panel_horizon_even_the_default(tmp_path, flags, horizons):
-    """Fig. 1(b) runs to 2e6 by default; --horizon T, even T = the script's default 1e6, applies to every panel."""
+    """Fig. 1(b) runs to 2e6 by default; --horizon T, even T = the script's default 1e6, applies to every panel;
+    so does --quick's horizon, unless --horizon is given too (``reproduce.scale``)."""
     args = _args(tmp_path, *flags)
     found = {line.horizon for panel in fig1_mslr.PANELS for curve in panel_curves(panel, args) for line in curve
              if line.algorithm not in ("btm", "savage")}

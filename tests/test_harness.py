@@ -19,9 +19,9 @@ from algorithms import ALGORITHMS, get_algorithm
 from algorithms.base import STATE_PROBE_K, state_bytes
 from core.simulate import simulate
 from data import load_dataset
-from reproduce import runner, seeds
-from reproduce.runner import Line, line_folder, line_key, load_line, log_grid, run_lines, run_one, validate_line
-from reproduce.store import chunk_path, load_chunk, save_chunk
+from reproduce.harness import runner, seeds
+from reproduce.harness.runner import Line, line_folder, line_key, load_line, log_grid, run_lines, run_one, validate_line
+from reproduce.harness.store import chunk_path, load_chunk, save_chunk
 from reproduce.verify import verify, verify_chunk
 from tests import reference as ref
 

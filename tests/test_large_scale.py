@@ -13,11 +13,11 @@ import pytest
 from algorithms import get_algorithm
 from data import load_dataset
 from reproduce import large_scale as ls
-from reproduce import seeds
 from reproduce.claims import NOT_MEASURED
+from reproduce.harness import seeds
+from reproduce.harness.paths import ROOT
+from reproduce.harness.runner import Line, run_one
 from reproduce.paper_config import LARGE_SCALE_HORIZON, LARGE_SCALE_LONG_HORIZON, LARGE_SCALE_RUNS
-from reproduce.paths import ROOT
-from reproduce.runner import Line, run_one
 
 
 def test_mslr_lines_follow_the_protocol_with_fast_paths():

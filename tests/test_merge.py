@@ -19,7 +19,7 @@ from algorithms.recommend import merge_survivor
 from core.merge_batches import build_batches, new_batches, prune_one
 from core.simulate import simulate
 from data import dataset_from_matrix, load_dataset
-from reproduce.runner import run_one
+from reproduce.harness.runner import run_one
 from tests.reference.merge import RefMerge
 
 SPECS = {"merge_dts": MERGE_DTS_SPEC, "merge_rucb": MERGE_RUCB_SPEC}

@@ -5,9 +5,9 @@ from algorithms import get_algorithm
 from data import load_dataset
 from reproduce import fig5_diversity
 from reproduce.experiment import panel_curves
+from reproduce.harness.paths import RESULTS
+from reproduce.harness.runner import load_line
 from reproduce.paper_config import HORIZON, ROOT_SEED
-from reproduce.paths import RESULTS
-from reproduce.runner import load_line
 from tests.bench_scripts import bench_script
 
 
@@ -34,7 +34,8 @@ def test_measured_hours_are_the_stored_records(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(paper_cost, "STORES", (("defaults", RESULTS, False), ("--fast", tmp_path, True)))
     paper_cost.main(["--measured", "--figures", "fig5_diversity"])
     rows = _rows(capsys.readouterr().out)
-    cli = type("Cli", (), {"runs": None, "horizon": HORIZON, "quick": False, "default_horizon": HORIZON})()
+    cli = type("Cli", (), {"runs": None, "horizon": HORIZON, "horizon_given": False, "quick": False,
+                          "default_horizon": HORIZON})()
     lines = {line for panel in fig5_diversity.PANELS for curve in panel_curves(panel, cli) for line in curve}
     worker = sum(load_line(line, load_dataset(line.dataset), get_algorithm(line.algorithm), RESULTS, ROOT_SEED)
                  .meta["worker_seconds"] for line in lines) / 3600

@@ -8,7 +8,7 @@ import pytest
 
 from algorithms import get_algorithm
 from reproduce import run
-from reproduce.runner import Line, line_key
+from reproduce.harness.runner import Line, line_key
 
 BEST = {
     "dts": {"alpha": 0.8**7},

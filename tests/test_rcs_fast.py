@@ -34,7 +34,7 @@ from algorithms import get_algorithm
 from algorithms.rcs import FALLBACKS, NO_ARM, knockout_winner, last_slot_challenged_by_none, skip
 from core.argmax import argmax_first
 from core.bounds import direct_upper_column
-from reproduce.runner import Line, line_key, resolved_params
+from reproduce.harness.runner import Line, line_key, resolved_params
 from tests.same_law import assert_same_law, many_runs
 from tests.test_dts import stats_from_wins
 from tests.test_dts_fast import counts_pvalue, pooled_pvalue

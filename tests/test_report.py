@@ -11,7 +11,7 @@ import pytest
 
 from reproduce import constants_table, report
 from reproduce.claims import HOLDS, NOT_MEASURED
-from reproduce.plotting import write_table
+from reproduce.tables import write_table
 from tests.bench_scripts import bench_script
 
 ROOT = Path(__file__).resolve().parent.parent

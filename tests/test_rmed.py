@@ -10,7 +10,7 @@ from algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
 from algorithms.ecw_rmed_steps import confident_winner, find_min_regret
 from algorithms.rmed import RMED1, RMED1_SPEC, RMED2_SPEC, divergence
 from data import load_dataset
-from reproduce.runner import log_grid, run_one
+from reproduce.harness.runner import log_grid, run_one
 from tests.reference.ecw_rmed import RefECW, ref_confident, ref_find_min_regret
 from tests.reference.kl import kl_clamped
 from tests.reference.pairs import pair_order

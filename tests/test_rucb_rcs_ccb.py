@@ -18,7 +18,7 @@ from algorithms.rcs import RCS, RCS_SPEC
 from algorithms.rucb import NO_ARM, RUCB, RUCB_SPEC
 from core.constants import ALPHA
 from data import load_dataset
-from reproduce.runner import run_one
+from reproduce.harness.runner import run_one
 from tests.reference.ccb import RefCCB
 from tests.reference.rcs import RefRCS
 from tests.reference.rucb import RefRUCB

@@ -10,7 +10,7 @@ import pytest
 from algorithms.scb import SCB, SCB_SPEC
 from core.kl import kl_lcb, kl_ucb
 from data import load_dataset
-from reproduce.runner import run_one
+from reproduce.harness.runner import run_one
 from tests import reference as ref
 from tests.reference.scb import RefSCB
 

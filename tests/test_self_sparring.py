@@ -10,7 +10,7 @@ from algorithms import get_algorithm
 from algorithms.recommend import posterior_mean_leader
 from algorithms.self_sparring import SELF_SPARRING_SPEC, SelfSparring
 from data import load_dataset
-from reproduce.runner import run_one
+from reproduce.harness.runner import run_one
 from tests.reference.self_sparring import argmax_law, ref_trajectory
 
 SPEC = SELF_SPARRING_SPEC

@@ -16,13 +16,14 @@ import pytest
 from algorithms import DTS
 from algorithms.base import INT64_MAX
 from data import load_dataset
-from reproduce import fig1_mslr, lower_bounds, report, run, runner, verify
-from reproduce.atomic import write_atomic
-from reproduce.locks import FileLock
+from reproduce import fig1_mslr, lower_bounds, report, run, verify
+from reproduce.harness import runner
+from reproduce.harness.atomic import write_atomic
+from reproduce.harness.locks import FileLock
+from reproduce.harness.paths import RESULTS
+from reproduce.harness.runner import Line, dataset_key, line_folder, load_line, run_lines
+from reproduce.harness.store import read_chunk, save_chunk
 from reproduce.paper_config import ROOT_SEED
-from reproduce.paths import RESULTS
-from reproduce.runner import Line, dataset_key, line_folder, load_line, run_lines
-from reproduce.store import read_chunk, save_chunk
 
 PAPER_MATRIX = Path(load_dataset("mslr5_condorcet").source)
 

@@ -33,7 +33,7 @@ from core.constants import PSEUDO_N, PSEUDO_W
 from core.simulate import simulate
 from core.skipping import first_slot_reaching, last_slot_before, record_self_run
 from data import load_dataset
-from reproduce.runner import Line, line_key, resolved_params
+from reproduce.harness.runner import Line, line_key, resolved_params
 from tests.same_law import assert_same_law, many_runs
 
 ALPHA = 1e-3

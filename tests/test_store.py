@@ -7,10 +7,10 @@ import re
 import numpy as np
 import pytest
 
-from reproduce import runner
-from reproduce.atomic import write_atomic, write_text_atomic
-from reproduce.runner import Line, run_lines
-from reproduce.store import ChunkError, chunk_path, inspect_chunk, read_chunk, save_chunk
+from reproduce.harness import runner
+from reproduce.harness.atomic import write_atomic, write_text_atomic
+from reproduce.harness.runner import Line, run_lines
+from reproduce.harness.store import ChunkError, chunk_path, inspect_chunk, read_chunk, save_chunk
 from reproduce.verify import main as verify_main
 
 ARRAYS = ("regret", "g2w", "final", "self_counts", "permutation", "checkpoints")

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # reproduce/harness/paths.py -> the repository
 RESULTS = ROOT / "results"
 FIGURES = ROOT / "figures"
 BENCH_TABLE = ROOT / "bench" / "step_cost.csv"  # written by `make bench`, read for bench/README.md

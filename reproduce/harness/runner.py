@@ -5,7 +5,7 @@ a number of runs, a feedback delay).  ``run_lines`` validates every line before 
 (a bad name or value raises ValueError and writes nothing), splits each line into chunks of runs,
 computes the chunks that are not already stored (in parallel with joblib, with a progress bar),
 and returns one ``LineResult`` per line.  A run is a pure function of (dataset, algorithm,
-parameters, root seed, run index): see ``reproduce.seeds``.
+parameters, root seed, run index): see ``reproduce.harness.seeds``.
 """
 
 import functools
@@ -25,18 +25,19 @@ from algorithms import AlgorithmSpec, get_algorithm
 from algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon
 from core.simulate import simulate
 from data import Dataset, dataset_names, load_dataset
-from reproduce import seeds
-from reproduce.cli import BACKENDS, MAX_JOBS, MAX_RUNS, check_output_folder
-from reproduce.interrupt import Interrupted
-from reproduce.locks import FileLock
+from reproduce.harness import seeds
+from reproduce.harness.backends import BACKENDS
+from reproduce.harness.interrupt import Interrupted
+from reproduce.harness.limits import MAX_JOBS, MAX_RUNS, check_output_folder
+from reproduce.harness.locks import FileLock
+from reproduce.harness.paths import ROOT
+from reproduce.harness.store import chunk_path, inspect_chunk, save_chunk
 from reproduce.paper_config import ROOT_SEED
-from reproduce.paths import ROOT
-from reproduce.store import chunk_path, inspect_chunk, save_chunk
 
 FORMAT_VERSION = 1
 CHECKPOINTS_PER_DECADE = 40
 CHUNK_SLOTS = 5e8  # about this many (slot x arm) steps per stored chunk (see chunk_size)
-LOCK_NAME = ".chunks.lock"  # in a line's folder, held by the one process computing its chunks (reproduce.locks)
+LOCK_NAME = ".chunks.lock"  # in a line's folder, held by the one process computing its chunks (reproduce.harness.locks)
 
 
 def log_grid(horizon: int, per_decade: int = CHECKPOINTS_PER_DECADE) -> np.ndarray:
@@ -304,7 +305,7 @@ def is_packaged(dataset) -> bool:
 
 def dataset_key(dataset, seed: int = ROOT_SEED) -> str:
     """The name of a dataset's results folder: what decides its runs besides the line itself.  The dataset's
-    name (it keys the random streams, ``reproduce.seeds``) alone for a packaged dataset under the default
+    name (it keys the random streams, ``reproduce.harness.seeds``) alone for a packaged dataset under the default
     root seed -- the committed paper lines' folders; ``.m`` and 12 hex digits of the matrix digest added
     for any other matrix, ``.s`` and the seed for another root seed.  A paper name never ends in ``.m<hex>``
     or ``.s<digits>``, so no custom matrix or seed can land in a paper line's folder."""
@@ -326,7 +327,7 @@ def line_folder(out: Path, line: Line, seed: int = ROOT_SEED, dataset=None) -> P
 def stored_chunk(path: Path, config: dict, dataset):
     """``(chunk, None)`` if the chunk at ``path`` can be used for ``config`` on ``dataset``, ``(None, None)``
     if there is none, ``(None, reason)`` if it is damaged or stale: every check of
-    ``reproduce.store.inspect_chunk``, and the arm order of its first run must be the one its seed draws
+    ``reproduce.harness.store.inspect_chunk``, and the arm order of its first run must be the one its seed draws
     (a seed edited by hand in the metadata is caught there, except for a line with a fixed arm order)."""
     chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
     if chunk is None:
@@ -364,13 +365,13 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     raises ValueError before any file is written (a folder where a chunk file should be, too).  n_jobs
     follows joblib (-1 = all cores), at most ``MAX_JOBS`` (loky starts that many processes whatever the
     number of chunks); backend is one of ``BACKENDS`` ("dask" needs a ``dask.distributed.Client``: see
-    ``reproduce.cli.backend_context``).  A stored chunk is reused only if it passes ``stored_chunk``; a
+    ``reproduce.harness.backends.backend_context``).  A stored chunk is reused only if it passes ``stored_chunk``; a
     damaged or stale one is recomputed and named on stderr with the reason.  Workers only compute; this
     process writes each chunk (atomically) as it arrives, so remote dask workers need no access to ``out``.
 
     Several processes may share ``out``: a line's chunks are computed under its lock (``LOCK_NAME``), and a
     line another process is computing is waited for and its chunks reused (``_compute_locked``).  A signal
-    (``reproduce.interrupt``) stops every worker and raises ``Interrupted`` with the chunks stored; a worker
+    (``reproduce.harness.interrupt``) stops every worker and raises ``Interrupted`` with the chunks stored; a worker
     process that dies (killed, out of memory), or a chunk stored here that is gone when the lines are read
     back, raises ``WorkFailed``.
     """
@@ -523,7 +524,7 @@ def _require_dask_client() -> None:
         get_client()
     except ValueError:
         raise ValueError("backend 'dask' needs a running dask.distributed Client "
-                         "(see reproduce.cli.backend_context)") from None
+                         "(see reproduce.harness.backends.backend_context)") from None
 
 
 def chunk_plan(line: Line, dataset, out: Path, seed: int) -> list[tuple[int, int, Path, dict]]:

@@ -6,7 +6,7 @@ decompresses (the zip CRC of each member is checked), the metadata record is the
 equals the one asked for, and every expected array is present with the expected shape (one row per
 run of the chunk, one column per checkpoint, ...).  Anything else is a reason -- "unreadable",
 "missing arrays", "shape", "stale" -- that the caller reports and acts on (the runner recomputes the
-chunk; ``reproduce/verify.py`` lists it).  Files are written through ``reproduce.atomic.write_atomic``,
+chunk; ``reproduce/verify.py`` lists it).  Files are written through ``reproduce.harness.atomic.write_atomic``,
 so an interrupted experiment never leaves a half-written chunk behind and resumes where it stopped.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reproduce.atomic import write_atomic
+from reproduce.harness.atomic import write_atomic
 
 READ_ERRORS = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error)
 

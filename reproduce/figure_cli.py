@@ -1,0 +1,77 @@
+"""The command line of the figure scripts: ``regret_figure`` (a whole regret figure) and ``figure_main``
+(any other figure), each parsing and checking the common flags (``reproduce.cli``) and then calling the
+library (``reproduce.experiment``).  Imported by figure scripts only."""
+
+from reproduce.cli import build_parser, main_guard, power_of_ten, resolve
+from reproduce.experiment import (
+    LOWER_BOUND_LABEL,
+    evidence_note,
+    simulate_panels,
+    with_lower_bounds,
+    write_claims,
+)
+from reproduce.lower_bounds import lower_bound
+from reproduce.plotting import plot_regret_panels
+from reproduce.tables import final_table, print_table, write_table
+
+QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeline, NOT evidence for or against the "
+                "paper's claims; verdicts are marked as such")
+
+
+def figure_main(description: str, default_horizon: int, build, argv=None, **flags) -> None:
+    """Entry point of a figure script that is not a plain regret figure: parse the common CLI (``flags``:
+    the options of ``build_parser`` that choose the flags the script offers), then call ``build(args)``;
+    bad input (ValueError) becomes one ``error:`` line and exit status 2."""
+
+    def main():
+        """Parse and check the command line, then build the figure."""
+        args = resolve(build_parser(description, default_horizon, **flags).parse_args(argv))
+        build(args)
+        if args.quick:
+            print(QUICK_NOTICE)
+
+    main_guard(main)
+
+
+def regret_figure(name: str, description: str, panels, default_horizon: int, claims=None, argv=None):
+    """Entry point of a regret-figure script: parse the CLI, simulate, plot, tabulate and check claims.
+
+    Writes ``<figures>/<name>.png|pdf|csv`` (curves), ``<name>_final.csv`` (R(T) per line) and, when
+    ``claims(panels_results) -> list[dict]`` is given, ``<name>_claims.csv``; prints both tables.
+    """
+
+    def main():
+        """Parse and check the command line, then simulate, draw, tabulate and check the claims."""
+        args = resolve(build_parser(description, default_horizon,
+                                    horizon_help=panel_horizons_help(panels, default_horizon)).parse_args(argv))
+        results = simulate_panels(name, panels, args)
+        stem = args.figures / name
+        bounds = [lower_bound(panel.dataset, args.out, store=not args.plot_only) if panel.metric == "regret" else None
+                  for panel in panels]
+        plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels],
+                           metrics=[panel.metric for panel in panels],
+                           references=[(b[0], LOWER_BOUND_LABEL) if b else None for b in bounds])
+        table = with_lower_bounds(final_table([(title, res) for (title, res), panel in zip(results, panels, strict=True)
+                                               if panel.metric == "regret"]),
+                                  {title: b for (title, _), b in zip(results, bounds, strict=True) if b})
+        write_table(table, stem.with_name(f"{name}_final.csv"))
+        print_table(table[["panel", "label", "runs", "mean_final_regret", "sem_final_regret", "slope_last_decade",
+                           "lower_bound_slope"]])
+        if claims is not None:
+            checks = write_claims(claims(results), stem.with_name(f"{name}_claims.csv"), evidence_note(args, panels))
+            print_table(checks.drop(columns="statement"))
+        if args.quick:
+            print(QUICK_NOTICE)
+        print(f"wrote {stem}.png, .pdf, .csv")
+
+    main_guard(main)
+
+
+def panel_horizons_help(panels, default_horizon: int) -> str:
+    """The ``--horizon`` help of a regret figure: its paper horizons, naming the panels with their own."""
+    own = [f"{power_of_ten(panel.horizon)} for {panel.title}" for panel in panels
+           if panel.horizon not in (None, default_horizon)]
+    return (f"time horizon T of every panel, e.g. 100000 or 1e5 (default: the paper's, {power_of_ten(default_horizon)}"
+            + (f"; {'; '.join(own)}" if own else "") + ")")
+
+

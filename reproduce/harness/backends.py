@@ -1,0 +1,66 @@
+"""Where a block of work runs: the joblib backends that run the runner's chunks correctly, and a dask
+cluster (a scheduler to connect to, or a LocalCluster started here) for the duration of a block
+(docs/harness.md, "Module map"; README "Running on several machines")."""
+
+import logging
+import warnings
+from contextlib import contextmanager
+
+BACKENDS = ("loky", "dask", "threading", "sequential")  # joblib backends that run our chunks correctly
+SCHEDULER_TIMEOUT_S = 10  # an unreachable scheduler fails after this many seconds
+
+
+@contextmanager
+def backend_context(options):
+    """For ``options.backend`` "dask": connect to the dask scheduler at ``options.scheduler`` or start a
+    loopback LocalCluster of ``options.local_cluster`` worker processes for the duration of the block; a
+    no-op for the local backends.  ``options`` is any object with these attributes (``local_cluster`` may be
+    absent), such as the namespace ``reproduce.cli.resolve`` returns.  An unreachable scheduler, or one
+    without any worker, is a ValueError after ``SCHEDULER_TIMEOUT_S`` seconds; "dask" without either is a
+    ValueError."""
+    backend, scheduler = options.backend, options.scheduler
+    local_cluster = getattr(options, "local_cluster", None)
+    if backend != "dask":
+        yield
+        return
+    if not scheduler and not local_cluster:
+        raise ValueError("--backend dask needs --scheduler ADDRESS or --local-cluster N")
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ValueError("--backend dask needs the 'dask[distributed]' package "
+                         "(pip install 'dask[distributed]')") from None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
+        except (OSError, TimeoutError, ValueError, TypeError) as error:
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise ValueError(f"cannot reach dask scheduler {scheduler} within {SCHEDULER_TIMEOUT_S} s "
+                             f"({reason})") from None
+        with client:
+            try:
+                client.wait_for_workers(1, timeout=SCHEDULER_TIMEOUT_S)
+            except (TimeoutError, OSError):
+                raise ValueError(f"dask scheduler {scheduler} has no workers (waited {SCHEDULER_TIMEOUT_S} s; "
+                                 f"start some with: dask worker {scheduler} --nthreads 1)") from None
+            yield
+        return
+    # silence_logs: the workers log every task a signal cancels, and a busy port 8787 is no news.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Port 8787 is already in use")
+        cluster = LocalCluster(n_workers=local_cluster, threads_per_worker=1, processes=True, host="127.0.0.1",
+                               dashboard_address=None, silence_logs=logging.ERROR)
+    with cluster, Client(cluster):
+        try:
+            yield
+        except BaseException:
+            _silence_dask_logs()  # closing on an error or a signal: its one line says it all
+            raise
+
+
+def _silence_dask_logs() -> None:
+    """Mute the dask and tornado loggers of this process (the tasks cancelled while a cluster closes are
+    logged as errors, with tracebacks)."""
+    for name in list(logging.root.manager.loggerDict):
+        if name.split(".")[0] in ("distributed", "tornado", "dask"):
+            logging.getLogger(name).disabled = True

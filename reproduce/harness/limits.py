@@ -1,0 +1,70 @@
+"""The bounds and folder checks the harness applies to its inputs, whoever calls it (a script, a test, a
+notebook): each failure is a ValueError of one line naming the problem and the value, raised before any
+work starts or any file is written (the command line turns it into ``error: ...`` and exit status 2)."""
+
+import os
+import tempfile
+from pathlib import Path
+
+MAX_RUNS = 1_000_000  # far above the paper's 500; guards against a typo planning millions of chunks
+# Worker processes (--n-jobs, --local-cluster): loky starts as many as asked, whatever the number of chunks,
+# so a typo (1e9) would fork until the machine gives out.
+MAX_JOBS = 1024
+
+
+def _probe(folder: Path) -> str | None:
+    """None if a file can be created in the existing folder ``folder`` (the probe file is removed), else
+    the reason.  A real probe, not only os.access: root passes os.access on read-only mounts."""
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "permission denied"
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".write-probe.")
+    except OSError as error:
+        return (error.strerror or str(error)).lower()
+    os.close(fd)
+    os.unlink(name)
+    return None
+
+
+def check_output_folder(path, what: str = "output folder", create: bool = False) -> Path:
+    """``path`` as a Path if files can be written in it (or it can be created); ValueError
+    ``"<what> <path>: <reason>"`` otherwise.  With ``create`` the folder (and its parents) is made;
+    without, nothing is left on disk, so a later bad input still writes nothing."""
+    path = Path(path)
+    if path.exists():
+        if not path.is_dir():
+            raise ValueError(f"{what} {path}: exists and is not a folder")
+        reason = _probe(path)
+        if reason:
+            raise ValueError(f"{what} {path}: not writable ({reason})")
+        return path
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise ValueError(f"{what} {path}: cannot be created, {ancestor} is a file, not a folder")
+    reason = _probe(ancestor)
+    if reason:
+        raise ValueError(f"{what} {path}: cannot be created in {ancestor} ({reason})")
+    if create:
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ValueError(f"{what} {path}: cannot be created ({error.strerror or error})") from None
+    return path
+
+
+def check_folder_readable(path, what: str = "folder") -> Path:
+    """``path`` as a Path if it is an existing, listable folder; ValueError ``"<what> <path>: <reason>"``
+    otherwise (does not exist / is not a folder / not readable)."""
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"{what} {path}: does not exist")
+    if not path.is_dir():
+        raise ValueError(f"{what} {path}: is not a folder")
+    try:
+        next(iter(os.scandir(path)), None)
+    except OSError as error:
+        raise ValueError(f"{what} {path}: not readable ({(error.strerror or str(error)).lower()})") from None
+    return path
+
