@@ -401,8 +401,9 @@ def settled_large_K():
     return stats_from_wins(wins)
 
 
-@pytest.mark.parametrize("dataset,name,slots", [("mslr5_condorcet", "dts", 3000), ("arxiv", "dts_plus", 3000),
-                                                ("strong_borda", "pure_dts", 10000), ("large_K", "dts", 3000)])
+@pytest.mark.parametrize("dataset,name,slots", [
+    ("mslr5_condorcet", "dts", 3000), pytest.param("arxiv", "dts_plus", 3000, marks=pytest.mark.slow),
+    pytest.param("strong_borda", "pure_dts", 10000, marks=pytest.mark.slow), ("large_K", "dts", 3000)])
 def test_skip_matches_slot_by_slot_in_frozen_states(dataset, name, slots):
     """2000 windows of 40 slots each way in a state reached after ``slots`` slots (a hand-made one for
     large_K); chi-square on the number of self-comparisons of the sweeping arm (0..40) and on the first
@@ -417,12 +418,14 @@ def test_skip_matches_slot_by_slot_in_frozen_states(dataset, name, slots):
     assert homogeneity_pvalue(fast_first, ref_first) > ALPHA
 
 
+# By default D-TS on MSLR K = 5; D-TS+ and pure D-TS are checked in fixed states and pinned by their stream
+# digests by default, and run here with the slow checks, as are the other matrices.
 RUN_CASES = [
     ("mslr5_condorcet", "dts", 10000, 1),
-    ("mslr5_condorcet", "dts_plus", 10000, 10),
-    ("nc_cyclic", "dts", 5000, 1),
-    ("mslr16_condorcet", "dts", 2000, 1),
-    ("strong_borda", "pure_dts", 5000, 1),
+    pytest.param("mslr5_condorcet", "dts_plus", 10000, 10, marks=pytest.mark.slow),
+    pytest.param("nc_cyclic", "dts", 5000, 1, marks=pytest.mark.slow),
+    pytest.param("mslr16_condorcet", "dts", 2000, 1, marks=pytest.mark.slow),
+    pytest.param("strong_borda", "pure_dts", 5000, 1, marks=pytest.mark.slow),
     # K = 136 >= BITS_MIN_K: the pruned bit-sliced first phase (also pinned by FAST_STREAM_DIGESTS and
     # test_pruned_first_phase_matches_indicators_at_large_K by default); 200 runs of it with the slow checks.
     pytest.param("mslr136_informational", "dts", 1000, 1, marks=pytest.mark.slow),

@@ -307,14 +307,17 @@ def test_skip_needs_knockout():
         get_algorithm("rcs").make_state(4, params={"skip": "exact"})
 
 
+# By default one case of each kind (Condorcet, the random fallback with a delay, the skip); the others run
+# with the slow checks.
+SLOW = pytest.mark.slow
 RUN_CASES = [
     ("mslr5_condorcet", {}, 10000, 1),
-    ("sushi", {}, 5000, 1),
-    ("nc_cyclic", {}, 5000, 1),
+    pytest.param("sushi", {}, 5000, 1, marks=SLOW),
+    pytest.param("nc_cyclic", {}, 5000, 1, marks=SLOW),
     ("nc_cyclic", {"fallback": "random"}, 5000, 4),
-    ("mslr5_condorcet", {"skip": "exact"}, 20000, 1),
-    ("arxiv", {"skip": "exact"}, 20000, 7),
-    ("sushi", {"skip": "exact"}, 10000, 1),
+    pytest.param("mslr5_condorcet", {"skip": "exact"}, 20000, 1, marks=SLOW),
+    pytest.param("arxiv", {"skip": "exact"}, 20000, 7, marks=SLOW),
+    pytest.param("sushi", {"skip": "exact"}, 10000, 1, marks=SLOW),
     ("mslr16_noncondorcet", {"skip": "exact"}, 5000, 1),
 ]
 

@@ -349,16 +349,19 @@ def assert_skip_is_exact(name, params, dataset, horizon, delay, runs=200):
     assert_same_law(fast, ref, horizon, ALPHA)
 
 
+# One case per algorithm by default; the second setting of each (a delay, an option, another matrix) runs with
+# the slow checks.
+SLOW = pytest.mark.slow
 RUN_CASES = [
     ("rucb", {}, "mslr5_condorcet", 10000, 1),
-    ("rucb", {}, "mslr5_condorcet", 10000, 10),
-    ("rucb", {"hypothesis": "original"}, "arxiv", 10000, 1),
+    pytest.param("rucb", {}, "mslr5_condorcet", 10000, 10, marks=SLOW),
+    pytest.param("rucb", {"hypothesis": "original"}, "arxiv", 10000, 1, marks=SLOW),
     ("rmed1", {}, "mslr5_condorcet", 10000, 1),
-    ("rmed1", {}, "mslr5_condorcet", 10000, 7),
+    pytest.param("rmed1", {}, "mslr5_condorcet", 10000, 7, marks=SLOW),
     ("rmed2", {}, "nc_strong_borda", 10000, 1),
     ("ecw_rmed", {}, "mslr5_condorcet", 10000, 3),
     ("ccb", {}, "mslr5_condorcet", 30000, 1),
-    ("ccb", {}, "arxiv", 30000, 7),
+    pytest.param("ccb", {}, "arxiv", 30000, 7, marks=SLOW),
 ]
 
 
