@@ -39,8 +39,8 @@ from core.bitvotes import (
 from core.bounds import mirrored_bounds
 from data import load_dataset
 from reproduce.harness.runner import Line, line_key, resolved_params, run_one
+from tests.algorithms.test_dts import T_FIXED, WINS_A, WINS_B, stats_from_wins
 from tests.same_law import assert_same_law, many_runs
-from tests.test_dts import T_FIXED, WINS_A, WINS_B, stats_from_wins
 
 ALPHA = 1e-3
 DRAWS = 20000

@@ -35,9 +35,9 @@ from algorithms.rcs import FALLBACKS, NO_ARM, knockout_winner, last_slot_challen
 from core.argmax import argmax_first
 from core.bounds import direct_upper_column
 from reproduce.harness.runner import Line, line_key, resolved_params
+from tests.algorithms.test_dts import stats_from_wins
+from tests.algorithms.test_dts_fast import counts_pvalue, pooled_pvalue
 from tests.same_law import assert_same_law, many_runs
-from tests.test_dts import stats_from_wins
-from tests.test_dts_fast import counts_pvalue, pooled_pvalue
 
 ALPHA = 1e-3
 DRAWS = 20000
