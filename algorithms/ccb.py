@@ -39,7 +39,7 @@ Everything is recounted, and step 2 run on every list, after ``sync_ccb`` or whe
 counts of the unresolved pairs in each list (counted when the row is recounted, and again when the
 list's length has changed, the only way a list changes) and walks only the list holding the drawn pair.
 The same integers as a full recount (tests/reference/scans.py keeps the full-scan select; the lockstep
-in tests/test_incremental.py), so every draw and choice is unchanged.
+in tests/algorithms/test_incremental.py), so every draw and choice is unchanged.
 """
 
 import math

@@ -68,8 +68,8 @@ def init_dts(K, horizon=None, alpha=ALPHA, sampling="indicators"):
     side); "direct" draws every needed theta from its Beta, line by line after Algorithm 1; "fast" is
     "indicators" with the first-phase votes bit-sliced (``core.bitvotes``) and, in the simulator, the
     runs of self-comparisons of a settled arm skipped in one geometric draw (``algorithms.dts_fast``).
-    All three are identical in distribution (tests/test_dts.py, tests/test_dts_fast.py) but use the
-    random numbers differently; "direct" is the reference, "indicators" the one the stored results used.
+    All three are identical in distribution (tests/algorithms/test_dts.py, tests/algorithms/test_dts_fast.py)
+    but use the random numbers differently; "direct" is the reference, "indicators" the one the stored results used.
     """
     return make_state(K, VARIANT_DTS, check_alpha(alpha), sampling=sampling)
 

@@ -2,7 +2,7 @@
 self-comparisons (bench/README.md, "What sampling="fast" is").
 
 Both are exact in distribution but draw the random numbers differently from "indicators", so runs
-with "fast" equal the others in law, not bit for bit (tests/test_dts_fast.py).
+with "fast" equal the others in law, not bit for bit (tests/algorithms/test_dts_fast.py).
 """
 
 import math

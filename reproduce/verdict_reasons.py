@@ -1,8 +1,8 @@
 """Why a verdict is not "holds": one table keyed by (claim, where), read by ``reproduce/report.py``.
 
 Every row of a claims table whose verdict is not "holds" has an entry in ``REASONS`` under its claim label
-and its ``where`` (``tests/test_verdict_reasons.py`` checks this for every committed claims table, and that
-every entry is used and links to a heading of ``docs/``).  An entry names a category (``CATEGORIES``), the
+and its ``where`` (``tests/figures_claims/test_verdict_reasons.py`` checks this for every committed claims table,
+and that every entry is used and links to a heading of ``docs/``).  An entry names a category (``CATEGORIES``), the
 section of ``docs/`` that explains it, and a short text; a text that cites a number computes it from the
 figure tables the report reads (``Numbers``), so that it follows the stored runs.
 """

@@ -37,7 +37,7 @@ class RefMerge:
                  theta="independent", second_arm="loser", sampling="direct"):
         """Fresh state: W = 1 everywhere, clock t = floor(C + 1) (C None: its formula), stage 1, batches built
         at the first select.  Only the Beta draws of sampling="direct" are transcribed (the indicators are
-        checked for their law, tests/test_merge.py)."""
+        checked for their law, tests/algorithms/test_merge.py)."""
         assert sampling == "direct"
         if C is None:
             C = ((4 * alpha - 1) * K**2 / ((2 * alpha - 1) * epsilon)) ** (1 / (2 * alpha - 1))

@@ -1,5 +1,5 @@
 """Selects as they were before their bookkeeping became incremental, O(K^2) per slot; the kept-up-to-date
-versions must make the same choices (tests/test_incremental.py).  numba-compiled because a plain-Python
+versions must make the same choices (tests/algorithms/test_incremental.py).  numba-compiled because a plain-Python
 loop over the 124750 pairs of K = 500 arms would take hours.
 
 * SAVAGE (commit 3ff124f): step 4 on every pair of X and a scan of X for step 1 at every slot;

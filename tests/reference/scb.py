@@ -1,5 +1,5 @@
 """SCB (Zoghi et al. 2015, Algorithms 2-4) as run (docs/algorithms.md#scb), in plain Python; the KL
-bounds come from ``core.kl`` (tested on their own in tests/test_kernels.py)."""
+bounds come from ``core.kl`` (tested on their own in tests/kernels/test_kernels.py)."""
 
 import math
 

@@ -22,7 +22,7 @@ from reproduce.harness.runner import dataset_key
 from reproduce.harness.store import read_chunk
 
 pytestmark = pytest.mark.process  # real processes: run with -m process
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HORIZON, RUNS, RUNS_PER_CHUNK = 100_000, 16, 2
 # run.py with chunks of 2 runs (runner.CHUNK_SLOTS patched), so that this tiny job has 8 chunks per line.
 DRIVER = (f"import sys; from reproduce.harness import runner; runner.CHUNK_SLOTS = {RUNS_PER_CHUNK * HORIZON * 5}; "

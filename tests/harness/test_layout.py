@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CLI = "reproduce.cli"
 COMMAND_LINE = {CLI, "reproduce.figure_cli"}  # the command line itself: parsing and the scripts' shared main
 FIGURE_PREFIX = "reproduce.fig"  # reproduce/fig1_mslr.py ... fig7_pure_dts.py

@@ -34,7 +34,7 @@ from core.simulate import simulate
 from core.skipping import first_slot_reaching, last_slot_before, record_self_run
 from data import load_dataset
 from reproduce.harness.runner import Line, line_key, resolved_params
-from tests.same_law import assert_same_law, many_runs
+from tests.same_law import CASE_FIELDS, assert_fast_path_exact, cases
 
 ALPHA = 1e-3
 # The fields of each state that a walk must leave equal (statistics and bookkeeping; not the scratch).
@@ -340,47 +340,12 @@ def test_ccb_replays_catch_wrong_run_ends(wrong, message):
         ccb_replayed_walk("mslr5_condorcet", 3000, 300000, skip=wrong)
 
 
-def assert_skip_is_exact(name, params, dataset, horizon, delay, runs=200):
+@pytest.mark.parametrize(CASE_FIELDS, cases("rucb", "ccb", "rmed1", "rmed2", "ecw_rmed"))
+def test_skipping_runs_match_slot_by_slot(algorithm, dataset, horizon, delay, reference, fast):
     """With and without skip, 200 runs each: the same law (``same_law.assert_same_law`` at family-wise level
-    ALPHA).  Also requires the skip to have changed some runs (else the comparison would be empty)."""
-    fast = many_runs(dataset, name, {**params, "skip": "exact"}, horizon, runs, delay)
-    ref = many_runs(dataset, name, params, horizon, runs, delay)
-    assert not np.array_equal(fast["regret"], ref["regret"]), "the skip never applied"
-    assert_same_law(fast, ref, horizon, ALPHA)
-
-
-# One case per algorithm by default; the second setting of each (a delay, an option, another matrix) runs with
-# the slow checks.
-SLOW = pytest.mark.slow
-RUN_CASES = [
-    ("rucb", {}, "mslr5_condorcet", 10000, 1),
-    pytest.param("rucb", {}, "mslr5_condorcet", 10000, 10, marks=SLOW),
-    pytest.param("rucb", {"hypothesis": "original"}, "arxiv", 10000, 1, marks=SLOW),
-    ("rmed1", {}, "mslr5_condorcet", 10000, 1),
-    pytest.param("rmed1", {}, "mslr5_condorcet", 10000, 7, marks=SLOW),
-    ("rmed2", {}, "nc_strong_borda", 10000, 1),
-    ("ecw_rmed", {}, "mslr5_condorcet", 10000, 3),
-    ("ccb", {}, "mslr5_condorcet", 30000, 1),
-    pytest.param("ccb", {}, "arxiv", 30000, 7, marks=SLOW),
-]
-
-
-@pytest.mark.parametrize("name,params,dataset,horizon,delay", RUN_CASES)
-def test_skipping_runs_match_slot_by_slot(name, params, dataset, horizon, delay):
-    assert_skip_is_exact(name, params, dataset, horizon, delay)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name,params,dataset,horizon,delay", [
-    ("rucb", {}, "mslr5_condorcet", 300000, 1),
-    ("rmed1", {}, "mslr16_condorcet", 300000, 1),
-    ("rmed2", {}, "mslr16_condorcet", 100000, 3),
-    ("ecw_rmed", {"confidence_precheck": "none"}, "arxiv", 100000, 1),
-    ("ecw_rmed", {}, "mslr5_noncondorcet", 100000, 1),
-    ("ccb", {}, "mslr16_condorcet", 300000, 3),
-])
-def test_skipping_runs_match_slot_by_slot_long(name, params, dataset, horizon, delay):
-    assert_skip_is_exact(name, params, dataset, horizon, delay)
+    ALPHA), and the skip changed some runs (else the comparison would be empty).  The rows are
+    tests/same_law.py's CASES."""
+    assert_fast_path_exact(algorithm, dataset, horizon, delay, reference, fast, ALPHA, must_change=True)
 
 
 @pytest.mark.parametrize("name", ["rucb", "ccb", "rmed1", "rmed2", "ecw_rmed"])

@@ -1,6 +1,6 @@
 """Issue 22, "safe to share a results folder", in-process part: a line's folder is keyed by what produced it
 (the committed paper folders unchanged), --plot-only only reads, and the smaller defects of the issue.  The
-parts with real processes, signals and concurrent runs are tests/test_processes.py (marker ``process``)."""
+parts with real processes, signals and concurrent runs are tests/integration/test_processes.py (marker ``process``)."""
 
 import errno
 import json

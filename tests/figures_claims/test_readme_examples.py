@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "bench" / "README.md",
          ROOT / "data" / "README.md"]
 BLOCKS = [(f"{page.relative_to(ROOT).as_posix()} python block {number}", block) for page in PAGES

@@ -39,8 +39,8 @@ from core.bitvotes import (
 from core.bounds import mirrored_bounds
 from data import load_dataset
 from reproduce.harness.runner import Line, line_key, resolved_params, run_one
-from tests.same_law import assert_same_law, many_runs
-from tests.test_dts import T_FIXED, WINS_A, WINS_B, stats_from_wins
+from tests.algorithms.test_dts import T_FIXED, WINS_A, WINS_B, stats_from_wins
+from tests.same_law import CASE_FIELDS, assert_fast_path_exact, cases
 
 ALPHA = 1e-3
 DRAWS = 20000
@@ -418,29 +418,15 @@ def test_skip_matches_slot_by_slot_in_frozen_states(dataset, name, slots):
     assert homogeneity_pvalue(fast_first, ref_first) > ALPHA
 
 
-# By default D-TS on MSLR K = 5; D-TS+ and pure D-TS are checked in fixed states and pinned by their stream
-# digests by default, and run here with the slow checks, as are the other matrices.
-RUN_CASES = [
-    ("mslr5_condorcet", "dts", 10000, 1),
-    pytest.param("mslr5_condorcet", "dts_plus", 10000, 10, marks=pytest.mark.slow),
-    pytest.param("nc_cyclic", "dts", 5000, 1, marks=pytest.mark.slow),
-    pytest.param("mslr16_condorcet", "dts", 2000, 1, marks=pytest.mark.slow),
-    pytest.param("strong_borda", "pure_dts", 5000, 1, marks=pytest.mark.slow),
-    # K = 136 >= BITS_MIN_K: the pruned bit-sliced first phase (also pinned by FAST_STREAM_DIGESTS and
-    # test_pruned_first_phase_matches_indicators_at_large_K by default); 200 runs of it with the slow checks.
-    pytest.param("mslr136_informational", "dts", 1000, 1, marks=pytest.mark.slow),
-]
-
-
-@pytest.mark.parametrize("dataset,name,horizon,delay", RUN_CASES)
-def test_fast_runs_match_indicators(dataset, name, horizon, delay):
-    """200 runs each (the same run indices, so the same shuffles): at 4 checkpoints and at T, the
-    regret samples agree (KS and Welch t-test), and so do g2w at T and the total number of
-    self-comparisons at T (Welch): ``assert_same_law`` at family-wise level ALPHA (its docstring gives
-    the power)."""
-    fast = many_runs(dataset, name, {"sampling": "fast"}, horizon, 200, delay)
-    ref = many_runs(dataset, name, {"sampling": "indicators"}, horizon, 200, delay)
-    assert_same_law(fast, ref, horizon, ALPHA)
+@pytest.mark.parametrize(CASE_FIELDS, cases("dts", "dts_plus", "pure_dts"))
+def test_fast_runs_match_indicators(algorithm, dataset, horizon, delay, reference, fast):
+    """200 runs each against the default "indicators" (the same run indices, so the same shuffles): at 4
+    checkpoints and at T, the regret samples agree (KS and Welch t-test), and so do g2w at T and the total
+    number of self-comparisons at T (Welch): ``assert_same_law`` at family-wise level ALPHA (its docstring
+    gives the power).  The rows are tests/same_law.py's CASES.  Below BITS_MIN_K "fast" changes a run only where
+    it skips, which some rows never do (nc_cyclic at T = 5000, mslr16_condorcet at T = 2000: all 200 runs equal
+    the defaults'), so a changed run is not required here."""
+    assert_fast_path_exact(algorithm, dataset, horizon, delay, reference, fast, ALPHA, must_change=False)
 
 
 def test_fast_runs_are_stored_under_their_stream_version():
@@ -464,13 +450,6 @@ def test_fast_is_the_default_nowhere_and_rejected_values_are_named():
     assert spec.defaults["sampling"] == "indicators"
     with pytest.raises(ValueError, match="sampling must be one of 'indicators', 'direct', 'fast'"):
         spec.make_state(4, params={"sampling": "bits"})
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("dataset,name,horizon", [("mslr5_noncondorcet", "dts_plus", 100000),
-                                                  ("mslr32_condorcet", "dts", 20000)])
-def test_fast_runs_match_indicators_long(dataset, name, horizon):
-    test_fast_runs_match_indicators(dataset, name, horizon, 1)
 
 
 @pytest.mark.parametrize("dataset,name,delay", [("mslr16_noncondorcet", "dts", 1), ("mslr32_condorcet", "dts_plus", 3),

@@ -17,7 +17,7 @@ from reproduce.harness.runner import Line, run_lines
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.process  # real processes: run with -m process
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIELDS = ("regret", "g2w", "final", "self_counts", "permutations", "checkpoints")
 
 

@@ -4,10 +4,12 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from pandas import testing as pd_testing
 
 from data import load_dataset
 from reproduce import fig2_regret_std, fig5_diversity, fig6_delay, table9_mslr_subsets
 from reproduce.claims import FAILS, HOLDS
+from reproduce.harness.runner import Line, run_lines
 
 
 def result(dataset, algorithm, final, self_counts=None, checkpoints=None, regret=None, horizon=1000):
@@ -314,3 +316,25 @@ def test_fig6_draws_a_log_y_axis_with_the_bootstrap_interval():
     plt.close(fig)
     assert ax.get_yscale() == "log" and ax.get_xscale() == "log"
     assert sorted(spans) == sorted(zip(table["ci95_low"], table["ci95_high"], strict=True))
+
+
+def test_zoomed_row_is_presentation_only(tmp_path):
+    """A zoom limit below the curves clips the panel (its full range goes to an inset); the CSV of what is
+    drawn is the same."""
+    from matplotlib import image
+
+    from reproduce.plotting import plot_regret_panels
+    lines = [Line(dataset="gap", algorithm=a, horizon=300, runs=2) for a in ("dts", "btm")]
+    results = [("gap", run_lines(lines, "zoom", tmp_path, seed=2, n_jobs=1, progress=False))]
+    plain = plot_regret_panels(results, tmp_path / "plain", ncols=1)
+    zoomed = plot_regret_panels(results, tmp_path / "zoomed", ncols=1, zooms=[1.0])
+    pd_testing.assert_frame_equal(plain, zoomed)
+    pixels = {name: image.imread(tmp_path / f"{name}.png") for name in ("plain", "zoomed")}
+    # the same panel (no second row), one note line taller (what the inset is)
+    assert pixels["zoomed"].shape[1] == pixels["plain"].shape[1]
+    assert pixels["plain"].shape[0] < pixels["zoomed"].shape[0] < 1.1 * pixels["plain"].shape[0]
+    unneeded = plot_regret_panels(results, tmp_path / "unneeded", ncols=1, zooms=[1e9])  # above every curve
+    assert np.array_equal(image.imread(tmp_path / "unneeded.png"), pixels["plain"])
+    pd_testing.assert_frame_equal(plain, unneeded)
+    plot_regret_panels(results, tmp_path / "again", ncols=1)  # no timestamp: a redraw is byte-identical
+    assert (tmp_path / "again.pdf").read_bytes() == (tmp_path / "plain.pdf").read_bytes()

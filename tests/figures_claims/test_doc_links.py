@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "bench" / "README.md", ROOT / "NOTES.md",
          ROOT / "data" / "README.md"]
 # [text](target) and <img src="target">; code spans are dropped first, so `a[i](x)` in code is no link.

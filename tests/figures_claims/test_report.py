@@ -14,7 +14,7 @@ from reproduce.claims import HOLDS, NOT_MEASURED
 from reproduce.tables import write_table
 from tests.bench_scripts import bench_script
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_generated_blocks_agree_with_the_committed_tables_and_the_code():
@@ -249,3 +249,16 @@ def test_a_claim_checked_by_one_of_its_figures_only_is_not_measured_on_the_other
     assert c15["measured"].item() == "not measured yet: run make fig2"
     c19 = table[table["claim"] == "C19"]
     assert c19["measured"].item() == "not measured yet: run make fig1, make fig3, make fig4"
+
+
+def test_report_collects_claims_and_final_tables(tmp_path):
+    from reproduce.report import main as report_main
+
+    (tmp_path / "figX_final.csv").write_text(
+        "panel,dataset,algorithm,label,horizon,runs,mean_final_regret,std_final_regret,sem_final_regret\n"
+        "(a),gap,dts,D-TS,100,2,18.25,5.0,3.5\n")
+    (tmp_path / "figX_claims.csv").write_text("claim,where,statement,measured,verdict\nC1,w,s,m,holds\n")
+    report_main(["--figures", str(tmp_path)])
+    text = (tmp_path / "REPORT.md").read_text()
+    assert "## Final regret R(T): figX" in text and "| C1 | w | s | m | holds |" in text
+    assert "| (a) | D-TS | 100 | 2 | 18.2 |" in text

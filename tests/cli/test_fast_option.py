@@ -1,7 +1,7 @@
 """``--fast``: every algorithm's exact fast paths (``AlgorithmSpec.fast``) in the figure scripts and run.py,
 stored and drawn apart from the default-path results.  That each fast path has the defaults' law is
-tested per algorithm (test_dts_fast.py, test_skip_exact.py); here: which parameters the option selects
-and where its outputs go."""
+tested per algorithm (tests/algorithms/: test_dts_fast.py, test_rcs_fast.py, test_skip_exact.py); here: which
+parameters the option selects and where its outputs go."""
 
 import subprocess
 import sys
@@ -16,7 +16,7 @@ from reproduce.cli import build_parser, resolve
 from reproduce.experiment import Curve, Panel, curves_and_stores, panel_curves
 from reproduce.paper_config import HORIZON
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("name", sorted(ALGORITHMS))

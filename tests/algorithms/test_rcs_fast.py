@@ -35,9 +35,9 @@ from algorithms.rcs import FALLBACKS, NO_ARM, knockout_winner, last_slot_challen
 from core.argmax import argmax_first
 from core.bounds import direct_upper_column
 from reproduce.harness.runner import Line, line_key, resolved_params
-from tests.same_law import assert_same_law, many_runs
-from tests.test_dts import stats_from_wins
-from tests.test_dts_fast import counts_pvalue, pooled_pvalue
+from tests.algorithms.test_dts import stats_from_wins
+from tests.algorithms.test_dts_fast import counts_pvalue, pooled_pvalue
+from tests.same_law import CASE_FIELDS, assert_fast_path_exact, cases
 
 ALPHA = 1e-3
 DRAWS = 20000
@@ -307,31 +307,14 @@ def test_skip_needs_knockout():
         get_algorithm("rcs").make_state(4, params={"skip": "exact"})
 
 
-# By default one case of each kind (Condorcet, the random fallback with a delay, the skip); the others run
-# with the slow checks.
-SLOW = pytest.mark.slow
-RUN_CASES = [
-    ("mslr5_condorcet", {}, 10000, 1),
-    pytest.param("sushi", {}, 5000, 1, marks=SLOW),
-    pytest.param("nc_cyclic", {}, 5000, 1, marks=SLOW),
-    ("nc_cyclic", {"fallback": "random"}, 5000, 4),
-    pytest.param("mslr5_condorcet", {"skip": "exact"}, 20000, 1, marks=SLOW),
-    pytest.param("arxiv", {"skip": "exact"}, 20000, 7, marks=SLOW),
-    pytest.param("sushi", {"skip": "exact"}, 10000, 1, marks=SLOW),
-    ("mslr16_noncondorcet", {"skip": "exact"}, 5000, 1),
-]
-
-
-@pytest.mark.parametrize("dataset,params,horizon,delay", RUN_CASES)
-def test_knockout_runs_match_indicators(dataset, params, horizon, delay):
-    """200 runs each (the same run indices, so the same shuffles), ``assert_same_law`` at family-wise
-    level ALPHA: regret at 4 checkpoints and at T, g2w, self-comparison totals.  Condorcet problems
-    (K = 5, 6, 16) and non-Condorcet ones (the fallback decides often), with the random fallback,
-    with skipping and with delayed feedback."""
-    fast = many_runs(dataset, "rcs", {**params, "sampling": "knockout"}, horizon, 200, delay)
-    params = {key: value for key, value in params.items() if key != "skip"}
-    ref = many_runs(dataset, "rcs", params, horizon, 200, delay)
-    assert_same_law(fast, ref, horizon, ALPHA)
+@pytest.mark.parametrize(CASE_FIELDS, cases("rcs"))
+def test_knockout_runs_match_indicators(algorithm, dataset, horizon, delay, reference, fast):
+    """200 runs each against the default "indicators" without skipping (the same run indices, so the same
+    shuffles), ``assert_same_law`` at family-wise level ALPHA: regret at 4 checkpoints and at T, g2w,
+    self-comparison totals.  Condorcet problems (K = 5, 6, 16) and non-Condorcet ones (the fallback decides
+    often), with the random fallback, with skipping and with delayed feedback (tests/same_law.py's CASES); the
+    knockout changes some runs."""
+    assert_fast_path_exact(algorithm, dataset, horizon, delay, reference, fast, ALPHA, must_change=True)
 
 
 def test_knockout_runs_are_stored_under_their_stream_version():

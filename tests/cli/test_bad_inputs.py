@@ -4,9 +4,9 @@ Policy, matrix loading).  Every case checks the exit status 2 (or the exception 
 message, and that nothing is left behind (the tree under tmp_path is the same before and after).
 
 The CLI cases call ``main(argv)`` in-process (the same code path as the scripts, minus the interpreter
-start-up); ``test_scripts_as_subprocesses`` runs a few of them as real processes.  Cases that tests/
-test_harness.py and tests/test_data.py already cover (unknown dataset/algorithm, --horizon 0, bad
-matrix entries through the API...) are not repeated.
+start-up); ``test_scripts_as_subprocesses`` runs a few of them as real processes.  Cases that
+tests/cli/test_command_line.py, tests/harness/test_runner.py and tests/data/test_data.py already cover
+(unknown dataset/algorithm, --horizon 0, bad matrix entries through the API...) are not repeated.
 """
 
 import dataclasses
@@ -36,7 +36,7 @@ from reproduce.harness.limits import check_folder_readable, check_output_folder
 from reproduce.harness.runner import Line, run_lines, run_one
 from tests.bench_scripts import bench_script
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RUN = ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--horizon", "1000", "--n-jobs", "1",
        "--no-progress"]
 INT64 = "9223372036854775807"
