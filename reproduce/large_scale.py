@@ -20,6 +20,7 @@ Usage: ``python reproduce/large_scale.py [--plot-only] [--algorithms NAME ...] [
 import functools
 import math
 import sys
+import textwrap
 from dataclasses import replace
 
 import matplotlib.pyplot as plt
@@ -99,6 +100,7 @@ COPELAND500 = "copeland500"
 EVERY_ALGORITHM = (*ALL_ELEVEN, "multisbm", "rmed2", "merge_dts", "merge_rucb", "self_sparring")
 MANY_RUNS_500 = ("dts", "dts_plus", "ccb", "scb", "ecw_rmed")  # 100 runs on the 500-armed instance
 MANY_RUNS = 100
+TITLE_CHARACTERS = 50  # a panel title wraps beyond this many characters (at FIGURE_WIDTH, two panels a row)
 QUICK_RUNS_500 = 2  # the smoke run's 500-armed lines (at O(K^2) a slot, 20 runs of D-TS take minutes there)
 NESTED = ("mslr_perfect_k8", "mslr_perfect_k16", "mslr_perfect_k32", "mslr_perfect_k64", "mslr136_perfect")
 NESTED_TAGS = ("D-TS", "MergeDTS", "Self-Sparring", "RMED1")
@@ -375,6 +377,7 @@ def plot(results: dict, stem) -> pd.DataFrame:
         frame = curve_frame(results[title], title, metric)
         frames.append(frame)
         regret_axes(ax, frame, results[title], title)
+        ax.set_title(textwrap.fill(ax.get_title(), TITLE_CHARACTERS))  # (d)'s title is too long for one line
         if metric == "g2w":
             ax.set_ylabel("G2W regret (MergeDTS's regret x 2)")
     ax = axes.flat[5]

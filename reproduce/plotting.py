@@ -22,6 +22,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: 
 
 from algorithms import get_algorithm  # noqa: E402
 from reproduce.harness.atomic import write_atomic  # noqa: E402
+from reproduce.paper_config import LARGE_SCALE_HORIZON  # noqa: E402
 from reproduce.tables import write_table  # noqa: E402
 
 Z_95 = 1.959963984540054
@@ -51,10 +52,19 @@ BOTTOM_MARGIN_INCHES = 0.05
 
 
 def style(result) -> dict:
-    """Colour, marker and line style of a curve: its algorithm's (declared with the algorithm), dashed when
-    the arms keep the dataset's order."""
+    """Colour, marker and line style of a curve: its algorithm's (declared with the algorithm); dashed when
+    the arms keep the dataset's order, dash-dotted when its parameters are one of the algorithm's presets
+    (``AlgorithmSpec.presets``, e.g. "best"), with open markers beyond ``LARGE_SCALE_HORIZON`` (the T = 1e8
+    lines of reproduce/large_scale.py next to their T = 1e7 lines)."""
     spec = get_algorithm(result.line.algorithm)
-    return {"color": spec.color, "marker": spec.marker, "linestyle": "-" if result.line.shuffle else "--"}
+    params = dict(result.line.params)
+    preset = any(all(params.get(name) == value for name, value in values.items())
+                 for values in spec.presets.values())
+    linestyle = "--" if not result.line.shuffle else ("-." if preset else "-")
+    look = {"color": spec.color, "marker": spec.marker, "linestyle": linestyle}
+    if result.line.horizon > LARGE_SCALE_HORIZON:
+        look["markerfacecolor"] = "none"
+    return look
 
 
 def setup_theme() -> None:
@@ -130,9 +140,8 @@ def draw_curves(ax, frame: pd.DataFrame, results, detail: bool = True) -> None:
         rows = frame[frame["algorithm"] == res.line.name]
         look = style(res)
         if detail:
-            ax.plot(rows["t"], rows["mean_regret"], label=res.label, color=look["color"], marker=look["marker"],
-                    linestyle=look["linestyle"], markevery=max(1, len(rows) // MARKERS_PER_CURVE), markersize=3,
-                    linewidth=1.0)
+            ax.plot(rows["t"], rows["mean_regret"], label=res.label, markevery=max(1, len(rows) // MARKERS_PER_CURVE),
+                    markersize=3, linewidth=1.0, **look)
             ax.fill_between(rows["t"], rows["ci95_low"], rows["ci95_high"], color=look["color"], alpha=0.25,
                             linewidth=0)
         else:

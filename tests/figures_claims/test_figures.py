@@ -338,3 +338,22 @@ def test_zoomed_row_is_presentation_only(tmp_path):
     pd_testing.assert_frame_equal(plain, unneeded)
     plot_regret_panels(results, tmp_path / "again", ncols=1)  # no timestamp: a redraw is byte-identical
     assert (tmp_path / "again.pdf").read_bytes() == (tmp_path / "plain.pdf").read_bytes()
+
+
+def test_a_preset_line_is_dash_dotted_and_a_long_line_has_open_markers():
+    """plotting.style: a preset (MergeDTS "best", D-TS "best") keeps its algorithm's colour and marker but is
+    dash-dotted, a line beyond LARGE_SCALE_HORIZON has open markers, the defaults (with the exact fast paths)
+    are solid."""
+    from core import constants
+    from reproduce.paper_config import LARGE_SCALE_HORIZON
+    from reproduce.plotting import style
+
+    def look(algorithm, params=(), horizon=10**6):
+        return style(SimpleNamespace(line=Line("mslr136_perfect", algorithm, horizon, 1, tuple(params))))
+
+    fast = (("sampling", "fast"),)
+    assert look("dts", fast)["linestyle"] == "-" and "markerfacecolor" not in look("dts", fast)
+    best = look("dts", (*fast, *constants.DTS_BEST.items()))
+    assert best["linestyle"] == "-." and best["color"] == look("dts")["color"]
+    assert look("merge_dts", constants.MERGE_DTS_BEST.items())["linestyle"] == "-."
+    assert look("dts", fast, horizon=10 * LARGE_SCALE_HORIZON)["markerfacecolor"] == "none"
