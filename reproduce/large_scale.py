@@ -92,7 +92,7 @@ MSLR_ENTRIES = (
     ("rucb", (), "RUCB"), ("rcs", (), "RCS"),
 )
 # T = 1e8 lines: the tags whose cost per slot at K = 136, once the first 1e6 slots are past, keeps 50 runs of
-# 1e8 slots within 2 CPU hours per matrix (docs/experiments.md#large-scale; measured costs
+# 1e8 slots within 2 CPU hours per matrix (docs/experiments.md#large-scale-past-the-paper; measured costs
 # printed by bench/paper_cost.py --large-scale).  D-TS (exact, fast paths) and MergeDTS are the pair the
 # MergeDTS claim is about.
 LONG_TAGS = ("D-TS", "MergeDTS", "MergeDTS (best)", "RUCB")
