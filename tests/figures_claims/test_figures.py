@@ -145,7 +145,8 @@ def test_c18_help_gives_its_own_defaults_not_the_papers(capsys):
 
 def curve(name, t, regret, algorithm="dts"):
     """A stand-in LineResult of a regret curve: per-run ``regret`` (runs, len(t)) at checkpoints ``t``."""
-    line = SimpleNamespace(dataset="cyclic", name=name, algorithm=algorithm, horizon=int(t[-1]), shuffle=True)
+    line = SimpleNamespace(dataset="cyclic", name=name, algorithm=algorithm, horizon=int(t[-1]), shuffle=True,
+                           params=())
     return SimpleNamespace(line=line, label=name, checkpoints=np.asarray(t), regret=np.asarray(regret, float),
                            final=np.asarray(regret, float)[:, -1], meta={})
 
