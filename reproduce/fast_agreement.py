@@ -12,8 +12,8 @@ the whole curve by the paired test at every decade checkpoint t = 10^k, combined
 p-values of all lines together are corrected by Holm's method; a line "DISAGREES" if one of its tests
 is rejected at the family-wise level ``FAMILY_LEVEL``, else it "agrees".  A line whose fast runs equal
 the default runs bit for bit (every R(T) and every point of every curve) is "identical" and not tested:
-its fast path never took a fast step in any run (e.g. D-TS below ``algorithms.dts_fast.BITS_MIN_K`` arms on data where no
-self-comparison run is ever skipped), so it drew the defaults' random stream, and its p-values (all 1)
+its fast path never took a fast step in any run (e.g. D-TS below ``algorithms.dts_fast.BITS_MIN_K`` arms on
+data where no self-comparison run is ever skipped), so it drew the defaults' random stream, and its p-values (all 1)
 would say nothing about the law; they are left empty and out of the Holm family and of the uniformity
 check of the summary.
 
