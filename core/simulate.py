@@ -93,7 +93,7 @@ def _loop(select, update, skip, may_skip, state, rng, P, zeta, gap, checkpoints,
     cumulative = 0.0
     cumulative_g2w = 0.0
     k = 0
-    t = 1
+    t = np.int64(1)  # typed, not Literal[int](1): a literal would compile every select/update/skip twice
     after_self = False
     while t <= horizon:
         slots = 0

@@ -15,6 +15,7 @@ import math
 import subprocess
 import sys
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -172,9 +173,15 @@ def check_flag(name: str, value) -> bool:
     return bool(value)
 
 
+_MATRIX_SHA1 = weakref.WeakKeyDictionary()  # Dataset -> matrix_sha1(Dataset)
+
+
 def matrix_sha1(dataset) -> str:
-    """SHA-1 of the dataset's matrix as simulated (float64, row-major): recorded in every chunk's config."""
-    return hashlib.sha1(np.ascontiguousarray(dataset.P).tobytes()).hexdigest()
+    """SHA-1 of the dataset's matrix as simulated (float64, row-major): recorded in every chunk's config.
+    Computed once per Dataset object (its P is read-only)."""
+    if dataset not in _MATRIX_SHA1:
+        _MATRIX_SHA1[dataset] = hashlib.sha1(np.ascontiguousarray(dataset.P).tobytes()).hexdigest()
+    return _MATRIX_SHA1[dataset]
 
 
 def _config(line: Line, dataset, seed: int, start: int, stop: int) -> dict:

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 CLI = "reproduce.cli"
 COMMAND_LINE = {CLI, "reproduce.figure_cli"}  # the command line itself: parsing and the scripts' shared main
@@ -149,6 +151,7 @@ def test_every_reproduce_module_named_exists():
     assert missing_reproduce_modules({**sources(), **sources_of_tests()}) == []
 
 
+@pytest.mark.process
 def test_importing_the_library_never_loads_the_command_line():
     """Not even through another module (an entry point imported by a library module would bring it in)."""
     library = library_modules(sources())
@@ -157,6 +160,7 @@ def test_importing_the_library_never_loads_the_command_line():
     assert "reproduce.experiment" in loaded and not loaded & COMMAND_LINE
 
 
+@pytest.mark.process
 def test_a_table_is_written_without_matplotlib():
     """reproduce.tables, and bench/step_cost.py that writes bench/step_cost.csv with it, load no matplotlib."""
     loaded = loaded_after_import(["reproduce.tables", "step_cost"], extra_path=ROOT / "bench")
@@ -181,7 +185,6 @@ def test_the_checks_catch_what_they_guard(tmp_path):
                                               ("reproduce.harness.store", "reproduce.cli")]
     assert library_modules(trees) == ["reproduce.experiment", "reproduce.figures_of_claims",
                                       "reproduce.harness.runner", "reproduce.harness.store"]
-    assert "reproduce.cli" in loaded_after_import(["reproduce.figure_cli"])
     for name in ("reproduce/__init__.py", "reproduce/harness/__init__.py", "reproduce/harness/runner.py"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("")
@@ -190,3 +193,9 @@ def test_the_checks_catch_what_they_guard(tmp_path):
     assert missing_reproduce_modules(moved, tmp_path) == [("tests.test_x", "reproduce.harness.store"),
                                                           ("tests.test_x", "reproduce.paths"),
                                                           ("tests.test_x", "reproduce.runner")]
+
+
+@pytest.mark.process
+def test_the_fresh_interpreter_sees_what_a_module_loads():
+    """The check behind the two fresh-interpreter rules above does see a module loaded through another."""
+    assert "reproduce.cli" in loaded_after_import(["reproduce.figure_cli"])

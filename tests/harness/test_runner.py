@@ -40,6 +40,7 @@ def lines_for(datasets=("gap", "nc_cyclic"), algorithms=("dts", "dts_plus")):
     return [Line(dataset=d, algorithm=a, horizon=3000, runs=5) for d in datasets for a in algorithms]
 
 
+@pytest.mark.process  # n_jobs=2 starts loky worker processes
 def test_identical_results_for_any_n_jobs(tmp_path):
     one = run_lines(lines_for(), "det", tmp_path / "one", seed=3, n_jobs=1, progress=False)
     two = run_lines(lines_for(), "det", tmp_path / "two", seed=3, n_jobs=2, progress=False)
