@@ -1,13 +1,13 @@
 """Every claim of the paper, its numbers and its verdict, collected from the tables the figure scripts write.
 
 Reads ``<figures>/*_claims.csv``, ``*_final.csv`` and ``*_lines.csv`` and writes ``<figures>/REPORT.md``:
-the verdict of each claim C1-C19 (a claim no figure has checked yet is listed as "not measured", with the
-command that measures it), C19 computed here from the final regrets of Figs. 1, 3 and 4, the distance of
-each algorithm's fitted slope to the asymptotic lower bound, and the worker time of every figure.  With
-``--readme README.md`` it also rewrites every generated block (between ``<!-- BEGIN generated: NAME -->``
-and ``<!-- END generated: NAME -->``) in the file that holds it (``BLOCK_FILES``, paths from the README's
-folder: the README and pages under docs/ and bench/), so that no number in them is typed by hand;
-``--check`` only compares and exits 1 if a file is out of date.
+the verdict of each claim of ``reproduce/claim_registry.py`` (one no figure has checked yet is listed as "not
+measured", with the command that measures it), C19 from the final regrets of Figs. 1, 3 and 4
+(``reproduce/c19_summary.py``), the distance of each algorithm's fitted slope to the asymptotic lower bound,
+and the worker time of every figure.  With ``--readme README.md`` it also rewrites every generated block
+(between ``<!-- BEGIN generated: NAME -->`` and ``<!-- END generated: NAME -->``) in the file that holds it
+(``BLOCK_FILES``, paths from the README's folder: the README and pages under docs/ and bench/), so that no
+number in them is typed by hand; ``--check`` only compares and exits 1 if a file is out of date.
 Usage: ``python reproduce/report.py [--figures DIR] [--readme README.md [--check]]``.
 """
 
