@@ -3,8 +3,8 @@
 Each function takes ``where`` (the figure and panel, for the table) and ``r`` (curve name -> LineResult of
 that panel) and returns a claims-table row (``reproduce.claims.checked``).  A figure script lists which
 claims apply to which of its panels; claims that compare panels or use another kind of figure live in
-the figure's script.  The wording of each statement is the paper's claim, with the threshold that makes
-it a computation.
+the figure's script.  Each claim is defined in ``reproduce/claim_registry.py``; a row's statement here is the
+comparison computed, with the threshold that makes the paper's words a computation.
 """
 
 from reproduce.claims import (

@@ -1,13 +1,13 @@
 """Every claim of the paper, its numbers and its verdict, collected from the tables the figure scripts write.
 
 Reads ``<figures>/*_claims.csv``, ``*_final.csv`` and ``*_lines.csv`` and writes ``<figures>/REPORT.md``:
-the verdict of each claim C1-C19 (a claim no figure has checked yet is listed as "not measured", with the
-command that measures it), C19 computed here from the final regrets of Figs. 1, 3 and 4, the distance of
-each algorithm's fitted slope to the asymptotic lower bound, and the worker time of every figure.  With
-``--readme README.md`` it also rewrites every generated block (between ``<!-- BEGIN generated: NAME -->``
-and ``<!-- END generated: NAME -->``) in the file that holds it (``BLOCK_FILES``, paths from the README's
-folder: the README and pages under docs/ and bench/), so that no number in them is typed by hand;
-``--check`` only compares and exits 1 if a file is out of date.
+the verdict of each claim of ``reproduce/claim_registry.py`` (one no figure has checked yet is listed as "not
+measured", with the command that measures it), C19 from the final regrets of Figs. 1, 3 and 4
+(``reproduce/c19_summary.py``), the distance of each algorithm's fitted slope to the asymptotic lower bound,
+and the worker time of every figure.  With ``--readme README.md`` it also rewrites every generated block
+(between ``<!-- BEGIN generated: NAME -->`` and ``<!-- END generated: NAME -->``) in the file that holds it
+(``BLOCK_FILES``, paths from the README's folder: the README and pages under docs/ and bench/), so that no
+number in them is typed by hand; ``--check`` only compares and exits 1 if a file is out of date.
 Usage: ``python reproduce/report.py [--figures DIR] [--readme README.md [--check]]``.
 """
 
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from data import load_dataset
+from reproduce.c19_summary import C19, c19_rows
+from reproduce.claim_registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
 from reproduce.claims import (
     CLEAR_FACTOR,
-    COMPARABLE_FACTOR,
     DIRECTION_ONLY,
     FACTOR_BORDERLINE,
     FAILS,
@@ -30,91 +30,33 @@ from reproduce.claims import (
     NOT_SIGNIFICANT,
     OPPOSITE_NOT_SIGNIFICANT,
     REDUCED_PREFIX,
-    Estimate,
-    above,
-    below,
-    best,
     claim_row,
     not_evidence_verdict,
-    within_factor,
-    worst,
 )
 from reproduce.cli import OneLineParser, main_guard
 from reproduce.constants_table import constants_frame, defaults_frame
 from reproduce.harness.atomic import write_text_atomic
 from reproduce.harness.limits import check_folder_readable, check_output_folder
 from reproduce.harness.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT
-from reproduce.paper_claims import DTS_FAMILY
 from reproduce.verdict_reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reason_of
 
-# The paper's claims (Sec. 5, App. D), in this project's words, with the figures that check them.
-CLAIMS = {
-    "C1": ("With one Condorcet winner, D-TS and D-TS+ are practically indistinguishable.", "fig1, fig3"),
-    "C2": ("On Condorcet data D-TS and D-TS+ have clearly lower regret than every existing method, except on "
-           "StrongBorda.", "fig1, fig3"),
-    "C3": ("D-TS and D-TS+ clearly beat RCS on Condorcet data.", "fig1, fig3"),
-    "C4": ("On the real Condorcet data (ArXiv, Sushi, MSLR 16/32) RCS beats RUCB and CCB by a limited margin.",
-           "fig3"),
-    "C5": ("D-TS/D-TS+ have about RMED1's and ECW-RMED's asymptotic slope but a much smaller constant.",
-           "fig1, fig3"),
-    "C6": ("On Condorcet data ECW-RMED is slightly worse than RMED1, with a similar asymptotic behaviour.", "fig3"),
-    "C7": ("On StrongBorda D-TS/D-TS+ escape the Borda trap, SAVAGE has the lowest Copeland regret, ECW-RMED does "
-           "not do well; under G2W regret SAVAGE approaches RMED1.", "fig3"),
-    "C8": ("On non-Condorcet data the Condorcet-only methods grow near-linearly; Sparring and SAVAGE are large.",
-           "fig1, fig4"),
-    "C9": ("D-TS and D-TS+ are much better than CCB and SCB on all non-Condorcet data (500 arms included).",
-           "fig1, fig4"),
-    "C10": ("MSLR K=5 non-Condorcet: (i) D-TS+ < 0.1 CCB, (ii) D-TS > ECW-RMED, (iii) D-TS+ < ECW-RMED.", "fig1"),
-    "C11": ("Non-Condorcet Cyclic: D-TS is above ECW-RMED; D-TS+ improves on D-TS only a little.", "fig4"),
-    "C12": ("MSLR K=16 non-Condorcet: ECW-RMED stays above D-TS+ up to 5e6; on K=32 the gap is larger.", "fig4"),
-    "C13": ("D-TS+ is below D-TS on MSLR 5, 16 and 32 non-Condorcet.", "fig1, fig4"),
-    "C14": ("In one sample path D-TS spreads its exploitations over all Copeland winners.", "fig5"),
-    "C15": ("(a) ECW-RMED's regret STD is ~200% of its mean, D-TS+'s 13.16%; (b) on Gap, fixed-order ECW-RMED is "
-            "very low, shuffled it is much larger and above D-TS/D-TS+.", "fig2, fig4"),
-    "C16": ("ECW-RMED's regret rises much faster with the feedback delay; on Non-Condorcet Cyclic it overtakes "
-            "both D-TS variants once d exceeds ~300.", "fig6"),
-    "C17": ("Pure D-TS: (a) worse than D-TS on StrongBorda, (b) linear on Non-Condorcet Cyclic, (c) as good or "
-            "better on MSLR K=5.", "fig7"),
-    "C18": ("The RUCB-based elimination seldom acts under practical settings (conclusion).", "c18"),
-    "C19": ("D-TS/D-TS+ beat every existing method except ECW-RMED; against ECW-RMED much better on Condorcet "
-            "data and better or comparable on non-Condorcet data.", "fig1, fig3, fig4 (computed here)"),
-}
-# Past the paper (reproduce/large_scale.py): checked by the same rule, listed after the paper's claims and not
-# counted among them.
-PAST_THE_PAPER = {
-    "L1": ("MergeDTS outperforms the state of the art (here: exact D-TS) on large-scale Condorcet ranker "
-           "evaluation (Li et al. 2020), at T = 1e7 and 1e8.", "large_scale"),
-    "L2": ("On MSLR Informational (no Condorcet winner) the merge algorithms, whose pruning assumes one, have "
-           "higher regret than D-TS.", "large_scale"),
-}
-EVERY_CLAIM = {**CLAIMS, **PAST_THE_PAPER}
-FIGURE_COMMANDS = {"fig1": "make fig1", "fig2": "make fig2", "fig3": "make fig3", "fig4": "make fig4",
-                   "fig5": "make fig5", "fig6": "make fig6", "fig7": "make fig7", "c18": "make c18",
-                   "large": "make large-scale FORCE=1"}
+# The command that writes each figure's tables (by table stem, as a claim's ``figures`` name them).
+FIGURE_COMMANDS = {"fig1_mslr": "make fig1", "fig2_regret_std": "make fig2", "fig3_condorcet": "make fig3",
+                   "fig4_noncondorcet": "make fig4", "fig5_diversity": "make fig5", "fig6_delay": "make fig6",
+                   "fig7_pure_dts": "make fig7", "c18_elimination": "make c18",
+                   "large_scale": "make large-scale FORCE=1"}
 # Each generated block and the file that holds it, relative to the README's folder (the repository root).
 BLOCK_FILES = {"summary": "README.md", "claims": "README.md", "bounds": "docs/figures.md",
                "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
                "bench": "bench/README.md"}
-# Figures whose final-regret tables C19 aggregates, and the panels that have a Condorcet winner.
-C19_FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet")
-# Not "existing methods" of the summary: pure D-TS, and ECW-RMED (compared separately), including its
-# fixed-order curve on Gap (tagged "ECW-RMED (fixed order)").
-NOT_COMPARED_IN_C19 = ("pure_dts", "ecw_rmed")
-C19_EXCEPTIONS = ("strong_borda",)  # the paper's own exception: SAVAGE is lowest there (C2, C7)
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
 FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
 
 
-def claim_id(label: str) -> str:
-    """The claim number of a row id: "C10(ii)" -> "C10", "C15a" -> "C15"."""
-    match = re.match(r"C\d+", str(label))
-    return match.group(0) if match else str(label)
-
-
-def figure_id(name: str) -> str:
-    """The figure of a table stem or of an entry of ``CLAIMS``: "fig1_mslr" -> "fig1", " fig4 (computed
-    here)" -> "fig4", "c18_elimination" -> "c18"."""
-    return name.strip().split()[0].split("_")[0]
+def figure_id(stem: str) -> str:
+    """The short name of a figure's table stem, as a "not measured" row shows where a claim is still to be
+    checked: "fig1_mslr" -> "fig1", "c18_elimination" -> "c18"."""
+    return stem.split("_")[0]
 
 
 def load_tables(folder: Path, suffix: str) -> dict[str, pd.DataFrame]:
@@ -128,53 +70,6 @@ def read_table(path: Path) -> pd.DataFrame:
         return pd.read_csv(path)
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path}: empty file, not a table (rerun the script that writes it)") from None
-
-
-def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | None = None) -> list[dict]:
-    """C19 per regret panel of Figs. 1, 3, 4: every other baseline CLEAR_FACTOR times above the better D-TS
-    variant ("significantly outperform"), and against
-    ECW-RMED CLEAR_FACTOR times lower on Condorcet panels, lower or within COMPARABLE_FACTOR otherwise.
-    A panel some of whose curves are not computed yet (``lines``: the figures' ``_lines.csv``, runs 0) is
-    not measured; StrongBorda, where the paper itself reports SAVAGE lowest (C2, C7), is left out.  The D-TS
-    variants are those the panel draws (``lines``; D-TS alone on the 500-armed panel), both without ``lines``."""
-    rows = []
-    for stem in C19_FIGURES:
-        if stem not in finals:
-            continue
-        drawn = (lines or {}).get(stem)
-        for title, panel in finals[stem].groupby("panel", sort=False):
-            dataset = panel["dataset"].iloc[0]
-            if dataset in C19_EXCEPTIONS:
-                continue
-            estimates = {row.algorithm: Estimate(row.mean_final_regret, row.sem_final_regret)
-                         for row in panel.itertuples()}
-            where = f"{stem} {title}"
-            on_panel = set(drawn.loc[drawn["dataset"] == dataset, "algorithm"]) if drawn is not None else set()
-            family = [name for name in DTS_FAMILY if name in on_panel] or list(DTS_FAMILY)
-            missing = sorted(set(drawn.loc[(drawn["dataset"] == dataset) & (drawn["runs"] == 0), "algorithm"])) \
-                if drawn is not None else []
-            missing += [name for name in family if name not in estimates and name not in missing]
-            if missing:
-                rows.append(claim_row("C19", where, CLAIMS["C19"][0], f"missing: {', '.join(missing)}", NOT_MEASURED))
-                continue
-            ours = [estimates[name] for name in family]
-            mine = min(ours, key=lambda e: e.value)
-            others = {name: e for name, e in estimates.items()
-                      if name not in DTS_FAMILY + NOT_COMPARED_IN_C19 and not name.startswith("ECW-RMED")}
-            verdicts = [above(e, mine, CLEAR_FACTOR) for e in others.values()]
-            measured = f"best D-TS variant {mine}"
-            if others:
-                runner_up = min(others, key=lambda name: others[name].value)
-                measured += f"; best other baseline {runner_up} {others[runner_up]}"
-            if "ecw_rmed" in estimates:
-                ecw = estimates["ecw_rmed"]
-                if load_dataset(panel["dataset"].iloc[0]).has_condorcet_winner:
-                    verdicts.append(above(ecw, mine, CLEAR_FACTOR))
-                else:
-                    verdicts.append(best(below(mine, ecw), within_factor(mine, ecw, COMPARABLE_FACTOR)))
-                measured += f"; ECW-RMED {ecw}"
-            rows.append(claim_row("C19", where, CLAIMS["C19"][0], measured, worst(*verdicts)))
-    return rows
 
 
 def is_quick(folder: Path) -> bool:
@@ -195,7 +90,7 @@ def marked_like(table: pd.DataFrame | None, verdict: str, quick: bool) -> str:
 def claims_table(folder: Path) -> pd.DataFrame:
     """Every claim row of every figure, C19 computed from the final tables (marked as not evidence like the
     rows of its figure, ``marked_like``), and a "not measured" row for each claim and each of its
-    figures (``CLAIMS``) that has not checked it -- a claim checked by one of its figures but not yet by
+    figures (``Claim.figures``) that has not checked it -- a claim checked by one of its figures but not yet by
     another (C15a by fig2, C15b by fig4) is not complete."""
     tables = load_tables(folder, "_claims.csv")
     rows = pd.concat(list(tables.values()), ignore_index=True) if tables else pd.DataFrame(
@@ -206,15 +101,16 @@ def claims_table(folder: Path) -> pd.DataFrame:
         c19["verdict"] = [marked_like(tables.get(where.split()[0]), verdict, is_quick(folder))
                           for where, verdict in zip(c19["where"], c19["verdict"], strict=True)]
     rows = pd.concat([rows, c19], ignore_index=True)
-    present = {(claim_id(label), figure_id(stem)) for stem, table in tables.items() for label in table["claim"]}
-    present |= {("C19", figure_id(stem)) for stem in finals if stem in C19_FIGURES}
+    present = {(claim_id(label), stem) for stem, table in tables.items() for label in table["claim"]}
+    present |= {(C19.id, stem) for stem in finals if stem in C19.figures}
     missing = []
-    for claim, (statement, figures) in EVERY_CLAIM.items():
-        unmeasured = [figure for figure in map(figure_id, figures.split(",")) if (claim, figure) not in present]
+    for claim in EVERY_CLAIM.values():
+        unmeasured = [stem for stem in claim.figures if (claim.id, stem) not in present]
         if not unmeasured:
             continue
-        reason = "not measured yet: run " + ", ".join(FIGURE_COMMANDS[f] for f in unmeasured if f in FIGURE_COMMANDS)
-        missing.append(claim_row(claim, ", ".join(unmeasured), statement, reason, NOT_MEASURED))
+        reason = "not measured yet: run " + ", ".join(FIGURE_COMMANDS[stem] for stem in unmeasured)
+        missing.append(claim_row(claim.id, ", ".join(map(figure_id, unmeasured)), claim.statement, reason,
+                                 NOT_MEASURED))
     rows = pd.concat([rows, pd.DataFrame(missing)], ignore_index=True)
     order = {claim: k for k, claim in enumerate(EVERY_CLAIM)}
     rows["_order"] = rows["claim"].map(lambda label: order.get(claim_id(label), len(order)))
@@ -274,11 +170,13 @@ def summary(claims: pd.DataFrame, docs: str) -> str:
     rows = claims[claims["verdict"].map(explained)]
     reasons = [reason_of(row.claim, row.where) for row in rows.itertuples()]
     categories = pd.Series([reason.category if reason else None for reason in reasons], index=rows.index)
-    clean = [claim for claim in CLAIMS if (ids == claim).any() and (claims.loc[ids == claim, "verdict"] == HOLDS).all()]
-    wording = [claim for claim in CLAIMS if claim not in clean and (ids == claim).any()
+    clean = [claim for claim in PAPER_CLAIMS
+             if (ids == claim).any() and (claims.loc[ids == claim, "verdict"] == HOLDS).all()]
+    wording = [claim for claim in PAPER_CLAIMS if claim not in clean and (ids == claim).any()
                and (claims.loc[ids == claim, "verdict"].isin((HOLDS, FACTOR_BORDERLINE, DIRECTION_ONLY))).all()
                and (categories[ids[rows.index] == claim] == WORD_AS_FACTOR).all()]
-    opening = f"**What reproduces.** {len(clean)} of {len(CLAIMS)} claims hold on every check: {', '.join(clean)}."
+    opening = (f"**What reproduces.** {len(clean)} of {len(PAPER_CLAIMS)} claims hold on every check: "
+               f"{', '.join(clean)}.")
     if wording:
         opening += (f" {len(wording)} more hold in the order they state on every check, with only a factor read "
                     f"from a word such as \"much\" missed or borderline somewhere: {', '.join(wording)}.")
@@ -406,7 +304,7 @@ def generated_blocks(folder: Path) -> dict[str, str]:
     claims = claims_table(folder)
     finals = load_tables(folder, "_final.csv")
     counts = verdict_summary(claims)
-    counts.insert(1, "statement", counts["claim"].map(lambda claim: EVERY_CLAIM[claim][0]))
+    counts.insert(1, "statement", counts["claim"].map(lambda claim: EVERY_CLAIM[claim].statement))
     return {"summary": summary(claims, ""), "claims": markdown_table(counts),
             "compute": markdown_table(compute_table(folder)), "bounds": markdown_table(slope_table(finals)),
             "constants": markdown_table(constants_frame()), "defaults": markdown_table(defaults_frame()),
@@ -430,7 +328,7 @@ def build_report(folder: Path) -> str:
         parts += ["Computed with `--fast`: every algorithm with its exact fast paths (same law as the defaults, "
                   "other random streams; docs/harness.md#fast-paths), not the committed default-path runs.", ""]
     counts = verdict_summary(claims)
-    counts.insert(1, "statement", counts["claim"].map(lambda claim: EVERY_CLAIM[claim][0]))
+    counts.insert(1, "statement", counts["claim"].map(lambda claim: EVERY_CLAIM[claim].statement))
     checks = claims.assign(why=[why(row, numbers, docs) for _, row in claims.iterrows()])
     parts += ["## Summary", "", summary(claims, docs), "",
               f"The verdicts and the reasons are explained in [docs/verdicts.md]({docs}docs/verdicts.md): a verdict "

@@ -1,4 +1,5 @@
-"""reproduce/report.py: every claim listed, C19 computed, every generated block (README, docs/, bench/) current."""
+"""reproduce/report.py: every claim listed, C19 computed (reproduce/c19_summary.py), every generated block
+(README, docs/, bench/) current."""
 
 import dataclasses
 import re
@@ -10,6 +11,8 @@ import pandas as pd
 import pytest
 
 from reproduce import constants_table, report
+from reproduce.c19_summary import c19_rows
+from reproduce.claim_registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
 from reproduce.claims import HOLDS, NOT_MEASURED
 from reproduce.tables import write_table
 from tests.bench_scripts import bench_script
@@ -76,9 +79,9 @@ def test_every_claim_is_listed_and_unchecked_ones_are_not_measured(tmp_path):
     pd.DataFrame([{"claim": "C10(ii)", "where": "Fig. 1 (b)", "statement": "s", "measured": "m",
                    "verdict": HOLDS}]).to_csv(tmp_path / "fig1_mslr_claims.csv", index=False)
     table = report.claims_table(tmp_path)
-    ids = [report.claim_id(label) for label in table["claim"]]
-    order = list(report.EVERY_CLAIM)
-    assert list(dict.fromkeys(ids)) == order == [*report.CLAIMS, "L1", "L2"], "the paper's claims, then past it"
+    ids = [claim_id(label) for label in table["claim"]]
+    order = list(EVERY_CLAIM)
+    assert list(dict.fromkeys(ids)) == order == [*PAPER_CLAIMS, "L1", "L2"], "the paper's claims, then past it"
     assert ids == sorted(ids, key=order.index), "rows are in claim order"
     assert table.loc[table["claim"] == "C10(ii)", "verdict"].item() == HOLDS
     c4 = table[table["claim"] == "C4"].iloc[0]
@@ -103,7 +106,7 @@ def final_row(panel, dataset, algorithm, mean, sem=1.0):
 def test_c19_reads_condorcet_and_non_condorcet_panels_differently(tmp_path, dataset, ecw, verdict):
     rows = [final_row("p", dataset, name, mean) for name, mean in
             (("dts", 100.0), ("dts_plus", 110.0), ("rucb", 200.0), ("ecw_rmed", ecw))]
-    (row,) = report.c19_rows({"fig1_mslr": pd.DataFrame(rows)})
+    (row,) = c19_rows({"fig1_mslr": pd.DataFrame(rows)})
     assert row["verdict"] == verdict
 
 
@@ -111,14 +114,14 @@ def test_c19_is_not_measured_while_a_curve_of_the_panel_is_missing():
     rows = [final_row("p", "mslr5_condorcet", name, mean) for name, mean in (("dts", 100.0), ("dts_plus", 110.0))]
     lines = pd.DataFrame([{"dataset": "mslr5_condorcet", "algorithm": "ecw_rmed", "runs": 0},
                           {"dataset": "mslr5_condorcet", "algorithm": "dts", "runs": 500}])
-    (row,) = report.c19_rows({"fig1_mslr": pd.DataFrame(rows)}, {"fig1_mslr": lines})
+    (row,) = c19_rows({"fig1_mslr": pd.DataFrame(rows)}, {"fig1_mslr": lines})
     assert row["verdict"] == NOT_MEASURED and row["measured"] == "missing: ecw_rmed"
 
 
 def test_c19_fails_when_a_baseline_beats_both_variants():
     rows = [final_row("p", "mslr5_condorcet", name, mean) for name, mean in
             (("dts", 100.0), ("dts_plus", 110.0), ("rucb", 50.0), ("ecw_rmed", 300.0))]
-    assert report.c19_rows({"fig3_condorcet": pd.DataFrame(rows)})[0]["verdict"] == "FAILS"
+    assert c19_rows({"fig3_condorcet": pd.DataFrame(rows)})[0]["verdict"] == "FAILS"
 
 
 def test_update_readme_refuses_a_readme_without_the_block():
@@ -214,11 +217,11 @@ def test_c19_on_the_500_armed_panel_needs_only_the_d_ts_it_draws():
             (("ccb", 900.0), ("scb", 800.0), ("ecw_rmed", 120.0), ("dts", 100.0))]
     lines = pd.DataFrame([{"dataset": "copeland500", "algorithm": name, "runs": 10}
                           for name in ("ccb", "scb", "ecw_rmed", "dts")])
-    (row,) = report.c19_rows({"fig4_noncondorcet": pd.DataFrame(rows)}, {"fig4_noncondorcet": lines})
+    (row,) = c19_rows({"fig4_noncondorcet": pd.DataFrame(rows)}, {"fig4_noncondorcet": lines})
     assert row["verdict"] == HOLDS and "dts_plus" not in row["measured"]
     # a panel that draws D-TS+ still waits for it
     lines = pd.concat([lines, pd.DataFrame([{"dataset": "copeland500", "algorithm": "dts_plus", "runs": 0}])])
-    (row,) = report.c19_rows({"fig4_noncondorcet": pd.DataFrame(rows)}, {"fig4_noncondorcet": lines})
+    (row,) = c19_rows({"fig4_noncondorcet": pd.DataFrame(rows)}, {"fig4_noncondorcet": lines})
     assert row["verdict"] == NOT_MEASURED and row["measured"] == "missing: dts_plus"
 
 
