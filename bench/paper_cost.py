@@ -51,7 +51,7 @@ from data import load_dataset
 from reproduce.cli import OneLineParser, integer, main_guard
 from reproduce.experiment import curves_and_stores, panel_curves
 from reproduce.harness.paths import FAST, RESULTS
-from reproduce.harness.runner import load_line, run_one
+from reproduce.harness.runner import line_seconds, run_one
 from reproduce.paper_config import HORIZON, ROOT_SEED
 
 FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
@@ -128,12 +128,11 @@ def stored_hours(curve, dataset, results=RESULTS) -> tuple[float, float] | None:
     """(worker hours, CPU hours) the stored runs of a curve took (their chunks' records: the wall time of
     the workers, and their CPU time, NaN for chunks older than that record), or None if some are missing
     from ``results``.  Each line is loaded once."""
-    spec = get_algorithm(curve[0].algorithm)
     try:
-        metas = [load_line(line, dataset, spec, results, ROOT_SEED).meta for line in curve]
+        seconds = [line_seconds(line, dataset, results, ROOT_SEED) for line in curve]
     except ValueError:
         return None
-    return (sum(meta["worker_seconds"] for meta in metas) / 3600, sum(meta["cpu_seconds"] for meta in metas) / 3600)
+    return sum(worker for worker, _ in seconds) / 3600, sum(cpu for _, cpu in seconds) / 3600
 
 
 def line_key(line) -> tuple:

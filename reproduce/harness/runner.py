@@ -32,7 +32,14 @@ from reproduce.harness.interrupt import Interrupted
 from reproduce.harness.limits import MAX_JOBS, MAX_RUNS, check_output_folder
 from reproduce.harness.locks import FileLock
 from reproduce.harness.paths import ROOT
-from reproduce.harness.store import chunk_path, inspect_chunk, save_chunk
+from reproduce.harness.store import (
+    ChunkError,
+    chunk_path,
+    config_difference,
+    inspect_chunk,
+    read_chunk_meta,
+    save_chunk,
+)
 from reproduce.paper_config import ROOT_SEED
 
 FORMAT_VERSION = 1
@@ -544,6 +551,25 @@ def chunk_plan(line: Line, dataset, out: Path, seed: int) -> list[tuple[int, int
         stop = min(line.runs, start + size)
         plan.append((start, stop, chunk_path(folder, start, stop), _config(line, dataset, seed, start, stop)))
     return plan
+
+
+def line_seconds(line: Line, dataset, out: Path, seed: int) -> tuple[float, float]:
+    """(worker seconds, CPU seconds) the stored chunks of a line took, from their metadata records alone (NaN CPU
+    for chunks older than that record): what ``load_line(...).meta`` reports, without reading the runs.  ValueError
+    if a chunk is missing or was made with another config; the arrays are not checked (``load_line`` does)."""
+    worker = cpu = 0.0
+    for start, stop, path, config in chunk_plan(line, dataset, out, seed):
+        try:
+            meta = read_chunk_meta(path)
+            diff = config_difference(meta["config"], config)
+        except ChunkError as error:
+            diff = error.reason
+        if diff:
+            raise ValueError(f"missing or stale results for {line.name} on {line.dataset}, runs {start}-{stop - 1}"
+                             f" ({path}: {diff})")
+        worker += float(meta.get("seconds", 0.0))
+        cpu += float(meta.get("cpu_seconds", math.nan))
+    return worker, cpu
 
 
 def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:

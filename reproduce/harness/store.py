@@ -64,14 +64,37 @@ def read_chunk(path: Path) -> dict:
         raise
     except READ_ERRORS as error:
         raise ChunkError(path, f"unreadable ({type(error).__name__}: {error})") from None
+    arrays["meta"] = _decoded_meta(path, arrays.pop("meta"))
+    return arrays
+
+
+def read_chunk_meta(path: Path) -> dict:
+    """The decoded ``meta`` record of the chunk at ``path`` without reading its arrays (``read_chunk``'s checks on
+    the record; the arrays are neither read nor checked); ChunkError as ``read_chunk``."""
+    path = Path(path)
+    if not path.is_file():
+        raise ChunkError(path, "missing" if not path.exists() else "not a file")
     try:
-        meta = json.loads(str(arrays.pop("meta")))
+        with np.load(path, allow_pickle=False) as handle:
+            if "meta" not in handle.files:
+                raise ChunkError(path, "no metadata record")
+            record = handle["meta"]
+    except ChunkError:
+        raise
+    except READ_ERRORS as error:
+        raise ChunkError(path, f"unreadable ({type(error).__name__}: {error})") from None
+    return _decoded_meta(path, record)
+
+
+def _decoded_meta(path: Path, record) -> dict:
+    """The JSON ``meta`` record of a chunk as a dict; ChunkError if it is not JSON or has no config."""
+    try:
+        meta = json.loads(str(record))
     except ValueError as error:
         raise ChunkError(path, f"metadata record is not JSON ({error})") from None
     if not isinstance(meta, dict) or not isinstance(meta.get("config"), dict):
         raise ChunkError(path, "metadata record has no config")
-    arrays["meta"] = meta
-    return arrays
+    return meta
 
 
 def _normal(config: dict) -> dict:

@@ -7,10 +7,12 @@ import re
 import numpy as np
 import pytest
 
+from algorithms import get_algorithm
+from data import load_dataset
 from reproduce.harness import runner
 from reproduce.harness.atomic import write_atomic, write_text_atomic
-from reproduce.harness.runner import Line, run_lines
-from reproduce.harness.store import ChunkError, chunk_path, inspect_chunk, read_chunk, save_chunk
+from reproduce.harness.runner import Line, line_seconds, load_line, run_lines
+from reproduce.harness.store import ChunkError, chunk_path, inspect_chunk, read_chunk, read_chunk_meta, save_chunk
 from reproduce.verify import main as verify_main
 
 ARRAYS = ("regret", "g2w", "final", "self_counts", "permutation", "checkpoints")
@@ -56,6 +58,44 @@ def test_read_chunk_reasons(tmp_path):
     np.savez_compressed(path, x=np.arange(2))  # no metadata record
     assert inspect_chunk(path, {"a": 1})[1] == "no metadata record"
     assert inspect_chunk(tmp_path / "none.npz", {"a": 1}) == (None, None)
+
+
+def test_read_chunk_meta_reads_the_record_alone_with_the_same_reasons(tmp_path):
+    path = chunk_path(tmp_path, 0, 2)
+    with pytest.raises(ChunkError, match="missing"):
+        read_chunk_meta(path)
+    save_chunk(path, {"x": np.arange(2)}, {"config": {"a": 1}, "seconds": 2.5})
+    assert read_chunk_meta(path) == read_chunk(path)["meta"] == {"config": {"a": 1}, "seconds": 2.5}
+    np.savez_compressed(path, x=np.arange(2))
+    with pytest.raises(ChunkError, match="no metadata record"):
+        read_chunk_meta(path)
+    np.savez_compressed(path, meta=np.array("{not json"))
+    with pytest.raises(ChunkError, match="metadata record is not JSON"):
+        read_chunk_meta(path)
+    np.savez_compressed(path, meta=np.array('{"seconds": 1}'))
+    with pytest.raises(ChunkError, match="metadata record has no config"):
+        read_chunk_meta(path)
+
+
+def test_line_seconds_is_what_load_line_reports_and_refuses_what_it_refuses(tmp_path, monkeypatch):
+    """The metadata-only time query agrees with the full load, and a missing or stale chunk is an error there too."""
+    monkeypatch.setattr(runner, "CHUNK_SLOTS", 2 * 300 * 5)
+    line = Line(dataset="mslr5_condorcet", algorithm="rucb", horizon=300, runs=6)
+    run_lines([line], "sec", tmp_path, seed=2, n_jobs=1, progress=False)
+    dataset = load_dataset(line.dataset)
+    meta = load_line(line, dataset, get_algorithm("rucb"), tmp_path, 2).meta
+    worker, cpu = line_seconds(line, dataset, tmp_path, 2)
+    assert worker == meta["worker_seconds"] > 0 and cpu == meta["cpu_seconds"] > 0
+    files = sorted(tmp_path.rglob("runs_*.npz"))
+    assert len(files) == 3
+    with pytest.raises(ValueError, match="stale results"):
+        line_seconds(line, dataset, tmp_path, 3)  # another seed: another config (and folder: missing)
+    _rewrite(files[1], config={"horizon": 299})
+    with pytest.raises(ValueError, match=r"runs 2-3 .*horizon 299 != 300"):
+        line_seconds(line, dataset, tmp_path, 2)
+    files[1].unlink()
+    with pytest.raises(ValueError, match=r"runs 2-3 .*missing"):
+        line_seconds(line, dataset, tmp_path, 2)
 
 
 def _rewrite(path, drop=(), rows=None, config=None):
