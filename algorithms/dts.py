@@ -49,6 +49,7 @@ from core.argmax import argmax_first, argmax_uniform
 from core.bitvotes import refresh_planes, unpack_rows
 from core.bounds import mirrored_bounds, refresh_mirrored_switches
 from core.constants import ALPHA, DTS_BEST
+from core.copy import copy_prefix
 from core.thompson import SAMPLING_DIRECT, record_comparison, sample_beta_given_side, sample_votes
 
 # Stream versions of the sampling values whose draws changed (AlgorithmSpec.streams): "fast" 2 = the
@@ -155,7 +156,7 @@ def select(state, t, rng):
             if fast:
                 if bitsliced:
                     unpack_rows(state.vote_bits, in_candidates, first_row, state.above)
-                rows_drawn[:] = in_candidates
+                copy_prefix(rows_drawn, in_candidates, in_candidates.shape[0])
             a1 = break_tie(rng, state.wins, state.prob_above, indicators, in_candidates, state.tied, rows_drawn,
                            state.rows_scratch, state.theta, state.above, votes, state.tie_break, state.regret_est)
     # Phase 2, lines 13-14: fresh samples against a1 among the arms with l_{i a1} <= 1/2.

@@ -7,6 +7,7 @@ import math
 import numpy as np
 from numba import njit
 
+from core.copy import copy_prefix, copy_rows
 from core.pairs import index_of_pair
 from core.sort import insertion_sort_by_key
 
@@ -242,7 +243,7 @@ def find_min_regret(p, kl, losses, q, q_best, sup_key, sup_opp, sup_len):
         if best < 0 or objective < best_obj:
             best = i1
             best_obj = objective
-            q_best[:, :] = q
+            copy_rows(q_best, q)
     return best
 
 
@@ -280,8 +281,8 @@ def after_play(state):
     counters.position += 1
     if counters.position == counters.current_len:
         counters.current_len = counters.next_len
-        state.current_list[: counters.next_len] = next_list[: counters.next_len]
-        in_remaining[:] = in_next
+        copy_prefix(state.current_list, next_list, counters.next_len)
+        copy_prefix(in_remaining, in_next, in_next.shape[0])
         in_next[:] = False
         counters.next_len = 0
         counters.position = 0

@@ -1,6 +1,7 @@
 """D-TS, D-TS+ and pure D-TS: exact first-slot behaviour, the (a1, a2) distribution in fixed states
 against a Monte-Carlo of a plain NumPy transcription of Algorithm 1, parameters, and regret shape."""
 
+import functools
 import warnings
 
 import numpy as np
@@ -45,6 +46,21 @@ def support(n, w, t, variant):
             if variant == "pure" or a2 == a1 or L[a2, a1] <= 0.5}
 
 
+@functools.lru_cache(maxsize=None)
+def reference_pairs(wins: tuple, variant: str, seed: int, tie_break: str = "as-run") -> tuple:
+    """DRAWS (a1, a2) of the reference transcription of Algorithm 1 in the state of ``wins`` (a tuple of rows) at
+    slot T_FIXED, from ``default_rng(seed)``.  Cached: one reference sample serves every sampling mode that is
+    compared with it (the sample, not the comparison, is what costs)."""
+    n, w = stats_from_wins(wins)
+    rng = np.random.default_rng(seed)
+    return tuple(ref.dts_select(n, w, T_FIXED, rng, variant=variant, tie_break=tie_break) for _ in range(DRAWS))
+
+
+def as_key(wins) -> tuple:
+    """A win matrix given as nested lists, as the hashable key of ``reference_pairs``."""
+    return tuple(map(tuple, wins))
+
+
 def joint_table(pairs, K):
     table = np.zeros((K, K), np.int64)
     for a1, a2 in pairs:
@@ -63,8 +79,7 @@ def test_candidate_distribution_matches_algorithm_1(wins, name, variant, samplin
     set_stats(state, n, w)
     rng = np.random.default_rng(11)
     fast = [spec.select(state, T_FIXED, rng) for _ in range(DRAWS)]
-    ref_rng = np.random.default_rng(12)
-    slow = [ref.dts_select(n, w, T_FIXED, ref_rng, variant=variant) for _ in range(DRAWS)]
+    slow = reference_pairs(as_key(wins), variant, 12)
     observed = np.vstack([joint_table(fast, K), joint_table(slow, K)])
     assert set(fast) <= support(n, w, T_FIXED, variant)
     keep = observed.sum(axis=0) > 0
@@ -121,17 +136,11 @@ def test_dts_plus_paper_tie_break_differs_only_when_an_outside_arm_has_more_vote
 WINS_C = [[0, 5, 40, 4], [5, 0, 6, 4], [2, 4, 0, 40], [6, 6, 2, 0]]
 
 
-def _dts_plus_reference_pairs(n, w, tie_break, seed):
-    rng = np.random.default_rng(seed)
-    return [ref.dts_select(n, w, T_FIXED, rng, variant="dts_plus", tie_break=tie_break) for _ in range(DRAWS)]
-
-
 def test_the_paper_tie_break_changes_the_law_in_state_c():
     """In state C the two normalisations of Sec. 4.3 give different (a1, a2) laws (P(a1 = 0) ~ 0.57 vs
     ~0.61 in the reference), so the next test can tell an implementation that ignores ``tie_break``."""
-    n, w = stats_from_wins(WINS_C)
-    observed = np.vstack([joint_table(_dts_plus_reference_pairs(n, w, "as-run", 1), 4),
-                          joint_table(_dts_plus_reference_pairs(n, w, "paper", 2), 4)])
+    observed = np.vstack([joint_table(reference_pairs(as_key(WINS_C), "dts_plus", 1, "as-run"), 4),
+                          joint_table(reference_pairs(as_key(WINS_C), "dts_plus", 22, "paper"), 4)])
     assert stats.chi2_contingency(observed[:, observed.sum(axis=0) > 0]).pvalue < 1e-6
 
 
@@ -145,7 +154,8 @@ def test_dts_plus_paper_tie_break_matches_the_reference(sampling):
     rng = np.random.default_rng(21)
     pairs = [spec.select(state, T_FIXED, rng) for _ in range(DRAWS)]
     assert {a1 for a1, _ in pairs} == {0, 1}
-    observed = np.vstack([joint_table(pairs, 4), joint_table(_dts_plus_reference_pairs(n, w, "paper", 22), 4)])
+    reference = reference_pairs(as_key(WINS_C), "dts_plus", 22, "paper")
+    observed = np.vstack([joint_table(pairs, 4), joint_table(reference, 4)])
     assert stats.chi2_contingency(observed[:, observed.sum(axis=0) > 0]).pvalue > 1e-4
 
 

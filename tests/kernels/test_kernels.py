@@ -17,6 +17,7 @@ from core.bounds import (
     update_pair,
     upper_copeland_from_switches,
 )
+from core.copy import copy_prefix, copy_rows
 from core.kl import kl_bernoulli, kl_clamped, kl_lcb, kl_ucb
 from core.thompson import fill_above_half, sample_beta_given_side, sample_votes
 from data import dataset_from_matrix
@@ -284,3 +285,19 @@ def test_bound_switch_tables_first_slot():
     for log_t, expected in ((0.0, K - 1), (math.log(2), 0)):
         np.testing.assert_array_equal(upper_copeland_from_switches(upper, log_t, np.zeros(K, np.int64)), K - 1)
         np.testing.assert_array_equal(lower_copeland_from_switches(lower, log_t, np.zeros(K, np.int64)), expected)
+
+
+def test_copies_match_numpy_slice_assignment():
+    """core.copy against the slice assignments they replace, and nothing beyond the prefix is touched."""
+    rng = np.random.default_rng(5)
+    source, target = rng.random(7), np.full(7, -1.0)
+    expected = target.copy()
+    expected[:4] = source[:4]
+    copy_prefix(target, source, 4)
+    assert np.array_equal(target, expected)
+    flags, into = rng.random(5) < 0.5, np.zeros(5, np.bool_)
+    copy_prefix(into, flags, 5)
+    assert np.array_equal(into, flags)
+    matrix, rows = rng.random((3, 4)), np.zeros((3, 4))
+    copy_rows(rows, matrix)
+    assert np.array_equal(rows, matrix)
