@@ -1,9 +1,10 @@
 """Cost against K: nanoseconds per slot (after the warm-up) of every benchmarked algorithm against the number of
 arms, log-log, drawn from bench/step_cost.csv (``make bench``) -- the defaults solid, the exact fast paths dashed,
 one Beta draw (the median of the timings in the table) as a dotted line, and the authors' C++ per-step times
-where the table has them (``ns_later / x_cpp``: RUCB, RMED1, ECW-RMED and CCB; the table holds no C++ time of
-D-TS) as open diamonds of the algorithm's colour.  A row of 0 ns (every later slot skipped) has no place on a
-log axis and is left out of the drawing (it stays in the CSV).
+where the table has them (``ns_later / x_cpp``, from ``CPP_ANCHOR_US`` of bench/step_cost.py: RUCB, RMED1,
+ECW-RMED and CCB from issue #3, D-TS and D-TS+ measured here) as open diamonds of the algorithm's colour.
+A row of 0 ns (every later slot skipped) has no place on a log axis and is left out of the drawing (it stays
+in the CSV).
 
 Usage: python bench/cost_vs_k.py [--table bench/step_cost.csv] [--figures DIR]   (writes DIR/cost_vs_k.png/.pdf/.csv)
 """

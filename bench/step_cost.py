@@ -79,12 +79,18 @@ MIN_TIMED_SECONDS = 0.5
 MAX_SLOTS = max(WARMUP.values())
 # The two parameter sets an algorithm can be timed with: its defaults and its exact fast paths.
 PATHS = ("reference", "fast")
-# The authors' C++ per-step times in microseconds (issue #3), keyed by our K (their K = 100 -> 136).
+# The authors' C++ per-step times in microseconds, keyed by our K.  RUCB, RMED1, ECW-RMED, CCB: issue #3 (their
+# K = 100 -> 136).  D-TS, D-TS+ (their Alg_DTS, Alg_DTS2): measured on this machine on 2026-11-28 from their
+# public code built with g++ -O2 on the bench's datasets, process CPU time per slot of their singleRun after
+# WARMUP[K] slots, median of 5 (K <= 32) or 3 processes, load average 3.5-6.5 (bench/README.md, "The authors'
+# C++ D-TS").
 CPP_ANCHOR_US = {
     "rucb": {5: 0.34, 16: 2.4, 32: 8.5, 136: 70.0, 500: 3400.0},
     "rmed1": {5: 0.24, 16: 1.0, 32: 4.0, 136: 22.0},
     "ecw_rmed": {5: 1.9, 16: 21.0, 32: 106.0, 136: 5600.0},
     "ccb": {5: 1.5, 16: 7.5, 32: 23.0, 136: 170.0, 500: 8000.0},
+    "dts": {5: 9.69, 16: 46.5, 32: 194.0, 136: 3250.0, 500: 46000.0},
+    "dts_plus": {5: 5.64, 16: 45.7, 32: 186.0, 136: 3260.0, 500: 47200.0},
 }
 
 
