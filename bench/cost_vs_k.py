@@ -1,9 +1,11 @@
 """Cost against K: nanoseconds per slot (after the warm-up) of every benchmarked algorithm against the number of
 arms, log-log, drawn from bench/step_cost.csv (``make bench``) -- the defaults solid, the exact fast paths dashed,
 one Beta draw (the median of the timings in the table) as a dotted line, and the authors' C++ per-step times
-where the table has them (``ns_later / x_cpp``: RUCB, RMED1, ECW-RMED and CCB; the table holds no C++ time of
-D-TS) as open diamonds of the algorithm's colour.  A row of 0 ns (every later slot skipped) has no place on a
-log axis and is left out of the drawing (it stays in the CSV).
+where the table has them (``ns_later / x_cpp``, from ``CPP_ANCHOR_US`` of bench/step_cost.py: RUCB, RMED1,
+ECW-RMED and CCB from issue #3, D-TS and D-TS+ measured here) as open diamonds of the algorithm's colour,
+nested (each algorithm's a size smaller) where they coincide.
+A row of 0 ns (every later slot skipped) has no place on a log axis and is left out of the drawing (it stays
+in the CSV).
 
 Usage: python bench/cost_vs_k.py [--table bench/step_cost.csv] [--figures DIR]   (writes DIR/cost_vs_k.png/.pdf/.csv)
 """
@@ -22,6 +24,9 @@ from reproduce.plotting import save_figure, setup_theme
 from reproduce.tables import write_table
 
 NAME = "cost_vs_k"
+# Each algorithm's C++ diamonds a step smaller than the previous one's, so that coinciding anchors (D-TS and
+# D-TS+ from K = 16 on) nest instead of hiding each other.
+CPP_MARKER_SIZE, CPP_MARKER_STEP = 12.0, 1.6
 
 
 def cost_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -45,8 +50,9 @@ def plot(frame: pd.DataFrame, stem: Path) -> None:
         ax.plot(rows["K"], rows["ns_later"], color=spec.color, marker=spec.marker, markersize=4,
                 linestyle="-" if path == "default" else "--", label=label)
     cpp = frame.dropna(subset=["cpp_ns"]).drop_duplicates(["algorithm", "K"])
-    for algorithm, rows in cpp.groupby("algorithm"):
-        ax.plot(rows["K"], rows["cpp_ns"], linestyle="none", marker="D", markersize=7, markerfacecolor="none",
+    for index, (algorithm, rows) in enumerate(cpp.groupby("algorithm")):
+        size = CPP_MARKER_SIZE - CPP_MARKER_STEP * index
+        ax.plot(rows["K"], rows["cpp_ns"], linestyle="none", marker="D", markersize=size, markerfacecolor="none",
                 color=ALGORITHMS[algorithm].color, label=f"{ALGORITHMS[algorithm].label}: authors' C++")
     beta = float(frame["beta_ns"].median())
     ax.axhline(beta, color="black", linestyle=":", label=f"one Beta draw ({beta:.0f} ns)")

@@ -23,8 +23,10 @@ MB" is the size of the algorithm's state arrays; the peak resident memory of the
 at the end.  K = 2000 has no data file: the bench generates a three-Copeland-winner tournament like
 the 500-armed one (``data.make_copeland_500(K=2000, ...)`` with the probabilities drawn uniformly from
 the ranges in ``K2000_RANGES`` with seed 2000).  Where the authors' C++ simulator has a published
-per-step time (issue #3's anchors at K = 5, 16, 32, 100, 500; the K = 100 anchor is shown against
-K = 136), "x C++" is our later-phase time as a fraction of it.  Timings, not pass/fail.
+per-step time (``CPP_ANCHOR_US``: RUCB, RMED1, ECW-RMED and CCB from issue #3's anchors at K = 5, 16, 32,
+100, 500, the K = 100 anchor shown against K = 136; D-TS and D-TS+ measured on this machine from the
+authors' public code at K = 5, 16, 32, 136, 500, bench/README.md says how), "x C++" is our later-phase
+time as a fraction of it.  Timings, not pass/fail.
 
 With ``--csv PATH`` the rows are also written as a table (with the Beta and uniform draw costs, the
 load average, the time and the commit they were measured at); ``make bench`` writes
@@ -32,6 +34,8 @@ load average, the time and the commit they were measured at); ``make bench`` wri
 bench/README.md.
 With ``--merge`` only the rows measured now replace those of the same (algorithm, options, K) in the
 existing CSV, the others are kept: e.g. re-measure D-TS after a change to it without re-timing the rest.
+With ``--refresh-cpp`` nothing is timed: only the column ``x_cpp`` of the CSV is recomputed from its
+``ns_later`` and ``CPP_ANCHOR_US`` (after an anchor is added or changed).
 
 With ``--whole`` each row also times one whole run from slot 1 (``WHOLE``: 1e6 slots at K <= 32,
 2e5 from K = 136 on; ``--whole-slots N``: N at every K) and reports its mean ns per slot, the cost a
@@ -39,6 +43,7 @@ figure actually pays.
 
 Usage: python bench/step_cost.py [--algorithms dts dts_plus ...] [--K 5 16 ...] [--warmup N] [--steps N]
        [--paths reference fast] [--whole [--whole-slots N]] [--csv PATH [--merge]]
+       python bench/step_cost.py --csv PATH --refresh-cpp
 """
 
 import os
@@ -74,12 +79,18 @@ MIN_TIMED_SECONDS = 0.5
 MAX_SLOTS = max(WARMUP.values())
 # The two parameter sets an algorithm can be timed with: its defaults and its exact fast paths.
 PATHS = ("reference", "fast")
-# The authors' C++ per-step times in microseconds (issue #3), keyed by our K (their K = 100 -> 136).
+# The authors' C++ per-step times in microseconds, keyed by our K.  RUCB, RMED1, ECW-RMED, CCB: issue #3 (their
+# K = 100 -> 136).  D-TS, D-TS+ (their Alg_DTS, Alg_DTS2): measured on this machine on 2026-11-28 from their
+# public code built with g++ -O2 on the bench's datasets, process CPU time per slot of their singleRun after
+# WARMUP[K] slots, median of 5 (K <= 32) or 3 processes, load average 3.5-6.5 (bench/README.md, "The authors'
+# C++ D-TS").
 CPP_ANCHOR_US = {
     "rucb": {5: 0.34, 16: 2.4, 32: 8.5, 136: 70.0, 500: 3400.0},
     "rmed1": {5: 0.24, 16: 1.0, 32: 4.0, 136: 22.0},
     "ecw_rmed": {5: 1.9, 16: 21.0, 32: 106.0, 136: 5600.0},
     "ccb": {5: 1.5, 16: 7.5, 32: 23.0, 136: 170.0, 500: 8000.0},
+    "dts": {5: 9.69, 16: 46.5, 32: 194.0, 136: 3250.0, 500: 46000.0},
+    "dts_plus": {5: 5.64, 16: 45.7, 32: 186.0, 136: 3260.0, 500: 47200.0},
 }
 
 
@@ -182,9 +193,13 @@ def parse_arguments(argv=None):
     parser.add_argument("--csv", type=Path, default=None, help="also write the rows to this CSV file")
     parser.add_argument("--merge", action="store_true",
                         help="with --csv: replace only the rows measured now in the existing file, keep the others")
+    parser.add_argument("--refresh-cpp", action="store_true",
+                        help="with --csv: time nothing, recompute only the x_cpp column of the existing file "
+                             "from CPP_ANCHOR_US")
     args = parser.parse_args(argv)
-    if args.merge and (args.csv is None or not args.csv.is_file()):
-        raise ValueError(f"--merge needs --csv naming an existing file, got {args.csv}")
+    for flag, given in (("--merge", args.merge), ("--refresh-cpp", args.refresh_cpp)):
+        if given and (args.csv is None or not args.csv.is_file()):
+            raise ValueError(f"{flag} needs --csv naming an existing file, got {args.csv}")
     if args.csv is not None:
         if args.csv.is_dir():
             raise ValueError(f"--csv {args.csv}: is a folder, not a file")
@@ -197,6 +212,20 @@ def parse_arguments(argv=None):
     for name in args.algorithms:
         get_algorithm(name)
     return args
+
+
+def cpp_fraction(name: str, K: int, later: float) -> float:
+    """Our later-phase ns per slot ``later`` as a fraction of the authors' C++ per-step time of ``name`` at
+    ``K`` (``CPP_ANCHOR_US``); NaN where there is none."""
+    anchor = CPP_ANCHOR_US.get(name, {}).get(K)
+    return later / (anchor * 1e3) if anchor else float("nan")
+
+
+def refresh_cpp(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` (rows of ``--csv``) with its ``x_cpp`` column recomputed from ``ns_later`` and
+    ``CPP_ANCHOR_US``; every other column unchanged, nothing re-timed."""
+    rows = zip(table["algorithm"], table["K"], table["ns_later"], strict=True)
+    return table.assign(x_cpp=[cpp_fraction(name, K, later) for name, K, later in rows])
 
 
 def timed_params(spec, paths) -> list[tuple[str, dict]]:
@@ -222,7 +251,16 @@ def merge_rows(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
 
 def main(argv=None):
     """Print the table of step costs (bad input: one ``error:`` line, exit status 2)."""
-    main_guard(lambda: print_step_costs(parse_arguments(argv)))
+    def run():
+        """Parse and check, then refresh the x_cpp column (``--refresh-cpp``) or time."""
+        args = parse_arguments(argv)
+        if args.refresh_cpp:
+            write_table(refresh_cpp(pd.read_csv(args.csv)), args.csv)
+            print(f"recomputed x_cpp of {args.csv} from CPP_ANCHOR_US")
+        else:
+            print_step_costs(args)
+
+    main_guard(run)
 
 
 def print_step_costs(args):
@@ -246,8 +284,8 @@ def print_step_costs(args):
                 slots = args.whole_slots or WHOLE[K]
                 whole = (timed_run(bench_dataset(K), get_algorithm(name), params, slots, repeats=1) / slots * 1e9
                          if args.whole else float("nan"))
-                anchor = CPP_ANCHOR_US.get(name, {}).get(K)
-                versus = f"{later / (anchor * 1e3):>7.3f}" if anchor else f"{'-':>7}"
+                fraction = cpp_fraction(name, K, later)
+                versus = f"{'-':>7}" if np.isnan(fraction) else f"{fraction:>7.3f}"
                 if reference is None:
                     reference, ratio = {"early": early, "later": later, "slots": (warmup, steps)}, "-"
                 else:
@@ -262,7 +300,7 @@ def print_step_costs(args):
                              "steps": steps, "ns_early": early, "ns_later": later, "x_beta": later / beta,
                              "ns_whole": whole, "whole_slots": slots if args.whole else 0,
                              "x_uniform": later / uniform, "state_mb": mb,
-                             "x_cpp": later / (anchor * 1e3) if anchor else float("nan"),
+                             "x_cpp": fraction,
                              "beta_ns": beta, "uniform_ns": uniform, "load_average": load,
                              "measured": measured, "commit": git_commit()})
     if args.csv is not None:

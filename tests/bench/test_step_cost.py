@@ -1,5 +1,9 @@
-"""bench/step_cost.py: how many slots a row is timed on (the timings themselves are not tested)."""
+"""bench/step_cost.py: how many slots a row is timed on, and the x_cpp column recomputed from the C++ anchors
+(the timings themselves are not tested)."""
 
+import math
+
+import pandas as pd
 import pytest
 
 from tests.bench_scripts import bench_script
@@ -60,3 +64,31 @@ def test_each_path_grows_its_own_slots(step_cost, monkeypatch, capsys):
     step_cost.main(["--algorithms", "rucb", "--K", "2000"])
     rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("rucb")]
     assert [row[3] for row in rows] == ["2000", "2000"] and rows[1][-1] == "1.0/1.0"
+
+
+def test_refresh_cpp_recomputes_only_x_cpp(step_cost, monkeypatch, tmp_path):
+    """``--refresh-cpp`` times nothing and rewrites only ``x_cpp``: ns_later / (anchor us * 1e3) where
+    CPP_ANCHOR_US has the (algorithm, K), NaN where it has none (a stale value is dropped); other columns and
+    row order unchanged."""
+    monkeypatch.setattr(step_cost, "CPP_ANCHOR_US", {"dts": {5: 2.0}, "rucb": {16: 0.5}})
+    monkeypatch.setattr(step_cost, "timed_run", lambda *args, **kwargs: pytest.fail("--refresh-cpp timed a run"))
+    table = pd.DataFrame({"algorithm": ["dts", "dts", "rucb", "sparring"], "options": ["-", "sampling=fast", "-", "-"],
+                          "K": [5, 2000, 16, 5], "ns_later": [500.0, 7.0, 250.0, 3.0],
+                          "x_cpp": [float("nan"), float("nan"), 9.0, 1.0], "measured": ["a", "b", "c", "d"]})
+    path = tmp_path / "step_cost.csv"
+    table.to_csv(path, index=False)
+    step_cost.main(["--csv", str(path), "--refresh-cpp"])
+    refreshed = pd.read_csv(path)
+    assert refreshed["x_cpp"].iloc[0] == 0.25 and refreshed["x_cpp"].iloc[2] == 0.5
+    assert math.isnan(refreshed["x_cpp"].iloc[1]) and math.isnan(refreshed["x_cpp"].iloc[3])
+    pd.testing.assert_frame_equal(refreshed.drop(columns="x_cpp"), table.drop(columns="x_cpp"))
+
+
+def test_refresh_cpp_needs_an_existing_csv(step_cost, tmp_path, capsys):
+    """Without ``--csv`` naming an existing file: one ``error:`` line naming the flag and the value, exit 2."""
+    missing = tmp_path / "none.csv"
+    with pytest.raises(SystemExit) as stop:
+        step_cost.main(["--refresh-cpp", "--csv", str(missing)])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == f"error: --refresh-cpp needs --csv naming an existing file, got {missing}\n"
+    assert not missing.exists()
