@@ -557,19 +557,29 @@ def line_seconds(line: Line, dataset, out: Path, seed: int) -> tuple[float, floa
     """(worker seconds, CPU seconds) the stored chunks of a line took, from their metadata records alone (NaN CPU
     for chunks older than that record): what ``load_line(...).meta`` reports, without reading the runs.  ValueError
     if a chunk is missing or was made with another config; the arrays are not checked (``load_line`` does)."""
-    worker = cpu = 0.0
+    metas = []
     for start, stop, path, config in chunk_plan(line, dataset, out, seed):
         try:
             meta = read_chunk_meta(path)
-            diff = config_difference(meta["config"], config)
+            reason = config_difference(meta["config"], config)
         except ChunkError as error:
-            diff = error.reason
-        if diff:
-            raise ValueError(f"missing or stale results for {line.name} on {line.dataset}, runs {start}-{stop - 1}"
-                             f" ({path}: {diff})")
-        worker += float(meta.get("seconds", 0.0))
-        cpu += float(meta.get("cpu_seconds", math.nan))
-    return worker, cpu
+            reason = error.reason
+        if reason:
+            raise _not_stored(line, start, stop, path, reason)
+        metas.append(meta)
+    return _chunk_seconds(metas)
+
+
+def _not_stored(line: Line, start: int, stop: int, path: Path, reason: str) -> ValueError:
+    """The error of a line whose chunk of runs ``start .. stop-1`` at ``path`` cannot be used (``reason``)."""
+    return ValueError(f"missing or stale results for {line.name} on {line.dataset}, runs {start}-{stop - 1} "
+                      f"({path}: {reason})")
+
+
+def _chunk_seconds(metas: list[dict]) -> tuple[float, float]:
+    """(worker seconds, CPU seconds) summed over chunks' metadata records (NaN CPU if one lacks the record)."""
+    return (float(sum(meta.get("seconds", 0.0) for meta in metas)),
+            float(sum(meta.get("cpu_seconds", math.nan) for meta in metas)))
 
 
 def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
@@ -578,15 +588,14 @@ def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
     for start, stop, path, config in chunk_plan(line, dataset, out, seed):
         chunk, reason = stored_chunk(path, config, dataset)
         if chunk is None:
-            raise ValueError(f"missing or stale results for {line.name} on {line.dataset}, runs {start}-{stop - 1}"
-                             f" ({path}: {reason or 'missing'})")
+            raise _not_stored(line, start, stop, path, reason or "missing")
         parts.append(chunk)
     stack = {key: np.concatenate([part[key] for part in parts]) for key in
              ("regret", "g2w", "final", "self_counts", "permutation")}
+    worker, cpu = _chunk_seconds([part["meta"] for part in parts])
     meta = {"config": _config(line, dataset, seed, 0, line.runs),
             "commits": sorted({part["meta"].get("commit", "unknown") for part in parts}),
-            "worker_seconds": float(sum(part["meta"].get("seconds", 0.0) for part in parts)),
-            "cpu_seconds": float(sum(part["meta"].get("cpu_seconds", math.nan) for part in parts))}
+            "worker_seconds": worker, "cpu_seconds": cpu}
     return LineResult(line=line, label=spec.label if not line.tag else line.tag, checkpoints=parts[0]["checkpoints"],
                       regret=stack["regret"].astype(np.float64), g2w=stack["g2w"].astype(np.float64),
                       final=stack["final"], self_counts=stack["self_counts"], permutations=stack["permutation"],

@@ -52,18 +52,7 @@ def save_chunk(path: Path, arrays: dict, meta: dict) -> None:
 def read_chunk(path: Path) -> dict:
     """Every array of the chunk at ``path`` plus its decoded ``meta``; ChunkError if the file is missing,
     truncated, corrupt (bad zip, bad CRC, bad compressed data) or has no valid metadata record."""
-    path = Path(path)
-    if not path.is_file():
-        raise ChunkError(path, "missing" if not path.exists() else "not a file")
-    try:
-        with np.load(path, allow_pickle=False) as handle:
-            if "meta" not in handle.files:
-                raise ChunkError(path, "no metadata record")
-            arrays = {key: handle[key] for key in handle.files}
-    except ChunkError:
-        raise
-    except READ_ERRORS as error:
-        raise ChunkError(path, f"unreadable ({type(error).__name__}: {error})") from None
+    arrays = _read_members(Path(path), every=True)
     arrays["meta"] = _decoded_meta(path, arrays.pop("meta"))
     return arrays
 
@@ -71,19 +60,23 @@ def read_chunk(path: Path) -> dict:
 def read_chunk_meta(path: Path) -> dict:
     """The decoded ``meta`` record of the chunk at ``path`` without reading its arrays (``read_chunk``'s checks on
     the record; the arrays are neither read nor checked); ChunkError as ``read_chunk``."""
-    path = Path(path)
+    return _decoded_meta(path, _read_members(Path(path), every=False)["meta"])
+
+
+def _read_members(path: Path, every: bool) -> dict:
+    """The ``meta`` record of the chunk file ``path`` and, if ``every``, all its other arrays; ChunkError if the
+    file is missing, unreadable or has no metadata record."""
     if not path.is_file():
         raise ChunkError(path, "missing" if not path.exists() else "not a file")
     try:
         with np.load(path, allow_pickle=False) as handle:
             if "meta" not in handle.files:
                 raise ChunkError(path, "no metadata record")
-            record = handle["meta"]
+            return {key: handle[key] for key in (handle.files if every else ["meta"])}
     except ChunkError:
         raise
     except READ_ERRORS as error:
         raise ChunkError(path, f"unreadable ({type(error).__name__}: {error})") from None
-    return _decoded_meta(path, record)
 
 
 def _decoded_meta(path: Path, record) -> dict:
