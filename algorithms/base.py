@@ -2,9 +2,9 @@
 
 An algorithm is a small state (a ``typing.NamedTuple``: its settings as scalar fields, everything that
 changes as NumPy arrays; a changing scalar as a one-element array, several as the named fields of one
-record, ``counters[0].<name>``, because
-every array of a state costs reference-count updates whenever the state is passed to a kernel; kernels
-unpack the whole state once, into locals named after its fields) and three functions:
+record, ``counters[0].<name>``; a kernel binds the fields it uses to locals of the same names in its
+opening lines and does not use ``state`` after them, because numba counts a reference to every array of
+a state that is live in a call -- docs/extending.md#adding-an-algorithm) and three functions:
 ``init`` (plain Python: validates parameters, builds the state), and the njit ``select(state, t, rng)
 -> (a1, a2)`` and ``update(state, a1, a2, a1_won, t)``.  ``select`` may change bookkeeping (round-robin
 pointers, candidate lists); ``update`` changes only the comparison statistics, so that feedback delay

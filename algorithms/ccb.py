@@ -250,11 +250,13 @@ def select(state, t, rng):
     upper_switch, lower_switch, upper_copeland = state.upper_switch, state.lower_switch, state.upper_copeland
     max_losses, in_winners, challengers, challenger_lens = (state.max_losses, state.in_winners, state.challengers,
                                                             state.challenger_lens)
-    in_candidates = state.in_candidates
+    in_candidates, lower_copeland, row_next, unresolved = (state.in_candidates, state.lower_copeland, state.row_next,
+                                                           state.unresolved)
+    comparisons, wins, alpha, upper_column = state.comparisons, state.wins, state.alpha, state.upper_column
     K = in_candidates.shape[0]
     log_t = math.log(t)
-    disproven = _refresh_counts(upper_switch, lower_switch, log_t, upper_copeland, state.lower_copeland,
-                                state.row_next, challengers, challenger_lens, state.unresolved)
+    disproven = _refresh_counts(upper_switch, lower_switch, log_t, upper_copeland, lower_copeland,
+                                row_next, challengers, challenger_lens, unresolved)
     top = np.max(upper_copeland)
     for i in range(K):
         in_candidates[i] = upper_copeland[i] == top
@@ -262,13 +264,13 @@ def select(state, t, rng):
         _reset_disproven(lower_switch, log_t, max_losses, in_winners, challengers, challenger_lens)
     elif disproven:
         _reset(max_losses, in_winners, challenger_lens)
-    _remove_non_winners(upper_switch, log_t, upper_copeland, state.lower_copeland, max_losses, in_winners, challengers,
+    _remove_non_winners(upper_switch, log_t, upper_copeland, lower_copeland, max_losses, in_winners, challengers,
                         challenger_lens)
-    _add_winners(rng, upper_copeland, state.lower_copeland, in_candidates, max_losses, in_winners, challengers,
+    _add_winners(rng, upper_copeland, lower_copeland, in_candidates, max_losses, in_winners, challengers,
                  challenger_lens)
     if rng.random() < CCB_P_EXPLORE:
         i, j = _exploration_pair(rng, upper_switch, lower_switch, log_t, challengers, challenger_lens,
-                                 state.unresolved)
+                                 unresolved)
         if i >= 0:
             return i, j
     overlap = False
@@ -278,22 +280,22 @@ def select(state, t, rng):
         for i in range(K):
             in_candidates[i] = in_candidates[i] and in_winners[i]
     a1 = uniform_member(rng, in_candidates)
-    direct_upper_column(state.comparisons, state.wins, a1, log_t, state.alpha, state.upper_column)
-    return a1, _challenger(rng, state.upper_column, lower_switch, log_t, a1, challengers, challenger_lens)
+    direct_upper_column(comparisons, wins, a1, log_t, alpha, upper_column)
+    return a1, _challenger(rng, upper_column, lower_switch, log_t, a1, challengers, challenger_lens)
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update and the pair's cached switch times; a compared pair (a1 != a2) makes the
     rows a1 and a2 due for a recount at the next ``select``."""
-    update_pair(state.comparisons, state.wins, a1, a2, a1_won)
-    refresh_direct_bound_switches(state.comparisons, state.wins, state.alpha, state.upper_switch, state.lower_switch,
-                                  a1, a2)
+    comparisons, wins, alpha, row_next = state.comparisons, state.wins, state.alpha, state.row_next
+    upper_switch, lower_switch = state.upper_switch, state.lower_switch
+    update_pair(comparisons, wins, a1, a2, a1_won)
+    refresh_direct_bound_switches(comparisons, wins, alpha, upper_switch, lower_switch, a1, a2)
     if a1 != a2:
-        row_next = state.row_next
         row_next[a1] = -math.inf
         row_next[a2] = -math.inf
-        row_next[state.comparisons.shape[0] + EARLIEST] = -math.inf
+        row_next[comparisons.shape[0] + EARLIEST] = -math.inf
 
 
 CCB_SPEC = AlgorithmSpec(

@@ -92,14 +92,17 @@ def skip(state, t, rng, t_limit):
     """
     comparisons, wins, alpha, lower_switch = state.comparisons, state.wins, state.alpha, state.lower_switch
     challengers, challenger_lens, row_next = state.challengers, state.challenger_lens, state.row_next
+    upper_copeland, lower_copeland, max_losses, in_winners = (state.upper_copeland, state.lower_copeland,
+                                                              state.max_losses, state.in_winners)
+    unresolved, upper_switch = state.unresolved, state.upper_switch
     K = comparisons.shape[0]
     log_t = math.log(t)
     if log_t < row_next[K + CHECKED_AT] or log_t >= row_next[K + EARLIEST]:
         return 0, -1
-    a = _sole_candidate(state.upper_copeland)
-    if (a < 0 or not _steps_3_4_idle(state.upper_copeland, state.lower_copeland, a, state.max_losses,
-                                     state.in_winners, challenger_lens)
-            or not _nothing_to_explore(challenger_lens, state.unresolved)
+    a = _sole_candidate(upper_copeland)
+    if (a < 0 or not _steps_3_4_idle(upper_copeland, lower_copeland, a, max_losses,
+                                     in_winners, challenger_lens)
+            or not _nothing_to_explore(challenger_lens, unresolved)
             or _list_has_challenger(lower_switch, log_t, a, challengers, challenger_lens)):
         return 0, -1
     for j in range(K):
@@ -108,7 +111,7 @@ def skip(state, t, rng, t_limit):
     end = last_slot_before(row_next[K + EARLIEST], 0.0, t_limit)
     for j in range(K):
         if j != a and log_t >= lower_switch[j, a]:
-            end = last_slot_away(comparisons, wins, j, a, alpha, state.upper_switch[j, a], t, end)
+            end = last_slot_away(comparisons, wins, j, a, alpha, upper_switch[j, a], t, end)
     slots = end - t + 1
     row_next[K + CHECKED_AT] = math.log(end)
     record_self_run(comparisons, wins, a, slots)

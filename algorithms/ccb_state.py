@@ -35,7 +35,7 @@ class CCBState(NamedTuple):
     # float64 (K + 2,): entry i < K, the earliest switch time of row i at or after the ln t of its last
     # recount (-inf: one of its pairs was compared since), so its counts hold while ln t < row_next[i];
     # then, at K + CHECKED_AT, the ln t of the last check (inf: none yet) and at K + EARLIEST the least
-    # of the K row entries (one array, not three: every array of a state costs reference counting)
+    # of the K row entries (one array, not three: every array a kernel reads costs reference counting)
     row_next: np.ndarray
     # int64 (2, K): row UNRESOLVED, #{j in B^i : l_ij <= 1/2 <= u_ij} (step 5), counted when B^i had the
     # length in row COUNTED_LEN (-1: never); recounted with the row, or when the list's length changed

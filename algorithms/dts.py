@@ -118,52 +118,56 @@ def _second_candidate(rng, comparisons, wins, prob_above, switch_log_t, alpha, v
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: Algorithm 1 lines 3-14, with the D-TS+ (line 11) and pure (no lines 4-6)
     variants.  Only the Thompson samples a decision needs are drawn (module docstring)."""
-    fast = state.sampling == SAMPLING_FAST
-    indicators = state.sampling != SAMPLING_DIRECT
-    variant, in_candidates, votes, rows_drawn = state.variant, state.in_candidates, state.votes, state.rows_drawn
+    comparisons, wins, prob_above, switch_log_t = state.comparisons, state.wins, state.prob_above, state.switch_log_t
+    alpha, variant, sampling, tie_break = state.alpha, state.variant, state.sampling, state.tie_break
+    upper_counts, in_candidates, counts_at, skip_state = (state.upper_counts, state.in_candidates, state.counts_at,
+                                                          state.skip_state)
+    theta, above, votes, rows_drawn, tied = state.theta, state.above, state.votes, state.rows_drawn, state.tied
+    theta2, eligible, regret_est = state.theta2, state.eligible, state.regret_est
+    q_planes, vote_bits, word_scratch = state.q_planes, state.vote_bits, state.word_scratch
+    rows_scratch = state.rows_scratch
+    fast = sampling == SAMPLING_FAST
+    indicators = sampling != SAMPLING_DIRECT
     first_row = -1  # "fast": a row of the first phase that ``skip`` has drawn for this slot
     if fast:
-        pending, pending_a, pending_b = take_pending(state.skip_state)
+        pending, pending_a, pending_b = take_pending(skip_state)
         if pending == PENDING_PAIR:
             return pending_a, pending_b
         if pending == PENDING_ROW:
             first_row = pending_a
     log_t = math.log(t)
     # Phase 1, lines 4-6: the candidate set C, the arms of most upper Copeland count.
-    size_c = candidate_set(variant, state.switch_log_t, state.upper_counts, in_candidates, state.counts_at, log_t)
+    size_c = candidate_set(variant, switch_log_t, upper_counts, in_candidates, counts_at, log_t)
     # Lines 7-11: the most voted arm of C, ties uniform (D-TS+: least estimated regret); no vote if |C| = 1.
     bitsliced = False
     if size_c == 1:
-        a1 = argmax_first(state.upper_counts, in_candidates)
+        a1 = argmax_first(upper_counts, in_candidates)
     else:
         if fast:  # lines 7-10, the rows of C
-            bitsliced = draw_votes_fast(rng, state.q_planes, state.prob_above, state.wins, in_candidates,
-                                        state.vote_bits, votes, state.word_scratch, state.above, rows_drawn,
-                                        state.rows_scratch, state.theta, first_row,
-                                        -1 if variant == VARIANT_PLUS else state.skip_state[0].lead,
-                                        variant != VARIANT_PLUS)
+            bitsliced = draw_votes_fast(rng, q_planes, prob_above, wins, in_candidates, vote_bits, votes, word_scratch,
+                                        above, rows_drawn, rows_scratch, theta, first_row,
+                                        -1 if variant == VARIANT_PLUS else skip_state[0].lead, variant != VARIANT_PLUS)
         else:
             rows_drawn[:] = False
-            sample_votes(rng, state.wins, state.prob_above, indicators, in_candidates, rows_drawn, state.theta,
-                         state.above, votes)
+            sample_votes(rng, wins, prob_above, indicators, in_candidates, rows_drawn, theta, above, votes)
         if variant != VARIANT_PLUS:  # line 11
             a1 = argmax_uniform(rng, votes, in_candidates)
             if fast:
-                state.skip_state[0].lead = a1
-        elif mark_tied(votes, in_candidates, state.tied) == 1:
-            a1 = argmax_first(votes, state.tied)
+                skip_state[0].lead = a1
+        elif mark_tied(votes, in_candidates, tied) == 1:
+            a1 = argmax_first(votes, tied)
         else:  # Sec. 4.3: the tied arm of least estimated regret, from the votes of every row
             if fast:
                 if bitsliced:
-                    unpack_rows(state.vote_bits, in_candidates, first_row, state.above)
+                    unpack_rows(vote_bits, in_candidates, first_row, above)
                 copy_prefix(rows_drawn, in_candidates, in_candidates.shape[0])
-            a1 = break_tie(rng, state.wins, state.prob_above, indicators, in_candidates, state.tied, rows_drawn,
-                           state.rows_scratch, state.theta, state.above, votes, state.tie_break, state.regret_est)
+            a1 = break_tie(rng, wins, prob_above, indicators, in_candidates, tied, rows_drawn, rows_scratch, theta,
+                           above, votes, tie_break, regret_est)
     # Phase 2, lines 13-14: fresh samples against a1 among the arms with l_{i a1} <= 1/2.
-    a2 = _second_candidate(rng, state.comparisons, state.wins, state.prob_above, state.switch_log_t, state.alpha,
-                           variant, state.sampling, a1, log_t, state.theta2, state.eligible)
+    a2 = _second_candidate(rng, comparisons, wins, prob_above, switch_log_t, alpha, variant, sampling, a1, log_t,
+                           theta2, eligible)
     if fast:
-        state.skip_state[0].last_self = a1 if a1 == a2 else -1
+        skip_state[0].last_self = a1 if a1 == a2 else -1
     return a1, a2
 
 
@@ -172,17 +176,18 @@ def update(state, a1, a2, a1_won, t):
     """Algorithm 1 line 17: one more win for the winner of (a1, a2); refresh the pair's vote
     probabilities (unless sampling "direct"), their bit planes ("fast"), the pair's switch times and
     their contribution to the kept upper Copeland counts (``algorithms.dts_state``)."""
-    fast = state.sampling == SAMPLING_FAST
-    switch_log_t, upper_counts, counts_at = state.switch_log_t, state.upper_counts, state.counts_at
-    record_comparison(state.comparisons, state.wins, state.prob_above, a1, a2, a1_won,
-                      state.sampling != SAMPLING_DIRECT, fast)
+    comparisons, wins, prob_above, switch_log_t = state.comparisons, state.wins, state.prob_above, state.switch_log_t
+    alpha, sampling, q_planes, skip_state = state.alpha, state.sampling, state.q_planes, state.skip_state
+    upper_counts, counts_at = state.upper_counts, state.counts_at
+    fast = sampling == SAMPLING_FAST
+    record_comparison(comparisons, wins, prob_above, a1, a2, a1_won, sampling != SAMPLING_DIRECT, fast)
     kept = a1 != a2 and counts_at[0] >= 0.0
     if fast:
-        refresh_planes(state.q_planes, state.prob_above, a1, a2)
-        state.skip_state[0].updates += a1 != a2
+        refresh_planes(q_planes, prob_above, a1, a2)
+        skip_state[0].updates += a1 != a2
     if kept:
         move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, -1)
-    refresh_mirrored_switches(state.comparisons, state.wins, state.alpha, switch_log_t, a1, a2)
+    refresh_mirrored_switches(comparisons, wins, alpha, switch_log_t, a1, a2)
     if kept:
         move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, 1)
 

@@ -155,16 +155,17 @@ def skip(state, t, rng, t_limit):
     self-comparison or its arm not in C, or rho < SKIP_MIN_PROB -- then not again before a pair i != j is updated (all
     decided from the past, so the law is unchanged).
     """
-    skip_state = state.skip_state
-    if state.sampling != SAMPLING_FAST or skip_state[0].pending != PENDING_NONE or skip_state[0].last_self < 0 \
+    comparisons, wins, prob_above, switch_log_t = state.comparisons, state.wins, state.prob_above, state.switch_log_t
+    variant, sampling, skip_state, vote_bits = state.variant, state.sampling, state.skip_state, state.vote_bits
+    upper_counts, in_candidates, counts_at = state.upper_counts, state.in_candidates, state.counts_at
+    theta2, eligible, log_suffix_scratch = state.theta2, state.eligible, state.log_suffix_scratch
+    if sampling != SAMPLING_FAST or skip_state[0].pending != PENDING_NONE or skip_state[0].last_self < 0 \
             or skip_state[0].updates == skip_state[0].refused_at:
         return 0, -1
-    prob_above, switch_log_t, in_candidates, eligible = (state.prob_above, state.switch_log_t, state.in_candidates,
-                                                         state.eligible)
     K = prob_above.shape[0]
-    pure = state.variant == VARIANT_PURE
+    pure = variant == VARIANT_PURE
     log_t = math.log(t)
-    size_c = candidate_set(state.variant, switch_log_t, state.upper_counts, in_candidates, state.counts_at, log_t)
+    size_c = candidate_set(variant, switch_log_t, upper_counts, in_candidates, counts_at, log_t)
     # The sweeping arm c: the arm of the last self-comparison, if it is in C; ln P_c.
     c = skip_state[0].last_self
     if not in_candidates[c]:
@@ -186,7 +187,7 @@ def skip(state, t, rng, t_limit):
     # The last slot before ln t reaches the next cached switch time (C and E are constant until then).
     end = t_limit
     if not pure:
-        next_switch = state.counts_at[1]  # at most the next switch time above ln t (see candidate_set)
+        next_switch = counts_at[1]  # at most the next switch time above ln t (see candidate_set)
         if next_switch <= math.log(t_limit):
             end = min(end, first_slot_reaching(next_switch, 0.0) - 1)
         if end < t:  # (E, like C, changes only at a switch time: constant up to ``end``)
@@ -198,13 +199,13 @@ def skip(state, t, rng, t_limit):
         if rng.random() * -math.expm1(log_rho) < math.exp(log_sweep) * -math.expm1(log_self):
             skip_state[0].pending = PENDING_PAIR
             skip_state[0].pending_a = c
-            skip_state[0].pending_b = _second_given_some_above(rng, state.wins, prob_above, c, eligible,
-                                                               state.log_suffix_scratch, state.theta2)
+            skip_state[0].pending_b = _second_given_some_above(rng, wins, prob_above, c, eligible,
+                                                               log_suffix_scratch, theta2)
         else:
-            _row_not_all_above(rng, prob_above, c, state.log_suffix_scratch, state.vote_bits)
+            _row_not_all_above(rng, prob_above, c, log_suffix_scratch, vote_bits)
             skip_state[0].pending = PENDING_ROW
             skip_state[0].pending_a = c
     if gap > 0:
-        state.comparisons[c, c] += 2.0 * gap
-        state.wins[c, c] += gap  # as ``update_pair`` does slot by slot: one "win" per self-comparison, no draw
+        comparisons[c, c] += 2.0 * gap
+        wins[c, c] += gap  # as ``update_pair`` does slot by slot: one "win" per self-comparison, no draw
     return gap, c

@@ -42,14 +42,20 @@ from core.pairs import pair_of_index
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (docs/algorithms.md#ecw-rmed); deterministic, ``rng`` is unused.  First finishes the
     previous list slot (steps 3-7), then forced exploration (step 1), else the pair LC[q] (step 2)."""
-    comparisons = state.comparisons
-    counters = state.counters[0]
+    comparisons, p_hat, kl_half, alpha, beta = state.comparisons, state.p_hat, state.kl_half, state.alpha, state.beta
+    copeland_wins, losses, precheck, counters = state.copeland_wins, state.losses, state.precheck, state.counters[0]
+    current_list, in_remaining, next_list, in_next = (state.current_list, state.in_remaining, state.next_list,
+                                                      state.in_next)
+    allocation, best_allocation, keys, items = state.allocation, state.best_allocation, state.keys, state.items
+    sorted_cost, sorted_arms, sorted_len = state.sorted_cost, state.sorted_arms, state.sorted_len
     if counters.pending:
         counters.pending = 0
-        after_play(state)
-    pair = forced_pair(comparisons, state.p_hat, t, state.alpha, state.beta)
+        after_play(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, keys, items, allocation,
+                   best_allocation, sorted_cost, sorted_arms, sorted_len, current_list, in_remaining, next_list,
+                   in_next, counters)
+    pair = forced_pair(comparisons, p_hat, t, alpha, beta)
     if pair < 0:
-        pair = state.current_list[counters.position]
+        pair = current_list[counters.position]
         counters.pending = 1
         counters.played_slot = t
         counters.played_pair = pair
@@ -64,13 +70,14 @@ def update(state, a1, a2, a1_won, t):
     """The common pair update; p, KLc(p, 1/2) and the Copeland counts of the played pair follow (the
     diagonal stays 1/2)."""
     comparisons, wins, p_hat, kl_half = state.comparisons, state.wins, state.p_hat, state.kl_half
+    copeland_wins, losses = state.copeland_wins, state.losses
     update_pair(comparisons, wins, a1, a2, a1_won)
     if a1 != a2:
-        count_win(p_hat, state.copeland_wins, state.losses, a1, a2, -1)
+        count_win(p_hat, copeland_wins, losses, a1, a2, -1)
         p_hat[a1, a2] = wins[a1, a2] / comparisons[a1, a2]
         p_hat[a2, a1] = wins[a2, a1] / comparisons[a2, a1]
         kl_half[a1, a2] = kl_half[a2, a1] = kl_clamped(p_hat[a1, a2], 0.5)
-        count_win(p_hat, state.copeland_wins, state.losses, a1, a2, 1)
+        count_win(p_hat, copeland_wins, losses, a1, a2, 1)
 
 
 ECW_RMED_SPEC = AlgorithmSpec(

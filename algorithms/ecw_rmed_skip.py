@@ -18,7 +18,8 @@ from core.skipping import record_self_run
 
 
 @njit(cache=True)
-def _run_signature(state, s, with_pairs, q_best, out):
+def _run_signature(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, alpha, beta, keys, items, sorted_cost,
+                   sorted_arms, sorted_len, s, with_pairs, q_best, out):
     """The answers, at slot s of a run of self-pairs, of every test through which ln s enters slot s:
     out[0] = no forced pair (step 1 at s); out[1] = the as-run pre-check fails, and out[2 + i] = winner
     i passes ``winner_passes`` (i an empirical Copeland winner), both with the lambda = max(1, ln(s - 1))
@@ -27,19 +28,18 @@ def _run_signature(state, s, with_pairs, q_best, out):
     alpha sqrt(ln s) and beta / max(1, ln ln s) move one way, every cost n KLc / lambda only falls, and
     the sorted order of the costs does not depend on lambda (up to two costs closer than rounding, which
     could tie at one lambda and not at another), so ``out`` equals its value at the run's first slot up
-    to the first slot at which one test flips, and differs after it.  out: bool (2 + K + K(K-1)/2,)."""
-    comparisons, p_hat, kl_half, copeland_wins = state.comparisons, state.p_hat, state.kl_half, state.copeland_wins
-    sorted_cost, sorted_arms, sorted_len = state.sorted_cost, state.sorted_arms, state.sorted_len
+    to the first slot at which one test flips, and differs after it.  out: bool (2 + K + K(K-1)/2,); the
+    other arrays are the ``ECWRMEDState`` fields of the same names."""
     K = comparisons.shape[0]
     lam = max(1.0, math.log(s - 1))
     out[:] = False
-    out[0] = forced_pair(comparisons, p_hat, s, state.alpha, state.beta) < 0
-    out[1] = state.precheck == 0 and precheck_fails(comparisons, kl_half, lam)
+    out[0] = forced_pair(comparisons, p_hat, s, alpha, beta) < 0
+    out[1] = precheck == 0 and precheck_fails(comparisons, kl_half, lam)
     loss1, loss2 = copeland_losses(copeland_wins)
     sorted_len[:] = -1
     for i1 in range(K):
         out[2 + i1] = K - 1 - copeland_wins[i1] == loss1 and winner_passes(
-            comparisons, p_hat, kl_half, lam, state.losses, i1, loss1, loss2, state.keys, state.items, sorted_cost,
+            comparisons, p_hat, kl_half, lam, losses, i1, loss1, loss2, keys, items, sorted_cost,
             sorted_arms, sorted_len)
     if with_pairs:
         for i in range(1, K):
@@ -64,7 +64,13 @@ def skip(state, t, rng, t_limit):
     leave them); (0, -1) otherwise, with steps 3-7 for slot t - 1 done if the last slot was such a
     self-pair (``select`` then goes on from step 1).  ``rng`` is not used.
     """
-    comparisons, current_list, counters = state.comparisons, state.current_list, state.counters[0]
+    comparisons, wins, p_hat, kl_half, alpha, beta = (state.comparisons, state.wins, state.p_hat, state.kl_half,
+                                                      state.alpha, state.beta)
+    copeland_wins, losses, precheck, counters = state.copeland_wins, state.losses, state.precheck, state.counters[0]
+    current_list, in_remaining, next_list, in_next = (state.current_list, state.in_remaining, state.next_list,
+                                                      state.in_next)
+    allocation, best_allocation, keys, items = state.allocation, state.best_allocation, state.keys, state.items
+    sorted_cost, sorted_arms, sorted_len = state.sorted_cost, state.sorted_arms, state.sorted_len
     K = comparisons.shape[0]
     n_pairs = K * (K - 1) // 2
     pair = current_list[0]
@@ -72,22 +78,27 @@ def skip(state, t, rng, t_limit):
             or counters.played_slot != t - 1):
         return 0, -1
     counters.pending = 0
-    after_play(state)
-    if (counters.current_len != 1 or current_list[0] != pair
-            or forced_pair(comparisons, state.p_hat, t, state.alpha, state.beta) >= 0):
+    after_play(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, keys, items, allocation, best_allocation,
+               sorted_cost, sorted_arms, sorted_len, current_list, in_remaining, next_list, in_next, counters)
+    if counters.current_len != 1 or current_list[0] != pair or forced_pair(comparisons, p_hat, t, alpha, beta) >= 0:
         return 0, -1
+
+    def signature_at(s, with_pairs, out):  # ``_run_signature`` on this state (an inner function numba inlines)
+        _run_signature(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, alpha, beta, keys, items,
+                       sorted_cost, sorted_arms, sorted_len, s, with_pairs, best_allocation, out)
+
     first = np.empty(2 + K + n_pairs, np.bool_)
-    _run_signature(state, t, False, state.best_allocation, first)
+    signature_at(t, False, first)
     with_pairs = first[1] or not first[2:2 + K].any()  # no confident winner: steps 6-7 made q_best
     if with_pairs:
-        _run_signature(state, t, True, state.best_allocation, first)
+        signature_at(t, True, first)
     later = np.empty_like(first)
     good = t  # the answers at slot ``good`` are those of slot t; ``bad`` (if <= t_limit) differs
     bad = t_limit + 1
     step = 1
     while good < t_limit and bad == t_limit + 1:
         probe = min(t + step, t_limit)
-        _run_signature(state, probe, with_pairs, state.best_allocation, later)
+        signature_at(probe, with_pairs, later)
         if np.array_equal(later, first):
             good = probe
             step *= 2
@@ -95,7 +106,7 @@ def skip(state, t, rng, t_limit):
             bad = probe
     while bad - good > 1:
         probe = (good + bad) // 2
-        _run_signature(state, probe, with_pairs, state.best_allocation, later)
+        signature_at(probe, with_pairs, later)
         if np.array_equal(later, first):
             good = probe
         else:
@@ -103,5 +114,5 @@ def skip(state, t, rng, t_limit):
     slots = good - t + 1
     counters.pending = 1
     counters.played_slot = good
-    record_self_run(comparisons, state.wins, pair - n_pairs, slots)
+    record_self_run(comparisons, wins, pair - n_pairs, slots)
     return slots, pair - n_pairs

@@ -10,7 +10,7 @@ from core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
 
 PRECHECKS = {"as-run": 0, "none": 1}
 # The scalars of the state that change, as the named fields of one record: one array instead of one per
-# scalar, because every array of a state is reference-counted each time the state is passed to a kernel.
+# scalar: every array a kernel reads is reference-counted on each call (docs/extending.md#adding-an-algorithm).
 ECW_RMED_COUNTERS = np.dtype([
     ("position", np.int64),  # q, the position in LC of the next list pair
     ("current_len", np.int64),  # |LC|

@@ -257,21 +257,19 @@ def _add_next(pair, in_lr, ln, in_ln, counters):
 
 
 @njit(cache=True)
-def after_play(state):
-    """Steps 3-7 for the pair LC[q] played at slot ``counters[0].played_slot``, on the current statistics.
-    Shared by ``select`` and ``skip``; reads the ``ECWRMEDState`` fields by name."""
-    comparisons, in_remaining, best_allocation = state.comparisons, state.in_remaining, state.best_allocation
-    next_list, in_next = state.next_list, state.in_next
-    sorted_cost, sorted_arms, sorted_len = state.sorted_cost, state.sorted_arms, state.sorted_len
-    counters = state.counters[0]
+def after_play(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, keys, items, allocation, best_allocation,
+               sorted_cost, sorted_arms, sorted_len, current_list, in_remaining, next_list, in_next, counters):
+    """Steps 3-7 for the pair LC[q] played at slot ``counters.played_slot``, on the current statistics.
+    Shared by ``select`` and ``skip``; the arguments are the ``ECWRMEDState`` fields of the same names
+    (``counters``: its record ``counters[0]``)."""
     K = comparisons.shape[0]
     n_pairs = K * (K - 1) // 2
     lam = max(1.0, math.log(counters.played_slot))
-    winner = confident_winner(comparisons, state.p_hat, state.kl_half, lam, state.copeland_wins, state.losses,
-                              state.precheck, state.keys, state.items, sorted_cost, sorted_arms, sorted_len)
+    winner = confident_winner(comparisons, p_hat, kl_half, lam, copeland_wins, losses, precheck, keys, items,
+                              sorted_cost, sorted_arms, sorted_len)
     in_remaining[counters.played_pair] = False
     if winner < 0:
-        winner = find_min_regret(state.p_hat, state.kl_half, state.losses, state.allocation, best_allocation,
+        winner = find_min_regret(p_hat, kl_half, losses, allocation, best_allocation,
                                  sorted_cost, sorted_arms, sorted_len)
         for i in range(1, K):
             for j in range(i):
@@ -281,7 +279,7 @@ def after_play(state):
     counters.position += 1
     if counters.position == counters.current_len:
         counters.current_len = counters.next_len
-        copy_prefix(state.current_list, next_list, counters.next_len)
+        copy_prefix(current_list, next_list, counters.next_len)
         copy_prefix(in_remaining, in_next, in_next.shape[0])
         in_next[:] = False
         counters.next_len = 0

@@ -177,14 +177,18 @@ def select(state, t, rng):
     and the slot's batch (``core.merge_batches.open_slot``), merging of a one-arm batch, pruning, then the
     two candidates.  ``t`` is not used: the clock is the algorithm's own."""
     arms, starts, tree, wins = state.batch_arms, state.batch_starts, state.tree, state.wins
-    scratch_arms, scratch_starts = state.scratch_arms, state.scratch_starts
-    b = open_slot(rng, arms, starts, tree, state.batch_size, state.clock_start, state.reset_clock, scratch_arms,
-                  scratch_starts, state.batch_order, state.batch_sizes)
+    scratch_arms, scratch_starts, batch_order, batch_sizes = (state.scratch_arms, state.scratch_starts,
+                                                              state.batch_order, state.batch_sizes)
+    alpha, batch_size, clock_start, reset_clock = state.alpha, state.batch_size, state.clock_start, state.reset_clock
+    antisymmetric, indicators, prob_above, votes = state.antisymmetric, state.indicators, state.prob_above, state.votes
+    challenger, theta_second, all_true = state.challenger, state.theta_second, state.all_true
+    b = open_slot(rng, arms, starts, tree, batch_size, clock_start, reset_clock, scratch_arms, scratch_starts,
+                  batch_order, batch_sizes)
     clock = tree[0].clock
     tree[0].clock = clock + 1
     if tree[0].batches == 1 and starts[b + 1] - starts[b] == 1:
         return arms[starts[b]], arms[starts[b]]
-    radius = math.sqrt(state.alpha * math.log(clock))
+    radius = math.sqrt(alpha * math.log(clock))
     if starts[b + 1] - starts[b] == 1:
         b = merge_singleton(arms, starts, tree, b, scratch_arms, scratch_starts)
     while prune_one(rng, wins, arms, starts, tree, b, radius):
@@ -193,10 +197,8 @@ def select(state, t, rng):
     low, size = starts[b], starts[b + 1] - starts[b]
     if size == 1:
         return arms[low], arms[low]
-    first = _first_candidate(rng, wins, arms, low, size, state.antisymmetric, state.indicators, state.prob_above,
-                             state.votes, state.all_true)
-    second = _second_candidate(rng, wins, arms, low, size, first, state.challenger, state.theta_second,
-                               state.all_true)
+    first = _first_candidate(rng, wins, arms, low, size, antisymmetric, indicators, prob_above, votes, all_true)
+    second = _second_candidate(rng, wins, arms, low, size, first, challenger, theta_second, all_true)
     return arms[low + first], arms[low + second]
 
 
@@ -204,9 +206,10 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """W[winner, loser] += 1 (merge_dts.py ``update_scores``; the stage check is the next select's), and
     with sampling="indicators" the pair's q."""
-    record_win(state.wins, a1, a2, a1_won)
-    if state.indicators:
-        refresh_prob_above(state.prob_above, state.wins, a1, a2)
+    wins, prob_above, indicators = state.wins, state.prob_above, state.indicators
+    record_win(wins, a1, a2, a1_won)
+    if indicators:
+        refresh_prob_above(prob_above, wins, a1, a2)
 
 
 MERGE_DTS_SPEC = AlgorithmSpec(

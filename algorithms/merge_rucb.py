@@ -65,13 +65,17 @@ def select(state, t, rng):
     argmax of u_{i a_c} over the other arms, ties uniform.  ``t`` is not used: the clock is the
     algorithm's own."""
     arms, starts, tree, wins = state.batch_arms, state.batch_starts, state.tree, state.wins
-    b = open_slot(rng, arms, starts, tree, state.batch_size, state.clock_start, state.reset_clock, state.scratch_arms,
-                  state.scratch_starts, state.batch_order, state.batch_sizes)
+    scratch_arms, scratch_starts, batch_order, batch_sizes = (state.scratch_arms, state.scratch_starts,
+                                                              state.batch_order, state.batch_sizes)
+    alpha, batch_size, clock_start, reset_clock = state.alpha, state.batch_size, state.clock_start, state.reset_clock
+    upper_column, all_true = state.upper_column, state.all_true
+    b = open_slot(rng, arms, starts, tree, batch_size, clock_start, reset_clock, scratch_arms, scratch_starts,
+                  batch_order, batch_sizes)
     clock = tree[0].clock
     tree[0].clock = clock + 1
     if starts[b + 1] - starts[b] == 1:
         return arms[starts[b]], arms[starts[b]]
-    radius = math.sqrt(state.alpha * math.log(clock))
+    radius = math.sqrt(alpha * math.log(clock))
     while prune_one(rng, wins, arms, starts, tree, b, radius):
         pass
     low, size = starts[b], starts[b + 1] - starts[b]
@@ -80,15 +84,16 @@ def select(state, t, rng):
     first = rng.integers(0, size)
     c = arms[low + first]
     for p in range(size):
-        state.upper_column[p] = 0.0 if p == first else upper_bound(wins, arms[low + p], c, radius)
-    second = argmax_uniform(rng, state.upper_column[:size], state.all_true[:size])
+        upper_column[p] = 0.0 if p == first else upper_bound(wins, arms[low + p], c, radius)
+    second = argmax_uniform(rng, upper_column[:size], all_true[:size])
     return c, arms[low + second]
 
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """W[winner, loser] += 1 (merge_rucb.py ``update_scores``; the stage check is the next select's)."""
-    record_win(state.wins, a1, a2, a1_won)
+    wins = state.wins
+    record_win(wins, a1, a2, a1_won)
 
 
 MERGE_RUCB_SPEC = AlgorithmSpec(

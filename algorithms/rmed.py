@@ -43,7 +43,7 @@ NUMERATORS = {"as-run": 0, "paper": 1}
 
 
 # The scalars of the state that change, as the named fields of one record: one array instead of one per
-# scalar, because every array of a state is reference-counted each time the state is passed to a kernel.
+# scalar: every array a kernel reads is reference-counted on each call (docs/extending.md#adding-an-algorithm).
 RMED_COUNTERS = np.dtype([
     ("position", np.int64),  # q, the position in LC of the next first candidate
     ("current_len", np.int64),  # |LC|
@@ -149,11 +149,10 @@ def _rmed2_challenger(n, w, a1, i_hat, paper_sign):
 
 
 @njit(cache=True, inline="always")
-def _maintain_lists(state, a1, i_star, t):
+def _maintain_lists(divergences, slack, counters, current_list, in_remaining, next_list, in_next, a1, i_star, t):
     """Steps 4-5: drop a1 from LR, append (ascending) every arm in neither LR nor LN with
-    I_k - I* <= ln t + f(K) to LN, advance q; at the end of LC start the round LC = LR = LN."""
-    divergences, slack, counters, current_list = state.divergences, state.slack, state.counters, state.current_list
-    in_remaining, next_list, in_next = state.in_remaining, state.next_list, state.in_next
+    I_k - I* <= ln t + f(K) to LN, advance q; at the end of LC start the round LC = LR = LN.  The arrays
+    and ``slack`` are the ``RMEDState`` fields of the same names."""
     c = counters[0]
     K = divergences.shape[0]
     in_remaining[a1] = False
@@ -200,7 +199,8 @@ def select(state, t, rng):
     """Choose (a1, a2) at slot t (docs/algorithms.md#rmed1-and-rmed2); deterministic, ``rng`` is unused."""
     comparisons, wins, divergences, variant = state.comparisons, state.wins, state.divergences, state.variant
     paper_sign, rmed2_alpha, counters = state.paper_sign, state.rmed2_alpha, state.counters
-    current_list = state.current_list
+    current_list, in_remaining, next_list, in_next, slack = (state.current_list, state.in_remaining, state.next_list,
+                                                             state.in_next, state.slack)
     K = comparisons.shape[0]
     n_pairs = K * (K - 1) // 2
     if _explores(variant, rmed2_alpha, n_pairs, t):
@@ -227,7 +227,8 @@ def select(state, t, rng):
         b = _rmed2_challenger(comparisons, wins, a1, i_hat, paper_sign)
         if b >= 0 and comparisons[a1, i_hat] >= comparisons[a1, b] / math.log(math.log(t)):
             a2 = b
-    _maintain_lists(state, a1, divergences[i_hat], t)
+    _maintain_lists(divergences, slack, counters, current_list, in_remaining, next_list, in_next, a1,
+                    divergences[i_hat], t)
     return a1, a2
 
 

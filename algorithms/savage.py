@@ -75,7 +75,7 @@ def resolve_savage_variant(params, has_condorcet_winner):
 
 
 # The scalars of the state that change, as the named fields of one record: one array instead of one per
-# scalar, because every array of a state is reference-counted each time the state is passed to a kernel.
+# scalar: every array a kernel reads is reference-counted on each call (docs/extending.md#adding-an-algorithm).
 SAVAGE_COUNTERS = np.dtype([
     ("best", np.int64),  # the exploited arm once X is empty, -1 before
     ("x_size", np.int64),  # |X|
@@ -87,8 +87,8 @@ class SAVAGEState(NamedTuple):
     """State of SAVAGE.  Settings: ``variant`` (VARIANT_CONDORCET or VARIANT_COPELAND), ``width_log``
     ln(K(K-1)) + 2 ln T (the numerator of the squared confidence width).  P = K(K-1)/2 pairs, S = the
     power of 2 >= P.  X is held by the tournament tree: pair p is in X iff its leaf's count is finite
-    (``savage_pairs`` lists X).  Few arrays: every array of a state costs reference-count updates at
-    each call that passes it."""
+    (``savage_pairs`` lists X).  Few arrays: every array a kernel reads costs reference counting on each
+    call."""
 
     comparisons: np.ndarray  # float64 (K, K): n_ij (pseudo-count included)
     wins: np.ndarray  # float64 (K, K): w_ij (pseudo-count included)

@@ -45,8 +45,7 @@ class SCBState(NamedTuple):
     """State of SCB.  Setting: ``kappa``, the KL-confidence multiplier.  Everything else is reset at the
     start of every round except the counters ``round_length`` and ``round_index``.  The scalars that change
     are the named fields of one record, ``counters[0]`` (dtype ``SCB_COUNTERS``): one array instead of one
-    per scalar, because every array of a state costs a reference-count update whenever the state is
-    passed to a kernel."""
+    per scalar: every array a kernel reads costs reference counting on each call."""
 
     comparisons: np.ndarray  # float64 (K, K): n_ij of the round (pseudo-count included)
     wins: np.ndarray  # float64 (K, K): w_ij of the round (pseudo-count included)
@@ -89,15 +88,15 @@ def init_scb(K, horizon=None, alpha=ALPHA, schedule="as-run"):
     )
     state.counters[0]["round_index"] = 1
     state.counters[0]["round_length"] = float(first)
-    _reset_round(state)
+    _reset_round(state.comparisons, state.wins, state.is_open, state.open_count, state.remaining, state.pulls,
+                 state.rewards, state.counters)
     return state
 
 
 @njit(cache=True)
-def _reset_round(state):
-    """Start a round (Zoghi et al. 2015, Algorithm 2); T_r and r are left alone."""
-    comparisons, wins, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
-    remaining, pulls, rewards, counters = state.remaining, state.pulls, state.rewards, state.counters
+def _reset_round(comparisons, wins, is_open, open_count, remaining, pulls, rewards, counters):
+    """Start a round (Zoghi et al. 2015, Algorithm 2); T_r and r are left alone.  The arrays are the
+    ``SCBState`` fields of the same names."""
     c = counters[0]
     K = comparisons.shape[0]
     comparisons[:, :] = SCB_PSEUDO_N
@@ -135,14 +134,13 @@ def _pair_resolved(n, w, x, y, tau, kappa):
 
 
 @njit(cache=True)
-def _virtual_pull(state, reward):
+def _virtual_pull(K, remaining, pulls, rewards, ucb, lcb, counters, kappa, reward):
     """Pull the virtual arm R[v] with ``reward`` and advance v (Zoghi et al. Algorithm 3 / docs/algorithms.md#scb).
 
     After a full pass over R, every arm whose KL-UCB is below the largest KL-LCB leaves R (order kept);
-    one arm left becomes ``best`` (none left: best = 0).
+    one arm left becomes ``best`` (none left: best = 0).  K: the number of arms; the arrays and ``kappa``
+    are the ``SCBState`` fields of the same names.
     """
-    comparisons, remaining, pulls, rewards = state.comparisons, state.remaining, state.pulls, state.rewards
-    ucb, lcb, counters, kappa = state.ucb, state.lcb, state.counters, state.kappa
     c = counters[0]
     i = remaining[c.pointer]
     pulls[i] += 1.0
@@ -152,7 +150,7 @@ def _virtual_pull(state, reward):
         return
     c.pointer = 0
     size = c.remaining_size
-    base = kappa * (math.log(4.0 * c.round_length * comparisons.shape[0]) + _log_log_term(c.tau))
+    base = kappa * (math.log(4.0 * c.round_length * K) + _log_log_term(c.tau))
     top_lcb = -math.inf
     for idx in range(size):
         k = remaining[idx]
@@ -198,7 +196,8 @@ def select(state, t, rng):
     """SCB's pair at slot t (docs/algorithms.md#scb): (best, best), the pair under test (f, s), or the
     next pair of the virtual bandit, after any number of free virtual pulls of resolved pairs."""
     comparisons, wins, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
-    remaining, counters = state.remaining, state.counters
+    remaining, pulls, rewards, counters = state.remaining, state.pulls, state.rewards, state.counters
+    ucb, lcb, kappa = state.ucb, state.lcb, state.kappa
     c = counters[0]
     K = comparisons.shape[0]
     while True:
@@ -222,7 +221,8 @@ def select(state, t, rng):
             c.first = i
             c.second = j
         else:
-            _virtual_pull(state, 1.0 if wins[i, j] / comparisons[i, j] > 0.5 else 0.0)
+            _virtual_pull(K, remaining, pulls, rewards, ucb, lcb, counters, kappa,
+                          1.0 if wins[i, j] / comparisons[i, j] > 0.5 else 0.0)
 
 
 @njit(cache=True)
@@ -230,7 +230,8 @@ def update(state, a1, a2, a1_won, t):
     """Record the outcome of (a1, a2), run the pair test of the current pair, advance tau, and start
     a new round once tau > T_r (docs/algorithms.md#scb; see the module docstring for the delay contract)."""
     comparisons, wins, is_open, open_count = state.comparisons, state.wins, state.is_open, state.open_count
-    counters, kappa = state.counters, state.kappa
+    remaining, pulls, rewards, counters = state.remaining, state.pulls, state.rewards, state.counters
+    ucb, lcb, kappa = state.ucb, state.lcb, state.kappa
     c = counters[0]
     update_pair(comparisons, wins, a1, a2, a1_won)
     if c.exploring and a1 == c.first and a2 == c.second and is_open[a1, a2]:
@@ -241,10 +242,11 @@ def update(state, a1, a2, a1_won, t):
             open_count[x] -= 1
             open_count[y] -= 1
             c.exploring = 0
-            _virtual_pull(state, 1.0 if a1_won else 0.0)
+            _virtual_pull(comparisons.shape[0], remaining, pulls, rewards, ucb, lcb, counters, kappa,
+                          1.0 if a1_won else 0.0)
     c.tau += 1
     if c.tau > c.round_length:
-        _reset_round(state)
+        _reset_round(comparisons, wins, is_open, open_count, remaining, pulls, rewards, counters)
         c.round_length = c.round_length * c.round_length
         c.round_index += 1
 

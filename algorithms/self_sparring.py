@@ -51,17 +51,19 @@ def thompson_arm(successes, failures, theta, every_arm, rng):
 @njit(cache=True)
 def select_self_sparring(state, t, rng):
     """Self-Sparring at slot t: (a1, a2) = two independent ``thompson_arm`` draws (m = 2), a1 first."""
-    a1 = thompson_arm(state.successes, state.failures, state.theta, state.every_arm, rng)
-    a2 = thompson_arm(state.successes, state.failures, state.theta, state.every_arm, rng)
+    successes, failures, theta, every_arm = state.successes, state.failures, state.theta, state.every_arm
+    a1 = thompson_arm(successes, failures, theta, every_arm, rng)
+    a2 = thompson_arm(successes, failures, theta, every_arm, rng)
     return a1, a2
 
 
 @njit(cache=True)
 def update_self_sparring(state, a1, a2, a1_won, t):
     """Sui et al. Alg. 1 line 8 for m = 2: S_winner += eta, F_loser += eta (both to one arm if a1 == a2)."""
+    successes, failures, learning_rate = state.successes, state.failures, state.learning_rate
     winner, loser = (a1, a2) if a1_won else (a2, a1)
-    state.successes[winner] += state.learning_rate
-    state.failures[loser] += state.learning_rate
+    successes[winner] += learning_rate
+    failures[loser] += learning_rate
 
 
 SELF_SPARRING_SPEC = AlgorithmSpec(

@@ -58,3 +58,49 @@ def test_the_checks_catch_what_they_guard():
     tree = ast.parse("def select(state, t, rng):\n    (n, w) = state\n    return state.no_such_field\n")
     assert list(positional_unpackings(tree)) == [2]
     assert [field for _, field in state_field_reads(tree) if field not in STATE_FIELDS] == ["no_such_field"]
+
+
+def is_field_read(node):
+    """``state.<field>``, ``state.<field>[<constant>]`` or a tuple of those."""
+    if isinstance(node, ast.Tuple):
+        return all(is_field_read(element) for element in node.elts)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        node = node.value
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "state"
+
+
+def late_state_uses(function):
+    """Line numbers of the statements of an njit ``function(state, ...)`` that use ``state`` after its
+    opening lines, which may only bind fields to locals (``comparisons, wins = state.comparisons,
+    state.wins``).  While ``state`` is live numba holds a reference to every array of it, taken and
+    released on each call (two atomic operations an array); bound once at the top, only the fields used
+    are counted (bench/HISTORY.md, 2026-11-28 "What made D-TS's fast path slower")."""
+    body = function.body[1:] if ast.get_docstring(function) else function.body
+    opening = 0
+    while (opening < len(body) and isinstance(body[opening], ast.Assign)
+           and is_field_read(body[opening].value)):
+        opening += 1
+    return [statement.lineno for statement in body[opening:]
+            if any(isinstance(node, ast.Name) and node.id == "state" for node in ast.walk(statement))]
+
+
+def njit_state_kernels(tree):
+    """The njit-decorated functions of a module whose first parameter is ``state``."""
+    for node in tree.body:
+        if (isinstance(node, ast.FunctionDef) and node.args.args and node.args.args[0].arg == "state"
+                and any("njit" in ast.unparse(decorator) for decorator in node.decorator_list)):
+            yield node
+
+
+def test_kernels_read_the_state_only_in_their_opening_lines():
+    late = {f"{name}.{kernel.name}": lines for name, tree in module_trees() for kernel in njit_state_kernels(tree)
+            if (lines := late_state_uses(kernel))}
+    assert not late, late
+
+
+def test_the_opening_lines_rule_catches_a_late_use():
+    tree = ast.parse("@njit\ndef select(state, t, rng):\n    '''doc'''\n    wins, c = state.wins, state.counters[0]\n"
+                     "    a1 = argmax(wins)\n    return a1, helper(state)\n")
+    kernel, = njit_state_kernels(tree)
+    assert late_state_uses(kernel) == [6]
+    assert late_state_uses(ast.parse("def update(state):\n    x = f(state.wins)\n").body[0]) == [2]
