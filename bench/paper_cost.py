@@ -32,27 +32,38 @@ when it is computed over several sessions (the chunks keep their own times, so a
 adds up exactly): the wall time of ``make all-figures`` on J otherwise idle cores is about the busy
 hours / J once every line is stored.
 
-``--large-scale`` prints, for every line of ``reproduce/large_scale.py`` (past the paper), its CPU hours estimated
-from bench/step_cost.csv (``large_scale.estimated_hours``: ns per slot after the warm-up at the nearest K, an
-upper estimate for the fast paths; "-" for an algorithm not benchmarked or not registered), its status
-(stored / missing / unavailable) and what its stored runs took, with the totals and the wall time on 2 cores.
+``--large-scale`` prints, for every line of ``reproduce/large_scale.py`` (past the paper), its estimated CPU hours
+(``large_scale.estimated_hours``: from the line's probe in bench/large_scale_probes.csv where it has one, else from
+bench/step_cost.csv; "-" for an algorithm not benchmarked or not registered), whether the study plan takes it, its
+status (stored / missing / unavailable) and what its stored runs took, with the totals and the wall time on 2 cores.
+With ``--probe`` it first measures the probes of the study's missing lines of T >= 1e7 (``reproduce.run_cost``: run 0
+over 1e6 and over 1e7 slots on the line's own matrix), cheapest first, skipping a line whose two runs the bench
+prices above ``--max-probe-seconds``, and adds each row to the table as soon as it is measured.
 
 Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N] [--measured]
-       python bench/paper_cost.py --large-scale
+       python bench/paper_cost.py --large-scale [--probe [--max-probe-seconds S]]
 """
 
 import importlib
 import math
+import os
 import time
+from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 
+import pandas as pd
+
 from algorithms import get_algorithm
+from algorithms.base import check_positive
 from data import load_dataset
 from reproduce.cli import OneLineParser, integer, main_guard
 from reproduce.experiment import curves_and_stores, panel_curves
-from reproduce.harness.paths import FAST, RESULTS
-from reproduce.harness.runner import line_seconds, run_one
+from reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
+from reproduce.harness.runner import git_commit, line_seconds
 from reproduce.paper_config import HORIZON, ROOT_SEED
+from reproduce.run_cost import extrapolated_seconds, probe_seconds
+from reproduce.tables import write_table
 
 FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
 _COSTS = {}
@@ -67,20 +78,11 @@ def run_seconds(algorithm, dataset, params, horizon, slots, delay) -> float:
     """Estimated CPU seconds of one run of ``horizon`` slots (see the module docstring)."""
     key = (algorithm, dataset.name, tuple(sorted(params.items())), delay,
            horizon if get_algorithm(algorithm).needs_horizon else None)
+    probe = min(slots, horizon)
     if key not in _COSTS:
-        spec = get_algorithm(algorithm)
-        probe = min(slots, horizon)
-        run_one(dataset, spec, params, 2, 0, 0, delay)  # compile
-        began = time.process_time()
-        run_one(dataset, spec, params, max(probe // 10, 1), 0, 0, delay)
-        tenth = time.process_time() - began
-        began = time.process_time()
-        run_one(dataset, spec, params, probe, 0, 0, delay)
-        whole = time.process_time() - began
-        per_slot = max(whole - tenth, 0.0) / max(probe - probe // 10, 1)
-        _COSTS[key] = (whole, per_slot, probe)
-    first, per_slot, probe = _COSTS[key]
-    return first + max(horizon - probe, 0) * per_slot
+        _COSTS[key] = (*probe_seconds(dataset, get_algorithm(algorithm), params, probe, delay), probe)
+    tenth, whole, probe = _COSTS[key]
+    return extrapolated_seconds(tenth, whole, probe, horizon)
 
 
 def parse_arguments(argv=None):
@@ -91,9 +93,18 @@ def parse_arguments(argv=None):
     parser.add_argument("--measured", action="store_true",
                         help="no probe runs: only the worker and CPU hours the stored runs took (defaults and --fast)")
     parser.add_argument("--large-scale", action="store_true",
-                        help="the lines of reproduce/large_scale.py: estimated CPU hours from bench/step_cost.csv")
+                        help="the lines of reproduce/large_scale.py: estimated CPU hours (probe and bench tables)")
+    parser.add_argument("--probe", action="store_true",
+                        help="with --large-scale: first measure the probes of the study's missing lines of T >= 1e7 "
+                             "(two runs each, of 1e6 and 1e7 slots) into bench/large_scale_probes.csv")
+    parser.add_argument("--max-probe-seconds", default="1800",
+                        help="with --probe: skip a line whose two probe runs the bench estimates above this (default "
+                             "1800)")
     args = parser.parse_args(argv)
     args.probe_slots = integer(args.probe_slots, "--probe-slots")
+    args.max_probe_seconds = check_positive("--max-probe-seconds", args.max_probe_seconds)
+    if args.probe and not args.large_scale:
+        raise ValueError("--probe needs --large-scale")
     return args
 
 
@@ -103,6 +114,10 @@ def main(argv=None):
         """Parse the arguments and print the chosen table."""
         args = parse_arguments(argv)
         if args.large_scale:
+            if args.probe:
+                from reproduce.paper_config import LARGE_SCALE_HORIZON
+
+                probe_large_scale(LARGE_SCALE_HORIZON, args.max_probe_seconds)
             print_large_scale()
         else:
             (print_measured if args.measured else print_figure_costs)(args)
@@ -256,15 +271,24 @@ def print_measured(args):
           "missing lines' busy h with the defaults, an estimate from above (inf: not stored either)")
 
 
+def study_plan():
+    """(costs, plan) of reproduce/large_scale.py at its full scale under its default budget
+    (``large_scale.planned_panels``)."""
+    from reproduce import large_scale
+
+    cli = SimpleNamespace(quick=False, horizon_given=False, horizon=large_scale.LARGE_SCALE_HORIZON, runs=None)
+    costs = large_scale.study_costs()
+    _, plan = large_scale.planned_panels(large_scale.all_curves(cli), costs, large_scale.LARGE_SCALE_CPU_HOURS)
+    return costs, plan
+
+
 def print_large_scale() -> None:
     """Every line of reproduce/large_scale.py at its full scale: estimated CPU hours, whether the study plan
     (``large_scale.planned_panels`` under its default budget) takes it, status and stored hours; then the totals
     of the planned and the over-budget lines and the wall time on 2 cores."""
     from reproduce import large_scale
 
-    cli = SimpleNamespace(quick=False, horizon_given=False, horizon=large_scale.LARGE_SCALE_HORIZON, runs=None)
-    costs = large_scale.step_costs()
-    _, plan = large_scale.planned_panels(large_scale.all_curves(cli), costs, large_scale.LARGE_SCALE_CPU_HOURS)
+    costs, plan = study_plan()
     print(f"{'dataset':<26} {'line':<22} {'K':>4} {'T':>10} {'runs':>5} {'est. CPU h':>11} {'plan':<5} "
           f"{'status':<12} {'stored h':>9}")
     totals = {"planned": 0.0, "over": 0.0, "stored": 0.0}
@@ -284,6 +308,49 @@ def print_large_scale() -> None:
           f"{large_scale.LARGE_SCALE_CPU_HOURS:g}: about {totals['planned'] / 2:.1f} h of wall time on 2 cores); the "
           f"lines over budget would need {totals['over']:.1f} CPU hours more; the stored lines took "
           f"{totals['stored']:.1f} busy hours")
+
+
+def lines_to_probe(costs, plan, probe: int, max_seconds: float) -> list:
+    """The lines of the study worth a probe of ``probe`` slots, one per probe row, cheapest first: horizon at least
+    ``probe``, registered, not stored, no probe row yet, and at most ``max_seconds`` for both probe runs by the
+    bench's estimate (a run of probe / 10 slots and one of ``probe``)."""
+    from reproduce import large_scale
+
+    bench_only = large_scale.Costs(costs.steps, costs.probes.iloc[0:0])
+    probed = set(zip(costs.probes["dataset"], costs.probes["line"], strict=True))
+    chosen = {}
+    for line in plan:
+        if line.horizon < probe or not large_scale.available(line):
+            continue
+        key = (line.dataset, large_scale.probe_line_key(line, probe))
+        if key in probed or key in chosen or stored_hours([line], load_dataset(line.dataset)) is not None:
+            continue
+        seconds = 1.1 * 3600 * large_scale.estimated_hours(replace(line, horizon=probe, runs=1), bench_only)
+        if seconds <= max_seconds:
+            chosen[key] = (seconds, line)
+    return [line for _, line in sorted(chosen.values(), key=lambda pair: pair[0])]
+
+
+def probe_large_scale(probe: int, max_seconds: float, table: Path = PROBE_TABLE) -> None:
+    """Measure the probes of ``lines_to_probe`` one after the other, adding each row to ``table`` as soon as it
+    is measured (atomically: an interrupted session keeps the rows it finished), and print each."""
+    from reproduce import large_scale
+
+    costs, plan = study_plan()
+    costs = large_scale.Costs(costs.steps, pd.read_csv(table) if table.exists() else costs.probes.iloc[0:0])
+    lines = lines_to_probe(costs, plan, probe, max_seconds)
+    print(f"probing {len(lines)} lines at {probe:.0e} slots (run 0, seed 0, process CPU seconds)", flush=True)
+    rows = costs.probes
+    for line in lines:
+        tenth, whole = probe_seconds(load_dataset(line.dataset), get_algorithm(line.algorithm), dict(line.params),
+                                     probe)
+        row = {"dataset": line.dataset, "line": large_scale.probe_line_key(line, probe), "probe_slots": probe,
+               "tenth_cpu_seconds": tenth, "probe_cpu_seconds": whole, "load_average": os.getloadavg()[0],
+               "measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": git_commit()}
+        rows = pd.concat([rows, pd.DataFrame([row])], ignore_index=True)
+        write_table(rows, table)
+        print(f"{line.dataset:<26} {line.name[:22]:<22} {probe // 10:.0e} slots {tenth:8.1f} s, {probe:.0e} slots "
+              f"{whole:8.1f} s", flush=True)
 
 
 def _panel_lines(panel, fast: bool, results) -> tuple[list, list]:

@@ -22,6 +22,8 @@ import math
 import sys
 import textwrap
 from dataclasses import replace
+from pathlib import Path
+from typing import NamedTuple
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -46,7 +48,7 @@ from reproduce.claims import (
 from reproduce.cli import build_parser, main_guard, resolve
 from reproduce.experiment import combine_ete, ete_horizons, write_claims
 from reproduce.harness.backends import backend_context
-from reproduce.harness.paths import BENCH_TABLE
+from reproduce.harness.paths import BENCH_TABLE, PROBE_TABLE
 from reproduce.harness.runner import Line, line_key, load_line, run_lines
 from reproduce.paper_config import (
     ALL_ELEVEN,
@@ -69,6 +71,7 @@ from reproduce.plotting import (
     setup_theme,
     style,
 )
+from reproduce.run_cost import extrapolated_seconds
 from reproduce.scale import horizon_overridden
 from reproduce.tables import print_table, write_table
 
@@ -167,9 +170,29 @@ def available(line: Line) -> bool:
 
 # --- cost ---------------------------------------------------------------------------------------------------
 
-def step_costs() -> pd.DataFrame:
-    """bench/step_cost.csv (ns per slot by algorithm, options and K)."""
-    return pd.read_csv(BENCH_TABLE)
+class Costs(NamedTuple):
+    """What the study's estimates are made from: ``steps``, bench/step_cost.csv (ns per slot by algorithm,
+    options and K, on the bench's own matrices); ``probes``, bench/large_scale_probes.csv (two probe runs of a
+    line on its own matrix, ``reproduce.run_cost``; columns ``PROBE_COLUMNS``), which takes precedence."""
+
+    steps: pd.DataFrame
+    probes: pd.DataFrame
+
+
+PROBE_COLUMNS = ("dataset", "line", "probe_slots", "tenth_cpu_seconds", "probe_cpu_seconds", "load_average",
+                 "measured", "commit")
+
+
+def study_costs(steps: Path = BENCH_TABLE, probes: Path = PROBE_TABLE) -> Costs:
+    """The two cost tables (``Costs``); no probe table is an empty one."""
+    probe_table = pd.read_csv(probes) if probes.exists() else pd.DataFrame(columns=PROBE_COLUMNS)
+    return Costs(pd.read_csv(steps), probe_table)
+
+
+def probe_line_key(line: Line, probe: int) -> str:
+    """The ``line`` column of a probe row of ``line``: the stored-line key (``line_key``) of the same line at the
+    probe's horizon (so the T = 1e8 line of a tag shares the probe of its T = 1e7 line)."""
+    return line_key(replace(line, horizon=probe))
 
 
 def options_text(algorithm: str, params: tuple) -> str:
@@ -186,14 +209,28 @@ def arms(dataset: str) -> int:
     return load_dataset(dataset).K
 
 
-def estimated_hours(line: Line, costs: pd.DataFrame) -> float:
-    """CPU hours of the line's runs from bench/step_cost.csv at the nearest measured K: the mean ns per slot of a
-    whole run from slot 1 (``ns_whole``, over ``whole_slots``) for its first slots and the ns per slot after the
-    warm-up (``ns_later``) for the rest; NaN where the algorithm or its options were not benchmarked.  For lines
-    whose slots keep getting cheaper with t (the fast paths) this is an upper estimate."""
+def estimated_hours(line: Line, costs: Costs) -> float:
+    """CPU hours of the line's runs.  From a probe of the line on its own matrix where ``costs.probes`` has one
+    at a probe length up to its horizon (the longest): ``run_cost.extrapolated_seconds`` per run.  Otherwise from
+    bench/step_cost.csv at the nearest measured K: the mean ns per slot of a whole run from slot 1 (``ns_whole``,
+    over ``whole_slots``) for its first slots and the ns per slot after the warm-up (``ns_later``) for the rest;
+    NaN where the algorithm or its options were not benchmarked.  For lines whose slots keep getting cheaper with
+    t (the fast paths) both are upper estimates, the bench's by far: its runs are too short to reach the slots a
+    converged run skips."""
+    probes = costs.probes[costs.probes["dataset"] == line.dataset]
+    probes = probes[probes["probe_slots"] <= line.horizon]
+    if len(probes) and available(line):
+        probes = probes[[key == probe_line_key(line, int(slots))
+                         for key, slots in zip(probes["line"], probes["probe_slots"], strict=True)]]
+    if len(probes) and available(line):
+        row = probes.loc[probes["probe_slots"].idxmax()]
+        seconds = extrapolated_seconds(row["tenth_cpu_seconds"], row["probe_cpu_seconds"], int(row["probe_slots"]),
+                                       line.horizon)
+        return seconds * line.runs / 3600
     K = arms(line.dataset)
-    rows = costs[(costs["algorithm"] == line.algorithm) & (costs["options"] == options_text(line.algorithm,
-                                                                                         line.params))]
+    steps = costs.steps
+    rows = steps[(steps["algorithm"] == line.algorithm) & (steps["options"] == options_text(line.algorithm,
+                                                                                        line.params))]
     if rows.empty:
         return math.nan
     row = rows.iloc[int(np.argmin(np.abs(np.log(rows["K"].to_numpy() / K))))]
@@ -203,12 +240,13 @@ def estimated_hours(line: Line, costs: pd.DataFrame) -> float:
     return float(ns) * 1e-9 * line.runs / 3600
 
 
-def study_plan(lines: list[Line], costs: pd.DataFrame, budget: float) -> dict[Line, bool]:
+def study_plan(lines: list[Line], costs: Costs, budget: float) -> dict[Line, bool]:
     """Whether each line is part of the study under ``budget`` CPU hours (``--budget``): the claim lines (``CLAIM_TAGS``
     on the MSLR panels at T = 1e7) first, then every other line, each group cheapest first by ``estimated_hours``,
     taken while the running sum stays within the budget (a line that does not fit is skipped, a cheaper later one
     may still fit).  A line without an estimate is planned only under an unlimited budget.  Stored lines count like
-    the others, so the plan depends on the code and the bench table, never on how far the computation got."""
+    the others, so the plan depends on the code and the cost tables (``Costs``), never on how far the
+    computation got."""
     mslr = {dataset for dataset, _ in MSLR_MATRICES}
 
     def order(line):
@@ -224,7 +262,7 @@ def study_plan(lines: list[Line], costs: pd.DataFrame, budget: float) -> dict[Li
     return plan
 
 
-def planned_panels(panels: dict, costs: pd.DataFrame, budget: float) -> tuple[dict, dict[Line, bool]]:
+def planned_panels(panels: dict, costs: Costs, budget: float) -> tuple[dict, dict[Line, bool]]:
     """The panels and the plan of every line in them (``study_plan``; unavailable lines are not planned).  A
     100-run line of panel (e) that does not fit is drawn from its first ``RUNS_K_GT_100`` runs, the paper's count
     (for D-TS the paper's Fig. 4(d) runs); the 100-run line stays in the plan, not planned, so that its need is
@@ -254,7 +292,7 @@ def simulate(args) -> tuple[dict, pd.DataFrame]:
     """Compute the selected lines of the study plan (cheapest first) unless --plot-only, then load every stored
     line; returns {panel: [LineResult]} and the lines table (status stored / missing / over budget / unavailable,
     runs, estimated CPU hours, seconds)."""
-    costs = step_costs()
+    costs = study_costs()
     panels, plan = planned_panels(all_curves(args), costs, args.budget)
     flat = list(plan)
     if not args.plot_only:
@@ -427,8 +465,8 @@ def main(argv=None):
         parser.add_argument("--algorithms", nargs="+", default=None, metavar="NAME",
                             help="compute only the lines of these registry names (the others are loaded if stored)")
         parser.add_argument("--max-hours", default="inf",
-                            help="compute only lines whose estimated CPU hours (bench/step_cost.csv) are at most this "
-                                 "(lines without an estimate are computed only without this limit)")
+                            help="compute only lines whose estimated CPU hours (probe and bench tables) are at most "
+                                 "this (lines without an estimate are computed only without this limit)")
         parser.add_argument("--budget", default=str(LARGE_SCALE_CPU_HOURS),
                             help=f"CPU hours of the whole study (default {LARGE_SCALE_CPU_HOURS:g}: 12 h on 2 cores): "
                                  "claim lines first, then cheapest first; the lines beyond it are listed as "

@@ -1,5 +1,10 @@
-"""bench/paper_cost.py --measured: the hours it prints are the stored chunks' own records."""
+"""bench/paper_cost.py: --measured prints the stored chunks' own records; --large-scale the study's estimates, with
+--probe first measuring the probes they are made from."""
 
+from dataclasses import replace
+
+import pandas as pd
+import pytest
 
 from algorithms import get_algorithm
 from data import load_dataset
@@ -63,7 +68,7 @@ def test_large_scale_prints_every_line_with_its_estimate_and_plan(capsys):
     _paper_cost().main(["--large-scale"])
     out = capsys.readouterr().out.splitlines()
     cli = SimpleNamespace(quick=False, horizon_given=False, horizon=large_scale.LARGE_SCALE_HORIZON, runs=None)
-    costs = large_scale.step_costs()
+    costs = large_scale.study_costs()
     _, plan = large_scale.planned_panels(large_scale.all_curves(cli), costs, large_scale.LARGE_SCALE_CPU_HOURS)
     rows = [text.split() for text in out[1:-1]]
     assert len(rows) == len(plan)
@@ -77,3 +82,51 @@ def test_large_scale_prints_every_line_with_its_estimate_and_plan(capsys):
     assert 0 < totals[True] <= large_scale.LARGE_SCALE_CPU_HOURS
     assert f"the plan takes {totals[True]:.1f} estimated CPU hours" in out[-1]
     assert f"would need {totals[False]:.1f} CPU hours more" in out[-1]
+
+
+def test_probe_runs_and_their_extrapolation(monkeypatch):
+    """``run_cost.probe_seconds`` times run 0 over probe / 10 and over probe slots after a 2-slot compile run;
+    ``extrapolated_seconds`` extends the last 90 % of the probe's cost per slot to the horizon."""
+    from reproduce import run_cost
+
+    calls, clock = [], iter([0.0, 1.5, 10.0, 16.0])
+    monkeypatch.setattr(run_cost, "run_one", lambda dataset, spec, params, slots, run, seed, delay: calls.append(
+        (slots, run, seed, delay)))
+    monkeypatch.setattr(run_cost.time, "process_time", lambda: next(clock))
+    assert run_cost.probe_seconds("dataset", "spec", {}, 10**6, 3) == (1.5, 6.0)
+    assert calls == [(2, 0, 0, 3), (10**5, 0, 0, 3), (10**6, 0, 0, 3)]
+    assert run_cost.extrapolated_seconds(1.5, 6.0, 10**6, 10**6) == 6.0
+    assert run_cost.extrapolated_seconds(1.5, 6.0, 10**6, 10**7) == pytest.approx(6.0 + 9e6 * 4.5 / 9e5)
+    assert run_cost.extrapolated_seconds(7.0, 6.0, 10**6, 10**7) == 6.0  # a noisy probe never lowers the estimate
+
+
+def test_large_scale_probe_writes_one_row_per_missing_line_and_resumes(tmp_path, capsys, monkeypatch):
+    """--large-scale --probe: each missing line of T >= the probe length gets one row (shared by its T = 1e8
+    line), written as soon as it is measured; a stored line, a line the bench prices above --max-probe-seconds and
+    a line already probed get none; the plan then takes its estimate from the row."""
+    from reproduce import large_scale
+    from reproduce.harness.runner import Line
+
+    paper_cost = _paper_cost()
+    missing = Line("mslr136_navigational", "dts", 10**7, 50, (("sampling", "fast"),), "D-TS")
+    long = replace(missing, horizon=10**8, tag="D-TS, T=1e8")
+    dear = Line("mslr136_navigational", "self_sparring", 10**7, 50, (), "Self-Sparring")
+    stored = Line("mslr136_perfect", "merge_rucb", 10**7, 50, (), "MergeRUCB")  # committed
+    costs = large_scale.Costs(large_scale.study_costs().steps, pd.DataFrame(columns=large_scale.PROBE_COLUMNS))
+    plan = {missing: True, long: False, dear: False, stored: True}
+    monkeypatch.setattr(paper_cost, "study_plan", lambda: (costs, plan))
+    probed = []
+    monkeypatch.setattr(paper_cost, "probe_seconds", lambda dataset, spec, params, probe: probed.append(
+        (dataset.name, spec.name, params, probe)) or (3.0, 12.0))
+    bench_seconds = 1.1 * 3600 * large_scale.estimated_hours(replace(dear, runs=1), costs)
+    table = tmp_path / "probes.csv"
+    paper_cost.probe_large_scale(10**7, bench_seconds - 1, table)
+    assert probed == [("mslr136_navigational", "dts", {"sampling": "fast"}, 10**7)]
+    rows = pd.read_csv(table)
+    assert rows[["dataset", "line", "probe_slots", "tenth_cpu_seconds", "probe_cpu_seconds"]].values.tolist() == [
+        ["mslr136_navigational", large_scale.line_key(missing), 10**7, 3.0, 12.0]]
+    with_probes = large_scale.Costs(costs.steps, rows)
+    assert large_scale.estimated_hours(long, with_probes) == pytest.approx((12.0 + 9e7 * 9.0 / 9e6) * 50 / 3600)
+    paper_cost.probe_large_scale(10**7, bench_seconds + 1, table)  # resumes: only the dear line is new
+    assert [name for _, name, _, _ in probed] == ["dts", "self_sparring"] and len(pd.read_csv(table)) == 2
+    assert "probing 1 lines" in capsys.readouterr().out

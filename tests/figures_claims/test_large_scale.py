@@ -47,12 +47,42 @@ def test_copeland500_run_counts():
     assert len(next(curve for curve in curves if curve[0].algorithm == "btm")) > 1  # the horizon grid
 
 
+def bench_costs(steps: dict) -> ls.Costs:
+    """A ``Costs`` with these bench rows and no probe."""
+    return ls.Costs(pd.DataFrame(steps), pd.DataFrame(columns=ls.PROBE_COLUMNS))
+
+
+def probe_row(line: Line, probe: int, tenth: float, whole: float) -> dict:
+    """A probe-table row of ``line`` at ``probe`` slots."""
+    return {"dataset": line.dataset, "line": ls.probe_line_key(line, probe), "probe_slots": probe,
+            "tenth_cpu_seconds": tenth, "probe_cpu_seconds": whole, "load_average": 1.0, "measured": "-",
+            "commit": "-"}
+
+
+def test_a_probe_of_the_line_on_its_own_matrix_overrides_the_bench():
+    steps = {"algorithm": ["dts"], "options": ["sampling=fast"], "K": [136], "ns_later": [20000.0],
+             "ns_whole": [math.nan], "whole_slots": [0]}
+    line = Line("mslr136_perfect", "dts", 10**7, 50, (("sampling", "fast"),), "D-TS")
+    long = replace(line, horizon=10**8, tag="D-TS, T=1e8")
+    probes = pd.DataFrame([probe_row(line, 10**7, 9.0, 12.0), probe_row(line, 10**6, 5.0, 9.0),
+                           probe_row(replace(line, dataset="mslr136_navigational"), 10**7, 1.0, 1.0)])
+    costs = ls.Costs(pd.DataFrame(steps), probes)
+    # At its own horizon: the probe's whole run, 12 s a run; at 1e8 the last 90 % of the longest probe's slots
+    # (3 s per 9e6) extended: 12 + 9e7 * 3 / 9e6 = 42 s a run.
+    assert ls.estimated_hours(line, costs) == pytest.approx(12.0 * 50 / 3600)
+    assert ls.estimated_hours(long, costs) == pytest.approx(42.0 * 50 / 3600)
+    # Another line (other parameters: another key), or a shorter horizon than every probe: the bench.
+    best = replace(line, params=(("alpha", 0.8 ** 7), ("sampling", "fast")))
+    assert ls.estimated_hours(best, costs) == pytest.approx(20000e-9 * 1e7 * 50 / 3600)
+    assert ls.estimated_hours(replace(line, horizon=10**5), costs) == pytest.approx(20000e-9 * 1e5 * 50 / 3600)
+    assert ls.estimated_hours(line, bench_costs(steps)) == pytest.approx(20000e-9 * 1e7 * 50 / 3600)
+
+
 def test_budget_rule_and_cost_estimate():
     assert ls.within_budget(0.5, 1.0) and not ls.within_budget(1.5, 1.0)
     assert not ls.within_budget(math.nan, 1.0) and ls.within_budget(math.nan, math.inf)
-    costs = pd.DataFrame({"algorithm": ["rucb", "rucb"], "options": ["skip=exact", "skip=exact"], "K": [32, 136],
-                          "ns_later": [100.0, 1000.0], "ns_whole": [float("nan"), 5000.0],
-                          "whole_slots": [0, 200_000]})
+    costs = bench_costs({"algorithm": ["rucb", "rucb"], "options": ["skip=exact", "skip=exact"], "K": [32, 136],
+                         "ns_later": [100.0, 1000.0], "ns_whole": [float("nan"), 5000.0], "whole_slots": [0, 200_000]})
     line = Line("mslr135_informational_cdc", "rucb", 10**7, 50, (("skip", "exact"),))
     # nearest K: 136; the first 2e5 slots at the whole-run mean, the rest at the later cost
     assert ls.estimated_hours(line, costs) == pytest.approx((2e5 * 5000 + 9.8e6 * 1000) * 1e-9 * 50 / 3600)
@@ -102,9 +132,9 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, flag, value, capsys):
 
 
 def test_study_plan_puts_claim_lines_first_then_cheapest_within_the_budget():
-    costs = pd.DataFrame({"algorithm": ["dts", "rucb", "rmed1"], "options": ["sampling=fast", "skip=exact", "-"],
-                          "K": [136] * 3, "ns_later": [4000.0, 100.0, 50.0], "ns_whole": [math.nan] * 3,
-                          "whole_slots": [0] * 3})
+    costs = bench_costs({"algorithm": ["dts", "rucb", "rmed1"], "options": ["sampling=fast", "skip=exact", "-"],
+                         "K": [136] * 3, "ns_later": [4000.0, 100.0, 50.0], "ns_whole": [math.nan] * 3,
+                         "whole_slots": [0] * 3})
     claim = Line("mslr136_perfect", "dts", 10**7, 50, (("sampling", "fast"),), "D-TS")
     cheap = Line("mslr136_perfect", "rucb", 10**7, 50, (("skip", "exact"),), "RUCB")
     cheaper = replace(cheap, dataset="mslr136_navigational")
@@ -119,7 +149,7 @@ def test_study_plan_puts_claim_lines_first_then_cheapest_within_the_budget():
 
 
 def test_a_500_armed_line_over_budget_is_drawn_from_the_papers_run_count():
-    costs = ls.step_costs()
+    costs = ls.study_costs()
     panels = {"(e)": ls.copeland500_curves(None, 10**6)}
     drawn, plan = ls.planned_panels(panels, costs, budget=1.0)
     dts = [line for line in plan if line.algorithm == "dts"]
