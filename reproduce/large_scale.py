@@ -209,6 +209,16 @@ def arms(dataset: str) -> int:
     return load_dataset(dataset).K
 
 
+def line_probe(line: Line, probes: pd.DataFrame) -> pd.Series | None:
+    """The row of ``probes`` (bench/large_scale_probes.csv) measured for ``line``, at the longest probe length up to
+    its horizon; None if it has none (or its algorithm is not registered)."""
+    if not available(line):
+        return None
+    own = [row for _, row in probes[(probes["dataset"] == line.dataset) & (probes["probe_slots"] <= line.horizon)]
+           .iterrows() if row["line"] == probe_line_key(line, int(row["probe_slots"]))]
+    return max(own, key=lambda row: row["probe_slots"]) if own else None
+
+
 def estimated_hours(line: Line, costs: Costs) -> float:
     """CPU hours of the line's runs.  From a probe of the line on its own matrix where ``costs.probes`` has one
     at a probe length up to its horizon (the longest): ``run_cost.extrapolated_seconds`` per run.  Otherwise from
@@ -217,15 +227,10 @@ def estimated_hours(line: Line, costs: Costs) -> float:
     NaN where the algorithm or its options were not benchmarked.  For lines whose slots keep getting cheaper with
     t (the fast paths) both are upper estimates, the bench's by far: its runs are too short to reach the slots a
     converged run skips."""
-    probes = costs.probes[costs.probes["dataset"] == line.dataset]
-    probes = probes[probes["probe_slots"] <= line.horizon]
-    if len(probes) and available(line):
-        probes = probes[[key == probe_line_key(line, int(slots))
-                         for key, slots in zip(probes["line"], probes["probe_slots"], strict=True)]]
-    if len(probes) and available(line):
-        row = probes.loc[probes["probe_slots"].idxmax()]
-        seconds = extrapolated_seconds(row["tenth_cpu_seconds"], row["probe_cpu_seconds"], int(row["probe_slots"]),
-                                       line.horizon)
+    probe = line_probe(line, costs.probes)
+    if probe is not None:
+        seconds = extrapolated_seconds(probe["tenth_cpu_seconds"], probe["probe_cpu_seconds"],
+                                       int(probe["probe_slots"]), line.horizon)
         return seconds * line.runs / 3600
     K = arms(line.dataset)
     steps = costs.steps
