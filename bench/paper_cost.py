@@ -41,7 +41,7 @@ over 1e6 and over 1e7 slots on the line's own matrix), cheapest first, skipping 
 prices above ``--max-probe-seconds``, and adds each row to the table as soon as it is measured.
 
 Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N] [--measured]
-       python bench/paper_cost.py --large-scale [--probe [--max-probe-seconds S]]
+       python bench/paper_cost.py --large-scale [--probe [--max-probe-seconds S] [--algorithms NAME ...]]
 """
 
 import importlib
@@ -97,6 +97,8 @@ def parse_arguments(argv=None):
     parser.add_argument("--probe", action="store_true",
                         help="with --large-scale: first measure the probes of the study's missing lines of T >= 1e7 "
                              "(two runs each, of 1e6 and 1e7 slots) into bench/large_scale_probes.csv")
+    parser.add_argument("--algorithms", nargs="+", default=None, metavar="NAME",
+                        help="with --probe: probe only the lines of these registry names")
     parser.add_argument("--max-probe-seconds", default="1800",
                         help="with --probe: skip a line whose two probe runs the bench estimates above this (default "
                              "1800)")
@@ -105,6 +107,10 @@ def parse_arguments(argv=None):
     args.max_probe_seconds = check_positive("--max-probe-seconds", args.max_probe_seconds)
     if args.probe and not args.large_scale:
         raise ValueError("--probe needs --large-scale")
+    if args.algorithms and not args.probe:
+        raise ValueError("--algorithms needs --probe")
+    for name in args.algorithms or ():
+        get_algorithm(name)  # ValueError naming an unknown algorithm
     return args
 
 
@@ -117,7 +123,7 @@ def main(argv=None):
             if args.probe:
                 from reproduce.paper_config import LARGE_SCALE_HORIZON
 
-                probe_large_scale(LARGE_SCALE_HORIZON, args.max_probe_seconds)
+                probe_large_scale(LARGE_SCALE_HORIZON, args.max_probe_seconds, args.algorithms)
             print_large_scale()
         else:
             (print_measured if args.measured else print_figure_costs)(args)
@@ -310,17 +316,19 @@ def print_large_scale() -> None:
           f"{totals['stored']:.1f} busy hours")
 
 
-def lines_to_probe(costs, plan, probe: int, max_seconds: float) -> list:
-    """The lines of the study worth a probe of ``probe`` slots, one per probe row, cheapest first: horizon at least
-    ``probe``, registered, not stored, no probe row yet, and at most ``max_seconds`` for both probe runs by the
-    bench's estimate (a run of probe / 10 slots and one of ``probe``)."""
+def lines_to_probe(costs, plan, probe: int, max_seconds: float, algorithms=None) -> list:
+    """The lines of the study worth a probe of ``probe`` slots, one per probe row: horizon at least ``probe``,
+    registered, not stored, no probe row yet, and at most ``max_seconds`` for both probe runs by the bench's
+    estimate (a run of probe / 10 slots and one of ``probe``), of the registry names ``algorithms`` if given.
+    Those of the claim lines (``is_claim_line``, also
+    through their T = 1e8 line) first, then cheapest first."""
     from reproduce import large_scale
 
     bench_only = large_scale.Costs(costs.steps, costs.probes.iloc[0:0])
     probed = set(zip(costs.probes["dataset"], costs.probes["line"], strict=True))
     chosen = {}
     for line in plan:
-        if line.horizon < probe or not large_scale.available(line):
+        if line.horizon < probe or not large_scale.available(line) or (algorithms and line.algorithm not in algorithms):
             continue
         key = (line.dataset, large_scale.probe_line_key(line, probe))
         if key in probed or key in chosen or stored_hours([line], load_dataset(line.dataset)) is not None:
@@ -328,17 +336,19 @@ def lines_to_probe(costs, plan, probe: int, max_seconds: float) -> list:
         seconds = 1.1 * 3600 * large_scale.estimated_hours(replace(line, horizon=probe, runs=1), bench_only)
         if seconds <= max_seconds:
             chosen[key] = (seconds, line)
-    return [line for _, line in sorted(chosen.values(), key=lambda pair: pair[0])]
+    claims = {(line.dataset, large_scale.probe_line_key(line, probe)) for line in plan
+              if large_scale.is_claim_line(line)}
+    return [line for key, (_, line) in sorted(chosen.items(), key=lambda item: (item[0] not in claims, item[1][0]))]
 
 
-def probe_large_scale(probe: int, max_seconds: float, table: Path = PROBE_TABLE) -> None:
+def probe_large_scale(probe: int, max_seconds: float, algorithms=None, table: Path = PROBE_TABLE) -> None:
     """Measure the probes of ``lines_to_probe`` one after the other, adding each row to ``table`` as soon as it
     is measured (atomically: an interrupted session keeps the rows it finished), and print each."""
     from reproduce import large_scale
 
     costs, plan = study_plan()
     costs = large_scale.Costs(costs.steps, pd.read_csv(table) if table.exists() else costs.probes.iloc[0:0])
-    lines = lines_to_probe(costs, plan, probe, max_seconds)
+    lines = lines_to_probe(costs, plan, probe, max_seconds, algorithms)
     print(f"probing {len(lines)} lines at {probe:.0e} slots (run 0, seed 0, process CPU seconds)", flush=True)
     rows = costs.probes
     for line in lines:

@@ -245,6 +245,11 @@ def estimated_hours(line: Line, costs: Costs) -> float:
     return float(ns) * 1e-9 * line.runs / 3600
 
 
+def is_claim_line(line: Line) -> bool:
+    """Whether the claims L1 and L2 compare the line: a ``CLAIM_TAGS`` line of an MSLR panel."""
+    return line.tag in CLAIM_TAGS and line.dataset in dict(MSLR_MATRICES)
+
+
 def study_plan(lines: list[Line], costs: Costs, budget: float) -> dict[Line, bool]:
     """Whether each line is part of the study under ``budget`` CPU hours (``--budget``): the claim lines (``CLAIM_TAGS``
     on the MSLR panels at T = 1e7) first, then every other line, each group cheapest first by ``estimated_hours``,
@@ -252,12 +257,10 @@ def study_plan(lines: list[Line], costs: Costs, budget: float) -> dict[Line, boo
     may still fit).  A line without an estimate is planned only under an unlimited budget.  Stored lines count like
     the others, so the plan depends on the code and the cost tables (``Costs``), never on how far the
     computation got."""
-    mslr = {dataset for dataset, _ in MSLR_MATRICES}
-
     def order(line):
         """Claim lines first, then by estimate (none last)."""
         hours = estimated_hours(line, costs)
-        return (not (line.tag in CLAIM_TAGS and line.dataset in mslr), math.isnan(hours), hours)
+        return (not is_claim_line(line), math.isnan(hours), hours)
 
     plan, spent = {}, 0.0
     for line in sorted(lines, key=order):

@@ -102,8 +102,8 @@ def test_probe_runs_and_their_extrapolation(monkeypatch):
 
 def test_large_scale_probe_writes_one_row_per_missing_line_and_resumes(tmp_path, capsys, monkeypatch):
     """--large-scale --probe: each missing line of T >= the probe length gets one row (shared by its T = 1e8
-    line), written as soon as it is measured; a stored line, a line the bench prices above --max-probe-seconds and
-    a line already probed get none; the plan then takes its estimate from the row."""
+    line), claim lines first, written as soon as it is measured; a stored line, a line the bench prices above
+    --max-probe-seconds and a line already probed get none; the plan then takes its estimate from the row."""
     from reproduce import large_scale
     from reproduce.harness.runner import Line
 
@@ -111,22 +111,26 @@ def test_large_scale_probe_writes_one_row_per_missing_line_and_resumes(tmp_path,
     missing = Line("mslr136_navigational", "dts", 10**7, 50, (("sampling", "fast"),), "D-TS")
     long = replace(missing, horizon=10**8, tag="D-TS, T=1e8")
     dear = Line("mslr136_navigational", "self_sparring", 10**7, 50, (), "Self-Sparring")
+    cheap = Line("mslr136_navigational", "rmed1", 10**7, 50, (), "RMED1")  # cheaper, but no claim line
     stored = Line("mslr136_perfect", "merge_rucb", 10**7, 50, (), "MergeRUCB")  # committed
     costs = large_scale.Costs(large_scale.study_costs().steps, pd.DataFrame(columns=large_scale.PROBE_COLUMNS))
-    plan = {missing: True, long: False, dear: False, stored: True}
+    plan = {long: False, cheap: True, dear: False, missing: True, stored: True}
     monkeypatch.setattr(paper_cost, "study_plan", lambda: (costs, plan))
     probed = []
     monkeypatch.setattr(paper_cost, "probe_seconds", lambda dataset, spec, params, probe: probed.append(
         (dataset.name, spec.name, params, probe)) or (3.0, 12.0))
     bench_seconds = 1.1 * 3600 * large_scale.estimated_hours(replace(dear, runs=1), costs)
     table = tmp_path / "probes.csv"
-    paper_cost.probe_large_scale(10**7, bench_seconds - 1, table)
-    assert probed == [("mslr136_navigational", "dts", {"sampling": "fast"}, 10**7)]
+    paper_cost.probe_large_scale(10**7, bench_seconds - 1, table=table)
+    assert probed == [("mslr136_navigational", "dts", {"sampling": "fast"}, 10**7),
+                      ("mslr136_navigational", "rmed1", {}, 10**7)]  # the claim line's probe first
     rows = pd.read_csv(table)
     assert rows[["dataset", "line", "probe_slots", "tenth_cpu_seconds", "probe_cpu_seconds"]].values.tolist() == [
-        ["mslr136_navigational", large_scale.line_key(missing), 10**7, 3.0, 12.0]]
+        ["mslr136_navigational", large_scale.line_key(missing), 10**7, 3.0, 12.0],
+        ["mslr136_navigational", large_scale.line_key(cheap), 10**7, 3.0, 12.0]]
     with_probes = large_scale.Costs(costs.steps, rows)
     assert large_scale.estimated_hours(long, with_probes) == pytest.approx((12.0 + 9e7 * 9.0 / 9e6) * 50 / 3600)
-    paper_cost.probe_large_scale(10**7, bench_seconds + 1, table)  # resumes: only the dear line is new
-    assert [name for _, name, _, _ in probed] == ["dts", "self_sparring"] and len(pd.read_csv(table)) == 2
+    paper_cost.probe_large_scale(10**7, bench_seconds + 1, ["rucb"], table)  # no line of that name left
+    paper_cost.probe_large_scale(10**7, bench_seconds + 1, table=table)  # resumes: only the dear line is new
+    assert [name for _, name, _, _ in probed] == ["dts", "rmed1", "self_sparring"] and len(pd.read_csv(table)) == 3
     assert "probing 1 lines" in capsys.readouterr().out
