@@ -80,6 +80,7 @@ MSLR_MATRICES = (("mslr136_perfect", "(a) MSLR Perfect, K=136"),
                  ("mslr136_navigational", "(b) MSLR Navigational, K=136"),
                  ("mslr135_informational_cdc", "(c) MSLR Informational-CDC, K=135"),
                  ("mslr136_informational", "(d) MSLR Informational, K=136, no Condorcet winner"))
+CONDORCET_MATRICES = MSLR_MATRICES[:3]  # the panels with a Condorcet winner (L1)
 # The tuned settings the MergeDTS authors ran: the presets "best" (core/constants.py, AlgorithmSpec.presets) as
 # a Line's params, so a preset line and its written-out parameters are one stored line.
 DTS_BEST = tuple(sorted(constants.DTS_BEST.items()))
@@ -99,6 +100,7 @@ MSLR_ENTRIES = (
 # printed by bench/paper_cost.py --large-scale).  D-TS (exact, fast paths) and MergeDTS are the pair the
 # MergeDTS claim is about.
 LONG_TAGS = ("D-TS", "MergeDTS", "MergeDTS (best)", "RUCB")
+LONG_SUFFIX = ", T=1e8"  # a T = 1e8 line's tag: its T = 1e7 line's tag and this
 COPELAND500 = "copeland500"
 EVERY_ALGORITHM = (*ALL_ELEVEN, "multisbm", "rmed2", "merge_dts", "merge_rucb", "self_sparring")
 MANY_RUNS_500 = ("dts", "dts_plus", "ccb", "scb", "ecw_rmed")  # 100 runs on the 500-armed instance
@@ -107,7 +109,8 @@ TITLE_CHARACTERS = 50  # a panel title wraps beyond this many characters (at FIG
 QUICK_RUNS_500 = 2  # the smoke run's 500-armed lines (at O(K^2) a slot, 20 runs of D-TS take minutes there)
 NESTED = ("mslr_perfect_k8", "mslr_perfect_k16", "mslr_perfect_k32", "mslr_perfect_k64", "mslr136_perfect")
 NESTED_TAGS = ("D-TS", "MergeDTS", "Self-Sparring", "RMED1")
-# The lines the claims L1 and L2 compare (at T = 1e7 on the MSLR panels): planned before every other line.
+# The lines the claims L1 and L2 compare (at T = 1e7 on the MSLR panels, and their T = 1e8 lines on the Condorcet
+# panels: ``is_claim_line``): planned before every other line.
 CLAIM_TAGS = ("D-TS", "MergeDTS", "MergeDTS (best)", "MergeRUCB", "MergeRUCB (best)")
 OVER_BUDGET = "over budget"
 GAP_AVERAGE_FACTOR = 0.5  # MergeDTS regret per slot 0.5 (gap(a1) + gap(a2)) = GAP_AVERAGE_FACTOR x the stored G2W
@@ -127,7 +130,7 @@ def mslr_lines(dataset: str, runs: int, horizon: int) -> list[Line]:
         base = Line(dataset, algorithm, horizon, runs, with_fast(algorithm, params), tag)
         lines.append(base)
         if tag in LONG_TAGS and horizon == LARGE_SCALE_HORIZON:
-            lines.append(replace(base, horizon=LARGE_SCALE_LONG_HORIZON, tag=f"{tag}, T=1e8"))
+            lines.append(replace(base, horizon=LARGE_SCALE_LONG_HORIZON, tag=f"{tag}{LONG_SUFFIX}"))
     return lines
 
 
@@ -246,8 +249,11 @@ def estimated_hours(line: Line, costs: Costs) -> float:
 
 
 def is_claim_line(line: Line) -> bool:
-    """Whether the claims L1 and L2 compare the line: a ``CLAIM_TAGS`` line of an MSLR panel."""
-    return line.tag in CLAIM_TAGS and line.dataset in dict(MSLR_MATRICES)
+    """Whether the claims L1 and L2 compare the line: a ``CLAIM_TAGS`` line of an MSLR panel at T = 1e7, or its
+    T = 1e8 line on a panel with a Condorcet winner (L1 compares MergeDTS and D-TS at 1e8 too)."""
+    tag = line.tag.removesuffix(LONG_SUFFIX)
+    matrices = MSLR_MATRICES if tag == line.tag else CONDORCET_MATRICES
+    return tag in CLAIM_TAGS and line.dataset in dict(matrices)
 
 
 def study_plan(lines: list[Line], costs: Costs, budget: float) -> dict[Line, bool]:
@@ -379,9 +385,9 @@ def claims(results: dict) -> list[dict]:
     1e8, default and "best" settings.  L2: on Informational (no Condorcet winner) the merge algorithms' Copeland
     regret against D-TS's at T = 1e7, and whether it grows linearly (slope over the last decade above D-TS's)."""
     rows = []
-    for _, title in MSLR_MATRICES[:3]:
+    for _, title in CONDORCET_MATRICES:
         curves = by_name(results[title])
-        for suffix in ("", ", T=1e8"):
+        for suffix in ("", LONG_SUFFIX):
             for merge in ("MergeDTS", "MergeDTS (best)"):
                 def check(merge=merge + suffix, dts="D-TS" + suffix, best="D-TS (best)" + suffix, curves=curves):
                     """(text, verdict): D-TS's and D-TS (best)'s G2W regret above MergeDTS's at T (worst of both)."""

@@ -148,6 +148,16 @@ def test_study_plan_puts_claim_lines_first_then_cheapest_within_the_budget():
     assert ls.study_plan([claim, cheap], costs, 1.5 * hours[cheap]) == {claim: False, cheap: True}
 
 
+def test_claim_lines_are_the_claim_tags_and_their_condorcet_t_1e8_lines():
+    dts = Line("mslr136_perfect", "dts", 10**7, 50, (("sampling", "fast"),), "D-TS")
+    long = replace(dts, horizon=10**8, tag="D-TS" + ls.LONG_SUFFIX)
+    informational = replace(dts, dataset="mslr136_informational")
+    assert ls.is_claim_line(dts) and ls.is_claim_line(long) and ls.is_claim_line(informational)
+    assert not ls.is_claim_line(replace(long, dataset="mslr136_informational"))  # L2 is at T = 1e7 only
+    assert not ls.is_claim_line(replace(dts, dataset="mslr_perfect_k64"))  # a nested subset
+    assert not ls.is_claim_line(replace(dts, algorithm="rucb", tag="RUCB" + ls.LONG_SUFFIX))
+
+
 def test_a_500_armed_line_over_budget_is_drawn_from_the_papers_run_count():
     costs = ls.study_costs()
     panels = {"(e)": ls.copeland500_curves(None, 10**6)}
