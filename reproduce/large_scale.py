@@ -399,8 +399,8 @@ def claims(results: dict) -> list[dict]:
                         verdicts.append(above(g2w_final(curves[best]), g2w_final(m)))
                         text += f", {best} {GAP_AVERAGE_FACTOR * g2w_final(curves[best]).value:.4g}"
                     return text, worst(*verdicts)
-                rows.append(checked("L1", f"{title}{suffix}", f"MergeDTS-regret at T: {merge} below D-TS and, "
-                                    "where drawn, D-TS (best)", check))
+                rows.append(checked("L1", f"{title}{suffix}: {merge}", f"MergeDTS-regret at T: {merge} below D-TS "
+                                    "and, where drawn, D-TS (best)", check))
     informational = by_name(results[MSLR_MATRICES[3][1]])
     for merge in ("MergeDTS", "MergeDTS (best)", "MergeRUCB", "MergeRUCB (best)"):
         def check_nc(merge=merge):
@@ -409,8 +409,8 @@ def claims(results: dict) -> list[dict]:
             verdicts = (above(final(m), final(d)), above(log_slope(m), log_slope(d)))
             return (f"R(T) {final(m)} vs D-TS {final(d)}; slope per ln t over the last decade {log_slope(m)} vs "
                     f"{log_slope(d)}"), worst(*verdicts)
-        rows.append(checked("L2", MSLR_MATRICES[3][1], f"Copeland regret at T and slope per ln t over the last "
-                                                       f"decade: {merge} above D-TS", check_nc))
+        rows.append(checked("L2", f"{MSLR_MATRICES[3][1]}: {merge}", f"Copeland regret at T and slope per ln t over "
+                                                                     f"the last decade: {merge} above D-TS", check_nc))
     return rows
 
 

@@ -22,7 +22,8 @@ HEAVY_TAIL = "a heavy tail"
 OPEN_SETTING = "a setting the paper leaves open"
 NOISE = "noise: a false verdict expected across the checks"
 WORD_AS_FACTOR = "a word of the paper read as a factor"
-CATEGORIES = (DATA_VS_TEXT, CONCEDED, HEAVY_TAIL, OPEN_SETTING, NOISE, WORD_AS_FACTOR)
+LATER_CLAIM = "a later paper's claim, against an exact D-TS"
+CATEGORIES = (DATA_VS_TEXT, CONCEDED, HEAVY_TAIL, OPEN_SETTING, NOISE, WORD_AS_FACTOR, LATER_CLAIM)
 
 VERDICTS_DOC = "docs/verdicts.md"
 FACTOR_DOC = f"{VERDICTS_DOC}#reading-words-as-factors"
@@ -31,6 +32,8 @@ TAIL_DOC = f"{VERDICTS_DOC}#heavy-tails"
 CONCEDED_DOC = f"{VERDICTS_DOC}#what-the-paper-concedes"
 ELIMINATION_DOC = f"{VERDICTS_DOC}#the-elimination-on-mslr-non-condorcet"
 SUSHI_DOC = f"{VERDICTS_DOC}#sushi-ecw-rmed-far-above-rmed1"
+MERGE_DOC = f"{VERDICTS_DOC}#mergedts-against-an-exact-d-ts"
+LARGE_SCALE = "large_scale"
 FIG1, FIG3, FIG4 = "fig1_mslr", "fig3_condorcet", "fig4_noncondorcet"
 MSLR5_NC = "(b) MSLR K=5, non-Condorcet"
 
@@ -193,7 +196,28 @@ def c7_g2w(n: Numbers) -> str:
             "ratio is at that threshold within the noise")
 
 
+def large_scale_row(n: Numbers, panel: str, label: str) -> pd.Series:
+    """The final-regret row of the curve ``label`` on ``panel`` of the large-scale study."""
+    table = n.finals[LARGE_SCALE]
+    return table[(table["panel"] == panel) & (table["label"] == label)].iloc[0]
+
+
+def mergedts_against_dts(panel: str, merge: str) -> Reason:
+    """L1 on ``panel``: the MergeDTS regret (mean +- s.e.) of ``merge``, D-TS and D-TS (best), and how much of
+    each one's regret is still growing (its slope per ln t over the last decade)."""
+    def text(n: Numbers) -> str:
+        """The three MergeDTS regrets at T, their ratio to ``merge``'s and the last-decade slopes."""
+        rows = {label: large_scale_row(n, panel, label) for label in (merge, "D-TS", "D-TS (best)")}
+        parts = [f"{label} {Estimate(float(row['mergedts_regret']), float(row['mergedts_se']))} (slope "
+                 f"{float(row['slope_last_decade']):.3g} per ln t)" for label, row in rows.items()]
+        ratio = float(rows[merge]["mergedts_regret"] / rows["D-TS"]["mergedts_regret"])
+        return (f"MergeDTS regret at T = 1e7: {'; '.join(parts)}; {merge} is {ratio:.2f}x exact D-TS, whose "
+                "regret still grows where a settled curve's slope is about 0")
+    return Reason(LATER_CLAIM, MERGE_DOC, text)
+
+
 SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
+PERFECT = "(a) MSLR Perfect, K=136"
 
 REASONS: dict[tuple[str, str], Reason] = {
     ("C1", "Fig. 3 (b) StrongBorda"): Reason(NOISE, NOISE_DOC, c1_noise),
@@ -228,6 +252,8 @@ REASONS: dict[tuple[str, str], Reason] = {
     ("C19", "fig4_noncondorcet (f) MSLR K=32, non-Condorcet"): order_and_factor(
         FIG4, "(f) MSLR K=32, non-Condorcet", "rmed1", "dts_plus", "significantly"),
     ("C19", "fig4_noncondorcet (a) Non-Condorcet Cyclic"): Reason(CONCEDED, CONCEDED_DOC, c19_conceded),
+    ("L1", f"{PERFECT}: MergeDTS"): mergedts_against_dts(PERFECT, "MergeDTS"),
+    ("L1", f"{PERFECT}: MergeDTS (best)"): mergedts_against_dts(PERFECT, "MergeDTS (best)"),
 }
 
 
