@@ -217,7 +217,7 @@ def mergedts_against_dts(panel: str, merge: str) -> Reason:
 
 
 SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
-PERFECT = "(a) MSLR Perfect, K=136"
+PERFECT, NAVIGATIONAL = "(a) MSLR Perfect, K=136", "(b) MSLR Navigational, K=136"
 
 REASONS: dict[tuple[str, str], Reason] = {
     ("C1", "Fig. 3 (b) StrongBorda"): Reason(NOISE, NOISE_DOC, c1_noise),
@@ -254,6 +254,7 @@ REASONS: dict[tuple[str, str], Reason] = {
     ("C19", "fig4_noncondorcet (a) Non-Condorcet Cyclic"): Reason(CONCEDED, CONCEDED_DOC, c19_conceded),
     ("L1", f"{PERFECT}: MergeDTS"): mergedts_against_dts(PERFECT, "MergeDTS"),
     ("L1", f"{PERFECT}: MergeDTS (best)"): mergedts_against_dts(PERFECT, "MergeDTS (best)"),
+    ("L1", f"{NAVIGATIONAL}: MergeDTS"): mergedts_against_dts(NAVIGATIONAL, "MergeDTS"),
 }
 
 
