@@ -1,8 +1,8 @@
-"""The whole-run check shared by every exact fast path (D-TS sampling="fast", RCS sampling="knockout",
-skip="exact"): many runs of the fast path and of the reference, then tests that the two samples have the same
-law.  ``CASES`` is the one table of the problems each fast path is compared on; the suites of
-tests/algorithms/ (test_dts_fast.py, test_rcs_fast.py, test_skip_exact.py) each read their algorithms' rows
-with ``cases``."""
+"""The whole-run check shared by every exact fast path (D-TS and Self-Sparring sampling="fast", RCS
+sampling="knockout", skip="exact"): many runs of the fast path and of the reference, then tests that the two
+samples have the same law.  ``CASES`` is the one table of the problems each fast path is compared on; the
+suites of tests/algorithms/ (test_dts_fast.py, test_rcs_fast.py, test_skip_exact.py, test_self_sparring.py)
+each read their algorithms' rows with ``cases``."""
 
 import numpy as np
 import pytest
@@ -61,6 +61,7 @@ def case(algorithm, dataset, horizon, delay, fast, reference=None, slow=False):
 
 
 DTS_FAST = {"sampling": "fast"}
+SELF_SPARRING_FAST = {"sampling": "fast"}
 RCS_KNOCKOUT = {"sampling": "knockout"}
 RCS_KNOCKOUT_SKIP = {"sampling": "knockout", "skip": "exact"}
 SKIP = {"skip": "exact"}
@@ -79,6 +80,9 @@ CASES = (
     case("dts", "mslr136_informational", 1000, 1, DTS_FAST, slow=True),
     case("dts_plus", "mslr5_noncondorcet", 100000, 1, DTS_FAST, slow=True),
     case("dts", "mslr32_condorcet", 20000, 1, DTS_FAST, slow=True),
+    case("self_sparring", "mslr5_condorcet", 10000, 1, SELF_SPARRING_FAST),
+    case("self_sparring", "mslr16_noncondorcet", 5000, 4, SELF_SPARRING_FAST, {"learning_rate": 0.5}, slow=True),
+    case("self_sparring", "mslr_perfect_k32", 20000, 1, SELF_SPARRING_FAST, slow=True),
     case("rcs", "mslr5_condorcet", 10000, 1, RCS_KNOCKOUT),
     case("rcs", "sushi", 5000, 1, RCS_KNOCKOUT, slow=True),
     case("rcs", "nc_cyclic", 5000, 1, RCS_KNOCKOUT, slow=True),

@@ -110,7 +110,7 @@ def test_large_scale_probe_writes_one_row_per_missing_line_and_resumes(tmp_path,
     paper_cost = _paper_cost()
     missing = Line("mslr136_navigational", "dts", 10**7, 50, (("sampling", "fast"),), "D-TS")
     long = replace(missing, horizon=10**8, tag="D-TS, T=1e8")
-    dear = Line("mslr136_navigational", "self_sparring", 10**7, 50, (), "Self-Sparring")
+    dear = Line("mslr136_navigational", "dts_plus", 10**7, 50, (), "D-TS+ (indicators)")  # the bench's dearest
     cheap = Line("mslr136_navigational", "rmed1", 10**7, 50, (), "RMED1")  # cheaper, but no claim line
     stored = Line("mslr136_perfect", "merge_rucb", 10**7, 50, (), "MergeRUCB")  # committed
     costs = large_scale.Costs(large_scale.study_costs().steps, pd.DataFrame(columns=large_scale.PROBE_COLUMNS))
@@ -132,5 +132,5 @@ def test_large_scale_probe_writes_one_row_per_missing_line_and_resumes(tmp_path,
     assert large_scale.estimated_hours(long, with_probes) == pytest.approx((12.0 + 9e7 * 9.0 / 9e6) * 50 / 3600)
     paper_cost.probe_large_scale(10**7, bench_seconds + 1, ["rucb"], table)  # no line of that name left
     paper_cost.probe_large_scale(10**7, bench_seconds + 1, table=table)  # resumes: only the dear line is new
-    assert [name for _, name, _, _ in probed] == ["dts", "rmed1", "self_sparring"] and len(pd.read_csv(table)) == 3
+    assert [name for _, name, _, _ in probed] == ["dts", "rmed1", "dts_plus"] and len(pd.read_csv(table)) == 3
     assert "probing 1 lines" in capsys.readouterr().out

@@ -30,15 +30,15 @@ def test_fast_parameters_are_accepted_and_differ_from_the_defaults(name):
 
 
 def test_the_fast_paths_of_the_paper_algorithms():
-    """The D-TS family samples "fast", RCS "knockout" and skips; RUCB, CCB, RMED1/2 and ECW-RMED skip exactly."""
-    assert {name: dict(get_algorithm(name).fast) for name in ("dts", "dts_plus", "pure_dts", "rcs", "rucb", "ccb",
-                                                              "rmed1", "rmed2", "ecw_rmed")} == {
-        **{name: {"sampling": "fast"} for name in ("dts", "dts_plus", "pure_dts")},
+    """The D-TS family and Self-Sparring sample "fast", RCS "knockout" and skips; RUCB, CCB, RMED1/2 and ECW-RMED
+    skip exactly."""
+    assert {name: dict(get_algorithm(name).fast) for name in ("dts", "dts_plus", "pure_dts", "self_sparring", "rcs",
+                                                              "rucb", "ccb", "rmed1", "rmed2", "ecw_rmed")} == {
+        **{name: {"sampling": "fast"} for name in ("dts", "dts_plus", "pure_dts", "self_sparring")},
         "rcs": {"sampling": "knockout", "skip": "exact"},
         **{name: {"skip": "exact"} for name in ("rucb", "ccb", "rmed1", "rmed2", "ecw_rmed")}}
     assert {name for name in ALGORITHMS if not get_algorithm(name).fast} == {"btm", "merge_rucb", "multisbm",
-                                                                              "savage", "scb", "self_sparring",
-                                                                              "sparring"}
+                                                                              "savage", "scb", "sparring"}
 
 
 def _args(tmp_path, *flags):
