@@ -107,7 +107,7 @@ SELF_SPARRING_SPEC = AlgorithmSpec(
     name="self_sparring", label="Self-Sparring", init=init_self_sparring, select=select_self_sparring,
     update=update_self_sparring, defaults={"learning_rate": SELF_SPARRING_LEARNING_RATE, "sampling": "direct"},
     fast=FAST_PARAMS,
-    color="#ad494a", marker="8",
+    color="#7b4173", marker="8",
     reference="Sui, Zhuang, Burdick & Yue 2017, Alg. 1 (independent Beta arms, m = 2), as in chang-li/MergeDTS "
               "self_sparring.py",
 )
