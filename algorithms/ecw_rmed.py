@@ -31,7 +31,7 @@ from numba import njit
 from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, exact_skip_hook
 from algorithms.ecw_rmed_skip import skip
 from algorithms.ecw_rmed_state import init_ecw_rmed
-from algorithms.ecw_rmed_steps import after_play, count_win, forced_pair
+from algorithms.ecw_rmed_steps import after_play, count_win, forced_pair, mark_stale_superiors
 from core.bounds import update_pair
 from core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
 from core.kl import kl_clamped
@@ -48,11 +48,13 @@ def select(state, t, rng):
                                                       state.in_next)
     allocation, best_allocation, keys, items = state.allocation, state.best_allocation, state.keys, state.items
     sorted_cost, sorted_arms, sorted_len = state.sorted_cost, state.sorted_arms, state.sorted_len
+    superior_cost, superior_arms, superior_len = state.superior_cost, state.superior_arms, state.superior_len
+    superiors_stale = state.superiors_stale
     if counters.pending:
         counters.pending = 0
         after_play(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, keys, items, allocation,
-                   best_allocation, sorted_cost, sorted_arms, sorted_len, current_list, in_remaining, next_list,
-                   in_next, counters)
+                   best_allocation, sorted_cost, sorted_arms, sorted_len, superior_cost, superior_arms, superior_len,
+                   superiors_stale, current_list, in_remaining, next_list, in_next, counters)
     pair = forced_pair(comparisons, p_hat, t, alpha, beta)
     if pair < 0:
         pair = current_list[counters.position]
@@ -68,16 +70,18 @@ def select(state, t, rng):
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
     """The common pair update; p, KLc(p, 1/2) and the Copeland counts of the played pair follow (the
-    diagonal stays 1/2)."""
+    diagonal stays 1/2), and the sorted superiors this makes stale are marked (``mark_stale_superiors``)."""
     comparisons, wins, p_hat, kl_half = state.comparisons, state.wins, state.p_hat, state.kl_half
-    copeland_wins, losses = state.copeland_wins, state.losses
+    copeland_wins, losses, superiors_stale = state.copeland_wins, state.losses, state.superiors_stale
     update_pair(comparisons, wins, a1, a2, a1_won)
     if a1 != a2:
+        before = int(p_hat[a1, a2] > 0.5) - int(p_hat[a2, a1] > 0.5)
         count_win(p_hat, copeland_wins, losses, a1, a2, -1)
         p_hat[a1, a2] = wins[a1, a2] / comparisons[a1, a2]
         p_hat[a2, a1] = wins[a2, a1] / comparisons[a2, a1]
         kl_half[a1, a2] = kl_half[a2, a1] = kl_clamped(p_hat[a1, a2], 0.5)
         count_win(p_hat, copeland_wins, losses, a1, a2, 1)
+        mark_stale_superiors(p_hat, superiors_stale, a1, a2, before)
 
 
 ECW_RMED_SPEC = AlgorithmSpec(

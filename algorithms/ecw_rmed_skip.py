@@ -71,6 +71,8 @@ def skip(state, t, rng, t_limit):
                                                       state.in_next)
     allocation, best_allocation, keys, items = state.allocation, state.best_allocation, state.keys, state.items
     sorted_cost, sorted_arms, sorted_len = state.sorted_cost, state.sorted_arms, state.sorted_len
+    superior_cost, superior_arms, superior_len = state.superior_cost, state.superior_arms, state.superior_len
+    superiors_stale = state.superiors_stale
     K = comparisons.shape[0]
     n_pairs = K * (K - 1) // 2
     pair = current_list[0]
@@ -79,7 +81,8 @@ def skip(state, t, rng, t_limit):
         return 0, -1
     counters.pending = 0
     after_play(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, keys, items, allocation, best_allocation,
-               sorted_cost, sorted_arms, sorted_len, current_list, in_remaining, next_list, in_next, counters)
+               sorted_cost, sorted_arms, sorted_len, superior_cost, superior_arms, superior_len, superiors_stale,
+               current_list, in_remaining, next_list, in_next, counters)
     if counters.current_len != 1 or current_list[0] != pair or forced_pair(comparisons, p_hat, t, alpha, beta) >= 0:
         return 0, -1
 

@@ -49,6 +49,10 @@ class ECWRMEDState(NamedTuple):
     sorted_cost: np.ndarray  # scratch float64 (K, K): per arm, its sorted beaters' costs
     sorted_arms: np.ndarray  # scratch int64 (K, K): per arm, its beaters in that order
     sorted_len: np.ndarray  # scratch int64 (K,): how many; -1 while not built this slot
+    superior_cost: np.ndarray  # float64 (K, K): per arm, the costs of its sorted superiors (findMinRegret)
+    superior_arms: np.ndarray  # int64 (K, K): per arm, its superiors in that order
+    superior_len: np.ndarray  # int64 (K,): how many
+    superiors_stale: np.ndarray  # bool (K,): the arm's superiors must be rebuilt (inputs changed), kept by ``update``
 
 
 def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, confidence_precheck="as-run",
@@ -77,4 +81,6 @@ def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, con
         allocation=np.zeros((K, K)), best_allocation=np.zeros((K, K)),
         keys=np.zeros(K), items=np.zeros(K, np.int64),
         sorted_cost=np.zeros((K, K)), sorted_arms=np.zeros((K, K), np.int64), sorted_len=np.zeros(K, np.int64),
+        superior_cost=np.zeros((K, K)), superior_arms=np.zeros((K, K), np.int64), superior_len=np.zeros(K, np.int64),
+        superiors_stale=np.ones(K, np.bool_),
     )

@@ -46,6 +46,18 @@ def count_win(p, sc, losses, a, b, sign):
 
 
 @njit(cache=True)
+def mark_stale_superiors(p, sup_stale, a, b, before):
+    """After the pair {a, b} (a != b) was updated: the sorted superiors of columns a and b are stale (their
+    KLc(p_ab, 1/2) changed), and every column if the pair's winner changed (``before``: its sign
+    [p_ab > 1/2] - [p_ba > 1/2] before the update), since the losses L and their minimum enter every cost."""
+    if int(p[a, b] > 0.5) - int(p[b, a] > 0.5) != before:
+        sup_stale[:] = True
+    else:
+        sup_stale[a] = True
+        sup_stale[b] = True
+
+
+@njit(cache=True)
 def _quota_sum(h_cost, h_opp, n_h, o_cost, o_opp, n_o, i1, i2, quota_h, quota_o):
     """Walk the merge of sorted H and sorted O (ties: H first; O skips opponent i1), taking H elements
     up to quota_h (the pair {i1, i2} also counts for O) and O elements up to quota_o; return the taken
@@ -160,8 +172,9 @@ def confident_winner(n, p, kl, lam, sc, losses, precheck, keys, items, o_cost, o
 
 @njit(cache=True)
 def _sorted_superiors(p, kl, losses, l_min, i2, cost, opp, col_len):
-    """The arms j beating i2 by ascending cost r_{j i2} / KLc(p_{j i2}, 1/2) (stable, j ascending), built
-    once per slot and shared by the candidates (dropping i1 from a sorted list keeps it sorted)."""
+    """The arms j beating i2 by ascending cost r_{j i2} / KLc(p_{j i2}, 1/2) (stable, j ascending), shared by
+    the candidates (dropping i1 from a sorted list keeps it sorted) and kept from slot to slot while its
+    inputs do not change (``mark_stale_superiors``)."""
     scale = 2.0 * (p.shape[0] - 1)
     m = 0
     for j in range(p.shape[0]):
@@ -174,8 +187,9 @@ def _sorted_superiors(p, kl, losses, l_min, i2, cost, opp, col_len):
 
 
 @njit(cache=True)
-def _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len):
-    """findMinRegret's allocation q (symmetric K x K, overwritten) for the candidate i1 (step 6)."""
+def _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len, sup_stale):
+    """findMinRegret's allocation q (symmetric K x K, overwritten) for the candidate i1 (step 6).  The sorted
+    superiors of a column i2 are rebuilt only if ``sup_stale[i2]`` (``find_min_regret``)."""
     K = p.shape[0]
     q[:, :] = 0.0
     for j in range(K):
@@ -187,8 +201,9 @@ def _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len):
         k = losses[i1] - 1 - (1 if p[i1, i2] > 0.5 else 0)
         if i2 == i1 or k < 0:
             continue
-        if sup_len[i2] < 0:
+        if sup_stale[i2]:
             _sorted_superiors(p, kl, losses, l_min, i2, sup_key[i2], sup_opp[i2], sup_len)
+            sup_stale[i2] = False
         cumulative = 0.0
         h = 0
         h_star = -1
@@ -213,20 +228,20 @@ def _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len):
 
 
 @njit(cache=True)
-def find_min_regret(p, kl, losses, q, q_best, sup_key, sup_opp, sup_len):
+def find_min_regret(p, kl, losses, q, q_best, sup_key, sup_opp, sup_len, sup_stale):
     """Step 6 (findMinRegret): the candidate w (an arm with the fewest losses L) with the smallest
     sum_{i>j} r_ij q_ij, r_ij = (L_i + L_j - 2 Lmin) / (2 (K - 1)), first on ties; its allocation is
     left in q_best.  With a single candidate the objective is not needed and is not computed.
-    sup_key, sup_opp (K x K), sup_len (K,): scratch for the sorted superiors of each arm."""
+    sup_key, sup_opp (K x K), sup_len (K,): the sorted superiors of each arm, a column rebuilt when
+    ``sup_stale`` (bool (K,)) says its inputs changed since it was built (all True: build every column)."""
     K = p.shape[0]
     l_min = np.min(losses)
-    sup_len[:] = -1
     n_cand = 0
     for i in range(K):
         n_cand += losses[i] == l_min
     if n_cand == 1:
         best = np.argmin(losses)
-        _allocation(p, kl, losses, l_min, best, q_best, sup_key, sup_opp, sup_len)
+        _allocation(p, kl, losses, l_min, best, q_best, sup_key, sup_opp, sup_len, sup_stale)
         return best
     scale = 2.0 * (K - 1)
     best = -1
@@ -234,7 +249,7 @@ def find_min_regret(p, kl, losses, q, q_best, sup_key, sup_opp, sup_len):
     for i1 in range(K):
         if losses[i1] != l_min:
             continue
-        _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len)
+        _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len, sup_stale)
         objective = 0.0
         for i in range(1, K):
             for j in range(i):
@@ -258,7 +273,8 @@ def _add_next(pair, in_lr, ln, in_ln, counters):
 
 @njit(cache=True)
 def after_play(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, keys, items, allocation, best_allocation,
-               sorted_cost, sorted_arms, sorted_len, current_list, in_remaining, next_list, in_next, counters):
+               sorted_cost, sorted_arms, sorted_len, superior_cost, superior_arms, superior_len, superiors_stale,
+               current_list, in_remaining, next_list, in_next, counters):
     """Steps 3-7 for the pair LC[q] played at slot ``counters.played_slot``, on the current statistics.
     Shared by ``select`` and ``skip``; the arguments are the ``ECWRMEDState`` fields of the same names
     (``counters``: its record ``counters[0]``)."""
@@ -270,7 +286,7 @@ def after_play(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, key
     in_remaining[counters.played_pair] = False
     if winner < 0:
         winner = find_min_regret(p_hat, kl_half, losses, allocation, best_allocation,
-                                 sorted_cost, sorted_arms, sorted_len)
+                                 superior_cost, superior_arms, superior_len, superiors_stale)
         for i in range(1, K):
             for j in range(i):
                 if best_allocation[i, j] > 0.0 and best_allocation[i, j] > comparisons[i, j] / lam:

@@ -157,7 +157,7 @@ def _njit_checks(n, p, lam, precheck):
     scratch = (np.zeros(K), np.zeros(K, np.int64), np.zeros((K, K)), np.zeros((K, K), np.int64), np.zeros(K, np.int64))
     conf = confident_winner(n, p, kl_m, lam, sc, losses, 0 if precheck else 1, *scratch)
     q, q_best = np.zeros((K, K)), np.zeros((K, K))
-    w_hat = find_min_regret(p, kl_m, losses, q, q_best, *scratch[2:])
+    w_hat = find_min_regret(p, kl_m, losses, q, q_best, *scratch[2:], np.ones(K, np.bool_))
     return conf, (w_hat, q_best)
 
 
