@@ -31,7 +31,7 @@ from numba import njit
 from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, exact_skip_hook
 from algorithms.ecw_rmed_skip import skip
 from algorithms.ecw_rmed_state import init_ecw_rmed
-from algorithms.ecw_rmed_steps import after_play, count_win, forced_pair, mark_stale_superiors
+from algorithms.ecw_rmed_steps import after_play, count_win, forced_pair, mark_stale_superiors, winner_sign
 from core.bounds import update_pair
 from core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
 from core.kl import kl_clamped
@@ -75,7 +75,7 @@ def update(state, a1, a2, a1_won, t):
     copeland_wins, losses, superiors_stale = state.copeland_wins, state.losses, state.superiors_stale
     update_pair(comparisons, wins, a1, a2, a1_won)
     if a1 != a2:
-        before = int(p_hat[a1, a2] > 0.5) - int(p_hat[a2, a1] > 0.5)
+        before = winner_sign(p_hat, a1, a2)
         count_win(p_hat, copeland_wins, losses, a1, a2, -1)
         p_hat[a1, a2] = wins[a1, a2] / comparisons[a1, a2]
         p_hat[a2, a1] = wins[a2, a1] / comparisons[a2, a1]

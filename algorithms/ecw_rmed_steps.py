@@ -46,11 +46,17 @@ def count_win(p, sc, losses, a, b, sign):
 
 
 @njit(cache=True)
+def winner_sign(p, a, b):
+    """[p_ab > 1/2] - [p_ba > 1/2]: 1 if a beats b, -1 if b beats a, 0 if neither (the side ``count_win`` counts)."""
+    return int(p[a, b] > 0.5) - int(p[b, a] > 0.5)
+
+
+@njit(cache=True)
 def mark_stale_superiors(p, sup_stale, a, b, before):
     """After the pair {a, b} (a != b) was updated: the sorted superiors of columns a and b are stale (their
-    KLc(p_ab, 1/2) changed), and every column if the pair's winner changed (``before``: its sign
-    [p_ab > 1/2] - [p_ba > 1/2] before the update), since the losses L and their minimum enter every cost."""
-    if int(p[a, b] > 0.5) - int(p[b, a] > 0.5) != before:
+    KLc(p_ab, 1/2) changed), and every column if the pair's winner changed (``before``: its ``winner_sign``
+    before the update), since the losses L and their minimum enter every cost."""
+    if winner_sign(p, a, b) != before:
         sup_stale[:] = True
     else:
         sup_stale[a] = True
