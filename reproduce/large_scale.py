@@ -14,7 +14,8 @@ subsets of the Perfect matrix (K = 8, 16, 32, 64, 136).
 
 An algorithm that is not registered (``algorithms.ALGORITHMS``) makes its lines "unavailable": they are
 listed, never computed, and the claims that need them read "not measured", as for lines not computed yet.
-Usage: ``python reproduce/large_scale.py [--plot-only] [--algorithms NAME ...] [--max-hours H] ...``.
+Usage: ``python reproduce/large_scale.py [--plot-only] [--algorithms NAME ...] [--datasets NAME ...] [--max-hours H]
+...``.
 """
 
 import functools
@@ -177,6 +178,17 @@ def all_curves(args) -> dict[str, list[list[Line]]]:
     return panels
 
 
+def check_selection(args, panels: dict) -> None:
+    """--algorithms and --datasets must name algorithms and matrices of the study's lines (``all_curves``);
+    ValueError naming the first that does not, and what the study has."""
+    lines = [line for curves in panels.values() for curve in curves for line in curve]
+    for flag, chosen, known in (("--algorithms", args.algorithms, {line.algorithm for line in lines}),
+                                ("--datasets", args.datasets, {line.dataset for line in lines})):
+        unknown = [name for name in chosen or () if name not in known]
+        if unknown:
+            raise ValueError(f"{flag}: {unknown[0]!r} has no line in the study (it has: {', '.join(sorted(known))})")
+
+
 def available(line: Line) -> bool:
     """Whether the line's algorithm is registered (else the line is "unavailable")."""
     return line.algorithm in ALGORITHMS
@@ -323,6 +335,7 @@ def simulate(args) -> tuple[dict, pd.DataFrame]:
     if not args.plot_only:
         chosen = [line for line in flat if available(line) and plan[line]
                   and (not args.algorithms or line.algorithm in args.algorithms)
+                  and (not args.datasets or line.dataset in args.datasets)
                   and within_budget(estimated_hours(line, costs), args.max_hours)]
         chosen.sort(key=lambda line: (math.isnan(estimated_hours(line, costs)), estimated_hours(line, costs)))
         with backend_context(args):
@@ -492,6 +505,9 @@ def main(argv=None):
         parser = build_parser(__doc__.splitlines()[0], LARGE_SCALE_HORIZON, fast=False)
         parser.add_argument("--algorithms", nargs="+", default=None, metavar="NAME",
                             help="compute only the lines of these registry names (the others are loaded if stored)")
+        parser.add_argument("--datasets", nargs="+", default=None, metavar="NAME",
+                            help="compute only the lines on these matrices, e.g. mslr136_informational (the others "
+                                 "are loaded if stored)")
         parser.add_argument("--max-hours", default="inf",
                             help="compute only lines whose estimated CPU hours (probe and bench tables) are at most "
                                  "this (lines without an estimate are computed only without this limit)")
@@ -503,6 +519,7 @@ def main(argv=None):
         args.max_hours = hours_flag(args.max_hours, "--max-hours")
         args.budget = hours_flag(args.budget, "--budget")
         args = resolve(args)
+        check_selection(args, all_curves(args))
         results, lines = simulate(args)
         stem = args.figures / NAME
         write_table(lines, stem.with_name(f"{NAME}_lines.csv"))

@@ -121,7 +121,8 @@ def test_unregistered_algorithms_are_unavailable_and_their_claims_not_measured(t
     assert not (tmp_path / "r").exists()  # --plot-only writes no results
 
 
-@pytest.mark.parametrize("flag,value", [("--max-hours", "0"), ("--max-hours", "soon"), ("--runs", "0")])
+@pytest.mark.parametrize("flag,value", [("--max-hours", "0"), ("--max-hours", "soon"), ("--runs", "0"),
+                                        ("--algorithms", "dts_fast"), ("--datasets", "mslr5_condorcet")])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, flag, value, capsys):
     with pytest.raises(SystemExit) as exit_:
         ls.main(["--plot-only", flag, value, "--figures", str(tmp_path / "f")])
@@ -129,6 +130,16 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, flag, value, capsys):
     assert exit_.value.code == 2 and err.count("\n") == 1 and err.startswith("error: ") and flag in err
     assert out == "" and not (tmp_path / "f").exists()
 
+
+def test_algorithms_and_datasets_narrow_what_is_computed(tmp_path):
+    """--algorithms and --datasets together compute exactly their lines (quick scale); every other line is only
+    listed."""
+    ls.main(["--quick", "--no-progress", "--algorithms", "rmed1", "--datasets", "mslr_perfect_k8", "--out",
+             str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    assert [path.name for path in (tmp_path / "r" / "quick").iterdir()] == ["mslr_perfect_k8"]
+    lines = pd.read_csv(tmp_path / "f" / "quick" / "large_scale_lines.csv")
+    stored = lines[lines["status"] == "stored"]
+    assert list(zip(stored["dataset"], stored["algorithm"], strict=True)) == [("mslr_perfect_k8", "rmed1")]
 
 
 def test_study_plan_puts_claim_lines_first_then_cheapest_within_the_budget():
