@@ -107,7 +107,10 @@ COPELAND500 = "copeland500"
 EVERY_ALGORITHM = (*ALL_ELEVEN, "multisbm", "rmed2", "merge_dts", "merge_rucb", "self_sparring")
 MANY_RUNS_500 = ("dts", "dts_plus", "ccb", "scb", "ecw_rmed")  # 100 runs on the 500-armed instance
 MANY_RUNS = 100
-MSLR_LOG_FLOOR = 10.0  # the bottom of panels (a)-(d)'s log y axis (the first slots' regret is below it)
+# Panels (a)-(d) start where their curves part: below t = 100 and a regret of 100 every algorithm is still in
+# its first round of comparisons, and the decades they would take are left to the band where L1 and L2 are read.
+MSLR_LOG_FLOOR = 100.0  # the bottom of the log y axis
+MSLR_FIRST_SLOT = 100.0  # the left end of the log time axis
 TITLE_CHARACTERS = 50  # a panel title wraps beyond this many characters (at FIGURE_WIDTH, two panels a row)
 QUICK_RUNS_500 = 2  # the smoke run's 500-armed lines (at O(K^2) a slot, 20 runs of D-TS take minutes there)
 NESTED = ("mslr_perfect_k8", "mslr_perfect_k16", "mslr_perfect_k32", "mslr_perfect_k64", "mslr136_perfect")
@@ -458,6 +461,7 @@ def plot(results: dict, stem) -> pd.DataFrame:
         if index < len(MSLR_MATRICES):  # L1 and L2 compare ratios of up to 30x: log-log shows each curve
             ax.set_yscale("log")
             ax.set_ylim(bottom=MSLR_LOG_FLOOR)
+            ax.set_xlim(left=MSLR_FIRST_SLOT)
     ax = axes.flat[5]
     by_tag = {}
     for res in results[titles[5]]:
