@@ -55,6 +55,11 @@ SUBSTANTIAL_SHARE = 0.10
 BOOTSTRAP_RESAMPLES = 400
 BOOTSTRAP_SEED = 0
 
+# A fitted slope smaller than this fraction of the curve's R(T) is zero up to floating-point rounding (a curve
+# that is flat over the last decade, e.g. SCB on Non-Condorcet Cyclic, fits 1e-12 that changes with every
+# redraw); it is printed as 0.
+SLOPE_ROUNDING = 1e-9
+
 HOLDS = "holds"
 NOT_SIGNIFICANT = "same order, not significant"
 FACTOR_BORDERLINE = "factor at its threshold, within the noise"
@@ -148,6 +153,12 @@ def log_slope(result, metric: str = "regret", span: float = 10.0) -> Estimate:
     # Elementwise products and numpy's own row sums, not a BLAS product (``@``): BLAS picks its kernel by CPU and
     # thread count, which changed the last digit of the stored tables from one machine to the next.
     return mean_se((curves * x).sum(axis=1) / (x * x).sum())
+
+
+def stable_slope(slope: float, final_regret: float) -> float:
+    """``slope``, or 0.0 if it is zero up to rounding (SLOPE_ROUNDING of R(T)): printed numbers stay the same
+    when a figure is redrawn."""
+    return 0.0 if abs(slope) <= SLOPE_ROUNDING * max(abs(final_regret), 1.0) else float(slope)
 
 
 def spread(values) -> Estimate:

@@ -32,6 +32,7 @@ from reproduce.claims import (
     REDUCED_PREFIX,
     claim_row,
     not_evidence_verdict,
+    stable_slope,
 )
 from reproduce.cli import OneLineParser, main_guard
 from reproduce.constants_table import constants_frame, defaults_frame
@@ -128,18 +129,6 @@ def verdict_summary(claims: pd.DataFrame) -> pd.DataFrame:
 # Columns of the verdict summary, most favourable first.
 VERDICT_COLUMNS = (HOLDS, FACTOR_BORDERLINE, NOT_SIGNIFICANT, DIRECTION_ONLY, OPPOSITE_NOT_SIGNIFICANT, FAILS,
                    NOT_MEASURED)
-# A fitted slope smaller than this fraction of the curve's R(T) is zero up to floating-point rounding (a curve
-# that is flat over the last decade, e.g. SCB on Non-Condorcet Cyclic, fits 1e-12 that changes with every
-# redraw); it is printed as 0.
-SLOPE_ROUNDING = 1e-9
-
-
-def stable_slope(slope: float, final_regret: float) -> float:
-    """``slope``, or 0.0 if it is zero up to rounding (SLOPE_ROUNDING of R(T)): printed numbers stay the same
-    when a figure is redrawn."""
-    return 0.0 if abs(slope) <= SLOPE_ROUNDING * max(abs(final_regret), 1.0) else float(slope)
-
-
 def explained(verdict: str) -> bool:
     """Whether a verdict needs a reason: every verdict of a paper-scale check but "holds" and "not measured"
     (whose row names the missing curve); the rows of a quick or reduced run are not evidence at all."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reproduce.claims import CLEAR_FACTOR, COMPARABLE_FACTOR, HOLDS, NOISE_SE, Estimate
+from reproduce.claims import CLEAR_FACTOR, COMPARABLE_FACTOR, HOLDS, NOISE_SE, Estimate, stable_slope
 
 # The categories, in the order the report's summary lists them: first where the paper and its data disagree.
 CONCEDED = "the paper's own text concedes it"
@@ -209,7 +209,8 @@ def mergedts_against_dts(panel: str, merge: str) -> Reason:
         """The three MergeDTS regrets at T, their ratio to ``merge``'s and the last-decade slopes."""
         rows = {label: large_scale_row(n, panel, label) for label in (merge, "D-TS", "D-TS (best)")}
         parts = [f"{label} {Estimate(float(row['mergedts_regret']), float(row['mergedts_se']))} (slope "
-                 f"{float(row['slope_last_decade']):.3g} per ln t)" for label, row in rows.items()]
+                 f"{stable_slope(float(row['slope_last_decade']), float(row['mergedts_regret'])):.3g} per ln t)"
+                 for label, row in rows.items()]
         ratio = float(rows[merge]["mergedts_regret"] / rows["D-TS"]["mergedts_regret"])
         return (f"MergeDTS regret at T = 1e7: {'; '.join(parts)}; {merge} is {ratio:.2f}x exact D-TS, whose "
                 "regret still grows where a settled curve's slope is about 0")

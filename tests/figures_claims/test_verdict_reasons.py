@@ -8,8 +8,15 @@ import pandas as pd
 import pytest
 
 from reproduce import report
-from reproduce.claims import FAILS, HOLDS
-from reproduce.verdict_reasons import CATEGORIES, REASONS, Numbers, false_verdict_share, order_and_factor
+from reproduce.claims import FAILS, HOLDS, stable_slope
+from reproduce.verdict_reasons import (
+    CATEGORIES,
+    REASONS,
+    Numbers,
+    false_verdict_share,
+    mergedts_against_dts,
+    order_and_factor,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 # The committed paper-scale claims tables: the defaults and the --fast reproduction.
@@ -109,4 +116,16 @@ def test_a_slope_that_is_zero_up_to_rounding_prints_as_zero():
     drawn, redrawn = report.slope_table(table(7.861686e-12)), report.slope_table(table(7.849158e-12))
     assert drawn.equals(redrawn)
     assert drawn["lowest slope"].item() == "scb 0"
-    assert report.stable_slope(1e-3, 2714.8) == 1e-3
+    assert stable_slope(1e-3, 2714.8) == 1e-3
+
+
+def test_a_settled_mergedts_prints_a_slope_of_zero_in_its_l1_reason():
+    """MergeDTS (best) is flat over the last decade on MSLR Perfect: its fitted slope, -3.04e-10 per ln t, is
+    rounding and reads 0, as in the report's slope tables."""
+    table = pd.DataFrame([{"panel": "(a)", "label": label, "mergedts_regret": regret, "mergedts_se": 100.0,
+                           "slope_last_decade": slope}
+                          for label, regret, slope in (("MergeDTS (best)", 10156.0, -3.04e-10),
+                                                       ("D-TS", 13354.1, 2280.0), ("D-TS (best)", 14118.2, 3610.0))])
+    text = mergedts_against_dts("(a)", "MergeDTS (best)").text(Numbers({"large_scale": table}, pd.DataFrame()))
+    assert "MergeDTS (best) 10156.0 +- 100.0 (slope 0 per ln t)" in text
+    assert "D-TS 13354.1 +- 100.0 (slope 2.28e+03 per ln t)" in text
