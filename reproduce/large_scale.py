@@ -111,7 +111,8 @@ MANY_RUNS = 100
 # its first round of comparisons, and the decades they would take are left to the band where L1 and L2 are read.
 MSLR_LOG_FLOOR = 100.0  # the bottom of the log y axis
 MSLR_FIRST_SLOT = 100.0  # the left end of the log time axis
-TITLE_CHARACTERS = 50  # a panel title wraps beyond this many characters (at FIGURE_WIDTH, two panels a row)
+TITLE_CHARACTERS = 44  # a panel title wraps beyond this many characters (at FIGURE_WIDTH, two panels a row)
+RANKING_MARGIN = 1.06  # panel (e)'s regret axis ends this far beyond the highest interval
 QUICK_RUNS_500 = 2  # the smoke run's 500-armed lines (at O(K^2) a slot, 20 runs of D-TS take minutes there)
 NESTED = ("mslr_perfect_k8", "mslr_perfect_k16", "mslr_perfect_k32", "mslr_perfect_k64", "mslr136_perfect")
 NESTED_TAGS = ("D-TS", "MergeDTS", "Self-Sparring", "RMED1")
@@ -443,14 +444,34 @@ def claims(results: dict) -> list[dict]:
 
 # --- figures -----------------------------------------------------------------------------------------------
 
+def ranking_axes(ax, frame: pd.DataFrame, results, title: str) -> None:
+    """Panel (e) as it is read: the regret at the horizon of every curve of ``results`` (the last row of each in
+    ``frame``, see ``curve_frame``: mean and 95% interval), one row each, lowest at the top, in the algorithm's
+    colour and marker.  Sixteen curves that all stay near 0 until t = 1e4 and then fan out over the last decade
+    cannot be told apart as curves; the curves themselves are in the figure's CSV."""
+    ends = frame.loc[frame.groupby("label", sort=False)["t"].idxmax()].sort_values("mean_regret", ascending=False)
+    looks = {res.label: style(res) for res in results}
+    usual = ends["runs"].mode().min() if len(ends) else 0
+    for row_index, row in enumerate(ends.itertuples()):
+        error = [[row.mean_regret - row.ci95_low], [row.ci95_high - row.mean_regret]]
+        ax.errorbar(row.mean_regret, row_index, xerr=error, label=row.label, capsize=3,
+                    **{**looks[row.label], "linestyle": "none"})
+    ax.set_yticks(range(len(ends)), [label if runs == usual else f"{label} ({runs} runs)"
+                                     for label, runs in zip(ends["label"], ends["runs"], strict=True)])
+    ax.set_xlim(0.0, RANKING_MARGIN * ends["ci95_high"].max() if len(ends) else 1.0)
+    ax.set_xlabel("Copeland regret at T (mean, 95% interval)")
+    ax.set_title(f"{title} ({usual} runs)" if len(ends) else f"{title} (not computed)")
+
+
 def plot(results: dict, stem) -> pd.DataFrame:
-    """Panels (a)-(e) as regret curves (G2W on the Condorcet ones, Copeland on (d) and (e)), (f) R(T) against K;
-    writes stem.png/.pdf/.csv (the curves drawn); returns the curve table."""
+    """Panels (a)-(d) as regret curves (G2W on the Condorcet ones, Copeland on (d)), (e) the Copeland regret at T
+    by algorithm (``ranking_axes``), (f) R(T) against K; writes stem.png/.pdf/.csv (every curve, (e)'s too);
+    returns the curve table."""
     setup_theme()
     titles = list(results)
     fig, axes = plt.subplots(3, 2, figsize=(FIGURE_WIDTH, 3 * PANEL_HEIGHT))
     frames = []
-    for index, (ax, title) in enumerate(zip(list(axes.flat)[:5], titles[:5], strict=True)):
+    for ax, title in zip(list(axes.flat)[:4], titles[:4], strict=True):
         metric = "g2w" if title in dict((t, d) for d, t in MSLR_MATRICES[:3]) else "regret"
         frame = curve_frame(results[title], title, metric)
         frames.append(frame)
@@ -458,10 +479,11 @@ def plot(results: dict, stem) -> pd.DataFrame:
         ax.set_title(textwrap.fill(ax.get_title(), TITLE_CHARACTERS))  # (d)'s title is too long for one line
         if metric == "g2w":
             ax.set_ylabel("G2W regret (MergeDTS's regret x 2)")
-        if index < len(MSLR_MATRICES):  # L1 and L2 compare ratios of up to 30x: log-log shows each curve
-            ax.set_yscale("log")
-            ax.set_ylim(bottom=MSLR_LOG_FLOOR)
-            ax.set_xlim(left=MSLR_FIRST_SLOT)
+        ax.set_yscale("log")  # L1 and L2 compare ratios of up to 30x: log-log shows each curve
+        ax.set_ylim(bottom=MSLR_LOG_FLOOR)
+        ax.set_xlim(left=MSLR_FIRST_SLOT)
+    frames.append(curve_frame(results[titles[4]], titles[4]))
+    ranking_axes(axes.flat[4], frames[-1], results[titles[4]], titles[4])
     ax = axes.flat[5]
     by_tag = {}
     for res in results[titles[5]]:
@@ -482,7 +504,8 @@ def plot(results: dict, stem) -> pd.DataFrame:
     ax.set_xlabel("number of arms K")
     ax.set_ylabel("G2W regret at T (MergeDTS's x 2)")
     ax.set_title(titles[5])
-    note = regret_note([None] * 5, False) + "\n(f): R(T) against K; error bars: the same interval of the mean"
+    bars = "(e): R(T) by algorithm, (f): R(T) against K; error bars: the same interval"
+    note = f"{regret_note([None] * 5, False)}\n{bars}"
     bottom = figure_legend(fig, list(axes.flat), note)
     fig.tight_layout(rect=(0, bottom, 1, 1), h_pad=0.8, w_pad=1.0)
     save_figure(fig, stem)

@@ -4,7 +4,9 @@ MergeDTS regret factor, and bad input."""
 
 import math
 from dataclasses import replace
+from types import SimpleNamespace
 
+import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
@@ -178,3 +180,20 @@ def test_a_500_armed_line_over_budget_is_drawn_from_the_papers_run_count():
     assert [curve[0].runs for curve in drawn["(e)"] if curve[0].algorithm == "dts"] == [10]
     planned = [line for line, chosen in plan.items() if chosen]
     assert sum(ls.estimated_hours(line, costs) for line in planned) <= 1.0
+
+
+def test_panel_e_ranks_the_regret_at_the_horizon_lowest_at_the_top():
+    """Panel (e): one row per curve at its last checkpoint, lowest regret at the top, the run count named only
+    where it differs from the panel's usual one."""
+    rows = [("D-TS", "dts", 10, [5.0, 250.0]), ("SCB", "scb", 100, [5.0, 500.0]), ("RMED1", "rmed1", 10, [5.0, 350.0])]
+    frame = pd.DataFrame([{"label": label, "algorithm": algorithm, "t": t, "mean_regret": mean, "ci95_low": mean - 1,
+                           "ci95_high": mean + 1, "runs": runs}
+                          for label, algorithm, runs, means in rows for t, mean in zip((10, 100), means, strict=True)])
+    results = [SimpleNamespace(label=label, line=Line("copeland500", algorithm, 100, runs))  # what ``style`` reads
+               for label, algorithm, runs, _ in rows]
+    fig, ax = plt.subplots()
+    ls.ranking_axes(ax, frame, results, "(e)")
+    labels = [tick.get_text() for tick in ax.get_yticklabels()]
+    plt.close(fig)
+    assert labels == ["SCB (100 runs)", "RMED1", "D-TS"]  # bottom to top: the lowest regret is the top row
+    assert ax.get_title() == "(e) (10 runs)"
