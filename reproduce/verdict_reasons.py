@@ -202,18 +202,24 @@ def large_scale_row(n: Numbers, panel: str, label: str) -> pd.Series:
     return table[(table["panel"] == panel) & (table["label"] == label)].iloc[0]
 
 
-def mergedts_against_dts(panel: str, merge: str) -> Reason:
-    """L1 on ``panel``: the MergeDTS regret (mean +- s.e.) of ``merge``, D-TS and D-TS (best), and how much of
-    each one's regret is still growing (its slope per ln t over the last decade)."""
+def mergedts_against_dts(panel: str, merge: str, suffix: str = "") -> Reason:
+    """L1 on ``panel``: the MergeDTS regret (mean +- s.e.) of ``merge``, D-TS and, where drawn, D-TS (best), each
+    label with ``suffix`` (e.g. ", T=1e8", the long lines), and how much of each one's regret is still growing
+    (its slope per ln t over the last decade)."""
     def text(n: Numbers) -> str:
-        """The three MergeDTS regrets at T, their ratio to ``merge``'s and the last-decade slopes."""
-        rows = {label: large_scale_row(n, panel, label) for label in (merge, "D-TS", "D-TS (best)")}
+        """The MergeDTS regrets at T, the ratio of ``merge``'s to D-TS's and the last-decade slopes."""
+        drawn = set(n.finals[LARGE_SCALE].query("panel == @panel")["label"])
+        labels = [label + suffix for label in (merge, "D-TS", "D-TS (best)") if label + suffix in drawn]
+        rows = {label: large_scale_row(n, panel, label) for label in labels}
+        slopes = {label: stable_slope(float(row["slope_last_decade"]), float(row["mergedts_regret"]))
+                  for label, row in rows.items()}
         parts = [f"{label} {Estimate(float(row['mergedts_regret']), float(row['mergedts_se']))} (slope "
-                 f"{stable_slope(float(row['slope_last_decade']), float(row['mergedts_regret'])):.3g} per ln t)"
-                 for label, row in rows.items()]
-        ratio = float(rows[merge]["mergedts_regret"] / rows["D-TS"]["mergedts_regret"])
-        return (f"MergeDTS regret at T = 1e7: {'; '.join(parts)}; {merge} is {ratio:.2f}x exact D-TS, whose "
-                "regret still grows where a settled curve's slope is about 0")
+                 f"{slopes[label]:.3g} per ln t)" for label, row in rows.items()]
+        m, d = merge + suffix, "D-TS" + suffix
+        ratio = float(rows[m]["mergedts_regret"] / rows[d]["mergedts_regret"])
+        growing = f"; D-TS's regret still grows faster than {merge}'s" if slopes[d] > slopes[m] else ""
+        return (f"MergeDTS regret at T = 1e{round(math.log10(rows[m]['horizon']))}: {'; '.join(parts)}; {merge} is "
+                f"{ratio:.2f}x exact D-TS{growing}")
     return Reason(LATER_CLAIM, MERGE_DOC, text)
 
 

@@ -119,13 +119,20 @@ def test_a_slope_that_is_zero_up_to_rounding_prints_as_zero():
     assert stable_slope(1e-3, 2714.8) == 1e-3
 
 
-def test_a_settled_mergedts_prints_a_slope_of_zero_in_its_l1_reason():
+def test_l1_reason_rounds_a_settled_slope_to_zero_and_reads_the_long_lines():
     """MergeDTS (best) is flat over the last decade on MSLR Perfect: its fitted slope, -3.04e-10 per ln t, is
-    rounding and reads 0, as in the report's slope tables."""
-    table = pd.DataFrame([{"panel": "(a)", "label": label, "mergedts_regret": regret, "mergedts_se": 100.0,
-                           "slope_last_decade": slope}
-                          for label, regret, slope in (("MergeDTS (best)", 10156.0, -3.04e-10),
-                                                       ("D-TS", 13354.1, 2280.0), ("D-TS (best)", 14118.2, 3610.0))])
-    text = mergedts_against_dts("(a)", "MergeDTS (best)").text(Numbers({"large_scale": table}, pd.DataFrame()))
-    assert "MergeDTS (best) 10156.0 +- 100.0 (slope 0 per ln t)" in text
-    assert "D-TS 13354.1 +- 100.0 (slope 2.28e+03 per ln t)" in text
+    rounding and reads 0, as in the report's slope tables.  At T = 1e8 the reason reads the ", T=1e8" lines and
+    leaves out D-TS (best), which has none; the horizon and whether D-TS still grows faster come from the rows."""
+    rows = [("MergeDTS (best)", 1e7, 10156.0, -3.04e-10), ("D-TS", 1e7, 13354.1, 2280.0),
+            ("D-TS (best)", 1e7, 14118.2, 3610.0), ("MergeDTS (best), T=1e8", 1e8, 10160.0, 0.0),
+            ("D-TS, T=1e8", 1e8, 12000.0, -5.0)]
+    table = pd.DataFrame([{"panel": "(a)", "label": label, "horizon": horizon, "mergedts_regret": regret,
+                           "mergedts_se": 100.0, "slope_last_decade": slope} for label, horizon, regret, slope in rows])
+    numbers = Numbers({"large_scale": table}, pd.DataFrame())
+    text = mergedts_against_dts("(a)", "MergeDTS (best)").text(numbers)
+    assert text.startswith("MergeDTS regret at T = 1e7: MergeDTS (best) 10156.0 +- 100.0 (slope 0 per ln t); ")
+    assert "D-TS 13354.1 +- 100.0 (slope 2.28e+03 per ln t); D-TS (best) 14118.2" in text
+    assert text.endswith("MergeDTS (best) is 0.76x exact D-TS; D-TS's regret still grows faster than MergeDTS (best)'s")
+    long = mergedts_against_dts("(a)", "MergeDTS (best)", ", T=1e8").text(numbers)
+    assert long.startswith("MergeDTS regret at T = 1e8: MergeDTS (best), T=1e8 10160.0 +- 100.0 (slope 0 per ln t)")
+    assert "D-TS (best)" not in long and long.endswith("MergeDTS (best) is 0.85x exact D-TS")
