@@ -59,6 +59,7 @@ from reproduce.paper_config import (
     LARGE_SCALE_HORIZON,
     LARGE_SCALE_LONG_HORIZON,
     LARGE_SCALE_RUNS,
+    LONG_SUFFIX,
     RUNS_K_GT_100,
 )
 from reproduce.plotting import (
@@ -102,7 +103,6 @@ MSLR_ENTRIES = (
 # printed by bench/paper_cost.py --large-scale).  D-TS (exact, fast paths) and MergeDTS are the pair the
 # MergeDTS claim is about.
 LONG_TAGS = ("D-TS", "MergeDTS", "MergeDTS (best)", "RUCB")
-LONG_SUFFIX = ", T=1e8"  # a T = 1e8 line's tag: its T = 1e7 line's tag and this
 COPELAND500 = "copeland500"
 EVERY_ALGORITHM = (*ALL_ELEVEN, "multisbm", "rmed2", "merge_dts", "merge_rucb", "self_sparring")
 MANY_RUNS_500 = ("dts", "dts_plus", "ccb", "scb", "ecw_rmed")  # 100 runs on the 500-armed instance

@@ -20,6 +20,7 @@ DELAY_GRID = (1, 10, 30, 100, 300, 1000, 3000, 10000)
 LARGE_SCALE_RUNS = 50
 LARGE_SCALE_HORIZON = 10_000_000
 LARGE_SCALE_LONG_HORIZON = 100_000_000
+LONG_SUFFIX = ", T=1e8"  # a large-scale T = LARGE_SCALE_LONG_HORIZON line's tag: its T = 1e7 line's tag and this
 LARGE_SCALE_CPU_HOURS = 24.0  # the study's budget: 12 h of wall time on 2 cores (reproduce/large_scale.study_plan)
 ROOT_SEED = 20161205  # default root seed of every experiment (NIPS 2016 opened on 5 Dec 2016)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from reproduce.claims import CLEAR_FACTOR, COMPARABLE_FACTOR, HOLDS, NOISE_SE, Estimate, stable_slope
+from reproduce.paper_config import LONG_SUFFIX
 
 # The categories, in the order the report's summary lists them: first where the paper and its data disagree.
 CONCEDED = "the paper's own text concedes it"
@@ -225,6 +226,7 @@ def mergedts_against_dts(panel: str, merge: str, suffix: str = "") -> Reason:
 
 SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
 PERFECT, NAVIGATIONAL = "(a) MSLR Perfect, K=136", "(b) MSLR Navigational, K=136"
+CDC = "(c) MSLR Informational-CDC, K=135"
 
 REASONS: dict[tuple[str, str], Reason] = {
     ("C1", "Fig. 3 (b) StrongBorda"): Reason(NOISE, NOISE_DOC, c1_noise),
@@ -261,7 +263,10 @@ REASONS: dict[tuple[str, str], Reason] = {
     ("C19", "fig4_noncondorcet (a) Non-Condorcet Cyclic"): Reason(CONCEDED, CONCEDED_DOC, c19_conceded),
     ("L1", f"{PERFECT}: MergeDTS"): mergedts_against_dts(PERFECT, "MergeDTS"),
     ("L1", f"{PERFECT}: MergeDTS (best)"): mergedts_against_dts(PERFECT, "MergeDTS (best)"),
+    ("L1", f"{PERFECT}{LONG_SUFFIX}: MergeDTS"): mergedts_against_dts(PERFECT, "MergeDTS", LONG_SUFFIX),
     ("L1", f"{NAVIGATIONAL}: MergeDTS"): mergedts_against_dts(NAVIGATIONAL, "MergeDTS"),
+    ("L1", f"{CDC}: MergeDTS"): mergedts_against_dts(CDC, "MergeDTS"),
+    ("L1", f"{CDC}: MergeDTS (best)"): mergedts_against_dts(CDC, "MergeDTS (best)"),
 }
 
 
