@@ -112,10 +112,12 @@ def test_large_scale_probe_writes_one_row_per_missing_line_and_resumes(tmp_path,
     long = replace(missing, horizon=10**8, tag="D-TS, T=1e8")
     dear = Line("mslr136_navigational", "dts_plus", 10**7, 50, (), "D-TS+ (indicators)")  # the bench's dearest
     cheap = Line("mslr136_navigational", "rmed1", 10**7, 50, (), "RMED1")  # cheaper, but no claim line
-    stored = Line("mslr136_perfect", "merge_rucb", 10**7, 50, (), "MergeRUCB")  # committed
+    stored = Line("mslr136_perfect", "merge_rucb", 10**7, 50, (), "MergeRUCB")
     costs = large_scale.Costs(large_scale.study_costs().steps, pd.DataFrame(columns=large_scale.PROBE_COLUMNS))
     plan = {long: False, cheap: True, dear: False, missing: True, stored: True}
     monkeypatch.setattr(paper_cost, "study_plan", lambda: (costs, plan))
+    # The store as the test needs it, whatever the committed results hold by now: only ``stored`` is stored.
+    monkeypatch.setattr(paper_cost, "stored_hours", lambda lines, dataset: (0.1, 0.1) if lines == [stored] else None)
     probed = []
     monkeypatch.setattr(paper_cost, "probe_seconds", lambda dataset, spec, params, probe: probed.append(
         (dataset.name, spec.name, params, probe)) or (3.0, 12.0))
