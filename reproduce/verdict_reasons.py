@@ -265,6 +265,7 @@ REASONS: dict[tuple[str, str], Reason] = {
     ("L1", f"{PERFECT}: MergeDTS (best)"): mergedts_against_dts(PERFECT, "MergeDTS (best)"),
     ("L1", f"{PERFECT}{LONG_SUFFIX}: MergeDTS"): mergedts_against_dts(PERFECT, "MergeDTS", LONG_SUFFIX),
     ("L1", f"{NAVIGATIONAL}: MergeDTS"): mergedts_against_dts(NAVIGATIONAL, "MergeDTS"),
+    ("L1", f"{NAVIGATIONAL}{LONG_SUFFIX}: MergeDTS"): mergedts_against_dts(NAVIGATIONAL, "MergeDTS", LONG_SUFFIX),
     ("L1", f"{CDC}: MergeDTS"): mergedts_against_dts(CDC, "MergeDTS"),
     ("L1", f"{CDC}: MergeDTS (best)"): mergedts_against_dts(CDC, "MergeDTS (best)"),
 }
