@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from algorithms import ALGORITHMS
-from reproduce.cli import OneLineParser, main_guard
+from reproduce.cli import OneLineParser, doc_summary, main_guard
 from reproduce.harness.limits import check_output_folder
 from reproduce.harness.paths import BENCH_TABLE, FIGURES
 from reproduce.plotting import save_figure, setup_theme
@@ -72,7 +72,7 @@ def main(argv=None):
     """Command line (see the module docstring); bad input: one ``error:`` line, exit status 2."""
     def run():
         """Parse, check, read the table and draw."""
-        parser = OneLineParser(description=__doc__.splitlines()[0])
+        parser = OneLineParser(description=doc_summary(__doc__))
         parser.add_argument("--table", type=Path, default=BENCH_TABLE, help="the step-cost table (make bench)")
         parser.add_argument("--figures", type=Path, default=FIGURES, help="output folder (default figures/)")
         args = parser.parse_args(argv)

@@ -57,7 +57,7 @@ import pandas as pd
 from algorithms import get_algorithm
 from algorithms.base import check_positive
 from data import load_dataset
-from reproduce.cli import OneLineParser, integer, main_guard
+from reproduce.cli import OneLineParser, doc_summary, integer, main_guard
 from reproduce.experiment import curves_and_stores, panel_curves
 from reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
 from reproduce.harness.runner import git_commit, line_seconds
@@ -87,7 +87,7 @@ def run_seconds(algorithm, dataset, params, horizon, slots, delay) -> float:
 
 def parse_arguments(argv=None):
     """The command line, checked before any probe run: a bad value raises ValueError (one line)."""
-    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=doc_summary(__doc__))
     parser.add_argument("--figures", nargs="+", default=list(FIGURES), choices=FIGURES)
     parser.add_argument("--probe-slots", default=str(HORIZON), help=f"probe length at K <= 32 (default {HORIZON:.0e})")
     parser.add_argument("--measured", action="store_true",

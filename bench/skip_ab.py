@@ -11,13 +11,13 @@ Usage: python bench/skip_ab.py [--algorithms rucb ccb rmed1 ...] [--datasets msl
        [--warmup N] [--steps N] [--rounds N] [--whole T]
 """
 
-import argparse
 import time
 
 from step_cost import beta_draw_ns  # bench/, this script's folder
 
-from algorithms import get_algorithm
+from algorithms import ALGORITHMS, get_algorithm
 from data import load_dataset
+from reproduce.cli import OneLineParser, doc_summary, integer, main_guard
 from reproduce.harness.runner import run_one
 
 DATASETS = ("mslr5_condorcet", "mslr16_condorcet", "mslr32_condorcet", "mslr16_noncondorcet")
@@ -44,16 +44,36 @@ def interleaved(dataset, spec, horizons, rounds: int) -> dict:
     return best
 
 
-def main(argv=None):
-    """Print one line per (algorithm, dataset, setting)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--algorithms", nargs="+", default=["rucb", "ccb", "rmed1", "rmed2", "ecw_rmed"])
+def parse_arguments(argv=None):
+    """The command line, every value checked before any timing: a bad one raises ValueError (one line)."""
+    parser = OneLineParser(description=doc_summary(__doc__))
+    parser.add_argument("--algorithms", nargs="+", default=["rucb", "ccb", "rmed1", "rmed2", "ecw_rmed"],
+                        help="algorithms with a skip option")
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
-    parser.add_argument("--warmup", type=int, default=200_000)
-    parser.add_argument("--steps", type=int, default=200_000)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--whole", type=int, default=None, help="time whole runs of this many slots instead")
+    parser.add_argument("--warmup", default="200000", help="slots timed as the early phase")
+    parser.add_argument("--steps", default="200000", help="slots timed as the later phase, after the warm-up")
+    parser.add_argument("--rounds", default="3", help="A/B rounds; the best of each setting is kept")
+    parser.add_argument("--whole", default=None, help="time whole runs of this many slots instead")
     args = parser.parse_args(argv)
+    for flag in ("warmup", "steps", "rounds"):
+        setattr(args, flag, integer(getattr(args, flag), f"--{flag}"))
+    args.whole = None if args.whole is None else integer(args.whole, "--whole")
+    for name in args.algorithms:
+        if "skip" not in get_algorithm(name).defaults:
+            raise ValueError(f"--algorithms: {name!r} has no skip option (those with one: "
+                             f"{', '.join(n for n in sorted(ALGORITHMS) if 'skip' in ALGORITHMS[n].defaults)})")
+    for name in args.datasets:
+        load_dataset(name)
+    return args
+
+
+def main(argv=None):
+    """Print one line per (algorithm, dataset, setting) (bad input: one ``error:`` line, exit status 2)."""
+    main_guard(lambda: print_ab(parse_arguments(argv)))
+
+
+def print_ab(args):
+    """Time both settings of every requested algorithm and dataset in turn and print one row each."""
     beta = beta_draw_ns()
     print(f"one Beta draw: {beta:.1f} ns (process CPU time)")
     if args.whole:

@@ -57,7 +57,7 @@ from numba import njit
 
 from algorithms import ALGORITHMS, get_algorithm
 from data import dataset_from_matrix, load_dataset, make_copeland_500
-from reproduce.cli import OneLineParser, integer, main_guard
+from reproduce.cli import OneLineParser, doc_summary, integer, main_guard
 from reproduce.harness.limits import check_output_folder
 from reproduce.harness.runner import git_commit, run_one
 from reproduce.paper_config import HORIZON
@@ -177,7 +177,7 @@ def step_cost(name: str, K: int, warmup: int, steps: int, params, adapt: bool = 
 
 def parse_arguments(argv=None):
     """The command line, every value checked before any timing: a bad one raises ValueError (one line)."""
-    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=doc_summary(__doc__))
     parser.add_argument("--algorithms", nargs="+", default=sorted(ALGORITHMS))
     parser.add_argument("--K", nargs="+", type=int, default=[5, 16, 32, 136, 500], choices=sorted(DATASETS))
     parser.add_argument("--warmup", default=None, help=f"slots before timing (default: by K, tenfold more while "

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from reproduce.cli import OneLineParser, main_guard
+from reproduce.cli import OneLineParser, doc_summary, main_guard
 from reproduce.harness.atomic import write_text_atomic
 from reproduce.harness.paths import BENCH_TABLE
 from reproduce.report import update_readme
@@ -169,7 +169,7 @@ def _paper_cost():
 
 def main(argv=None):
     """Print the targets table; with --write also put it into bench/README.md (bad input: one line, exit 2)."""
-    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=doc_summary(__doc__))
     parser.add_argument("--write", action="store_true", help="also replace the generated block of bench/README.md")
     args = parser.parse_args(argv)
 

@@ -17,14 +17,16 @@ Usage (from the repository root):
 Without ``--sources`` the conversions are skipped, so only the tables and the subsets are
 rebuilt (from the committed 136x136 matrix).  Every file gets a ``#`` header (source, derivation, checks)
 and a ``# labels:`` line.  Each check below raises ValueError if it fails.
-This module uses numpy only and does not import the ``data`` package, so it also
-runs as a plain script.
+It reads and writes the matrices with numpy alone, not through the ``data`` package (whose loader reads
+what this script writes); its command line checks its input as every script's does (``reproduce.cli``).
 """
 
-import argparse
 from pathlib import Path
 
 import numpy as np
+
+from reproduce.cli import OneLineParser, doc_summary, main_guard
+from reproduce.harness.limits import check_folder_readable, check_output_folder
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = REPO / "data" / "matrices"
@@ -376,6 +378,17 @@ def nested_text(size, P136_perfect):
     return render(head + summary_lines(P, labels), labels, full_precision_rows(P))
 
 
+def missing_inputs(out, sources=None) -> list:
+    """The files ``build(out, sources)`` reads that do not exist: with ``sources``, the source files of COPIES
+    (and the sushi counts and the K=16 check file) there; without, the 136-ranker and 5-armed files in ``out``
+    that the subsets are cut from and checked against."""
+    if sources is not None:
+        names = [filename for filename, _, _ in COPIES.values()] + [SUSHI_COUNTS, MSLR16_SOURCE]
+        return [Path(sources) / name for name in names if not (Path(sources) / name).is_file()]
+    names = [MSLR136, MSLR136_PERFECT, *FIVE_ARMED_RANKERS]
+    return [Path(out) / f"{name}.txt" for name in names if not (Path(out) / f"{name}.txt").is_file()]
+
+
 def build(out=DEFAULT_OUT, sources=None):
     """Write every file into ``out``: conversions from the folder ``sources`` (skipped if None), then the
     Table-9 subsets and the 135-ranker CDC matrix (from ``out``/mslr136_informational.txt), the nested Perfect
@@ -398,15 +411,27 @@ def build(out=DEFAULT_OUT, sources=None):
 
 
 def main(argv=None):
-    """Command-line entry point (see the module docstring)."""
-    parser = argparse.ArgumentParser(description="Regenerate data/matrices from the paper tables and the source files.")
+    """Command-line entry point (see the module docstring); bad input (an unreadable --sources, an --out that
+    cannot be written) is one ``error:`` line and exit status 2 before any file is written."""
+    parser = OneLineParser(description=doc_summary(__doc__))
     parser.add_argument("--sources", type=Path, default=None,
                         help="folder with the source files of docs/datasets.md#source-files (default: skip them)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default data/matrices)")
     args = parser.parse_args(argv)
-    if args.sources is not None and not args.sources.is_dir():
-        parser.error(f"source folder not found: {args.sources}")
-    build(args.out, args.sources)
+
+    def run():
+        """Check both folders, then build."""
+        if args.sources is not None:
+            check_folder_readable(args.sources, "--sources folder")
+        check_output_folder(args.out, "--out folder")
+        missing = missing_inputs(args.out, args.sources)
+        if missing:
+            where = ("the source files, docs/datasets.md#source-files" if args.sources is not None else
+                     "without --sources the subsets are cut from the 136-ranker files in --out")
+            raise ValueError(f"{missing[0]}: no such file ({len(missing)} input files missing; {where})")
+        build(args.out, args.sources)
+
+    main_guard(run)
 
 
 if __name__ == "__main__":

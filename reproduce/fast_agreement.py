@@ -36,7 +36,7 @@ import pandas as pd
 from scipy import stats
 
 from algorithms import get_algorithm
-from reproduce.cli import OneLineParser, main_guard
+from reproduce.cli import OneLineParser, doc_summary, main_guard
 from reproduce.harness.limits import check_folder_readable, check_output_folder
 from reproduce.harness.paths import FAST, FIGURES, RESULTS
 from reproduce.harness.store import ChunkError
@@ -220,7 +220,7 @@ def summary(table: pd.DataFrame, left_out: int) -> list[str]:
 
 def main(argv=None) -> None:
     """Compare the two folders and write the table (see module docstring)."""
-    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=doc_summary(__doc__))
     parser.add_argument("--results", default=str(RESULTS),
                         help=f"default results folder; the fast runs are in its '{FAST}/' sub-folder "
                              "(default results/)")

@@ -8,6 +8,7 @@ Usage: ``python reproduce/fig1_mslr.py [--quick] [--runs N] [--horizon T] ...``.
 
 from reproduce import paper_claims as pc
 from reproduce.claims import above, below, by_name, checked, final, need
+from reproduce.cli import doc_summary
 from reproduce.figure_cli import regret_figure
 from reproduce.paper_config import HORIZON
 from reproduce.paper_panels import FIG1_PANELS as PANELS  # shared with Fig. 2, which reads these panels' runs
@@ -51,7 +52,7 @@ def claims(results) -> list[dict]:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    regret_figure("fig1_mslr", __doc__.splitlines()[0], PANELS, HORIZON, claims, argv)
+    regret_figure("fig1_mslr", doc_summary(__doc__), PANELS, HORIZON, claims, argv)
 
 
 if __name__ == "__main__":

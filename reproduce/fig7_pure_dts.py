@@ -19,6 +19,7 @@ from reproduce.claims import (
     under,
     worst,
 )
+from reproduce.cli import doc_summary
 from reproduce.experiment import Panel
 from reproduce.figure_cli import regret_figure
 from reproduce.paper_config import HORIZON
@@ -63,7 +64,7 @@ def claims(results) -> list[dict]:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    regret_figure("fig7_pure_dts", __doc__.splitlines()[0], PANELS, HORIZON, claims, argv)
+    regret_figure("fig7_pure_dts", doc_summary(__doc__), PANELS, HORIZON, claims, argv)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ from reproduce.claims import (
     need,
     worst,
 )
-from reproduce.cli import build_parser, main_guard, resolve
+from reproduce.cli import build_parser, doc_summary, main_guard, resolve
 from reproduce.experiment import combine_ete, ete_horizons, write_claims
 from reproduce.fig4_noncondorcet import PANELS as FIG4_PANELS
 from reproduce.harness.backends import backend_context
@@ -529,7 +529,7 @@ def main(argv=None):
     """Parse and check the command line, simulate (or load), draw, tabulate and check the claims."""
     def run():
         """The script's body (bad input: ValueError, one ``error:`` line)."""
-        parser = build_parser(__doc__.splitlines()[0], LARGE_SCALE_HORIZON, fast=False)
+        parser = build_parser(doc_summary(__doc__), LARGE_SCALE_HORIZON, fast=False)
         parser.add_argument("--algorithms", nargs="+", default=None, metavar="NAME",
                             help="compute only the lines of these registry names (the others are loaded if stored)")
         parser.add_argument("--datasets", nargs="+", default=None, metavar="NAME",

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from core.lower_bound import METHOD_VERSION, regret_lower_bound
 from data import dataset_names, load_dataset
-from reproduce.cli import OneLineParser, main_guard
+from reproduce.cli import OneLineParser, doc_summary, main_guard
 from reproduce.harness.atomic import write_text_atomic
 from reproduce.harness.limits import check_output_folder
 from reproduce.harness.locks import FileLock
@@ -83,7 +83,7 @@ def read_cache(path: Path) -> dict:
 
 def main(argv=None) -> None:
     """Print the lower-bound constant of each requested dataset (bad input: one ``error:`` line, exit 2)."""
-    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=doc_summary(__doc__))
     parser.add_argument("datasets", nargs="*", help="dataset names or matrix files (default: every dataset)")
     parser.add_argument("--out", type=Path, default=RESULTS, help=f"results folder holding {CACHE_NAME}")
 

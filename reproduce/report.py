@@ -34,7 +34,7 @@ from reproduce.claims import (
     not_evidence_verdict,
     stable_slope,
 )
-from reproduce.cli import OneLineParser, main_guard
+from reproduce.cli import OneLineParser, doc_summary, main_guard
 from reproduce.constants_table import constants_frame, defaults_frame
 from reproduce.harness.atomic import write_text_atomic
 from reproduce.harness.limits import check_folder_readable, check_output_folder
@@ -379,7 +379,7 @@ def updated_files(root: Path, blocks: dict[str, str]) -> dict[Path, tuple[str, s
 
 def main(argv=None):
     """Write REPORT.md (and every generated block, each in its file, with --readme)."""
-    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=doc_summary(__doc__))
     parser.add_argument("--figures", type=Path, default=FIGURES, help=f"figures folder (default {FIGURES})")
     parser.add_argument("--readme", type=Path, default=None,
                         help="also rewrite the generated blocks of this README and of the docs beside it (BLOCK_FILES)")

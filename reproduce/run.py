@@ -24,7 +24,7 @@ from pathlib import Path
 
 from algorithms import ALGORITHMS, get_algorithm
 from data import dataset_names, load_dataset
-from reproduce.cli import build_parser, check_name, integer, main_guard, resolve
+from reproduce.cli import build_parser, check_name, doc_summary, integer, main_guard, resolve
 from reproduce.experiment import Curve, Panel, simulate_panels
 from reproduce.harness.paths import CUSTOM, FIGURES, RESULTS
 from reproduce.harness.runner import check_delay, dataset_key
@@ -116,7 +116,7 @@ def algorithm_curve(entry: str, params: dict, shuffle: bool) -> Curve:
 
 def main(argv=None):
     """Parse the command line, run every algorithm, write the figure and the final-regret table."""
-    parser = build_parser(__doc__.splitlines()[0], HORIZON)
+    parser = build_parser(doc_summary(__doc__), HORIZON)
     parser.add_argument("--list", action="store_true",
                         help="print the datasets (K, Condorcet winner or not) and the algorithms with their "
                              "parameters, defaults and presets, then stop")

@@ -22,7 +22,7 @@ import numpy as np
 from algorithms import get_algorithm
 from data import dataset_from_matrix, load_dataset
 from reproduce import c18_elimination
-from reproduce.cli import OneLineParser, integer, main_guard
+from reproduce.cli import OneLineParser, doc_summary, integer, main_guard
 from reproduce.harness.limits import check_folder_readable
 from reproduce.harness.runner import chunk_shapes, matrix_sha1, run_one
 from reproduce.harness.store import ChunkError, check_chunk, read_chunk
@@ -142,7 +142,7 @@ def verify(args: argparse.Namespace) -> int:
 
 def main(argv=None) -> None:
     """Re-simulate stored chunks from the command line (bad input: one ``error:`` line, exit status 2)."""
-    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=doc_summary(__doc__))
     parser.add_argument("folders", nargs="+", help="results folders (searched recursively for chunks)")
     parser.add_argument("--runs-per-chunk", default="1", help="runs re-simulated per chunk (default 1)")
     parser.add_argument("--algorithms", nargs="+", default=None, help="only chunks of these algorithms")

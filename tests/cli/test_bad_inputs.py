@@ -21,7 +21,7 @@ import pytest
 
 from algorithms import BTM, DTS, ECWRMED, Savage, Sparring, get_algorithm
 from algorithms.base import MAX_ARMS
-from data import dataset_from_matrix, load_dataset
+from data import build_matrices, dataset_from_matrix, load_dataset
 from reproduce import (
     c18_elimination,
     fast_agreement,
@@ -43,7 +43,7 @@ INT64 = "9223372036854775807"
 RO_REASON = r"(not writable|cannot be created in \S+) \(permission denied\)"
 
 
-step_cost, paper_cost = bench_script("step_cost"), bench_script("paper_cost")
+step_cost, paper_cost, skip_ab = bench_script("step_cost"), bench_script("paper_cost"), bench_script("skip_ab")
 
 # (id, script, arguments, message regex); {F} a regular file, {RO} a folder nobody may write in, {M:x}
 # matrix file x of MATRICES, {T} the test's folder.  run.py cases get RUN + --out {T}/r --figures {T}/f first.
@@ -161,6 +161,22 @@ CLI_CASES = [
      r"--merge needs --csv naming an existing file, got {T}/none.csv"),
     ("bench-paper-probe-decimal", paper_cost, ["--probe-slots", "1.5e3"], r"--probe-slots must be an integer .*"),
     ("bench-paper-figure", paper_cost, ["--figures", "fig9"], r"argument --figures: invalid choice: 'fig9' .*"),
+    # skip_ab printed tracebacks for these and timed negative step counts.
+    ("skip-ab-unknown-algorithm", skip_ab, ["--algorithms", "nope"], r"unknown algorithm 'nope' \(known: .*\)"),
+    ("skip-ab-no-skip-option", skip_ab, ["--algorithms", "dts"],
+     r"--algorithms: 'dts' has no skip option \(those with one: ccb, ecw_rmed, rcs, rmed1, rmed2, rucb\)"),
+    ("skip-ab-unknown-dataset", skip_ab, ["--datasets", "nope"], r"unknown dataset 'nope'; available: .*"),
+    ("skip-ab-steps-negative", skip_ab, ["--steps", "-5"], r"--steps must be >= 1, got -5"),
+    ("skip-ab-whole-0", skip_ab, ["--whole", "0"], r"--whole must be >= 1, got 0"),
+    ("skip-ab-rounds-decimal", skip_ab, ["--rounds", "1.5"], r"--rounds must be an integer .*"),
+    # build_matrices printed a usage block, or a traceback after creating the --out folder.
+    ("build-matrices-no-sources", build_matrices, ["--sources", "{T}/none"], r"--sources folder {T}/none: does not exist"),
+    ("build-matrices-out-is-file", build_matrices, ["--out", "{F}"], r"--out folder {F}: exists and is not a folder"),
+    ("build-matrices-out-read-only", build_matrices, ["--out", "{RO}/m"], r"--out folder {RO}/m: " + RO_REASON),
+    ("build-matrices-empty-out", build_matrices, ["--out", "{T}/new"],
+     r"{T}/new/mslr136_informational.txt: no such file \(4 input files missing; without --sources .*\)"),
+    ("build-matrices-empty-sources", build_matrices, ["--sources", "{T}", "--out", "{T}/new"],
+     r"{T}/MSLR_Informational_PMat_136x136.txt: no such file \(8 input files missing; the source files, .*\)"),
 ]
 
 MATRICES = {"empty.txt": "", "comments.csv": "# source: nothing\n# labels: a b\n", "one.txt": "0.5\n",

@@ -11,9 +11,10 @@ import pytest
 import yaml
 
 from algorithms import ALGORITHMS
-from data import dataset_names, load_dataset
+from data import build_matrices, dataset_names, load_dataset
 from reproduce import (
     c18_elimination,
+    fast_agreement,
     fig1_mslr,
     fig2_regret_std,
     fig3_condorcet,
@@ -21,11 +22,16 @@ from reproduce import (
     fig5_diversity,
     fig6_delay,
     fig7_pure_dts,
+    large_scale,
+    lower_bounds,
+    report,
     run,
     table9_mslr_subsets,
+    verify,
 )
-from reproduce.cli import COMPUTE_FLAGS
+from reproduce.cli import COMPUTE_FLAGS, doc_summary
 from reproduce.harness.paths import ROOT
+from tests.bench_scripts import bench_script
 
 COMMON = {"--runs", "--horizon", "--seed", "--quick", "--out", "--figures"}
 REGRET = {fig1_mslr, fig3_condorcet, fig4_noncondorcet, fig5_diversity, fig6_delay, fig7_pure_dts}
@@ -56,8 +62,35 @@ def test_each_script_offers_only_its_flags(module, capsys):
     text = help_text(module, capsys)
     usage = text.split(" options: ")[0]
     assert set(re.findall(r"\[(--[a-z-]+)", usage)) == OFFERED[module]
-    description = " ".join(module.__doc__.strip().split("\n\n")[0].split())
-    assert "".join(description.split()) in "".join(text.split()) and description.endswith((".", "?")), description
+
+
+# Every command line of the repository: the scripts of reproduce/ and bench/ and data/build_matrices.py.
+ENTRY_POINTS = {
+    **{module.__name__.split(".")[-1]: module for module in (
+        c18_elimination, fast_agreement, fig1_mslr, fig2_regret_std, fig3_condorcet, fig4_noncondorcet,
+        fig5_diversity, fig6_delay, fig7_pure_dts, large_scale, lower_bounds, report, run, table9_mslr_subsets,
+        verify, build_matrices)},
+    **{f"bench/{name}": bench_script(name) for name in ("cost_vs_k", "paper_cost", "skip_ab", "step_cost", "targets")},
+}
+
+
+def test_every_command_line_is_listed():
+    """A new script with a ``main`` must join ENTRY_POINTS, so that the help test below covers it."""
+    scripts = {path.stem for folder in ("reproduce", "bench") for path in (ROOT / folder).glob("*.py")
+               if "\ndef main(" in path.read_text()}
+    listed = {name.removeprefix("bench/") for name in ENTRY_POINTS}
+    assert scripts | {"build_matrices"} == listed
+
+
+@pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
+def test_help_description_is_the_docstrings_first_paragraph(name, capsys):
+    """Every ``--help`` opens with its docstring's first paragraph, whole: large_scale's and cost_vs_k's stopped
+    mid-sentence ("... exact D-TS on"), being the first line alone."""
+    module = ENTRY_POINTS[name]
+    text = help_text(module, capsys)
+    description = doc_summary(module.__doc__)
+    assert description.endswith((".", "?")), description
+    assert "".join(description.split()) in "".join(text.split()), text
 
 
 def test_fig1_help_gives_the_horizon_of_each_panel(capsys):
