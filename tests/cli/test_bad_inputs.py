@@ -416,6 +416,9 @@ def test_scripts_as_subprocesses(tmp_path):
           str(tmp_path / "f")], "error: --runs must be >= 1, got 0"),
         (["reproduce/verify.py", str(tmp_path), "--runs-per-chunk", "x"],
          "error: --runs-per-chunk must be an integer (digits, or a power-of-ten form such as 1e6), got 'x'"),
+        (["bench/skip_ab.py", "--steps", "-5"], "error: --steps must be >= 1, got -5"),  # imports step_cost beside it
+        (["data/build_matrices.py", "--out", str(tmp_path / "F")],
+         f"error: --out folder {tmp_path / 'F'}: exists and is not a folder"),
     ]
     for argv, message in cases:
         proc = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
