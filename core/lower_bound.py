@@ -32,6 +32,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from core import portable_math
+
 # Bumped whenever a change of this module changes a computed constant, so that cached constants are
 # recomputed (2: alternatives must make the winners disjoint, and the Copeland bound is exact up to
 # EXACT_MAX_ARMS; version 1 also counted alternatives that kept a winner and was up to 30x too high).
@@ -45,7 +47,8 @@ def kl_to_half(p) -> np.ndarray:
     """KL(Bernoulli(p) || Bernoulli(1/2)) elementwise (0 log 0 = 0)."""
     p = np.asarray(p, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(p > 0, p * np.log(2 * p), 0.0) + np.where(p < 1, (1 - p) * np.log(2 * (1 - p)), 0.0)
+        terms = (np.where(p > 0, p * portable_math.log(2 * p), 0.0)
+                 + np.where(p < 1, (1 - p) * portable_math.log(2 * (1 - p)), 0.0))
     return terms
 
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core import portable_math
+
 # "near-linear": over the last decade a linear regret grows 10x, a logarithmic one by ln T/ln(T/10)
 # (1.2 at T = 1e6); 3 separates the two with a wide margin on both sides.
 LINEAR_GROWTH = 3.0
@@ -147,7 +149,7 @@ def log_slope(result, metric: str = "regret", span: float = 10.0) -> Estimate:
     horizon grids of BTM and SAVAGE have one point per half decade)."""
     t = result.checkpoints.astype(np.float64)
     keep = t >= min(t[-1] / span, t[max(t.size - SLOPE_MIN_POINTS, 0)])
-    x = np.log(t[keep])
+    x = portable_math.log(t[keep])
     x = x - x.mean()
     curves = getattr(result, metric)[:, keep]
     # Elementwise products and numpy's own row sums, not a BLAS product (``@``): BLAS picks its kernel by CPU and

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from algorithms import get_algorithm
+from core import portable_math
 from data import load_dataset
 from reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX, not_evidence_verdict
 from reproduce.harness.backends import backend_context
@@ -241,5 +242,5 @@ def with_lower_bounds(table: pd.DataFrame, bounds: dict) -> pd.DataFrame:
     table = table.copy()
     table["lower_bound_slope"] = table["panel"].map(lambda title: bounds[title][0])
     table["lower_bound_model"] = table["panel"].map(lambda title: bounds[title][1])
-    table["lower_bound_at_T"] = table["lower_bound_slope"] * np.log(table["horizon"].astype(float))
+    table["lower_bound_at_T"] = table["lower_bound_slope"] * portable_math.log(table["horizon"].to_numpy(float))
     return table

@@ -26,6 +26,7 @@ if every compared line agrees or is identical, 1 otherwise, 2 on bad input.
 """
 
 import json
+import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,7 +138,7 @@ def paired_p(differences: np.ndarray) -> float:
 
 def curve_p(default_curves: np.ndarray, fast_curves: np.ndarray, checkpoints: np.ndarray) -> float:
     """Bonferroni combination of the paired tests at the decade checkpoints t = 10^k of the regret curves."""
-    decades = [k for k, t in enumerate(checkpoints) if t >= 10 and 10 ** round(np.log10(t)) == t]
+    decades = [k for k, t in enumerate(checkpoints) if t >= 10 and 10 ** round(math.log10(t)) == t]
     if not decades:
         return 1.0
     smallest = min(paired_p(fast_curves[:, k] - default_curves[:, k]) for k in decades)

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from algorithms import ALGORITHMS, get_algorithm
-from core import constants
+from core import constants, portable_math
 from data import load_dataset
 from reproduce.claims import (
     QUICK_PREFIX,
@@ -268,7 +268,7 @@ def estimated_hours(line: Line, costs: Costs) -> float:
                                                                                         line.params))]
     if rows.empty:
         return math.nan
-    row = rows.iloc[int(np.argmin(np.abs(np.log(rows["K"].to_numpy() / K))))]
+    row = rows.iloc[int(np.argmin(np.abs(portable_math.log(rows["K"].to_numpy() / K))))]
     first = min(line.horizon, row["whole_slots"]) if np.isfinite(row["ns_whole"]) else 0
     ns = first * row["ns_whole"] + (line.horizon - first) * row["ns_later"] if first else \
         line.horizon * row["ns_later"]

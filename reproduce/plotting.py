@@ -9,6 +9,7 @@ under each figure).  ``figure_legend`` puts one legend and a note under a figure
 PNG and PDF atomically; the tables are ``reproduce.tables``'.
 """
 
+import math
 from pathlib import Path
 
 import matplotlib
@@ -18,12 +19,60 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
+from matplotlib.scale import InvertedLogTransform, LogScale, LogTransform, register_scale  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from algorithms import get_algorithm  # noqa: E402
+from core import portable_math  # noqa: E402
 from reproduce.harness.atomic import write_atomic  # noqa: E402
 from reproduce.paper_config import LARGE_SCALE_HORIZON  # noqa: E402
 from reproduce.tables import write_table  # noqa: E402
+
+
+class PortableLogTransform(LogTransform):
+    """matplotlib's log transform with the logarithm of ``core.portable_math``: the pixels of a log axis do not
+    depend on the CPU (numpy's own log10 rounds differently on AVX-512 machines)."""
+
+    def transform_non_affine(self, values):
+        """log_base of each value; values <= 0 clipped to -1000 (or masked as nan), as matplotlib does."""
+        values = np.asarray(values, dtype=np.float64)
+        out = portable_math.log10(values) if self.base == 10 else portable_math.log(values) / math.log(self.base)
+        if self._clip:
+            out[values <= 0] = -1000
+        return out
+
+    def inverted(self):
+        """The inverse, ``PortableInvertedLogTransform``."""
+        return PortableInvertedLogTransform(self.base)
+
+
+class PortableInvertedLogTransform(InvertedLogTransform):
+    """base ** value with ``core.portable_math.power`` (axis limits and margins computed through the inverse)."""
+
+    def transform_non_affine(self, values):
+        """base ** each value."""
+        return portable_math.power(self.base, values)
+
+    def inverted(self):
+        """The inverse, ``PortableLogTransform``."""
+        return PortableLogTransform(self.base)
+
+
+class PortableLogScale(LogScale):
+    """The "log" scale with ``PortableLogTransform``.  Registered under matplotlib's own name, "log", when this
+    module is imported, so that every ``set_xscale("log")`` of a process that draws with this module is portable
+    (matplotlib's code that tests for the name "log" keeps working)."""
+
+    name = "log"
+
+    def __init__(self, *, base=10, subs=None, nonpositive="clip"):
+        """As ``LogScale``, with the portable transform."""
+        super().__init__(base=base, subs=subs, nonpositive=nonpositive)
+        self._transform = PortableLogTransform(base, nonpositive)
+
+
+register_scale(PortableLogScale)
+
 
 Z_95 = 1.959963984540054
 # The interval of every regret (curve, R(T)): percentile bootstrap of the mean over runs, with a fixed
@@ -127,7 +176,7 @@ def reference_line(frame: pd.DataFrame, slope: float) -> tuple[np.ndarray, np.nd
     anchor = finals.loc[finals["mean_regret"].idxmin(), "algorithm"]
     rows = frame[(frame["algorithm"] == anchor) & (frame["t"] >= end / 10.0 ** REFERENCE_DECADES)]
     t = rows["t"].to_numpy(dtype=np.float64)
-    rise = slope * np.log(t / end)
+    rise = slope * portable_math.log(t / end)
     line = np.min(rows["mean_regret"].to_numpy() - rise) + rise
     keep = line >= 0
     return t[keep], line[keep]
@@ -152,7 +201,7 @@ def short_number(value: float) -> str:
     """``value`` as a short tick label: "2e5" from 1e4 on, else as %g ("3500")."""
     if abs(value) < 1e4:
         return f"{value:g}"
-    exponent = int(np.floor(np.log10(abs(value))))
+    exponent = math.floor(math.log10(abs(value)))
     return f"{value / 10.0 ** exponent:g}e{exponent}"
 
 
@@ -208,8 +257,8 @@ def log_ticks(ax, low: float, high: float) -> None:
     """A log y axis from the labelled tick at or below ``low`` to ``high``, with labelled ticks at 1, 2, 5
     times each power of ten (1 and 3 over more than two decades, powers only over more than four), so that
     every value in the range can be read against a labelled tick."""
-    decade = 10.0 ** np.floor(np.log10(low))
-    decades = np.log10(high / decade)
+    decade = 10.0 ** math.floor(math.log10(low))
+    decades = math.log10(high / decade)
     subs = (1.0, 2.0, 5.0) if decades <= 2 else (1.0, 3.0) if decades <= 4 else (1.0,)
     bottom = max(s * decade for s in subs if s * decade <= low)
     ax.set_yscale("log")

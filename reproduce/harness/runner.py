@@ -24,6 +24,7 @@ from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from algorithms import AlgorithmSpec, get_algorithm
 from algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon
+from core import portable_math
 from core.simulate import simulate
 from data import Dataset, dataset_names, load_dataset
 from reproduce.harness import seeds
@@ -51,7 +52,7 @@ LOCK_NAME = ".chunks.lock"  # in a line's folder, held by the one process comput
 def log_grid(horizon: int, per_decade: int = CHECKPOINTS_PER_DECADE) -> np.ndarray:
     """Increasing int64 slots 1 .. horizon, about ``per_decade`` per decade, always ending at horizon."""
     exponents = np.arange(0, math.floor(math.log10(horizon) * per_decade) + 1) / per_decade
-    grid = np.unique(np.round(10.0**exponents).astype(np.int64))
+    grid = np.unique(np.round(portable_math.power(10.0, exponents)).astype(np.int64))
     grid = grid[grid <= horizon]
     return np.unique(np.append(grid, horizon)).astype(np.int64)
 
