@@ -119,6 +119,14 @@ def test_a_slope_that_is_zero_up_to_rounding_prints_as_zero():
     assert stable_slope(1e-3, 2714.8) == 1e-3
 
 
+def l1_numbers(rows) -> Numbers:
+    """The large-scale finals of panel "(a)" from (label, horizon, MergeDTS regret, its s.e., slope) rows of 50 runs."""
+    table = pd.DataFrame([{"panel": "(a)", "label": label, "horizon": horizon, "runs": 50, "mergedts_regret": regret,
+                           "mergedts_se": se, "slope_last_decade": slope}
+                          for label, horizon, regret, se, slope in rows])
+    return Numbers({"large_scale": table}, pd.DataFrame())
+
+
 def test_l1_reason_rounds_a_settled_slope_to_zero_and_reads_the_long_lines():
     """MergeDTS (best) is flat over the last decade on MSLR Perfect: its fitted slope, -3.04e-10 per ln t, is
     rounding and reads 0, as in the report's slope tables.  At T = 1e8 the reason reads the ", T=1e8" lines and
@@ -126,9 +134,7 @@ def test_l1_reason_rounds_a_settled_slope_to_zero_and_reads_the_long_lines():
     rows = [("MergeDTS (best)", 1e7, 10156.0, -3.04e-10), ("D-TS", 1e7, 13354.1, 2280.0),
             ("D-TS (best)", 1e7, 14118.2, 3610.0), ("MergeDTS (best), T=1e8", 1e8, 10160.0, 0.0),
             ("D-TS, T=1e8", 1e8, 12000.0, -5.0)]
-    table = pd.DataFrame([{"panel": "(a)", "label": label, "horizon": horizon, "mergedts_regret": regret,
-                           "mergedts_se": 100.0, "slope_last_decade": slope} for label, horizon, regret, slope in rows])
-    numbers = Numbers({"large_scale": table}, pd.DataFrame())
+    numbers = l1_numbers([(label, horizon, regret, 100.0, slope) for label, horizon, regret, slope in rows])
     text = mergedts_against_dts("(a)", "MergeDTS (best)").text(numbers)
     assert text.startswith("MergeDTS regret at T = 1e7: MergeDTS (best) 10156.0 +- 100.0 (slope 0 per ln t); ")
     assert "D-TS 13354.1 +- 100.0 (slope 2.28e+03 per ln t); D-TS (best) 14118.2" in text
@@ -136,3 +142,15 @@ def test_l1_reason_rounds_a_settled_slope_to_zero_and_reads_the_long_lines():
     long = mergedts_against_dts("(a)", "MergeDTS (best)", ", T=1e8").text(numbers)
     assert long.startswith("MergeDTS regret at T = 1e8: MergeDTS (best), T=1e8 10160.0 +- 100.0 (slope 0 per ln t)")
     assert "D-TS (best)" not in long and long.endswith("MergeDTS (best) is 0.85x exact D-TS")
+
+
+def test_l1_reason_says_when_a_few_runs_carry_the_mean():
+    """The tuned MergeDTS on Informational-CDC at T = 1e8: one run that lost the Condorcet winner makes the standard
+    deviation of the runs 5.2x their mean, and the reason says so; at 0.8x it says nothing of the spread."""
+    rows = [("MergeDTS (best), T=1e8", 1e8, 49222.9, 35964.9, 5409.6), ("D-TS, T=1e8", 1e8, 29569.7, 1736.7, 5750.0)]
+    text = mergedts_against_dts("(a)", "MergeDTS (best)", ", T=1e8").text(l1_numbers(rows))
+    assert text.endswith("MergeDTS (best) is 1.66x exact D-TS; D-TS's regret still grows faster than MergeDTS "
+                         "(best)'s; MergeDTS (best)'s runs spread widely (standard deviation 5.2x its mean): a few "
+                         "runs carry its mean")
+    narrow = [("MergeDTS (best), T=1e8", 1e8, 49222.9, 49222.9 * 0.8 / 50 ** 0.5, 0.0), rows[1]]
+    assert "spread" not in mergedts_against_dts("(a)", "MergeDTS (best)", ", T=1e8").text(l1_numbers(narrow))
