@@ -23,7 +23,7 @@ from reproduce.harness.runner import Line, LineResult, line_key, load_line, run_
 from reproduce.paper_config import paper_runs
 from reproduce.plotting import save_figure
 from reproduce.scale import panel_horizon
-from reproduce.tables import print_table, write_table
+from reproduce.tables import NOT_STORED, print_table, write_table
 
 
 @dataclass(frozen=True)
@@ -182,14 +182,14 @@ def stored_line(line: Line, out, seed: int) -> LineResult | None:
 
 def lines_table(lines, results) -> pd.DataFrame:
     """What a figure drew: per line its dataset, algorithm, parameters, horizon, delay, runs, the worker
-    seconds its stored runs took and the commits that computed them ("missing" if not stored yet)."""
+    seconds its stored runs took and the commits that computed them (NOT_STORED if not stored yet)."""
     rows = []
     for line, res in zip(lines, results, strict=True):
         meta = res.meta if res is not None else {}
         rows.append({"dataset": line.dataset, "line": line_key(line), "algorithm": line.name, "horizon": line.horizon,
                      "delay": line.delay, "runs": line.runs if res is not None else 0,
                      "worker_seconds": meta.get("worker_seconds", 0.0), "cpu_seconds": meta.get("cpu_seconds", 0.0),
-                     "commits": " ".join(meta.get("commits", ["missing"]))})
+                     "commits": " ".join(meta.get("commits", [NOT_STORED]))})
     return pd.DataFrame(rows)
 
 

@@ -76,7 +76,7 @@ from reproduce.plotting import (
 )
 from reproduce.run_cost import extrapolated_seconds
 from reproduce.scale import horizon_overridden
-from reproduce.tables import print_table, write_table
+from reproduce.tables import NOT_STORED, print_table, write_table
 
 NAME = "large_scale"
 MSLR_MATRICES = (("mslr136_perfect", "(a) MSLR Perfect, K=136"),
@@ -363,7 +363,7 @@ def simulate(args) -> tuple[dict, pd.DataFrame]:
                      "worker_seconds": meta.get("worker_seconds", math.nan),
                      "seconds_per_run": meta.get("worker_seconds", math.nan) / line.runs,
                      "cpu_seconds": meta.get("cpu_seconds", math.nan),
-                     "commits": " ".join(meta.get("commits", []))})
+                     "commits": " ".join(meta.get("commits", [NOT_STORED]))})
     results = {}
     for title, curves in panels.items():
         results[title] = []

@@ -39,6 +39,7 @@ from reproduce.constants_table import constants_frame, defaults_frame
 from reproduce.harness.atomic import write_text_atomic
 from reproduce.harness.limits import check_folder_readable, check_output_folder
 from reproduce.harness.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT
+from reproduce.tables import NOT_STORED
 from reproduce.verdict_reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reason_of
 
 # The command that writes each figure's tables (by table stem, as a claim's ``figures`` name them).
@@ -213,13 +214,15 @@ def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def compute_table(folder: Path) -> pd.DataFrame:
-    """Per figure: its lines, how many are not computed yet (drawn without them), the runs stored, and the
-    worker hours of the stored runs it draws (the wall time each chunk took in its worker; each line
-    counted once per figure, a line shared by two figures in both)."""
+    """Per figure: its lines, how many are not computed yet (commits NOT_STORED: drawn without them; for the
+    large-scale study also its lines over budget), the runs stored, and the worker hours of the stored runs it
+    draws (the wall time each chunk took in its worker; each line counted once per figure, a line shared by two
+    figures in both)."""
     rows = []
     for stem, lines in load_tables(folder, "_lines.csv").items():
-        missing = int((lines["commits"] == "missing").sum())
-        rows.append({"figure": stem, "lines": len(lines), "not computed yet": missing, "runs": int(lines["runs"].sum()),
+        stored = lines["commits"] != NOT_STORED
+        rows.append({"figure": stem, "lines": len(lines), "not computed yet": int((~stored).sum()),
+                     "runs": int(lines.loc[stored, "runs"].sum()),
                      "worker hours": lines["worker_seconds"].sum() / 3600.0})
     return pd.DataFrame(rows)
 

@@ -10,6 +10,9 @@ import pandas as pd
 from reproduce.claims import log_slope
 from reproduce.harness.atomic import write_atomic
 
+# The "commits" of a line that is not stored (yet), in the ``_lines.csv`` table of every figure alike.
+NOT_STORED = "missing"
+
 
 def final_table(panels) -> pd.DataFrame:
     """Per panel and curve: runs, mean, std and standard error of the exact final regret R(T), the slope

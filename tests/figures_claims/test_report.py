@@ -2,6 +2,7 @@
 (README, docs/, bench/) current."""
 
 import dataclasses
+import math
 import re
 import subprocess
 import sys
@@ -200,15 +201,23 @@ def test_bench_block_names_rows_measured_later_with_merge(tmp_path):
 
 
 def test_compute_block_counts_the_lines_not_computed_yet(tmp_path):
-    """Per figure: its lines, those still missing (commits "missing"), the runs and worker hours stored."""
+    """Per figure: its lines, those still missing (commits "missing"), the runs and worker hours stored.  The
+    large-scale table gives a missing line its planned runs and a status: it read "0 not computed yet" with 27
+    lines missing or over budget, and counted their runs as stored."""
     rows = [{"dataset": "gap", "line": f"dts_T{t}", "algorithm": "dts", "horizon": t, "delay": 1, "runs": runs,
              "worker_seconds": seconds, "cpu_seconds": seconds, "commits": commits}
             for t, runs, seconds, commits in ((10, 500, 1800.0, "abc"), (30, 500, 3600.0, "abc def"),
                                               (100, 0, 0.0, "missing"))]
     write_table(pd.DataFrame(rows), tmp_path / "figX_lines.csv")
+    planned = [{"dataset": "gap", "tag": "D-TS", "runs": 50, "status": status, "worker_seconds": seconds,
+                "commits": commits} for status, seconds, commits in (("stored", 7200.0, "abc"),
+                                                                      ("missing", math.nan, "missing"),
+                                                                      ("over budget", math.nan, "missing"))]
+    write_table(pd.DataFrame(planned), tmp_path / "large_scale_lines.csv")
     table = report.compute_table(tmp_path)
-    assert table.to_dict("records") == [{"figure": "figX", "lines": 3, "not computed yet": 1, "runs": 1000,
-                                         "worker hours": 1.5}]
+    assert table.to_dict("records") == [
+        {"figure": "figX", "lines": 3, "not computed yet": 1, "runs": 1000, "worker hours": 1.5},
+        {"figure": "large_scale", "lines": 3, "not computed yet": 2, "runs": 50, "worker hours": 2.0}]
 
 
 def test_c19_on_the_500_armed_panel_needs_only_the_d_ts_it_draws():
