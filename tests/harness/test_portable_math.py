@@ -99,3 +99,13 @@ def test_a_figure_is_the_same_bytes_with_and_without_numpys_avx512_code(tmp_path
     assert drawn["avx512"].keys() == drawn["baseline"].keys() and "fig4_noncondorcet.png" in drawn["avx512"]
     different = [name for name in drawn["avx512"] if drawn["avx512"][name] != drawn["baseline"][name]]
     assert not different, different
+
+
+def test_no_cpu_dependent_numpy_logarithm_or_power_reaches_a_file():
+    """The code that writes tables and figures (reproduce/, data/) calls none of numpy's CPU-dispatched
+    logarithms, exponentials or powers; it uses ``core.portable_math`` or ``math`` instead."""
+    dispatched = re.compile(r"\bnp\.(log|log10|log2|log1p|exp|exp2|expm1|power|float_power|cbrt)\(")
+    files = [path for folder in ("reproduce", "data") for path in (ROOT / folder).rglob("*.py")]
+    found = [f"{path.relative_to(ROOT)}:{number}" for path in files
+             for number, line in enumerate(path.read_text().splitlines(), 1) if dispatched.search(line)]
+    assert not found, found
