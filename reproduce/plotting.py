@@ -254,10 +254,14 @@ def regret_axes(ax, frame: pd.DataFrame, results, title: str, zoom: float | None
     return ax
 
 
-def log_ticks(ax, low: float, high: float) -> None:
-    """A log y axis from the labelled tick at or below ``low`` to ``high``, with labelled ticks at 1, 2, 5
-    times each power of ten (1 and 3 over more than two decades, powers only over more than four), so that
-    every value in the range can be read against a labelled tick."""
+def log_ticks(ax, values, high: float) -> None:
+    """A log y axis from the labelled tick at or below the smallest positive of ``values`` to ``high``, with
+    labelled ticks at 1, 2, 5 times each power of ten (1 and 3 over more than two decades, powers only over more
+    than four), so that every value in the range can be read against a labelled tick.  A value <= 0, which a log
+    axis cannot show (a zero STD or interval bound in a smoke run), stays below the axis; with no positive value
+    the axis spans the decade below ``high``."""
+    positive = [value for value in np.ravel(values) if value > 0]
+    low = min(positive) if positive else high / 10.0
     decade = 10.0 ** math.floor(math.log10(low))
     decades = math.log10(high / decade)
     subs = (1.0, 2.0, 5.0) if decades <= 2 else (1.0, 3.0) if decades <= 4 else (1.0,)
@@ -275,7 +279,7 @@ def bars_axes(ax, table: pd.DataFrame, y: str, err: str, title: str, ylabel: str
     below the smallest bar to above the highest error bar.  Returns ``ax``."""
     positions = np.arange(len(table))
     ax.bar(positions, table[y], yerr=table[err], color=table["color"], capsize=1.5, error_kw={"linewidth": 0.7})
-    log_ticks(ax, table[y].min(), 1.6 * (table[y] + table[err]).max())
+    log_ticks(ax, table[y], 1.6 * (table[y] + table[err]).max())
     ax.set_xticks(positions, table["label"], rotation=45, ha="right", rotation_mode="anchor")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
@@ -335,7 +339,7 @@ def parameter_axes(ax, table: pd.DataFrame, x: str, title: str, xlabel: str, yla
         ax.errorbar(rows[x], rows["mean"], yerr=errors, label=label, color=look["color"],
                     marker=look["marker"], markersize=3.5, linewidth=1.0, capsize=2, elinewidth=0.8)
     ax.set_xscale("log")
-    log_ticks(ax, table["ci95_low"].min(), 1.3 * table["ci95_high"].max())
+    log_ticks(ax, table["ci95_low"], 1.3 * table["ci95_high"].max())
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)

@@ -269,6 +269,27 @@ def test_fig2_log_axis_labels_a_tick_at_or_below_every_bar():
     assert all("R_" not in label for _, label in fig2_regret_std.NORMALISATIONS)
 
 
+@pytest.mark.parametrize("values", [[0.0, 0.3, 2.0], [0.0, 0.0, 0.0]])
+def test_log_axis_leaves_a_zero_bar_below_it(values):
+    """A smoke run's SAVAGE has a regret STD of 0 (its schedule is fixed), which a log axis cannot show: the axis
+    starts from the smallest positive bar (or a tenth of the top when none is positive); the quick Fig. 2 stopped
+    with "math domain error" when the axis was computed from the 0."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from reproduce.plotting import bars_axes
+
+    table = pd.DataFrame({"label": ["A", "B", "C"], "y": values, "ci": [0.0, 0.1, 0.5], "color": ["C0"] * 3})
+    fig, ax = plt.subplots()
+    bars_axes(ax, table, "y", "ci", "t", "l")
+    low, high = ax.get_ylim()
+    plt.close(fig)
+    assert ax.get_yscale() == "log" and high == pytest.approx(1.6 * max(np.add(values, [0.0, 0.1, 0.5])))
+    # The labelled tick (1, 2, 5 x a power of ten) at or below 0.3, the smallest positive bar; with none, at or
+    # below a tenth of the top (0.08).
+    assert low == pytest.approx(0.2 if max(values) > 0 else 0.05)
+
+
 def shares_frame():
     """A Fig. 5 shares table: three algorithms, three winners, 20 runs and the sample path."""
     import pandas as pd
