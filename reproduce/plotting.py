@@ -30,17 +30,23 @@ from reproduce.paper_config import LARGE_SCALE_HORIZON  # noqa: E402
 from reproduce.tables import write_table  # noqa: E402
 
 
+def keep_mask(values, out: np.ndarray):
+    """``out`` (computed from the data of ``values``) with the mask of ``values`` if it is a masked array."""
+    return np.ma.array(out, mask=np.ma.getmask(values)) if np.ma.isMaskedArray(values) else out
+
+
 class PortableLogTransform(LogTransform):
     """matplotlib's log transform with the logarithm of ``core.portable_math``: the pixels of a log axis do not
     depend on the CPU (numpy's own log10 rounds differently on AVX-512 machines)."""
 
     def transform_non_affine(self, values):
-        """log_base of each value; values <= 0 clipped to -1000 (or masked as nan), as matplotlib does."""
-        values = np.asarray(values, dtype=np.float64)
-        out = portable_math.log10(values) if self.base == 10 else portable_math.log(values) / math.log(self.base)
+        """log_base of each value; values <= 0 clipped to -1000 (or nan and -inf with nonpositive="mask"), as
+        matplotlib does; a masked array keeps its mask."""
+        data = np.asarray(np.ma.getdata(values), dtype=np.float64)
+        out = portable_math.log10(data) if self.base == 10 else portable_math.log(data) / math.log(self.base)
         if self._clip:
-            out[values <= 0] = -1000
-        return out
+            out[data <= 0] = -1000
+        return keep_mask(values, out)
 
     def inverted(self):
         """The inverse, ``PortableInvertedLogTransform``."""
@@ -51,8 +57,8 @@ class PortableInvertedLogTransform(InvertedLogTransform):
     """base ** value with ``core.portable_math.power`` (axis limits and margins computed through the inverse)."""
 
     def transform_non_affine(self, values):
-        """base ** each value."""
-        return portable_math.power(self.base, values)
+        """base ** each value (a masked array keeps its mask)."""
+        return keep_mask(values, portable_math.power(self.base, np.ma.getdata(values)))
 
     def inverted(self):
         """The inverse, ``PortableLogTransform``."""

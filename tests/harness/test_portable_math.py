@@ -74,6 +74,11 @@ def test_the_log_axis_scale_is_the_portable_one():
     np.testing.assert_array_equal(transform.transform_non_affine(np.array([0.0, -2.0])), [-1000.0, -1000.0])
     np.testing.assert_array_equal(transform.inverted().transform_non_affine(forward[:1000]),
                                   [math.pow(10.0, v) for v in forward[:1000].tolist()])
+    masked = np.ma.array([10.0, 100.0, 1000.0], mask=[False, True, False])
+    forward = transform.transform_non_affine(masked)
+    assert np.ma.isMaskedArray(forward) and forward.mask.tolist() == [False, True, False]
+    assert forward.compressed().tolist() == [1.0, 3.0]
+    assert transform.inverted().transform_non_affine(forward).mask.tolist() == [False, True, False]
     plt.close(fig)
 
 
