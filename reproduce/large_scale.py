@@ -386,9 +386,24 @@ def simulate(args) -> tuple[dict, pd.DataFrame]:
 
 # --- tables and claims -------------------------------------------------------------------------------------
 
+def regret_per_slot(result, decades_before_end: int = 0) -> float:
+    """The mean Copeland regret per slot over one decade of t, read from the mean curve: from the last checkpoint
+    at or below T / 10^(n + 1) to the last at or below T / 10^n, n = ``decades_before_end`` (0: the last decade).
+    A rate that stays the same from one decade to the next is linear regret; one that falls is still settling.
+    NaN where the curve has no two checkpoints in that decade (short horizons)."""
+    t = result.checkpoints
+    end_t = t[-1] // 10 ** decades_before_end
+    end, start = (int(np.searchsorted(t, limit, side="right")) - 1 for limit in (end_t, end_t // 10))
+    if start < 0 or end <= start:
+        return math.nan
+    curve = result.regret.mean(axis=0)
+    return float((curve[end] - curve[start]) / (t[end] - t[start]))
+
+
 def final_rows(results: dict) -> pd.DataFrame:
     """Per drawn line: R(T) (Copeland, Eq. 1), the G2W regret and the MergeDTS authors' regret (G2W x 1/2) at T,
-    mean and s.e. over runs, and the slope of R against ln t over the last decade."""
+    mean and s.e. over runs, the slope of R against ln t over the last decade, and the regret per slot over the
+    last decade and the one before (``regret_per_slot``)."""
     rows = []
     for title, curves in results.items():
         for res in curves:
@@ -399,6 +414,8 @@ def final_rows(results: dict) -> pd.DataFrame:
                          "mergedts_regret": GAP_AVERAGE_FACTOR * g2w.value,
                          "mergedts_se": GAP_AVERAGE_FACTOR * g2w.se,
                          "slope_last_decade": log_slope(res).value,
+                         "regret_per_slot_last_decade": regret_per_slot(res),
+                         "regret_per_slot_decade_before": regret_per_slot(res, 1),
                          "seconds_per_run": res.meta.get("worker_seconds", math.nan) / res.final.shape[0]})
     return pd.DataFrame(rows)
 

@@ -24,7 +24,8 @@ OPEN_SETTING = "a setting the paper leaves open"
 NOISE = "noise: a false verdict expected across the checks"
 WORD_AS_FACTOR = "a word of the paper read as a factor"
 LATER_CLAIM = "a later paper's claim, against an exact D-TS"
-CATEGORIES = (DATA_VS_TEXT, CONCEDED, HEAVY_TAIL, OPEN_SETTING, NOISE, WORD_AS_FACTOR, LATER_CLAIM)
+STILL_EXPLORING = "a horizon at which D-TS is still exploring"
+CATEGORIES = (DATA_VS_TEXT, CONCEDED, HEAVY_TAIL, OPEN_SETTING, NOISE, WORD_AS_FACTOR, LATER_CLAIM, STILL_EXPLORING)
 
 VERDICTS_DOC = "docs/verdicts.md"
 FACTOR_DOC = f"{VERDICTS_DOC}#reading-words-as-factors"
@@ -34,10 +35,14 @@ CONCEDED_DOC = f"{VERDICTS_DOC}#what-the-paper-concedes"
 ELIMINATION_DOC = f"{VERDICTS_DOC}#the-elimination-on-mslr-non-condorcet"
 SUSHI_DOC = f"{VERDICTS_DOC}#sushi-ecw-rmed-far-above-rmed1"
 MERGE_DOC = f"{VERDICTS_DOC}#mergedts-against-an-exact-d-ts"
+NO_WINNER_DOC = f"{VERDICTS_DOC}#the-merge-algorithms-without-a-condorcet-winner"
 LARGE_SCALE = "large_scale"
 # A MergeDTS regret whose runs' standard deviation exceeds this multiple of its mean is called widely spread in
 # its L1 reason (a few runs carry the mean: the tuned MergeDTS on Informational-CDC at T = 1e8).
 WIDE_SPREAD = 1.0
+# A regret per slot over the last decade at least this share of the decade before's has not fallen: linear regret
+# over those two decades (D-TS on MSLR Informational at T = 1e7, the tuned MergeDTS there from 1e7 to 1e8).
+NOT_FALLING = 0.8
 FIG1, FIG3, FIG4 = "fig1_mslr", "fig3_condorcet", "fig4_noncondorcet"
 MSLR5_NC = "(b) MSLR K=5, non-Condorcet"
 
@@ -230,9 +235,44 @@ def mergedts_against_dts(panel: str, merge: str, suffix: str = "") -> Reason:
     return Reason(LATER_CLAIM, MERGE_DOC, text)
 
 
+def merge_without_condorcet(panel: str, merge: str) -> Reason:
+    """L2 on ``panel`` (no Condorcet winner): the Copeland regret at T of ``merge`` and D-TS, and each one's regret
+    per slot over the last decade and the one before: whether D-TS's has begun to fall, and, where ``merge`` has a
+    long line, whether its rate stays the same up to T = 1e8 (linear regret)."""
+    def rates(row: pd.Series) -> str:
+        """The row's regret per slot over the last decade and the one before."""
+        return (f"{row['regret_per_slot_last_decade']:.2g} a slot over the last decade "
+                f"({row['regret_per_slot_decade_before']:.2g} over the one before)")
+
+    def falling(row: pd.Series) -> bool:
+        """Whether the row's regret per slot has fallen from the decade before to the last (NOT_FALLING)."""
+        return row["regret_per_slot_last_decade"] < NOT_FALLING * row["regret_per_slot_decade_before"]
+
+    def text(n: Numbers) -> str:
+        """The two regrets at T, their rates, and the long line's rate where it is drawn."""
+        m, d = large_scale_row(n, panel, merge), large_scale_row(n, panel, "D-TS")
+        at_t = (f"Copeland regret at T = 1e{round(math.log10(d['horizon']))}: {merge} "
+                f"{Estimate(float(m['copeland_regret']), float(m['copeland_se']))}, D-TS "
+                f"{Estimate(float(d['copeland_regret']), float(d['copeland_se']))}")
+        dts = (f"D-TS {rates(d)}: " + ("falling, it has begun to settle" if falling(d) else
+                                       "not falling, it is still exploring the arm pairs at this horizon"))
+        parts = [at_t, dts, f"{merge} {rates(m)}"]
+        long_label = merge + LONG_SUFFIX
+        if long_label in set(n.finals[LARGE_SCALE].query("panel == @panel")["label"]):
+            long = large_scale_row(n, panel, long_label)
+            rate = float(long["regret_per_slot_last_decade"])
+            span = f"from T = 1e{round(math.log10(d['horizon']))} to 1e{round(math.log10(long['horizon']))}"
+            parts.append(f"{span} {merge}'s falls to {rate:.2g} a slot" if falling(long) else
+                         f"{span} {merge} keeps {rate:.2g} a slot: linear regret, as its pruning predicts, "
+                         f"{d['regret_per_slot_last_decade'] / rate:.1f}x below D-TS's rate at T")
+        return "; ".join(parts)
+    return Reason(STILL_EXPLORING, NO_WINNER_DOC, text)
+
+
 SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
 PERFECT, NAVIGATIONAL = "(a) MSLR Perfect, K=136", "(b) MSLR Navigational, K=136"
 CDC = "(c) MSLR Informational-CDC, K=135"
+INFORMATIONAL = "(d) MSLR Informational, K=136, no Condorcet winner"
 
 REASONS: dict[tuple[str, str], Reason] = {
     ("C1", "Fig. 3 (b) StrongBorda"): Reason(NOISE, NOISE_DOC, c1_noise),
@@ -276,6 +316,8 @@ REASONS: dict[tuple[str, str], Reason] = {
     ("L1", f"{CDC}: MergeDTS (best)"): mergedts_against_dts(CDC, "MergeDTS (best)"),
     ("L1", f"{CDC}{LONG_SUFFIX}: MergeDTS"): mergedts_against_dts(CDC, "MergeDTS", LONG_SUFFIX),
     ("L1", f"{CDC}{LONG_SUFFIX}: MergeDTS (best)"): mergedts_against_dts(CDC, "MergeDTS (best)", LONG_SUFFIX),
+    **{("L2", f"{INFORMATIONAL}: {merge}"): merge_without_condorcet(INFORMATIONAL, merge)
+       for merge in ("MergeDTS", "MergeDTS (best)", "MergeRUCB", "MergeRUCB (best)")},
 }
 
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -197,3 +198,20 @@ def test_panel_e_ranks_the_regret_at_the_horizon_lowest_at_the_top():
     plt.close(fig)
     assert labels == ["SCB (100 runs)", "RMED1", "D-TS"]  # bottom to top: the lowest regret is the top row
     assert ax.get_title() == "(e) (10 runs)"
+
+
+def test_regret_per_slot_reads_one_decade_of_the_mean_curve():
+    """A plain reference: on a log grid with a run of linear regret 0.25 a slot and one of 0.75, the rate of each
+    decade is 0.5 (the mean); a curve that is flat over the last decade reads 0 there and its rate before it; a
+    decade the grid does not reach (T = 10: no checkpoint at or below 0.1) is NaN."""
+    t = np.array([1, 3, 10, 30, 100, 300, 1000])
+    linear = SimpleNamespace(checkpoints=t, regret=np.vstack([0.25 * t, 0.75 * t]))
+    assert ls.regret_per_slot(linear) == pytest.approx(0.5)
+    assert ls.regret_per_slot(linear, 1) == pytest.approx(0.5)
+    flat = SimpleNamespace(checkpoints=t, regret=np.minimum(t, 100.0)[None, :].astype(float))
+    assert ls.regret_per_slot(flat) == 0.0 and ls.regret_per_slot(flat, 1) == pytest.approx(1.0)
+    # Between checkpoints the rate is read from the last checkpoint at or below each end of the decade.
+    off_grid = SimpleNamespace(checkpoints=np.array([1, 7, 70, 999]), regret=np.array([[0.0, 7.0, 14.0, 20.0]]))
+    assert ls.regret_per_slot(off_grid) == pytest.approx((20.0 - 14.0) / (999 - 70))
+    short = SimpleNamespace(checkpoints=np.array([1, 3, 10]), regret=np.array([[1.0, 2.0, 3.0]]))
+    assert ls.regret_per_slot(short) == pytest.approx((3.0 - 1.0) / 9) and math.isnan(ls.regret_per_slot(short, 1))

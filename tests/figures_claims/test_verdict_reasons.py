@@ -14,6 +14,7 @@ from reproduce.verdict_reasons import (
     REASONS,
     Numbers,
     false_verdict_share,
+    merge_without_condorcet,
     mergedts_against_dts,
     order_and_factor,
 )
@@ -154,3 +155,33 @@ def test_l1_reason_says_when_a_few_runs_carry_the_mean():
                          "runs carry its mean")
     narrow = [("MergeDTS (best), T=1e8", 1e8, 49222.9, 49222.9 * 0.8 / 50 ** 0.5, 0.0), rows[1]]
     assert "spread" not in mergedts_against_dts("(a)", "MergeDTS (best)", ", T=1e8").text(l1_numbers(narrow))
+
+
+def l2_numbers(rows) -> Numbers:
+    """The large-scale finals of panel "(d)" from (label, horizon, Copeland regret, its s.e., regret per slot over
+    the last decade, over the decade before) rows."""
+    table = pd.DataFrame([{"panel": "(d)", "label": label, "horizon": horizon, "copeland_regret": regret,
+                           "copeland_se": se, "regret_per_slot_last_decade": last,
+                           "regret_per_slot_decade_before": before}
+                          for label, horizon, regret, se, last, before in rows])
+    return Numbers({"large_scale": table}, pd.DataFrame())
+
+
+def test_l2_reason_reads_whether_each_rate_has_fallen():
+    """MSLR Informational at T = 1e7: D-TS's regret per slot is the same over the last two decades (still exploring);
+    the tuned MergeDTS keeps its rate from 1e7 to 1e8 (linear regret), and the reason gives how far below D-TS's.
+    A D-TS whose rate has fallen is said to settle; a long line whose rate falls is not called linear."""
+    rows = [("D-TS", 1e7, 838493.6, 19917.0, 0.083, 0.082), ("MergeDTS (best)", 1e7, 140245.5, 2095.0, 0.0069, 0.058),
+            ("MergeDTS (best), T=1e8", 1e8, 780245.5, 20457.0, 0.0071, 0.0069)]
+    text = merge_without_condorcet("(d)", "MergeDTS (best)").text(l2_numbers(rows))
+    assert text == ("Copeland regret at T = 1e7: MergeDTS (best) 140245.5 +- 2095.0, D-TS 838493.6 +- 19917.0; "
+                    "D-TS 0.083 a slot over the last decade (0.082 over the one before): not falling, it is still "
+                    "exploring the arm pairs at this horizon; MergeDTS (best) 0.0069 a slot over the last decade "
+                    "(0.058 over the one before); from T = 1e7 to 1e8 MergeDTS (best) keeps 0.0071 a slot: linear "
+                    "regret, as its pruning predicts, 11.7x below D-TS's rate at T")
+    settling = [("D-TS", 1e7, 838493.6, 19917.0, 0.04, 0.082), rows[1], ("MergeDTS (best), T=1e8", 1e8, 1.5e5, 2e3,
+                                                                        0.001, 0.0069)]
+    text = merge_without_condorcet("(d)", "MergeDTS (best)").text(l2_numbers(settling))
+    assert "(0.082 over the one before): falling, it has begun to settle" in text
+    assert text.endswith("from T = 1e7 to 1e8 MergeDTS (best)'s falls to 0.001 a slot")
+    assert "1e8" not in merge_without_condorcet("(d)", "MergeDTS (best)").text(l2_numbers(rows[:2]))
