@@ -264,7 +264,8 @@ def merge_without_condorcet(panel: str, merge: str) -> Reason:
             span = f"from T = 1e{round(math.log10(d['horizon']))} to 1e{round(math.log10(long['horizon']))}"
             parts.append(f"{span} {merge}'s falls to {rate:.2g} a slot" if falling(long) else
                          f"{span} {merge} keeps {rate:.2g} a slot: linear regret, as its pruning predicts, "
-                         f"{d['regret_per_slot_last_decade'] / rate:.1f}x below D-TS's rate at T")
+                         f"{d['regret_per_slot_last_decade'] / rate:.1f}x below D-TS's over the decade to T = "
+                         f"1e{round(math.log10(d['horizon']))}")
         return "; ".join(parts)
     return Reason(STILL_EXPLORING, NO_WINNER_DOC, text)
 

@@ -178,7 +178,7 @@ def test_l2_reason_reads_whether_each_rate_has_fallen():
                     "D-TS 0.083 a slot over the last decade (0.082 over the one before): not falling, it is still "
                     "exploring the arm pairs at this horizon; MergeDTS (best) 0.0069 a slot over the last decade "
                     "(0.058 over the one before); from T = 1e7 to 1e8 MergeDTS (best) keeps 0.0071 a slot: linear "
-                    "regret, as its pruning predicts, 11.7x below D-TS's rate at T")
+                    "regret, as its pruning predicts, 11.7x below D-TS's over the decade to T = 1e7")
     settling = [("D-TS", 1e7, 838493.6, 19917.0, 0.04, 0.082), rows[1], ("MergeDTS (best), T=1e8", 1e8, 1.5e5, 2e3,
                                                                         0.001, 0.0069)]
     text = merge_without_condorcet("(d)", "MergeDTS (best)").text(l2_numbers(settling))
