@@ -76,7 +76,7 @@ from reproduce.plotting import (
 )
 from reproduce.run_cost import extrapolated_seconds
 from reproduce.scale import horizon_overridden
-from reproduce.tables import NOT_STORED, print_table, write_table
+from reproduce.tables import NOT_STORED, OVER_BUDGET, print_table, write_table
 
 NAME = "large_scale"
 MSLR_MATRICES = (("mslr136_perfect", "(a) MSLR Perfect, K=136"),
@@ -119,7 +119,6 @@ NESTED_TAGS = ("D-TS", "MergeDTS", "Self-Sparring", "RMED1")
 # The lines the claims L1 and L2 compare (at T = 1e7 on the MSLR panels, and their T = 1e8 lines on the Condorcet
 # panels: ``is_claim_line``): planned before every other line.
 CLAIM_TAGS = ("D-TS", "MergeDTS", "MergeDTS (best)", "MergeRUCB", "MergeRUCB (best)")
-OVER_BUDGET = "over budget"
 GAP_AVERAGE_FACTOR = 0.5  # MergeDTS regret per slot 0.5 (gap(a1) + gap(a2)) = GAP_AVERAGE_FACTOR x the stored G2W
 
 

@@ -39,7 +39,8 @@ from reproduce.constants_table import constants_frame, defaults_frame
 from reproduce.harness.atomic import write_text_atomic
 from reproduce.harness.limits import check_folder_readable, check_output_folder
 from reproduce.harness.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT
-from reproduce.tables import NOT_STORED
+from reproduce.paper_config import LARGE_SCALE_CPU_HOURS
+from reproduce.tables import NOT_STORED, OVER_BUDGET
 from reproduce.verdict_reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reason_of
 
 # The command that writes each figure's tables (by table stem, as a claim's ``figures`` name them).
@@ -227,6 +228,35 @@ def compute_table(folder: Path) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def over_budget_table(folder: Path) -> pd.DataFrame:
+    """The lines of every ``_lines.csv`` table in ``folder`` whose status is OVER_BUDGET (the large-scale study's
+    lines that do not fit its CPU budget), cheapest first: figure, matrix, line, T, runs and the CPU hours each
+    would need by its estimate."""
+    rows = []
+    for stem, lines in load_tables(folder, "_lines.csv").items():
+        if "status" in lines:
+            rows += [{"figure": stem, "matrix": row.dataset, "line": row.tag, "T": row.horizon, "runs": row.runs,
+                      "estimated CPU hours": row.estimated_cpu_hours}
+                     for row in lines[lines["status"] == OVER_BUDGET].itertuples()]
+    table = pd.DataFrame(rows)
+    return table.sort_values("estimated CPU hours", kind="stable") if len(table) else table
+
+
+def over_budget_section(folder: Path, docs: str) -> list[str]:
+    """The report's section on the lines over budget (``over_budget_table``), with what they would need together;
+    no lines over budget: nothing."""
+    table = over_budget_table(folder)
+    if not len(table):
+        return []
+    hours = float(table["estimated CPU hours"].sum())
+    return ["## Lines over the study's budget", "",
+            f"{len(table)} lines do not fit the large-scale study's budget of {LARGE_SCALE_CPU_HOURS:g} CPU hours "
+            f"({LARGE_SCALE_CPU_HOURS / 2:g} hours on 2 cores, `--budget`) and are not computed. By their estimates "
+            f"they would need {hours:.0f} CPU hours more, {hours / 2:.0f} hours on 2 cores ([how lines are estimated "
+            "and planned]"
+            f"({docs}docs/experiments.md#large-scale-past-the-paper)).", "", markdown_table(table), ""]
+
+
 def markdown_table(frame: pd.DataFrame) -> str:
     """A pipe table of ``frame`` (floats with 3 significant digits, pipes in cells escaped)."""
     def cell(value):
@@ -341,7 +371,8 @@ def build_report(folder: Path) -> str:
               "up to rounding is printed as 0).  At finite T a slope can be below C where pairs are still "
               "unresolved.", "",
               markdown_table(slope_table(finals)), "",
-              "## Worker time per figure", "", markdown_table(compute_table(folder)), ""]
+              "## Worker time per figure", "", markdown_table(compute_table(folder)), "",
+              *over_budget_section(folder, docs)]
     for stem, final in finals.items():
         columns = [c for c in ("panel", "label", "horizon", "runs", *FINAL_REGRET_COLUMNS, "sem_final_regret",
                                "copeland_se", "g2w_regret", "g2w_se", "mergedts_regret", "mergedts_se",

@@ -12,6 +12,9 @@ from reproduce.harness.atomic import write_atomic
 
 # The "commits" of a line that is not stored (yet), in the ``_lines.csv`` table of every figure alike.
 NOT_STORED = "missing"
+# The status of a large-scale line that does not fit the study's CPU budget (``--budget``): listed with its
+# estimate, i.e. what it would need, never computed.
+OVER_BUDGET = "over budget"
 
 
 def final_table(panels) -> pd.DataFrame:

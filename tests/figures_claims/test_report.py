@@ -274,3 +274,23 @@ def test_report_collects_claims_and_final_tables(tmp_path):
     text = (tmp_path / "REPORT.md").read_text()
     assert "## Final regret R(T): figX" in text and "| C1 | w | s | m | holds |" in text
     assert "| (a) | D-TS | 100 | 2 | 18.2 |" in text
+
+
+def test_the_report_lists_the_lines_over_budget_with_what_they_would_need(tmp_path):
+    """Issue 23: "If a line does not fit, say what it would need."  The report lists every line over budget,
+    cheapest first, with its estimate and the total; stored and missing lines are not listed, and a folder
+    without lines over budget has no such section."""
+    planned = [{"dataset": "mslr136_perfect", "tag": tag, "horizon": 10**7, "runs": 50, "status": status,
+                "estimated_cpu_hours": hours, "worker_seconds": math.nan, "commits": "missing"}
+               for tag, status, hours in (("ECW-RMED", "over budget", 3.0), ("RCS", "missing", 0.5),
+                                          ("D-TS, T=1e8", "over budget", 1.0), ("D-TS", "stored", 0.2))]
+    write_table(pd.DataFrame(planned), tmp_path / "large_scale_lines.csv")
+    section = "\n".join(report.over_budget_section(tmp_path, "../"))
+    assert section.startswith("## Lines over the study's budget\n\n2 lines do not fit the large-scale study's budget "
+                              "of 24 CPU hours (12 hours on 2 cores, `--budget`) and are not computed. By their "
+                              "estimates they would need 4 CPU hours more, 2 hours on 2 cores")
+    listed = [line for line in section.split("\n") if line.startswith("| large_scale")]
+    assert listed == ["| large_scale | mslr136_perfect | D-TS, T=1e8 | 10000000 | 50 | 1 |",
+                      "| large_scale | mslr136_perfect | ECW-RMED | 10000000 | 50 | 3 |"]
+    write_table(pd.DataFrame(planned).query("status != 'over budget'"), tmp_path / "large_scale_lines.csv")
+    assert report.over_budget_section(tmp_path, "../") == []
