@@ -183,9 +183,12 @@ def summary(claims: pd.DataFrame, docs: str) -> str:
             lines.append(f"* *{category}* ({anchors}): {len(picked)} checks of {claimed} (each in the report's "
                          "table of every check).")
         elif picked:
-            items = "; ".join(f"{row.claim} {row.where}: {row.verdict} ([why]({docs}{reason.anchor}))" if reason
-                              else f"{row.claim} {row.where}: {row.verdict}" for row, reason in picked)
-            lines.append(f"* *{category or 'no reason recorded'}*: {items}.")
+            anchors = list(dict.fromkeys(reason.anchor for _, reason in picked if reason))
+            shared = len(anchors) == 1 and all(reason for _, reason in picked)  # one link for the whole line
+            items = "; ".join(f"{row.claim} {row.where}: {row.verdict}" + (
+                f" ([why]({docs}{reason.anchor}))" if reason and not shared else "") for row, reason in picked)
+            link = f" ([why]({docs}{anchors[0]}))" if shared else ""
+            lines.append(f"* *{category or 'no reason recorded'}*{link}: {items}.")
     unmeasured = claims.loc[claims["verdict"] == NOT_MEASURED, "claim"].map(claim_id).unique()
     if len(unmeasured):
         lines.append(f"* *not measured yet*: {', '.join(unmeasured)}.")

@@ -101,8 +101,23 @@ def test_summary_groups_the_checks_by_reason_and_lists_the_claims_that_hold_ever
     ])
     text = report.summary(claims, "../")
     assert "1 of 19 claims hold on every check: C3. Of all 3 checks, 2 hold." in text
-    assert ("* *the paper's data disagree with its text*: C6 Fig. 3 (d) Sushi: FAILS "
-            "([why](../docs/verdicts.md#sushi-ecw-rmed-far-above-rmed1)).") in text
+    assert ("* *the paper's data disagree with its text* ([why](../docs/verdicts.md#sushi-ecw-rmed-far-above-rmed1)): "
+            "C6 Fig. 3 (d) Sushi: FAILS.") in text
+
+
+def test_summary_links_a_line_once_when_its_checks_share_one_section():
+    """A category whose checks all link to one docs section (the noise rows) gives the link once, after the
+    category; one whose checks link to different sections (Sushi and the elimination) keeps a link per check."""
+    rows = [("C1", "Fig. 3 (b) StrongBorda", FAILS), ("C6", "Fig. 3 (c) ArXiv", FAILS),
+            ("C6", "Fig. 3 (d) Sushi", FAILS), ("C18", "diagnostic mslr16_noncondorcet", FAILS)]
+    claims = pd.DataFrame([{"claim": claim, "where": where, "statement": "s", "measured": "m", "verdict": verdict}
+                           for claim, where, verdict in rows])
+    text = report.summary(claims, "")
+    assert ("* *noise: a false verdict expected across the checks* ([why](docs/verdicts.md#false-verdicts-expected-"
+            "from-noise)): C1 Fig. 3 (b) StrongBorda: FAILS; C6 Fig. 3 (c) ArXiv: FAILS.") in text
+    assert ("* *the paper's data disagree with its text*: C6 Fig. 3 (d) Sushi: FAILS ([why](docs/verdicts.md#sushi-"
+            "ecw-rmed-far-above-rmed1)); C18 diagnostic mslr16_noncondorcet: FAILS ([why](docs/verdicts.md#the-"
+            "elimination-on-mslr-non-condorcet)).") in text
 
 
 def test_a_slope_that_is_zero_up_to_rounding_prints_as_zero():
