@@ -256,8 +256,7 @@ def over_budget_section(folder: Path, docs: str) -> list[str]:
             f"{len(table)} lines do not fit the large-scale study's budget of {LARGE_SCALE_CPU_HOURS:g} CPU hours "
             f"({LARGE_SCALE_CPU_HOURS / 2:g} hours on 2 cores, `--budget`) and are not computed. By their estimates "
             f"they would need {hours:.0f} CPU hours more, {hours / 2:.0f} hours on 2 cores ([how lines are estimated "
-            "and planned]"
-            f"({docs}docs/experiments.md#large-scale-past-the-paper)).", "", markdown_table(table), ""]
+            f"and planned]({docs}docs/experiments.md#large-scale-past-the-paper)).", "", markdown_table(table), ""]
 
 
 def markdown_table(frame: pd.DataFrame) -> str:

@@ -205,6 +205,11 @@ def c7_g2w(n: Numbers) -> str:
             "ratio is at that threshold within the noise")
 
 
+def power_of_ten(horizon: float) -> str:
+    """A horizon that is a power of ten as the reasons print it: 1e7 for 10_000_000."""
+    return f"1e{round(math.log10(horizon))}"
+
+
 def large_scale_row(n: Numbers, panel: str, label: str) -> pd.Series:
     """The final-regret row of the curve ``label`` on ``panel`` of the large-scale study."""
     table = n.finals[LARGE_SCALE]
@@ -230,7 +235,7 @@ def mergedts_against_dts(panel: str, merge: str, suffix: str = "") -> Reason:
         spread = float(rows[m]["mergedts_se"]) * math.sqrt(float(rows[m]["runs"])) / float(rows[m]["mergedts_regret"])
         tail = (f"; {merge}'s runs spread widely (standard deviation {spread:.1f}x its mean): a few runs carry "
                 "its mean" if spread > WIDE_SPREAD else "")
-        return (f"MergeDTS regret at T = 1e{round(math.log10(rows[m]['horizon']))}: {'; '.join(parts)}; {merge} is "
+        return (f"MergeDTS regret at T = {power_of_ten(rows[m]['horizon'])}: {'; '.join(parts)}; {merge} is "
                 f"{ratio:.2f}x exact D-TS{growing}{tail}")
     return Reason(LATER_CLAIM, MERGE_DOC, text)
 
@@ -251,7 +256,7 @@ def merge_without_condorcet(panel: str, merge: str) -> Reason:
     def text(n: Numbers) -> str:
         """The two regrets at T, their rates, and the long line's rate where it is drawn."""
         m, d = large_scale_row(n, panel, merge), large_scale_row(n, panel, "D-TS")
-        at_t = (f"Copeland regret at T = 1e{round(math.log10(d['horizon']))}: {merge} "
+        at_t = (f"Copeland regret at T = {power_of_ten(d['horizon'])}: {merge} "
                 f"{Estimate(float(m['copeland_regret']), float(m['copeland_se']))}, D-TS "
                 f"{Estimate(float(d['copeland_regret']), float(d['copeland_se']))}")
         dts = (f"D-TS {rates(d)}: " + ("falling, it has begun to settle" if falling(d) else
@@ -261,11 +266,11 @@ def merge_without_condorcet(panel: str, merge: str) -> Reason:
         if long_label in set(n.finals[LARGE_SCALE].query("panel == @panel")["label"]):
             long = large_scale_row(n, panel, long_label)
             rate = float(long["regret_per_slot_last_decade"])
-            span = f"from T = 1e{round(math.log10(d['horizon']))} to 1e{round(math.log10(long['horizon']))}"
+            span = f"from T = {power_of_ten(d['horizon'])} to {power_of_ten(long['horizon'])}"
             parts.append(f"{span} {merge}'s falls to {rate:.2g} a slot" if falling(long) else
                          f"{span} {merge} keeps {rate:.2g} a slot: linear regret, as its pruning predicts, "
                          f"{d['regret_per_slot_last_decade'] / rate:.1f}x below D-TS's over the decade to T = "
-                         f"1e{round(math.log10(d['horizon']))}")
+                         f"{power_of_ten(d['horizon'])}")
         return "; ".join(parts)
     return Reason(STILL_EXPLORING, NO_WINNER_DOC, text)
 
