@@ -33,6 +33,10 @@ INT64_MAX = 2**63 - 1
 # a smaller K may still not fit in this machine's memory (``AlgorithmSpec.make_state`` says so).
 MAX_ARMS = math.isqrt(INT64_MAX // 8)
 EXACT_SKIP = {SKIP_PARAM: SKIP_EXACT}  # the ``fast`` parameters of an algorithm whose only fast path is the skip
+# The largest horizon a state that skips (``AlgorithmSpec.skip``) accepts: 2**53, the last slot up to which every
+# slot t is a double and a probability of order 1/t (a settled arm's chance of leaving its run of
+# self-comparisons) stays resolvable next to 1 (docs/harness.md#the-largest-exact-horizon).
+MAX_EXACT_HORIZON = 2**53
 
 
 def exact_skip_hook(skip):
@@ -152,7 +156,8 @@ class AlgorithmSpec:
     def make_state(self, K: int, horizon: int | None = None, params: Mapping[str, Any] | None = None):
         """Validate (K, horizon, params) and return a fresh state; ValueError names any bad value (a horizon
         is checked whenever one is given, even to an algorithm that does not use it, and a K whose state
-        would not fit in physical memory is a ValueError too, before it is allocated: see STATE_PROBE_K)."""
+        would not fit in physical memory is a ValueError too, before it is allocated: see STATE_PROBE_K; a state
+        that skips refuses a horizon above MAX_EXACT_HORIZON)."""
         K = check_num_arms(K)
         if horizon is not None:
             horizon = check_horizon(horizon)
@@ -167,10 +172,15 @@ class AlgorithmSpec:
                                  f"{needed / 2**30:.0f} GiB, more than this machine's {available / 2**30:.0f} "
                                  "GiB of memory")
         try:
-            return self.init(K, horizon, **params)
+            state = self.init(K, horizon, **params)
         except MemoryError:
             raise ValueError(f"the number of arms K = {K} is too large: the state of {self.name!r} does not fit "
                              "in memory") from None
+        if horizon is not None and horizon > MAX_EXACT_HORIZON and self.skip is not None \
+                and self.skip(state) is not None:
+            raise ValueError(f"the horizon T = {horizon} is beyond the largest at which the fast path of {self.name!r} "
+                             f"is exact, 2**53 = {MAX_EXACT_HORIZON} (docs/harness.md#the-largest-exact-horizon)")
+        return state
 
 
 # From this K on, ``make_state`` first sizes the state from one of STATE_PROBE_K arms (every state holds

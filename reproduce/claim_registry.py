@@ -28,7 +28,7 @@ class Claim:
 # The table stems of the scripts that check claims (figures/<stem>_claims.csv, <stem>_final.csv).
 FIG1, FIG2, FIG3, FIG4 = "fig1_mslr", "fig2_regret_std", "fig3_condorcet", "fig4_noncondorcet"
 FIG5, FIG6, FIG7 = "fig5_diversity", "fig6_delay", "fig7_pure_dts"
-ELIMINATION, LARGE_SCALE = "c18_elimination", "large_scale"
+ELIMINATION, LARGE_SCALE, ASYMPTOTIC = "c18_elimination", "large_scale", "asymptotic"
 
 # The ordered registry: the paper's claims C1-C19, then the claims past the paper.
 EVERY_CLAIM = {claim.id: claim for claim in (
@@ -39,7 +39,7 @@ EVERY_CLAIM = {claim.id: claim for claim in (
     Claim("C4", "On the real Condorcet data (ArXiv, Sushi, MSLR 16/32) RCS beats RUCB and CCB by a limited margin.",
           (FIG3,)),
     Claim("C5", "D-TS/D-TS+ have about RMED1's and ECW-RMED's asymptotic slope but a much smaller constant.",
-          (FIG1, FIG3)),
+          (FIG1, FIG3, ASYMPTOTIC)),
     Claim("C6", "On Condorcet data ECW-RMED is slightly worse than RMED1, with a similar asymptotic behaviour.",
           (FIG3,)),
     Claim("C7", "On StrongBorda D-TS/D-TS+ escape the Borda trap, SAVAGE has the lowest Copeland regret, ECW-RMED "
@@ -68,6 +68,15 @@ EVERY_CLAIM = {claim.id: claim for claim in (
                 "evaluation (Li et al. 2020), at T = 1e7 and 1e8.", (LARGE_SCALE,), past_the_paper=True),
     Claim("L2", "On MSLR Informational (no Condorcet winner) the merge algorithms, whose pruning assumes one, have "
                 "higher regret than D-TS.", (LARGE_SCALE,), past_the_paper=True),
+    Claim("A1", "D-TS's regret slope reaches the lower bound C on every Condorcet matrix (T = 2**53).", (ASYMPTOTIC,),
+          past_the_paper=True),
+    Claim("A2", "RMED2, designed to be asymptotically optimal, reaches the lower bound C (as run, and with the RMED2 "
+                "paper's sign).", (ASYMPTOTIC,), past_the_paper=True),
+    Claim("A3", "D-TS+ and D-TS have the same asymptotic slope.", (ASYMPTOTIC,), past_the_paper=True),
+    Claim("A4", "The K^2 log log T term of Theorem 2 is visible: D-TS's slope per decade falls like 1/ln t.",
+          (ASYMPTOTIC,), past_the_paper=True),
+    Claim("A5", "D-TS's slope tends to the winner constant C_w (every arm shown beaten by the Condorcet winner), not "
+                "to C where the two differ.", (ASYMPTOTIC,), past_the_paper=True),
 )}
 # The paper's claims only (C1-C19): what "n of 19 claims hold" counts.
 PAPER_CLAIMS = {name: claim for name, claim in EVERY_CLAIM.items() if not claim.past_the_paper}

@@ -148,13 +148,20 @@ def log_slope(result, metric: str = "regret", span: float = 10.0) -> Estimate:
     mean curve) and its standard error.  At least the last SLOPE_MIN_POINTS checkpoints are used (the
     horizon grids of BTM and SAVAGE have one point per half decade)."""
     t = result.checkpoints.astype(np.float64)
-    keep = t >= min(t[-1] / span, t[max(t.size - SLOPE_MIN_POINTS, 0)])
+    return mean_se(run_slopes(result.checkpoints, getattr(result, metric),
+                              min(t[-1] / span, t[max(t.size - SLOPE_MIN_POINTS, 0)]), t[-1]))
+
+
+def run_slopes(checkpoints, curves, low: float, high: float) -> np.ndarray:
+    """Per run (row of ``curves``, one column per checkpoint), the least-squares slope of R(t) against ln t over the
+    checkpoints t with low <= t <= high."""
+    t = np.asarray(checkpoints).astype(np.float64)
+    keep = (t >= low) & (t <= high)
     x = portable_math.log(t[keep])
     x = x - x.mean()
-    curves = getattr(result, metric)[:, keep]
     # Elementwise products and numpy's own row sums, not a BLAS product (``@``): BLAS picks its kernel by CPU and
     # thread count, which changed the last digit of the stored tables from one machine to the next.
-    return mean_se((curves * x).sum(axis=1) / (x * x).sum())
+    return (curves[:, keep] * x).sum(axis=1) / (x * x).sum()
 
 
 def stable_slope(slope: float, final_regret: float) -> float:

@@ -43,7 +43,9 @@ class Panel:
     """One subplot: ``algorithms`` (registry names or ``Curve``s) on ``dataset``.
 
     horizon overrides the script's default horizon for this panel (``scale.panel_horizon``: unless --horizon
-    or --quick is given, even --horizon equal to the default);
+    or --quick is given, even --horizon equal to the default); runs overrides the paper's run count by K
+    (``paper_runs``) unless --runs or --quick is given (a study past the paper that follows another protocol,
+    e.g. 50 runs at K = 136 as the MergeDTS authors did);
     delay is passed to every line (feedback batched every d slots); shuffle=False keeps the file's arm
     order in every curve; zoom: y limit at which the panel is clipped, its full range going to an inset
     (``plotting.plot_regret_panels``), if any; metric: "regret" (Eq. 1, Copeland regret) or "g2w"
@@ -58,6 +60,11 @@ class Panel:
     shuffle: bool = True
     zoom: float | None = None
     metric: str = "regret"
+    runs: int | None = None
+
+    def own_runs(self) -> int:
+        """The panel's run count at its own scale: ``runs``, else the paper's rule by K."""
+        return self.runs or paper_runs(load_dataset(self.dataset).K)
 
     def curves(self) -> tuple:
         """The panel's entries as ``Curve``s."""
@@ -80,11 +87,10 @@ def ete_horizons(horizon: int) -> list[int]:
 
 
 def panel_curves(panel: Panel, args) -> list[list[Line]]:
-    """The lines of each curve of a panel under the command-line options (paper run count by K
-    unless --runs; with --fast, each algorithm's ``AlgorithmSpec.fast`` parameters unless the curve
+    """The lines of each curve of a panel under the command-line options (the panel's run count,
+    ``Panel.own_runs``, unless --runs; with --fast, each algorithm's ``AlgorithmSpec.fast`` parameters unless the curve
     sets them).  A curve is one line, or one line per grid horizon for BTM and SAVAGE."""
-    K = load_dataset(panel.dataset).K
-    runs = args.runs or paper_runs(K)
+    runs = args.runs or panel.own_runs()
     horizon = panel_horizon(args, panel.horizon)
     curves = []
     for curve in panel.curves():
@@ -202,7 +208,7 @@ def evidence_note(args, panels) -> str | None:
     for panel in panels:
         lines = [line for curve in panel_curves(panel, args) for line in curve]
         paper_horizon = panel.horizon or args.default_horizon
-        if min(line.runs for line in lines) < paper_runs(load_dataset(panel.dataset).K) or \
+        if min(line.runs for line in lines) < panel.own_runs() or \
                 max(line.horizon for line in lines) < paper_horizon:
             return REDUCED_PREFIX
     return None

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from core.lower_bound import condorcet_allocation
+from data import load_dataset
 from reproduce.c19_summary import C19, c19_rows
 from reproduce.claim_registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
 from reproduce.claims import (
@@ -47,11 +49,11 @@ from reproduce.verdict_reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reaso
 FIGURE_COMMANDS = {"fig1_mslr": "make fig1", "fig2_regret_std": "make fig2", "fig3_condorcet": "make fig3",
                    "fig4_noncondorcet": "make fig4", "fig5_diversity": "make fig5", "fig6_delay": "make fig6",
                    "fig7_pure_dts": "make fig7", "c18_elimination": "make c18",
-                   "large_scale": "make large-scale FORCE=1"}
+                   "large_scale": "make large-scale FORCE=1", "asymptotic": "python reproduce/asymptotic.py"}
 # Each generated block and the file that holds it, relative to the README's folder (the repository root).
 BLOCK_FILES = {"summary": "README.md", "claims": "README.md", "bounds": "docs/figures.md",
                "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
-               "bench": "bench/README.md"}
+               "bench": "bench/README.md", "asymptotic": "docs/asymptotic.md", "allocation": "docs/asymptotic.md"}
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
 FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
 
@@ -332,7 +334,39 @@ def generated_blocks(folder: Path) -> dict[str, str]:
     return {"summary": summary(claims, ""), "claims": markdown_table(counts),
             "compute": markdown_table(compute_table(folder)), "bounds": markdown_table(slope_table(finals)),
             "constants": markdown_table(constants_frame()), "defaults": markdown_table(defaults_frame()),
-            "bench": bench_table()}
+            "bench": bench_table(), **asymptotic_blocks(folder)}
+
+
+ASYMPTOTIC = "asymptotic"
+
+
+def asymptotic_blocks(folder: Path) -> dict[str, str]:
+    """The asymptotic study's blocks of docs/asymptotic.md, from its tables in ``folder``: ``asymptotic`` (per
+    Condorcet matrix C, C_w, the arms whose optimal partner is not the winner, and each algorithm's last-decade slope
+    with its ratio to C; trapped runs counted) and ``allocation`` (regret per ln T by kind of pair)."""
+    final, allocation = (read_table(folder / f"{ASYMPTOTIC}{suffix}") for suffix in ("_final.csv", "_allocation.csv"))
+    rows = []
+    for panel, part in final[final["winner_constant"].notna()].groupby("panel", sort=False):
+        dataset = load_dataset(part["dataset"].iloc[0])
+        best = condorcet_allocation(dataset.P)
+        row = {"matrix": panel, "K": dataset.K, "C": f"{part['lower_bound_slope'].iloc[0]:.4g}",
+               "C_w": f"{part['winner_constant'].iloc[0]:.4g}",
+               "partner not the winner": int((best.partner >= 0).sum() - (best.partner == best.winner).sum())}
+        for _, line in part.iterrows():
+            cell = "all trapped" if line["runs"] == 0 else (
+                f"{line['slope_last_decade']:.3g} ({line['slope_over_bound']:.2g})")
+            if line["trapped_runs"] > 0 and line["runs"] > 0:
+                cell += f", {int(line['trapped_runs'])} trapped"
+            row[line["label"]] = cell
+        rows.append(row)
+    shares = allocation.assign(**{column: allocation[column].map(lambda v: f"{v:.3g}") for column in
+                                  ("winner_pairs", "partner_pairs", "other_pairs", "self_comparisons",
+                                   "lower_bound_slope", "winner_constant")})
+    shares = shares.rename(columns={"winner_pairs": "with the winner", "partner_pairs": "with the optimal partner",
+                                    "other_pairs": "with other arms", "self_comparisons": "self-comparisons",
+                                    "lower_bound_slope": "C", "winner_constant": "C_w"})
+    return {"asymptotic": markdown_table(pd.DataFrame(rows).fillna("not computed yet")),
+            "allocation": markdown_table(shares.drop(columns=["dataset", "algorithm", "horizon"]))}
 
 
 def build_report(folder: Path) -> str:

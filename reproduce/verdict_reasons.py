@@ -25,7 +25,11 @@ NOISE = "noise: a false verdict expected across the checks"
 WORD_AS_FACTOR = "a word of the paper read as a factor"
 LATER_CLAIM = "a later paper's claim, against an exact D-TS"
 STILL_EXPLORING = "a horizon at which D-TS is still exploring"
-CATEGORIES = (DATA_VS_TEXT, CONCEDED, HEAVY_TAIL, OPEN_SETTING, NOISE, WORD_AS_FACTOR, LATER_CLAIM, STILL_EXPLORING)
+PARTNER = "the winner is not every arm's optimal partner"
+RMED2_SIGN = "the authors' RMED2 reverses the sign of its partner score"
+FROM_BELOW = "the slope approaches its limit from below"
+CATEGORIES = (DATA_VS_TEXT, CONCEDED, HEAVY_TAIL, OPEN_SETTING, NOISE, WORD_AS_FACTOR, LATER_CLAIM, STILL_EXPLORING,
+              PARTNER, RMED2_SIGN, FROM_BELOW)
 
 VERDICTS_DOC = "docs/verdicts.md"
 FACTOR_DOC = f"{VERDICTS_DOC}#reading-words-as-factors"
@@ -36,6 +40,8 @@ ELIMINATION_DOC = f"{VERDICTS_DOC}#the-elimination-on-mslr-non-condorcet"
 SUSHI_DOC = f"{VERDICTS_DOC}#sushi-ecw-rmed-far-above-rmed1"
 MERGE_DOC = f"{VERDICTS_DOC}#mergedts-against-an-exact-d-ts"
 NO_WINNER_DOC = f"{VERDICTS_DOC}#the-merge-algorithms-without-a-condorcet-winner"
+ASYMPTOTIC_DOC = "docs/asymptotic.md#why-the-slopes-stay-above-c"
+ASYMPTOTIC = "asymptotic"
 LARGE_SCALE = "large_scale"
 # A MergeDTS regret whose runs' standard deviation exceeds this multiple of its mean is called widely spread in
 # its L1 reason (a few runs carry the mean: the tuned MergeDTS on Informational-CDC at T = 1e8).
@@ -273,6 +279,52 @@ def merge_without_condorcet(panel: str, merge: str) -> Reason:
                          f"{power_of_ten(d['horizon'])}")
         return "; ".join(parts)
     return Reason(STILL_EXPLORING, NO_WINNER_DOC, text)
+
+
+def asymptotic_row(n: Numbers, panel: str, algorithm: str) -> pd.Series:
+    """The asymptotic study's summary row of ``algorithm`` on ``panel`` (its title without "Asymptotic ")."""
+    return n.row(ASYMPTOTIC, panel, algorithm)
+
+
+def slope_against_bounds(n: Numbers, panel: str, algorithm: str) -> str:
+    """"<label>'s slope s over the last decade to 2**53 is x C and y C_w" for one line of the study."""
+    row = asymptotic_row(n, panel, algorithm)
+    slope = row["slope_last_decade"]
+    return (f"{row['label']}'s slope over the last decade to T = 2^53 is {slope:.3g}, "
+            f"{slope / row['lower_bound_slope']:.1f}x C = {row['lower_bound_slope']:.3g} and "
+            f"{slope / row['winner_constant']:.2f}x C_w = {row['winner_constant']:.3g}")
+
+
+def partner_not_winner(panel: str, algorithm: str) -> Reason:
+    """A slope near C_w and far from C: the algorithm shows every arm beaten by the winner, where the bound's
+    optimal partner of some arms is another arm."""
+    def text(n: Numbers) -> str:
+        """The slope against C and C_w."""
+        return (f"{slope_against_bounds(n, panel, algorithm)}: it shows every arm beaten by the winner, while the "
+                "bound's optimal partner of some arms is another arm, so its slope tends to C_w, not C")
+    return Reason(PARTNER, ASYMPTOTIC_DOC, text)
+
+
+def rmed2_sign(panel: str) -> Reason:
+    """RMED2 as run against RMED2 with the paper's sign."""
+    def text(n: Numbers) -> str:
+        """Both RMED2 slopes against C."""
+        paper = asymptotic_row(n, panel, "RMED2 (paper)")
+        return (f"{slope_against_bounds(n, panel, 'rmed2')}: the authors' score of a partner has the opposite sign of "
+                f"the RMED2 paper's, so it takes the winner as every arm's partner; with the paper's sign the slope is "
+                f"{paper['slope_last_decade']:.3g}, {paper['slope_over_bound']:.1f}x C")
+    return Reason(RMED2_SIGN, ASYMPTOTIC_DOC, text)
+
+
+def from_below(panel: str) -> Reason:
+    """A4: the fitted weight of ln ln t is negative."""
+    def text(n: Numbers) -> str:
+        """The fitted limit and weight of D-TS's slope."""
+        row = asymptotic_row(n, panel, "dts")
+        return (f"D-TS's slope per decade rises towards its limit {row['slope_limit']:.3g}: the fitted weight of "
+                f"ln ln t is {row['loglog_weight']:.3g} +- {row['loglog_weight_se']:.2g}; Theorem 2's K^2 log log T "
+                "is an upper bound, and the regret approaches its C' ln T from below")
+    return Reason(FROM_BELOW, ASYMPTOTIC_DOC, text)
 
 
 SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)

@@ -46,6 +46,8 @@ from reproduce.paper_config import ROOT_SEED
 FORMAT_VERSION = 1
 CHECKPOINTS_PER_DECADE = 40
 CHUNK_SLOTS = 5e8  # about this many (slot x arm) steps per stored chunk (see chunk_size)
+SKIP_CHUNK_HORIZON = 10**8  # above it a skipping line on a Condorcet matrix is chunked by SKIP_RUN_SLOTS (chunk_size)
+SKIP_RUN_SLOTS = 10**6  # what such a run costs, in plain slots (measured: 0.2-2 s a run at T = 2**53, K <= 32)
 LOCK_NAME = ".chunks.lock"  # in a line's folder, held by the one process computing its chunks (reproduce.harness.locks)
 
 
@@ -120,12 +122,15 @@ def package_versions() -> dict:
 
 
 def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, delay: int = 1,
-            shuffle: bool = True, checkpoints: np.ndarray | None = None) -> dict:
+            shuffle: bool = True, checkpoints: np.ndarray | None = None, comparisons: bool = False) -> dict:
     """Simulate run ``run`` of algorithm ``spec`` on ``dataset`` (a ``data.Dataset``); return its arrays.
 
     The matrix is permuted by the run's shuffle (shared by all algorithms of the run); regrets are
     recorded at ``checkpoints`` (default: ``log_grid(horizon)``; given, they must end at the horizon);
-    self-comparison counts are mapped back to the original arm labels.  A delay of the horizon or more
+    self-comparison counts are mapped back to the original arm labels; with ``comparisons``, the result also holds
+    the algorithm's final comparison counts n_ij of every pair of different arms (``state.comparisons``, pseudo-counts
+    included, original labels, zero diagonal: every delivered comparison is counted, so with delay 1 all of them),
+    which changes nothing else of the run.  A delay of the horizon or more
     delivers no feedback (``validate_line`` refuses it for a line; a compile probe may use it).
     Raises ValueError before any slot for a dataset or spec of another type, a horizon, run or seed that
     is not an integer in range (run >= 0, 0 <= seed <= 2**63 - 1), a shuffle that is not a bool,
@@ -163,8 +168,13 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
     self_counts[perm] = counts
     if not dataset.has_condorcet_winner:
         g2w[:] = np.nan
-    return {"regret": regret, "g2w": g2w, "final": regret[-1], "self_counts": self_counts,
-            "permutation": perm}
+    out = {"regret": regret, "g2w": g2w, "final": regret[-1], "self_counts": self_counts, "permutation": perm}
+    if comparisons:
+        pairs = np.zeros((K, K))
+        pairs[np.ix_(perm, perm)] = state.comparisons
+        np.fill_diagonal(pairs, 0.0)
+        out["comparisons"] = pairs
+    return out
 
 
 def check_seed(seed) -> int:
@@ -260,10 +270,24 @@ def validate_line(line: Line):
     return dataset, spec
 
 
-def chunk_size(line: Line, K: int) -> int:
-    """Runs per stored chunk: small enough to resume and balance work, large enough to amortise I/O."""
-    per_run = line.horizon * max(K, 5)
-    return int(min(line.runs, max(1, round(CHUNK_SLOTS / per_run))))
+def skips(line: Line) -> bool:
+    """Whether the line's runs use its algorithm's exact fast paths (``AlgorithmSpec.fast``) and those include a
+    skip of self-comparison runs (``AlgorithmSpec.skip``)."""
+    spec = get_algorithm(line.algorithm)
+    params = spec.resolve_params(dict(line.params))
+    return spec.skip is not None and bool(spec.fast) and all(params.get(k) == v for k, v in spec.fast.items())
+
+
+def chunk_size(line: Line, dataset) -> int:
+    """Runs per stored chunk: small enough to resume and balance work, large enough to amortise I/O.  A run costs
+    about its horizon times K (CHUNK_SLOTS such steps a chunk), except that above SKIP_CHUNK_HORIZON a line that
+    ``skips`` on a matrix with a Condorcet winner simulates only the slots it does not skip, whose number grows like
+    ln T once the winner is settled: its run is counted as SKIP_RUN_SLOTS slots (no line stored before this rule
+    had such a horizon, so no stored chunk changed its runs)."""
+    slots = line.horizon
+    if line.horizon > SKIP_CHUNK_HORIZON and dataset.has_condorcet_winner and skips(line):
+        slots = SKIP_RUN_SLOTS
+    return int(min(line.runs, max(1, round(CHUNK_SLOTS / (slots * max(dataset.K, 5))))))
 
 
 def chunk_shapes(config: dict, K: int) -> dict:
@@ -545,7 +569,7 @@ def _require_dask_client() -> None:
 def chunk_plan(line: Line, dataset, out: Path, seed: int) -> list[tuple[int, int, Path, dict]]:
     """The chunks of a line, in run order: (start, stop, path, config) -- the one place that decides how a
     line's runs are split into files, used to compute and to load them."""
-    size = chunk_size(line, dataset.K)
+    size = chunk_size(line, dataset)
     folder = line_folder(out, line, seed, dataset)
     plan = []
     for start in range(0, line.runs, size):

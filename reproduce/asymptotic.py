@@ -1,0 +1,356 @@
+"""Past the paper, in time: the regret slope of every algorithm with an exact fast path, decade by decade up to
+T = 2**53 (9.0e15), against the lower bound, on every paper matrix with a Condorcet winner; and, at T = 1e8, the
+matrices without one (where nothing can be skipped and a run costs its T slots).
+
+Per matrix: the slope of R(t) against ln t over each decade [t/10, t] (``reproduce.decades``) of D-TS, D-TS+,
+RUCB, RCS, CCB, RMED1, RMED2 (as run and with the RMED2 paper's sign, "RMED2 (paper)") and ECW-RMED, all
+with their exact fast paths; the lower bound's slope C (Komiyama et al.) and, with a Condorcet winner, the winner
+constant C_w (``core.lower_bound.winner_constant``: what comparing every arm with the winner costs); runs whose
+regret grows linearly (trapped) are counted apart, never averaged into a slope.  The paper's run counts (500 for
+K < 10, 100 up to 100 arms), 50 at K = 136 as in the large-scale study.  Claims C5 (at T = 2**53) and A1-A5
+(docs/asymptotic.md).  Usage: ``python reproduce/asymptotic.py [--plot-only] [--quick] [--runs N] ...``.
+"""
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from algorithms import get_algorithm
+from algorithms.base import MAX_EXACT_HORIZON
+from core import portable_math
+from core.lower_bound import condorcet_allocation, pair_regrets, winner_constant
+from data import load_dataset
+from reproduce import paper_claims as pc
+from reproduce.claims import (
+    COMPARABLE_FACTOR,
+    Estimate,
+    Missing,
+    by_name,
+    checked,
+    exceeds,
+    log_slope,
+    need,
+    within_factor,
+)
+from reproduce.cli import doc_summary
+from reproduce.decades import FIRST_DECADE_END, decade_slopes, slope_limit, trapped, untrapped
+from reproduce.experiment import (
+    LOWER_BOUND_LABEL,
+    Curve,
+    Panel,
+    evidence_note,
+    save_figure_with_claims,
+    simulate_panels,
+    with_lower_bounds,
+)
+from reproduce.figure_cli import figure_main
+from reproduce.harness.runner import run_one
+from reproduce.lower_bounds import lower_bound
+from reproduce.paper_config import LARGE_SCALE_RUNS
+from reproduce.plotting import figure_legend, save_figure, setup_theme, style
+from reproduce.tables import final_table, print_table, write_table
+
+NAME = "asymptotic"
+NONCONDORCET_HORIZON = 10**8  # without a Condorcet winner a run costs T slots: 1e8 fits the study's budget
+NONCONDORCET_RUNS = 100
+RMED2_PAPER = Curve("rmed2", (("numerator", "paper"),), tag="RMED2 (paper)")
+ALGORITHMS = ("dts", "dts_plus", "rucb", "rcs", "ccb", "rmed1", "rmed2", RMED2_PAPER, "ecw_rmed")
+CONDORCET = (("cyclic", "Cyclic"), ("strong_borda", "StrongBorda"), ("arxiv", "ArXiv"), ("sushi", "Sushi"),
+             ("mslr5_condorcet", "MSLR K=5, Condorcet"), ("mslr16_condorcet", "MSLR K=16, Condorcet"),
+             ("mslr32_condorcet", "MSLR K=32, Condorcet"), ("mslr136_perfect", "MSLR Perfect, K=136"),
+             ("mslr136_navigational", "MSLR Navigational, K=136"),
+             ("mslr135_informational_cdc", "MSLR Informational-CDC, K=135"))
+NONCONDORCET = (("mslr5_noncondorcet", "MSLR K=5, non-Condorcet"), ("nc_cyclic", "Non-Condorcet Cyclic"),
+                ("nc_strong_borda", "Non-Condorcet StrongBorda"), ("gap", "Gap"))
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+PANELS = tuple(
+    Panel(dataset, f"({LETTERS[k]}) {title}", ALGORITHMS, horizon=horizon,
+          runs=runs if runs else (LARGE_SCALE_RUNS if load_dataset(dataset).K > 100 else None))
+    for k, (dataset, title, horizon, runs) in enumerate(
+        [(d, t, MAX_EXACT_HORIZON, None) for d, t in CONDORCET]
+        + [(d, t, NONCONDORCET_HORIZON, NONCONDORCET_RUNS) for d, t in NONCONDORCET]))
+# The re-simulated runs whose comparisons per pair are tabulated (``allocation_rows``), on matrices up to this K.
+ALLOCATION_RUNS = 10
+ALLOCATION_MAX_ARMS = 32
+DTS_FAMILY = ("dts", "dts_plus")
+
+
+def bounds_of(panels, args) -> dict:
+    """{panel title: (C, its model, C_w or NaN)}: each panel's lower bound (``reproduce.lower_bounds``) and, with
+    a Condorcet winner, its winner constant."""
+    out = {}
+    for panel in panels:
+        constant, model = lower_bound(panel.dataset, args.out, store=not args.plot_only)
+        dataset = load_dataset(panel.dataset)
+        out[panel.title] = (constant, model, winner_constant(dataset.P) if dataset.has_condorcet_winner else math.nan)
+    return out
+
+
+def slope_rows(results, bounds) -> pd.DataFrame:
+    """One row per panel, curve and decade end t: the mean slope over [t/10, t] of its logarithmic runs with
+    standard error and 95 % bootstrap interval, R(t)/ln t, and the panel's C and C_w."""
+    rows = []
+    for title, curves in results:
+        constant, _model, winner = bounds[title]
+        for res in curves:
+            if trapped(res).all():
+                continue
+            slopes = decade_slopes(res)
+            for k, end in enumerate(slopes.ends):
+                rows.append({"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name,
+                             "label": res.label, "decade_end": int(end), "slope": slopes.mean[k],
+                             "slope_se": slopes.se[k], "slope_low": slopes.low[k], "slope_high": slopes.high[k],
+                             "regret_per_log_t": slopes.regret_per_log[k], "lower_bound_slope": constant,
+                             "winner_constant": winner})
+    return pd.DataFrame(rows)
+
+
+def summary_table(results, bounds) -> pd.DataFrame:
+    """Per panel and curve: ``tables.final_table`` of its logarithmic runs with the panel's lower bound, the
+    number of trapped runs, the last decade's slope over C and over C_w, and the fitted limit of the slope and
+    weight of ln ln t (``decades.slope_limit``; NaN with fewer than three decades past 1e6)."""
+    logarithmic = [(title, [untrapped(res) for res in curves if not trapped(res).all()]) for title, curves in results]
+    table = with_lower_bounds(final_table(logarithmic), {title: bound[:2] for title, bound in bounds.items()})
+    counts = {(title, res.line.name): int(trapped(res).sum()) for title, curves in results for res in curves}
+    limits = {(title, res.line.name): slope_limit(decade_slopes(res))
+              for title, curves in logarithmic for res in curves}
+    table["trapped_runs"] = [counts[key] for key in zip(table["panel"], table["algorithm"], strict=True)]
+    table["winner_constant"] = table["panel"].map(lambda title: bounds[title][2])
+    table["slope_over_bound"] = table["slope_last_decade"] / table["lower_bound_slope"]
+    table["slope_over_winner_constant"] = table["slope_last_decade"] / table["winner_constant"]
+    fits = [limits[key] for key in zip(table["panel"], table["algorithm"], strict=True)]
+    table["slope_limit"] = [fit.limit.value if fit else math.nan for fit in fits]
+    table["slope_limit_se"] = [fit.limit.se if fit else math.nan for fit in fits]
+    table["loglog_weight"] = [fit.loglog.value if fit else math.nan for fit in fits]
+    table["loglog_weight_se"] = [fit.loglog.se if fit else math.nan for fit in fits]
+    trapped_only = [{"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name, "label": res.label,
+                     "horizon": res.line.horizon, "runs": 0, "trapped_runs": res.final.size,
+                     "lower_bound_slope": bounds[title][0], "lower_bound_model": bounds[title][1],
+                     "winner_constant": bounds[title][2]}
+                    for title, curves in results for res in curves if trapped(res).all()]
+    return pd.concat([table, pd.DataFrame(trapped_only)], ignore_index=True) if trapped_only else table
+
+
+def allocation_rows(panels, results, known: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Where each line's comparisons go, against the bound's optimal allocation (``condorcet_allocation``), on
+    the Condorcet panels with at most ALLOCATION_MAX_ARMS arms: its first ALLOCATION_RUNS runs are simulated again
+    (``run_one`` keeping the algorithm's comparison counts; a run is a pure function of its index, and each
+    re-simulated R(T) must equal the stored one bit for bit), and the regret per ln T of their comparisons of a
+    non-winner with the winner, with its optimal partner (when that is not the winner) and with any other arm,
+    and of its self-comparisons of non-winners, is set beside C (the optimal allocation's regret per ln T) and
+    C_w.  A line with a row in ``known`` (the table written before: same panel, line, runs and horizon) keeps that
+    row, so redrawing re-simulates only lines stored since.  ValueError if a re-simulated run differs from its stored
+    one."""
+    rows = []
+    kept = {} if known is None else {(row["panel"], row["algorithm"], row["runs"], row["horizon"]): row
+                                     for row in known.to_dict("records")}
+    for panel, (title, curves) in zip(panels, results, strict=True):
+        dataset = load_dataset(panel.dataset)
+        if not dataset.has_condorcet_winner or dataset.K > ALLOCATION_MAX_ARMS:
+            continue
+        best = condorcet_allocation(dataset.P)
+        regret = pair_regrets(dataset.P)
+        losers = np.array([i for i in range(dataset.K) if i != best.winner])
+        with_winner = np.zeros((dataset.K, dataset.K), bool)
+        with_winner[losers, best.winner] = with_winner[best.winner, losers] = True
+        with_partner = np.zeros_like(with_winner)
+        moved = losers[best.partner[losers] != best.winner]
+        with_partner[moved, best.partner[moved]] = with_partner[best.partner[moved], moved] = True
+        other = ~(with_winner | with_partner | np.eye(dataset.K, dtype=bool))
+        for res in curves:
+            key = (title, res.line.name, min(ALLOCATION_RUNS, res.final.size), res.line.horizon)
+            if key in kept:
+                rows.append(kept[key])
+                continue
+            spec, seed = get_algorithm(res.line.algorithm), res.meta["config"]["seed"]
+            counts = []
+            for run in range(min(ALLOCATION_RUNS, res.final.size)):
+                again = run_one(dataset, spec, dict(res.line.params), res.line.horizon, run, seed, comparisons=True)
+                if again["final"] != res.final[run]:
+                    raise ValueError(f"{title}, {res.label}: run {run} re-simulated to R(T) = {again['final']!r}, "
+                                     f"stored {res.final[run]!r}")
+                counts.append(again["comparisons"])
+            n = np.mean(counts, axis=0) / math.log(res.line.horizon)
+            self_regret = (res.self_counts[:len(counts)].mean(axis=0) / math.log(res.line.horizon)
+                           * np.diag(regret))
+            # each unordered pair once: half the symmetric sum
+            rows.append({"panel": title, "dataset": panel.dataset, "algorithm": res.line.name, "label": res.label,
+                         "runs": len(counts), "horizon": res.line.horizon,
+                         "winner_pairs": 0.5 * float((n * regret)[with_winner].sum()),
+                         "partner_pairs": 0.5 * float((n * regret)[with_partner].sum()),
+                         "other_pairs": 0.5 * float((n * regret)[other].sum()),
+                         "self_comparisons": float(self_regret[losers].sum()),
+                         "lower_bound_slope": float(best.cost.sum()), "winner_constant": float(best.winner_cost.sum())})
+    return pd.DataFrame(rows)
+
+
+def bound_estimate(bounds, title: str, which: int = 0) -> Estimate:
+    """C (``which`` 0) or C_w (2) of a panel as an estimate without error."""
+    return Estimate(float(bounds[title][which]), 0.0)
+
+
+def slope_of(result) -> Estimate:
+    """The last decade's slope of the logarithmic runs of a line (``claims.log_slope`` of ``decades.untrapped``)."""
+    return log_slope(untrapped(result))
+
+
+def reaches(claim: str, where: str, r: dict, name: str, bounds, title: str, which: int, what: str) -> dict:
+    """A check "the last decade's slope of ``name`` is within COMPARABLE_FACTOR of the panel's C (``which`` 0) or
+    C_w (2)", named ``what``."""
+    def check():
+        """(text, verdict) of the check."""
+        slope, target = slope_of(need(r, name)[0]), bound_estimate(bounds, title, which)
+        return (f"{r[name].label} slope {slope} over [T/10, T], {what} {target.value:.1f}",
+                within_factor(slope, target, COMPARABLE_FACTOR))
+    return checked(claim, where, f"{r.get(name).label if name in r else name} slope within x{COMPARABLE_FACTOR:g} of "
+                   f"{what}", check)
+
+
+def panel_claims(title: str, curves, bounds, condorcet: bool) -> list[dict]:
+    """The claim rows of one panel (only C5 and A1-A5 on the Condorcet panels)."""
+    if not condorcet:
+        return []
+    where = f"Asymptotic {title}"
+    r = by_name(curves)
+    logarithmic = {name: untrapped(res) for name, res in r.items()}
+    rows = [pc.c5_same_slope_lower_constant(where, logarithmic),
+            reaches("A1", where, r, "dts", bounds, title, 0, "C"),
+            reaches("A2", f"{where}: RMED2", r, "rmed2", bounds, title, 0, "C"),
+            reaches("A2", f"{where}: {RMED2_PAPER.tag}", r, RMED2_PAPER.tag, bounds, title, 0, "C")]
+
+    def same_slope():
+        """(text, verdict) of A3."""
+        dts, plus = (slope_of(res) for res in need(r, *DTS_FAMILY))
+        return f"D-TS {dts}, D-TS+ {plus}", within_factor(plus, dts, COMPARABLE_FACTOR)
+    rows.append(checked("A3", where, f"D-TS+ slope within x{COMPARABLE_FACTOR:g} of D-TS's", same_slope))
+
+    def loglog_term():
+        """(text, verdict) of A4."""
+        fit = slope_limit(decade_slopes(need(r, "dts")[0]))
+        if fit is None:
+            raise Missing("fewer than three decades past 1e6")
+        return (f"D-TS slope(t) = {fit.limit} + ({fit.loglog}) / ln t over {fit.decades} decades",
+                exceeds(fit.loglog, 0.0))
+    rows.append(checked("A4", where, "D-TS's weight of ln ln t above 0", loglog_term))
+    rows.append(reaches("A5", where, r, "dts", bounds, title, 2, "C_w"))
+    return rows
+
+
+def plot(results, bounds, stem, note: str | None) -> tuple:
+    """The slope figure: per panel, the slope of R against ln t per decade (y, log scale) over log10 t, one line per
+    algorithm with its 95 % bootstrap band, C (solid grey) and C_w (dotted grey) as horizontal lines; then
+    ``<stem>_ratio``: each algorithm's last-decade slope over C per Condorcet matrix.  Returns (figure, bottom)."""
+    setup_theme()
+    ncols = 3
+    rows = -(-len(results) // ncols)
+    fig, axes = plt.subplots(rows, ncols, figsize=(4.2 * ncols, 3.0 * rows), squeeze=False)
+    for ax, (title, curves) in zip(axes.flat, results, strict=False):
+        constant, _model, winner = bounds[title]
+        for res in curves:
+            if trapped(res).all():
+                continue
+            slopes = decade_slopes(res)
+            look = curve_look(res)
+            x = portable_math.log10(slopes.ends.astype(float))
+            ax.plot(x, slopes.mean, color=look["color"], marker=look["marker"], linestyle=look["linestyle"],
+                    markersize=3, linewidth=1.1, label=res.label)
+            ax.fill_between(x, slopes.low, slopes.high, color=look["color"], alpha=0.15, linewidth=0)
+        if not curves:
+            ax.text(0.5, 0.5, "not computed yet", transform=ax.transAxes, ha="center", va="center", fontsize=8,
+                    color="0.4")
+        ax.axhline(constant, color="0.35", linewidth=1.4, label=LOWER_BOUND_LABEL)
+        if math.isfinite(winner) and winner > constant * 1.001:
+            ax.axhline(winner, color="0.35", linewidth=1.2, linestyle=(0, (1, 1.5)), label="winner constant C_w")
+        ax.set_yscale("log")
+        ax.set_xlim(math.log10(FIRST_DECADE_END) - 0.3, math.log10(MAX_EXACT_HORIZON) + 0.3)
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("log10 t (decade [t/10, t])", fontsize=8)
+        ax.set_ylabel("slope of R(t) per ln t", fontsize=8)
+        ax.tick_params(labelsize=7)
+    for ax in axes.flat[len(results):]:
+        ax.set_visible(False)
+    lines = ["Slope of the mean regret against ln t over each decade (logarithmic runs only; 95% bootstrap band); "
+             "grey: the lower bound's C (Copeland regret), dotted: C_w, the cost of comparing every arm with the "
+             "winner."]
+    if note:
+        lines.append(note)
+    bottom = figure_legend(fig, list(axes.flat), "\n".join(lines), ncol=6,
+                           last=(LOWER_BOUND_LABEL, "winner constant C_w"))
+    return fig, bottom
+
+
+def curve_look(result) -> dict:
+    """``plotting.style`` of a curve, RMED2 with the paper's sign drawn dotted in black beside RMED2 as run."""
+    look = style(result)
+    if result.line.name == RMED2_PAPER.tag:
+        look.update(color="black", linestyle=":")
+    return look
+
+
+def ratio_figure(table: pd.DataFrame, stem) -> None:
+    """``<stem>_ratio.png``: per Condorcet matrix (rows), each algorithm's last-decade slope over C (x, log scale),
+    with C_w / C marked: where the slopes sit against the bound at the largest horizon."""
+    setup_theme()
+    condorcet = table[table["winner_constant"].notna() & (table["runs"] > 0)]
+    panels = list(dict.fromkeys(condorcet["panel"]))
+    fig, ax = plt.subplots(figsize=(8.5, 0.45 * len(panels) + 1.4))
+    labels = list(dict.fromkeys(condorcet["label"]))
+    for k, label in enumerate(labels):
+        part = condorcet[condorcet["label"] == label]
+        spec = get_algorithm(_algorithm_of(part))
+        color = "black" if label == RMED2_PAPER.tag else spec.color
+        y = [panels.index(p) + (k - len(labels) / 2) * 0.06 for p in part["panel"]]
+        ax.scatter(part["slope_over_bound"], y, color=color, marker=spec.marker, s=22, label=label)
+    for k, panel in enumerate(panels):
+        ratio = condorcet[condorcet["panel"] == panel]["slope_over_winner_constant"]
+        winner_over_bound = (condorcet[condorcet["panel"] == panel]["slope_over_bound"] / ratio).iloc[0]
+        ax.plot([winner_over_bound] * 2, [k - 0.4, k + 0.4], color="0.35", linestyle=(0, (1, 1.5)), linewidth=1.2)
+    ax.axvline(1.0, color="0.35", linewidth=1.4)
+    ax.set_xscale("log")
+    ax.set_yticks(range(len(panels)), panels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("last-decade slope / lower bound C (1 = the bound; dotted: C_w / C)", fontsize=8)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    fig.tight_layout()
+    save_figure(fig, stem.with_name(f"{stem.name}_ratio"))
+
+
+def _algorithm_of(part: pd.DataFrame) -> str:
+    """The registry name of the algorithm of a table's rows of one curve (a tag names RMED2's paper variant)."""
+    name = part["algorithm"].iloc[0]
+    return "rmed2" if name == RMED2_PAPER.tag else name
+
+
+def build(args) -> None:
+    """Simulate (or read, with --plot-only) every panel's lines with the fast paths and write the study's tables,
+    figures and claims."""
+    args.fast = True
+    results = simulate_panels(NAME, PANELS, args)
+    bounds = bounds_of(PANELS, args)
+    stem = args.figures / NAME
+    write_table(slope_rows(results, bounds), stem.with_name(f"{NAME}.csv"))
+    table = summary_table(results, bounds)
+    write_table(table, stem.with_name(f"{NAME}_final.csv"))
+    allocation_path = stem.with_name(f"{NAME}_allocation.csv")
+    known = pd.read_csv(allocation_path) if allocation_path.is_file() else None
+    write_table(allocation_rows(PANELS, results, known), allocation_path)
+    print_table(table[["panel", "label", "runs", "trapped_runs", "slope_last_decade", "lower_bound_slope",
+                       "winner_constant", "slope_limit"]])
+    claim_rows = [row for panel, (title, curves) in zip(PANELS, results, strict=True)
+                  for row in panel_claims(title, curves, bounds, load_dataset(panel.dataset).has_condorcet_winner)]
+    fig, bottom = plot(results, bounds, stem, evidence_note(args, PANELS))
+    checks = save_figure_with_claims(fig, stem, bottom, claim_rows, evidence_note(args, PANELS))
+    ratio_figure(table, stem)
+    print_table(checks.drop(columns="statement"))
+    print(f"wrote {stem}.png, .pdf, .csv, {stem.name}_ratio.png")
+
+
+def main(argv=None):
+    """Run the study from the command line (see module docstring)."""
+    figure_main(doc_summary(__doc__), MAX_EXACT_HORIZON, build, argv, fast=False)
+
+
+if __name__ == "__main__":
+    main()

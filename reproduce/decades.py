@@ -1,0 +1,116 @@
+"""Regret growth decade by decade, for the asymptotic study (``reproduce/asymptotic.py``,
+docs/asymptotic.md): the slope of R(t) against ln t over every decade of t, runs whose regret grows linearly
+(trapped) told apart from the others, and the limit of the slope read off its approach.
+
+A consistent algorithm has R(T) = C' ln T + o(ln T) with C' at least the lower bound's C.  Over the decade
+[t/10, t] the least-squares slope of R against ln t estimates C' plus what is left of the lower-order terms: for
+R(t) = a ln t + b ln ln t (the form of Theorem 2's O(K log T + K^2 log log T)) it is a + b / ln t up to O(1/ln^2 t),
+so the per-decade slopes, regressed on 1 / ln t, give the limit a and the weight b of the ln ln t term
+(``slope_limit``).
+"""
+
+import math
+from dataclasses import replace
+from typing import NamedTuple
+
+import numpy as np
+
+from core import portable_math
+from reproduce.claims import Estimate, mean_se, run_slopes
+from reproduce.plotting import bootstrap_interval
+
+FIRST_DECADE_END = 10**3  # the first decade drawn is [1e2, 1e3]: before it every algorithm is still initialising
+# A run is trapped (its regret grows linearly) when it gains more than T**TRAPPED_EXPONENT over its last decade: a
+# logarithmic run gains C' ln 10 there (at most a few 1e4 on the paper's matrices), a linear one at least
+# 0.9 T / (2 (K - 1)) (two arms of different Copeland scores): sqrt(T) lies far between both at the study's
+# horizons (1e4 against >= 1e6 at T = 1e8, 9.5e7 against >= 1e13 at T = 2**53).
+TRAPPED_EXPONENT = 0.5
+# Below this horizon no run is called trapped: the two growths are not yet apart (a smoke run's T = 1e4).
+TRAPPED_FROM = 10**7
+# The limit of the slope is fitted over the decades ending at or after this slot (earlier ones are pre-asymptotic
+# on every matrix: the candidate sets are still being settled).
+LIMIT_FIT_FROM = 10**6
+
+
+def decade_ends(horizon: int) -> list[int]:
+    """The ends t of the decades [t/10, t] over which slopes are measured: the powers of ten from FIRST_DECADE_END
+    up to the horizon, and the horizon itself if it is not one."""
+    ends = [10**k for k in range(round(math.log10(FIRST_DECADE_END)), 19) if 10**k <= horizon]
+    return ends if ends and ends[-1] == horizon else [*ends, horizon]
+
+
+def regret_at(result, t: int) -> np.ndarray:
+    """Each run's R at the last checkpoint <= t."""
+    k = int(np.searchsorted(result.checkpoints, t, side="right")) - 1
+    return result.regret[:, max(k, 0)]
+
+
+def trapped(result) -> np.ndarray:
+    """bool (runs,): the runs whose regret over the last decade [T/10, T] grew by more than T**TRAPPED_EXPONENT,
+    i.e. linearly; none below the horizon TRAPPED_FROM."""
+    horizon = int(result.checkpoints[-1])
+    if horizon < TRAPPED_FROM:
+        return np.zeros(result.final.shape, bool)
+    return result.final - regret_at(result, horizon // 10) > horizon**TRAPPED_EXPONENT
+
+
+def untrapped(result):
+    """``result`` (a ``LineResult``) restricted to the runs that are not ``trapped`` (the same object if none is);
+    a slope or a final regret of it is what the logarithmic runs do."""
+    keep = ~trapped(result)
+    if keep.all():
+        return result
+    return replace(result, regret=result.regret[keep], g2w=result.g2w[keep], final=result.final[keep],
+                   self_counts=result.self_counts[keep], permutations=result.permutations[keep])
+
+
+class DecadeSlopes(NamedTuple):
+    """Per decade end t (``decade_ends``): the mean over the logarithmic runs of the slope of R against ln t over
+    [t/10, t], its standard error and 95 % bootstrap interval (``plotting.bootstrap_interval``), and the mean
+    R(t) / ln t; ``per_run`` (runs, decades) holds each run's slopes."""
+
+    ends: np.ndarray
+    mean: np.ndarray
+    se: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    regret_per_log: np.ndarray
+    per_run: np.ndarray
+
+
+def decade_slopes(result) -> DecadeSlopes:
+    """The ``DecadeSlopes`` of the runs of ``result`` that are not trapped (``untrapped``); ValueError if every run
+    is trapped."""
+    runs = untrapped(result)
+    if runs.final.size == 0:
+        raise ValueError(f"every run of {result.line.name} on {result.line.dataset} is trapped")
+    ends = np.array(decade_ends(int(result.checkpoints[-1])), dtype=np.int64)
+    per_run = np.column_stack([run_slopes(runs.checkpoints, runs.regret, end / 10, end) for end in ends])
+    estimates = [mean_se(column) for column in per_run.T]
+    low, high = bootstrap_interval(per_run)
+    ratio = np.array([regret_at(runs, int(end)).mean() / math.log(end) for end in ends])
+    return DecadeSlopes(ends, np.array([e.value for e in estimates]), np.array([e.se for e in estimates]),
+                        np.asarray(low), np.asarray(high), ratio, per_run)
+
+
+class SlopeLimit(NamedTuple):
+    """The fit slope(t) = limit + loglog / ln t over the decades ending from LIMIT_FIT_FROM on, one fit per run:
+    ``limit`` (the asymptotic slope a) and ``loglog`` (the weight b of ln ln t in R), each with its standard error
+    over the runs; ``decades``, how many decades the fit used."""
+
+    limit: Estimate
+    loglog: Estimate
+    decades: int
+
+
+def slope_limit(slopes: DecadeSlopes) -> SlopeLimit | None:
+    """The ``SlopeLimit`` of per-decade slopes, or None with fewer than three decades from LIMIT_FIT_FROM on."""
+    use = slopes.ends >= LIMIT_FIT_FROM
+    if use.sum() < 3:
+        return None
+    x = 1.0 / (portable_math.log(slopes.ends[use].astype(float)) - 0.5 * math.log(10.0))  # 1 / ln t, mid-decade
+    centred = x - x.mean()
+    y = slopes.per_run[:, use]
+    loglog = (y * centred).sum(axis=1) / (centred * centred).sum()
+    limit = y.mean(axis=1) - loglog * x.mean()
+    return SlopeLimit(mean_se(limit), mean_se(loglog), int(use.sum()))

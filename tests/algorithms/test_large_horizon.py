@@ -1,0 +1,89 @@
+"""The fast paths near the largest exact horizon (docs/harness.md#the-largest-exact-horizon): the law of D-TS's
+skipped stretches at t = 1e15 and at 2**53 against slot-by-slot selection from the same state, the exact ln t
+boundaries of the deterministic skips there, and the refusal of larger horizons."""
+
+import math
+
+import numpy as np
+import pytest
+
+from algorithms import get_algorithm
+from algorithms.base import MAX_EXACT_HORIZON
+from core.skipping import first_slot_reaching, last_slot_before
+from data import load_dataset
+from reproduce.harness.runner import Line, run_one, validate_line
+from tests.algorithms.test_dts import stats_from_wins
+from tests.algorithms.test_dts_fast import ALPHA, counts_pvalue, homogeneity_pvalue, window_counts
+
+# Statistics in which arm 0 (400 comparisons per pair, 90 % won) is the only candidate that every other arm's
+# bound leaves alone at ln t = 34.5 (t = 1e15) while arms 1-3 (40 comparisons against arm 0, 80 % lost) still
+# keep D-TS exploring now and then: the stretch of self-comparisons of arm 0 ends on either kind of event.
+SCALE = 4
+
+
+def settled_at_large_t():
+    """(n, w) of the state described at SCALE (K = 8)."""
+    K = 8
+    rng = np.random.default_rng(8)
+    wins = np.triu(rng.binomial(30 * SCALE, rng.uniform(0.3, 0.7, (K, K))), 1)
+    wins = wins + np.triu(30 * SCALE - wins, 1).T
+    wins[0, :], wins[:, 0] = 90 * SCALE, 10 * SCALE
+    wins[0, 1:4], wins[1:4, 0] = 32, 8
+    wins[0, 0] = 0
+    return stats_from_wins(wins)
+
+
+@pytest.mark.parametrize("name", ["dts", "dts_plus"])
+@pytest.mark.parametrize("t0", [10**15, MAX_EXACT_HORIZON - 40])
+def test_skip_matches_slot_by_slot_near_the_largest_horizon(name, t0):
+    """2000 windows of 40 slots from t0 each way (skip + select, select alone) in the frozen state: chi-square on
+    the number of self-comparisons of the settled arm and on the first other pair."""
+    n, w = settled_at_large_t()
+    spec = get_algorithm(name)
+    fast_counts, fast_first, _c, skipped = window_counts(spec, n, w, t0, True, 40, 41, 2000)
+    assert skipped > 0, "the state chosen must be one where skip applies"
+    assert len(set(fast_first)) > 1, "the stretches must end on more than one kind of event"
+    ref_counts, ref_first, _, _ = window_counts(spec, n, w, t0, False, 40, 42, 2000)
+    assert counts_pvalue(fast_counts, ref_counts) > ALPHA
+    assert homogeneity_pvalue(fast_first, ref_first) > ALPHA
+
+
+def test_first_slot_reaching_is_exact_up_to_the_largest_horizon():
+    """Against the floating-point test itself at slots near 1e12, 1e15 and 2**53, where ln t stays the same double
+    over several consecutive slots: the boundary found is the first slot that passes, whatever the rounding."""
+    for centre in (10**12, 10**15, MAX_EXACT_HORIZON - 64):
+        for step in range(0, 64, 3):
+            for offset in (0.0, 1.7):
+                value = math.log(centre + step) + offset
+                s = first_slot_reaching(value, offset)
+                assert math.log(s) + offset >= value and math.log(s - 1) + offset < value
+                assert last_slot_before(value, offset, MAX_EXACT_HORIZON) == s - 1
+
+
+@pytest.mark.parametrize("name", ["dts", "dts_plus", "rucb", "rcs", "ccb", "rmed1", "rmed2", "ecw_rmed"])
+def test_fast_paths_refuse_horizons_beyond_the_largest_exact_one(name):
+    """A line with the fast paths is refused above 2**53 with one line naming the horizon, and accepted at it;
+    the default (slot by slot) accepts it (it is bounded by its cost, not by exactness)."""
+    spec = get_algorithm(name)
+    fast = tuple(sorted(spec.fast.items()))
+    validate_line(Line("cyclic", name, MAX_EXACT_HORIZON, 1, fast))
+    with pytest.raises(ValueError, match=rf"T = {MAX_EXACT_HORIZON + 1} is beyond .* 2\*\*53") as error:
+        validate_line(Line("cyclic", name, MAX_EXACT_HORIZON + 1, 1, fast))
+    assert "\n" not in str(error.value)
+    validate_line(Line("cyclic", name, MAX_EXACT_HORIZON + 1, 1))
+
+
+def test_a_run_to_the_largest_horizon_adds_up():
+    """One D-TS+ run with its fast paths to 2**53 on Cyclic: every slot is accounted for (the comparisons of pairs
+    of different arms plus the self-comparisons make T), and R(T) is the stored regret sum of those slots."""
+    dataset = load_dataset("cyclic")
+    spec = get_algorithm("dts_plus")
+    out = run_one(dataset, spec, {"sampling": "fast"}, MAX_EXACT_HORIZON, 0, 7, comparisons=True)
+    pairs = out["comparisons"].sum() / 2.0
+    assert pairs + out["self_counts"].sum() == pytest.approx(MAX_EXACT_HORIZON, abs=1.0)
+    assert out["self_counts"].sum() > 0.999 * MAX_EXACT_HORIZON
+    zeta = dataset.normalized_copeland
+    regret_self = float(((zeta.max() - zeta) * out["self_counts"]).sum())
+    regret_pairs = float((0.5 * (2 * zeta.max() - zeta[:, None] - zeta[None, :]) * out["comparisons"]).sum() / 2.0)
+    # the pseudo-counts (1e-6 comparisons of every pair, docs/algorithms.md#shared-building-blocks) add ~1e-5
+    assert out["final"] == pytest.approx(regret_self + regret_pairs, abs=1e-4)

@@ -1,0 +1,133 @@
+"""The asymptotic study (reproduce/asymptotic.py, reproduce/decades.py): slopes per decade against a plain
+reference, trapped runs, the limit fit, the bound's optimal allocation worked by hand, the chunking of its lines,
+and its stored runs, whose first 1e6 slots are those of the stored T = 1e6 fast-path runs bit for bit."""
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from core.lower_bound import condorcet_allocation, condorcet_lower_bound, kl_to_half, winner_constant
+from data import load_dataset
+from reproduce import asymptotic, decades
+from reproduce.experiment import panel_curves, stored_line
+from reproduce.harness.paths import RESULTS
+from reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
+from reproduce.paper_config import ROOT_SEED
+
+
+def fake_result(curves, horizon):
+    """A LineResult holding ``curves`` (runs x checkpoints of log_grid(horizon)) as its regret."""
+    curves = np.asarray(curves, dtype=np.float64)
+    runs = curves.shape[0]
+    return LineResult(line=Line("cyclic", "dts", horizon, runs), label="x", checkpoints=log_grid(horizon),
+                      regret=curves, g2w=curves, final=curves[:, -1], self_counts=np.zeros((runs, 4), np.int64),
+                      permutations=np.zeros((runs, 4), np.int64))
+
+
+def test_decade_slopes_match_a_plain_least_squares_fit():
+    rng = np.random.default_rng(1)
+    horizon = 10**9
+    t = log_grid(horizon).astype(float)
+    curves = 40 * np.log(t) + 15 * np.log(np.log(t + 2)) + rng.normal(0, 3, (7, t.size)).cumsum(axis=1) * 0.01
+    slopes = decades.decade_slopes(fake_result(curves, horizon))
+    assert list(slopes.ends) == [10**k for k in range(3, 10)]
+    for k, end in enumerate(slopes.ends):
+        keep = (t >= end / 10) & (t <= end)
+        reference = [np.polyfit(np.log(t[keep]), row[keep], 1)[0] for row in curves]
+        np.testing.assert_allclose(slopes.per_run[:, k], reference, rtol=1e-9)
+        assert slopes.mean[k] == pytest.approx(np.mean(reference), rel=1e-9)
+        assert slopes.low[k] <= slopes.mean[k] <= slopes.high[k]
+    assert decades.decade_ends(2**53)[-2:] == [10**15, 2**53]
+
+
+def test_slope_limit_recovers_the_log_log_weight():
+    """R(t) = a ln t + b ln ln t: the per-decade slopes regressed on 1 / ln t give a and b (to the O(1/ln^2 t) the
+    decade's finite width leaves)."""
+    horizon = 2**53
+    t = log_grid(horizon).astype(float)
+    a, b = 50.0, 120.0
+    fit = decades.slope_limit(decades.decade_slopes(fake_result([a * np.log(t) + b * np.log(np.log(t + 2))] * 3,
+                                                                horizon)))
+    assert fit.decades == 11
+    assert fit.limit.value == pytest.approx(a, rel=0.02)
+    assert fit.loglog.value == pytest.approx(b, rel=0.1)
+    flat = decades.slope_limit(decades.decade_slopes(fake_result([a * np.log(t)] * 3, horizon)))
+    assert flat.limit.value == pytest.approx(a, rel=1e-6) and abs(flat.loglog.value) < 1e-4
+
+
+def test_trapped_runs_are_the_linear_ones_and_none_below_the_threshold():
+    horizon = 10**8
+    t = log_grid(horizon).astype(float)
+    logarithmic, linear = 300 * np.log(t), 300 * np.log(t) + 0.01 * t
+    result = fake_result([logarithmic, linear, logarithmic], horizon)
+    assert list(decades.trapped(result)) == [False, True, False]
+    assert decades.untrapped(result).final.size == 2
+    short = fake_result([linear[: log_grid(10**6).size]], 10**6)
+    assert not decades.trapped(short).any()
+
+
+def test_cyclic_allocation_by_hand():
+    """Cyclic: every cyclic arm is beaten by 0.9 by the next one (KL(0.1, 1/2) = 0.368) and by 0.6 by the winner
+    (KL(0.4, 1/2) = 0.0201); one comparison of two cyclic arms costs 2/3, of one with the winner 1/3."""
+    P = load_dataset("cyclic").P
+    best = condorcet_allocation(P)
+    assert best.winner == 0
+    assert list(best.partner) == [-1, 3, 1, 2]
+    kl_far, kl_near = kl_to_half(0.1), kl_to_half(0.4)
+    np.testing.assert_allclose(best.comparisons[1:], 1 / kl_far)
+    np.testing.assert_allclose(best.cost[1:], (2 / 3) / kl_far)
+    assert condorcet_lower_bound(P) == pytest.approx(3 * (2 / 3) / kl_far)
+    assert winner_constant(P) == pytest.approx(3 * (1 / 3) / kl_near)
+    mslr = load_dataset("mslr5_condorcet").P
+    assert winner_constant(mslr) == pytest.approx(condorcet_lower_bound(mslr))  # the winner is every arm's partner
+
+
+def test_skipping_lines_on_condorcet_matrices_are_chunked_by_their_cost():
+    cyclic, gap = load_dataset("cyclic"), load_dataset("gap")
+    fast = (("sampling", "fast"),)
+    assert chunk_size(Line("cyclic", "dts", 2**53, 500, fast), cyclic) == 100
+    assert chunk_size(Line("cyclic", "dts", 2**53, 500), cyclic) == 1
+    assert chunk_size(Line("gap", "dts", 2**53, 500, fast), gap) == 1
+    # at and below SKIP_CHUNK_HORIZON the rule every stored line was chunked by
+    assert chunk_size(Line("cyclic", "dts", SKIP_CHUNK_HORIZON, 500, fast), cyclic) == 1
+    assert chunk_size(Line("cyclic", "dts", 10**6, 500, fast), cyclic) == 100
+
+
+def stored_pairs():
+    """(asymptotic line, its stored result, the stored T = 1e6 --fast line of Fig. 3 with the same parameters)
+    for every Condorcet panel of the study and algorithm that both store."""
+    args = SimpleNamespace(fast=True, runs=None, horizon=None, quick=False, horizon_given=False)
+    for panel in asymptotic.PANELS[:len(asymptotic.CONDORCET)]:
+        for curve in panel_curves(panel, args):
+            line = curve[0]
+            short = Line(line.dataset, line.algorithm, 10**6, line.runs, line.params, line.tag)
+            long_result = stored_line(line, RESULTS, ROOT_SEED)
+            short_result = stored_line(short, RESULTS / "fast", ROOT_SEED)
+            if long_result is not None and short_result is not None:
+                yield line, long_result, short_result
+
+
+def test_stored_runs_extend_the_stored_fast_runs_bit_for_bit():
+    """A run is a pure function of its index and its stream does not depend on the horizon, and the checkpoint
+    grid of 2**53 holds that of 1e6: so up to 1e6 every stored run of the study equals the stored Fig. 3 --fast run
+    of the same index, checkpoint by checkpoint, bit for bit."""
+    pairs = list(stored_pairs())
+    assert len(pairs) >= 7, "the study must share its lines with Fig. 3 --fast"
+    for line, long_result, short_result in pairs:
+        columns = short_result.checkpoints.size
+        assert np.array_equal(long_result.checkpoints[:columns], short_result.checkpoints)
+        assert np.array_equal(long_result.regret[:, :columns], short_result.regret), line
+        assert np.array_equal(long_result.permutations, short_result.permutations), line
+
+
+def test_every_condorcet_panel_runs_every_fast_path_at_the_largest_exact_horizon():
+    assert [p.dataset for p in asymptotic.PANELS[:len(asymptotic.CONDORCET)]] == [d for d, _ in asymptotic.CONDORCET]
+    for panel in asymptotic.PANELS:
+        K = load_dataset(panel.dataset).K
+        if load_dataset(panel.dataset).has_condorcet_winner:
+            assert panel.own_runs() == (500 if K < 10 else 100 if K <= 100 else 50) and panel.horizon == 2**53
+        else:
+            assert panel.own_runs() == 100 and panel.horizon == 10**8
+    assert math.log10(2**53) > 15
