@@ -1,5 +1,5 @@
 """Past the paper, in time: the regret slope of every algorithm with an exact fast path, decade by decade up to
-T = 2**53 (9.0e15), against the lower bound, on every paper matrix with a Condorcet winner; and, at T = 1e8, the
+T = 2**53 (9.0e15), against the lower bound, on every paper matrix with a Condorcet winner; and, at T = 1e7, the
 matrices without one (where nothing can be skipped and a run costs its T slots).
 
 Per matrix: the slope of R(t) against ln t over each decade [t/10, t] (``reproduce.decades``) of D-TS, D-TS+,
@@ -12,6 +12,7 @@ K < 10, 100 up to 100 arms), 50 at K = 136 as in the large-scale study.  Claims 
 """
 
 import math
+from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -41,11 +42,13 @@ from reproduce.experiment import (
     Curve,
     Panel,
     evidence_note,
+    panel_curves,
     save_figure_with_claims,
     simulate_panels,
     with_lower_bounds,
 )
 from reproduce.figure_cli import figure_main
+from reproduce.harness.paths import BENCH_TABLE
 from reproduce.harness.runner import run_one
 from reproduce.lower_bounds import lower_bound
 from reproduce.paper_config import LARGE_SCALE_RUNS
@@ -53,8 +56,9 @@ from reproduce.plotting import figure_legend, save_figure, setup_theme, style
 from reproduce.tables import final_table, print_table, write_table
 
 NAME = "asymptotic"
-NONCONDORCET_HORIZON = 10**8  # without a Condorcet winner a run costs T slots: 1e8 fits the study's budget
+NONCONDORCET_HORIZON = 10**7  # without a Condorcet winner a run costs T slots: 1e7 fits the budget (docs/asymptotic.md)
 NONCONDORCET_RUNS = 100
+COST_HORIZON = 10**10  # what the lines without a Condorcet winner would cost at this horizon (``cost_rows``)
 RMED2_PAPER = Curve("rmed2", (("numerator", "paper"),), tag="RMED2 (paper)")
 ALGORITHMS = ("dts", "dts_plus", "rucb", "rcs", "ccb", "rmed1", "rmed2", RMED2_PAPER, "ecw_rmed")
 CONDORCET = (("cyclic", "Cyclic"), ("strong_borda", "StrongBorda"), ("arxiv", "ArXiv"), ("sushi", "Sushi"),
@@ -183,6 +187,36 @@ def allocation_rows(panels, results, known: pd.DataFrame | None = None) -> pd.Da
                          "other_pairs": 0.5 * float((n * regret)[other].sum()),
                          "self_comparisons": float(self_regret[losers].sum()),
                          "lower_bound_slope": float(best.cost.sum()), "winner_constant": float(best.winner_cost.sum())})
+    return pd.DataFrame(rows)
+
+
+def cost_rows(panels, results, steps=BENCH_TABLE) -> pd.DataFrame:
+    """What the lines without a Condorcet winner cost (nothing is skipped there, so a run costs its T slots): per
+    line the CPU seconds of a run, measured from its stored chunks where every run is stored, else estimated from
+    ``steps`` (bench/step_cost.csv: ns per slot of the algorithm's default path, whose every slot is simulated as
+    none is skipped here, at the smallest benchmarked K not below the matrix's; the fast paths' rows there were
+    measured where they skip), and the CPU hours of the whole line at its horizon and at T = COST_HORIZON."""
+    bench = pd.read_csv(steps)
+    stored = {(title, res.line.name): res for title, curves in results for res in curves}
+    rows = []
+    args = SimpleNamespace(fast=True, runs=None, quick=False, horizon_given=False, horizon=None)
+    for panel in panels:
+        dataset = load_dataset(panel.dataset)
+        if dataset.has_condorcet_winner:
+            continue
+        for curve in panel_curves(panel, args):
+            line = curve[0]
+            res = stored.get((panel.title, line.name))
+            if res is not None:
+                seconds, source = res.meta["cpu_seconds"] / line.runs, "measured"
+            else:
+                rows_k = bench[(bench["algorithm"] == line.algorithm) & (bench["options"] == "-")
+                               & (bench["K"] >= dataset.K)].sort_values("K")
+                seconds, source = rows_k["ns_whole"].iloc[0] * 1e-9 * line.horizon, "estimated (bench)"
+            rows.append({"panel": panel.title, "algorithm": line.name, "runs": line.runs, "horizon": line.horizon,
+                         "cpu_seconds_per_run": seconds, "source": source,
+                         "cpu_hours": seconds * line.runs / 3600.0,
+                         "cpu_hours_at_1e10": seconds * line.runs / 3600.0 * COST_HORIZON / line.horizon})
     return pd.DataFrame(rows)
 
 
@@ -333,6 +367,7 @@ def build(args) -> None:
     write_table(slope_rows(results, bounds), stem.with_name(f"{NAME}.csv"))
     table = summary_table(results, bounds)
     write_table(table, stem.with_name(f"{NAME}_final.csv"))
+    write_table(cost_rows(PANELS, results), stem.with_name(f"{NAME}_cost.csv"))
     allocation_path = stem.with_name(f"{NAME}_allocation.csv")
     known = pd.read_csv(allocation_path) if allocation_path.is_file() else None
     write_table(allocation_rows(PANELS, results, known), allocation_path)

@@ -53,7 +53,8 @@ FIGURE_COMMANDS = {"fig1_mslr": "make fig1", "fig2_regret_std": "make fig2", "fi
 # Each generated block and the file that holds it, relative to the README's folder (the repository root).
 BLOCK_FILES = {"summary": "README.md", "claims": "README.md", "bounds": "docs/figures.md",
                "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
-               "bench": "bench/README.md", "asymptotic": "docs/asymptotic.md", "allocation": "docs/asymptotic.md"}
+               "bench": "bench/README.md", "asymptotic": "docs/asymptotic.md", "allocation": "docs/asymptotic.md",
+               "asymptotic_cost": "docs/asymptotic.md"}
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
 FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
 
@@ -343,7 +344,8 @@ ASYMPTOTIC = "asymptotic"
 def asymptotic_blocks(folder: Path) -> dict[str, str]:
     """The asymptotic study's blocks of docs/asymptotic.md, from its tables in ``folder``: ``asymptotic`` (per
     Condorcet matrix C, C_w, the arms whose optimal partner is not the winner, and each algorithm's last-decade slope
-    with its ratio to C; trapped runs counted) and ``allocation`` (regret per ln T by kind of pair)."""
+    with its ratio to C; trapped runs counted), ``allocation`` (regret per ln T by kind of pair) and
+    ``asymptotic_cost`` (the CPU hours of the lines without a Condorcet winner, and at T = 1e10)."""
     final, allocation = (read_table(folder / f"{ASYMPTOTIC}{suffix}") for suffix in ("_final.csv", "_allocation.csv"))
     rows = []
     for panel, part in final[final["winner_constant"].notna()].groupby("panel", sort=False):
@@ -365,7 +367,15 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
     shares = shares.rename(columns={"winner_pairs": "with the winner", "partner_pairs": "with the optimal partner",
                                     "other_pairs": "with other arms", "self_comparisons": "self-comparisons",
                                     "lower_bound_slope": "C", "winner_constant": "C_w"})
-    return {"asymptotic": markdown_table(pd.DataFrame(rows).fillna("not computed yet")),
+    cost = read_table(folder / f"{ASYMPTOTIC}_cost.csv")
+    total = pd.DataFrame([{"panel": "all", "algorithm": "", "runs": int(cost["runs"].sum()), "horizon": "",
+                           "cpu_seconds_per_run": "", "source": "",
+                           "cpu_hours": cost["cpu_hours"].sum(), "cpu_hours_at_1e10": cost["cpu_hours_at_1e10"].sum()}])
+    cost = pd.concat([cost.assign(cpu_seconds_per_run=cost["cpu_seconds_per_run"].map(lambda v: f"{v:.3g}")), total])
+    cost = cost.assign(**{column: cost[column].map(lambda v: f"{v:.3g}") for column in ("cpu_hours",
+                                                                                         "cpu_hours_at_1e10")})
+    return {"asymptotic_cost": markdown_table(cost),
+            "asymptotic": markdown_table(pd.DataFrame(rows).fillna("not computed yet")),
             "allocation": markdown_table(shares.drop(columns=["dataset", "algorithm", "horizon"]))}
 
 

@@ -87,3 +87,4 @@ def test_a_run_to_the_largest_horizon_adds_up():
     regret_pairs = float((0.5 * (2 * zeta.max() - zeta[:, None] - zeta[None, :]) * out["comparisons"]).sum() / 2.0)
     # the pseudo-counts (1e-6 comparisons of every pair, docs/algorithms.md#shared-building-blocks) add ~1e-5
     assert out["final"] == pytest.approx(regret_self + regret_pairs, abs=1e-4)
+

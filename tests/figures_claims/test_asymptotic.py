@@ -129,5 +129,23 @@ def test_every_condorcet_panel_runs_every_fast_path_at_the_largest_exact_horizon
         if load_dataset(panel.dataset).has_condorcet_winner:
             assert panel.own_runs() == (500 if K < 10 else 100 if K <= 100 else 50) and panel.horizon == 2**53
         else:
-            assert panel.own_runs() == 100 and panel.horizon == 10**8
+            assert panel.own_runs() == 100 and panel.horizon == 10**7
     assert math.log10(2**53) > 15
+
+
+def test_allocation_re_simulates_the_stored_runs_and_shows_where_the_regret_goes():
+    """On Cyclic, the re-simulated runs of RMED1 and of RMED2 with the paper's sign reproduce their stored R(T);
+    RMED1 spends its regret on comparisons with the winner, RMED2 (paper) on the optimal partners; a stored R(T)
+    that the re-simulation does not reproduce is refused."""
+    panel = asymptotic.PANELS[0]
+    args = SimpleNamespace(fast=True, runs=None, horizon=None, quick=False, horizon_given=False)
+    lines = {curve[0].name: curve[0] for curve in panel_curves(panel, args)}
+    results = [stored_line(lines[name], RESULTS, ROOT_SEED) for name in ("rmed1", asymptotic.RMED2_PAPER.tag)]
+    rows = asymptotic.allocation_rows([panel], [(panel.title, results)]).set_index("algorithm")
+    assert rows.loc["rmed1", "winner_pairs"] > 10 * rows.loc["rmed1", "partner_pairs"]
+    paper = rows.loc[asymptotic.RMED2_PAPER.tag]
+    assert paper["partner_pairs"] > 3 * paper["winner_pairs"]
+    assert paper["partner_pairs"] == pytest.approx(paper["lower_bound_slope"], rel=0.2)
+    results[0].final[0] += 1.0
+    with pytest.raises(ValueError, match="run 0 re-simulated"):
+        asymptotic.allocation_rows([panel], [(panel.title, results[:1])])
