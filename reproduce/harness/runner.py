@@ -407,6 +407,7 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
                 raise ValueError(f"results folder {out}: {path} is in the way of a chunk file (it is not a file)")
             plan.setdefault(path, _Task(line, dataset, start, stop, path, config))
     tasks = [task for task in plan.values() if force or _missing(task, report=True)]
+    _remove_left_locks({path.parent for path in plan} - {task.path.parent for task in tasks})
     if tasks:
         check_output_folder(out, "results folder", create=True)
         done = _Counter(stored=len(plan) - len(tasks), total=len(plan))
@@ -442,6 +443,19 @@ def _missing(task: _Task, report: bool = False) -> bool:
     if chunk is None and reason is not None and report:
         print(f"recomputing {task.path}: {reason}", file=sys.stderr, flush=True)
     return chunk is None
+
+
+def _remove_left_locks(folders) -> None:
+    """Remove the lock file (``LOCK_NAME``) a process that was killed, or could not remove it, left in each of
+    ``folders``, lines whose chunks are all stored: only if no process holds it (taken without waiting, then
+    released, which removes it); a lock file that cannot be opened is left as it is."""
+    for folder in folders:
+        lock = FileLock(folder / LOCK_NAME)
+        try:
+            if lock.path.exists() and lock.acquire(blocking=False):
+                lock.release()
+        except OSError:
+            pass
 
 
 def _compute_locked(tasks, experiment, seed, n_jobs, force, progress, backend, done: _Counter) -> None:

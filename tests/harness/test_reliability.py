@@ -1,0 +1,136 @@
+"""Issue 36, in-process part: a failed chunk write releases its line's lock and reports its own error, locks
+are taken read-only (a lock file of another user is taken), a completed line's left lock file is removed, and
+verify.py checks the chunks of a renormalised matrix file and refuses an empty or wrong folder.  The real-signal
+cases are in tests/integration/test_processes.py (marker ``process``)."""
+
+import errno
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reproduce import verify
+from reproduce.harness import runner
+from reproduce.harness.locks import FileLock
+from reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines
+
+
+def _permission_denied(path):
+    """The OSError a write into a read-only folder raises, naming ``path``."""
+    return PermissionError(errno.EACCES, "Permission denied", str(path))
+
+
+def test_a_failed_chunk_write_reports_its_own_error_and_releases_the_lock(tmp_path, monkeypatch):
+    # A folder made read-only while the run writes: the chunk's write fails, and so does the removal of the lock
+    # file on release.  (The test runs as root too, which a read-only folder would not stop, so both failures
+    # are injected.)
+    line = Line("mslr5_condorcet", "dts", 50, 2)
+    folder = line_folder(tmp_path, line, 1)
+    lock_path = folder / LOCK_NAME
+    real_unlink = os.unlink
+
+    def save_chunk(path, arrays, meta):
+        raise _permission_denied(path)
+
+    def unlink(path, *args, **kwargs):
+        if Path(path) == lock_path:
+            raise _permission_denied(path)
+        return real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "save_chunk", save_chunk)
+    monkeypatch.setattr(os, "unlink", unlink)
+    with pytest.raises(PermissionError) as failed:
+        run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    assert failed.value.filename.endswith("runs_00000-00002.npz")
+    assert FileLock(lock_path).acquire(blocking=False)  # this process no longer holds it
+
+
+def test_a_completed_lines_left_lock_file_is_removed(tmp_path):
+    line = Line("mslr5_condorcet", "dts", 50, 2)
+    run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    lock_path = line_folder(tmp_path, line, 1) / LOCK_NAME
+    lock_path.touch()  # left by a process killed while it held the lock, or that could not remove it
+    run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    assert not lock_path.exists()
+
+
+def test_a_held_lock_file_of_a_completed_line_stays(tmp_path):
+    line = Line("mslr5_condorcet", "dts", 50, 2)
+    run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    holder = FileLock(line_folder(tmp_path, line, 1) / LOCK_NAME)
+    assert holder.acquire(blocking=False)
+    run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    assert holder.path.exists() and holder.held
+    holder.release()
+
+
+def _acquire_as_another_user(path: Path) -> bool:
+    """Whether a process of another user than the owner of ``path`` takes the lock at ``path`` (as root: a
+    forked child that drops to uid/gid 65534; otherwise the file is made read-only for its owner, which is what
+    another user's 0644 file is to us)."""
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        return FileLock(path).acquire(blocking=False)
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            code = 0 if FileLock(path).acquire(blocking=False) else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_stale_lock_file_of_another_user_is_taken():
+    with tempfile.TemporaryDirectory() as folder:  # not under tmp_path, which only its owner may enter
+        Path(folder).chmod(0o777)
+        path = Path(folder) / LOCK_NAME
+        path.touch()
+        path.chmod(0o644)
+        assert _acquire_as_another_user(path)
+
+
+def _renormalised_matrix(path: Path) -> Path:
+    """The issue's matrix file: p01 = 0.6005 against p10 = 0.4 (rows summing to 1.0005), renormalised on load
+    into a pair that renormalising again changes."""
+    P = np.array([[0.5, 0.6005, 0.7], [0.4, 0.5, 0.65], [0.3, 0.35, 0.5]])
+    path.write_text("\n".join(" ".join(repr(float(x)) for x in row) for row in P) + "\n")
+    return path
+
+
+def test_verify_checks_the_chunks_of_a_renormalised_matrix_file(tmp_path, capsys):
+    matrix = _renormalised_matrix(tmp_path / "m.txt")
+    with pytest.warns(UserWarning, match="renormalised 1 pair"):
+        run_lines([Line(str(matrix), "dts", 50, 2)], "t", tmp_path / "r", 1, n_jobs=1, progress=False,
+                  backend="sequential")
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(tmp_path / "r")])
+    assert done.value.code == 0, capsys.readouterr()
+    assert capsys.readouterr().out.splitlines()[-1] == "1 chunks checked, 0 damaged, 0 mismatches"
+
+
+@pytest.mark.parametrize("make", ["empty", "no chunks"])
+def test_verify_refuses_a_folder_without_chunks(tmp_path, capsys, make):
+    folder = tmp_path / "r"
+    folder.mkdir()
+    if make == "no chunks":
+        (folder / "notes.txt").write_text("a mistyped folder\n")
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(folder)])
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert err == f"error: no chunk files (runs_*.npz) under {folder}\n"
+
+
+def test_verify_refuses_a_path_too_long_as_bad_input(tmp_path, capsys):
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(tmp_path / ("x" * 5000))])
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert err.startswith("error: results folder '") and err.endswith("...: file name too long\n")
+    assert err.count("\n") == 1
