@@ -20,7 +20,7 @@ from pathlib import Path
 from algorithms.base import INT64_MAX
 from reproduce.harness.backends import BACKENDS, SCHEDULER_TIMEOUT_S
 from reproduce.harness.interrupt import Interrupted, catch_signals
-from reproduce.harness.limits import MAX_JOBS, MAX_RUNS, check_output_folder
+from reproduce.harness.limits import MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
 from reproduce.harness.paths import CUSTOM, FAST, FIGURES, QUICK, RESULTS
 from reproduce.paper_config import ROOT_SEED, RUNS_K_GT_100, RUNS_K_LE_100, RUNS_K_LT_10
 from reproduce.scale import QUICK_HORIZON, QUICK_RUNS, script_horizon
@@ -93,9 +93,10 @@ def power_of_ten(value: int) -> str:
 
 # The flags of a script that computes runs (and may hand them to a cluster); a script that only reads stored
 # runs (Fig. 2) does not offer them.  Their values when not offered: nothing to compute, read-only.
-COMPUTE_FLAGS = ("--n-jobs", "--force", "--backend", "--scheduler", "--local-cluster", "--no-progress", "--plot-only")
+COMPUTE_FLAGS = ("--n-jobs", "--force", "--backend", "--scheduler", "--local-cluster", "--no-progress", "--plot-only",
+                 "--max-cpu-hours")
 READ_ONLY_DEFAULTS = {"n_jobs": "1", "force": False, "backend": None, "scheduler": None, "local_cluster": None,
-                      "no_progress": True, "plot_only": True}
+                      "no_progress": True, "plot_only": True, "max_cpu_hours": "inf"}
 
 
 def build_parser(description: str, default_horizon: int, fast: bool = True, computes: bool = True,
@@ -142,6 +143,9 @@ def build_parser(description: str, default_horizon: int, fast: bool = True, comp
         parser.add_argument("--plot-only", action="store_true",
                             help="only draw from stored results, compute nothing and write nothing into the results "
                                  "folder (lines not stored are left out and named; nothing stored is an error)")
+        parser.add_argument("--max-cpu-hours", default=f"{MAX_CPU_HOURS:g}",
+                            help=f"refuse, before anything starts, a plan whose runs to compute are estimated at "
+                                 f"more CPU hours than this (default {MAX_CPU_HOURS:g}; 'inf': no bound)")
     else:
         parser.set_defaults(**READ_ONLY_DEFAULTS)
     parser.set_defaults(default_horizon=default_horizon)
@@ -179,6 +183,7 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
     if args.quick and args.runs is None:
         args.runs = QUICK_RUNS
     args.seed = integer(args.seed, "--seed", 0)
+    args.max_cpu_hours = hours_flag(args.max_cpu_hours, "--max-cpu-hours")
     args.n_jobs = integer(args.n_jobs, "--n-jobs", -INT64_MAX, MAX_JOBS)
     if args.n_jobs == 0:
         raise ValueError("--n-jobs must be a positive number of workers or negative (-1: all cores), got 0")
@@ -192,6 +197,17 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
         check_output_folder(args.out, "results folder")
     check_output_folder(args.figures, "figures folder")
     return args
+
+
+def hours_flag(text: str, flag: str) -> float:
+    """The value of an hours flag ("inf" allowed); ValueError naming the flag unless a number > 0."""
+    try:
+        hours = float(text)
+    except ValueError:
+        raise ValueError(f"{flag} must be a number of hours, got {text!r}") from None
+    if not hours > 0:
+        raise ValueError(f"{flag} must be > 0, got {text!r}")
+    return hours
 
 
 def main_guard(main):

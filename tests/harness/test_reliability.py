@@ -3,7 +3,9 @@ are taken read-only (a lock file of another user is taken), a completed line's l
 verify.py checks the chunks of a renormalised matrix file and refuses an empty or wrong folder.  The real-signal
 cases are in tests/integration/test_processes.py (marker ``process``)."""
 
+import csv
 import errno
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -11,9 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reproduce import verify
-from reproduce.harness import runner
+from data import Dataset, load_dataset
+from reproduce import run, verify
+from reproduce.harness import cost, runner
 from reproduce.harness.locks import FileLock
+from reproduce.harness.paths import BENCH_TABLE
 from reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines
 
 
@@ -134,3 +138,82 @@ def test_verify_refuses_a_path_too_long_as_bad_input(tmp_path, capsys):
     assert done.value.code == 2
     assert err.startswith("error: results folder '") and err.endswith("...: file name too long\n")
     assert err.count("\n") == 1
+
+
+# --- defect 2: a plan bounded before it starts by its size, memory and estimated cost --------------------------
+
+def _bench_row(algorithm: str, options: str, K: int) -> dict:
+    """The row of bench/step_cost.csv for (algorithm, options, K)."""
+    with open(BENCH_TABLE, newline="", encoding="utf-8") as handle:
+        return next(row for row in csv.DictReader(handle)
+                    if (row["algorithm"], row["options"], row["K"]) == (algorithm, options, str(K)))
+
+
+def test_a_plan_of_years_is_refused_before_anything_is_written(tmp_path):
+    line = Line("mslr5_condorcet", "dts", 10**15, 1)
+    hours = float(_bench_row("dts", "-", 5)["ns_later"]) * 1e15 * 1e-9 / 3600
+    with pytest.raises(ValueError) as refused:
+        run_lines([line], "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential",
+                  max_cpu_hours=1000.0)
+    assert str(refused.value).startswith(f"the plan is estimated at {hours:.3g} CPU hours, over the bound of 1000 ")
+    assert "raise it with --max-cpu-hours" in str(refused.value)
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_million_one_run_chunks_are_refused_before_they_are_planned(tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "chunk_plan", lambda *args: pytest.fail("planned"))
+    with pytest.raises(ValueError, match=r"^the plan has 1000000 chunk files, more than 100000 .*use fewer --runs$"):
+        run_lines([Line("mslr5_condorcet", "dts", 10**15, 10**6, (("sampling", "fast"),))], "t", tmp_path, 1,
+                  n_jobs=1, progress=False, backend="sequential", max_cpu_hours=math.inf)
+
+
+def test_a_plan_whose_results_exceed_the_memory_is_refused(tmp_path, monkeypatch):
+    line = Line("mslr5_condorcet", "dts", 1000, 100)
+    monkeypatch.setattr(runner, "physical_memory", lambda: runner.result_bytes(line, 5) - 1)
+    with pytest.raises(ValueError, match=r"^the plan's results take about .* GB of memory, more than this machine's"):
+        run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential", max_cpu_hours=1.0)
+
+
+def test_a_fast_run_on_a_condorcet_matrix_at_t_1e18_is_accepted_and_runs(tmp_path):
+    # The asymptotic study's lines: the slots a fast path does not skip grow like log T.
+    line = Line("mslr5_condorcet", "dts", 10**18, 1, (("sampling", "fast"),))
+    assert cost.estimated_line_seconds(line, load_dataset(line.dataset)) < 1.0
+    (result,) = run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential",
+                          max_cpu_hours=1e-3)
+    assert result.checkpoints[-1] == 10**18
+
+
+def test_the_cost_model_reads_the_measured_step_costs():
+    condorcet, cyclic = load_dataset("mslr16_condorcet"), load_dataset("mslr5_noncondorcet")
+    default = Line("mslr16_condorcet", "rucb", 10**7, 3)
+    assert cost.estimated_line_seconds(default, condorcet) == pytest.approx(
+        3 * float(_bench_row("rucb", "-", 16)["ns_later"]) * 1e-2)
+    fast = Line("mslr16_condorcet", "rucb", 10**12, 1, (("skip", "exact"),))
+    row = _bench_row("rucb", "skip=exact", 16)
+    whole, slots = float(row["ns_whole"]), float(row["whole_slots"])
+    assert cost.estimated_run_seconds(fast, condorcet) == pytest.approx(whole * slots * 4 * 1e-9)  # (ln 1e12/ln 1e6)^2
+    # Without a Condorcet winner (or with a delay) every slot is simulated: linear in T.
+    linear = Line("mslr5_noncondorcet", "dts", 10**9, 1, (("sampling", "fast"),))
+    assert cost.estimated_run_seconds(linear, cyclic) == pytest.approx(
+        float(_bench_row("dts", "sampling=fast", 5)["ns_later"]))
+    delayed = Line("mslr16_condorcet", "rucb", 10**9, 1, (("skip", "exact"),), delay=10)
+    assert cost.estimated_run_seconds(delayed, condorcet) == pytest.approx(float(row["ns_later"]))
+
+
+def test_the_cost_model_interpolates_between_and_beyond_the_measured_k():
+    K16, K32 = (float(_bench_row("dts", "-", K)["ns_later"]) for K in (16, 32))
+    k24 = Dataset("k24", np.full((24, 24), 0.5), range(24), "test")
+    between = cost.estimated_run_seconds(Line("mslr5_condorcet", "dts", 10**9, 1), k24)
+    assert between == pytest.approx(K16 * (24 / 16) ** (math.log(K32 / K16) / math.log(2)))
+    assert K16 < between < K32
+    tiny = cost.estimated_run_seconds(Line("gap", "dts", 10**9, 1), load_dataset("gap"))
+    assert tiny == pytest.approx(float(_bench_row("dts", "-", 5)["ns_later"]))
+
+
+def test_max_cpu_hours_is_checked_on_the_command_line(tmp_path, capsys):
+    with pytest.raises(SystemExit) as done:
+        run.main(["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--max-cpu-hours", "0", "--out",
+                  str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    assert done.value.code == 2
+    assert capsys.readouterr().err == "error: --max-cpu-hours must be > 0, got '0'\n"
+    assert not (tmp_path / "r").exists()
