@@ -36,6 +36,7 @@ from reproduce.harness.locks import FileLock
 from reproduce.harness.paths import ROOT
 from reproduce.harness.store import (
     ChunkError,
+    NotStored,
     chunk_path,
     config_difference,
     inspect_chunk,
@@ -397,13 +398,15 @@ def check_plan_size(checked_lines) -> None:
 
 
 def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, force: bool = False,
-              progress: bool = True, backend: str = "loky", max_cpu_hours: float = MAX_CPU_HOURS) -> list[LineResult]:
+              progress: bool = True, backend: str = "loky", max_cpu_hours: float = MAX_CPU_HOURS,
+              compute: bool = True) -> list[LineResult]:
     """Compute (or reuse) every line and return their results, in the order given.
 
     Every line, the seed, the backend and the results folder ``out`` are checked first, so bad input
     raises ValueError before any file is written (a folder where a chunk file should be, too); so is the plan:
     its size and memory (``check_plan_size``) and the estimated CPU hours of the chunks to compute, at most
-    ``max_cpu_hours`` (``reproduce.harness.cost.check_plan_cost``).  n_jobs
+    ``max_cpu_hours`` (``reproduce.harness.cost.check_plan_cost``).  With ``compute=False`` nothing is computed: a
+    chunk not stored, or damaged or stale, raises ``NotStored`` naming it.  n_jobs
     follows joblib (-1 = all cores), at most ``MAX_JOBS`` (loky starts that many processes whatever the
     number of chunks); backend is one of ``BACKENDS`` ("dask" needs a ``dask.distributed.Client``: see
     ``reproduce.harness.backends.backend_context``).  A stored chunk is reused only if it passes ``stored_chunk``; a
@@ -435,7 +438,10 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
             if path.exists() and not path.is_file():
                 raise ValueError(f"results folder {out}: {path} is in the way of a chunk file (it is not a file)")
             plan.setdefault(path, _Task(line, dataset, start, stop, path, config))
-    tasks = [task for task in plan.values() if force or _missing(task, report=True)]
+    tasks = [task for task in plan.values() if force or _missing(task, report=compute)]
+    if tasks and not compute:
+        raise NotStored(tasks[0].path, stored_chunk(tasks[0].path, tasks[0].config, tasks[0].dataset)[1] or "missing",
+                        len(tasks))
     check_plan_cost([(task.line, task.dataset, task.stop - task.start) for task in tasks], max_cpu_hours)
     _remove_left_locks({path.parent for path in plan} - {task.path.parent for task in tasks})
     if tasks:

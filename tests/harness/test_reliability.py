@@ -7,6 +7,9 @@ import csv
 import errno
 import math
 import os
+import shlex
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -17,7 +20,7 @@ from data import Dataset, load_dataset
 from reproduce import run, verify
 from reproduce.harness import cost, runner
 from reproduce.harness.locks import FileLock
-from reproduce.harness.paths import BENCH_TABLE
+from reproduce.harness.paths import BENCH_TABLE, ROOT
 from reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines
 
 
@@ -217,3 +220,58 @@ def test_max_cpu_hours_is_checked_on_the_command_line(tmp_path, capsys):
     assert done.value.code == 2
     assert capsys.readouterr().err == "error: --max-cpu-hours must be > 0, got '0'\n"
     assert not (tmp_path / "r").exists()
+
+
+# --- make all-figures computes nothing: --stored-only refuses a chunk not stored ------------------------------
+
+RUN_ARGS = ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--horizon", "50", "--n-jobs", "1",
+            "--backend", "sequential", "--no-progress"]
+
+
+def _run(tmp_path, *extra) -> int:
+    """reproduce/run.py on ``tmp_path``'s folders; its exit status."""
+    try:
+        run.main([*RUN_ARGS, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *extra])
+    except SystemExit as done:
+        return done.code
+    return 0
+
+
+def test_stored_only_refuses_a_missing_chunk_with_the_command_that_recomputes_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["reproduce/run.py", *RUN_ARGS, "--stored-only"])
+    assert _run(tmp_path, "--stored-only") == 2
+    chunk = line_folder(tmp_path / "r", Line("mslr5_condorcet", "dts", 50, 2)) / "runs_00000-00002.npz"
+    assert capsys.readouterr().err == (f"error: {chunk} is missing, and computing is off (--stored-only); recompute "
+                                       f"it with: python reproduce/run.py {' '.join(RUN_ARGS)}\n")
+    assert not (tmp_path / "r").exists()
+
+
+def test_stored_only_refuses_a_damaged_chunk_and_leaves_it(tmp_path, capsys):
+    _run(tmp_path)
+    (chunk,) = (tmp_path / "r").rglob("runs_*.npz")
+    chunk.write_bytes(chunk.read_bytes()[:100])
+    damaged = chunk.read_bytes()
+    capsys.readouterr()
+    assert _run(tmp_path, "--stored-only") == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {chunk} is not usable: unreadable") and err.count("\n") == 1
+    assert "recomputing" not in err and chunk.read_bytes() == damaged
+
+
+def test_stored_only_draws_what_is_stored(tmp_path, capsys):
+    assert _run(tmp_path) == 0
+    assert _run(tmp_path, "--stored-only") == 0
+
+
+def test_make_all_figures_at_paper_scale_passes_stored_only():
+    def commands(*mode):
+        out = subprocess.run(["make", "-n", "all-figures", "PYTHON=python", *mode], cwd=ROOT, text=True,
+                             capture_output=True, check=True).stdout
+        return {shlex.split(line)[1]: shlex.split(line)[2:] for line in out.splitlines()
+                if line.startswith("python reproduce/")}
+    paper = commands()
+    assert all("--stored-only" in paper[f"reproduce/{script}.py"] for script in
+               ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts",
+                "c18_elimination"))
+    for mode in ("QUICK=1", "FORCE=1", "FAST=1"):
+        assert not any("--stored-only" in flags for flags in commands(mode).values()), mode
