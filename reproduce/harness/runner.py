@@ -344,8 +344,9 @@ def line_folder(out: Path, line: Line, seed: int = ROOT_SEED, dataset=None) -> P
 def stored_chunk(path: Path, config: dict, dataset):
     """``(chunk, None)`` if the chunk at ``path`` can be used for ``config`` on ``dataset``, ``(None, None)``
     if there is none, ``(None, reason)`` if it is damaged or stale: every check of
-    ``reproduce.harness.store.inspect_chunk``, and the arm order of its first run must be the one its seed draws
-    (a seed edited by hand in the metadata is caught there, except for a line with a fixed arm order)."""
+    ``reproduce.harness.store.inspect_chunk``, the arm order of its first run must be the one its seed draws
+    (a seed edited by hand in the metadata is caught there, except for a line with a fixed arm order), and each
+    run's exact final regret must round to the last point of its float32 regret curve (an edited ``final``)."""
     chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
     if chunk is None:
         return None, reason
@@ -354,6 +355,10 @@ def stored_chunk(path: Path, config: dict, dataset):
     if not np.array_equal(chunk["permutation"][0], expected):
         return None, (f"stale (the arm order of run {start} is not the one seed {config['seed']} draws: "
                       f"made with another seed than its metadata says)")
+    edited = np.flatnonzero(np.asarray(chunk["final"]).astype(np.float32) != chunk["regret"][:, -1])
+    if edited.size:
+        return None, (f"damaged (the final regret of run {start + int(edited[0])} is not the last point of its regret "
+                      f"curve: edited?)")
     return chunk, None
 
 

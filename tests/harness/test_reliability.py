@@ -22,6 +22,7 @@ from reproduce.harness import cost, runner
 from reproduce.harness.locks import FileLock
 from reproduce.harness.paths import BENCH_TABLE, ROOT
 from reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines
+from reproduce.harness.store import read_chunk, save_chunk
 
 
 def _permission_denied(path):
@@ -275,3 +276,37 @@ def test_make_all_figures_at_paper_scale_passes_stored_only():
                 "c18_elimination"))
     for mode in ("QUICK=1", "FORCE=1", "FAST=1"):
         assert not any("--stored-only" in flags for flags in commands(mode).values()), mode
+
+
+# --- the rough edges -----------------------------------------------------------------------------------------
+
+def test_a_chunk_whose_stored_final_was_edited_is_recomputed(tmp_path, capsys):
+    line = Line("mslr5_condorcet", "dts", 50, 2)
+    (first,) = run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    (path,) = line_folder(tmp_path, line, 1).glob("runs_*.npz")
+    chunk = read_chunk(path)
+    meta = chunk.pop("meta")
+    chunk["final"] = chunk["final"] + np.array([0.0, 7.0])
+    save_chunk(path, chunk, meta)
+    (again,) = run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    assert capsys.readouterr().err == (f"recomputing {path}: damaged (the final regret of run 1 is not the last point "
+                                       f"of its regret curve: edited?)\n")
+    np.testing.assert_array_equal(again.final, first.final)
+
+
+def test_plot_only_says_it_read_the_results(tmp_path, capsys):
+    assert _run(tmp_path) == 0
+    assert f"wrote results under {tmp_path / 'r'}" in capsys.readouterr().out
+    assert _run(tmp_path, "--plot-only") == 0
+    out = capsys.readouterr().out
+    assert f"read results under {tmp_path / 'r'}" in out and "wrote results" not in out
+
+
+def test_list_keeps_its_columns_for_the_longest_names(capsys):
+    run.main(["--list"])
+    out = capsys.readouterr().out.splitlines()
+    datasets = [line for line in out if " K = " in line]
+    assert len({line.index(" K = ") for line in datasets}) == 1
+    algorithms = out[out.index(next(line for line in out if line.startswith("algorithms"))) + 1:]
+    starts = {len(line) - len(line[2:].lstrip(" ").split(" ", 1)[1].lstrip(" ")) for line in algorithms}
+    assert len(starts) == 1, algorithms
