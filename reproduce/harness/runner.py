@@ -15,6 +15,7 @@ import math
 import subprocess
 import sys
 import time
+import warnings
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -213,8 +214,10 @@ def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: 
     spec = get_algorithm(line.algorithm)
     params = spec.resolve_params(dict(line.params))
     began, began_cpu = time.time(), time.process_time()
-    rows = [run_one(dataset, spec, params, line.horizon, run, seed, line.delay, line.shuffle)
-            for run in range(start, stop)]
+    with warnings.catch_warnings():  # a parameter's or matrix's warning: validate_line gave it in the calling process
+        warnings.simplefilter("ignore", UserWarning)
+        rows = [run_one(dataset, spec, params, line.horizon, run, seed, line.delay, line.shuffle)
+                for run in range(start, stop)]
     arrays = {key: np.stack([row[key] for row in rows]) for key in rows[0]}
     arrays["regret"] = arrays["regret"].astype(np.float32)
     arrays["g2w"] = arrays["g2w"].astype(np.float32)

@@ -310,3 +310,29 @@ def test_list_keeps_its_columns_for_the_longest_names(capsys):
     algorithms = out[out.index(next(line for line in out if line.startswith("algorithms"))) + 1:]
     starts = {len(line) - len(line[2:].lstrip(" ").split(" ", 1)[1].lstrip(" ")) for line in algorithms}
     assert len(starts) == 1, algorithms
+
+
+def _final_row(tmp_path, *extra) -> dict:
+    """The final-regret table's row run.py wrote for RUN_ARGS with ``extra`` flags."""
+    assert _run(tmp_path, *extra) == 0
+    with open(tmp_path / "f" / "custom_final.csv", newline="", encoding="utf-8") as handle:
+        return next(csv.DictReader(handle))
+
+
+def test_one_run_has_no_standard_error_of_its_slope(tmp_path):
+    row = _final_row(tmp_path, "--runs", "1")
+    assert row["slope_se"] == "" and row["sem_final_regret"] == ""  # NaN in the CSV, not 0.0
+
+
+def test_a_horizon_of_one_warns_nothing(tmp_path, recwarn):
+    row = _final_row(tmp_path, "--horizon", "1")
+    assert row["slope_last_decade"] == "" and not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+@pytest.mark.process
+def test_the_alpha_warning_is_printed_once(tmp_path):
+    proc = subprocess.run([sys.executable, "reproduce/run.py", *RUN_ARGS, "--param", "dts.alpha=0.3", "--out",
+                           str(tmp_path / "r"), "--figures", str(tmp_path / "f")], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("warning: alpha = 0.3 <= 0.5") == 1, proc.stderr
