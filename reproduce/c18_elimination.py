@@ -34,7 +34,7 @@ from reproduce.harness import seeds
 from reproduce.harness.backends import backend_context
 from reproduce.harness.limits import check_output_folder
 from reproduce.harness.runner import Line, chunk_plan, git_commit, package_versions
-from reproduce.harness.store import inspect_chunk, save_chunk
+from reproduce.harness.store import NotStored, inspect_chunk, save_chunk
 from reproduce.paper_config import HORIZON
 from reproduce.tables import print_table, write_table
 
@@ -162,9 +162,12 @@ def stored_runs(args) -> pd.DataFrame:
             elif args.plot_only:
                 missing.append(name)
             else:
-                if reason is not None:
+                if reason is not None and not args.stored_only:
                     print(f"recomputing {path}: {reason}", file=sys.stderr, flush=True)
                 todo.append((path, config))
+    if todo and args.stored_only:
+        path, config = todo[0]
+        raise NotStored(path, inspect_chunk(path, config, chunk_shapes(config))[1] or "missing", len(todo))
     if todo:
         check_output_folder(args.out, "results folder", create=True)
         total = sum((config["runs"][1] - config["runs"][0]) * config["horizon"] for _, config in todo)

@@ -25,6 +25,7 @@ that turn words like "much lower" into numbers are named constants here, each wi
 quick run cannot test the paper's claims: ``not_evidence_verdict`` marks its rows as not evidence.
 """
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -146,8 +147,11 @@ def log_slope(result, metric: str = "regret", span: float = 10.0) -> Estimate:
     """Least-squares slope of R(t) against ln t over the last ``span`` factor of t (default: the last decade;
     ASYMPTOTIC_SPAN for asymptotic claims): mean over runs of the per-run slopes (equal to the slope of the
     mean curve) and its standard error.  At least the last SLOPE_MIN_POINTS checkpoints are used (the
-    horizon grids of BTM and SAVAGE have one point per half decade)."""
+    horizon grids of BTM and SAVAGE have one point per half decade).  NaN, without a numpy warning, for a curve of
+    one checkpoint (T = 1): no slope."""
     t = result.checkpoints.astype(np.float64)
+    if t.size < 2:
+        return Estimate(math.nan, math.nan)
     return mean_se(run_slopes(result.checkpoints, getattr(result, metric),
                               min(t[-1] / span, t[max(t.size - SLOPE_MIN_POINTS, 0)]), t[-1]))
 

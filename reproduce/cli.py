@@ -13,6 +13,7 @@ does every argparse usage error (``OneLineParser``).
 
 import argparse
 import re
+import shlex
 import sys
 import warnings
 from pathlib import Path
@@ -20,8 +21,9 @@ from pathlib import Path
 from algorithms.base import INT64_MAX
 from reproduce.harness.backends import BACKENDS, SCHEDULER_TIMEOUT_S
 from reproduce.harness.interrupt import Interrupted, catch_signals
-from reproduce.harness.limits import MAX_JOBS, MAX_RUNS, check_output_folder
+from reproduce.harness.limits import MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
 from reproduce.harness.paths import CUSTOM, FAST, FIGURES, QUICK, RESULTS
+from reproduce.harness.store import NotStored
 from reproduce.paper_config import ROOT_SEED, RUNS_K_GT_100, RUNS_K_LE_100, RUNS_K_LT_10
 from reproduce.scale import QUICK_HORIZON, QUICK_RUNS, script_horizon
 
@@ -93,9 +95,11 @@ def power_of_ten(value: int) -> str:
 
 # The flags of a script that computes runs (and may hand them to a cluster); a script that only reads stored
 # runs (Fig. 2) does not offer them.  Their values when not offered: nothing to compute, read-only.
-COMPUTE_FLAGS = ("--n-jobs", "--force", "--backend", "--scheduler", "--local-cluster", "--no-progress", "--plot-only")
+COMPUTE_FLAGS = ("--n-jobs", "--force", "--backend", "--scheduler", "--local-cluster", "--no-progress", "--plot-only",
+                 "--max-cpu-hours", "--stored-only")
 READ_ONLY_DEFAULTS = {"n_jobs": "1", "force": False, "backend": None, "scheduler": None, "local_cluster": None,
-                      "no_progress": True, "plot_only": True}
+                      "no_progress": True, "plot_only": True, "max_cpu_hours": "inf",
+                      "stored_only": True}
 
 
 def build_parser(description: str, default_horizon: int, fast: bool = True, computes: bool = True,
@@ -142,6 +146,12 @@ def build_parser(description: str, default_horizon: int, fast: bool = True, comp
         parser.add_argument("--plot-only", action="store_true",
                             help="only draw from stored results, compute nothing and write nothing into the results "
                                  "folder (lines not stored are left out and named; nothing stored is an error)")
+        parser.add_argument("--max-cpu-hours", default=f"{MAX_CPU_HOURS:g}",
+                            help=f"refuse, before anything starts, a plan whose runs to compute are estimated at "
+                                 f"more CPU hours than this (default {MAX_CPU_HOURS:g}; 'inf': no bound)")
+        parser.add_argument("--stored-only", action="store_true",
+                            help="compute nothing: a chunk not stored, or damaged, is an error naming it and the "
+                                 "command that recomputes it (make all-figures)")
     else:
         parser.set_defaults(**READ_ONLY_DEFAULTS)
     parser.set_defaults(default_horizon=default_horizon)
@@ -179,6 +189,7 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
     if args.quick and args.runs is None:
         args.runs = QUICK_RUNS
     args.seed = integer(args.seed, "--seed", 0)
+    args.max_cpu_hours = hours_flag(args.max_cpu_hours, "--max-cpu-hours")
     args.n_jobs = integer(args.n_jobs, "--n-jobs", -INT64_MAX, MAX_JOBS)
     if args.n_jobs == 0:
         raise ValueError("--n-jobs must be a positive number of workers or negative (-1: all cores), got 0")
@@ -194,6 +205,31 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
     return args
 
 
+def recompute_command() -> str:
+    """The command line of this process without ``--stored-only``: the one that computes what it refused to."""
+    script = Path(sys.argv[0])
+    if script.is_absolute() and script.is_relative_to(Path.cwd()):
+        script = script.relative_to(Path.cwd())
+    return " ".join(["python", shlex.quote(str(script)), *(shlex.quote(arg) for arg in sys.argv[1:]
+                                                          if arg != "--stored-only")])
+
+
+def not_stored_error(error: NotStored) -> str:
+    """The one line ``--stored-only`` prints for ``error``: the chunk and the command that recomputes it."""
+    return f"{error} (--stored-only); recompute it with: {recompute_command()}"
+
+
+def hours_flag(text: str, flag: str) -> float:
+    """The value of an hours flag ("inf" allowed); ValueError naming the flag unless a number > 0."""
+    try:
+        hours = float(text)
+    except ValueError:
+        raise ValueError(f"{flag} must be a number of hours, got {text!r}") from None
+    if not hours > 0:
+        raise ValueError(f"{flag} must be > 0, got {text!r}")
+    return hours
+
+
 def main_guard(main):
     """Run ``main()``; a ValueError (bad input) becomes ``error: <message>`` on stderr and exit status 2,
     an OSError while working (disk full, folder removed) one ``error:`` line and exit status 1, and
@@ -203,6 +239,9 @@ def main_guard(main):
     warnings.formatwarning = _one_line_warning
     try:
         main()
+    except NotStored as error:
+        print(f"error: {not_stored_error(error)}", file=sys.stderr)
+        sys.exit(2)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)

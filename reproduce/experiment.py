@@ -154,7 +154,8 @@ def simulate_panels(name: str, panels, args) -> list:
         else:
             with backend_context(args):
                 found = run_lines(lines, name, out, args.seed, n_jobs=args.n_jobs, force=args.force,
-                                  progress=not args.no_progress, backend=args.backend)
+                                  progress=not args.no_progress, backend=args.backend,
+                                  max_cpu_hours=args.max_cpu_hours, compute=not args.stored_only)
         results.update(zip(lines, found, strict=True))
     if all(result is None for result in results.values()):
         raise ValueError(f"--plot-only: no stored results of {name} under "

@@ -46,10 +46,11 @@ from reproduce.claims import (
     need,
     worst,
 )
-from reproduce.cli import build_parser, doc_summary, main_guard, resolve
+from reproduce.cli import build_parser, doc_summary, hours_flag, main_guard, resolve
 from reproduce.experiment import combine_ete, ete_horizons, write_claims
 from reproduce.fig4_noncondorcet import PANELS as FIG4_PANELS
 from reproduce.harness.backends import backend_context
+from reproduce.harness.cost import options_text
 from reproduce.harness.paths import BENCH_TABLE, PROBE_TABLE
 from reproduce.harness.runner import Line, line_key, load_line, run_lines
 from reproduce.paper_config import (
@@ -224,14 +225,6 @@ def probe_line_key(line: Line, probe: int) -> str:
     return line_key(replace(line, horizon=probe))
 
 
-def options_text(algorithm: str, params: tuple) -> str:
-    """The ``options`` column of bench/step_cost.csv for these parameters ("-" for none; only the fast-path
-    options are benchmarked)."""
-    fast = ALGORITHMS[algorithm].fast if algorithm in ALGORITHMS else {}
-    chosen = [f"{name}={value}" for name, value in sorted(dict(params).items()) if name in fast]
-    return " ".join(chosen) or "-"
-
-
 @functools.cache
 def arms(dataset: str) -> int:
     """K of a packaged dataset (read once: the plan asks for it hundreds of times)."""
@@ -344,7 +337,7 @@ def simulate(args) -> tuple[dict, pd.DataFrame]:
         with backend_context(args):
             for line in chosen:  # one at a time, so that every finished line is complete on disk
                 run_lines([line], NAME, args.out, args.seed, n_jobs=args.n_jobs, force=args.force,
-                          progress=not args.no_progress, backend=args.backend)
+                          progress=not args.no_progress, backend=args.backend, max_cpu_hours=args.max_cpu_hours)
     stored, rows = {}, []
     for line in flat:
         status, result = "unavailable", None
@@ -528,17 +521,6 @@ def plot(results: dict, stem) -> pd.DataFrame:
     table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     write_table(table, stem.with_suffix(".csv"))
     return table
-
-
-def hours_flag(text: str, flag: str) -> float:
-    """The value of an hours flag ("inf" allowed); ValueError naming the flag unless a number > 0."""
-    try:
-        hours = float(text)
-    except ValueError:
-        raise ValueError(f"{flag} must be a number of hours, got {text!r}") from None
-    if not hours > 0:
-        raise ValueError(f"{flag} must be > 0, got {text!r}")
-    return hours
 
 
 def main(argv=None):

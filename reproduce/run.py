@@ -88,17 +88,20 @@ def listing() -> str:
     """What ``--list`` prints: every dataset with K and whether it has a Condorcet winner, then every algorithm
     with its legend label and its parameters with their defaults (``--param ALG.NAME=VALUE`` overrides one)."""
     lines = ["datasets (--dataset NAME, or a path to a matrix file):"]
+    width = max(map(len, dataset_names()))
     for name in dataset_names():
         dataset = load_dataset(name)
         winner = "Condorcet winner" if dataset.has_condorcet_winner else "no Condorcet winner"
-        lines.append(f"  {name:<22} K = {dataset.K:<4} {winner}")
+        lines.append(f"  {name:<{width}} K = {dataset.K:<4} {winner}")
     lines.append("algorithms (--algorithms NAME ...; parameters with defaults, --param ALG.PARAM=VALUE):")
+    entries = [name + suffix for name, spec in ALGORITHMS.items() for suffix in ["", *(f":{p}" for p in spec.presets)]]
+    width, label_width = max(map(len, entries)), max(len(spec.label) for spec in ALGORITHMS.values())
     for name, spec in ALGORITHMS.items():
         params = ", ".join(f"{key}={value!r}" for key, value in spec.defaults.items()) or "(none)"
-        lines.append(f"  {name:<13} {spec.label:<13} {params}")
+        lines.append(f"  {name:<{width}} {spec.label:<{label_width}} {params}")
         for preset, values in spec.presets.items():
             settings = ", ".join(f"{key}={value!r}" for key, value in values.items())
-            lines.append(f"  {name + ':' + preset:<13} {'(preset)':<13} {settings}")
+            lines.append(f"  {name + ':' + preset:<{width}} {'(preset)':<{label_width}} {settings}")
     return "\n".join(lines)
 
 
@@ -158,7 +161,7 @@ def main(argv=None):
         table = final_table(panels)
         write_table(table, args.figures / f"{args.name}_final.csv")
         print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
-        print(f"wrote results under {args.out / dataset_key(dataset, args.seed)}")
+        print(f"{'read' if args.plot_only else 'wrote'} results under {args.out / dataset_key(dataset, args.seed)}")
         print(f"wrote figures {args.figures / args.name}.png, .pdf, .csv and {args.name}_final.csv, "
               f"{args.name}_lines.csv")
 

@@ -20,7 +20,7 @@ OVER_BUDGET = "over budget"
 def final_table(panels) -> pd.DataFrame:
     """Per panel and curve: runs, mean, std and standard error of the exact final regret R(T), the slope
     of R against ln t over the last decade with its standard error (``claims.log_slope``), and the worker
-    seconds its stored runs took.  With one run the std and s.e. are NaN (not estimable), never 0."""
+    seconds its stored runs took.  With one run the std and both s.e. are NaN (not estimable), never 0."""
     rows = []
     for title, results in panels:
         for res in results:
@@ -32,7 +32,8 @@ def final_table(panels) -> pd.DataFrame:
                          "label": res.label, "horizon": res.line.horizon, "runs": runs,
                          "mean_final_regret": final.mean(), "std_final_regret": std,
                          "sem_final_regret": std / np.sqrt(runs), "slope_last_decade": slope.value,
-                         "slope_se": slope.se, "worker_seconds": res.meta.get("worker_seconds", 0.0)})
+                         "slope_se": slope.se if runs > 1 else np.nan,
+                         "worker_seconds": res.meta.get("worker_seconds", 0.0)})
     return pd.DataFrame(rows)
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from algorithms import get_algorithm
-from data import dataset_from_matrix, load_dataset
+from data import Dataset, load_dataset, validate_preference_matrix
 from reproduce import c18_elimination
 from reproduce.cli import OneLineParser, doc_summary, integer, main_guard
 from reproduce.harness.limits import check_folder_readable
@@ -31,22 +31,37 @@ COMPARED = ("regret", "g2w", "final", "self_counts")
 
 
 def chunk_files(folders) -> list[Path]:
-    """Every stored chunk under ``folders``, sorted; ValueError if a folder does not exist."""
+    """Every stored chunk under ``folders``, sorted; ValueError if a folder does not exist or holds no chunk
+    file (an empty or mistyped folder would otherwise pass with nothing checked) or cannot be looked up (a name
+    too long)."""
     files = []
     for folder in map(Path, folders):
-        if not folder.is_dir():
+        try:
+            is_folder = folder.is_dir()
+        except OSError as error:  # e.g. a name too long
+            raise ValueError(f"results folder {str(folder)[:80]!r}...: {(error.strerror or str(error)).lower()}") \
+                from None
+        if not is_folder:
             raise ValueError(f"no results folder {str(folder)!r}")
         check_folder_readable(folder, "results folder")
-        files += sorted(folder.rglob("runs_*.npz"))
+        found = sorted(folder.rglob("runs_*.npz"))
+        if not found:
+            raise ValueError(f"no chunk files (runs_*.npz) under {folder}")
+        files += found
     return files
 
 
 def chunk_dataset(chunk: dict):
     """The dataset a chunk was made on: the matrix stored in it (a matrix file of one's own,
-    ``reproduce.harness.runner.run_lines``), else the packaged dataset its config names."""
+    ``reproduce.harness.runner.run_lines``), else the packaged dataset its config names.  A stored matrix is
+    the one simulated, renormalised already: it is checked (ValueError if it is no preference matrix) but used
+    as stored, since renormalising it again may change its last bits."""
     if "matrix" in chunk:
-        return dataset_from_matrix(chunk["matrix"], chunk["meta"]["config"]["dataset"],
-                                   source=chunk["meta"].get("matrix_source", "the chunk's own matrix"))
+        matrix = chunk["matrix"]
+        validate_preference_matrix(matrix)
+        return Dataset(name=chunk["meta"]["config"]["dataset"], P=matrix,
+                       labels=[str(arm + 1) for arm in range(matrix.shape[0])],
+                       source=chunk["meta"].get("matrix_source", "the chunk's own matrix"))
     return load_dataset(chunk["meta"]["config"]["dataset"])
 
 

@@ -10,6 +10,13 @@ MAX_RUNS = 1_000_000  # far above the paper's 500; guards against a typo plannin
 # Worker processes (--n-jobs, --local-cluster): loky starts as many as asked, whatever the number of chunks,
 # so a typo (1e9) would fork until the machine gives out.
 MAX_JOBS = 1024
+# A plan (the lines of one run_lines call) is refused before anything starts if its chunks to compute are
+# estimated (reproduce.harness.cost) at more CPU hours than this (--max-cpu-hours raises it): 16 times the whole
+# paper study from scratch (61 CPU hours as stored), far below a typo's years.
+MAX_CPU_HOURS = 1000.0
+# At most this many chunk files in a plan (the whole study stores 6,761): a horizon of 1e8 or more gets one run a
+# chunk, so a million runs would plan a million files, for minutes and gigabytes, before the cost is known.
+MAX_CHUNKS = 100_000
 
 
 def _probe(folder: Path) -> str | None:

@@ -4,7 +4,10 @@
 its process dies, however it dies (``kill -9`` included), so a lock is never stale: a lock file left
 behind by a killed process is simply taken by the next one.  The holder removes the file when it
 releases the lock; a waiter that wakes up holding a file that was removed meanwhile (or replaced) retries
-on the current one, so two processes never both believe they hold the lock.
+on the current one, so two processes never both believe they hold the lock.  The file is opened read-only (a
+flock needs no write access), so a lock file left by another user is taken like one's own; a release that
+cannot remove the file (a folder made read-only meanwhile) still releases the lock and leaves the file, which
+the next holder removes.
 """
 
 import fcntl
@@ -30,7 +33,7 @@ class FileLock:
         """Take the lock; with ``blocking=False`` return False at once if another process holds it.  Returns
         True once held.  The lock file's folder must exist (OSError otherwise)."""
         while self._fd is None:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+            fd = os.open(self.path, os.O_RDONLY | os.O_CREAT, 0o666)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
             except BlockingIOError:
@@ -51,12 +54,13 @@ class FileLock:
         return True
 
     def release(self) -> None:
-        """Remove the lock file and release the lock (a no-op if not held)."""
+        """Remove the lock file and release the lock (a no-op if not held).  Never raises: a file that cannot
+        be removed (OSError) is left behind, the lock is released all the same."""
         if self._fd is None:
             return
         try:
             os.unlink(self.path)
-        except FileNotFoundError:
+        except OSError:
             pass
         os.close(self._fd)
         self._fd = None

@@ -15,6 +15,7 @@ import math
 import subprocess
 import sys
 import time
+import warnings
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,18 +24,20 @@ import numpy as np
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from algorithms import AlgorithmSpec, get_algorithm
-from algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon
+from algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon, physical_memory
 from core import portable_math
 from core.simulate import simulate
 from data import Dataset, dataset_names, load_dataset
 from reproduce.harness import seeds
 from reproduce.harness.backends import BACKENDS
+from reproduce.harness.cost import check_plan_cost
 from reproduce.harness.interrupt import Interrupted
-from reproduce.harness.limits import MAX_JOBS, MAX_RUNS, check_output_folder
+from reproduce.harness.limits import MAX_CHUNKS, MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
 from reproduce.harness.locks import FileLock
 from reproduce.harness.paths import ROOT
 from reproduce.harness.store import (
     ChunkError,
+    NotStored,
     chunk_path,
     config_difference,
     inspect_chunk,
@@ -221,8 +224,10 @@ def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: 
     spec = get_algorithm(line.algorithm)
     params = spec.resolve_params(dict(line.params))
     began, began_cpu = time.time(), time.process_time()
-    rows = [run_one(dataset, spec, params, line.horizon, run, seed, line.delay, line.shuffle)
-            for run in range(start, stop)]
+    with warnings.catch_warnings():  # a parameter's or matrix's warning: validate_line gave it in the calling process
+        warnings.simplefilter("ignore", UserWarning)
+        rows = [run_one(dataset, spec, params, line.horizon, run, seed, line.delay, line.shuffle)
+                for run in range(start, stop)]
     arrays = {key: np.stack([row[key] for row in rows]) for key in rows[0]}
     arrays["regret"] = arrays["regret"].astype(np.float32)
     arrays["g2w"] = arrays["g2w"].astype(np.float32)
@@ -366,8 +371,9 @@ def line_folder(out: Path, line: Line, seed: int = ROOT_SEED, dataset=None) -> P
 def stored_chunk(path: Path, config: dict, dataset):
     """``(chunk, None)`` if the chunk at ``path`` can be used for ``config`` on ``dataset``, ``(None, None)``
     if there is none, ``(None, reason)`` if it is damaged or stale: every check of
-    ``reproduce.harness.store.inspect_chunk``, and the arm order of its first run must be the one its seed draws
-    (a seed edited by hand in the metadata is caught there, except for a line with a fixed arm order)."""
+    ``reproduce.harness.store.inspect_chunk``, the arm order of its first run must be the one its seed draws
+    (a seed edited by hand in the metadata is caught there, except for a line with a fixed arm order), and each
+    run's exact final regret must round to the last point of its float32 regret curve (an edited ``final``)."""
     chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
     if chunk is None:
         return None, reason
@@ -376,6 +382,10 @@ def stored_chunk(path: Path, config: dict, dataset):
     if not np.array_equal(chunk["permutation"][0], expected):
         return None, (f"stale (the arm order of run {start} is not the one seed {config['seed']} draws: "
                       f"made with another seed than its metadata says)")
+    edited = np.flatnonzero(np.asarray(chunk["final"]).astype(np.float32) != chunk["regret"][:, -1])
+    if edited.size:
+        return None, (f"damaged (the final regret of run {start + int(edited[0])} is not the last point of its regret "
+                      f"curve: edited?)")
     return chunk, None
 
 
@@ -396,12 +406,39 @@ class WorkFailed(OSError):
     worker process died, or a chunk this run stored was gone before it was read back."""
 
 
+def result_bytes(line: Line, K: int) -> int:
+    """Bytes of memory the results of ``line`` take while ``load_line`` assembles them: per run, the regret and G2W
+    curves as stored (float32), concatenated and as float64, and the self counts and permutation (int64, twice)."""
+    checkpoints = log_grid(line.horizon).shape[0]
+    return line.runs * (2 * checkpoints * (4 + 4 + 8) + 2 * K * 8 * 2 + 8)
+
+
+def check_plan_size(checked_lines) -> None:
+    """ValueError of one line if the plan of ``checked_lines``, ``(line, dataset)`` pairs, has more than
+    ``MAX_CHUNKS`` chunk files or its results (``result_bytes``) would not fit in this machine's memory: checked
+    by arithmetic alone, before the chunks are planned (which a million one-run chunks would take minutes to)."""
+    chunks = [(-(-line.runs // chunk_size(line, dataset)), line) for line, dataset in checked_lines]
+    if sum(count for count, _line in chunks) > MAX_CHUNKS:
+        count, line = max(chunks, key=lambda item: item[0])
+        raise ValueError(f"the plan has {sum(number for number, _ in chunks)} chunk files, more than {MAX_CHUNKS} "
+                         f"({line.name} on {line.dataset}: {line.runs} runs of T = {line.horizon:.3g}, {count} "
+                         f"chunks): use fewer --runs")
+    needed, memory = sum(result_bytes(line, dataset.K) for line, dataset in checked_lines), physical_memory()
+    if needed > memory:
+        raise ValueError(f"the plan's results take about {needed / 1e9:.3g} GB of memory, more than this machine's "
+                         f"{memory / 1e9:.3g} GB: use fewer --runs")
+
+
 def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, force: bool = False,
-              progress: bool = True, backend: str = "loky") -> list[LineResult]:
+              progress: bool = True, backend: str = "loky", max_cpu_hours: float = MAX_CPU_HOURS,
+              compute: bool = True) -> list[LineResult]:
     """Compute (or reuse) every line and return their results, in the order given.
 
     Every line, the seed, the backend and the results folder ``out`` are checked first, so bad input
-    raises ValueError before any file is written (a folder where a chunk file should be, too).  n_jobs
+    raises ValueError before any file is written (a folder where a chunk file should be, too); so is the plan:
+    its size and memory (``check_plan_size``) and the estimated CPU hours of the chunks to compute, at most
+    ``max_cpu_hours`` (``reproduce.harness.cost.check_plan_cost``).  With ``compute=False`` nothing is computed: a
+    chunk not stored, or damaged or stale, raises ``NotStored`` naming it.  n_jobs
     follows joblib (-1 = all cores), at most ``MAX_JOBS`` (loky starts that many processes whatever the
     number of chunks); backend is one of ``BACKENDS`` ("dask" needs a ``dask.distributed.Client``: see
     ``reproduce.harness.backends.backend_context``).  A stored chunk is reused only if it passes ``stored_chunk``; a
@@ -421,7 +458,10 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
         raise ValueError(f"n_jobs must be a non-zero integer (-1: all cores), got {n_jobs!r}")
     if n_jobs > MAX_JOBS:
         raise ValueError(f"n_jobs must be at most {MAX_JOBS} worker processes, got {n_jobs!r}")
+    if isinstance(max_cpu_hours, bool) or not isinstance(max_cpu_hours, (int, float)) or not max_cpu_hours > 0:
+        raise ValueError(f"max_cpu_hours must be a number > 0 (inf: no bound), got {max_cpu_hours!r}")
     checked = [validate_line(line) for line in lines]
+    check_plan_size([(line, dataset) for line, (dataset, _spec) in zip(lines, checked, strict=True)])
     if backend == "dask":
         _require_dask_client()
     plan = {}  # path -> task: the same line twice (e.g. two panels drawing one set of runs) is planned once
@@ -430,7 +470,12 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
             if path.exists() and not path.is_file():
                 raise ValueError(f"results folder {out}: {path} is in the way of a chunk file (it is not a file)")
             plan.setdefault(path, _Task(line, dataset, start, stop, path, config))
-    tasks = [task for task in plan.values() if force or _missing(task, report=True)]
+    tasks = [task for task in plan.values() if force or _missing(task, report=compute)]
+    if tasks and not compute:
+        raise NotStored(tasks[0].path, stored_chunk(tasks[0].path, tasks[0].config, tasks[0].dataset)[1] or "missing",
+                        len(tasks))
+    check_plan_cost([(task.line, task.dataset, task.stop - task.start) for task in tasks], max_cpu_hours)
+    _remove_left_locks({path.parent for path in plan} - {task.path.parent for task in tasks})
     if tasks:
         check_output_folder(out, "results folder", create=True)
         done = _Counter(stored=len(plan) - len(tasks), total=len(plan))
@@ -466,6 +511,19 @@ def _missing(task: _Task, report: bool = False) -> bool:
     if chunk is None and reason is not None and report:
         print(f"recomputing {task.path}: {reason}", file=sys.stderr, flush=True)
     return chunk is None
+
+
+def _remove_left_locks(folders) -> None:
+    """Remove the lock file (``LOCK_NAME``) a process that was killed, or could not remove it, left in each of
+    ``folders``, lines whose chunks are all stored: only if no process holds it (taken without waiting, then
+    released, which removes it); a lock file that cannot be opened is left as it is."""
+    for folder in folders:
+        lock = FileLock(folder / LOCK_NAME)
+        try:
+            if lock.path.exists() and lock.acquire(blocking=False):
+                lock.release()
+        except OSError:
+            pass
 
 
 def _compute_locked(tasks, experiment, seed, n_jobs, force, progress, backend, done: _Counter) -> None:

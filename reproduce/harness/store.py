@@ -32,6 +32,17 @@ class ChunkError(Exception):
         self.reason = reason
 
 
+class NotStored(ValueError):
+    """A chunk ``run_lines(..., compute=False)`` would have to compute: ``path``, why (``reason``: missing, or
+    damaged or stale) and how many chunks of the plan are in that case (``count``)."""
+
+    def __init__(self, path: Path, reason: str, count: int):
+        """Record the first chunk not stored, its reason and the number of such chunks."""
+        super().__init__(f"{path} is {'missing' if reason == 'missing' else 'not usable: ' + reason}"
+                         f"{f' (and {count - 1} more chunk(s) not stored)' if count > 1 else ''}, and computing is off")
+        self.path, self.reason, self.count = Path(path), reason, count
+
+
 def chunk_path(folder: Path, start: int, stop: int) -> Path:
     """Path of the file holding runs ``start .. stop-1`` in ``folder``."""
     return Path(folder) / f"runs_{start:05d}-{stop:05d}.npz"

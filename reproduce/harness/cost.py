@@ -1,0 +1,136 @@
+"""What a line costs before it runs: the harness's one cost model (docs/harness.md, "Limits").
+
+``estimated_run_seconds(line, dataset)`` is the CPU seconds of one run from the per-slot costs measured by
+``bench/step_cost.py`` (``bench/step_cost.csv``: ns per slot per algorithm, fast-path options and K), and
+``estimated_line_seconds`` the same for every run of the line.  ``run_lines`` refuses a plan whose chunks to
+compute add up to more than its CPU-hour bound (``reproduce.harness.limits.MAX_CPU_HOURS``).
+
+The model, per run of T slots of an algorithm with K arms:
+
+* every slot simulated (the defaults, a fast path that skips nothing, a matrix without a Condorcet winner, a
+  feedback delay): T times the ns per slot after the warm-up (``ns_later``), linear in T;
+* a fast path that skips runs of self-comparisons (``AlgorithmSpec.skip`` with the line's ``AlgorithmSpec.fast``
+  parameters) on a matrix with a Condorcet winner, without delay: the slots not skipped grow like log T, so
+  beyond the measured whole run of ``whole_slots`` = T0 slots (``ns_whole`` a slot) the run costs
+  ``ns_whole * T0 * (ln T / ln T0) ** 2`` -- an upper estimate: from T = 1e6 to 1e15 D-TS's fast path at K = 5
+  and 32, RUCB's and CCB's skips at K = 16 and 32 took 2.4 to 5 times longer, the model says 6.25.
+
+Between the measured K (5, 16, 32, 136, 500, 2000) every column is interpolated linearly in log K (log of the
+column too), beyond them extrapolated from the last two (below K = 5: the K = 5 row).  An algorithm or options
+the table does not hold are costed as the most expensive algorithm at that K.
+"""
+
+import csv
+import functools
+import math
+
+import numpy as np
+
+from algorithms import ALGORITHMS, get_algorithm
+from reproduce.harness.paths import BENCH_TABLE
+
+COLUMNS = ("ns_later", "ns_whole", "whole_slots")  # the bench table's columns the model reads
+
+
+def options_text(algorithm: str, params) -> str:
+    """The ``options`` column of bench/step_cost.csv for these parameters ("-" for none; only the fast-path
+    options are benchmarked)."""
+    fast = ALGORITHMS[algorithm].fast if algorithm in ALGORITHMS else {}
+    chosen = [f"{name}={value}" for name, value in sorted(dict(params).items()) if name in fast]
+    return " ".join(chosen) or "-"
+
+
+def _number(text: str) -> float:
+    """A cell of the bench table as a float (NaN if empty, not a number or not positive)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return math.nan
+    return value if value > 0 else math.nan
+
+
+@functools.cache
+def step_costs() -> dict[tuple[str, str], dict[str, np.ndarray]]:
+    """bench/step_cost.csv by (algorithm, options): the measured K (increasing) and, per K, each of ``COLUMNS``
+    (NaN where not measured).  Empty if the table is missing."""
+    try:
+        with open(BENCH_TABLE, newline="", encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+    except OSError:
+        return {}
+    table = {}
+    for row in rows:
+        table.setdefault((row["algorithm"], row["options"]), []).append(row)
+    return {key: {"K": np.array([float(row["K"]) for row in sorted(group, key=lambda row: int(row["K"]))]),
+                  **{column: np.array([_number(row[column]) for row in sorted(group, key=lambda row: int(row["K"]))])
+                     for column in COLUMNS}}
+            for key, group in table.items()}
+
+
+def _at_k(Ks: np.ndarray, values: np.ndarray, K: int) -> float:
+    """``values`` (measured at ``Ks``) at K: linear in (log K, log value) between the measured points, the end
+    segment extended beyond the largest, the smallest K's value below it; NaN if none is measured."""
+    known = np.isfinite(values)
+    Ks, values = Ks[known].tolist(), values[known].tolist()
+    if not Ks:
+        return math.nan
+    if K <= Ks[0] or len(Ks) == 1:
+        return values[0] if K <= Ks[0] else values[-1]
+    at = min(int(np.searchsorted(Ks, K)), len(Ks) - 1)
+    slope = math.log(values[at] / values[at - 1]) / math.log(Ks[at] / Ks[at - 1])
+    return values[at - 1] * (K / Ks[at - 1]) ** slope
+
+
+def _costs_at_k(algorithm: str, options: str, K: int) -> dict[str, float]:
+    """Each of ``COLUMNS`` for (algorithm, options) at K; for an algorithm or options not in the table, the
+    largest ns per slot of any row at K (and its whole-run columns)."""
+    table = step_costs()
+    if (algorithm, options) in table:
+        row = table[(algorithm, options)]
+        return {column: _at_k(row["K"], row[column], K) for column in COLUMNS}
+    every = [{column: _at_k(row["K"], row[column], K) for column in COLUMNS} for row in table.values()]
+    return max(every, key=lambda costs: costs["ns_later"], default=dict.fromkeys(COLUMNS, math.nan))
+
+
+def skips_in_log_time(line, dataset) -> bool:
+    """Whether a run of ``line`` skips all but about log T of its slots: its algorithm's fast path skips runs of
+    self-comparisons (a ``skip`` hook, its ``fast`` parameters set), the matrix has a Condorcet winner and there is
+    no feedback delay (a skip never passes a delivery)."""
+    spec = get_algorithm(line.algorithm)
+    params = spec.resolve_params(dict(line.params))
+    fast = bool(spec.fast) and all(params.get(name) == value for name, value in spec.fast.items())
+    return spec.skip is not None and fast and dataset.has_condorcet_winner and line.delay == 1
+
+
+def estimated_run_seconds(line, dataset) -> float:
+    """CPU seconds of one run of ``line`` on ``dataset`` (a ``data.Dataset``) by the model of this module's
+    docstring; NaN if the bench table is missing."""
+    costs = _costs_at_k(line.algorithm, options_text(line.algorithm, line.params), dataset.K)
+    T = float(line.horizon)
+    whole, slots = costs["ns_whole"], costs["whole_slots"]
+    if skips_in_log_time(line, dataset) and math.isfinite(whole) and math.isfinite(slots):
+        if T <= slots:
+            return whole * T * 1e-9
+        return whole * slots * (math.log(T) / math.log(slots)) ** 2 * 1e-9
+    per_slot = costs["ns_later"] if math.isfinite(costs["ns_later"]) else whole
+    return per_slot * T * 1e-9
+
+
+def estimated_line_seconds(line, dataset) -> float:
+    """CPU seconds of every run of ``line`` (``line.runs`` times ``estimated_run_seconds``)."""
+    return line.runs * estimated_run_seconds(line, dataset)
+
+
+def check_plan_cost(work, max_cpu_hours: float) -> float:
+    """The estimated CPU hours of ``work``, ``(line, dataset, runs to compute)`` triples (the chunks a run has
+    to compute, not those stored); ValueError of one line naming the estimate, the costliest line and the flag
+    that raises the bound if they exceed ``max_cpu_hours`` (``--max-cpu-hours``)."""
+    hours = [(runs * estimated_run_seconds(line, dataset) / 3600, line, runs) for line, dataset, runs in work]
+    total = sum(hour for hour, _line, _runs in hours if math.isfinite(hour))
+    if total > max_cpu_hours:
+        worst, line, runs = max(hours, key=lambda item: item[0] if math.isfinite(item[0]) else -1.0)
+        raise ValueError(f"the plan is estimated at {total:.3g} CPU hours, over the bound of {max_cpu_hours:g} (the "
+                         f"costliest line: {line.name} on {line.dataset}, {runs} run(s) of T = {line.horizon:.3g}, "
+                         f"{worst:.3g} h; bench/step_cost.csv): raise it with --max-cpu-hours, or shorten the plan "
+                         f"(--runs, --horizon; --fast on a matrix with a Condorcet winner)")
+    return total

@@ -1,0 +1,338 @@
+"""Issue 36, in-process part: a failed chunk write releases its line's lock and reports its own error, locks
+are taken read-only (a lock file of another user is taken), a completed line's left lock file is removed, and
+verify.py checks the chunks of a renormalised matrix file and refuses an empty or wrong folder.  The real-signal
+cases are in tests/integration/test_processes.py (marker ``process``)."""
+
+import csv
+import errno
+import math
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from data import Dataset, load_dataset
+from reproduce import run, verify
+from reproduce.harness import cost, runner
+from reproduce.harness.locks import FileLock
+from reproduce.harness.paths import BENCH_TABLE, ROOT
+from reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines
+from reproduce.harness.store import read_chunk, save_chunk
+
+
+def _permission_denied(path):
+    """The OSError a write into a read-only folder raises, naming ``path``."""
+    return PermissionError(errno.EACCES, "Permission denied", str(path))
+
+
+def test_a_failed_chunk_write_reports_its_own_error_and_releases_the_lock(tmp_path, monkeypatch):
+    # A folder made read-only while the run writes: the chunk's write fails, and so does the removal of the lock
+    # file on release.  (The test runs as root too, which a read-only folder would not stop, so both failures
+    # are injected.)
+    line = Line("mslr5_condorcet", "dts", 50, 2)
+    folder = line_folder(tmp_path, line, 1)
+    lock_path = folder / LOCK_NAME
+    real_unlink = os.unlink
+
+    def save_chunk(path, arrays, meta):
+        raise _permission_denied(path)
+
+    def unlink(path, *args, **kwargs):
+        if Path(path) == lock_path:
+            raise _permission_denied(path)
+        return real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "save_chunk", save_chunk)
+    monkeypatch.setattr(os, "unlink", unlink)
+    with pytest.raises(PermissionError) as failed:
+        run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    assert failed.value.filename.endswith("runs_00000-00002.npz")
+    assert FileLock(lock_path).acquire(blocking=False)  # this process no longer holds it
+
+
+def test_a_completed_lines_left_lock_file_is_removed(tmp_path):
+    line = Line("mslr5_condorcet", "dts", 50, 2)
+    run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    lock_path = line_folder(tmp_path, line, 1) / LOCK_NAME
+    lock_path.touch()  # left by a process killed while it held the lock, or that could not remove it
+    run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    assert not lock_path.exists()
+
+
+def test_a_held_lock_file_of_a_completed_line_stays(tmp_path):
+    line = Line("mslr5_condorcet", "dts", 50, 2)
+    run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    holder = FileLock(line_folder(tmp_path, line, 1) / LOCK_NAME)
+    assert holder.acquire(blocking=False)
+    run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    assert holder.path.exists() and holder.held
+    holder.release()
+
+
+def _acquire_as_another_user(path: Path) -> bool:
+    """Whether a process of another user than the owner of ``path`` takes the lock at ``path`` (as root: a
+    forked child that drops to uid/gid 65534; otherwise the file is made read-only for its owner, which is what
+    another user's 0644 file is to us)."""
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        return FileLock(path).acquire(blocking=False)
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            code = 0 if FileLock(path).acquire(blocking=False) else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_stale_lock_file_of_another_user_is_taken():
+    with tempfile.TemporaryDirectory() as folder:  # not under tmp_path, which only its owner may enter
+        Path(folder).chmod(0o777)
+        path = Path(folder) / LOCK_NAME
+        path.touch()
+        path.chmod(0o644)
+        assert _acquire_as_another_user(path)
+
+
+def _renormalised_matrix(path: Path) -> Path:
+    """The issue's matrix file: p01 = 0.6005 against p10 = 0.4 (rows summing to 1.0005), renormalised on load
+    into a pair that renormalising again changes."""
+    P = np.array([[0.5, 0.6005, 0.7], [0.4, 0.5, 0.65], [0.3, 0.35, 0.5]])
+    path.write_text("\n".join(" ".join(repr(float(x)) for x in row) for row in P) + "\n")
+    return path
+
+
+def test_verify_checks_the_chunks_of_a_renormalised_matrix_file(tmp_path, capsys):
+    matrix = _renormalised_matrix(tmp_path / "m.txt")
+    with pytest.warns(UserWarning, match="renormalised 1 pair"):
+        run_lines([Line(str(matrix), "dts", 50, 2)], "t", tmp_path / "r", 1, n_jobs=1, progress=False,
+                  backend="sequential")
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(tmp_path / "r")])
+    assert done.value.code == 0, capsys.readouterr()
+    assert capsys.readouterr().out.splitlines()[-1] == "1 chunks checked, 0 damaged, 0 mismatches"
+
+
+@pytest.mark.parametrize("make", ["empty", "no chunks"])
+def test_verify_refuses_a_folder_without_chunks(tmp_path, capsys, make):
+    folder = tmp_path / "r"
+    folder.mkdir()
+    if make == "no chunks":
+        (folder / "notes.txt").write_text("a mistyped folder\n")
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(folder)])
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert err == f"error: no chunk files (runs_*.npz) under {folder}\n"
+
+
+def test_verify_refuses_a_path_too_long_as_bad_input(tmp_path, capsys):
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(tmp_path / ("x" * 5000))])
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert err.startswith("error: results folder '") and err.endswith("...: file name too long\n")
+    assert err.count("\n") == 1
+
+
+# --- defect 2: a plan bounded before it starts by its size, memory and estimated cost --------------------------
+
+def _bench_row(algorithm: str, options: str, K: int) -> dict:
+    """The row of bench/step_cost.csv for (algorithm, options, K)."""
+    with open(BENCH_TABLE, newline="", encoding="utf-8") as handle:
+        return next(row for row in csv.DictReader(handle)
+                    if (row["algorithm"], row["options"], row["K"]) == (algorithm, options, str(K)))
+
+
+def test_a_plan_of_years_is_refused_before_anything_is_written(tmp_path):
+    line = Line("mslr5_condorcet", "dts", 10**15, 1)
+    hours = float(_bench_row("dts", "-", 5)["ns_later"]) * 1e15 * 1e-9 / 3600
+    with pytest.raises(ValueError) as refused:
+        run_lines([line], "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential",
+                  max_cpu_hours=1000.0)
+    assert str(refused.value).startswith(f"the plan is estimated at {hours:.3g} CPU hours, over the bound of 1000 ")
+    assert "raise it with --max-cpu-hours" in str(refused.value)
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_million_one_run_chunks_are_refused_before_they_are_planned(tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "chunk_plan", lambda *args: pytest.fail("planned"))
+    with pytest.raises(ValueError, match=r"^the plan has 1000000 chunk files, more than 100000 .*use fewer --runs$"):
+        run_lines([Line("mslr5_condorcet", "dts", 10**15, 10**6, (("sampling", "fast"),))], "t", tmp_path, 1,
+                  n_jobs=1, progress=False, backend="sequential", max_cpu_hours=math.inf)
+
+
+def test_a_plan_whose_results_exceed_the_memory_is_refused(tmp_path, monkeypatch):
+    line = Line("mslr5_condorcet", "dts", 1000, 100)
+    monkeypatch.setattr(runner, "physical_memory", lambda: runner.result_bytes(line, 5) - 1)
+    with pytest.raises(ValueError, match=r"^the plan's results take about .* GB of memory, more than this machine's"):
+        run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential", max_cpu_hours=1.0)
+
+
+def test_a_fast_run_on_a_condorcet_matrix_at_t_1e18_is_accepted_and_runs(tmp_path):
+    # The asymptotic study's lines: the slots a fast path does not skip grow like log T.
+    line = Line("mslr5_condorcet", "dts", 10**18, 1, (("sampling", "fast"),))
+    assert cost.estimated_line_seconds(line, load_dataset(line.dataset)) < 1.0
+    (result,) = run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential",
+                          max_cpu_hours=1e-3)
+    assert result.checkpoints[-1] == 10**18
+
+
+def test_the_cost_model_reads_the_measured_step_costs():
+    condorcet, cyclic = load_dataset("mslr16_condorcet"), load_dataset("mslr5_noncondorcet")
+    default = Line("mslr16_condorcet", "rucb", 10**7, 3)
+    assert cost.estimated_line_seconds(default, condorcet) == pytest.approx(
+        3 * float(_bench_row("rucb", "-", 16)["ns_later"]) * 1e-2)
+    fast = Line("mslr16_condorcet", "rucb", 10**12, 1, (("skip", "exact"),))
+    row = _bench_row("rucb", "skip=exact", 16)
+    whole, slots = float(row["ns_whole"]), float(row["whole_slots"])
+    assert cost.estimated_run_seconds(fast, condorcet) == pytest.approx(whole * slots * 4 * 1e-9)  # (ln 1e12/ln 1e6)^2
+    # Without a Condorcet winner (or with a delay) every slot is simulated: linear in T.
+    linear = Line("mslr5_noncondorcet", "dts", 10**9, 1, (("sampling", "fast"),))
+    assert cost.estimated_run_seconds(linear, cyclic) == pytest.approx(
+        float(_bench_row("dts", "sampling=fast", 5)["ns_later"]))
+    delayed = Line("mslr16_condorcet", "rucb", 10**9, 1, (("skip", "exact"),), delay=10)
+    assert cost.estimated_run_seconds(delayed, condorcet) == pytest.approx(float(row["ns_later"]))
+
+
+def test_the_cost_model_interpolates_between_and_beyond_the_measured_k():
+    K16, K32 = (float(_bench_row("dts", "-", K)["ns_later"]) for K in (16, 32))
+    k24 = Dataset("k24", np.full((24, 24), 0.5), range(24), "test")
+    between = cost.estimated_run_seconds(Line("mslr5_condorcet", "dts", 10**9, 1), k24)
+    assert between == pytest.approx(K16 * (24 / 16) ** (math.log(K32 / K16) / math.log(2)))
+    assert K16 < between < K32
+    tiny = cost.estimated_run_seconds(Line("gap", "dts", 10**9, 1), load_dataset("gap"))
+    assert tiny == pytest.approx(float(_bench_row("dts", "-", 5)["ns_later"]))
+
+
+def test_max_cpu_hours_is_checked_on_the_command_line(tmp_path, capsys):
+    with pytest.raises(SystemExit) as done:
+        run.main(["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--max-cpu-hours", "0", "--out",
+                  str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    assert done.value.code == 2
+    assert capsys.readouterr().err == "error: --max-cpu-hours must be > 0, got '0'\n"
+    assert not (tmp_path / "r").exists()
+
+
+# --- make all-figures computes nothing: --stored-only refuses a chunk not stored ------------------------------
+
+RUN_ARGS = ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--horizon", "50", "--n-jobs", "1",
+            "--backend", "sequential", "--no-progress"]
+
+
+def _run(tmp_path, *extra) -> int:
+    """reproduce/run.py on ``tmp_path``'s folders; its exit status."""
+    try:
+        run.main([*RUN_ARGS, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *extra])
+    except SystemExit as done:
+        return done.code
+    return 0
+
+
+def test_stored_only_refuses_a_missing_chunk_with_the_command_that_recomputes_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["reproduce/run.py", *RUN_ARGS, "--stored-only"])
+    assert _run(tmp_path, "--stored-only") == 2
+    chunk = line_folder(tmp_path / "r", Line("mslr5_condorcet", "dts", 50, 2)) / "runs_00000-00002.npz"
+    assert capsys.readouterr().err == (f"error: {chunk} is missing, and computing is off (--stored-only); recompute "
+                                       f"it with: python reproduce/run.py {' '.join(RUN_ARGS)}\n")
+    assert not (tmp_path / "r").exists()
+
+
+def test_stored_only_refuses_a_damaged_chunk_and_leaves_it(tmp_path, capsys):
+    _run(tmp_path)
+    (chunk,) = (tmp_path / "r").rglob("runs_*.npz")
+    chunk.write_bytes(chunk.read_bytes()[:100])
+    damaged = chunk.read_bytes()
+    capsys.readouterr()
+    assert _run(tmp_path, "--stored-only") == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {chunk} is not usable: unreadable") and err.count("\n") == 1
+    assert "recomputing" not in err and chunk.read_bytes() == damaged
+
+
+def test_stored_only_draws_what_is_stored(tmp_path, capsys):
+    assert _run(tmp_path) == 0
+    assert _run(tmp_path, "--stored-only") == 0
+
+
+def test_make_all_figures_at_paper_scale_passes_stored_only():
+    def commands(*mode):
+        out = subprocess.run(["make", "-n", "all-figures", "PYTHON=python", *mode], cwd=ROOT, text=True,
+                             capture_output=True, check=True).stdout
+        return {shlex.split(line)[1]: shlex.split(line)[2:] for line in out.splitlines()
+                if line.startswith("python reproduce/")}
+    paper = commands()
+    assert all("--stored-only" in paper[f"reproduce/{script}.py"] for script in
+               ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts",
+                "c18_elimination"))
+    for mode in ("QUICK=1", "FORCE=1", "FAST=1"):
+        assert not any("--stored-only" in flags for flags in commands(mode).values()), mode
+
+
+# --- the rough edges -----------------------------------------------------------------------------------------
+
+def test_a_chunk_whose_stored_final_was_edited_is_recomputed(tmp_path, capsys):
+    line = Line("mslr5_condorcet", "dts", 50, 2)
+    (first,) = run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    (path,) = line_folder(tmp_path, line, 1).glob("runs_*.npz")
+    chunk = read_chunk(path)
+    meta = chunk.pop("meta")
+    chunk["final"] = chunk["final"] + np.array([0.0, 7.0])
+    save_chunk(path, chunk, meta)
+    (again,) = run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    assert capsys.readouterr().err == (f"recomputing {path}: damaged (the final regret of run 1 is not the last point "
+                                       f"of its regret curve: edited?)\n")
+    np.testing.assert_array_equal(again.final, first.final)
+
+
+def test_plot_only_says_it_read_the_results(tmp_path, capsys):
+    assert _run(tmp_path) == 0
+    assert f"wrote results under {tmp_path / 'r'}" in capsys.readouterr().out
+    assert _run(tmp_path, "--plot-only") == 0
+    out = capsys.readouterr().out
+    assert f"read results under {tmp_path / 'r'}" in out and "wrote results" not in out
+
+
+def test_list_keeps_its_columns_for_the_longest_names(capsys):
+    run.main(["--list"])
+    out = capsys.readouterr().out.splitlines()
+    datasets = [line for line in out if " K = " in line]
+    assert len({line.index(" K = ") for line in datasets}) == 1
+    algorithms = out[out.index(next(line for line in out if line.startswith("algorithms"))) + 1:]
+    starts = {len(line) - len(line[2:].lstrip(" ").split(" ", 1)[1].lstrip(" ")) for line in algorithms}
+    assert len(starts) == 1, algorithms
+
+
+def _final_row(tmp_path, *extra) -> dict:
+    """The final-regret table's row run.py wrote for RUN_ARGS with ``extra`` flags."""
+    assert _run(tmp_path, *extra) == 0
+    with open(tmp_path / "f" / "custom_final.csv", newline="", encoding="utf-8") as handle:
+        return next(csv.DictReader(handle))
+
+
+def test_one_run_has_no_standard_error_of_its_slope(tmp_path):
+    row = _final_row(tmp_path, "--runs", "1")
+    assert row["slope_se"] == "" and row["sem_final_regret"] == ""  # NaN in the CSV, not 0.0
+
+
+def test_a_horizon_of_one_warns_nothing(tmp_path, recwarn):
+    row = _final_row(tmp_path, "--horizon", "1")
+    assert row["slope_last_decade"] == "" and not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+@pytest.mark.process
+def test_the_alpha_warning_is_printed_once(tmp_path):
+    proc = subprocess.run([sys.executable, "reproduce/run.py", *RUN_ARGS, "--param", "dts.alpha=0.3", "--out",
+                           str(tmp_path / "r"), "--figures", str(tmp_path / "f")], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("warning: alpha = 0.3 <= 0.5") == 1, proc.stderr
