@@ -18,9 +18,10 @@ Edits to the authors' code, all made at build time (no source file of theirs is 
   are not compiled; ``bench/authors_driver.cpp`` is the main.  The other 17 files of their Visual Studio
   project are compiled as they are (``-O2 -std=c++11``).
 
-Protocol (the driver's docstring has the details): run r of a cell calls ``srand(seed + r)`` with
-``seed = crc32("<matrix>/<algorithm>/T<horizon>") mod 2^30`` (``/reused`` appended for a reused cell), shuffles the arm order with
-``random_shuffle`` as their main does, builds a fresh ``CMAB_singleAlg`` and runs ``singleRun`` with their
+Protocol (the driver's comment has the details): run r of a cell calls ``srand(seed + r)`` with
+``seed = crc32("<matrix>/<algorithm>/T<horizon>") mod 2^30`` (``/reused`` appended for a reused cell),
+shuffles the arm order with ``random_shuffle`` as their main does, builds a fresh ``CMAB_singleAlg`` (a
+``_reused`` cell: one object for all runs, as their main does) and runs ``singleRun`` with their
 main's parameters (BTM gamma 1.3, RUCB/CCB alpha 0.51, SBM alpha 3, RMED2 alpha 3, ECW-RMED alpha 3 and
 beta 0.01).  The matrices are the project's (``data.load_dataset``; every pair sums to 1 exactly, which
 their single-algorithm loop requires).  Compiled with glibc, ``rand()`` has 31 bits (MSVC's has 15; the
