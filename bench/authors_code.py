@@ -63,17 +63,21 @@ EDITS = ("empty <tchar.h> and <SDKDDKVer.h> (Windows-only headers) in the includ
          "DuelingBandit.cpp, DuelingBandit_singleAlg.cpp and stdafx.cpp not compiled")
 CPP_INDEX = {name: index for index, name in enumerate(CPP_ALGORITHMS)}  # their ALG_* index of each algorithm
 ETE = ("btm", "savage")
-# Per matrix: the algorithms with a stored line there, at T = 1e5 (their regret at t <= 1e5 is read off
-# the stored T = 1e6 lines, a run being a prefix of a longer one), 100 runs; D-TS at T = 1e4 (its C++
-# costs ~40 us a slot at K = 5, ten times the others); BTM and SAVAGE at their own horizon 1e4, 200 runs.
+# Per matrix: the algorithms with a stored line there, at T = 1e5 (their regret at t <= 1e5 is read off the stored
+# T = 1e6 lines, a run being a prefix of a longer one), 100 runs; D-TS at T = 1e4 (its C++ costs ~40 us a slot at
+# K = 5, ten times the others); BTM and SAVAGE at their own horizon 1e4, 200 runs.  At K = 16 the C++ draws and
+# copies K^2 outcomes a slot (~10 times K = 5): Sushi, every algorithm at T = 1e4, BTM and SAVAGE at 1e3.
 PLAN_MATRICES = ("mslr5_condorcet", "mslr5_noncondorcet", "arxiv", "cyclic", "strong_borda", "gap",
                  "nc_strong_borda", "nc_cyclic")
+LARGER_MATRICES = ("sushi",)
 ANYTIME = ("dts_plus", "rucb", "rcs", "sparring", "ccb", "scb", "rmed1", "ecw_rmed")
 PLAN = tuple((matrix, algorithm, horizon, runs, False) for matrix in PLAN_MATRICES for algorithm, horizon, runs in (
     *((name, 100_000, 100) for name in ANYTIME), ("dts", 10_000, 100), ("btm", 10_000, 200),
     ("savage", 10_000, 200))) + (
     # MultiSBM's init() does not clear its SBMs: their main reuses one object for all runs (NOTES.md).
-    ("mslr5_condorcet", "multisbm", 100_000, 100, False), ("mslr5_condorcet", "multisbm", 100_000, 100, True))
+    ("mslr5_condorcet", "multisbm", 100_000, 100, False), ("mslr5_condorcet", "multisbm", 100_000, 100, True)) + tuple(
+    (matrix, algorithm, horizon, runs, False) for matrix in LARGER_MATRICES for algorithm, horizon, runs in (
+        *((name, 10_000, 100) for name in (*ANYTIME, "dts")), ("btm", 1_000, 200), ("savage", 1_000, 200)))
 
 
 def cell_seed(matrix: str, algorithm: str, horizon: int, reuse: bool) -> int:
@@ -161,7 +165,7 @@ def main() -> None:
     parser.add_argument("--cpp", type=Path, required=True, help="local clone of HuasenWu/DuelingBandits")
     parser.add_argument("--build", type=Path, default=Path(tempfile.gettempdir()) / "authors_build",
                         help="build folder, outside this repository")
-    parser.add_argument("--only", choices=PLAN_MATRICES, help="run the cells of one matrix only")
+    parser.add_argument("--only", choices=PLAN_MATRICES + LARGER_MATRICES, help="run the cells of one matrix only")
     args = parser.parse_args()
     source = check_clone(args.cpp)
     if ROOT in args.build.resolve().parents or args.build.resolve() == ROOT:
