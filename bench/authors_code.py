@@ -159,14 +159,14 @@ def update_provenance(clone: Path, cells: dict) -> None:
     path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
 
 
-def main() -> None:
+def main(argv=None) -> None:
     """Parse the arguments, build the authors' code and run the cells of PLAN not stored yet."""
     parser = OneLineParser(description=doc_summary(__doc__))
     parser.add_argument("--cpp", type=Path, required=True, help="local clone of HuasenWu/DuelingBandits")
     parser.add_argument("--build", type=Path, default=Path(tempfile.gettempdir()) / "authors_build",
                         help="build folder, outside this repository")
     parser.add_argument("--only", choices=PLAN_MATRICES + LARGER_MATRICES, help="run the cells of one matrix only")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     source = check_clone(args.cpp)
     if ROOT in args.build.resolve().parents or args.build.resolve() == ROOT:
         raise ValueError(f"--build {args.build}: inside this repository (the authors' code stays out of it)")
