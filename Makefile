@@ -1,5 +1,6 @@
 # Paper figures, tests and benchmarks.
-#   make all-figures          every figure, Table 9, the C18 diagnostic, the cost-against-K figure (from
+#   make all-figures          every figure, Table 9, the C18 diagnostic, the agreement with the authors' code
+#                             (docs/fidelity.md), the cost-against-K figure (from
 #                             bench/step_cost.csv) and figures/REPORT.md at paper scale from
 #                             the committed runs under results/ (nothing is computed; a few minutes of redrawing)
 #   make all-figures QUICK=1  a minutes-long smoke run of each, under figures/quick/ (not evidence)
@@ -22,14 +23,14 @@ C18_FLAGS := $(QUICK_FLAG) $(if $(FORCE),--force,) $(STORED_FLAG)
 FIGURES := fig1 fig2 fig3 fig4 fig5 fig6 fig7
 
 .PHONY: install all-figures $(FIGURES) table9 c18 large-scale asymptotic cost-vs-k report readme verify fast-agreement test test-process test-all \
-        lint bench bench-paper bench-targets clean
+        lint bench bench-paper bench-targets fidelity clean
 
 install:
 	python3 -m venv .venv
 	$(PYTHON) -m pip install -r requirements.txt
 
 # Table 9 (data only) and the C18 diagnostic (D-TS slot by slot, by design) have no fast path.  The report last.
-all-figures: $(FIGURES) $(if $(FAST),fast-agreement,table9 c18 large-scale asymptotic $(if $(QUICK),,cost-vs-k))
+all-figures: $(FIGURES) $(if $(FAST),fast-agreement,table9 c18 large-scale asymptotic fidelity $(if $(QUICK),,cost-vs-k))
 	$(MAKE) --no-print-directory report PYTHON="$(PYTHON)" QUICK="$(QUICK)" FAST="$(FAST)"
 
 fig1:
@@ -82,6 +83,11 @@ verify:
 # all lines), or bit for bit for an algorithm without fast path; writes figures[/quick]/fast/fast_agreement.csv.
 fast-agreement:
 	$(PYTHON) reproduce/fast_agreement.py --results results$(if $(QUICK),/quick,) --figures figures$(if $(QUICK),/quick,)/fast
+
+# The stored runs against the authors' own code (bench/authors_reference/, committed): figures/fidelity.csv and
+# docs/fidelity.md, in seconds.  bench/authors_code.py --cpp CLONE recomputes the reference runs (~35 CPU min).
+fidelity:
+	$(PYTHON) reproduce/fidelity.py
 
 test:
 	$(PYTHON) -m pytest -q

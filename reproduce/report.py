@@ -38,6 +38,8 @@ from reproduce.claims import (
 )
 from reproduce.cli import OneLineParser, doc_summary, main_guard
 from reproduce.constants_table import constants_frame, defaults_frame
+from reproduce.fidelity import TABLE as FIDELITY_TABLE
+from reproduce.fidelity import summary_line as fidelity_line
 from reproduce.harness.atomic import write_text_atomic
 from reproduce.harness.limits import check_folder_readable, check_output_folder
 from reproduce.harness.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT
@@ -51,7 +53,7 @@ FIGURE_COMMANDS = {"fig1_mslr": "make fig1", "fig2_regret_std": "make fig2", "fi
                    "fig7_pure_dts": "make fig7", "c18_elimination": "make c18",
                    "large_scale": "make large-scale FORCE=1", "asymptotic": "python reproduce/asymptotic.py"}
 # Each generated block and the file that holds it, relative to the README's folder (the repository root).
-BLOCK_FILES = {"summary": "README.md", "claims": "README.md", "bounds": "docs/figures.md",
+BLOCK_FILES = {"summary": "README.md", "fidelity": "README.md", "claims": "README.md", "bounds": "docs/figures.md",
                "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
                "bench": "bench/README.md", "asymptotic": "docs/asymptotic.md", "allocation": "docs/asymptotic.md",
                "asymptotic_cost": "docs/asymptotic.md"}
@@ -327,7 +329,7 @@ def generated_blocks(folder: Path) -> dict[str, str]:
     rest does not, ``summary``), ``claims`` (verdict counts per claim), ``compute`` (worker hours per figure),
     ``bounds`` (lower bounds and closest slopes), ``constants`` and ``defaults`` (``core/constants.py`` and
     the algorithms' defaults and presets, ``reproduce/constants_table.py``), ``bench`` (step costs,
-    ``bench_table``)."""
+    ``bench_table``), ``fidelity`` (agreement with the authors' code, ``figures/fidelity.csv``)."""
     claims = claims_table(folder)
     finals = load_tables(folder, "_final.csv")
     counts = verdict_summary(claims)
@@ -335,7 +337,8 @@ def generated_blocks(folder: Path) -> dict[str, str]:
     return {"summary": summary(claims, ""), "claims": markdown_table(counts),
             "compute": markdown_table(compute_table(folder)), "bounds": markdown_table(slope_table(finals)),
             "constants": markdown_table(constants_frame()), "defaults": markdown_table(defaults_frame()),
-            "bench": bench_table(), **asymptotic_blocks(folder)}
+            "bench": bench_table(), "fidelity": fidelity_line(pd.read_csv(FIDELITY_TABLE)),
+            **asymptotic_blocks(folder)}
 
 
 ASYMPTOTIC = "asymptotic"

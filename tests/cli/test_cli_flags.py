@@ -16,6 +16,7 @@ from reproduce import (
     asymptotic,
     c18_elimination,
     fast_agreement,
+    fidelity,
     fig1_mslr,
     fig2_regret_std,
     fig3_condorcet,
@@ -68,10 +69,11 @@ def test_each_script_offers_only_its_flags(module, capsys):
 # Every command line of the repository: the scripts of reproduce/ and bench/ and data/build_matrices.py.
 ENTRY_POINTS = {
     **{module.__name__.split(".")[-1]: module for module in (
-        asymptotic, c18_elimination, fast_agreement, fig1_mslr, fig2_regret_std, fig3_condorcet, fig4_noncondorcet,
-        fig5_diversity, fig6_delay, fig7_pure_dts, large_scale, lower_bounds, report, run, table9_mslr_subsets,
-        verify, build_matrices)},
-    **{f"bench/{name}": bench_script(name) for name in ("cost_vs_k", "paper_cost", "skip_ab", "step_cost", "targets")},
+        asymptotic, c18_elimination, fast_agreement, fidelity, fig1_mslr, fig2_regret_std, fig3_condorcet,
+        fig4_noncondorcet, fig5_diversity, fig6_delay, fig7_pure_dts, large_scale, lower_bounds, report, run,
+        table9_mslr_subsets, verify, build_matrices)},
+    **{f"bench/{name}": bench_script(name)
+       for name in ("authors_code", "cost_vs_k", "paper_cost", "skip_ab", "step_cost", "targets")},
 }
 
 

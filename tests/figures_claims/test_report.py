@@ -57,6 +57,7 @@ def test_a_missing_block_file_is_refused_before_anything_is_written(tmp_path, ca
     """--readme with a docs page missing or lacking its block: one line naming the file (and the block), exit 2,
     and no file touched, not even the README whose blocks could be written."""
     (tmp_path / "README.md").write_text("<!-- BEGIN generated: summary -->\nold\n<!-- END generated: summary -->\n"
+                                        "<!-- BEGIN generated: fidelity -->\nold\n<!-- END generated: fidelity -->\n"
                                         "<!-- BEGIN generated: claims -->\nold\n<!-- END generated: claims -->\n")
     readme = (tmp_path / "README.md").read_text()
     argv = ["--figures", str(ROOT / "figures"), "--readme", str(tmp_path / "README.md")]

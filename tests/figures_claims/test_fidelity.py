@@ -1,0 +1,167 @@
+"""``reproduce/fidelity.py``: the stored runs against the authors' own code, from the committed files.
+
+The committed reference runs and stored lines must agree cell by cell (the guard: it fails as soon as a stored
+line or a reference file leaves agreement, shown by scaling one line's regret), the generated page and table
+must be up to date, and the statistics are checked against plain transcriptions of their definitions."""
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from reproduce import fidelity
+from tests.bench_scripts import bench_script
+
+
+@pytest.fixture(scope="module")
+def committed():
+    """The comparison table recomputed from the committed reference runs and results."""
+    return fidelity.comparisons()
+
+
+def test_every_committed_cell_agrees_with_the_authors_code(committed):
+    """Recomputed from bench/authors_reference/ and results/: the smallest Holm-adjusted p of every cell is
+    above the family-wise level, for the stored lines and for the authors' code against itself."""
+    project = committed[committed.family == "project"]
+    assert len(project) >= 10
+    for family in ("project", "self"):
+        rows = committed[committed.family == family]
+        assert rows.min_p_holm.min() > fidelity.FAMILY_LEVEL, rows.sort_values("min_p_holm").head(3).to_string()
+
+
+def test_a_line_that_leaves_agreement_fails_the_guard(monkeypatch, committed):
+    """A stored line whose regret is 30% higher than it is stored is found to disagree (the guard can fail)."""
+    original = fidelity.project_regret
+    cell = next(cell for cell in fidelity.reference_cells() if cell.algorithm == "dts_plus" and not cell.reused)
+
+    def shifted(other, results=fidelity.RESULTS):
+        regret = original(other, results)
+        return regret * 1.3 if other == cell else regret
+
+    monkeypatch.setattr(fidelity, "project_regret", shifted)
+    table = fidelity.comparisons()
+    row = table[(table.family == "project") & (table.algorithm == cell.algorithm) & (table.matrix == cell.matrix)]
+    assert row.verdict.item() == fidelity.DISAGREES
+    assert (table.verdict == fidelity.DISAGREES).sum() == 1 + (committed.verdict == fidelity.DISAGREES).sum()
+
+
+def test_the_page_and_the_table_are_up_to_date(committed):
+    """docs/fidelity.md and figures/fidelity.csv are what reproduce/fidelity.py writes from the committed data."""
+    assert fidelity.PAGE.read_text() == fidelity.page(committed)
+    assert fidelity.TABLE.read_text() == committed.to_csv(index=False)
+
+
+def plain_holm(p_values):
+    """Holm's adjusted p-values straight from the definition: max over j <= i of (m - j + 1) p_(j), capped at 1."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda index: p_values[index])
+    adjusted = [0.0] * m
+    for rank, index in enumerate(order):
+        adjusted[index] = min(1.0, max((m - j) * p_values[order[j]] for j in range(rank + 1)))
+    return adjusted
+
+
+def test_holm_adjusted_matches_the_definition():
+    """Random p-values (with ties) and a hand-worked case."""
+    rng = np.random.default_rng(35)
+    for size in (1, 2, 7, 40):
+        p_values = np.round(rng.uniform(0, 0.2, size), 3)
+        np.testing.assert_allclose(fidelity.holm_adjusted(p_values), plain_holm(list(p_values)), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(fidelity.holm_adjusted([0.01, 0.04, 0.03, 0.5]), [0.04, 0.09, 0.09, 0.5])
+
+
+def plain_welch(a, b):
+    """Welch's two-sided p-value from the Welch-Satterthwaite formulas."""
+    va, vb = np.var(a, ddof=1) / len(a), np.var(b, ddof=1) / len(b)
+    t = (np.mean(a) - np.mean(b)) / math.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+    return 2 * stats.t.sf(abs(t), df)
+
+
+def plain_ks(a, b):
+    """The two-sample KS statistic: the largest gap between the two empirical distribution functions."""
+    points = np.concatenate([a, b])
+    return max(abs(np.mean(a <= x) - np.mean(b <= x)) for x in points)
+
+
+def test_cell_tests_match_plain_statistics():
+    """Welch at T and at each decade (Bonferroni over the decades below T), KS at T, and the means."""
+    rng = np.random.default_rng(7)
+    a, b = rng.gamma(2.0, 50.0, (60, 3)).cumsum(axis=1), rng.gamma(2.0, 55.0, (90, 3)).cumsum(axis=1)
+    tests = fidelity.cell_tests(a, b)
+    assert tests["p_mean"] == pytest.approx(plain_welch(a[:, -1], b[:, -1]), rel=1e-9)
+    assert tests["p_curve"] == pytest.approx(min(1.0, 2 * min(plain_welch(a[:, k], b[:, k]) for k in range(2))),
+                                             rel=1e-9)
+    assert stats.ks_2samp(a[:, -1], b[:, -1]).statistic == pytest.approx(plain_ks(a[:, -1], b[:, -1]))
+    assert tests["mean_a"] == pytest.approx(a[:, -1].mean()) and tests["mean_b"] == pytest.approx(b[:, -1].mean())
+    assert fidelity.welch_p(np.ones(5), np.ones(4)) == 1.0
+
+
+def test_detectable_difference_has_the_stated_power():
+    """A shift of the detectable size is found at the strictest Holm level in ~80% of normal samples; the
+    tolerance is four binomial standard deviations of 2000 trials."""
+    rng = np.random.default_rng(11)
+    tests, runs, trials = 30, 100, 2000
+    se = math.sqrt(2 / runs)
+    shift = fidelity.detectable_difference(se, tests)
+    found = sum(plain_welch(rng.normal(0, 1, runs), rng.normal(shift, 1, runs)) < fidelity.FAMILY_LEVEL / tests
+                for _ in range(trials))
+    assert abs(found / trials - fidelity.POWER) < 4 * math.sqrt(fidelity.POWER * (1 - fidelity.POWER) / trials)
+
+
+def test_reference_files_and_the_plan_agree():
+    """Every cell of bench/authors_code.py's PLAN is a committed file, every committed file a cell of the plan,
+    each with its run count and the seeds the plan gives it, and their decade columns are increasing."""
+    authors = bench_script("authors_code")
+    planned = {(matrix, name, horizon, reuse): runs for matrix, name, horizon, runs, reuse in authors.PLAN}
+    stored = {(cell.matrix, cell.algorithm, cell.horizon, cell.reused): cell for cell in fidelity.reference_cells()}
+    assert set(stored) <= set(planned)
+    for key, cell in stored.items():
+        table = pd.read_csv(cell.path)
+        assert list(table.run) == list(range(planned[key]))
+        assert list(table.seed) == [authors.cell_seed(*key) + run for run in range(planned[key])]
+        regret = fidelity.reference_regret(cell)
+        assert np.all(np.diff(regret, axis=1) >= 0)
+
+
+def test_bad_reference_name_and_bad_clone_are_value_errors(tmp_path):
+    """A file under the reference folder that is not named like a cell, and a --cpp folder that is not the
+    authors' clone, are errors naming the path (main_guard makes them one line and exit status 2)."""
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "notes.csv").write_text("x\n")
+    with pytest.raises(ValueError, match="notes.csv"):
+        fidelity.reference_cells(tmp_path)
+    with pytest.raises(ValueError, match="not a clone"):
+        bench_script("authors_code").check_clone(tmp_path)
+
+
+def test_every_reference_cell_with_a_stored_line_is_compared(committed):
+    """No cell is silently dropped: each fresh reference cell has a self row, and a project row unless its
+    stored line is missing; the families are corrected separately over all their p-values."""
+    cells = [cell for cell in fidelity.reference_cells() if not cell.reused]
+    assert (committed.family == "self").sum() == len(cells)
+    for family, rows in committed.groupby("family"):
+        flat = rows[list(fidelity.P_COLUMNS)].to_numpy().ravel()
+        adjusted = rows[[f"{column}_holm" for column in fidelity.P_COLUMNS]].to_numpy().ravel()
+        np.testing.assert_allclose(adjusted, fidelity.holm_adjusted(flat), err_msg=family)
+    assert not list(itertools.filterfalse(lambda name: name in fidelity.CPP_ALGORITHMS, committed.algorithm))
+
+
+def test_regrets_are_compared_on_their_lattice():
+    """Two sums of the same slot costs formed in another order differ by rounding errors; on the lattice of
+    multiples of 1 / (2 (K - 1)) they are equal, so KS sees no step between them (K = 6 for ArXiv: 1/10)."""
+    exact = np.array([[5332.8, 5333.6]])
+    assert np.array_equal(fidelity.on_lattice(exact - 2.5e-10, "arxiv"), fidelity.on_lattice(exact, "arxiv"))
+    np.testing.assert_allclose(fidelity.on_lattice(exact + 0.04, "arxiv"), exact)
+
+
+def test_multisbm_state_leaks_between_runs_of_the_authors_main(committed):
+    """NOTES.md's defect, from the committed runs: one MultiSBM object reused for every run (as the authors'
+    single-algorithm main does) has a higher mean R(T) than a fresh object per run, by both tests."""
+    reused = committed[committed.family == "reused"]
+    assert list(reused.algorithm) == ["multisbm"]
+    row = reused.iloc[0]
+    assert row.mean_a > 2 * row.mean_b and row.p_mean < 1e-6 and row.p_ks < 1e-6
