@@ -22,12 +22,16 @@ READ_FLAGS := $(QUICK_FLAG) $(if $(FAST),--fast,)
 C18_FLAGS := $(QUICK_FLAG) $(if $(FORCE),--force,) $(STORED_FLAG)
 FIGURES := fig1 fig2 fig3 fig4 fig5 fig6 fig7
 
-.PHONY: install all-figures $(FIGURES) table9 c18 large-scale asymptotic cost-vs-k report readme verify fast-agreement test test-process test-all \
+.PHONY: install warm-cache all-figures $(FIGURES) table9 c18 large-scale asymptotic cost-vs-k report readme verify fast-agreement test test-process test-all \
         lint bench bench-paper bench-targets fidelity clean
 
 install:
 	python3 -m venv .venv
 	$(PYTHON) -m pip install -r requirements.txt
+
+# Compile every kernel and every algorithm's loop once into numba's cache (docs/install.md#first-use).
+warm-cache:
+	$(PYTHON) reproduce/warm_cache.py
 
 # Table 9 (data only) and the C18 diagnostic (D-TS slot by slot, by design) have no fast path.  The report last.
 all-figures: $(FIGURES) $(if $(FAST),fast-agreement,table9 c18 large-scale asymptotic fidelity $(if $(QUICK),,cost-vs-k))

@@ -13,10 +13,29 @@ call costs about as much as a cheap slot) the loop asks it to decide, in at most
 distributed as the slot-by-slot selections would be; the loop then adds their regret, g2w and self
 counts without simulating them.  ``skip`` returns (0, -1) when it does not apply.  Without a skip, a
 run goes through the plain loop, unchanged.
+
+Each algorithm gets its own entry point (``entry_point``): the loop's code compiled with that algorithm's
+select, update and skip as globals, cached on disk like every kernel, so that a process whose cache is warm
+compiles nothing (the loop takes no function arguments, the one form numba can cache).  The loop runs in
+segments: it returns to Python about every ``SEGMENT_SECONDS`` (the next segment continues from the state
+it left, so the draws and sums are those of one uninterrupted loop), which lets a signal handler run during
+a long run.
 """
+
+import time
+import types
 
 import numpy as np
 from numba import njit
+
+SEGMENT_SECONDS = 0.1  # the compiled loop returns to Python about this often (a signal is handled then)
+FIRST_SEGMENT = 4096  # slots of a run's first segment; doubled while a segment takes under SEGMENT_SECONDS / 2
+CACHED_PACKAGES = ("core", "algorithms")  # kernels whose sources the cache folder's digest covers (core/__init__.py)
+# The carried loop state, in one int64 array between segments: the next slot, the next checkpoint's index,
+# the comparisons waiting for delivery, whether the last simulated slot was a self-comparison.
+SLOT, CHECKPOINT, PENDING, AFTER_SELF = range(4)
+_ENTRY_POINTS = {}  # (select, update, skip) -> njit entry point (entry_point)
+_select = _update = _skip = None  # the template's kernels: every entry point binds these names to its own
 
 
 def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts, skip=None):
@@ -62,53 +81,85 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
         raise ValueError(f"self_counts, zeta and gap need one entry per arm ({P.shape[0]}), "
                          f"got {len(self_counts)}, {len(zeta)} and {len(gap)}")
     delay = min(int(delay), int(checkpoints[-1]) + 1)
-    _loop(select, update, _never_skip if skip is None else skip, skip is not None, state, rng, P, zeta, gap,
-          checkpoints, delay, regret, g2w, self_counts)
+    loop = entry_point(select, update, _never_skip if skip is None else skip)
+    horizon = int(checkpoints[-1])
+    buffers = (np.empty(delay, np.int64), np.empty(delay, np.int64), np.empty(delay, np.bool_),
+               np.empty(delay, np.int64))
+    carried = np.array([1, 0, 0, 0], np.int64)
+    sums = np.zeros(2)
+    segment = FIRST_SEGMENT
+    while carried[SLOT] <= horizon:
+        started = time.perf_counter()
+        loop(skip is not None, state, rng, P, zeta, gap, checkpoints, delay, *buffers, carried, sums,
+             min(horizon, int(carried[SLOT]) + segment - 1), regret, g2w, self_counts)
+        if time.perf_counter() - started < SEGMENT_SECONDS / 2:
+            segment *= 2
 
 
-@njit
+def entry_point(select, update, skip):
+    """The compiled loop of one algorithm: ``_loop_segment`` with ``select``, ``update`` and ``skip`` (njit
+    functions) as its globals, made once per process and triple.  Its name in numba's cache names the three
+    kernels; it is cached on disk only if all three are module-level functions of ``CACHED_PACKAGES``
+    (the cache folder is keyed by their sources; a kernel elsewhere, or one made by a factory, which two
+    could share a name, is compiled in each process instead)."""
+    key = (select, update, skip)
+    if key not in _ENTRY_POINTS:
+        kernels = [kernel.py_func for kernel in key]
+        names = [f"{kernel.__module__}.{kernel.__qualname__}" for kernel in kernels]
+        cache = all(name.split(".")[0] in CACHED_PACKAGES and "<" not in name for name in names)
+        template = _loop_segment
+        loop = types.FunctionType(template.__code__, {**template.__globals__, "_select": select,
+                                                      "_update": update, "_skip": skip}, template.__name__)
+        loop.__qualname__ = "_loop_segment__" + "__".join(name.replace(".", "_") for name in names)
+        loop.__doc__ = template.__doc__
+        _ENTRY_POINTS[key] = njit(cache=cache)(loop)
+    return _ENTRY_POINTS[key]
+
+
+@njit(cache=True)
 def _never_skip(state, t, rng, t_limit):
     """The skip of an algorithm without one (never called: ``may_skip`` is False)."""
     return 0, -1
 
 
-@njit
-def _loop(select, update, skip, may_skip, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts):
-    """``simulate`` slot by slot, and, if ``may_skip``, with runs of self-comparisons decided by ``skip``
-    (same law, fewer slots simulated).  Without skipping, exactly the loop the stored results were made
-    with (the same random draws in the same order).
+def _loop_segment(may_skip, state, rng, P, zeta, gap, checkpoints, delay, buffer_a1, buffer_a2, buffer_won, buffer_t,
+                  carried, sums, stop, regret, g2w, self_counts):
+    """``simulate`` slot by slot from slot ``carried[SLOT]`` until a slot after ``stop`` (or the horizon), and,
+    if ``may_skip``, with runs of self-comparisons decided by ``_skip`` (same law, fewer slots simulated);
+    the template of every entry point (``entry_point`` binds ``_select``, ``_update`` and ``_skip``).
+    ``carried`` (SLOT, CHECKPOINT, PENDING, AFTER_SELF), ``sums`` (the two cumulative regrets) and the
+    delivery buffers hold the loop's state from one segment to the next, so that segments ending anywhere
+    make the same draws and sums as one loop: without skipping, exactly the loop the stored results were
+    made with (the same random draws in the same order).  ``stop`` never limits a skip (a segment may end
+    past it).
 
-    The limit given to ``skip`` is the next checkpoint (so regrets are recorded where they fall) and,
+    The limit given to ``_skip`` is the next checkpoint (so regrets are recorded where they fall) and,
     with delayed feedback and comparisons waiting, the next delivery slot (the state changes there);
     the horizon is the last checkpoint.  Skipped slots buffer nothing: a self-comparison changes only
-    the never-read diagonal, which ``skip`` updates itself.
+    the never-read diagonal, which ``_skip`` updates itself.
     """
     horizon = checkpoints[checkpoints.shape[0] - 1]
     zeta_star = np.max(zeta)
-    buffer_a1 = np.empty(delay, np.int64)
-    buffer_a2 = np.empty(delay, np.int64)
-    buffer_won = np.empty(delay, np.bool_)
-    buffer_t = np.empty(delay, np.int64)
-    pending = 0
-    cumulative = 0.0
-    cumulative_g2w = 0.0
-    k = 0
-    t = np.int64(1)  # typed, not Literal[int](1): a literal would compile every select/update/skip twice
-    after_self = False
-    while t <= horizon:
+    t = carried[SLOT]
+    k = carried[CHECKPOINT]
+    pending = carried[PENDING]
+    after_self = carried[AFTER_SELF] != 0
+    cumulative = sums[0]
+    cumulative_g2w = sums[1]
+    while t <= horizon and t <= stop:
         slots = 0
         if may_skip and after_self:
             limit = checkpoints[k]
             if delay > 1 and pending > 0:
                 limit = min(limit, ((t + delay - 1) // delay) * delay)
-            slots, arm = skip(state, t, rng, limit)
+            slots, arm = _skip(state, t, rng, limit)
         if slots > 0:
             cumulative += slots * (zeta_star - zeta[arm])
             cumulative_g2w += slots * 2.0 * gap[arm]
             self_counts[arm] += slots
             t += slots
         else:
-            a1, a2 = select(state, t, rng)
+            a1, a2 = _select(state, t, rng)
             after_self = a1 == a2
             a1_won = rng.random() < P[a1, a2]
             cumulative += zeta_star - 0.5 * (zeta[a1] + zeta[a2])
@@ -116,7 +167,7 @@ def _loop(select, update, skip, may_skip, state, rng, P, zeta, gap, checkpoints,
             if a1 == a2:
                 self_counts[a1] += 1
             if delay == 1:
-                update(state, a1, a2, a1_won, t)
+                _update(state, a1, a2, a1_won, t)
             else:
                 buffer_a1[pending] = a1
                 buffer_a2[pending] = a2
@@ -127,9 +178,15 @@ def _loop(select, update, skip, may_skip, state, rng, P, zeta, gap, checkpoints,
         last = t - 1
         if delay > 1 and last % delay == 0:
             for b in range(pending):
-                update(state, buffer_a1[b], buffer_a2[b], buffer_won[b], buffer_t[b])
+                _update(state, buffer_a1[b], buffer_a2[b], buffer_won[b], buffer_t[b])
             pending = 0
         if last == checkpoints[k]:
             regret[k] = cumulative
             g2w[k] = cumulative_g2w
             k += 1
+    carried[SLOT] = t
+    carried[CHECKPOINT] = k
+    carried[PENDING] = pending
+    carried[AFTER_SELF] = after_self
+    sums[0] = cumulative
+    sums[1] = cumulative_g2w

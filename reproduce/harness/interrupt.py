@@ -5,11 +5,20 @@
 runner stops its workers and re-raises ``Interrupted`` with the number of chunks stored, and
 ``main_guard`` prints it as one line and exits with 128 + the signal number (130 for SIGINT, 143 for
 SIGTERM, 129 for SIGHUP).
+
+The handler never raises inside numba: while numba holds its compiler lock (compiling, or loading a
+kernel from the cache, with LLVM objects in use), a signal is only recorded, and ``Interrupted`` is
+raised as the outermost compile returns and releases the lock.  A compiled loop never runs a Python
+handler: ``core.simulate`` returns to Python about every ``SEGMENT_SECONDS``, where the handler runs.
 """
 
 import signal
+import threading
+
+from numba.core import event
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+COMPILER_LOCK = "numba:compiler_lock"  # numba's event around every hold of its compiler lock
 
 
 class Interrupted(BaseException):
@@ -31,14 +40,49 @@ class Interrupted(BaseException):
         return f"interrupted; {self.progress}, rerun to resume" if self.progress else "interrupted; rerun to resume"
 
 
-def _raise(signum, _frame):
-    """Signal handler: ignore further termination signals, then raise ``Interrupted`` in the main thread."""
+class _CompilerLockWatch(event.Listener):
+    """How deep the main thread (where signal handlers run) is in numba's compiler lock, and the signal
+    that arrived inside it; other threads' holds are not counted."""
+
+    def __init__(self):
+        """Outside the lock, no signal waiting, not yet registered with numba."""
+        self.depth = 0
+        self.pending = None
+        self.registered = False
+
+    def on_start(self, _event):
+        """The lock is being taken (again)."""
+        if threading.current_thread() is threading.main_thread():
+            self.depth += 1
+
+    def on_end(self, _event):
+        """The lock was released; once the outermost hold is, raise the signal that arrived inside it."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        self.depth -= 1
+        if self.depth == 0 and self.pending is not None:
+            signum, self.pending = self.pending, None
+            raise Interrupted(signum)
+
+
+_WATCH = _CompilerLockWatch()
+
+
+def _on_signal(signum, _frame):
+    """Signal handler: ignore further termination signals, then raise ``Interrupted`` in the main thread,
+    or, inside numba's compiler lock, leave it to ``_CompilerLockWatch`` to raise once the lock is released."""
     for other in SIGNALS:
         signal.signal(other, signal.SIG_IGN)
-    raise Interrupted(signum)
+    if _WATCH.depth > 0:
+        _WATCH.pending = signum
+    else:
+        raise Interrupted(signum)
 
 
 def catch_signals() -> None:
-    """Make SIGTERM, SIGINT and SIGHUP raise ``Interrupted`` (call from the main thread)."""
+    """Make SIGTERM, SIGINT and SIGHUP raise ``Interrupted`` (call from the main thread), never inside numba."""
+    if not _WATCH.registered:
+        event.register(COMPILER_LOCK, _WATCH)
+        _WATCH.registered = True
     for signum in SIGNALS:
-        signal.signal(signum, _raise)
+        signal.signal(signum, _on_signal)

@@ -30,6 +30,7 @@ from reproduce import (
     run,
     table9_mslr_subsets,
     verify,
+    warm_cache,
 )
 from reproduce.cli import COMPUTE_FLAGS, doc_summary
 from reproduce.harness.paths import ROOT
@@ -71,7 +72,7 @@ ENTRY_POINTS = {
     **{module.__name__.split(".")[-1]: module for module in (
         asymptotic, c18_elimination, fast_agreement, fidelity, fig1_mslr, fig2_regret_std, fig3_condorcet,
         fig4_noncondorcet, fig5_diversity, fig6_delay, fig7_pure_dts, large_scale, lower_bounds, report, run,
-        table9_mslr_subsets, verify, build_matrices)},
+        table9_mslr_subsets, verify, warm_cache, build_matrices)},
     **{f"bench/{name}": bench_script(name)
        for name in ("authors_code", "cost_vs_k", "paper_cost", "skip_ab", "step_cost", "targets")},
 }
