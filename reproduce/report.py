@@ -11,6 +11,7 @@ number in them is typed by hand; ``--check`` only compares and exits 1 if a file
 Usage: ``python reproduce/report.py [--figures DIR] [--readme README.md [--check]]``.
 """
 
+import math
 import os
 import re
 import sys
@@ -363,6 +364,11 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
             if line["trapped_runs"] > 0 and line["runs"] > 0:
                 cell += f", {int(line['trapped_runs'])} trapped"
             row[line["label"]] = cell
+        dts = part[part["algorithm"] == "dts"]
+        if len(dts) and math.isfinite(dts["loglog_weight"].iloc[0]):
+            fit = dts.iloc[0]
+            row["D-TS limit; weight of ln ln t"] = (f"{fit['slope_limit']:.3g} +- {fit['slope_limit_se']:.2g}; "
+                                                    f"{fit['loglog_weight']:.3g} +- {fit['loglog_weight_se']:.2g}")
         rows.append(row)
     shares = allocation.assign(**{column: allocation[column].map(lambda v: f"{v:.3g}") for column in
                                   ("winner_pairs", "partner_pairs", "other_pairs", "self_comparisons",

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from algorithms.base import MAX_EXACT_HORIZON
 from data import Dataset, load_dataset
 from reproduce import run, verify
 from reproduce.harness import cost, runner
@@ -167,7 +168,8 @@ def test_a_plan_of_years_is_refused_before_anything_is_written(tmp_path):
 def test_a_million_one_run_chunks_are_refused_before_they_are_planned(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "chunk_plan", lambda *args: pytest.fail("planned"))
     with pytest.raises(ValueError, match=r"^the plan has 1000000 chunk files, more than 100000 .*use fewer --runs$"):
-        run_lines([Line("mslr5_condorcet", "dts", 10**15, 10**6, (("sampling", "fast"),))], "t", tmp_path, 1,
+        # slot by slot, one run a chunk (a fast line on a Condorcet matrix is chunked by its cost: runner.chunk_size)
+        run_lines([Line("mslr5_condorcet", "dts", 10**15, 10**6)], "t", tmp_path, 1,
                   n_jobs=1, progress=False, backend="sequential", max_cpu_hours=math.inf)
 
 
@@ -178,13 +180,13 @@ def test_a_plan_whose_results_exceed_the_memory_is_refused(tmp_path, monkeypatch
         run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential", max_cpu_hours=1.0)
 
 
-def test_a_fast_run_on_a_condorcet_matrix_at_t_1e18_is_accepted_and_runs(tmp_path):
+def test_a_fast_run_on_a_condorcet_matrix_at_the_largest_exact_horizon_is_accepted_and_runs(tmp_path):
     # The asymptotic study's lines: the slots a fast path does not skip grow like log T.
-    line = Line("mslr5_condorcet", "dts", 10**18, 1, (("sampling", "fast"),))
+    line = Line("mslr5_condorcet", "dts", MAX_EXACT_HORIZON, 1, (("sampling", "fast"),))
     assert cost.estimated_line_seconds(line, load_dataset(line.dataset)) < 1.0
     (result,) = run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential",
                           max_cpu_hours=1e-3)
-    assert result.checkpoints[-1] == 10**18
+    assert result.checkpoints[-1] == MAX_EXACT_HORIZON
 
 
 def test_the_cost_model_reads_the_measured_step_costs():
