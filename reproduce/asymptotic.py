@@ -79,6 +79,7 @@ PANELS = tuple(
 ALLOCATION_RUNS = 10
 ALLOCATION_MAX_ARMS = 32
 DTS_FAMILY = ("dts", "dts_plus")
+RATIO_TICKS = (0.5, 1, 2, 5, 10, 20, 50)  # the x ticks of the slope-over-bound figure
 
 
 def bounds_of(panels, args) -> dict:
@@ -343,6 +344,7 @@ def ratio_figure(table: pd.DataFrame, stem) -> None:
         ax.plot([winner_over_bound] * 2, [k - 0.4, k + 0.4], color="0.35", linestyle=(0, (1, 1.5)), linewidth=1.2)
     ax.axvline(1.0, color="0.35", linewidth=1.4)
     ax.set_xscale("log")
+    ax.set_xticks(RATIO_TICKS, [f"{tick:g}" for tick in RATIO_TICKS])
     ax.set_yticks(range(len(panels)), panels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel("last-decade slope / lower bound C (1 = the bound; dotted: C_w / C)", fontsize=8)

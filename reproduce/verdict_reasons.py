@@ -310,24 +310,56 @@ def rmed2_sign(panel: str) -> Reason:
     def text(n: Numbers) -> str:
         """Both RMED2 slopes against C."""
         paper = asymptotic_row(n, panel, "RMED2 (paper)")
-        return (f"{slope_against_bounds(n, panel, 'rmed2')}: the authors' score of a partner has the opposite sign of "
-                f"the RMED2 paper's, so it takes the winner as every arm's partner; with the paper's sign the slope is "
-                f"{paper['slope_last_decade']:.3g}, {paper['slope_over_bound']:.1f}x C")
+        return (f"{slope_against_bounds(n, panel, 'rmed2')}: the authors' score of a partner has the opposite sign "
+                "of the RMED2 paper's, so it prefers the partner of the highest estimated regret, not the lowest; with "
+                f"the paper's sign the slope is {paper['slope_last_decade']:.3g}, {paper['slope_over_bound']:.1f}x C")
     return Reason(RMED2_SIGN, ASYMPTOTIC_DOC, text)
 
 
 def from_below(panel: str) -> Reason:
-    """A4: the fitted weight of ln ln t is negative."""
+    """A4: the fitted weight of ln ln t is negative, or not distinguishable from 0."""
     def text(n: Numbers) -> str:
         """The fitted limit and weight of D-TS's slope."""
         row = asymptotic_row(n, panel, "dts")
-        return (f"D-TS's slope per decade rises towards its limit {row['slope_limit']:.3g}: the fitted weight of "
-                f"ln ln t is {row['loglog_weight']:.3g} +- {row['loglog_weight_se']:.2g}; Theorem 2's K^2 log log T "
-                "is an upper bound, and the regret approaches its C' ln T from below")
+        weight, se = row["loglog_weight"], row["loglog_weight_se"]
+        sign = "negative" if weight + NOISE_SE * se < 0 else "not distinguishable from 0"
+        return (f"D-TS's fitted weight of ln ln t is {weight:.3g} +- {se:.2g}, {sign} (limit of the slope "
+                f"{row['slope_limit']:.3g}): Theorem 2's K^2 log log T is an upper bound; where the slope still moves "
+                "it rises towards its limit")
     return Reason(FROM_BELOW, ASYMPTOTIC_DOC, text)
 
 
+def constant_swamped(panel: str) -> Reason:
+    """C5 at T = 2**53 where D-TS's R(T) is no longer below RMED1's: both slopes tend to C_w."""
+    def text(n: Numbers) -> str:
+        """D-TS's and RMED1's slopes against C_w and their R(T)."""
+        dts, rmed1 = (asymptotic_row(n, panel, name) for name in ("dts", "rmed1"))
+        return (f"{slope_against_bounds(n, panel, 'dts')}, RMED1's {rmed1['slope_last_decade']:.3g}: both show every "
+                f"arm beaten by the winner, so both tend to C_w, and at T = 2^53 the slope term swamps D-TS's smaller "
+                f"constant (R(T) {n.ratio(ASYMPTOTIC, panel, 'dts', 'rmed1'):.2f}x RMED1's, "
+                f"{n.distance(ASYMPTOTIC, panel, 'dts', 'rmed1'):.1f} standard errors apart)")
+    return Reason(PARTNER, ASYMPTOTIC_DOC, text)
+
+
+def ecw_rmed_slope(panel: str) -> Reason:
+    """C5 at T = 2**53 where ECW-RMED's slope is far above D-TS's and RMED1's."""
+    def text(n: Numbers) -> str:
+        """ECW-RMED's slope against D-TS's and RMED1's."""
+        ecw, dts, rmed1 = (asymptotic_row(n, panel, name) for name in ("ecw_rmed", "dts", "rmed1"))
+        return (f"at T = 2^53 ECW-RMED's slope is {ecw['slope_last_decade']:.3g}, "
+                f"{ecw['slope_last_decade'] / dts['slope_last_decade']:.1f}x D-TS's and "
+                f"{ecw['slope_last_decade'] / rmed1['slope_last_decade']:.1f}x RMED1's, which agree: ECW-RMED keeps "
+                "paying for pairs of two non-winners, as at T = 1e6")
+    return Reason(DATA_VS_TEXT, SUSHI_DOC, text)
+
+
 SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
+# The asymptotic study's panels whose rows need each kind of reason (reproduce/asymptotic.py).
+CONSTANT_FACTOR_PANELS = ("(b) StrongBorda", "(c) ArXiv", "(e) MSLR K=5, Condorcet", "(f) MSLR K=16, Condorcet")
+PARTNER_PANELS = ("(a) Cyclic", "(b) StrongBorda")
+RMED2_SIGN_PANELS = ("(a) Cyclic", "(b) StrongBorda", "(d) Sushi")
+FROM_BELOW_PANELS = ("(a) Cyclic", "(b) StrongBorda", "(c) ArXiv", "(d) Sushi", "(e) MSLR K=5, Condorcet",
+                     "(f) MSLR K=16, Condorcet")
 PERFECT, NAVIGATIONAL = "(a) MSLR Perfect, K=136", "(b) MSLR Navigational, K=136"
 CDC = "(c) MSLR Informational-CDC, K=135"
 INFORMATIONAL = "(d) MSLR Informational, K=136, no Condorcet winner"
@@ -376,6 +408,13 @@ REASONS: dict[tuple[str, str], Reason] = {
     ("L1", f"{CDC}{LONG_SUFFIX}: MergeDTS (best)"): mergedts_against_dts(CDC, "MergeDTS (best)", LONG_SUFFIX),
     **{("L2", f"{INFORMATIONAL}: {merge}"): merge_without_condorcet(INFORMATIONAL, merge)
        for merge in ("MergeDTS", "MergeDTS (best)", "MergeRUCB", "MergeRUCB (best)")},
+    **{("A1", f"Asymptotic {panel}"): partner_not_winner(panel, "dts") for panel in PARTNER_PANELS},
+    **{("A2", f"Asymptotic {panel}: RMED2"): rmed2_sign(panel) for panel in RMED2_SIGN_PANELS},
+    **{("A4", f"Asymptotic {panel}"): from_below(panel) for panel in FROM_BELOW_PANELS},
+    ("C5", "Asymptotic (a) Cyclic"): constant_swamped("(a) Cyclic"),
+    ("C5", "Asymptotic (d) Sushi"): ecw_rmed_slope("(d) Sushi"),
+    **{("C5", f"Asymptotic {panel}"): order_and_factor(ASYMPTOTIC, panel, "rmed1", "dts", "much smaller constant")
+       for panel in CONSTANT_FACTOR_PANELS},
 }
 
 

@@ -1,6 +1,7 @@
 """The fast paths near the largest exact horizon (docs/harness.md#the-largest-exact-horizon): the law of D-TS's
 skipped stretches at t = 1e15 and at 2**53 against slot-by-slot selection from the same state, the exact ln t
-boundaries of the deterministic skips there, and the refusal of larger horizons."""
+boundaries of the deterministic skips there (the ends of their runs of self-comparisons where a slot-by-slot walk
+ends them, from states reached at 1e15 and 5e15), and the refusal of larger horizons."""
 
 import math
 
@@ -9,11 +10,13 @@ import pytest
 
 from algorithms import get_algorithm
 from algorithms.base import MAX_EXACT_HORIZON
+from core.simulate import simulate
 from core.skipping import first_slot_reaching, last_slot_before
 from data import load_dataset
 from reproduce.harness.runner import Line, run_one, validate_line
 from tests.algorithms.test_dts import stats_from_wins
 from tests.algorithms.test_dts_fast import ALPHA, counts_pvalue, homogeneity_pvalue, window_counts
+from tests.algorithms.test_skip_exact import _walk, copy_state
 
 # Statistics in which arm 0 (400 comparisons per pair, 90 % won) is the only candidate that every other arm's
 # bound leaves alone at ln t = 34.5 (t = 1e15) while arms 1-3 (40 comparisons against arm 0, 80 % lost) still
@@ -88,3 +91,52 @@ def test_a_run_to_the_largest_horizon_adds_up():
     # the pseudo-counts (1e-6 comparisons of every pair, docs/algorithms.md#shared-building-blocks) add ~1e-5
     assert out["final"] == pytest.approx(regret_self + regret_pairs, abs=1e-4)
 
+
+
+def state_at(name, dataset, t_reached, seed):
+    """A state of ``name`` with its exact skip after a fast-path run of ``t_reached`` slots on ``dataset``
+    (unshuffled), and the run's generator."""
+    spec = get_algorithm(name)
+    P = load_dataset(dataset).P
+    state = spec.make_state(P.shape[0], params={"skip": "exact"})
+    rng = np.random.default_rng(seed)
+    zeros = np.zeros(P.shape[0])
+    simulate(spec.select, spec.update, state, rng, P, zeros, zeros, np.array([t_reached]), 1, np.zeros(1),
+             np.zeros(1), np.zeros(P.shape[0], np.int64), spec.skip(state))
+    return spec, state, rng
+
+
+@pytest.mark.parametrize("name,dataset", [("rucb", "sushi"), ("rucb", "mslr16_condorcet"), ("rmed1", "sushi"),
+                                          ("rmed2", "sushi"), ("ecw_rmed", "sushi")])
+@pytest.mark.parametrize("t_reached", [10**15, 5 * 10**15])
+def test_deterministic_skips_end_where_the_slot_by_slot_walk_does_at_large_t(name, dataset, t_reached):
+    """From a state reached at t = 1e15 or 5e15, the slot at which the skip's run of self-comparisons ends (its
+    next exploration, found by the skip itself) is approached slot by slot from 300 slots before: both walks,
+    with and without the skip, give the same self-comparisons and the same next pair, across 5 such ends.  (CCB
+    picks among its candidate winners at random in every slot, so its walks do not replay bit for bit: its skip is
+    checked in law, ``tests/algorithms/test_skip_exact.py``.)"""
+    spec, state, rng = state_at(name, dataset, t_reached, 11)
+    t, checked = t_reached + 1, 0
+    while checked < 5 and t < MAX_EXACT_HORIZON - 1000:
+        probe = copy_state(state)
+        slots, _arm = spec.skip(state)(probe, t, np.random.default_rng(0), MAX_EXACT_HORIZON)
+        if slots == 0:  # an exploration slot now: take it and look again
+            a1, a2 = spec.select(state, t, rng)
+            spec.update(state, a1, a2, rng.random() < load_dataset(dataset).P[a1, a2], t)
+            t += 1
+            continue
+        end = t + slots  # the first slot the skip leaves to select
+        start = max(t, end - 300)
+        walked = []
+        for use_skip in (False, True):
+            frozen = copy_state(state)
+            if start > t:
+                spec.skip(frozen)(frozen, t, np.random.default_rng(0), start - 1)
+            walked.append(_walk(spec.select, spec.update, spec.skip(frozen), use_skip, frozen,
+                                np.random.default_rng(1), start, end + 300)[:3])
+        assert walked[0] == walked[1], f"{name} on {dataset}: run end near {end}: {walked}"
+        assert walked[0][1] != -1, "the walk must reach the exploration the skip stopped before"
+        checked += 1
+        spec.skip(state)(state, t, np.random.default_rng(0), end - 1)
+        t = end
+    assert checked == 5
