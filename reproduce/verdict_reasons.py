@@ -359,7 +359,7 @@ CONSTANT_FACTOR_PANELS = ("(b) StrongBorda", "(c) ArXiv", "(e) MSLR K=5, Condorc
 PARTNER_PANELS = ("(a) Cyclic", "(b) StrongBorda")
 RMED2_SIGN_PANELS = ("(a) Cyclic", "(b) StrongBorda", "(d) Sushi")
 FROM_BELOW_PANELS = ("(a) Cyclic", "(b) StrongBorda", "(c) ArXiv", "(d) Sushi", "(e) MSLR K=5, Condorcet",
-                     "(f) MSLR K=16, Condorcet")
+                     "(f) MSLR K=16, Condorcet", "(g) MSLR K=32, Condorcet")
 PERFECT, NAVIGATIONAL = "(a) MSLR Perfect, K=136", "(b) MSLR Navigational, K=136"
 CDC = "(c) MSLR Informational-CDC, K=135"
 INFORMATIONAL = "(d) MSLR Informational, K=136, no Condorcet winner"
