@@ -48,7 +48,7 @@ from reproduce.experiment import (
     with_lower_bounds,
 )
 from reproduce.figure_cli import figure_main
-from reproduce.harness.paths import BENCH_TABLE
+from reproduce.harness.cost import estimated_run_seconds
 from reproduce.harness.runner import run_one
 from reproduce.lower_bounds import lower_bound
 from reproduce.paper_config import LARGE_SCALE_RUNS
@@ -191,13 +191,11 @@ def allocation_rows(panels, results, known: pd.DataFrame | None = None) -> pd.Da
     return pd.DataFrame(rows)
 
 
-def cost_rows(panels, results, steps=BENCH_TABLE) -> pd.DataFrame:
+def cost_rows(panels, results) -> pd.DataFrame:
     """What the lines without a Condorcet winner cost (nothing is skipped there, so a run costs its T slots): per
-    line the CPU seconds of a run, measured from its stored chunks where every run is stored, else estimated from
-    ``steps`` (bench/step_cost.csv: ns per slot of the algorithm's default path, whose every slot is simulated as
-    none is skipped here, at the smallest benchmarked K not below the matrix's; the fast paths' rows there were
-    measured where they skip), and the CPU hours of the whole line at its horizon and at T = COST_HORIZON."""
-    bench = pd.read_csv(steps)
+    line the CPU seconds of a run, measured from its stored chunks where every run is stored, else estimated by the
+    harness's cost model (``reproduce.harness.cost``, from bench/step_cost.csv), and the CPU hours of the whole line
+    at its horizon and at T = COST_HORIZON."""
     stored = {(title, res.line.name): res for title, curves in results for res in curves}
     rows = []
     args = SimpleNamespace(fast=True, runs=None, quick=False, horizon_given=False, horizon=None)
@@ -211,9 +209,7 @@ def cost_rows(panels, results, steps=BENCH_TABLE) -> pd.DataFrame:
             if res is not None:
                 seconds, source = res.meta["cpu_seconds"] / line.runs, "measured"
             else:
-                rows_k = bench[(bench["algorithm"] == line.algorithm) & (bench["options"] == "-")
-                               & (bench["K"] >= dataset.K)].sort_values("K")
-                seconds, source = rows_k["ns_whole"].iloc[0] * 1e-9 * line.horizon, "estimated (bench)"
+                seconds, source = estimated_run_seconds(line, dataset), "estimated (bench)"
             rows.append({"panel": panel.title, "algorithm": line.name, "runs": line.runs, "horizon": line.horizon,
                          "cpu_seconds_per_run": seconds, "source": source,
                          "cpu_hours": seconds * line.runs / 3600.0,

@@ -92,23 +92,31 @@ def _costs_at_k(algorithm: str, options: str, K: int) -> dict[str, float]:
     return max(every, key=lambda costs: costs["ns_later"], default=dict.fromkeys(COLUMNS, math.nan))
 
 
-def skips_in_log_time(line, dataset) -> bool:
-    """Whether a run of ``line`` skips all but about log T of its slots: its algorithm's fast path skips runs of
-    self-comparisons (a ``skip`` hook, its ``fast`` parameters set), the matrix has a Condorcet winner and there is
-    no feedback delay (a skip never passes a delivery)."""
+def uses_skip(line) -> bool:
+    """Whether ``line`` runs its algorithm's fast path and that path skips runs of self-comparisons (a ``skip``
+    hook, its ``fast`` parameters set)."""
     spec = get_algorithm(line.algorithm)
     params = spec.resolve_params(dict(line.params))
     fast = bool(spec.fast) and all(params.get(name) == value for name, value in spec.fast.items())
-    return spec.skip is not None and fast and dataset.has_condorcet_winner and line.delay == 1
+    return spec.skip is not None and fast
+
+
+def skips_in_log_time(line, dataset) -> bool:
+    """Whether a run of ``line`` skips all but about log T of its slots: it ``uses_skip``, the matrix has a
+    Condorcet winner and there is no feedback delay (a skip never passes a delivery)."""
+    return uses_skip(line) and dataset.has_condorcet_winner and line.delay == 1
 
 
 def estimated_run_seconds(line, dataset) -> float:
     """CPU seconds of one run of ``line`` on ``dataset`` (a ``data.Dataset``) by the model of this module's
     docstring; NaN if the bench table is missing."""
-    costs = _costs_at_k(line.algorithm, options_text(line.algorithm, line.params), dataset.K)
+    in_log_time = skips_in_log_time(line, dataset)
+    # A skipping fast path was benchmarked where it skips; where it cannot, every slot costs what a default slot does.
+    options = "-" if not in_log_time and uses_skip(line) else options_text(line.algorithm, line.params)
+    costs = _costs_at_k(line.algorithm, options, dataset.K)
     T = float(line.horizon)
     whole, slots = costs["ns_whole"], costs["whole_slots"]
-    if skips_in_log_time(line, dataset) and math.isfinite(whole) and math.isfinite(slots):
+    if in_log_time and math.isfinite(whole) and math.isfinite(slots):
         if T <= slots:
             return whole * T * 1e-9
         return whole * slots * (math.log(T) / math.log(slots)) ** 2 * 1e-9

@@ -30,7 +30,7 @@ from core.simulate import simulate
 from data import Dataset, dataset_names, load_dataset
 from reproduce.harness import seeds
 from reproduce.harness.backends import BACKENDS
-from reproduce.harness.cost import check_plan_cost
+from reproduce.harness.cost import check_plan_cost, skips_in_log_time
 from reproduce.harness.interrupt import Interrupted
 from reproduce.harness.limits import MAX_CHUNKS, MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
 from reproduce.harness.locks import FileLock
@@ -275,22 +275,14 @@ def validate_line(line: Line):
     return dataset, spec
 
 
-def skips(line: Line) -> bool:
-    """Whether the line's runs use its algorithm's exact fast paths (``AlgorithmSpec.fast``) and those include a
-    skip of self-comparison runs (``AlgorithmSpec.skip``)."""
-    spec = get_algorithm(line.algorithm)
-    params = spec.resolve_params(dict(line.params))
-    return spec.skip is not None and bool(spec.fast) and all(params.get(k) == v for k, v in spec.fast.items())
-
-
 def chunk_size(line: Line, dataset) -> int:
     """Runs per stored chunk: small enough to resume and balance work, large enough to amortise I/O.  A run costs
     about its horizon times K (CHUNK_SLOTS such steps a chunk), except that above SKIP_CHUNK_HORIZON a line that
-    ``skips`` on a matrix with a Condorcet winner simulates only the slots it does not skip, whose number grows like
-    ln T once the winner is settled: its run is counted as SKIP_RUN_SLOTS slots (no line stored before this rule
-    had such a horizon, so no stored chunk changed its runs)."""
+    skips on a matrix with a Condorcet winner (``cost.skips_in_log_time``) simulates only the slots it does not skip,
+    whose number grows like ln T once the winner is settled: its run is counted as SKIP_RUN_SLOTS slots (no line
+    stored before this rule had such a horizon, so no stored chunk changed its runs)."""
     slots = line.horizon
-    if line.horizon > SKIP_CHUNK_HORIZON and dataset.has_condorcet_winner and skips(line):
+    if line.horizon > SKIP_CHUNK_HORIZON and skips_in_log_time(line, dataset):
         slots = SKIP_RUN_SLOTS
     return int(min(line.runs, max(1, round(CHUNK_SLOTS / (slots * max(dataset.K, 5))))))
 
