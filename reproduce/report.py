@@ -21,6 +21,7 @@ import pandas as pd
 
 from core.lower_bound import condorcet_allocation
 from data import load_dataset
+from reproduce import newcomer
 from reproduce.c19_summary import C19, c19_rows
 from reproduce.claim_registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
 from reproduce.claims import (
@@ -57,7 +58,8 @@ FIGURE_COMMANDS = {"fig1_mslr": "make fig1", "fig2_regret_std": "make fig2", "fi
 BLOCK_FILES = {"summary": "README.md", "fidelity": "README.md", "claims": "README.md", "bounds": "docs/figures.md",
                "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
                "bench": "bench/README.md", "asymptotic": "docs/asymptotic.md", "allocation": "docs/asymptotic.md",
-               "asymptotic_cost": "docs/asymptotic.md"}
+               "asymptotic_cost": "docs/asymptotic.md", "newcomer_main": "README.md", "newcomer_tests": "README.md",
+               "newcomer_suites": "docs/testing.md"}
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
 FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
 
@@ -339,7 +341,15 @@ def generated_blocks(folder: Path) -> dict[str, str]:
             "compute": markdown_table(compute_table(folder)), "bounds": markdown_table(slope_table(finals)),
             "constants": markdown_table(constants_frame()), "defaults": markdown_table(defaults_frame()),
             "bench": bench_table(), "fidelity": fidelity_line(pd.read_csv(FIDELITY_TABLE)),
-            **asymptotic_blocks(folder)}
+            **asymptotic_blocks(folder), **newcomer_blocks()}
+
+
+def newcomer_blocks(path: Path = newcomer.TABLE) -> dict[str, str]:
+    """The measured times and test counts of the README's commands and of the deselected suites
+    (``reproduce.newcomer``, from ``bench/newcomer.csv``)."""
+    table = pd.read_csv(path)
+    return {"newcomer_main": newcomer.main_block(table), "newcomer_tests": newcomer.tests_block(table),
+            "newcomer_suites": newcomer.suites_block(table)}
 
 
 ASYMPTOTIC = "asymptotic"

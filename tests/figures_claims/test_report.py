@@ -56,9 +56,9 @@ def test_a_constant_without_its_source_is_refused(tmp_path):
 def test_a_missing_block_file_is_refused_before_anything_is_written(tmp_path, capsys):
     """--readme with a docs page missing or lacking its block: one line naming the file (and the block), exit 2,
     and no file touched, not even the README whose blocks could be written."""
-    (tmp_path / "README.md").write_text("<!-- BEGIN generated: summary -->\nold\n<!-- END generated: summary -->\n"
-                                        "<!-- BEGIN generated: fidelity -->\nold\n<!-- END generated: fidelity -->\n"
-                                        "<!-- BEGIN generated: claims -->\nold\n<!-- END generated: claims -->\n")
+    (tmp_path / "README.md").write_text("".join(
+        f"<!-- BEGIN generated: {name} -->\nold\n<!-- END generated: {name} -->\n"
+        for name, where in report.BLOCK_FILES.items() if where == "README.md"))
     readme = (tmp_path / "README.md").read_text()
     argv = ["--figures", str(ROOT / "figures"), "--readme", str(tmp_path / "README.md")]
     with pytest.raises(SystemExit) as stop:
