@@ -11,7 +11,6 @@ shared machine the times move with the load: measure on an otherwise idle one.
 Usage: python bench/newcomer.py [--no-suites] [--out bench/newcomer.csv]
 """
 
-import argparse
 import datetime
 import os
 import resource
@@ -23,6 +22,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from reproduce.cli import OneLineParser, doc_summary, main_guard
+from reproduce.harness.limits import check_output_folder
 from reproduce.newcomer import COLUMNS, TABLE, pytest_summary, readme_commands
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,19 +84,23 @@ def measure(suites: bool) -> pd.DataFrame:
 
 
 def main(argv=None) -> None:
-    """Measure and write the table (a failing step: one line naming it, exit status 1)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    """Measure and write the table (bad input, or a step that fails: one ``error:`` line, exit status 2)."""
+    parser = OneLineParser(description=doc_summary(__doc__))
     parser.add_argument("--no-suites", action="store_true", help="skip the process and slow suites")
     parser.add_argument("--out", type=Path, default=TABLE, help=f"table to write (default {TABLE})")
     args = parser.parse_args(argv)
-    try:
-        table = measure(not args.no_suites)
-    except RuntimeError as error:
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(1)
-    table.to_csv(args.out, index=False)
-    print(f"wrote {args.out} ({len(table)} steps)")
 
+    def run():
+        """Check the output folder, measure every step, then write the table."""
+        check_output_folder(args.out.parent, "output folder")
+        try:
+            table = measure(not args.no_suites)
+        except RuntimeError as error:
+            raise ValueError(str(error)) from None
+        table.to_csv(args.out, index=False)
+        print(f"wrote {args.out} ({len(table)} steps)")
+
+    main_guard(run)
 
 if __name__ == "__main__":
     main()

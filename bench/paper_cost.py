@@ -156,7 +156,7 @@ def stored_hours(curve, dataset, results=RESULTS) -> tuple[float, float] | None:
     return sum(worker for worker, _ in seconds) / 3600, sum(cpu for _, cpu in seconds) / 3600
 
 
-def line_key(line) -> tuple:
+def stored_line_identity(line) -> tuple:
     """What makes two figures' lines the same stored line (the legend tag does not)."""
     return line.dataset, line.algorithm, line.params, line.horizon, line.runs, line.delay, line.shuffle
 
@@ -176,7 +176,7 @@ def print_figure_costs(args):
         for panel in module.PANELS:
             dataset = load_dataset(panel.dataset)
             for curve in panel_curves(panel, cli):
-                keys = {line_key(line) for line in curve}
+                keys = {stored_line_identity(line) for line in curve}
                 reused = keys <= counted
                 hours, fast_hours = (0.0, 0.0) if reused else \
                     curve_hours(curve, dataset, probe_slots(dataset.K, args.probe_slots))
@@ -235,9 +235,9 @@ def measured_hours(figures=FIGURES, stores=None) -> dict[str, list[tuple[str, di
                 default_lines, default_folders = _panel_lines(panel, False, RESULTS)
                 for line, folder, default_line, default_folder in zip(lines, folders, default_lines, default_folders,
                                                                       strict=True):
-                    if line_key(line) in counted:
+                    if stored_line_identity(line) in counted:
                         continue
-                    counted.add(line_key(line))
+                    counted.add(stored_line_identity(line))
                     hours = stored_hours([line], dataset, folder)
                     total["lines"] += 1
                     if hours is None:

@@ -5,7 +5,7 @@ matrices without one (where nothing can be skipped and a run costs its T slots).
 Per matrix: the slope of R(t) against ln t over each decade [t/10, t] (``reproduce.decades``) of D-TS, D-TS+,
 RUCB, RCS, CCB, RMED1, RMED2 (as run and with the RMED2 paper's sign, "RMED2 (paper)") and ECW-RMED, all
 with their exact fast paths; the lower bound's slope C (Komiyama et al.) and, with a Condorcet winner, the winner
-constant C_w (``core.lower_bound.winner_constant``: what comparing every arm with the winner costs); runs whose
+constant C_w (``reproduce.regret_bound.winner_constant``: what comparing every arm with the winner costs); runs whose
 regret grows linearly (trapped) are counted apart, never averaged into a slope.  The paper's run counts (500 for
 K < 10, 100 up to 100 arms), 50 at K = 136 as in the large-scale study.  Claims C5 (at T = 2**53) and A1-A5
 (docs/asymptotic.md).  Usage: ``python reproduce/asymptotic.py [--plot-only] [--quick] [--runs N] ...``.
@@ -20,8 +20,6 @@ import pandas as pd
 
 from algorithms import get_algorithm
 from algorithms.base import MAX_EXACT_HORIZON
-from core import portable_math
-from core.lower_bound import condorcet_allocation, pair_regrets, winner_constant
 from data import load_dataset
 from reproduce import paper_claims as pc
 from reproduce.claims import (
@@ -48,11 +46,13 @@ from reproduce.experiment import (
     with_lower_bounds,
 )
 from reproduce.figure_cli import figure_main
+from reproduce.harness import portable_math
 from reproduce.harness.cost import estimated_run_seconds
 from reproduce.harness.runner import run_one
 from reproduce.lower_bounds import lower_bound
 from reproduce.paper_config import LARGE_SCALE_RUNS
 from reproduce.plotting import figure_legend, save_figure, setup_theme, style
+from reproduce.regret_bound import condorcet_allocation, pair_regrets, winner_constant
 from reproduce.tables import final_table, print_table, write_table
 
 NAME = "asymptotic"

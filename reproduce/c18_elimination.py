@@ -27,7 +27,7 @@ from algorithms import get_algorithm
 from core.argmax import argmax_uniform
 from data import load_dataset
 from reproduce.claims import FAILS, HOLDS, QUICK_PREFIX, checked, claim_row, mean_se, under
-from reproduce.cli import doc_summary, power_of_ten
+from reproduce.cli import doc_summary
 from reproduce.experiment import write_claims
 from reproduce.figure_cli import figure_main
 from reproduce.harness import seeds
@@ -36,6 +36,7 @@ from reproduce.harness.limits import check_output_folder
 from reproduce.harness.runner import Line, chunk_plan, git_commit, package_versions
 from reproduce.harness.store import NotStored, inspect_chunk, save_chunk
 from reproduce.paper_config import HORIZON
+from reproduce.scale import power_of_ten
 from reproduce.tables import print_table, write_table
 
 NAME = "c18_elimination"

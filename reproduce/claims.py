@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core import portable_math
+from reproduce.harness import portable_math
 
 # "near-linear": over the last decade a linear regret grows 10x, a logarithmic one by ln T/ln(T/10)
 # (1.2 at T = 1e6); 3 separates the two with a wide margin on both sides.
@@ -55,8 +55,8 @@ NOISE_SE = 2.0
 SUBSTANTIAL_SHARE = 0.10
 # Bootstrap resamples for the standard error of a standard deviation (Fig. 2); a fixed seed keeps the
 # report reproducible.
-BOOTSTRAP_RESAMPLES = 400
-BOOTSTRAP_SEED = 0
+SPREAD_BOOTSTRAP_RESAMPLES = 400
+SPREAD_BOOTSTRAP_SEED = 0
 
 # A fitted slope smaller than this fraction of the curve's R(T) is zero up to floating-point rounding (a curve
 # that is flat over the last decade, e.g. SCB on Non-Condorcet Cyclic, fits 1e-12 that changes with every
@@ -178,8 +178,8 @@ def spread(values) -> Estimate:
     """Standard deviation of independent per-run values, with a bootstrap standard error (heavy tails make
     the normal-theory error of a standard deviation unreliable)."""
     values = np.asarray(values, dtype=np.float64)
-    rng = np.random.default_rng(BOOTSTRAP_SEED)
-    boot = values[rng.integers(0, values.size, size=(BOOTSTRAP_RESAMPLES, values.size))].std(axis=1, ddof=1)
+    rng = np.random.default_rng(SPREAD_BOOTSTRAP_SEED)
+    boot = values[rng.integers(0, values.size, size=(SPREAD_BOOTSTRAP_RESAMPLES, values.size))].std(axis=1, ddof=1)
     return Estimate(float(values.std(ddof=1)), float(boot.std(ddof=1)))
 
 
@@ -191,8 +191,8 @@ def spread_over_mean(values) -> Estimate:
     values = np.asarray(values, dtype=np.float64)
     if values.mean() == 0.0:
         return Estimate(float("nan"), float("nan"))
-    rng = np.random.default_rng(BOOTSTRAP_SEED)
-    boot = values[rng.integers(0, values.size, size=(BOOTSTRAP_RESAMPLES, values.size))]
+    rng = np.random.default_rng(SPREAD_BOOTSTRAP_SEED)
+    boot = values[rng.integers(0, values.size, size=(SPREAD_BOOTSTRAP_RESAMPLES, values.size))]
     means = boot.mean(axis=1)
     ratios = boot.std(axis=1, ddof=1)[means != 0.0] / means[means != 0.0]
     return Estimate(float(values.std(ddof=1) / values.mean()), float(ratios.std(ddof=1)))

@@ -25,7 +25,7 @@ from reproduce.harness.limits import MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_ou
 from reproduce.harness.paths import CUSTOM, FAST, FIGURES, QUICK, RESULTS
 from reproduce.harness.store import NotStored
 from reproduce.paper_config import ROOT_SEED, RUNS_K_GT_100, RUNS_K_LE_100, RUNS_K_LT_10
-from reproduce.scale import QUICK_HORIZON, QUICK_RUNS, script_horizon
+from reproduce.scale import QUICK_HORIZON, QUICK_RUNS, power_of_ten, script_horizon
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 MAX_NAME_LENGTH = 100
@@ -84,13 +84,6 @@ def doc_summary(doc: str) -> str:
     """The first paragraph of a module docstring on one line: a script's ``--help`` description (its first
     line alone may stop mid-sentence)."""
     return " ".join(doc.strip().split("\n\n")[0].split())
-
-
-def power_of_ten(value: int) -> str:
-    """``value`` as written in the help texts and the README: 1e6, 2e6, 5e6 (a multiple of a power of ten),
-    else in digits."""
-    mantissa, _, exponent = f"{value:.0e}".partition("e")
-    return f"{mantissa}e{int(exponent)}" if int(mantissa) * 10 ** int(exponent) == value else str(value)
 
 
 # The flags of a script that computes runs (and may hand them to a cluster); a script that only reads stored

@@ -15,8 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from core import portable_math
 from reproduce.claims import Estimate, mean_se, run_slopes
+from reproduce.harness import portable_math
 from reproduce.plotting import bootstrap_interval
 
 FIRST_DECADE_END = 10**3  # the first decade drawn is [1e2, 1e3]: before it every algorithm is still initialising

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 from algorithms import get_algorithm
-from core import portable_math
 from data import load_dataset
 from reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX, not_evidence_verdict
+from reproduce.harness import portable_math
 from reproduce.harness.backends import backend_context
 from reproduce.harness.runner import Line, LineResult, line_key, load_line, run_lines, validate_line
 from reproduce.paper_config import paper_runs

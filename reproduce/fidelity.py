@@ -36,12 +36,13 @@ import pandas as pd
 from scipy import stats
 
 from data import dataset_names, load_dataset
-from reproduce.cli import OneLineParser, doc_summary, main_guard, power_of_ten
+from reproduce.cli import OneLineParser, doc_summary, main_guard
 from reproduce.experiment import stored_line
 from reproduce.harness.atomic import write_text_atomic
 from reproduce.harness.paths import FIGURES, RESULTS, ROOT
 from reproduce.harness.runner import Line
 from reproduce.paper_config import ROOT_SEED, paper_runs
+from reproduce.scale import power_of_ten
 from reproduce.tables import write_table
 
 REFERENCE = ROOT / "bench" / "authors_reference"

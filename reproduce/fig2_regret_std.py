@@ -30,7 +30,7 @@ from reproduce.claims import (
     within_factor,
     worst,
 )
-from reproduce.cli import doc_summary, power_of_ten
+from reproduce.cli import doc_summary
 from reproduce.experiment import (
     curves_and_stores,
     evidence_note,
@@ -44,6 +44,7 @@ from reproduce.harness.store import inspect_chunk
 from reproduce.paper_config import HORIZON
 from reproduce.paper_panels import FIG1_PANELS
 from reproduce.plotting import FIGURE_WIDTH, Z_95, bars_axes, figure_legend, setup_theme
+from reproduce.scale import power_of_ten
 from reproduce.tables import print_table, write_table
 
 NAME = "fig2_regret_std"

@@ -2,7 +2,7 @@
 (any other figure), each parsing and checking the common flags (``reproduce.cli``) and then calling the
 library (``reproduce.experiment``).  Imported by figure scripts only."""
 
-from reproduce.cli import build_parser, main_guard, power_of_ten, resolve
+from reproduce.cli import build_parser, main_guard, resolve
 from reproduce.experiment import (
     LOWER_BOUND_LABEL,
     evidence_note,
@@ -12,6 +12,7 @@ from reproduce.experiment import (
 )
 from reproduce.lower_bounds import lower_bound
 from reproduce.plotting import plot_regret_panels
+from reproduce.scale import power_of_ten
 from reproduce.tables import final_table, print_table, write_table
 
 QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeline, NOT evidence for or against the "

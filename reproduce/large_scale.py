@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from algorithms import ALGORITHMS, get_algorithm
-from core import constants, portable_math
+from core import constants
 from data import load_dataset
 from reproduce.claims import (
     QUICK_PREFIX,
@@ -49,6 +49,7 @@ from reproduce.claims import (
 from reproduce.cli import build_parser, doc_summary, hours_flag, main_guard, resolve
 from reproduce.experiment import combine_ete, ete_horizons, write_claims
 from reproduce.fig4_noncondorcet import PANELS as FIG4_PANELS
+from reproduce.harness import portable_math
 from reproduce.harness.backends import backend_context
 from reproduce.harness.cost import options_text
 from reproduce.harness.paths import BENCH_TABLE, PROBE_TABLE

@@ -1,9 +1,9 @@
-"""The asymptotic regret lower bound of each dataset (``core.lower_bound``), cached on disk.
+"""The asymptotic regret lower bound of each dataset (``reproduce.regret_bound``), cached on disk.
 
 The exact Copeland bound of MSLR K = 32 non-Condorcet takes ~2 minutes and the 500-armed instance's
 ~50 s, so every constant is kept in ``<results>/lower_bounds.json``, keyed by the dataset (its results-folder
 name, ``reproduce.harness.runner.dataset_key``, so a matrix file of one's own never replaces a paper dataset's entry),
-its matrix digest and ``core.lower_bound.METHOD_VERSION``: a changed matrix or method is recomputed, a figure
+its matrix digest and ``reproduce.regret_bound.METHOD_VERSION``: a changed matrix or method is recomputed, a figure
 redrawn from stored runs is not slowed down.  An entry is added under the cache's lock (``reproduce.harness.locks``),
 re-reading the file first, so processes filling one cache at once keep every entry.  ``--plot-only`` reads
 the cache and never writes it.  Another results folder (``--quick``, ``--fast``, ``--out``) takes a
@@ -17,7 +17,6 @@ import json
 import sys
 from pathlib import Path
 
-from core.lower_bound import METHOD_VERSION, regret_lower_bound
 from data import dataset_names, load_dataset
 from reproduce.cli import OneLineParser, doc_summary, main_guard
 from reproduce.harness.atomic import write_text_atomic
@@ -25,6 +24,7 @@ from reproduce.harness.limits import check_output_folder
 from reproduce.harness.locks import FileLock
 from reproduce.harness.paths import RESULTS
 from reproduce.harness.runner import dataset_key, matrix_sha1
+from reproduce.regret_bound import METHOD_VERSION, regret_lower_bound
 
 CACHE_NAME = "lower_bounds.json"
 LOCK_NAME = ".lower_bounds.json.lock"  # next to the cache, held while an entry is added

@@ -24,7 +24,7 @@ from matplotlib.scale import InvertedLogTransform, LogScale, LogTransform, regis
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from algorithms import get_algorithm  # noqa: E402
-from core import portable_math  # noqa: E402
+from reproduce.harness import portable_math  # noqa: E402
 from reproduce.harness.atomic import write_atomic  # noqa: E402
 from reproduce.paper_config import LARGE_SCALE_HORIZON  # noqa: E402
 from reproduce.tables import write_table  # noqa: E402
@@ -36,8 +36,8 @@ def keep_mask(values, out: np.ndarray):
 
 
 class PortableLogTransform(LogTransform):
-    """matplotlib's log transform with the logarithm of ``core.portable_math``: the pixels of a log axis do not
-    depend on the CPU (numpy's own log10 rounds differently on AVX-512 machines)."""
+    """matplotlib's log transform with the logarithm of ``reproduce.harness.portable_math``: the pixels of a log
+    axis do not depend on the CPU (numpy's own log10 rounds differently on AVX-512 machines)."""
 
     def transform_non_affine(self, values):
         """log_base of each value; values <= 0 clipped to -1000 (or nan and -inf with nonpositive="mask"), as
@@ -54,7 +54,8 @@ class PortableLogTransform(LogTransform):
 
 
 class PortableInvertedLogTransform(InvertedLogTransform):
-    """base ** value with ``core.portable_math.power`` (axis limits and margins computed through the inverse)."""
+    """base ** value with ``reproduce.harness.portable_math.power`` (axis limits and margins computed through the
+    inverse)."""
 
     def transform_non_affine(self, values):
         """base ** each value (a masked array keeps its mask)."""
@@ -84,9 +85,9 @@ register_scale(PortableLogScale)
 Z_95 = 1.959963984540054
 # The interval of every regret (curve, R(T)): percentile bootstrap of the mean over runs, with a fixed
 # seed so that a redraw from the same runs writes the same numbers.
-BOOTSTRAP_RESAMPLES = 2000
-BOOTSTRAP_SEED = 20161205
-INTERVAL_NOTE = (f"95% bootstrap percentile interval of the mean ({BOOTSTRAP_RESAMPLES} resamples of the runs, "
+BAND_BOOTSTRAP_RESAMPLES = 2000
+BAND_BOOTSTRAP_SEED = 20161205
+INTERVAL_NOTE = (f"95% bootstrap percentile interval of the mean ({BAND_BOOTSTRAP_RESAMPLES} resamples of the runs, "
                  "fixed seed)")
 # The lower-bound slope line spans this many decades of t, ending at the horizon.
 REFERENCE_DECADES = 2
@@ -132,8 +133,8 @@ def setup_theme() -> None:
 
 def bootstrap_interval(values, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """(low, high): the percentile bootstrap ``level`` interval of the mean over runs (axis 0) of
-    ``values`` ((runs,) or (runs, points); each point's interval from the same BOOTSTRAP_RESAMPLES
-    resamples of the runs, drawn with BOOTSTRAP_SEED, so the result depends on the values only).  It
+    ``values`` ((runs,) or (runs, points); each point's interval from the same BAND_BOOTSTRAP_RESAMPLES
+    resamples of the runs, drawn with BAND_BOOTSTRAP_SEED, so the result depends on the values only).  It
     follows a heavy tail (asymmetric, never outside the values' range); one run gives NaN (no spread
     can be estimated from one run)."""
     values = np.asarray(values, dtype=np.float64)
@@ -142,10 +143,10 @@ def bootstrap_interval(values, level: float = 0.95) -> tuple[np.ndarray, np.ndar
     if runs < 2:
         undefined = np.full(values.shape[1:], np.nan)
         return undefined, undefined.copy()
-    draws = np.random.default_rng(BOOTSTRAP_SEED).integers(0, runs, size=(BOOTSTRAP_RESAMPLES, runs))
-    offsets = runs * np.arange(BOOTSTRAP_RESAMPLES)[:, None]
-    counts = np.bincount((draws + offsets).ravel(), minlength=BOOTSTRAP_RESAMPLES * runs)
-    counts = counts.reshape(BOOTSTRAP_RESAMPLES, runs).astype(np.float64)
+    draws = np.random.default_rng(BAND_BOOTSTRAP_SEED).integers(0, runs, size=(BAND_BOOTSTRAP_RESAMPLES, runs))
+    offsets = runs * np.arange(BAND_BOOTSTRAP_RESAMPLES)[:, None]
+    counts = np.bincount((draws + offsets).ravel(), minlength=BAND_BOOTSTRAP_RESAMPLES * runs)
+    counts = counts.reshape(BAND_BOOTSTRAP_RESAMPLES, runs).astype(np.float64)
     means = np.einsum("br,rp->bp", counts, flat, optimize=False) / runs  # no BLAS: the same bits every time
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2], axis=0)
     return low.reshape(values.shape[1:]), high.reshape(values.shape[1:])

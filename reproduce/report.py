@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.lower_bound import condorcet_allocation
 from data import load_dataset
 from reproduce import newcomer
 from reproduce.c19_summary import C19, c19_rows
@@ -46,6 +45,7 @@ from reproduce.harness.atomic import write_text_atomic
 from reproduce.harness.limits import check_folder_readable, check_output_folder
 from reproduce.harness.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT
 from reproduce.paper_config import LARGE_SCALE_CPU_HOURS
+from reproduce.regret_bound import condorcet_allocation
 from reproduce.tables import NOT_STORED, OVER_BUDGET
 from reproduce.verdict_reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reason_of
 
@@ -429,7 +429,7 @@ def build_report(folder: Path) -> str:
               "## Every check", "", markdown_table(checks), "",
               "## Distance to the asymptotic lower bound", "",
               "C is the constant of the asymptotic regret lower bound (R(T) >= C ln T for large T; "
-              "`core/lower_bound.py`): with a Condorcet winner Komiyama et al. (2015), else the linear program "
+              "`reproduce/regret_bound.py`): with a Condorcet winner Komiyama et al. (2015), else the linear program "
               "of Komiyama et al. (2016) over the alternative matrices whose Copeland winners are all different, "
               "solved exactly up to 32 arms; \"relaxation\" marks a valid bound from a subset of those "
               "alternatives.  Each curve's slope is fitted against ln t over the last decade (a slope that is zero "

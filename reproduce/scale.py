@@ -1,6 +1,6 @@
 """The scale of a run of a script: the quick smoke run's runs and horizon, and the one rule that decides
 which horizon a script, and each of its panels, runs at: --horizon, else --quick's horizon, else the panel's
-own paper horizon, else the script's."""
+own paper horizon, else the script's; and how a horizon is printed (``power_of_ten``)."""
 
 QUICK_RUNS = 20
 QUICK_HORIZON = 10_000
@@ -24,3 +24,10 @@ def panel_horizon(args, own: int | None) -> int:
     """The horizon of a panel whose paper horizon is ``own`` (None: the script's default): ``args.horizon``
     if ``horizon_overridden`` or ``own`` is None, else ``own``."""
     return args.horizon if horizon_overridden(args) or own is None else own
+
+
+def power_of_ten(value: int) -> str:
+    """``value`` as written in the help texts and the README: 1e6, 2e6, 5e6 (a multiple of a power of ten),
+    else in digits."""
+    mantissa, _, exponent = f"{value:.0e}".partition("e")
+    return f"{mantissa}e{int(exponent)}" if int(mantissa) * 10 ** int(exponent) == value else str(value)

@@ -15,6 +15,7 @@ import pandas as pd
 
 from reproduce.claims import CLEAR_FACTOR, COMPARABLE_FACTOR, HOLDS, NOISE_SE, Estimate, stable_slope
 from reproduce.paper_config import LONG_SUFFIX
+from reproduce.scale import power_of_ten
 
 # The categories, in the order the report's summary lists them: first where the paper and its data disagree.
 CONCEDED = "the paper's own text concedes it"
@@ -209,11 +210,6 @@ def c7_g2w(n: Numbers) -> str:
     """C7 under G2W regret: SAVAGE's slope against RMED1's."""
     return ("SAVAGE's G2W slope is below RMED1's (in the row); \"approaches\" is read as within x1.5, and the "
             "ratio is at that threshold within the noise")
-
-
-def power_of_ten(horizon: float) -> str:
-    """A horizon that is a power of ten as the reasons print it: 1e7 for 10_000_000."""
-    return f"1e{round(math.log10(horizon))}"
 
 
 def large_scale_row(n: Numbers, panel: str, label: str) -> pd.Series:

@@ -25,10 +25,9 @@ from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from algorithms import AlgorithmSpec, get_algorithm
 from algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon, physical_memory
-from core import portable_math
 from core.simulate import simulate
 from data import Dataset, dataset_names, load_dataset
-from reproduce.harness import seeds
+from reproduce.harness import portable_math, seeds
 from reproduce.harness.backends import BACKENDS
 from reproduce.harness.cost import check_plan_cost, skips_in_log_time
 from reproduce.harness.interrupt import Interrupted

@@ -154,10 +154,10 @@ def curve(name, t, regret, algorithm="dts"):
 def test_bootstrap_interval_is_the_percentile_interval_of_resampled_means():
     """Against a plain numpy bootstrap with the same draws: resample the runs, take the mean, the 2.5% and
     97.5% percentiles; per point of a curve and for one value per run."""
-    from reproduce.plotting import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, bootstrap_interval
+    from reproduce.plotting import BAND_BOOTSTRAP_RESAMPLES, BAND_BOOTSTRAP_SEED, bootstrap_interval
 
     values = np.random.default_rng(3).lognormal(0.0, 2.0, size=(37, 4))
-    draws = np.random.default_rng(BOOTSTRAP_SEED).integers(0, 37, size=(BOOTSTRAP_RESAMPLES, 37))
+    draws = np.random.default_rng(BAND_BOOTSTRAP_SEED).integers(0, 37, size=(BAND_BOOTSTRAP_RESAMPLES, 37))
     means = values[draws].mean(axis=1)
     low, high = bootstrap_interval(values)
     assert low == pytest.approx(np.percentile(means, 2.5, axis=0), rel=1e-12)

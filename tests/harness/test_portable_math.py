@@ -1,6 +1,6 @@
-"""``core.portable_math`` and the portable "log" axis scale: what reaches a file does not depend on numpy's CPU
-dispatch.  On an AVX-512 machine numpy's log10 and power round the last bit differently from the C library, and
-one such bit moved one pixel of the committed Fig. 4 (docs/design.md#reproducibility)."""
+"""``reproduce.harness.portable_math`` and the portable "log" axis scale: what reaches a file does not depend on
+numpy's CPU dispatch.  On an AVX-512 machine numpy's log10 and power round the last bit differently from the C library,
+and one such bit moved one pixel of the committed Fig. 4 (docs/design.md#reproducibility)."""
 
 import math
 import os
@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from core import portable_math
+from reproduce.harness import portable_math
 from reproduce.harness.runner import log_grid
 from reproduce.plotting import PortableInvertedLogTransform, PortableLogTransform
 
@@ -108,7 +108,7 @@ def test_a_figure_is_the_same_bytes_with_and_without_numpys_avx512_code(tmp_path
 
 def test_no_cpu_dependent_numpy_logarithm_or_power_reaches_a_file():
     """The code that writes tables and figures (reproduce/, data/) calls none of numpy's CPU-dispatched
-    logarithms, exponentials or powers; it uses ``core.portable_math`` or ``math`` instead."""
+    logarithms, exponentials or powers; it uses ``reproduce.harness.portable_math`` or ``math`` instead."""
     dispatched = re.compile(r"\bnp\.(log|log10|log2|log1p|exp|exp2|expm1|power|float_power|cbrt)\(")
     files = [path for folder in ("reproduce", "data") for path in (ROOT / folder).rglob("*.py")]
     found = [f"{path.relative_to(ROOT)}:{number}" for path in files

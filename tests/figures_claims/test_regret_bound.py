@@ -1,4 +1,4 @@
-"""The asymptotic regret lower bounds of core/lower_bound.py against closed forms, a brute-force LP and
+"""The asymptotic regret lower bounds of reproduce/regret_bound.py against closed forms, a brute-force LP and
 the program over every alternative, enumerated."""
 
 import json
@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from core.lower_bound import (
+from data import load_dataset
+from reproduce.lower_bounds import CACHE_NAME, lower_bound, main
+from reproduce.regret_bound import (
     TIE_TOLERANCE,
     Family,
     condorcet_lower_bound,
@@ -20,8 +22,6 @@ from core.lower_bound import (
     pair_regrets,
     regret_lower_bound,
 )
-from data import load_dataset
-from reproduce.lower_bounds import CACHE_NAME, lower_bound, main
 
 
 def random_matrix(K, seed):
@@ -242,7 +242,7 @@ def test_cache_of_an_older_method_is_recomputed_and_other_folders_share_the_repo
 
 def test_a_capped_constraint_generation_is_a_named_relaxation():
     """Stopped after max_cuts generated alternatives, the value is not above the exact one and is flagged."""
-    from core.lower_bound import copeland_bound_and_exactness
+    from reproduce.regret_bound import copeland_bound_and_exactness
 
     P = load_dataset("mslr5_noncondorcet").P
     exact = copeland_bound_and_exactness(P)
