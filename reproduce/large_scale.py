@@ -48,7 +48,6 @@ from reproduce.claims import (
 )
 from reproduce.cli import build_parser, doc_summary, hours_flag, main_guard, resolve
 from reproduce.experiment import combine_ete, ete_horizons, write_claims
-from reproduce.fig4_noncondorcet import PANELS as FIG4_PANELS
 from reproduce.harness.backends import backend_context
 from reproduce.harness.cost import options_text
 from reproduce.harness.paths import BENCH_TABLE, PROBE_TABLE
@@ -63,6 +62,7 @@ from reproduce.paper_config import (
     LONG_SUFFIX,
     RUNS_K_GT_100,
 )
+from reproduce.paper_panels import FIG4_PANELS
 from reproduce.plotting import (
     FIGURE_WIDTH,
     PANEL_HEIGHT,
@@ -142,7 +142,7 @@ def mslr_lines(dataset: str, runs: int, horizon: int) -> list[Line]:
 
 
 def paper_500_algorithms() -> set[str]:
-    """The algorithms of the paper's own 500-armed panel (Fig. 4(d), ``reproduce/fig4_noncondorcet.py``)."""
+    """The algorithms of the paper's own 500-armed panel (Fig. 4(d), ``reproduce.paper_panels.FIG4_PANELS``)."""
     panel = next(panel for panel in FIG4_PANELS if panel.dataset == COPELAND500)
     return {curve.algorithm for curve in panel.curves()}
 
