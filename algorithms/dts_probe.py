@@ -35,9 +35,10 @@ def unrestricted_winner_outside(rng, prob_above, in_c, votes):
 def elimination_probe(state, rng, counts):
     """Add this slot to ``counts[OUTSIDE]`` if the unrestricted vote winner lies outside C, and to
     ``counts[RESTRICTED]`` if |C| < K (``state``: a D-TS state right after ``select``)."""
-    K = state.in_candidates.shape[0]
+    in_candidates, prob_above = state.in_candidates, state.prob_above
+    K = in_candidates.shape[0]
     size = 0
     for i in range(K):
-        size += state.in_candidates[i]
+        size += in_candidates[i]
     counts[RESTRICTED] += size < K
-    counts[OUTSIDE] += unrestricted_winner_outside(rng, state.prob_above, state.in_candidates, np.zeros(K, np.int64))
+    counts[OUTSIDE] += unrestricted_winner_outside(rng, prob_above, in_candidates, np.zeros(K, np.int64))
