@@ -33,7 +33,7 @@ adds up exactly): the wall time of ``make all-figures`` on J otherwise idle core
 hours / J once every line is stored.
 
 ``--large-scale`` prints, for every line of ``reproduce/large_scale.py`` (past the paper), its estimated CPU hours
-(``large_scale.estimated_hours``: from the line's probe in bench/large_scale_probes.csv where it has one, else from
+(``large_scale_plan.estimated_hours``: from the line's probe in bench/large_scale_probes.csv where it has one, else from
 bench/step_cost.csv; "-" for an algorithm not benchmarked or not registered), whether the study plan takes it, its
 status (stored / missing / unavailable) and what its stored runs took, with the totals and the wall time on 2 cores.
 With ``--probe`` it first measures the probes of the study's missing lines of T >= 1e7 (``reproduce.run_cost``: run 0
@@ -57,11 +57,13 @@ import pandas as pd
 from algorithms import get_algorithm
 from algorithms.base import check_positive
 from data import load_dataset
+from reproduce import large_scale_plan
 from reproduce.cli import OneLineParser, doc_summary, integer, main_guard
 from reproduce.experiment import curves_and_stores, panel_curves
 from reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
 from reproduce.harness.runner import git_commit, line_seconds
-from reproduce.paper_config import HORIZON, ROOT_SEED
+from reproduce.large_scale_panels import all_curves, available
+from reproduce.paper_config import HORIZON, LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON, ROOT_SEED
 from reproduce.run_cost import extrapolated_seconds, probe_seconds
 from reproduce.tables import write_table
 
@@ -279,30 +281,26 @@ def print_measured(args):
 
 def study_plan():
     """(costs, plan) of reproduce/large_scale.py at its full scale under its default budget
-    (``large_scale.planned_panels``)."""
-    from reproduce import large_scale
-
-    cli = SimpleNamespace(quick=False, horizon_given=False, horizon=large_scale.LARGE_SCALE_HORIZON, runs=None)
-    costs = large_scale.study_costs()
-    _, plan = large_scale.planned_panels(large_scale.all_curves(cli), costs, large_scale.LARGE_SCALE_CPU_HOURS)
+    (``large_scale_plan.planned_panels``)."""
+    cli = SimpleNamespace(quick=False, horizon_given=False, horizon=LARGE_SCALE_HORIZON, runs=None)
+    costs = large_scale_plan.study_costs()
+    _, plan = large_scale_plan.planned_panels(all_curves(cli), costs, LARGE_SCALE_CPU_HOURS)
     return costs, plan
 
 
 def print_large_scale() -> None:
     """Every line of reproduce/large_scale.py at its full scale: estimated CPU hours, whether the study plan
-    (``large_scale.planned_panels`` under its default budget) takes it, status and stored hours; then the totals
+    (``large_scale_plan.planned_panels`` under its default budget) takes it, status and stored hours; then the totals
     of the planned and the over-budget lines and the wall time on 2 cores."""
-    from reproduce import large_scale
-
     costs, plan = study_plan()
     print(f"{'dataset':<26} {'line':<22} {'K':>4} {'T':>10} {'runs':>5} {'est. CPU h':>11} {'plan':<5} "
           f"{'status':<12} {'stored h':>9}")
     totals = {"planned": 0.0, "over": 0.0, "stored": 0.0}
     for line, planned in plan.items():
         dataset = load_dataset(line.dataset)
-        hours = large_scale.estimated_hours(line, costs)
+        hours = large_scale_plan.estimated_hours(line, costs)
         status, stored = "unavailable", None
-        if large_scale.available(line):
+        if available(line):
             found = stored_hours([line], dataset)
             status, stored = ("missing", None) if found is None else ("stored", busy_hours(found))
         totals["planned" if planned else "over"] += 0.0 if math.isnan(hours) else hours
@@ -311,7 +309,7 @@ def print_large_scale() -> None:
               f"{'-' if math.isnan(hours) else f'{hours:.2f}':>11} {'yes' if planned else 'no':<5} {status:<12} "
               f"{'-' if stored is None else f'{stored:.2f}':>9}", flush=True)
     print(f"large_scale: the plan takes {totals['planned']:.1f} estimated CPU hours (budget "
-          f"{large_scale.LARGE_SCALE_CPU_HOURS:g}: about {totals['planned'] / 2:.1f} h of wall time on 2 cores); the "
+          f"{LARGE_SCALE_CPU_HOURS:g}: about {totals['planned'] / 2:.1f} h of wall time on 2 cores); the "
           f"lines over budget would need {totals['over']:.1f} CPU hours more; the stored lines took "
           f"{totals['stored']:.1f} busy hours")
 
@@ -322,39 +320,35 @@ def lines_to_probe(costs, plan, probe: int, max_seconds: float, algorithms=None)
     estimate (a run of probe / 10 slots and one of ``probe``), of the registry names ``algorithms`` if given.
     Those of the claim lines (``is_claim_line``, also
     through their T = 1e8 line) first, then cheapest first."""
-    from reproduce import large_scale
-
-    bench_only = large_scale.Costs(costs.steps, costs.probes.iloc[0:0])
+    bench_only = large_scale_plan.Costs(costs.steps, costs.probes.iloc[0:0])
     probed = set(zip(costs.probes["dataset"], costs.probes["line"], strict=True))
     chosen = {}
     for line in plan:
-        if line.horizon < probe or not large_scale.available(line) or (algorithms and line.algorithm not in algorithms):
+        if line.horizon < probe or not available(line) or (algorithms and line.algorithm not in algorithms):
             continue
-        key = (line.dataset, large_scale.probe_line_key(line, probe))
+        key = (line.dataset, large_scale_plan.probe_line_key(line, probe))
         if key in probed or key in chosen or stored_hours([line], load_dataset(line.dataset)) is not None:
             continue
-        seconds = 1.1 * 3600 * large_scale.estimated_hours(replace(line, horizon=probe, runs=1), bench_only)
+        seconds = 1.1 * 3600 * large_scale_plan.estimated_hours(replace(line, horizon=probe, runs=1), bench_only)
         if seconds <= max_seconds:
             chosen[key] = (seconds, line)
-    claims = {(line.dataset, large_scale.probe_line_key(line, probe)) for line in plan
-              if large_scale.is_claim_line(line)}
+    claims = {(line.dataset, large_scale_plan.probe_line_key(line, probe)) for line in plan
+              if large_scale_plan.is_claim_line(line)}
     return [line for key, (_, line) in sorted(chosen.items(), key=lambda item: (item[0] not in claims, item[1][0]))]
 
 
 def probe_large_scale(probe: int, max_seconds: float, algorithms=None, table: Path = PROBE_TABLE) -> None:
     """Measure the probes of ``lines_to_probe`` one after the other, adding each row to ``table`` as soon as it
     is measured (atomically: an interrupted session keeps the rows it finished), and print each."""
-    from reproduce import large_scale
-
     costs, plan = study_plan()
-    costs = large_scale.Costs(costs.steps, pd.read_csv(table) if table.exists() else costs.probes.iloc[0:0])
+    costs = large_scale_plan.Costs(costs.steps, pd.read_csv(table) if table.exists() else costs.probes.iloc[0:0])
     lines = lines_to_probe(costs, plan, probe, max_seconds, algorithms)
     print(f"probing {len(lines)} lines at {probe:.0e} slots (run 0, seed 0, process CPU seconds)", flush=True)
     rows = costs.probes
     for line in lines:
         tenth, whole = probe_seconds(load_dataset(line.dataset), get_algorithm(line.algorithm), dict(line.params),
                                      probe)
-        row = {"dataset": line.dataset, "line": large_scale.probe_line_key(line, probe), "probe_slots": probe,
+        row = {"dataset": line.dataset, "line": large_scale_plan.probe_line_key(line, probe), "probe_slots": probe,
                "tenth_cpu_seconds": tenth, "probe_cpu_seconds": whole, "load_average": os.getloadavg()[0],
                "measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": git_commit()}
         rows = pd.concat([rows, pd.DataFrame([row])], ignore_index=True)

@@ -14,6 +14,11 @@ distributed as the slot-by-slot selections would be; the loop then adds their re
 counts without simulating them.  ``skip`` returns (0, -1) when it does not apply.  Without a skip, a
 run goes through the plain loop, unchanged.
 
+A caller may also pass an njit ``probe(state, rng, counts)``, a diagnostic that looks at the algorithm's state
+right after every ``select`` (before the outcome is drawn and delivered) and adds what it measures to the int64
+array ``counts``, drawing from a generator of its own (so the run's draws and regrets are those of the run
+without the probe).  A probe sees every slot, so it excludes a skip.
+
 Each algorithm gets its own entry point (``entry_point``): the loop's code compiled with that algorithm's
 select, update and skip as globals, cached on disk like every kernel, so that a process whose cache is warm
 compiles nothing (the loop takes no function arguments, the one form numba can cache).  The loop runs in
@@ -35,10 +40,11 @@ CACHED_PACKAGES = ("core", "algorithms")  # kernels whose sources the cache fold
 # the comparisons waiting for delivery, whether the last simulated slot was a self-comparison.
 SLOT, CHECKPOINT, PENDING, AFTER_SELF = range(4)
 _ENTRY_POINTS = {}  # (select, update, skip) -> njit entry point (entry_point)
-_select = _update = _skip = None  # the template's kernels: every entry point binds these names to its own
+_select = _update = _skip = _probe = None  # the template's kernels: every entry point binds these names to its own
 
 
-def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts, skip=None):
+def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts, skip=None,
+             probe=None, probe_rng=None, probe_counts=None):
     """Run one algorithm for ``checkpoints[-1]`` slots on the (already shuffled) matrix ``P``.
 
     select(state, t, rng) -> (a1, a2) and update(state, a1, a2, a1_won, t) are the algorithm's njit
@@ -55,10 +61,13 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     self_counts: int64 (K,), incremented for every slot with a1 == a2 (exploitations, Fig. 5).
     skip: None (slot by slot), or the algorithm's njit skip for this state (see the module docstring),
       which selects the skipping loop.
-    Raises ValueError, before any slot, for a delay that is not an integer >= 1, checkpoints that are not
-    a 1-D integer array of increasing slots >= 1, or output arrays of the wrong length (the compiled loop
-    does not check its indices).  A delay beyond the horizon delivers nothing, as horizon + 1 does: the
-    loop is given that, so its buffers are at most one slot longer than the run.
+    probe: None, or an njit ``probe(state, probe_rng, probe_counts)`` called after every select (see the module
+      docstring), with ``probe_rng`` its generator and ``probe_counts`` the int64 array it adds to.
+    Raises ValueError, before any slot, for a probe given with a skip or without its generator or int64 counts,
+    a delay that is not an integer >= 1, checkpoints that are not a 1-D integer array of increasing slots >= 1,
+    or output arrays of the wrong length (the compiled loop does not check its indices).  A delay beyond the
+    horizon delivers nothing, as horizon + 1 does: the loop is given that, so its buffers are at most one slot
+    longer than the run.
     """
     if isinstance(delay, (bool, np.bool_)) or not isinstance(delay, (int, np.integer)) or delay < 1:
         raise ValueError(f"delay must be an integer at least 1 (1 = no delay), got {delay!r}")
@@ -80,8 +89,11 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     if len(self_counts) != P.shape[0] or len(zeta) != P.shape[0] or len(gap) != P.shape[0]:
         raise ValueError(f"self_counts, zeta and gap need one entry per arm ({P.shape[0]}), "
                          f"got {len(self_counts)}, {len(zeta)} and {len(gap)}")
+    if probe is not None and (skip is not None or probe_rng is None or not isinstance(probe_counts, np.ndarray)
+                              or probe_counts.dtype != np.int64):
+        raise ValueError("a probe sees every slot (no skip) and needs its own generator and an int64 counts array")
     delay = min(int(delay), int(checkpoints[-1]) + 1)
-    loop = entry_point(select, update, _never_skip if skip is None else skip)
+    loop = entry_point(select, update, _never_skip if skip is None else skip, _never_probe if probe is None else probe)
     horizon = int(checkpoints[-1])
     buffers = (np.empty(delay, np.int64), np.empty(delay, np.int64), np.empty(delay, np.bool_),
                np.empty(delay, np.int64))
@@ -90,26 +102,30 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     segment = FIRST_SEGMENT
     while carried[SLOT] <= horizon:
         started = time.perf_counter()
-        loop(skip is not None, state, rng, P, zeta, gap, checkpoints, delay, *buffers, carried, sums,
-             min(horizon, int(carried[SLOT]) + segment - 1), regret, g2w, self_counts)
+        loop(skip is not None, probe is not None, state, rng, P, zeta, gap, checkpoints, delay, *buffers, carried, sums,
+             min(horizon, int(carried[SLOT]) + segment - 1), regret, g2w, self_counts,
+             rng if probe is None else probe_rng, NO_COUNTS if probe is None else probe_counts)
         if time.perf_counter() - started < SEGMENT_SECONDS / 2:
             segment *= 2
 
 
-def entry_point(select, update, skip):
-    """The compiled loop of one algorithm: ``_loop_segment`` with ``select``, ``update`` and ``skip`` (njit
-    functions) as its globals, made once per process and triple.  Its name in numba's cache names the three
-    kernels; it is cached on disk only if all three are module-level functions of ``CACHED_PACKAGES``
-    (the cache folder is keyed by their sources; a kernel elsewhere, or one made by a factory, which two
-    could share a name, is compiled in each process instead)."""
-    key = (select, update, skip)
+def entry_point(select, update, skip, probe=None):
+    """The compiled loop of one algorithm: ``_loop_segment`` with ``select``, ``update``, ``skip`` and ``probe``
+    (njit functions; no probe: ``_never_probe``) as its globals, made once per process and set of kernels.  Its
+    name in numba's cache names the kernels (the probe only if there is one, so a loop without probe keeps its
+    name); it is cached on disk only if all are module-level functions of ``CACHED_PACKAGES`` (the cache folder
+    is keyed by their sources; a kernel elsewhere, or one made by a factory, which two could share a name, is
+    compiled in each process instead)."""
+    probe = _never_probe if probe is None else probe
+    key = (select, update, skip, probe)
     if key not in _ENTRY_POINTS:
-        kernels = [kernel.py_func for kernel in key]
+        kernels = [kernel.py_func for kernel in key if kernel is not _never_probe]
         names = [f"{kernel.__module__}.{kernel.__qualname__}" for kernel in kernels]
         cache = all(name.split(".")[0] in CACHED_PACKAGES and "<" not in name for name in names)
         template = _loop_segment
         loop = types.FunctionType(template.__code__, {**template.__globals__, "_select": select,
-                                                      "_update": update, "_skip": skip}, template.__name__)
+                                                      "_update": update, "_skip": skip, "_probe": probe},
+                                  template.__name__)
         loop.__qualname__ = "_loop_segment__" + "__".join(name.replace(".", "_") for name in names)
         loop.__doc__ = template.__doc__
         _ENTRY_POINTS[key] = njit(cache=cache)(loop)
@@ -122,11 +138,20 @@ def _never_skip(state, t, rng, t_limit):
     return 0, -1
 
 
-def _loop_segment(may_skip, state, rng, P, zeta, gap, checkpoints, delay, buffer_a1, buffer_a2, buffer_won, buffer_t,
-                  carried, sums, stop, regret, g2w, self_counts):
+@njit(cache=True)
+def _never_probe(state, rng, counts):
+    """The probe of a run without one (never called: ``may_probe`` is False)."""
+
+
+NO_COUNTS = np.zeros(0, np.int64)  # the probe counts of a run without probe
+
+
+def _loop_segment(may_skip, may_probe, state, rng, P, zeta, gap, checkpoints, delay, buffer_a1, buffer_a2, buffer_won,
+                  buffer_t, carried, sums, stop, regret, g2w, self_counts, probe_rng, probe_counts):
     """``simulate`` slot by slot from slot ``carried[SLOT]`` until a slot after ``stop`` (or the horizon), and,
-    if ``may_skip``, with runs of self-comparisons decided by ``_skip`` (same law, fewer slots simulated);
-    the template of every entry point (``entry_point`` binds ``_select``, ``_update`` and ``_skip``).
+    if ``may_skip``, with runs of self-comparisons decided by ``_skip`` (same law, fewer slots simulated), and, if
+    ``may_probe``, ``_probe(state, probe_rng, probe_counts)`` after every select; the template of every entry point
+    (``entry_point`` binds ``_select``, ``_update``, ``_skip`` and ``_probe``).
     ``carried`` (SLOT, CHECKPOINT, PENDING, AFTER_SELF), ``sums`` (the two cumulative regrets) and the
     delivery buffers hold the loop's state from one segment to the next, so that segments ending anywhere
     make the same draws and sums as one loop: without skipping, exactly the loop the stored results were
@@ -160,6 +185,8 @@ def _loop_segment(may_skip, state, rng, P, zeta, gap, checkpoints, delay, buffer
             t += slots
         else:
             a1, a2 = _select(state, t, rng)
+            if may_probe:
+                _probe(state, probe_rng, probe_counts)
             after_self = a1 == a2
             a1_won = rng.random() < P[a1, a2]
             cumulative += zeta_star - 0.5 * (zeta[a1] + zeta[a2])

@@ -143,38 +143,63 @@ def simulate_panels(name: str, panels, args) -> list:
     line itself.  With --plot-only nothing is written into the results folders: a curve whose runs are not
     all stored yet is left out of its panel (listed on stderr), so that a figure whose computation is still
     under way can be drawn (its claims then read "not measured"); if no curve at all is stored, ValueError
-    (one line: nothing to draw).
+    (one line: nothing to draw).  Writes ``<figures>/<name>_lines.csv`` (``lines_table``).
     """
     curves, stores = curves_and_stores(panels, args)
-    results = {}
-    for out in dict.fromkeys(sorted(stores.values(), key=lambda folder: folder == args.out)):  # the defaults first
-        lines = [line for line, store in stores.items() if store == out]
-        if args.plot_only:
-            found = [stored_line(line, out, args.seed) for line in lines]
-        else:
-            with backend_context(args):
-                found = run_lines(lines, name, out, args.seed, n_jobs=args.n_jobs, force=args.force,
-                                  progress=not args.no_progress, backend=args.backend,
-                                  max_cpu_hours=args.max_cpu_hours, compute=not args.stored_only)
-        results.update(zip(lines, found, strict=True))
+    results = simulate_lines(name, stores, args)
     if all(result is None for result in results.values()):
         raise ValueError(f"--plot-only: no stored results of {name} under "
                          f"{', '.join(map(str, dict.fromkeys(stores.values())))} (run it without --plot-only first)")
-    out, missing = [], []
-    for panel, panel_lines in zip(panels, curves, strict=True):
-        merged = []
-        for curve in panel_lines:
-            part = [results[line] for line in curve]
-            if any(res is None for res in part):
-                missing.append(f"{panel.title}: {curve[0].name}")
-                continue
-            merged.append(part[0] if len(part) == 1 else combine_ete(part))
-        out.append((panel.title, merged))
+    out, missing = panel_results([panel.title for panel in panels], curves, results)
     if missing:
         print(f"note: not computed yet, left out: {'; '.join(missing)}", file=sys.stderr)
     flat = [line for panel in curves for curve in panel for line in curve]
     write_table(lines_table(flat, [results[line] for line in flat]), args.figures / f"{name}_lines.csv")
     return out
+
+
+def simulate_lines(name: str, stores: dict, args, computed=None) -> dict:
+    """The result of every line of ``stores`` ({line: results folder}), or None for a line not stored: the shared
+    step of every figure and study.  Unless --plot-only, the lines are computed through ``run_lines`` (the defaults'
+    folder first), under the backend, jobs, --force, cost bound and --stored-only of ``args``; with ``computed`` (a
+    list of lines) only those, one ``run_lines`` call each in the order given, so that every finished line is
+    complete on disk, and every other line is only loaded.  With --plot-only, or for a line not computed, nothing is
+    written."""
+    results = {}
+    for out in dict.fromkeys(sorted(stores.values(), key=lambda folder: folder == args.out)):  # the defaults first
+        lines = [line for line, store in stores.items() if store == out]
+        if args.plot_only:
+            groups = []
+        elif computed is None:
+            groups = [lines]
+        else:
+            groups = [[line] for line in computed if stores.get(line) == out]
+        if groups:
+            with backend_context(args):
+                for group in groups:
+                    found = run_lines(group, name, out, args.seed, n_jobs=args.n_jobs, force=args.force,
+                                      progress=not args.no_progress, backend=args.backend,
+                                      max_cpu_hours=args.max_cpu_hours, compute=not args.stored_only)
+                    results.update(zip(group, found, strict=True))
+        results.update({line: stored_line(line, out, args.seed) for line in lines if line not in results})
+    return {line: results[line] for line in stores}
+
+
+def panel_results(titles, curves, results: dict) -> tuple[list, list[str]]:
+    """[(title, [LineResult])] of the panels ``titles`` with their ``curves`` (per panel, per curve, its lines), read
+    from ``results`` ({line: LineResult or None}; an explore-then-exploit curve's lines combined, ``combine_ete``), and
+    the curves left out as not all stored ("<title>: <name>")."""
+    out, missing = [], []
+    for title, panel_lines in zip(titles, curves, strict=True):
+        merged = []
+        for curve in panel_lines:
+            part = [results[line] for line in curve]
+            if any(res is None for res in part):
+                missing.append(f"{title}: {curve[0].name}")
+                continue
+            merged.append(part[0] if len(part) == 1 else combine_ete(part))
+        out.append((title, merged))
+    return out, missing
 
 
 def stored_line(line: Line, out, seed: int) -> LineResult | None:

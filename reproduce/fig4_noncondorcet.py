@@ -11,21 +11,11 @@ Usage: ``python reproduce/fig4_noncondorcet.py [--quick] [--runs N] [--horizon T
 from reproduce import paper_claims as pc
 from reproduce.claims import HOLDS, above, at, by_name, checked, final, need, ratio_of, worst
 from reproduce.cli import doc_summary
-from reproduce.experiment import Curve, Panel
 from reproduce.figure_cli import regret_figure
-from reproduce.paper_config import ALL_ELEVEN, HORIZON, HORIZON_MSLR_NONCONDORCET_LARGE
+from reproduce.paper_config import HORIZON
+from reproduce.paper_panels import FIG4_PANELS as PANELS  # shared with the large-scale study
+from reproduce.paper_panels import FIXED_ORDER_ECW
 
-FIXED_ORDER_ECW = Curve("ecw_rmed", tag="ECW-RMED (fixed order)", shuffle=False)
-PANELS = (
-    Panel("nc_cyclic", "(a) Non-Condorcet Cyclic", ALL_ELEVEN, zoom=6000),
-    Panel("nc_strong_borda", "(b) Non-Condorcet StrongBorda", ALL_ELEVEN, zoom=6000),
-    Panel("gap", "(c) Gap", (*ALL_ELEVEN, FIXED_ORDER_ECW), zoom=20000),
-    Panel("copeland500", "(d) 500-armed Copeland", ("ccb", "scb", "ecw_rmed", "dts")),
-    Panel("mslr16_noncondorcet", "(e) MSLR K=16, non-Condorcet", ALL_ELEVEN, horizon=HORIZON_MSLR_NONCONDORCET_LARGE,
-          zoom=60000),
-    Panel("mslr32_noncondorcet", "(f) MSLR K=32, non-Condorcet", ALL_ELEVEN, horizon=HORIZON_MSLR_NONCONDORCET_LARGE,
-          zoom=120000),
-)
 C8_C9 = (pc.c8_condorcet_methods_fail, pc.c9_beat_ccb_scb)
 PANEL_CLAIMS = {
     0: (*C8_C9, pc.c11_nc_cyclic),

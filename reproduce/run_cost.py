@@ -1,7 +1,8 @@
 """What one run costs, measured: two probe runs of a line on its own matrix (the first ``probe / 10`` slots and
 the first ``probe`` slots, same seed, so the second extends the first) and the extrapolation of their process
 CPU seconds to a run of T slots.  Used by ``bench/paper_cost.py`` for the paper's figures and, through the
-probe table it writes (bench/large_scale_probes.csv), by the plan of ``reproduce/large_scale.py``."""
+probe table it writes (bench/large_scale_probes.csv), by the plan of the large-scale study
+(``reproduce.large_scale_plan``)."""
 
 import time
 

@@ -1,10 +1,11 @@
 """Check that stored results are intact and reproduced, bit for bit, by the code as it is now.
 
 Every chunk file records how it was made (dataset, algorithm, parameters, horizon, delay, shuffle,
-root seed, run range).  This script reads every chunk under the given folders through the store
-(``reproduce.harness.store``: file readable, metadata present, every array present with the shape its metadata
-implies), then re-simulates the first ``--runs-per-chunk`` runs of each intact chunk and compares regret
-curves, final regrets, self-comparison counts and shuffles exactly.  It never stops at the first
+root seed, run range; the run kind of a diagnostic's runs, ``reproduce.harness.kinds``).  This script reads every
+chunk under the given folders through the store (``reproduce.harness.store``: file readable, metadata present, every
+array present with the shape its metadata implies), then re-simulates the first ``--runs-per-chunk`` runs of each
+intact chunk and compares regret curves, final regrets, self-comparison counts and shuffles exactly (a run kind's
+chunk: its counts).  It never stops at the first
 problem: every damaged chunk and every mismatch is one line on stderr.  Use it after changing a kernel
 that should not change any decision.
 
@@ -21,8 +22,8 @@ import numpy as np
 
 from algorithms import get_algorithm
 from data import Dataset, load_dataset, validate_preference_matrix
-from reproduce import c18_elimination
 from reproduce.cli import OneLineParser, doc_summary, integer, main_guard
+from reproduce.harness.kinds import config_kind
 from reproduce.harness.limits import check_folder_readable
 from reproduce.harness.runner import chunk_shapes, matrix_sha1, run_one
 from reproduce.harness.store import ChunkError, check_chunk, read_chunk
@@ -73,9 +74,7 @@ def intact_chunk(path: Path):
     try:
         dataset = chunk_dataset(chunk)
         get_algorithm(config["algorithm"])
-        diagnostic = config.get("diagnostic") == c18_elimination.DIAGNOSTIC
-        check_chunk(path, chunk, shapes=c18_elimination.chunk_shapes(config) if diagnostic
-                    else chunk_shapes(config, dataset.K))
+        check_chunk(path, chunk, shapes=chunk_shapes(config, dataset.K))
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, ChunkError):
             raise
@@ -102,8 +101,7 @@ def verify_chunk(path: Path, runs_per_chunk: int, checked=None) -> list[str]:
     except ChunkError as error:
         return [str(error)]
     config = chunk["meta"]["config"]
-    if config.get("diagnostic") == c18_elimination.DIAGNOSTIC:
-        return c18_elimination.verify_chunk(path, chunk, runs_per_chunk)
+    kind = config_kind(config)
     spec = get_algorithm(config["algorithm"])
     params, stored = stream_split(spec, config["params"])
     try:
@@ -116,8 +114,8 @@ def verify_chunk(path: Path, runs_per_chunk: int, checked=None) -> list[str]:
     problems = []
     for row, run in enumerate(range(start, min(stop, start + runs_per_chunk))):
         fresh = run_one(dataset, spec, params, config["horizon"], run, config["seed"], config["delay"],
-                        config["shuffle"])
-        for key in (*COMPARED, "permutation"):
+                        config["shuffle"], kind=kind)
+        for key in kind.counts if kind is not None else (*COMPARED, "permutation"):
             value = np.asarray(fresh[key]).astype(chunk[key].dtype)
             if not np.array_equal(value, chunk[key][row], equal_nan=True):
                 problems.append(f"{path}: run {run}: {key} differs")

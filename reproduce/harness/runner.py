@@ -31,6 +31,7 @@ from reproduce.harness import portable_math, seeds
 from reproduce.harness.backends import BACKENDS
 from reproduce.harness.cost import check_plan_cost, skips_in_log_time
 from reproduce.harness.interrupt import Interrupted
+from reproduce.harness.kinds import RunKind, config_kind, run_kind
 from reproduce.harness.limits import MAX_CHUNKS, MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
 from reproduce.harness.locks import FileLock
 from reproduce.harness.paths import ROOT
@@ -67,7 +68,8 @@ class Line:
 
     tag names the line in the legend and tables (default: the algorithm name); delay is the
     feedback batch length d (docs/harness.md, "Feedback delay"); shuffle=False keeps
-    the dataset's arm order in every run.
+    the dataset's arm order in every run; kind names a registered ``reproduce.harness.kinds.RunKind`` whose
+    probe's counts the runs store instead of the regret curves ("": the regret curves).
     """
 
     dataset: str
@@ -78,6 +80,7 @@ class Line:
     tag: str = ""
     delay: int = 1
     shuffle: bool = True
+    kind: str = ""
 
     @property
     def name(self) -> str:
@@ -91,7 +94,8 @@ class LineResult:
 
     checkpoints (C,) slots; regret (R, C) cumulative Copeland regret (Eq. 1) at the checkpoints;
     g2w (R, C) gap-to-Condorcet-winner regret (NaN without a Condorcet winner); final (R,) exact
-    R(T); self_counts (R, K) self-comparisons per *original* arm; permutations (R, K).
+    R(T); self_counts (R, K) self-comparisons per *original* arm; permutations (R, K).  A line of a run kind
+    (``Line.kind``) has these None and its per-run counts in ``counts`` ({count name: (R,) int64}).
     """
 
     line: Line
@@ -103,6 +107,7 @@ class LineResult:
     self_counts: np.ndarray
     permutations: np.ndarray
     meta: dict = field(default_factory=dict)
+    counts: dict = field(default_factory=dict)
 
 
 def git_commit() -> str:
@@ -124,7 +129,8 @@ def package_versions() -> dict:
 
 
 def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, delay: int = 1,
-            shuffle: bool = True, checkpoints: np.ndarray | None = None, comparisons: bool = False) -> dict:
+            shuffle: bool = True, checkpoints: np.ndarray | None = None, comparisons: bool = False,
+            kind: RunKind | None = None) -> dict:
     """Simulate run ``run`` of algorithm ``spec`` on ``dataset`` (a ``data.Dataset``); return its arrays.
 
     The matrix is permuted by the run's shuffle (shared by all algorithms of the run); regrets are
@@ -132,7 +138,10 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
     self-comparison counts are mapped back to the original arm labels; with ``comparisons``, the result also holds
     the algorithm's final comparison counts n_ij of every pair of different arms (``state.comparisons``, pseudo-counts
     included, original labels, zero diagonal: every delivered comparison is counted, so with delay 1 all of them),
-    which changes nothing else of the run.  A delay of the horizon or more
+    which changes nothing else of the run; with a run ``kind``, the loop also runs the kind's probe on a stream of its
+    own (keyed by the kind's name) and the result holds each of its counts (``RunKind.counts``) as an int, which
+    changes nothing else either (``validate_line`` checks that the kind can probe the algorithm).
+    A delay of the horizon or more
     delivers no feedback (``validate_line`` refuses it for a line; a compile probe may use it).
     Raises ValueError before any slot for a dataset or spec of another type, a horizon, run or seed that
     is not an integer in range (run >= 0, 0 <= seed <= 2**63 - 1), a shuffle that is not a bool,
@@ -165,7 +174,10 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
     g2w = np.zeros(checkpoints.shape[0])
     counts = np.zeros(K, np.int64)
     skip = spec.skip(state) if spec.skip is not None else None
-    simulate(spec.select, spec.update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, counts, skip)
+    probe_counts = np.zeros(len(kind.counts) if kind is not None else 0, np.int64)
+    probe_rng = seeds.algorithm_rng(seed, dataset.name, run, kind.name) if kind is not None else None
+    simulate(spec.select, spec.update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, counts, skip,
+             kind.probe if kind is not None else None, probe_rng, probe_counts)
     self_counts = np.zeros(K, np.int64)
     self_counts[perm] = counts
     if not dataset.has_condorcet_winner:
@@ -176,6 +188,8 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
         pairs[np.ix_(perm, perm)] = state.comparisons
         np.fill_diagonal(pairs, 0.0)
         out["comparisons"] = pairs
+    if kind is not None:
+        out.update({name: int(value) for name, value in zip(kind.counts, probe_counts, strict=True)})
     return out
 
 
@@ -205,13 +219,14 @@ def matrix_sha1(dataset) -> str:
 
 
 def _config(line: Line, dataset, seed: int, start: int, stop: int) -> dict:
-    """What a chunk file must have been made with to be reused."""
+    """What a chunk file must have been made with to be reused (a run kind's line: with its marker)."""
+    kind = run_kind(line.kind)
     return {
         "format": FORMAT_VERSION, "dataset": dataset.name,
         "matrix_sha1": matrix_sha1(dataset),
         "algorithm": line.algorithm, "params": resolved_params(line), "horizon": int(line.horizon),
         "delay": int(line.delay), "shuffle": bool(line.shuffle), "seed": int(seed), "runs": [start, stop],
-        "checkpoints_per_decade": CHECKPOINTS_PER_DECADE,
+        "checkpoints_per_decade": CHECKPOINTS_PER_DECADE, **({"diagnostic": kind.marker} if kind else {}),
     }
 
 
@@ -222,15 +237,19 @@ def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: 
     the chunk, so workers need no access to the results folder."""
     spec = get_algorithm(line.algorithm)
     params = spec.resolve_params(dict(line.params))
+    kind = run_kind(line.kind)
     began, began_cpu = time.time(), time.process_time()
     with warnings.catch_warnings():  # a parameter's or matrix's warning: validate_line gave it in the calling process
         warnings.simplefilter("ignore", UserWarning)
-        rows = [run_one(dataset, spec, params, line.horizon, run, seed, line.delay, line.shuffle)
+        rows = [run_one(dataset, spec, params, line.horizon, run, seed, line.delay, line.shuffle, kind=kind)
                 for run in range(start, stop)]
-    arrays = {key: np.stack([row[key] for row in rows]) for key in rows[0]}
-    arrays["regret"] = arrays["regret"].astype(np.float32)
-    arrays["g2w"] = arrays["g2w"].astype(np.float32)
-    arrays["checkpoints"] = log_grid(line.horizon)
+    if kind is not None:
+        arrays = {name: np.array([row[name] for row in rows], np.int64) for name in kind.counts}
+    else:
+        arrays = {key: np.stack([row[key] for row in rows]) for key in rows[0]}
+        arrays["regret"] = arrays["regret"].astype(np.float32)
+        arrays["g2w"] = arrays["g2w"].astype(np.float32)
+        arrays["checkpoints"] = log_grid(line.horizon)
     meta = {"config": config, "seconds": time.time() - began, "cpu_seconds": time.process_time() - began_cpu,
             "commit": git_commit(),
             "versions": package_versions(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
@@ -250,7 +269,9 @@ def validate_line(line: Line):
     """Check a line before any work: returns (dataset, spec); ValueError names the first bad value.
 
     runs at most ``MAX_RUNS`` (as on the command line); a delay d > 1 below the horizon; parameter values
-    the stored JSON config can hold (str, bool, int, float, None; not e.g. numpy.float32); shuffle a bool."""
+    the stored JSON config can hold (str, bool, int, float, None; not e.g. numpy.float32); shuffle a bool; a
+    registered run kind that can probe the algorithm with these parameters (``RunKind.check``)."""
+    kind = run_kind(line.kind)
     dataset = load_dataset(line.dataset)
     spec = get_algorithm(line.algorithm)
     for name, value, low in (("runs", line.runs, 1), ("horizon", line.horizon, 1), ("delay", line.delay, 1)):
@@ -266,6 +287,8 @@ def validate_line(line: Line):
         check_delay(line.delay, line.horizon)
     check_flag("shuffle", line.shuffle)
     params = spec.resolve_params(line.params)
+    if kind is not None:
+        kind.check(line.algorithm, params)
     spec.make_state(dataset.K, line.horizon, spec.problem_params(params, dataset))
     for name, value in params.items():
         if value is not None and not isinstance(value, (str, bool, int, float)):
@@ -288,8 +311,12 @@ def chunk_size(line: Line, dataset) -> int:
 
 def chunk_shapes(config: dict, K: int) -> dict:
     """The shape of every array a chunk made with ``config`` holds, for a K-armed dataset: one row per
-    run of ``config["runs"]``, one column per checkpoint of ``log_grid(config["horizon"])``."""
+    run of ``config["runs"]``, one column per checkpoint of ``log_grid(config["horizon"])``; a run kind's chunk
+    (``kinds.config_kind``), one entry per run and count.  ValueError for an unknown kind's marker."""
     start, stop = config["runs"]
+    kind = config_kind(config)
+    if kind is not None:
+        return kind.shapes(stop - start)
     runs, C = stop - start, log_grid(config["horizon"], config["checkpoints_per_decade"]).shape[0]
     return {"checkpoints": (C,), "regret": (runs, C), "g2w": (runs, C), "final": (runs,),
             "self_counts": (runs, K), "permutation": (runs, K)}
@@ -353,10 +380,11 @@ def dataset_key(dataset, seed: int = ROOT_SEED) -> str:
 
 
 def line_folder(out: Path, line: Line, seed: int = ROOT_SEED, dataset=None) -> Path:
-    """Folder of a line's chunk files: ``out/<dataset_key>/<line_key>`` (``dataset``: the line's loaded
-    dataset, if at hand)."""
+    """Folder of a line's chunk files: ``out/<dataset_key>/<line_key>``, for a run kind's line
+    ``out/<kind folder>/<dataset_key>/<line_key>`` (``dataset``: the line's loaded dataset, if at hand)."""
     dataset = dataset if dataset is not None else load_dataset(line.dataset)
-    return Path(out) / dataset_key(dataset, seed) / line_key(line)
+    kind = run_kind(line.kind)
+    return Path(out) / (kind.folder if kind else "") / dataset_key(dataset, seed) / line_key(line)
 
 
 def stored_chunk(path: Path, config: dict, dataset):
@@ -364,10 +392,11 @@ def stored_chunk(path: Path, config: dict, dataset):
     if there is none, ``(None, reason)`` if it is damaged or stale: every check of
     ``reproduce.harness.store.inspect_chunk``, the arm order of its first run must be the one its seed draws
     (a seed edited by hand in the metadata is caught there, except for a line with a fixed arm order), and each
-    run's exact final regret must round to the last point of its float32 regret curve (an edited ``final``)."""
+    run's exact final regret must round to the last point of its float32 regret curve (an edited ``final``).  A run
+    kind's chunk stores neither arm order nor regret: the store's checks are all."""
     chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
-    if chunk is None:
-        return None, reason
+    if chunk is None or config_kind(config) is not None:
+        return chunk, reason
     start = config["runs"][0]
     expected = seeds.run_permutation(config["seed"], dataset.name, start, dataset.K, config["shuffle"])
     if not np.array_equal(chunk["permutation"][0], expected):
@@ -664,12 +693,17 @@ def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
         if chunk is None:
             raise _not_stored(line, start, stop, path, reason or "missing")
         parts.append(chunk)
-    stack = {key: np.concatenate([part[key] for part in parts]) for key in
-             ("regret", "g2w", "final", "self_counts", "permutation")}
     worker, cpu = _chunk_seconds([part["meta"] for part in parts])
     meta = {"config": _config(line, dataset, seed, 0, line.runs),
             "commits": sorted({part["meta"].get("commit", "unknown") for part in parts}),
             "worker_seconds": worker, "cpu_seconds": cpu}
+    kind = run_kind(line.kind)
+    if kind is not None:
+        return LineResult(line=line, label=line.tag or spec.label, checkpoints=None, regret=None, g2w=None, final=None,
+                          self_counts=None, permutations=None, meta=meta,
+                          counts={name: np.concatenate([part[name] for part in parts]) for name in kind.counts})
+    stack = {key: np.concatenate([part[key] for part in parts]) for key in
+             ("regret", "g2w", "final", "self_counts", "permutation")}
     return LineResult(line=line, label=spec.label if not line.tag else line.tag, checkpoints=parts[0]["checkpoints"],
                       regret=stack["regret"].astype(np.float64), g2w=stack["g2w"].astype(np.float64),
                       final=stack["final"], self_counts=stack["self_counts"], permutations=stack["permutation"],

@@ -63,23 +63,24 @@ def test_large_scale_prints_every_line_with_its_estimate_and_plan(capsys):
     plan takes it, and the totals of the planned and the over-budget estimates in the last line."""
     from types import SimpleNamespace
 
-    from reproduce import large_scale
+    from reproduce import large_scale_panels, large_scale_plan
+    from reproduce.paper_config import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
 
     _paper_cost().main(["--large-scale"])
     out = capsys.readouterr().out.splitlines()
-    cli = SimpleNamespace(quick=False, horizon_given=False, horizon=large_scale.LARGE_SCALE_HORIZON, runs=None)
-    costs = large_scale.study_costs()
-    _, plan = large_scale.planned_panels(large_scale.all_curves(cli), costs, large_scale.LARGE_SCALE_CPU_HOURS)
+    cli = SimpleNamespace(quick=False, horizon_given=False, horizon=LARGE_SCALE_HORIZON, runs=None)
+    costs = large_scale_plan.study_costs()
+    _, plan = large_scale_plan.planned_panels(large_scale_panels.all_curves(cli), costs, LARGE_SCALE_CPU_HOURS)
     rows = [text.split() for text in out[1:-1]]
     assert len(rows) == len(plan)
     totals = {True: 0.0, False: 0.0}
     for (line, planned), row in zip(plan.items(), rows, strict=True):
         assert row[0] == line.dataset
-        assert ("unavailable" in row) == (not large_scale.available(line))
-        estimate = large_scale.estimated_hours(line, costs)
+        assert ("unavailable" in row) == (not large_scale_panels.available(line))
+        estimate = large_scale_plan.estimated_hours(line, costs)
         assert (row[-4] == "-") == (estimate != estimate) and row[-3] == ("yes" if planned else "no")
         totals[planned] += 0.0 if estimate != estimate else estimate
-    assert 0 < totals[True] <= large_scale.LARGE_SCALE_CPU_HOURS
+    assert 0 < totals[True] <= LARGE_SCALE_CPU_HOURS
     assert f"the plan takes {totals[True]:.1f} estimated CPU hours" in out[-1]
     assert f"would need {totals[False]:.1f} CPU hours more" in out[-1]
 
@@ -104,8 +105,8 @@ def test_large_scale_probe_writes_one_row_per_missing_line_and_resumes(tmp_path,
     """--large-scale --probe: each missing line of T >= the probe length gets one row (shared by its T = 1e8
     line), claim lines first, written as soon as it is measured; a stored line, a line the bench prices above
     --max-probe-seconds and a line already probed get none; the plan then takes its estimate from the row."""
-    from reproduce import large_scale
-    from reproduce.harness.runner import Line
+    from reproduce import large_scale_plan
+    from reproduce.harness.runner import Line, line_key
 
     paper_cost = _paper_cost()
     missing = Line("mslr136_navigational", "dts", 10**7, 50, (("sampling", "fast"),), "D-TS")
@@ -113,7 +114,8 @@ def test_large_scale_probe_writes_one_row_per_missing_line_and_resumes(tmp_path,
     dear = Line("mslr136_navigational", "dts_plus", 10**7, 50, (), "D-TS+ (indicators)")  # the bench's dearest
     cheap = Line("mslr136_navigational", "rmed1", 10**7, 50, (), "RMED1")  # cheaper, but no claim line
     stored = Line("mslr136_perfect", "merge_rucb", 10**7, 50, (), "MergeRUCB")
-    costs = large_scale.Costs(large_scale.study_costs().steps, pd.DataFrame(columns=large_scale.PROBE_COLUMNS))
+    costs = large_scale_plan.Costs(large_scale_plan.study_costs().steps,
+                                   pd.DataFrame(columns=large_scale_plan.PROBE_COLUMNS))
     plan = {long: False, cheap: True, dear: False, missing: True, stored: True}
     monkeypatch.setattr(paper_cost, "study_plan", lambda: (costs, plan))
     # The store as the test needs it, whatever the committed results hold by now: only ``stored`` is stored.
@@ -121,17 +123,17 @@ def test_large_scale_probe_writes_one_row_per_missing_line_and_resumes(tmp_path,
     probed = []
     monkeypatch.setattr(paper_cost, "probe_seconds", lambda dataset, spec, params, probe: probed.append(
         (dataset.name, spec.name, params, probe)) or (3.0, 12.0))
-    bench_seconds = 1.1 * 3600 * large_scale.estimated_hours(replace(dear, runs=1), costs)
+    bench_seconds = 1.1 * 3600 * large_scale_plan.estimated_hours(replace(dear, runs=1), costs)
     table = tmp_path / "probes.csv"
     paper_cost.probe_large_scale(10**7, bench_seconds - 1, table=table)
     assert probed == [("mslr136_navigational", "dts", {"sampling": "fast"}, 10**7),
                       ("mslr136_navigational", "rmed1", {}, 10**7)]  # the claim line's probe first
     rows = pd.read_csv(table)
     assert rows[["dataset", "line", "probe_slots", "tenth_cpu_seconds", "probe_cpu_seconds"]].values.tolist() == [
-        ["mslr136_navigational", large_scale.line_key(missing), 10**7, 3.0, 12.0],
-        ["mslr136_navigational", large_scale.line_key(cheap), 10**7, 3.0, 12.0]]
-    with_probes = large_scale.Costs(costs.steps, rows)
-    assert large_scale.estimated_hours(long, with_probes) == pytest.approx((12.0 + 9e7 * 9.0 / 9e6) * 50 / 3600)
+        ["mslr136_navigational", line_key(missing), 10**7, 3.0, 12.0],
+        ["mslr136_navigational", line_key(cheap), 10**7, 3.0, 12.0]]
+    with_probes = large_scale_plan.Costs(costs.steps, rows)
+    assert large_scale_plan.estimated_hours(long, with_probes) == pytest.approx((12.0 + 9e7 * 9.0 / 9e6) * 50 / 3600)
     paper_cost.probe_large_scale(10**7, bench_seconds + 1, ["rucb"], table)  # no line of that name left
     paper_cost.probe_large_scale(10**7, bench_seconds + 1, table=table)  # resumes: only the dear line is new
     assert [name for _, name, _, _ in probed] == ["dts", "rmed1", "dts_plus"] and len(pd.read_csv(table)) == 3

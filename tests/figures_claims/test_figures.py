@@ -99,17 +99,17 @@ def exact_outside_probability(q, in_c):
 
 def test_c18_probe_draws_the_unrestricted_vote_winner_with_its_exact_law():
     """20000 probes of a K = 4 state against the enumerated probability (4 standard errors)."""
-    from reproduce.c18_elimination import _unrestricted_winner_outside
+    from algorithms.dts_probe import unrestricted_winner_outside
 
     q = np.array([[0.5, 0.7, 0.2, 0.9], [0.3, 0.5, 0.6, 0.4], [0.8, 0.4, 0.5, 0.55], [0.1, 0.6, 0.45, 0.5]])
     in_c = np.array([True, False, True, False])
     rng = np.random.default_rng(7)
     votes = np.zeros(4, np.int64)
     draws = 20000
-    hits = sum(_unrestricted_winner_outside(rng, q, in_c, votes) for _ in range(draws))
+    hits = sum(unrestricted_winner_outside(rng, q, in_c, votes) for _ in range(draws))
     p = exact_outside_probability(q, in_c)
     assert abs(hits / draws - p) < 4 * np.sqrt(p * (1 - p) / draws)
-    assert not _unrestricted_winner_outside(rng, q, np.ones(4, np.bool_), votes)  # C = every arm: never outside
+    assert not unrestricted_winner_outside(rng, q, np.ones(4, np.bool_), votes)  # C = every arm: never outside
 
 
 def test_c18_runs_on_the_chosen_backend(tmp_path, monkeypatch):
@@ -118,14 +118,15 @@ def test_c18_runs_on_the_chosen_backend(tmp_path, monkeypatch):
     import joblib
 
     from reproduce import c18_elimination
+    from reproduce.harness import runner
 
     seen = set()
 
-    def fake_run(name, run, horizon, seed):
+    def fake_run(*_args, **_kwargs):
         seen.add(type(joblib.parallel.get_active_backend()[0]).__name__)
-        return 0, 0
+        return {"outside": 0, "restricted": 0}
 
-    monkeypatch.setattr(c18_elimination, "elimination_counts", fake_run)
+    monkeypatch.setattr(runner, "run_one", fake_run)
     c18_elimination.main(["--runs", "2", "--horizon", "10", "--backend", "threading", "--no-progress",
                           "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
     assert seen == {"ThreadingBackend"}
