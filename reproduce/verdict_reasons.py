@@ -351,9 +351,10 @@ def ecw_rmed_slope(panel: str) -> Reason:
 
 SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
 # The asymptotic study's panels whose rows need each kind of reason (reproduce/asymptotic.py).
-CONSTANT_FACTOR_PANELS = ("(b) StrongBorda", "(c) ArXiv", "(e) MSLR K=5, Condorcet", "(f) MSLR K=16, Condorcet")
+CONSTANT_FACTOR_PANELS = ("(b) StrongBorda", "(c) ArXiv", "(e) MSLR K=5, Condorcet", "(f) MSLR K=16, Condorcet",
+                          "(g) MSLR K=32, Condorcet")
 PARTNER_PANELS = ("(a) Cyclic", "(b) StrongBorda")
-RMED2_SIGN_PANELS = ("(a) Cyclic", "(b) StrongBorda", "(d) Sushi")
+RMED2_SIGN_PANELS = ("(a) Cyclic", "(b) StrongBorda", "(d) Sushi", "(g) MSLR K=32, Condorcet")
 FROM_BELOW_PANELS = ("(a) Cyclic", "(b) StrongBorda", "(c) ArXiv", "(d) Sushi", "(e) MSLR K=5, Condorcet",
                      "(f) MSLR K=16, Condorcet", "(g) MSLR K=32, Condorcet")
 PERFECT, NAVIGATIONAL = "(a) MSLR Perfect, K=136", "(b) MSLR Navigational, K=136"
