@@ -42,10 +42,16 @@ from algorithms.base import (
     check_skip,
     exact_skip_hook,
 )
-from core.argmax import argmax_first, fill_true, uniform_member
-from core.bounds import direct_upper_column, fill_direct_switches, refresh_direct_switches, update_pair
+from core.argmax import fill_true, uniform_member
+from core.bounds import (
+    challenger_from_column,
+    direct_upper_column,
+    fill_direct_switches,
+    refresh_direct_switches,
+    update_pair,
+)
 from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
-from core.skipping import challenger_stays_away, last_slot_away, last_slot_before, record_self_run
+from core.skipping import last_slot_before, record_self_run
 
 HYPOTHESIS_AS_RUN, HYPOTHESIS_ORIGINAL = 0, 1
 HYPOTHESES = {"as-run": HYPOTHESIS_AS_RUN, "original": HYPOTHESIS_ORIGINAL}
@@ -133,7 +139,8 @@ def _first_arm(rng, in_c, c_list, size_c, mode, hypothesis, all_arms):
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: C = {i : u_ij >= 1/2 for all j}, a1 from C and B, then
-    a2 = argmax_j u_{j a1} with first-index ties (Zoghi et al. 2014, Algorithm 1; docs/algorithms.md#rucb)."""
+    a2 = argmax_j u_{j a1} with first-index ties (Zoghi et al. 2014, Algorithm 1; docs/algorithms.md#rucb), an arm
+    counting as reaching u_{j a1} = 1/2 by its switch time, as for C (``core.bounds.challenger_from_column``)."""
     comparisons, wins, alpha, hypothesis = state.comparisons, state.wins, state.alpha, state.hypothesis
     hypothesis_arm, upper_switch_row_max = state.hypothesis_arm, state.upper_switch_row_max
     upper_column, in_candidates, candidates = state.upper_column, state.in_candidates, state.candidates
@@ -148,8 +155,7 @@ def select(state, t, rng):
             size_c += 1
     a1 = _first_arm(rng, in_candidates, candidates, size_c, hypothesis, hypothesis_arm, all_arms)
     direct_upper_column(comparisons, wins, a1, log_t, alpha, upper_column)
-    a2 = argmax_first(upper_column, all_arms)
-    return a1, a2
+    return a1, challenger_from_column(comparisons, wins, a1, log_t, alpha, upper_column)
 
 
 @njit(cache=True)
@@ -166,16 +172,16 @@ def skip(state, t, rng, t_limit):
     """The run of self-comparisons from slot t in one step (option skip="exact"; ``core.simulate``).
 
     Algorithm 1 of Zoghi et al. with C = {a} (step 2: |C| = 1 gives a1 = a and B = {a}, no random
-    draw) and a2 = argmax_j u_{j a} = a (step 3, first-index ties: u_{j a} < 1/2 for j < a, <= 1/2 for
-    j > a) is the deterministic pair (a, a).  A self-comparison changes only the diagonal of (n, w),
+    draw) and a2 = argmax_j u_{j a} = a (step 3: no u_{j a} has reached 1/2, ln t below every cached
+    upper_switch[j, a]) is the deterministic pair (a, a).  A self-comparison changes only the diagonal of (n, w),
     which no bound reads, so the pair stays (a, a) until ln t makes another arm i enter C (ln t reaches
-    its cached row maximum) or some u_{j a} rise past its tie with 1/2 -- or t_limit (a checkpoint, a
+    its cached row maximum) or some u_{j a} reach 1/2 (ln t reaches upper_switch[j, a]) -- or t_limit (a checkpoint, a
     delayed-feedback delivery, the horizon).  Returns (slots, a) for the slots t .. t + slots - 1, after
     the updates of those slots (the diagonal, ``record_self_run``; B = a); (0, -1) if slot t is not
     such a pair.  ``rng`` is not used: the pair needs no draw and a self-comparison's outcome changes
     nothing but w[a, a] += 1 either way.
     """
-    comparisons, wins, alpha, hypothesis_arm = state.comparisons, state.wins, state.alpha, state.hypothesis_arm
+    comparisons, wins, hypothesis_arm = state.comparisons, state.wins, state.hypothesis_arm
     upper_switch, upper_switch_row_max = state.upper_switch, state.upper_switch_row_max
     K = comparisons.shape[0]
     log_t = math.log(t)
@@ -187,16 +193,11 @@ def skip(state, t, rng, t_limit):
             a = i
     if a < 0:
         return 0, -1
-    for j in range(K):
-        if j != a and not challenger_stays_away(comparisons, wins, j, a, alpha, log_t):
-            return 0, -1
     end = t_limit
     for i in range(K):
         if i != a:
             end = min(end, last_slot_before(upper_switch_row_max[i], 0.0, end))
-    for j in range(K):
-        if j != a and end >= t:
-            end = last_slot_away(comparisons, wins, j, a, alpha, upper_switch[j, a], t, end)
+            end = min(end, last_slot_before(upper_switch[i, a], 0.0, end))
     if end < t:
         return 0, -1
     slots = end - t + 1

@@ -57,6 +57,27 @@ def direct_upper_column(n, w, col, log_t, alpha, upper):
 
 
 @njit(cache=True, inline="always")
+def challenger_from_column(n, w, col, log_t, alpha, upper):
+    """a2 = argmax_j u_{j col} over every arm (u_{col col} = 1/2), lowest index on ties, from ``upper``
+    (``direct_upper_column``); the challenger scan of RUCB, RCS and CCB (restricted by CCB to its own arms first).
+
+    Whether u_{j col} reaches its tie with 1/2 is decided by the pair's switch time (``ucb_switch_log_t``:
+    ln t >= n (1/2 - mean)^2 / alpha), the test by which RUCB's candidate set is read, not by the rounded
+    sum mean + width: past t ~ 1e11 that sum moves by less than its own rounding over many slots, and sits at
+    or just below 1/2 for up to hundreds of slots after the switch time, so an arm that the switch time has put in
+    the candidate set would be passed over as a challenger -- an event of probability zero in exact arithmetic
+    that, at t ~ 1e15, happens hundreds of times a decade (docs/asymptotic.md#rucbs-last-decade).  Among the
+    arms past their switch time the largest ``upper`` wins; ``col`` if there is none.
+    """
+    best = col
+    for j in range(n.shape[0]):
+        if j != col and (best == col or upper[j] > upper[best]) \
+                and log_t >= ucb_switch_log_t(w[j, col] / n[j, col], n[j, col], alpha):
+            best = j
+    return best
+
+
+@njit(cache=True, inline="always")
 def update_pair(n, w, a1, a2, a1_won):
     """The common statistics update: one more comparison of {a1, a2}, one win for the winner.
 

@@ -10,6 +10,7 @@ import pytest
 
 from algorithms import get_algorithm
 from algorithms.base import MAX_EXACT_HORIZON
+from core.constants import PSEUDO_N, PSEUDO_W
 from core.simulate import simulate
 from core.skipping import first_slot_reaching, last_slot_before
 from data import load_dataset
@@ -140,3 +141,38 @@ def test_deterministic_skips_end_where_the_slot_by_slot_walk_does_at_large_t(nam
         spec.skip(state)(state, t, np.random.default_rng(0), end - 1)
         t = end
     assert checked == 5
+
+
+def crossing_state():
+    """(n, w) for K = 3 in which arm 0 beats both others, arm 2 is out of every candidate set, and arm 1's bound
+    against arm 0 (6500 comparisons, 2911 won) reaches 1/2 at ln t = 34.67 (t = 1.1e15): arm 1 enters RUCB's
+    candidate set there, and from then on it is the challenger of arm 0."""
+    n = np.array([[0.0, 6500, 9000], [6500, 0, 9000], [9000, 9000, 0]]) + np.eye(3) * PSEUDO_N
+    w = np.array([[0.0, 3589, 6000], [2911, 0, 6000], [3000, 3000, 0]]) + np.eye(3) * PSEUDO_W
+    return n, w
+
+
+def test_rucb_matches_the_exact_reference_where_a_bound_crosses_half_at_large_t():
+    """300 slots around the slot at which arm 1 enters C at t = 1.1e15, in the frozen state, each slot drawn from
+    its own generator: the njit select and the reference in 40-digit arithmetic (``tests.reference.rucb``) make the
+    same pairs, but for the slots by which the rounding of the switch time moves the crossing (7 here: ln t has one
+    unit in the last place per 8 slots).  The rounded sum mean + width stays at or below 1/2 for ~120 slots after
+    the switch time; choosing the challenger by it (the code before ``core.bounds.challenger_from_column``) gave
+    (0, 0) with C = {0, 1} in about half of them (docs/asymptotic.md#rucbs-last-decade)."""
+    from tests.reference.rucb import RefRUCB
+
+    n, w = crossing_state()
+    spec = get_algorithm("rucb")
+    state = spec.make_state(3)
+    spec.set_statistics(state, n, w)
+    ref = RefRUCB(3)
+    ref.n[:], ref.w[:] = n, w
+    crossing = first_slot_reaching(float(state.upper_switch_row_max[1]), 0.0)
+    differ, self_with_two = [], 0
+    for t in range(crossing - 150, crossing + 150):
+        a1, a2 = (int(a) for a in spec.select(state, t, np.random.default_rng(t)))
+        if (a1, a2) != ref.select(t, np.random.default_rng(t)):
+            differ.append(t - crossing)
+        self_with_two += a1 == a2 and t >= crossing
+    assert self_with_two == 0, "a self-comparison while C = {0, 1}"
+    assert len(differ) <= 16 and all(-16 <= d < 0 for d in differ), differ

@@ -1,6 +1,7 @@
 """The state RUCB, RCS and CCB share: pseudo-count statistics, direct confidence bounds and the common
 pair update (docs/algorithms.md#shared-building-blocks), in plain NumPy."""
 
+import decimal
 import math
 
 import numpy as np
@@ -24,6 +25,16 @@ class DirectStatistics:
         np.fill_diagonal(U, 0.5)
         np.fill_diagonal(L, 0.5)
         return U, L
+
+    def upper_exact(self, t):
+        """Direct U at slot t in 40-digit decimal arithmetic (diagonal 1/2), as a list of rows: the bounds of exact
+        arithmetic, free of the double rounding that at t ~ 1e15 leaves u = mean + width flat over many slots."""
+        with decimal.localcontext() as context:
+            context.prec = 40
+            scale = decimal.Decimal(self.alpha) * decimal.Decimal(int(t)).ln()
+            return [[decimal.Decimal("0.5") if i == j else
+                     decimal.Decimal(self.w[i, j]) / decimal.Decimal(self.n[i, j])
+                     + (scale / decimal.Decimal(self.n[i, j])).sqrt() for j in range(self.K)] for i in range(self.K)]
 
     def update(self, a1, a2, a1_won):
         """One more comparison of {a1, a2} and one more win for its winner."""

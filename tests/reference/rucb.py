@@ -1,13 +1,12 @@
 """RUCB (Zoghi et al. 2014, Algorithm 1) as run, transcribed in plain Python."""
 
-import numpy as np
-
 from core.constants import ALPHA
 from tests.reference.direct import DirectStatistics
 
 
 class RefRUCB(DirectStatistics):
-    """RUCB as run (docs/algorithms.md#rucb), step by step; ``hypothesis`` as in ``init_rucb``."""
+    """RUCB as run (docs/algorithms.md#rucb), step by step, with the bounds of exact arithmetic
+    (``DirectStatistics.upper_exact``); ``hypothesis`` as in ``init_rucb``."""
 
     def __init__(self, K, alpha=ALPHA, hypothesis="as-run"):
         """Fresh state; B empty."""
@@ -16,8 +15,8 @@ class RefRUCB(DirectStatistics):
 
     def select(self, t, rng):
         """(a1, a2) at slot t, drawing from rng in the same order as the njit select."""
-        U, _ = self.bounds(t)
-        C = [i for i in range(self.K) if np.all(U[i] >= 0.5)]
+        U = self.upper_exact(t)
+        C = [i for i in range(self.K) if all(u >= 0.5 for u in U[i])]
         if self.original and self.B not in C:
             self.B = None
         if not C:
@@ -35,4 +34,5 @@ class RefRUCB(DirectStatistics):
         else:
             k = int(rng.integers(0, len(C)))
             a1 = C[k] if C[k] != self.B else (C[k - 1] if k >= 1 else C[1])
-        return a1, int(np.argmax(U[:, a1]))
+        column = [U[j][a1] for j in range(self.K)]
+        return a1, column.index(max(column))
