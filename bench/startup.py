@@ -91,6 +91,8 @@ def main(argv=None):
         parser = OneLineParser(description=doc_summary(__doc__))
         parser.add_argument("--csv", type=Path, default=STARTUP_TABLE, help="the table to write")
         args = parser.parse_args(argv)
+        if args.csv.is_dir():
+            raise ValueError(f"--csv {args.csv}: is a folder, not a file")
         if not args.csv.parent.is_dir():
             raise ValueError(f"--csv {args.csv}: no such folder {args.csv.parent}")
         write_table(pd.DataFrame(measure()), args.csv)
