@@ -365,6 +365,11 @@ class Policy:
         each algorithm: ``algorithms.recommend``, docs/algorithms.md#recommendations); changes nothing."""
         return recommend(self.spec.name, self.state)
 
+    def __getstate__(self) -> dict:
+        """The policy's attributes without its bound entry points (bound again on the next call), so that a
+        policy can be pickled or copied as before it bound them."""
+        return {**self.__dict__, "_bound": (None, None, None)}
+
     def __repr__(self) -> str:
         """The policy's class, K, slots played and parameters."""
         return f"{type(self).__name__}(K={self.K}, t={self.t}, params={self.params})"

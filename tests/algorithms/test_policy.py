@@ -1,6 +1,9 @@
 """``Policy``: for every registered algorithm the live policy, called through its bound compiled entry points,
 makes the same draws as the njit functions driven directly with the same seed and ends in the same state, with
-feedback on time and late; its arms are Python ints; replacing its state rebinds the kernels."""
+feedback on time and late; its arms are Python ints; replacing its state rebinds the kernels; a pickled policy
+continues as the original."""
+
+import pickle
 
 import numpy as np
 import pytest
@@ -62,3 +65,13 @@ def test_bound_kernels_are_the_dispatchers_compiled_code():
     select, update = bound_kernels(spec, state, rng)
     assert any(select is result.entry_point for result in spec.select.overloads.values())
     assert any(update is result.entry_point for result in spec.update.overloads.values())
+
+
+def test_a_pickled_policy_continues_as_the_original():
+    cls = policy_classes()["dts"]
+    policy = cls(4, seed=5)
+    for _ in range(20):
+        a1, a2 = policy.select()
+        policy.update(a1, a2, a1 < a2)
+    twin = pickle.loads(pickle.dumps(policy))
+    assert [twin.select() for _ in range(30)] == [policy.select() for _ in range(30)]
