@@ -14,10 +14,12 @@ pointers, candidate lists); ``update`` changes only the comparison statistics, s
 import math
 import os
 import warnings
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import numpy as np
+from numba.core.dispatcher import Dispatcher
 
 from algorithms.recommend import recommend
 from core.constants import ALPHA_BOUND_MIN, PSEUDO_N, PSEUDO_W
@@ -307,6 +309,8 @@ class Policy:
     underneath, so a policy is exactly the simulated algorithm.  ``seed`` seeds the policy's own
     ``numpy.random.Generator`` (an int, a SeedSequence or a Generator).  Feedback may arrive late:
     ``update`` must only be called for pairs that ``select`` returned, in the order of selection.
+    The njit functions are called through their compiled entry points for this state's types
+    (``bound_kernels``), which skips numba's per-call type dispatch (bench/policy_step.py).
     """
 
     spec: AlgorithmSpec
@@ -320,7 +324,16 @@ class Policy:
         self.state = self.spec.make_state(self.K, horizon, self.params)
         self.rng = seed if isinstance(seed, np.random.Generator) else _generator(seed)
         self.t = 0
-        self._selected: list[tuple[int, int, int]] = []
+        self._selected: deque[tuple[int, int, int]] = deque()
+        self._bound: tuple = (None, None, None)  # (the state, select, update) the entry points were bound for
+
+    def _kernels(self) -> tuple:
+        """(select, update) bound to the current ``state`` and ``rng`` (rebound if either was replaced)."""
+        state, select, update = self._bound
+        if state is not self.state:
+            select, update = bound_kernels(self.spec, self.state, self.rng)
+            self._bound = (self.state, select, update)
+        return select, update
 
     def select(self) -> tuple[int, int]:
         """The pair (first, second candidate) to compare in the next time slot; ValueError once t, an int64 in
@@ -328,35 +341,64 @@ class Policy:
         if self.t >= INT64_MAX:
             raise ValueError(f"select(): the policy has played t = {self.t} slots, the most its int64 slot counter "
                              f"holds")
+        select, _ = self._kernels()
         self.t += 1
-        a1, a2 = self.spec.select(self.state, self.t, self.rng)
-        self._selected.append((int(a1), int(a2), self.t))
-        return int(a1), int(a2)
+        a1, a2 = select(self.state, self.t, self.rng)
+        self._selected.append((a1, a2, self.t))
+        return a1, a2
 
     def update(self, a1: int, a2: int, a1_won: bool) -> None:
         """Feed back the result of the oldest pending comparison, which must be (a1, a2) (integer arms)."""
-        for name, arm in (("a1", a1), ("a2", a2)):
-            if isinstance(arm, (bool, np.bool_)) or not isinstance(arm, (int, np.integer)):
-                raise ValueError(f"update(): {name} must be an integer arm index, got {arm!r}")
-        if not (isinstance(a1_won, (bool, np.bool_))
-                or (isinstance(a1_won, (int, np.integer)) and a1_won in (0, 1))):
-            raise ValueError(f"update(): a1_won must be a bool (or 0/1), got {a1_won!r}")
+        if not (type(a1) is int and type(a2) is int and type(a1_won) in (bool, np.bool_)):  # else: check each
+            check_feedback(a1, a2, a1_won)
         if not self._selected:
             raise ValueError("update() called with no pending comparison; call select() first")
         s1, s2, t = self._selected[0]
-        if (int(a1), int(a2)) != (s1, s2):
+        if a1 != s1 or a2 != s2:
             raise ValueError(f"update() for pair ({a1}, {a2}) but the oldest pending pair is ({s1}, {s2})")
-        self._selected.pop(0)
-        self.spec.update(self.state, s1, s2, bool(a1_won), t)
+        self._selected.popleft()
+        _, update = self._kernels()
+        update(self.state, s1, s2, bool(a1_won), t)
 
     def best_arm(self) -> int:
         """The arm the algorithm would recommend now, from its own statistics or winner estimate (the rule of
         each algorithm: ``algorithms.recommend``, docs/algorithms.md#recommendations); changes nothing."""
         return recommend(self.spec.name, self.state)
 
+    def __getstate__(self) -> dict:
+        """The policy's attributes without its bound entry points (bound again on the next call), so that a
+        policy can be pickled or copied as before it bound them."""
+        return {**self.__dict__, "_bound": (None, None, None)}
+
     def __repr__(self) -> str:
         """The policy's class, K, slots played and parameters."""
         return f"{type(self).__name__}(K={self.K}, t={self.t}, params={self.params})"
+
+
+def check_feedback(a1, a2, a1_won) -> None:
+    """ValueError unless a1 and a2 are integer arm indices (not bools) and a1_won is a bool or 0/1."""
+    for name, arm in (("a1", a1), ("a2", a2)):
+        if isinstance(arm, (bool, np.bool_)) or not isinstance(arm, (int, np.integer)):
+            raise ValueError(f"update(): {name} must be an integer arm index, got {arm!r}")
+    if not (isinstance(a1_won, (bool, np.bool_))
+            or (isinstance(a1_won, (int, np.integer)) and a1_won in (0, 1))):
+        raise ValueError(f"update(): a1_won must be a bool (or 0/1), got {a1_won!r}")
+
+
+def bound_kernels(spec: AlgorithmSpec, state, rng) -> tuple[Callable, Callable]:
+    """(select, update) of ``spec`` as the compiled entry points (``entry_point``) for the arguments a ``Policy``
+    passes: ``state``, an int slot, ``rng``; ``state``, two int arms, a bool, an int slot."""
+    return entry_point(spec.select, (state, 1, rng)), entry_point(spec.update, (state, 0, 0, True, 1))
+
+
+def entry_point(kernel, args: tuple) -> Callable:
+    """The compiled entry point of the numba dispatcher ``kernel`` for the numba types of ``args``: the same
+    machine code the dispatcher would run on such arguments, compiled or loaded from the cache now, called
+    without the dispatcher's type resolution on every call.  A kernel that is not a numba dispatcher is
+    returned as it is."""
+    if not isinstance(kernel, Dispatcher):
+        return kernel
+    return kernel.compile(tuple(kernel.typeof_pyval(arg) for arg in args))
 
 
 def _generator(seed) -> np.random.Generator:

@@ -43,7 +43,7 @@ from reproduce.fidelity import TABLE as FIDELITY_TABLE
 from reproduce.fidelity import summary_line as fidelity_line
 from reproduce.harness.atomic import write_text_atomic
 from reproduce.harness.limits import check_folder_readable, check_output_folder
-from reproduce.harness.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT
+from reproduce.harness.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT, STARTUP_TABLE
 from reproduce.paper_config import LARGE_SCALE_CPU_HOURS
 from reproduce.regret_bound import condorcet_allocation
 from reproduce.tables import NOT_STORED, OVER_BUDGET
@@ -59,7 +59,7 @@ BLOCK_FILES = {"summary": "README.md", "fidelity": "README.md", "claims": "READM
                "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
                "bench": "bench/README.md", "asymptotic": "docs/asymptotic.md", "allocation": "docs/asymptotic.md",
                "asymptotic_cost": "docs/asymptotic.md", "newcomer_main": "README.md", "newcomer_tests": "README.md",
-               "newcomer_suites": "docs/testing.md"}
+               "newcomer_suites": "docs/testing.md", "startup": "docs/install.md"}
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
 FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
 
@@ -311,6 +311,23 @@ def bench_table(path: Path = BENCH_TABLE) -> str:
     return text
 
 
+def startup_table(path: Path = STARTUP_TABLE) -> str:
+    """The startup block of docs/install.md from ``bench/startup.csv`` (``python bench/startup.py``): when and
+    where it was measured, then per start-up step (in the order measured) the numba cache it ran on, its CPU
+    and wall seconds and the number of numba compilations in its process."""
+    if not Path(path).exists():
+        return "Not measured in this checkout: run `python bench/startup.py`."
+    rows = read_table(path)
+    commits = "/".join(dict.fromkeys(str(commit)[:7] for commit in rows["commit"]))
+    loads = f"{rows['load_average'].min():.1f}-{rows['load_average'].max():.1f}"
+    table = pd.DataFrame({"step (a new process each)": rows["step"], "numba cache": rows["cache"],
+                          "CPU s": rows["cpu_seconds"].map(lambda x: f"{x:.2f}"),
+                          "wall s": rows["wall_seconds"].map(lambda x: f"{x:.2f}"),
+                          "compilations": rows["compiles"]})
+    return (f"Measured by `python bench/startup.py` (`bench/startup.csv`) on {rows['measured'].iloc[0]} at commit "
+            f"{commits}, load average {loads}, on this project's 2-core machine:\n\n" + markdown_table(table))
+
+
 def _by_k(rows: pd.DataFrame, column: str) -> pd.DataFrame:
     """One row per algorithm / options, one column per K: ``column`` (ns) and, in brackets, in Beta draws."""
     rows = rows.assign(cell=[f"{ns:,.0f} ({x:,.0f})" if x >= 100 else f"{ns:,.0f} ({x:.3g})"
@@ -332,7 +349,8 @@ def generated_blocks(folder: Path) -> dict[str, str]:
     rest does not, ``summary``), ``claims`` (verdict counts per claim), ``compute`` (worker hours per figure),
     ``bounds`` (lower bounds and closest slopes), ``constants`` and ``defaults`` (``core/constants.py`` and
     the algorithms' defaults and presets, ``reproduce/constants_table.py``), ``bench`` (step costs,
-    ``bench_table``), ``fidelity`` (agreement with the authors' code, ``figures/fidelity.csv``)."""
+    ``bench_table``), ``startup`` (the first use's cost, ``startup_table``), ``fidelity`` (agreement with the
+    authors' code, ``figures/fidelity.csv``)."""
     claims = claims_table(folder)
     finals = load_tables(folder, "_final.csv")
     counts = verdict_summary(claims)
@@ -340,7 +358,7 @@ def generated_blocks(folder: Path) -> dict[str, str]:
     return {"summary": summary(claims, ""), "claims": markdown_table(counts),
             "compute": markdown_table(compute_table(folder)), "bounds": markdown_table(slope_table(finals)),
             "constants": markdown_table(constants_frame()), "defaults": markdown_table(defaults_frame()),
-            "bench": bench_table(), "fidelity": fidelity_line(pd.read_csv(FIDELITY_TABLE)),
+            "bench": bench_table(), "startup": startup_table(), "fidelity": fidelity_line(pd.read_csv(FIDELITY_TABLE)),
             **asymptotic_blocks(folder), **newcomer_blocks()}
 
 

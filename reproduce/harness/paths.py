@@ -6,6 +6,7 @@ ROOT = Path(__file__).resolve().parents[2]  # reproduce/harness/paths.py -> the 
 RESULTS = ROOT / "results"
 FIGURES = ROOT / "figures"
 BENCH_TABLE = ROOT / "bench" / "step_cost.csv"  # written by `make bench`, read for bench/README.md
+STARTUP_TABLE = ROOT / "bench" / "startup.csv"  # written by bench/startup.py, read for docs/install.md
 PROBE_TABLE = ROOT / "bench" / "large_scale_probes.csv"  # written by bench/paper_cost.py --large-scale --probe
 QUICK = "quick"  # sub-folder of RESULTS and FIGURES for --quick runs, so they never overwrite paper runs
 FAST = "fast"  # sub-folder (below QUICK in a quick run) for --fast runs: the exact fast paths' own results

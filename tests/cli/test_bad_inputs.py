@@ -44,6 +44,7 @@ RO_REASON = r"(not writable|cannot be created in \S+) \(permission denied\)"
 
 
 step_cost, paper_cost, skip_ab = bench_script("step_cost"), bench_script("paper_cost"), bench_script("skip_ab")
+policy_step, startup = bench_script("policy_step"), bench_script("startup")
 
 # (id, script, arguments, message regex); {F} a regular file, {RO} a folder nobody may write in, {M:x}
 # matrix file x of MATRICES, {T} the test's folder.  run.py cases get RUN + --out {T}/r --figures {T}/f first.
@@ -169,6 +170,13 @@ CLI_CASES = [
     ("skip-ab-steps-negative", skip_ab, ["--steps", "-5"], r"--steps must be >= 1, got -5"),
     ("skip-ab-whole-0", skip_ab, ["--whole", "0"], r"--whole must be >= 1, got 0"),
     ("skip-ab-rounds-decimal", skip_ab, ["--rounds", "1.5"], r"--rounds must be an integer .*"),
+    ("policy-step-unknown-algorithm", policy_step, ["--algorithms", "nope"], r"--algorithms: unknown algorithm 'nope'"),
+    ("policy-step-needs-problem", policy_step, ["--algorithms", "btm"],
+     r"--algorithms: 'btm' needs the horizon and the matrix's variant; not timed here"),
+    ("policy-step-K", policy_step, ["--K", "7"], r"--K 7: the bench has datasets for K = 5, 16, 32, 136, 500, 2000 only"),
+    ("policy-step-steps-0", policy_step, ["--steps", "0"], r"--steps must be >= 1, got 0"),
+    ("startup-csv-folder", startup, ["--csv", "{T}"], r"--csv {T}: is a folder, not a file"),
+    ("startup-csv-no-folder", startup, ["--csv", "{T}/none/x.csv"], r"--csv {T}/none/x.csv: no such folder {T}/none"),
     # build_matrices printed a usage block, or a traceback after creating the --out folder.
     ("build-matrices-no-sources", build_matrices, ["--sources", "{T}/none"], r"--sources folder {T}/none: does not exist"),
     ("build-matrices-out-is-file", build_matrices, ["--out", "{F}"], r"--out folder {F}: exists and is not a folder"),

@@ -149,6 +149,24 @@ def test_missing_figures_folder_is_one_line_and_exit_2(tmp_path):
     assert not (tmp_path / "absent").exists()
 
 
+def test_startup_block_is_rendered_from_the_startup_table(tmp_path):
+    """docs/install.md's startup block: one row per step in the order measured, seconds with two decimals, the
+    compilations, when, where and under which load; a checkout without the table says how to measure."""
+    rows = [{"step": step, "cache": cache, "cpu_seconds": cpu, "wall_seconds": wall, "compiles": compiles,
+             "load_average": load, "measured": "2026-12-02 01:00 UTC", "commit": "0123456789abcdef"}
+            for step, cache, cpu, wall, compiles, load in [("first DTS(5).select()", "cold", 24.456, 30.0, 80, 2.5),
+                                                           ("make warm-cache", "warm", 6.0, 6.5, 0, 3.25)]]
+    pd.DataFrame(rows).to_csv(tmp_path / "startup.csv", index=False)
+    text = report.startup_table(tmp_path / "startup.csv")
+    assert "on 2026-12-02 01:00 UTC at commit 0123456, load average 2.5-3.2" in text
+    lines = text.splitlines()
+    assert lines[2] == "| step (a new process each) | numba cache | CPU s | wall s | compilations |"
+    assert lines[4:] == ["| first DTS(5).select() | cold | 24.46 | 30.00 | 80 |",
+                         "| make warm-cache | warm | 6.00 | 6.50 | 0 |"]
+    assert report.startup_table(tmp_path / "missing.csv") == ("Not measured in this checkout: run "
+                                                             "`python bench/startup.py`.")
+
+
 def test_bench_block_is_rendered_from_the_bench_table(tmp_path):
     """The README's bench block: one row per algorithm / options, one column per K, ns and x Beta from the
     CSV `make bench` writes; a checkout without it says how to measure."""
