@@ -36,6 +36,7 @@ from reproduce.harness.limits import MAX_CHUNKS, MAX_CPU_HOURS, MAX_JOBS, MAX_RU
 from reproduce.harness.locks import FileLock
 from reproduce.harness.paths import ROOT
 from reproduce.harness.store import (
+    MATRIX_REFERENCE,
     ChunkError,
     NotStored,
     chunk_path,
@@ -43,6 +44,7 @@ from reproduce.harness.store import (
     inspect_chunk,
     read_chunk_meta,
     save_chunk,
+    save_matrix,
 )
 from reproduce.paper_config import ROOT_SEED
 
@@ -560,15 +562,19 @@ def _compute_locked(tasks, experiment, seed, n_jobs, force, progress, backend, d
 
 
 def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter) -> None:
-    """Compute ``tasks`` in parallel and store each chunk as it arrives (with the matrix itself for a
-    dataset that is not packaged, so that ``reproduce/verify.py`` can re-simulate it); on an exception or a
-    signal, every worker is stopped before it propagates."""
+    """Compute ``tasks`` in parallel and store each chunk as it arrives (for a dataset that is not packaged, the
+    matrix is stored once in its dataset folder first and each chunk references it, so that ``reproduce/verify.py``
+    can re-simulate it: ``reproduce.harness.store.save_matrix``); on an exception or a signal, every worker is
+    stopped before it propagates."""
     if not tasks:
         return
     from joblib import Parallel, delayed, parallel_config
     from tqdm.auto import tqdm
 
     by_path = {task.path: task for task in tasks}
+    for folder, dataset in {task.path.parent.parent: task.dataset for task in tasks
+                            if not is_packaged(task.dataset)}.items():
+        save_matrix(folder, dataset.P)  # before any chunk that references it
     bar = tqdm(total=sum((task.stop - task.start) * task.line.horizon for task in tasks), unit="slot",
                unit_scale=True, disable=not progress, desc=f"{experiment}: {len(tasks)} chunks")
     try:
@@ -581,8 +587,7 @@ def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter)
                 for path, arrays, meta, slots in jobs:
                     task = by_path[path]
                     if not is_packaged(task.dataset):
-                        arrays["matrix"] = np.asarray(task.dataset.P)
-                        meta["matrix_source"] = task.dataset.source
+                        meta["matrix_file"], meta["matrix_source"] = MATRIX_REFERENCE, task.dataset.source
                     save_chunk(path, arrays, meta)
                     done.stored += 1
                     bar.update(slots)

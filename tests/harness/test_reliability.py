@@ -273,12 +273,13 @@ def test_make_all_figures_at_paper_scale_passes_stored_only():
                              capture_output=True, check=True).stdout
         return {shlex.split(line)[1]: shlex.split(line)[2:] for line in out.splitlines()
                 if line.startswith("python reproduce/")}
+    figures = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
     paper = commands()
-    assert all("--stored-only" in paper[f"reproduce/{script}.py"] for script in
-               ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts",
-                "c18_elimination"))
-    for mode in ("QUICK=1", "FORCE=1", "FAST=1"):
-        assert not any("--stored-only" in flags for flags in commands(mode).values()), mode
+    assert all("--stored-only" in paper[f"reproduce/{script}.py"] for script in (*figures, "c18_elimination"))
+    fast = commands("FAST=1")  # its runs are committed too (results/fast/): it computed any chunk missing there
+    assert all("--stored-only" in fast[f"reproduce/{script}.py"] for script in figures)
+    for mode in ("QUICK=1", "FORCE=1", "QUICK=1 FAST=1"):
+        assert not any("--stored-only" in flags for flags in commands(*mode.split()).values()), mode
 
 
 # --- the rough edges -----------------------------------------------------------------------------------------
@@ -339,3 +340,72 @@ def test_the_alpha_warning_is_printed_once(tmp_path):
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.count("warning: alpha = 0.3 <= 0.5") == 1, proc.stderr
+
+
+def test_a_cache_of_lower_bounds_that_is_not_json_is_named_once(tmp_path, monkeypatch, capsys):
+    """It was named four times by a figure of four panels: once per read, and a stored entry reads it twice."""
+    from reproduce import lower_bounds
+
+    monkeypatch.setattr(lower_bounds, "_REPORTED", set())
+    monkeypatch.setattr(lower_bounds, "regret_lower_bound", lambda P: (float(P[0, 1]), "fake model"))
+    monkeypatch.setattr(lower_bounds, "RESULTS", tmp_path / "shared")  # no entry to take from the repository's
+    cache = tmp_path / "r" / lower_bounds.CACHE_NAME
+    cache.parent.mkdir()
+    cache.write_text("{not json")
+    for name in ("mslr5_condorcet", "mslr16_condorcet"):
+        lower_bounds.lower_bound(name, tmp_path / "r", store=False)
+    lower_bounds.lower_bound("mslr5_condorcet", tmp_path / "r")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"recomputing {cache}: not valid JSON"), err
+
+
+def _own_matrix(path: Path) -> Path:
+    """A 3-armed matrix file of one's own (not packaged), exact as written."""
+    path.write_text("0.5 0.6 0.7\n0.4 0.5 0.65\n0.3 0.35 0.5\n")
+    return path
+
+
+def test_the_matrix_of_a_custom_dataset_is_stored_once_for_all_its_chunks(tmp_path, capsys):
+    """Every chunk held the whole matrix (144 MB a chunk at K = 5000); now the dataset folder holds it once."""
+    matrix = _own_matrix(tmp_path / "m.txt")
+    lines = [Line(str(matrix), "dts", 50, 2), Line(str(matrix), "rucb", 50, 2)]
+    first = run_lines(lines, "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
+    (folder,) = (tmp_path / "r").iterdir()
+    chunks = sorted(folder.rglob("runs_*.npz"))
+    assert len(chunks) == 2 and sorted(path.name for path in folder.iterdir()) == ["dts_T50", "matrix.npy", "rucb_T50"]
+    np.testing.assert_array_equal(np.load(folder / "matrix.npy"), load_dataset(str(matrix)).P)
+    for path in chunks:
+        chunk = read_chunk(path)
+        assert "matrix" not in chunk and chunk["meta"]["matrix_file"] == "../matrix.npy"
+    again = run_lines(lines, "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
+    assert "recomputing" not in capsys.readouterr().err  # resumed: every chunk reused
+    np.testing.assert_array_equal(again[0].regret, first[0].regret)
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(tmp_path / "r")])
+    assert done.value.code == 0 and capsys.readouterr().out.endswith("2 chunks checked, 0 damaged, 0 mismatches\n")
+
+    (folder / "matrix.npy").unlink()
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert done.value.code == 1 and err.count(f"its matrix file {(folder / 'matrix.npy').resolve()} is missing") == 2
+
+
+def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path, capsys):
+    """The chunks stored before the matrix had a file of its own: array ``matrix``, no ``matrix_file``."""
+    matrix = _own_matrix(tmp_path / "m.txt")
+    line = Line(str(matrix), "dts", 50, 2)
+    first, = run_lines([line], "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
+    (folder,) = (tmp_path / "r").iterdir()
+    (path,) = folder.rglob("runs_*.npz")
+    chunk = read_chunk(path)
+    meta = chunk.pop("meta")
+    del meta["matrix_file"]
+    save_chunk(path, {**chunk, "matrix": np.load(folder / "matrix.npy")}, meta)
+    (folder / "matrix.npy").unlink()
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(tmp_path / "r")])
+    assert done.value.code == 0 and capsys.readouterr().out.endswith("1 chunks checked, 0 damaged, 0 mismatches\n")
+    again, = run_lines([line], "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
+    assert "recomputing" not in capsys.readouterr().err
+    np.testing.assert_array_equal(again.final, first.final)
