@@ -12,6 +12,7 @@ import functools
 import hashlib
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -46,6 +47,7 @@ from reproduce.harness.store import (
     save_chunk,
     save_matrix,
 )
+from reproduce.harness.workers import init_loky_worker, remove_stale_files, start_resource_trackers
 from reproduce.paper_config import ROOT_SEED
 
 FORMAT_VERSION = 1
@@ -577,8 +579,13 @@ def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter)
         save_matrix(folder, dataset.P)  # before any chunk that references it
     bar = tqdm(total=sum((task.stop - task.start) * task.line.horizon for task in tasks), unit="slot",
                unit_scale=True, disable=not progress, desc=f"{experiment}: {len(tasks)} chunks")
+    local = {}
+    if backend == "loky":  # its workers end with this process and take no signal of the group
+        remove_stale_files()
+        start_resource_trackers()
+        local = {"initializer": init_loky_worker, "initargs": (os.getpid(),)}
     try:
-        with parallel_config(backend=backend, n_jobs=n_jobs):
+        with parallel_config(backend=backend, n_jobs=n_jobs, **local):
             jobs = Parallel(return_as="generator_unordered")(
                 delayed(_compute_chunk)(task.line, task.dataset, seed, task.start, task.stop, task.path, task.config)
                 for task in tasks

@@ -409,3 +409,17 @@ def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path,
     again, = run_lines([line], "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
     assert "recomputing" not in capsys.readouterr().err
     np.testing.assert_array_equal(again.final, first.final)
+
+
+def test_stored_only_adds_no_lower_bound_to_the_results_folder(tmp_path, capsys):
+    """make all-figures FAST=1 (--stored-only) added the constants results/fast/lower_bounds.json lacked, copied
+    from results/lower_bounds.json: a committed file changed."""
+    from reproduce import fig7_pure_dts
+
+    out = tmp_path / "r"
+    args = ["--quick", "--out", str(out), "--figures", str(tmp_path / "f")]
+    fig7_pure_dts.main([*args, "--n-jobs", "1", "--no-progress"])
+    (out / "quick" / "lower_bounds.json").unlink()
+    fig7_pure_dts.main([*args, "--stored-only"])
+    assert "error" not in capsys.readouterr().err
+    assert not (out / "quick" / "lower_bounds.json").exists()
