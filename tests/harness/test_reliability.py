@@ -423,3 +423,65 @@ def test_stored_only_adds_no_lower_bound_to_the_results_folder(tmp_path, capsys)
     fig7_pure_dts.main([*args, "--stored-only"])
     assert "error" not in capsys.readouterr().err
     assert not (out / "quick" / "lower_bounds.json").exists()
+
+
+def test_an_unreadable_lock_file_of_another_user_is_one_clear_line(tmp_path, monkeypatch, capsys):
+    """A 0600 lock file of another user was 'error: <path>: Permission denied', which said neither why nor what to
+    do.  As root a forked child dropping to uid 65534 opens the real file; otherwise the failure is injected."""
+    with tempfile.TemporaryDirectory() as folder:  # not under tmp_path, which only its owner may enter
+        Path(folder).chmod(0o777)
+        path = Path(folder) / LOCK_NAME
+        path.touch()
+        path.chmod(0o600)
+        if os.geteuid() == 0:
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    os.setgid(65534)
+                    os.setuid(65534)
+                    FileLock(path).acquire(blocking=False)
+                    os.write(write, b"taken")
+                except PermissionError as error:
+                    os.write(write, str(error).encode())
+                finally:
+                    os._exit(0)
+            os.waitpid(pid, 0)
+            message = os.read(read, 4096).decode()
+        else:
+            with pytest.raises(PermissionError) as raised:
+                FileLock(path).acquire(blocking=False)
+            message = str(raised.value)
+    assert f"cannot open this lock file (owner uid {os.geteuid()}, mode 0600): another user's run" in message, message
+
+    real_open = os.open
+
+    def refuse_the_lock(name, *args):
+        if Path(name).name == LOCK_NAME:
+            raise _permission_denied(name)
+        return real_open(name, *args)
+
+    monkeypatch.setattr(os, "open", refuse_the_lock)
+    assert _run(tmp_path) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: "), err
+    assert f"{LOCK_NAME}: cannot create this lock file" in err
+
+
+def test_only_the_shared_memory_files_of_processes_gone_are_removed(tmp_path):
+    from reproduce.harness.workers import remove_stale_files
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    names = {f"sem.loky-{gone}-ab12cd34": False, f"joblib_memmapping_folder_{gone}_0a1b_2c3d": False,
+             f"sem.loky-{os.getpid()}-ab12cd34": True, f"joblib_memmapping_folder_{os.getpid()}_0a1b_2c3d": True,
+             f"sem.mp-{gone}-ab12cd34": True, "notes.txt": True}
+    for name in names:
+        if "folder" in name:
+            (tmp_path / name).mkdir()
+            (tmp_path / name / "array.pkl").write_bytes(b"x")
+        else:
+            (tmp_path / name).write_bytes(b"x")
+    removed = remove_stale_files([tmp_path])
+    assert sorted(path.name for path in removed) == sorted(name for name, kept in names.items() if not kept)
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(name for name, kept in names.items() if kept)
