@@ -485,3 +485,16 @@ def test_only_the_shared_memory_files_of_processes_gone_are_removed(tmp_path):
     removed = remove_stale_files([tmp_path])
     assert sorted(path.name for path in removed) == sorted(name for name, kept in names.items() if not kept)
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(name for name, kept in names.items() if kept)
+
+
+
+@pytest.mark.parametrize("flag", ["--out", "--figures"])
+def test_run_py_refuses_a_folder_name_too_long_as_bad_input(tmp_path, capsys, flag):
+    """It was 'error: <path>: File name too long', exit status 1 (a failure while working)."""
+    long = tmp_path / ("a" * 300) / "x"
+    folders = {"--out": tmp_path / "r", "--figures": tmp_path / "f", flag: long}
+    with pytest.raises(SystemExit) as done:
+        run.main([*RUN_ARGS, "--out", str(folders["--out"]), "--figures", str(folders["--figures"])])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and err.count("\n") == 1 and err.endswith("...: file name too long\n"), err
+    assert sorted(tmp_path.iterdir()) == []
