@@ -20,7 +20,7 @@ import numpy as np
 from reproduce.harness.atomic import write_atomic
 
 READ_ERRORS = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error)
-MATRIX_NAME = "matrix.npy"  # in a dataset's folder: the matrix its chunks were simulated on, for one not packaged
+MATRIX_NAME = "matrix.npz"  # in a dataset's folder: the matrix its chunks were simulated on (array "matrix")
 MATRIX_REFERENCE = f"../{MATRIX_NAME}"  # a chunk's ``meta["matrix_file"]``: that file, from the chunk's folder
 
 
@@ -154,21 +154,21 @@ def load_chunk(path: Path, config: dict, shapes: dict | None = None) -> dict | N
 
 
 def save_matrix(folder: Path, matrix: np.ndarray) -> Path:
-    """Store ``matrix`` once in the dataset folder ``folder`` (``MATRIX_NAME``, float64, atomically), unless the
-    file there already holds exactly it: the chunks of a matrix that is not packaged reference it
+    """Store ``matrix`` once in the dataset folder ``folder`` (``MATRIX_NAME``, float64, compressed, atomically),
+    unless the file there already holds exactly it: the chunks of a matrix that is not packaged reference it
     (``MATRIX_REFERENCE``) instead of each holding a copy.  Returns the file's path."""
     path = Path(folder) / MATRIX_NAME
     try:
-        stored = np.load(path, allow_pickle=False)
+        stored = _read_matrix(path)
         if stored.dtype == np.float64 and np.array_equal(stored, matrix):
             return path
     except READ_ERRORS:
         pass
 
     def write(tmp):
-        """Write the matrix as a .npy file to the temporary file ``tmp``."""
+        """Write the matrix, compressed, to the temporary file ``tmp``."""
         with open(tmp, "wb") as handle:
-            np.save(handle, np.asarray(matrix, dtype=np.float64), allow_pickle=False)
+            np.savez_compressed(handle, matrix=np.asarray(matrix, dtype=np.float64))
 
     return write_atomic(path, write, keep_suffix=False)
 
@@ -187,7 +187,13 @@ def chunk_matrix(path: Path, chunk: dict) -> np.ndarray | None:
         raise ChunkError(path, f"metadata names an unknown matrix file {reference!r}")
     matrix_file = Path(path).parent / reference
     try:
-        return np.load(matrix_file, allow_pickle=False)
+        return _read_matrix(matrix_file)
     except READ_ERRORS as error:
         state = "missing" if not matrix_file.exists() else f"unreadable ({type(error).__name__}: {error})"
         raise ChunkError(path, f"its matrix file {matrix_file.resolve()} is {state}") from None
+
+
+def _read_matrix(path: Path) -> np.ndarray:
+    """The array ``matrix`` of the matrix file ``path`` (``save_matrix``); one of ``READ_ERRORS`` if it cannot."""
+    with np.load(path, allow_pickle=False) as handle:
+        return handle["matrix"]

@@ -372,11 +372,11 @@ def test_the_matrix_of_a_custom_dataset_is_stored_once_for_all_its_chunks(tmp_pa
     first = run_lines(lines, "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
     (folder,) = (tmp_path / "r").iterdir()
     chunks = sorted(folder.rglob("runs_*.npz"))
-    assert len(chunks) == 2 and sorted(path.name for path in folder.iterdir()) == ["dts_T50", "matrix.npy", "rucb_T50"]
-    np.testing.assert_array_equal(np.load(folder / "matrix.npy"), load_dataset(str(matrix)).P)
+    assert len(chunks) == 2 and sorted(path.name for path in folder.iterdir()) == ["dts_T50", "matrix.npz", "rucb_T50"]
+    np.testing.assert_array_equal(np.load(folder / "matrix.npz")["matrix"], load_dataset(str(matrix)).P)
     for path in chunks:
         chunk = read_chunk(path)
-        assert "matrix" not in chunk and chunk["meta"]["matrix_file"] == "../matrix.npy"
+        assert "matrix" not in chunk and chunk["meta"]["matrix_file"] == "../matrix.npz"
     again = run_lines(lines, "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
     assert "recomputing" not in capsys.readouterr().err  # resumed: every chunk reused
     np.testing.assert_array_equal(again[0].regret, first[0].regret)
@@ -384,11 +384,11 @@ def test_the_matrix_of_a_custom_dataset_is_stored_once_for_all_its_chunks(tmp_pa
         verify.main([str(tmp_path / "r")])
     assert done.value.code == 0 and capsys.readouterr().out.endswith("2 chunks checked, 0 damaged, 0 mismatches\n")
 
-    (folder / "matrix.npy").unlink()
+    (folder / "matrix.npz").unlink()
     with pytest.raises(SystemExit) as done:
         verify.main([str(tmp_path / "r")])
     err = capsys.readouterr().err
-    assert done.value.code == 1 and err.count(f"its matrix file {(folder / 'matrix.npy').resolve()} is missing") == 2
+    assert done.value.code == 1 and err.count(f"its matrix file {(folder / 'matrix.npz').resolve()} is missing") == 2
 
 
 def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path, capsys):
@@ -401,8 +401,8 @@ def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path,
     chunk = read_chunk(path)
     meta = chunk.pop("meta")
     del meta["matrix_file"]
-    save_chunk(path, {**chunk, "matrix": np.load(folder / "matrix.npy")}, meta)
-    (folder / "matrix.npy").unlink()
+    save_chunk(path, {**chunk, "matrix": np.load(folder / "matrix.npz")["matrix"]}, meta)
+    (folder / "matrix.npz").unlink()
     with pytest.raises(SystemExit) as done:
         verify.main([str(tmp_path / "r")])
     assert done.value.code == 0 and capsys.readouterr().out.endswith("1 chunks checked, 0 damaged, 0 mismatches\n")
