@@ -1,7 +1,10 @@
 """Issue 36, in-process part: a failed chunk write releases its line's lock and reports its own error, locks
 are taken read-only (a lock file of another user is taken), a completed line's left lock file is removed, and
-verify.py checks the chunks of a renormalised matrix file and refuses an empty or wrong folder.  The real-signal
-cases are in tests/integration/test_processes.py (marker ``process``)."""
+verify.py checks the chunks of a renormalised matrix file and refuses an empty or wrong folder; then the rough
+edges: a custom matrix stored once for all its chunks (old chunks holding it still verify), an unreadable lock
+file of another user, the /dev/shm clean-up, a folder name too long, the lower-bound cache named once and never
+written under --stored-only.  The real-signal cases are in tests/integration/test_processes.py (marker
+``process``)."""
 
 import csv
 import errno
