@@ -6,7 +6,8 @@
 #   make all-figures QUICK=1  a minutes-long smoke run of each, under figures/quick/ (not evidence)
 #   make all-figures FORCE=1  recompute every run from scratch (hours; resumable)
 #   make all-figures FAST=1   the seven figures with every algorithm's exact fast paths (same law, other
-#                             random streams), results and figures under fast/ (combines with QUICK=1)
+#                             random streams), from the committed runs under results/fast/ (nothing is
+#                             computed), figures under fast/ (combines with QUICK=1, which computes)
 # Every target runs its script each time: a script draws from the stored runs and computes only those not stored
 # yet, so redrawing is cheap and no rule depends on file timestamps (a fresh clone gives every file the same age).
 PYTHON ?= .venv/bin/python
@@ -14,9 +15,10 @@ FIGDIR := figures$(if $(QUICK),/quick,)$(if $(FAST),/fast,)
 # The flags each script takes: Fig. 2 only reads Fig. 1's runs (no --force); C18 has no fast path; Table 9 only
 # reads data/.
 QUICK_FLAG := $(if $(QUICK),--quick,)
-# At paper scale (no QUICK, FAST or FORCE) the scripts only draw the committed runs: --stored-only refuses, naming it
-# and the command that recomputes it, a chunk that is missing or damaged instead of computing it for hours.
-STORED_FLAG := $(if $(QUICK)$(FAST)$(FORCE),,--stored-only)
+# At paper scale (no QUICK or FORCE; FAST=1 included, its runs are committed under results/fast/) the scripts only
+# draw the committed runs: --stored-only refuses, naming it and the command that recomputes it, a chunk that is
+# missing or damaged instead of computing it for hours.
+STORED_FLAG := $(if $(QUICK)$(FORCE),,--stored-only)
 FLAGS ?= $(QUICK_FLAG) $(if $(FAST),--fast,) $(if $(FORCE),--force,) $(STORED_FLAG)
 READ_FLAGS := $(QUICK_FLAG) $(if $(FAST),--fast,)
 C18_FLAGS := $(QUICK_FLAG) $(if $(FORCE),--force,) $(STORED_FLAG)

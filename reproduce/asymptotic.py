@@ -87,7 +87,7 @@ def bounds_of(panels, args) -> dict:
     a Condorcet winner, its winner constant."""
     out = {}
     for panel in panels:
-        constant, model = lower_bound(panel.dataset, args.out, store=not args.plot_only)
+        constant, model = lower_bound(panel.dataset, args.out, store=not (args.plot_only or args.stored_only))
         dataset = load_dataset(panel.dataset)
         out[panel.title] = (constant, model, winner_constant(dataset.P) if dataset.has_condorcet_winner else math.nan)
     return out

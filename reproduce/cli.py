@@ -20,7 +20,7 @@ from pathlib import Path
 
 from algorithms.base import INT64_MAX
 from reproduce.harness.backends import BACKENDS, SCHEDULER_TIMEOUT_S
-from reproduce.harness.interrupt import Interrupted, catch_signals
+from reproduce.harness.interrupt import Interrupted, catch_signals, ignore_signals_while_exiting
 from reproduce.harness.limits import MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
 from reproduce.harness.paths import CUSTOM, FAST, FIGURES, QUICK, RESULTS
 from reproduce.harness.store import NotStored
@@ -227,7 +227,9 @@ def main_guard(main):
     """Run ``main()``; a ValueError (bad input) becomes ``error: <message>`` on stderr and exit status 2,
     an OSError while working (disk full, folder removed) one ``error:`` line and exit status 1, and
     SIGTERM, SIGINT or SIGHUP (``reproduce.harness.interrupt``) one ``interrupted; ...`` line and exit status 128 +
-    the signal number.  A warning is one ``warning: ...`` line, without the source line."""
+    the signal number; a signal while the interpreter then exits is ignored
+    (``reproduce.harness.interrupt.ignore_signals_while_exiting``).  A warning is one ``warning: ...`` line,
+    without the source line."""
     catch_signals()
     warnings.formatwarning = _one_line_warning
     try:
@@ -246,6 +248,8 @@ def main_guard(main):
         stop = error if isinstance(error, Interrupted) else Interrupted(2)
         print(stop.message(), file=sys.stderr, flush=True)
         sys.exit(stop.exit_status)
+    finally:
+        ignore_signals_while_exiting()
 
 
 def _one_line_warning(message, category, *_args, **_kwargs) -> str:

@@ -47,7 +47,8 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
                                     horizon_help=panel_horizons_help(panels, default_horizon)).parse_args(argv))
         results = simulate_panels(name, panels, args)
         stem = args.figures / name
-        bounds = [lower_bound(panel.dataset, args.out, store=not args.plot_only) if panel.metric == "regret" else None
+        store = not (args.plot_only or args.stored_only)  # nothing written but the figure and its tables
+        bounds = [lower_bound(panel.dataset, args.out, store=store) if panel.metric == "regret" else None
                   for panel in panels]
         plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels],
                            metrics=[panel.metric for panel in panels],

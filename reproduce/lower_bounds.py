@@ -64,9 +64,13 @@ def current_entry(cache: dict, name: str, digest: str) -> tuple[float, str] | No
     return None
 
 
+_REPORTED = set()  # (cache file, reason) already named on stderr by this process
+
+
 def read_cache(path: Path) -> dict:
     """The cache file at ``path`` as a dict: empty if there is none, and if it is not a JSON object (named
-    on stderr; it is rewritten with what is computed next)."""
+    on stderr once per process and reason, however many panels read it; it is rewritten with what is computed
+    next)."""
     if not path.exists():
         return {}
     try:
@@ -77,7 +81,9 @@ def read_cache(path: Path) -> dict:
         reason = "not a JSON object"
     if isinstance(cache, dict):
         return cache
-    print(f"recomputing {path}: {reason}", file=sys.stderr, flush=True)
+    if (path.resolve(), reason) not in _REPORTED:
+        _REPORTED.add((path.resolve(), reason))
+        print(f"recomputing {path}: {reason}", file=sys.stderr, flush=True)
     return {}
 
 

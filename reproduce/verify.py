@@ -26,7 +26,7 @@ from reproduce.cli import OneLineParser, doc_summary, integer, main_guard
 from reproduce.harness.kinds import config_kind
 from reproduce.harness.limits import check_folder_readable
 from reproduce.harness.runner import chunk_shapes, matrix_sha1, run_one
-from reproduce.harness.store import ChunkError, check_chunk, read_chunk
+from reproduce.harness.store import ChunkError, check_chunk, chunk_matrix, read_chunk
 
 COMPARED = ("regret", "g2w", "final", "self_counts")
 
@@ -52,13 +52,13 @@ def chunk_files(folders) -> list[Path]:
     return files
 
 
-def chunk_dataset(chunk: dict):
-    """The dataset a chunk was made on: the matrix stored in it (a matrix file of one's own,
-    ``reproduce.harness.runner.run_lines``), else the packaged dataset its config names.  A stored matrix is
-    the one simulated, renormalised already: it is checked (ValueError if it is no preference matrix) but used
-    as stored, since renormalising it again may change its last bits."""
-    if "matrix" in chunk:
-        matrix = chunk["matrix"]
+def chunk_dataset(path: Path, chunk: dict):
+    """The dataset the chunk ``chunk`` (read from ``path``) was made on: the matrix it stores or references (a
+    matrix file of one's own, ``reproduce.harness.store.chunk_matrix``), else the packaged dataset its config names.
+    A stored matrix is the one simulated, renormalised already: it is checked (ValueError if it is no preference
+    matrix) but used as stored, since renormalising it again may change its last bits."""
+    matrix = chunk_matrix(path, chunk)
+    if matrix is not None:
         validate_preference_matrix(matrix)
         return Dataset(name=chunk["meta"]["config"]["dataset"], P=matrix,
                        labels=[str(arm + 1) for arm in range(matrix.shape[0])],
@@ -72,7 +72,7 @@ def intact_chunk(path: Path):
     chunk = read_chunk(path)
     config = chunk["meta"]["config"]
     try:
-        dataset = chunk_dataset(chunk)
+        dataset = chunk_dataset(path, chunk)
         get_algorithm(config["algorithm"])
         check_chunk(path, chunk, shapes=chunk_shapes(config, dataset.K))
     except (KeyError, TypeError, ValueError) as error:

@@ -3,8 +3,11 @@ cluster (a scheduler to connect to, or a LocalCluster started here) for the dura
 (docs/harness.md, "Module map"; README "Running on several machines")."""
 
 import logging
+import signal
 import warnings
 from contextlib import contextmanager
+
+from reproduce.harness.workers import helpers_started, start_resource_trackers
 
 BACKENDS = ("loky", "dask", "threading", "sequential")  # joblib backends that run our chunks correctly
 SCHEDULER_TIMEOUT_S = 10  # an unreachable scheduler fails after this many seconds
@@ -45,8 +48,10 @@ def backend_context(options):
                                  f"start some with: dask worker {scheduler} --nthreads 1)") from None
             yield
         return
-    # silence_logs: the workers log every task a signal cancels, and a busy port 8787 is no news.
-    with warnings.catch_warnings():
+    # silence_logs: the workers log every task a signal cancels, and a busy port 8787 is no news.  Its workers (and
+    # the event-loop thread that starts them) ignore the group's Ctrl-C and hang-up: closing the cluster stops them.
+    start_resource_trackers(loky=False)
+    with warnings.catch_warnings(), helpers_started((signal.SIGINT, signal.SIGHUP)):
         warnings.filterwarnings("ignore", message="Port 8787 is already in use")
         cluster = LocalCluster(n_workers=local_cluster, threads_per_worker=1, processes=True, host="127.0.0.1",
                                dashboard_address=None, silence_logs=logging.ERROR)

@@ -10,6 +10,7 @@ The handler never raises inside numba: while numba holds its compiler lock (comp
 kernel from the cache, with LLVM objects in use), a signal is only recorded, and ``Interrupted`` is
 raised as the outermost compile returns and releases the lock.  A compiled loop never runs a Python
 handler: ``core.simulate`` returns to Python about every ``SEGMENT_SECONDS``, where the handler runs.
+Once the run is over, signals are ignored while the interpreter exits (``ignore_signals_while_exiting``).
 """
 
 import signal
@@ -77,6 +78,14 @@ def _on_signal(signum, _frame):
         _WATCH.pending = signum
     else:
         raise Interrupted(signum)
+
+
+def ignore_signals_while_exiting() -> None:
+    """Call when the run is over (``reproduce.cli.main_guard``): SIGTERM, SIGINT and SIGHUP are then ignored while
+    the interpreter exits (joining loky's threads for a few seconds, closing a cluster), as they are once a signal
+    stopped the run; they raised inside those joins, a traceback.  Everything is stored and printed by then."""
+    for signum in SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
 
 
 def catch_signals() -> None:

@@ -38,7 +38,7 @@ def check_output_folder(path, what: str = "output folder", create: bool = False)
     ``"<what> <path>: <reason>"`` otherwise.  With ``create`` the folder (and its parents) is made;
     without, nothing is left on disk, so a later bad input still writes nothing."""
     path = Path(path)
-    if path.exists():
+    if _exists(path, what):
         if not path.is_dir():
             raise ValueError(f"{what} {path}: exists and is not a folder")
         reason = _probe(path)
@@ -46,7 +46,7 @@ def check_output_folder(path, what: str = "output folder", create: bool = False)
             raise ValueError(f"{what} {path}: not writable ({reason})")
         return path
     ancestor = path.parent
-    while not ancestor.exists() and ancestor != ancestor.parent:
+    while not _exists(ancestor, what) and ancestor != ancestor.parent:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
         raise ValueError(f"{what} {path}: cannot be created, {ancestor} is a file, not a folder")
@@ -59,6 +59,15 @@ def check_output_folder(path, what: str = "output folder", create: bool = False)
         except OSError as error:
             raise ValueError(f"{what} {path}: cannot be created ({error.strerror or error})") from None
     return path
+
+
+def _exists(path: Path, what: str) -> bool:
+    """Whether ``path`` exists; ValueError naming ``what`` and the path's start if it cannot be looked up (a name
+    too long: a path that is bad input, exit status 2, not a failure while working)."""
+    try:
+        return path.exists()
+    except OSError as error:
+        raise ValueError(f"{what} {str(path)[:80]!r}...: {(error.strerror or str(error)).lower()}") from None
 
 
 def check_folder_readable(path, what: str = "folder") -> Path:

@@ -5,9 +5,10 @@ its process dies, however it dies (``kill -9`` included), so a lock is never sta
 behind by a killed process is simply taken by the next one.  The holder removes the file when it
 releases the lock; a waiter that wakes up holding a file that was removed meanwhile (or replaced) retries
 on the current one, so two processes never both believe they hold the lock.  The file is opened read-only (a
-flock needs no write access), so a lock file left by another user is taken like one's own; a release that
-cannot remove the file (a folder made read-only meanwhile) still releases the lock and leaves the file, which
-the next holder removes.
+flock needs no write access), so a lock file left by another user is taken like one's own; one they made
+unreadable (mode 0600) is a PermissionError whose one line says so and what to do (it cannot be told from one
+they hold).  A release that cannot remove the file (a folder made read-only meanwhile) still releases the lock
+and leaves the file, which the next holder removes.
 """
 
 import fcntl
@@ -33,7 +34,10 @@ class FileLock:
         """Take the lock; with ``blocking=False`` return False at once if another process holds it.  Returns
         True once held.  The lock file's folder must exist (OSError otherwise)."""
         while self._fd is None:
-            fd = os.open(self.path, os.O_RDONLY | os.O_CREAT, 0o666)
+            try:
+                fd = os.open(self.path, os.O_RDONLY | os.O_CREAT, 0o666)
+            except PermissionError as error:
+                raise PermissionError(error.errno, _unreadable(self.path), str(self.path)) from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
             except BlockingIOError:
@@ -73,3 +77,14 @@ class FileLock:
     def __exit__(self, *exc):
         """Release the lock."""
         self.release()
+
+
+def _unreadable(path: Path) -> str:
+    """Why the lock file ``path`` cannot be opened, and what to do: one line naming its owner and mode."""
+    try:
+        info = path.stat()
+    except OSError:
+        return "cannot create this lock file (no write access to its folder): use another results folder"
+    return (f"cannot open this lock file (owner uid {info.st_uid}, mode {info.st_mode & 0o777:04o}): another user's "
+            f"run holds or left it; once no run of theirs computes in this folder, remove it, or use another results "
+            f"folder")

@@ -12,6 +12,7 @@ import functools
 import hashlib
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -36,6 +37,7 @@ from reproduce.harness.limits import MAX_CHUNKS, MAX_CPU_HOURS, MAX_JOBS, MAX_RU
 from reproduce.harness.locks import FileLock
 from reproduce.harness.paths import ROOT
 from reproduce.harness.store import (
+    MATRIX_REFERENCE,
     ChunkError,
     NotStored,
     chunk_path,
@@ -43,7 +45,9 @@ from reproduce.harness.store import (
     inspect_chunk,
     read_chunk_meta,
     save_chunk,
+    save_matrix,
 )
+from reproduce.harness.workers import init_loky_worker, remove_stale_files, start_resource_trackers
 from reproduce.paper_config import ROOT_SEED
 
 FORMAT_VERSION = 1
@@ -588,19 +592,28 @@ def _compute_locked(tasks, experiment, seed, n_jobs, force, progress, backend, d
 
 
 def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter) -> None:
-    """Compute ``tasks`` in parallel and store each chunk as it arrives (with the matrix itself for a
-    dataset that is not packaged, so that ``reproduce/verify.py`` can re-simulate it); on an exception or a
-    signal, every worker is stopped before it propagates."""
+    """Compute ``tasks`` in parallel and store each chunk as it arrives (for a dataset that is not packaged, the
+    matrix is stored once in its dataset folder first and each chunk references it, so that ``reproduce/verify.py``
+    can re-simulate it: ``reproduce.harness.store.save_matrix``); on an exception or a signal, every worker is
+    stopped before it propagates."""
     if not tasks:
         return
     from joblib import Parallel, delayed, parallel_config
     from tqdm.auto import tqdm
 
     by_path = {task.path: task for task in tasks}
+    for folder, dataset in {task.path.parent.parent: task.dataset for task in tasks
+                            if not is_packaged(task.dataset)}.items():
+        save_matrix(folder, dataset.P)  # before any chunk that references it
     bar = tqdm(total=sum((task.stop - task.start) * task.line.horizon for task in tasks), unit="slot",
                unit_scale=True, disable=not progress, desc=f"{experiment}: {len(tasks)} chunks")
+    local = {}
+    if backend == "loky":  # its workers end with this process and take no signal of the group
+        remove_stale_files()
+        start_resource_trackers()
+        local = {"initializer": init_loky_worker, "initargs": (os.getpid(),)}
     try:
-        with parallel_config(backend=backend, n_jobs=n_jobs):
+        with parallel_config(backend=backend, n_jobs=n_jobs, **local):
             jobs = Parallel(return_as="generator_unordered")(
                 delayed(_compute_chunk)(task.line, task.dataset, seed, task.start, task.stop, task.path, task.config)
                 for task in tasks
@@ -609,8 +622,7 @@ def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter)
                 for path, arrays, meta, slots in jobs:
                     task = by_path[path]
                     if not is_packaged(task.dataset):
-                        arrays["matrix"] = np.asarray(task.dataset.P)
-                        meta["matrix_source"] = task.dataset.source
+                        meta["matrix_file"], meta["matrix_source"] = MATRIX_REFERENCE, task.dataset.source
                     save_chunk(path, arrays, meta)
                     done.stored += 1
                     bar.update(slots)

@@ -20,6 +20,8 @@ import numpy as np
 from reproduce.harness.atomic import write_atomic
 
 READ_ERRORS = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error)
+MATRIX_NAME = "matrix.npz"  # in a dataset's folder: the matrix its chunks were simulated on (array "matrix")
+MATRIX_REFERENCE = f"../{MATRIX_NAME}"  # a chunk's ``meta["matrix_file"]``: that file, from the chunk's folder
 
 
 class ChunkError(Exception):
@@ -149,3 +151,49 @@ def load_chunk(path: Path, config: dict, shapes: dict | None = None) -> dict | N
     """The arrays and meta of ``path`` if it exists, passes every check and was made with ``config``;
     else None (use ``inspect_chunk`` to learn why)."""
     return inspect_chunk(path, config, shapes)[0]
+
+
+def save_matrix(folder: Path, matrix: np.ndarray) -> Path:
+    """Store ``matrix`` once in the dataset folder ``folder`` (``MATRIX_NAME``, float64, compressed, atomically),
+    unless the file there already holds exactly it: the chunks of a matrix that is not packaged reference it
+    (``MATRIX_REFERENCE``) instead of each holding a copy.  Returns the file's path."""
+    path = Path(folder) / MATRIX_NAME
+    try:
+        stored = _read_matrix(path)
+        if stored.dtype == np.float64 and np.array_equal(stored, matrix):
+            return path
+    except READ_ERRORS:
+        pass
+
+    def write(tmp):
+        """Write the matrix, compressed, to the temporary file ``tmp``."""
+        with open(tmp, "wb") as handle:
+            np.savez_compressed(handle, matrix=np.asarray(matrix, dtype=np.float64))
+
+    return write_atomic(path, write, keep_suffix=False)
+
+
+def chunk_matrix(path: Path, chunk: dict) -> np.ndarray | None:
+    """The matrix the chunk ``chunk`` (read from ``path``) stores or references: its own array ``matrix`` (chunks
+    stored before the matrix had a file of its own), else the file its ``meta["matrix_file"]`` names (relative to
+    the chunk's folder), else None (a packaged dataset's chunk).  ChunkError if that file is missing or unreadable,
+    or the reference is not ``MATRIX_REFERENCE``."""
+    if "matrix" in chunk:
+        return chunk["matrix"]
+    reference = chunk["meta"].get("matrix_file")
+    if reference is None:
+        return None
+    if reference != MATRIX_REFERENCE:
+        raise ChunkError(path, f"metadata names an unknown matrix file {reference!r}")
+    matrix_file = Path(path).parent / reference
+    try:
+        return _read_matrix(matrix_file)
+    except READ_ERRORS as error:
+        state = "missing" if not matrix_file.exists() else f"unreadable ({type(error).__name__}: {error})"
+        raise ChunkError(path, f"its matrix file {matrix_file.resolve()} is {state}") from None
+
+
+def _read_matrix(path: Path) -> np.ndarray:
+    """The array ``matrix`` of the matrix file ``path`` (``save_matrix``); one of ``READ_ERRORS`` if it cannot."""
+    with np.load(path, allow_pickle=False) as handle:
+        return handle["matrix"]

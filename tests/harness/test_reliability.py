@@ -1,7 +1,10 @@
 """Issue 36, in-process part: a failed chunk write releases its line's lock and reports its own error, locks
 are taken read-only (a lock file of another user is taken), a completed line's left lock file is removed, and
-verify.py checks the chunks of a renormalised matrix file and refuses an empty or wrong folder.  The real-signal
-cases are in tests/integration/test_processes.py (marker ``process``)."""
+verify.py checks the chunks of a renormalised matrix file and refuses an empty or wrong folder; then the rough
+edges: a custom matrix stored once for all its chunks (old chunks holding it still verify), an unreadable lock
+file of another user, the /dev/shm clean-up, a folder name too long, the lower-bound cache named once and never
+written under --stored-only.  The real-signal cases are in tests/integration/test_processes.py (marker
+``process``)."""
 
 import csv
 import errno
@@ -273,12 +276,13 @@ def test_make_all_figures_at_paper_scale_passes_stored_only():
                              capture_output=True, check=True).stdout
         return {shlex.split(line)[1]: shlex.split(line)[2:] for line in out.splitlines()
                 if line.startswith("python reproduce/")}
+    figures = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
     paper = commands()
-    assert all("--stored-only" in paper[f"reproduce/{script}.py"] for script in
-               ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts",
-                "c18_elimination"))
-    for mode in ("QUICK=1", "FORCE=1", "FAST=1"):
-        assert not any("--stored-only" in flags for flags in commands(mode).values()), mode
+    assert all("--stored-only" in paper[f"reproduce/{script}.py"] for script in (*figures, "c18_elimination"))
+    fast = commands("FAST=1")  # its runs are committed too (results/fast/): it computed any chunk missing there
+    assert all("--stored-only" in fast[f"reproduce/{script}.py"] for script in figures)
+    for mode in ("QUICK=1", "FORCE=1", "QUICK=1 FAST=1"):
+        assert not any("--stored-only" in flags for flags in commands(*mode.split()).values()), mode
 
 
 # --- the rough edges -----------------------------------------------------------------------------------------
@@ -339,3 +343,161 @@ def test_the_alpha_warning_is_printed_once(tmp_path):
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.count("warning: alpha = 0.3 <= 0.5") == 1, proc.stderr
+
+
+def test_a_cache_of_lower_bounds_that_is_not_json_is_named_once(tmp_path, monkeypatch, capsys):
+    """It was named four times by a figure of four panels: once per read, and a stored entry reads it twice."""
+    from reproduce import lower_bounds
+
+    monkeypatch.setattr(lower_bounds, "_REPORTED", set())
+    monkeypatch.setattr(lower_bounds, "regret_lower_bound", lambda P: (float(P[0, 1]), "fake model"))
+    monkeypatch.setattr(lower_bounds, "RESULTS", tmp_path / "shared")  # no entry to take from the repository's
+    cache = tmp_path / "r" / lower_bounds.CACHE_NAME
+    cache.parent.mkdir()
+    cache.write_text("{not json")
+    for name in ("mslr5_condorcet", "mslr16_condorcet"):
+        lower_bounds.lower_bound(name, tmp_path / "r", store=False)
+    lower_bounds.lower_bound("mslr5_condorcet", tmp_path / "r")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"recomputing {cache}: not valid JSON"), err
+
+
+def _own_matrix(path: Path) -> Path:
+    """A 3-armed matrix file of one's own (not packaged), exact as written."""
+    path.write_text("0.5 0.6 0.7\n0.4 0.5 0.65\n0.3 0.35 0.5\n")
+    return path
+
+
+def test_the_matrix_of_a_custom_dataset_is_stored_once_for_all_its_chunks(tmp_path, capsys):
+    """Every chunk held the whole matrix (144 MB a chunk at K = 5000); now the dataset folder holds it once."""
+    matrix = _own_matrix(tmp_path / "m.txt")
+    lines = [Line(str(matrix), "dts", 50, 2), Line(str(matrix), "rucb", 50, 2)]
+    first = run_lines(lines, "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
+    (folder,) = (tmp_path / "r").iterdir()
+    chunks = sorted(folder.rglob("runs_*.npz"))
+    assert len(chunks) == 2 and sorted(path.name for path in folder.iterdir()) == ["dts_T50", "matrix.npz", "rucb_T50"]
+    np.testing.assert_array_equal(np.load(folder / "matrix.npz")["matrix"], load_dataset(str(matrix)).P)
+    for path in chunks:
+        chunk = read_chunk(path)
+        assert "matrix" not in chunk and chunk["meta"]["matrix_file"] == "../matrix.npz"
+    again = run_lines(lines, "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
+    assert "recomputing" not in capsys.readouterr().err  # resumed: every chunk reused
+    np.testing.assert_array_equal(again[0].regret, first[0].regret)
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(tmp_path / "r")])
+    assert done.value.code == 0 and capsys.readouterr().out.endswith("2 chunks checked, 0 damaged, 0 mismatches\n")
+
+    (folder / "matrix.npz").unlink()
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert done.value.code == 1 and err.count(f"its matrix file {(folder / 'matrix.npz').resolve()} is missing") == 2
+
+
+def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path, capsys):
+    """The chunks stored before the matrix had a file of its own: array ``matrix``, no ``matrix_file``."""
+    matrix = _own_matrix(tmp_path / "m.txt")
+    line = Line(str(matrix), "dts", 50, 2)
+    first, = run_lines([line], "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
+    (folder,) = (tmp_path / "r").iterdir()
+    (path,) = folder.rglob("runs_*.npz")
+    chunk = read_chunk(path)
+    meta = chunk.pop("meta")
+    del meta["matrix_file"]
+    save_chunk(path, {**chunk, "matrix": np.load(folder / "matrix.npz")["matrix"]}, meta)
+    (folder / "matrix.npz").unlink()
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(tmp_path / "r")])
+    assert done.value.code == 0 and capsys.readouterr().out.endswith("1 chunks checked, 0 damaged, 0 mismatches\n")
+    again, = run_lines([line], "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
+    assert "recomputing" not in capsys.readouterr().err
+    np.testing.assert_array_equal(again.final, first.final)
+
+
+def test_stored_only_adds_no_lower_bound_to_the_results_folder(tmp_path, capsys):
+    """make all-figures FAST=1 (--stored-only) added the constants results/fast/lower_bounds.json lacked, copied
+    from results/lower_bounds.json: a committed file changed."""
+    from reproduce import fig7_pure_dts
+
+    out = tmp_path / "r"
+    args = ["--quick", "--out", str(out), "--figures", str(tmp_path / "f")]
+    fig7_pure_dts.main([*args, "--n-jobs", "1", "--no-progress"])
+    (out / "quick" / "lower_bounds.json").unlink()
+    fig7_pure_dts.main([*args, "--stored-only"])
+    assert "error" not in capsys.readouterr().err
+    assert not (out / "quick" / "lower_bounds.json").exists()
+
+
+def test_an_unreadable_lock_file_of_another_user_is_one_clear_line(tmp_path, monkeypatch, capsys):
+    """A 0600 lock file of another user was 'error: <path>: Permission denied', which said neither why nor what to
+    do.  As root a forked child dropping to uid 65534 opens the real file; otherwise the failure is injected."""
+    with tempfile.TemporaryDirectory() as folder:  # not under tmp_path, which only its owner may enter
+        Path(folder).chmod(0o777)
+        path = Path(folder) / LOCK_NAME
+        path.touch()
+        path.chmod(0o600)
+        if os.geteuid() == 0:
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    os.setgid(65534)
+                    os.setuid(65534)
+                    FileLock(path).acquire(blocking=False)
+                    os.write(write, b"taken")
+                except PermissionError as error:
+                    os.write(write, str(error).encode())
+                finally:
+                    os._exit(0)
+            os.waitpid(pid, 0)
+            message = os.read(read, 4096).decode()
+        else:
+            with pytest.raises(PermissionError) as raised:
+                FileLock(path).acquire(blocking=False)
+            message = str(raised.value)
+    assert f"cannot open this lock file (owner uid {os.geteuid()}, mode 0600): another user's run" in message, message
+
+    real_open = os.open
+
+    def refuse_the_lock(name, *args):
+        if Path(name).name == LOCK_NAME:
+            raise _permission_denied(name)
+        return real_open(name, *args)
+
+    monkeypatch.setattr(os, "open", refuse_the_lock)
+    assert _run(tmp_path) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: "), err
+    assert f"{LOCK_NAME}: cannot create this lock file" in err
+
+
+def test_only_the_shared_memory_files_of_processes_gone_are_removed(tmp_path):
+    from reproduce.harness.workers import remove_stale_files
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    names = {f"sem.loky-{gone}-ab12cd34": False, f"joblib_memmapping_folder_{gone}_0a1b_2c3d": False,
+             f"sem.loky-{os.getpid()}-ab12cd34": True, f"joblib_memmapping_folder_{os.getpid()}_0a1b_2c3d": True,
+             f"sem.mp-{gone}-ab12cd34": True, "notes.txt": True}
+    for name in names:
+        if "folder" in name:
+            (tmp_path / name).mkdir()
+            (tmp_path / name / "array.pkl").write_bytes(b"x")
+        else:
+            (tmp_path / name).write_bytes(b"x")
+    removed = remove_stale_files([tmp_path])
+    assert sorted(path.name for path in removed) == sorted(name for name, kept in names.items() if not kept)
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(name for name, kept in names.items() if kept)
+
+
+
+@pytest.mark.parametrize("flag", ["--out", "--figures"])
+def test_run_py_refuses_a_folder_name_too_long_as_bad_input(tmp_path, capsys, flag):
+    """It was 'error: <path>: File name too long', exit status 1 (a failure while working)."""
+    long = tmp_path / ("a" * 300) / "x"
+    folders = {"--out": tmp_path / "r", "--figures": tmp_path / "f", flag: long}
+    with pytest.raises(SystemExit) as done:
+        run.main([*RUN_ARGS, "--out", str(folders["--out"]), "--figures", str(folders["--figures"])])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and err.count("\n") == 1 and err.endswith("...: file name too long\n"), err
+    assert sorted(tmp_path.iterdir()) == []

@@ -22,7 +22,7 @@ from reproduce.harness.atomic import write_atomic
 from reproduce.harness.locks import FileLock
 from reproduce.harness.paths import RESULTS
 from reproduce.harness.runner import Line, dataset_key, line_folder, load_line, run_lines
-from reproduce.harness.store import read_chunk, save_chunk
+from reproduce.harness.store import chunk_matrix, read_chunk, save_chunk
 from reproduce.paper_config import ROOT_SEED
 
 PAPER_MATRIX = Path(load_dataset("mslr5_condorcet").source)
@@ -91,8 +91,8 @@ def test_custom_matrix_named_like_a_paper_dataset_gets_its_own_folder(tmp_path, 
     assert [p.name for p in out.iterdir()] == [key] and key != "mslr5_condorcet"
     assert f"wrote results under {out / key}\n" in stdout
     assert f"wrote figures {tmp_path / 'f' / 'own'}.png" in stdout
-    chunk = read_chunk(next((out / key).rglob("runs_*.npz")))
-    np.testing.assert_array_equal(chunk["matrix"], load_dataset(matrix).P)
+    path = next((out / key).rglob("runs_*.npz"))
+    np.testing.assert_array_equal(chunk_matrix(path, read_chunk(path)), load_dataset(matrix).P)
     with pytest.raises(SystemExit) as exit_:
         verify.main([str(out)])
     assert exit_.value.code == 0, capsys.readouterr()

@@ -237,3 +237,102 @@ def test_two_lower_bound_fills_of_one_cache_keep_every_entry(tmp_path):
         cache = json.loads((out / "lower_bounds.json").read_text())
         assert len(cache) == 16
         assert sorted(path.name for path in out.iterdir()) == ["lower_bounds.json"]
+
+
+# --- issue 36: helper processes never outlive the run nor take its signals; nothing left in /dev/shm -------------
+
+def loky_workers(mark: str) -> list[int]:
+    return [pid for pid in processes_with(mark) if b"popen_loky_posix" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+
+
+def start_and_wait_for_a_chunk(argv, out: Path, mark: str) -> subprocess.Popen:
+    """Start ``argv`` in a session of its own; return once it has stored a chunk (it must still run)."""
+    proc = subprocess.Popen(argv, cwd=ROOT, env=marked_env(mark), start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not chunks(out) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, "the run ended before it could be stopped"
+    return proc
+
+
+def test_no_worker_or_resource_tracker_outlives_a_killed_main_process(tmp_path):
+    """kill -9 of the main process alone left its 2 loky workers and 2 resource trackers alive, idle, > 8 min."""
+    mark = uuid.uuid4().hex
+    out = tmp_path / "r"
+    proc = start_and_wait_for_a_chunk(command(out, tmp_path / "f", "--n-jobs", "2"), out, mark)
+    assert len(loky_workers(mark)) == 2 and len(processes_with(mark)) == 5  # the run, 2 workers, 2 trackers
+    proc.kill()
+    proc.wait()
+    assert_no_process_left(mark)
+
+
+def shared_memory_names(pid: int) -> list[str]:
+    """The loky semaphores and joblib memory-mapping folders in /dev/shm made by process ``pid``."""
+    return sorted(name for name in os.listdir("/dev/shm")
+                  if name.startswith((f"sem.loky-{pid}-", f"joblib_memmapping_folder_{pid}_")))
+
+
+def test_what_a_killed_process_group_left_in_dev_shm_is_removed_at_the_next_start(tmp_path, whole):
+    """Each kill -9 of the process group left 10 empty entries in /dev/shm (8 semaphores, 2 folders)."""
+    mark = uuid.uuid4().hex
+    out = tmp_path / "r"
+    proc = start_and_wait_for_a_chunk(command(out, tmp_path / "f", "--n-jobs", "2"), out, mark)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert_no_process_left(mark)
+    assert shared_memory_names(proc.pid)  # what the test is about: the trackers died before cleaning
+    resumed = subprocess.run(command(out, tmp_path / "f", "--n-jobs", "2"), cwd=ROOT, capture_output=True,
+                             text=True, timeout=600, env=marked_env(mark))
+    assert resumed.returncode == 0 and resumed.stderr == "", resumed.stderr
+    assert shared_memory_names(proc.pid) == []
+    assert_same_chunks(out, whole)
+
+
+@pytest.mark.parametrize("signum, flags", [
+    (signal.SIGHUP, ["--n-jobs", "2"]),
+    (signal.SIGINT, ["--local-cluster", "2"]),
+    (signal.SIGHUP, ["--local-cluster", "2"]),
+], ids=["sighup-loky", "sigint-local-cluster", "sighup-local-cluster"])
+def test_a_signal_to_the_whole_process_group_is_one_line(signum, flags, tmp_path):
+    """A closed terminal (SIGHUP) or Ctrl-C (SIGINT) reaches every process of the group: SIGHUP killed loky's
+    resource tracker, relaunched to print 43-50 lines of KeyError tracebacks; Ctrl-C printed each dask worker's
+    KeyboardInterrupt (34-67 lines)."""
+    mark = uuid.uuid4().hex
+    out = tmp_path / "r"
+    proc = start_and_wait_for_a_chunk(command(out, tmp_path / "f", *flags), out, mark)
+    os.killpg(proc.pid, signum)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 128 + signum, err
+    assert len(err.splitlines()) == 1 and err.startswith("interrupted; ") and err.endswith(" rerun to resume\n"), err
+    assert_no_process_left(mark)
+    assert no_temporary_files(out)
+
+
+def test_ctrl_c_while_the_interpreter_exits_is_ignored(tmp_path):
+    """Ctrl-C while a finished run exited (loky joins its threads for seconds) printed a traceback from
+    threading._shutdown; the run is over, everything stored and printed."""
+    mark = uuid.uuid4().hex
+    out = tmp_path / "r"
+    argv = command(out, tmp_path / "f", "--n-jobs", "2", runs=4)
+    argv[1:1] = ["-u"]  # unbuffered: its last line tells the run is over
+    proc = subprocess.Popen(argv, cwd=ROOT, env=marked_env(mark), start_new_session=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    for line in proc.stdout:
+        if line.startswith("wrote figures"):
+            break
+    sent = 0
+    try:
+        while proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGINT)
+            sent += 1
+            time.sleep(0.02)
+    except ProcessLookupError:
+        pass
+    _, err = proc.communicate(timeout=60)
+    assert sent and proc.returncode == 0 and err == "", (sent, err)
+    assert_no_process_left(mark)
