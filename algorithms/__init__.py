@@ -11,24 +11,24 @@ Before any kernel is imported, numba's cache is keyed on the sources of ``core/`
 
 from pathlib import Path
 
-import core
+from dts_reproduction import core
 
 core.use_source_cache(Path(core.__file__).resolve().parent, Path(__file__).resolve().parent)
 
-from algorithms.base import AlgorithmSpec, Policy
-from algorithms.btm import BTM, BTM_SPEC
-from algorithms.ccb import CCB, CCB_SPEC
-from algorithms.dts import DTS, DTS_PLUS_SPEC, DTS_SPEC, PURE_DTS_SPEC, DTSPlus, PureDTS
-from algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
-from algorithms.merge_dts import MERGE_DTS_SPEC, MergeDTS
-from algorithms.merge_rucb import MERGE_RUCB_SPEC, MergeRUCB
-from algorithms.rcs import RCS, RCS_SPEC
-from algorithms.rmed import RMED1, RMED1_SPEC, RMED2, RMED2_SPEC
-from algorithms.rucb import RUCB, RUCB_SPEC
-from algorithms.savage import SAVAGE_SPEC, Savage
-from algorithms.scb import SCB, SCB_SPEC
-from algorithms.self_sparring import SELF_SPARRING_SPEC, SelfSparring
-from algorithms.sparring import MULTISBM_SPEC, SPARRING_SPEC, MultiSBM, Sparring
+from dts_reproduction.algorithms.base import AlgorithmSpec, Policy
+from dts_reproduction.algorithms.btm import BTM, BTM_SPEC
+from dts_reproduction.algorithms.ccb import CCB, CCB_SPEC
+from dts_reproduction.algorithms.dts import DTS, DTS_PLUS_SPEC, DTS_SPEC, PURE_DTS_SPEC, DTSPlus, PureDTS
+from dts_reproduction.algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
+from dts_reproduction.algorithms.merge_dts import MERGE_DTS_SPEC, MergeDTS
+from dts_reproduction.algorithms.merge_rucb import MERGE_RUCB_SPEC, MergeRUCB
+from dts_reproduction.algorithms.rcs import RCS, RCS_SPEC
+from dts_reproduction.algorithms.rmed import RMED1, RMED1_SPEC, RMED2, RMED2_SPEC
+from dts_reproduction.algorithms.rucb import RUCB, RUCB_SPEC
+from dts_reproduction.algorithms.savage import SAVAGE_SPEC, Savage
+from dts_reproduction.algorithms.scb import SCB, SCB_SPEC
+from dts_reproduction.algorithms.self_sparring import SELF_SPARRING_SPEC, SelfSparring
+from dts_reproduction.algorithms.sparring import MULTISBM_SPEC, SPARRING_SPEC, MultiSBM, Sparring
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {
     spec.name: spec

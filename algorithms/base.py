@@ -21,8 +21,8 @@ from typing import Any, Callable, Mapping
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
-from algorithms.recommend import recommend
-from core.constants import ALPHA_BOUND_MIN, PSEUDO_N, PSEUDO_W
+from dts_reproduction.algorithms.recommend import recommend
+from dts_reproduction.core.constants import ALPHA_BOUND_MIN, PSEUDO_N, PSEUDO_W
 
 # The opt-in exact skipping of self-comparison runs of RUCB, CCB, RMED1, RMED2 and ECW-RMED
 # (docs/algorithms.md#exact-skipping-of-self-comparison-runs): parameter SKIP_PARAM, either SKIP_OFF

@@ -41,9 +41,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy, check_positive
-from core.argmax import argmax_uniform
-from core.constants import BTM_CONFIDENCE_SCALE, BTM_GAMMA
+from dts_reproduction.algorithms.base import AlgorithmSpec, Policy, check_positive
+from dts_reproduction.core.argmax import argmax_uniform
+from dts_reproduction.core.constants import BTM_CONFIDENCE_SCALE, BTM_GAMMA
 
 
 class BTMState(NamedTuple):

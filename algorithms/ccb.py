@@ -47,12 +47,12 @@ import math
 import numpy as np
 from numba import njit
 
-from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, exact_skip_hook
-from algorithms.ccb_skip import skip
-from algorithms.ccb_state import CHECKED_AT, COUNTED_LEN, EARLIEST, UNRESOLVED, init_ccb, sync_ccb
-from core.argmax import fill_true, uniform_member
-from core.bounds import direct_upper_column, refresh_direct_bound_switches, update_pair
-from core.constants import ALPHA, CCB_P_CHALLENGER, CCB_P_EXPLORE, CCB_P_RESTRICT
+from dts_reproduction.algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, exact_skip_hook
+from dts_reproduction.algorithms.ccb_skip import skip
+from dts_reproduction.algorithms.ccb_state import CHECKED_AT, COUNTED_LEN, EARLIEST, UNRESOLVED, init_ccb, sync_ccb
+from dts_reproduction.core.argmax import fill_true, uniform_member
+from dts_reproduction.core.bounds import direct_upper_column, refresh_direct_bound_switches, update_pair
+from dts_reproduction.core.constants import ALPHA, CCB_P_CHALLENGER, CCB_P_EXPLORE, CCB_P_RESTRICT
 
 
 @njit(cache=True)

@@ -6,8 +6,8 @@ import math
 import numpy as np
 from numba import njit
 
-from algorithms.ccb_state import CHECKED_AT, COUNTED_LEN, EARLIEST, UNRESOLVED
-from core.skipping import challenger_stays_away, last_slot_away, last_slot_before, record_self_run
+from dts_reproduction.algorithms.ccb_state import CHECKED_AT, COUNTED_LEN, EARLIEST, UNRESOLVED
+from dts_reproduction.core.skipping import challenger_stays_away, last_slot_away, last_slot_before, record_self_run
 
 
 @njit(cache=True, inline="always")

@@ -7,10 +7,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from algorithms.base import SKIP_OFF, check_alpha, check_skip
-from core.argmax import fill_true
-from core.bounds import fill_direct_bound_switches
-from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
+from dts_reproduction.algorithms.base import SKIP_OFF, check_alpha, check_skip
+from dts_reproduction.core.argmax import fill_true
+from dts_reproduction.core.bounds import fill_direct_bound_switches
+from dts_reproduction.core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 
 CHECKED_AT, EARLIEST = 0, 1  # the two entries of CCBState.row_next after the K rows, by offset from K
 UNRESOLVED, COUNTED_LEN = 0, 1  # the rows of CCBState.unresolved

@@ -29,9 +29,9 @@ import math
 
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
-from algorithms.dts_fast import draw_votes_fast, skip, take_pending
-from algorithms.dts_state import (
+from dts_reproduction.algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
+from dts_reproduction.algorithms.dts_fast import draw_votes_fast, skip, take_pending
+from dts_reproduction.algorithms.dts_state import (
     PENDING_PAIR,
     PENDING_ROW,
     SAMPLING_FAST,
@@ -44,13 +44,13 @@ from algorithms.dts_state import (
     move_switch_entries,
     sync_dts,
 )
-from algorithms.dts_tie_break import break_tie, mark_tied
-from core.argmax import argmax_first, argmax_uniform
-from core.bitvotes import refresh_planes, unpack_rows
-from core.bounds import mirrored_bounds, refresh_mirrored_switches
-from core.constants import ALPHA, DTS_BEST
-from core.copy import copy_prefix
-from core.thompson import SAMPLING_DIRECT, record_comparison, sample_beta_given_side, sample_votes
+from dts_reproduction.algorithms.dts_tie_break import break_tie, mark_tied
+from dts_reproduction.core.argmax import argmax_first, argmax_uniform
+from dts_reproduction.core.bitvotes import refresh_planes, unpack_rows
+from dts_reproduction.core.bounds import mirrored_bounds, refresh_mirrored_switches
+from dts_reproduction.core.constants import ALPHA, DTS_BEST
+from dts_reproduction.core.copy import copy_prefix
+from dts_reproduction.core.thompson import SAMPLING_DIRECT, record_comparison, sample_beta_given_side, sample_votes
 
 # Stream versions of the sampling values whose draws changed (AlgorithmSpec.streams): "fast" 2 = the
 # pruned bit-sliced first phase with the last winner's row first and tail lanes finished per row, and

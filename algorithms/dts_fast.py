@@ -10,11 +10,18 @@ import math
 import numpy as np
 from numba import njit
 
-from algorithms.dts_state import PENDING_NONE, PENDING_PAIR, PENDING_ROW, SAMPLING_FAST, VARIANT_PURE, candidate_set
-from core.argmax import argmax_first
-from core.bitvotes import LANES, candidate_votes
-from core.skipping import SKIP_MIN_PROB, first_slot_reaching, geometric_run
-from core.thompson import sample_beta_given_side, sample_votes
+from dts_reproduction.algorithms.dts_state import (
+    PENDING_NONE,
+    PENDING_PAIR,
+    PENDING_ROW,
+    SAMPLING_FAST,
+    VARIANT_PURE,
+    candidate_set,
+)
+from dts_reproduction.core.argmax import argmax_first
+from dts_reproduction.core.bitvotes import LANES, candidate_votes
+from dts_reproduction.core.skipping import SKIP_MIN_PROB, first_slot_reaching, geometric_run
+from dts_reproduction.core.thompson import sample_beta_given_side, sample_votes
 
 # From this K on, "fast" bit-slices the first-phase votes (measured with the pruned, inlined kernel
 # against one uniform per vote, C = every arm: K = 136 1.0x at t = 2000 and 1.2x at t = 20000, K = 500

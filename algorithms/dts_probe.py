@@ -10,7 +10,7 @@ state's cached P(theta_ij > 1/2) (``prob_above``) is read, so the probe needs a 
 import numpy as np
 from numba import njit
 
-from core.argmax import argmax_uniform
+from dts_reproduction.core.argmax import argmax_uniform
 
 OUTSIDE, RESTRICTED = range(2)  # the probe's counts: slots with the unrestricted winner outside C; with |C| < K
 

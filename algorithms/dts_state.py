@@ -13,12 +13,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import check_choice
-from core.argmax import fill_true
-from core.bitvotes import fill_planes, planes_shape, scratch_rows, words_for
-from core.bounds import fill_mirrored_switches, upper_copeland_from_switches
-from core.constants import PSEUDO_N, PSEUDO_W
-from core.thompson import SAMPLING_DIRECT, SAMPLINGS, fill_above_half
+from dts_reproduction.algorithms.base import check_choice
+from dts_reproduction.core.argmax import fill_true
+from dts_reproduction.core.bitvotes import fill_planes, planes_shape, scratch_rows, words_for
+from dts_reproduction.core.bounds import fill_mirrored_switches, upper_copeland_from_switches
+from dts_reproduction.core.constants import PSEUDO_N, PSEUDO_W
+from dts_reproduction.core.thompson import SAMPLING_DIRECT, SAMPLINGS, fill_above_half
 
 VARIANT_DTS, VARIANT_PLUS, VARIANT_PURE = 0, 1, 2
 TIE_BREAK_AS_RUN, TIE_BREAK_PAPER = 0, 1

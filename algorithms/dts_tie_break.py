@@ -4,10 +4,10 @@ tie-break replaced by the smallest estimated regret), for every sampling of ``al
 import numpy as np
 from numba import njit
 
-from algorithms.dts_state import TIE_BREAK_PAPER
-from core.argmax import argmax_first, argmin_first
-from core.kl import kl_clamped
-from core.thompson import sample_beta_given_side, sample_votes
+from dts_reproduction.algorithms.dts_state import TIE_BREAK_PAPER
+from dts_reproduction.core.argmax import argmax_first, argmin_first
+from dts_reproduction.core.kl import kl_clamped
+from dts_reproduction.core.thompson import sample_beta_given_side, sample_votes
 
 
 @njit(cache=True)

@@ -28,14 +28,20 @@ Options and choices:
 
 from numba import njit
 
-from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, exact_skip_hook
-from algorithms.ecw_rmed_skip import skip
-from algorithms.ecw_rmed_state import init_ecw_rmed
-from algorithms.ecw_rmed_steps import after_play, count_win, forced_pair, mark_stale_superiors, winner_sign
-from core.bounds import update_pair
-from core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
-from core.kl import kl_clamped
-from core.pairs import pair_of_index
+from dts_reproduction.algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, exact_skip_hook
+from dts_reproduction.algorithms.ecw_rmed_skip import skip
+from dts_reproduction.algorithms.ecw_rmed_state import init_ecw_rmed
+from dts_reproduction.algorithms.ecw_rmed_steps import (
+    after_play,
+    count_win,
+    forced_pair,
+    mark_stale_superiors,
+    winner_sign,
+)
+from dts_reproduction.core.bounds import update_pair
+from dts_reproduction.core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
+from dts_reproduction.core.kl import kl_clamped
+from dts_reproduction.core.pairs import pair_of_index
 
 
 @njit(cache=True)

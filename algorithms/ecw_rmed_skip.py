@@ -6,15 +6,15 @@ import math
 import numpy as np
 from numba import njit
 
-from algorithms.ecw_rmed_steps import (
+from dts_reproduction.algorithms.ecw_rmed_steps import (
     after_play,
     copeland_losses,
     forced_pair,
     precheck_fails,
     winner_passes,
 )
-from core.pairs import index_of_pair
-from core.skipping import record_self_run
+from dts_reproduction.core.pairs import index_of_pair
+from dts_reproduction.core.skipping import record_self_run
 
 
 @njit(cache=True)

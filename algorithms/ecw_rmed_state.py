@@ -5,8 +5,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from algorithms.base import SKIP_OFF, check_choice, check_positive, check_skip
-from core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
+from dts_reproduction.algorithms.base import SKIP_OFF, check_choice, check_positive, check_skip
+from dts_reproduction.core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
 
 PRECHECKS = {"as-run": 0, "none": 1}
 # The scalars of the state that change, as the named fields of one record: one array instead of one per

@@ -7,9 +7,9 @@ import math
 import numpy as np
 from numba import njit
 
-from core.copy import copy_prefix, copy_rows
-from core.pairs import index_of_pair
-from core.sort import insertion_sort_by_key
+from dts_reproduction.core.copy import copy_prefix, copy_rows
+from dts_reproduction.core.pairs import index_of_pair
+from dts_reproduction.core.sort import insertion_sort_by_key
 
 
 @njit(cache=True)

@@ -34,11 +34,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy, check_choice, check_positive
-from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true
-from core.betainc import prob_beta_above_half
-from core.constants import MERGE_ALPHA, MERGE_BATCH_SIZE, MERGE_DTS_BEST, MERGE_EPSILON
-from core.merge_batches import (
+from dts_reproduction.algorithms.base import AlgorithmSpec, Policy, check_choice, check_positive
+from dts_reproduction.core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true
+from dts_reproduction.core.betainc import prob_beta_above_half
+from dts_reproduction.core.constants import MERGE_ALPHA, MERGE_BATCH_SIZE, MERGE_DTS_BEST, MERGE_EPSILON
+from dts_reproduction.core.merge_batches import (
     check_batch_size,
     clock_start,
     merge_singleton,

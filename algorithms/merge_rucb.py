@@ -17,11 +17,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy
-from algorithms.merge_dts import MERGE_DEFAULTS, merge_settings
-from core.argmax import argmax_uniform, fill_true
-from core.constants import MERGE_ALPHA, MERGE_BATCH_SIZE, MERGE_EPSILON, MERGE_RUCB_BEST
-from core.merge_batches import new_batches, open_slot, prune_one, record_win, upper_bound
+from dts_reproduction.algorithms.base import AlgorithmSpec, Policy
+from dts_reproduction.algorithms.merge_dts import MERGE_DEFAULTS, merge_settings
+from dts_reproduction.core.argmax import argmax_uniform, fill_true
+from dts_reproduction.core.constants import MERGE_ALPHA, MERGE_BATCH_SIZE, MERGE_EPSILON, MERGE_RUCB_BEST
+from dts_reproduction.core.merge_batches import new_batches, open_slot, prune_one, record_win, upper_bound
 
 __all__ = ["MERGE_RUCB_SPEC", "MergeRUCB"]
 

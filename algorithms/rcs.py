@@ -36,12 +36,26 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import SKIP_OFF, AlgorithmSpec, Policy, check_alpha, check_choice, check_skip, exact_skip_hook
-from core.argmax import argmax_first, argmin_first, fill_true, uniform_member
-from core.bounds import direct_upper_column, ucb_switch_log_t
-from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
-from core.skipping import SKIP_MIN_PROB, challenger_stays_away, geometric_run, last_slot_away, record_self_run
-from core.thompson import (
+from dts_reproduction.algorithms.base import (
+    SKIP_OFF,
+    AlgorithmSpec,
+    Policy,
+    check_alpha,
+    check_choice,
+    check_skip,
+    exact_skip_hook,
+)
+from dts_reproduction.core.argmax import argmax_first, argmin_first, fill_true, uniform_member
+from dts_reproduction.core.bounds import direct_upper_column, ucb_switch_log_t
+from dts_reproduction.core.constants import ALPHA, PSEUDO_N, PSEUDO_W
+from dts_reproduction.core.skipping import (
+    SKIP_MIN_PROB,
+    challenger_stays_away,
+    geometric_run,
+    last_slot_away,
+    record_self_run,
+)
+from dts_reproduction.core.thompson import (
     SAMPLING_DIRECT,
     SAMPLING_INDICATORS,
     SAMPLINGS,

@@ -31,12 +31,20 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, check_choice, check_skip, exact_skip_hook
-from core.bounds import update_pair
-from core.constants import RMED2_ALPHA, RMED_F_COEF, RMED_F_EXP
-from core.kl import kl_bernoulli
-from core.pairs import pair_of_index
-from core.skipping import last_slot_before, record_self_run
+from dts_reproduction.algorithms.base import (
+    EXACT_SKIP,
+    SKIP_OFF,
+    AlgorithmSpec,
+    Policy,
+    check_choice,
+    check_skip,
+    exact_skip_hook,
+)
+from dts_reproduction.core.bounds import update_pair
+from dts_reproduction.core.constants import RMED2_ALPHA, RMED_F_COEF, RMED_F_EXP
+from dts_reproduction.core.kl import kl_bernoulli
+from dts_reproduction.core.pairs import pair_of_index
+from dts_reproduction.core.skipping import last_slot_before, record_self_run
 
 VARIANT_RMED1, VARIANT_RMED2 = 1, 2
 NUMERATORS = {"as-run": 0, "paper": 1}

@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import (
+from dts_reproduction.algorithms.base import (
     EXACT_SKIP,
     SKIP_OFF,
     AlgorithmSpec,
@@ -42,16 +42,16 @@ from algorithms.base import (
     check_skip,
     exact_skip_hook,
 )
-from core.argmax import fill_true, uniform_member
-from core.bounds import (
+from dts_reproduction.core.argmax import fill_true, uniform_member
+from dts_reproduction.core.bounds import (
     challenger_from_column,
     direct_upper_column,
     fill_direct_switches,
     refresh_direct_switches,
     update_pair,
 )
-from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
-from core.skipping import last_slot_before, record_self_run
+from dts_reproduction.core.constants import ALPHA, PSEUDO_N, PSEUDO_W
+from dts_reproduction.core.skipping import last_slot_before, record_self_run
 
 HYPOTHESIS_AS_RUN, HYPOTHESIS_ORIGINAL = 0, 1
 HYPOTHESES = {"as-run": HYPOTHESIS_AS_RUN, "original": HYPOTHESIS_ORIGINAL}

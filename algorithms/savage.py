@@ -53,10 +53,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy, check_choice
-from core.bounds import update_pair
-from core.constants import SAVAGE_PSEUDO_N, SAVAGE_PSEUDO_W
-from core.pairs import index_of_pair
+from dts_reproduction.algorithms.base import AlgorithmSpec, Policy, check_choice
+from dts_reproduction.core.bounds import update_pair
+from dts_reproduction.core.constants import SAVAGE_PSEUDO_N, SAVAGE_PSEUDO_W
+from dts_reproduction.core.pairs import index_of_pair
 
 VARIANT_CONDORCET, VARIANT_COPELAND = 0, 1
 VARIANTS = {"condorcet": VARIANT_CONDORCET, "copeland": VARIANT_COPELAND}

@@ -33,10 +33,17 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
-from core.bounds import update_pair
-from core.constants import ALPHA, KLUCB_EPS, SCB_FIRST_ROUND, SCB_ORIGINAL_FIRST_ROUND, SCB_PSEUDO_N, SCB_PSEUDO_W
-from core.kl import kl_clamped, kl_lcb, kl_ucb
+from dts_reproduction.algorithms.base import AlgorithmSpec, Policy, check_alpha, check_choice
+from dts_reproduction.core.bounds import update_pair
+from dts_reproduction.core.constants import (
+    ALPHA,
+    KLUCB_EPS,
+    SCB_FIRST_ROUND,
+    SCB_ORIGINAL_FIRST_ROUND,
+    SCB_PSEUDO_N,
+    SCB_PSEUDO_W,
+)
+from dts_reproduction.core.kl import kl_clamped, kl_lcb, kl_ucb
 
 SCHEDULES = {"as-run": SCB_FIRST_ROUND, "original": SCB_ORIGINAL_FIRST_ROUND}
 

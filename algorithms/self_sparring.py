@@ -19,10 +19,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy, check_choice, check_positive
-from algorithms.self_sparring_fast import refresh_after_update, start_epoch, thompson_arm_fast
-from core.argmax import argmax_uniform, fill_true
-from core.constants import SELF_SPARRING_LEARNING_RATE, SELF_SPARRING_PRIOR
+from dts_reproduction.algorithms.base import AlgorithmSpec, Policy, check_choice, check_positive
+from dts_reproduction.algorithms.self_sparring_fast import refresh_after_update, start_epoch, thompson_arm_fast
+from dts_reproduction.core.argmax import argmax_uniform, fill_true
+from dts_reproduction.core.constants import SELF_SPARRING_LEARNING_RATE, SELF_SPARRING_PRIOR
 
 # How a Thompson sample is drawn: "direct" (every arm, as the authors' code) or "fast" (only the arms that
 # can beat the leader, ``algorithms.self_sparring_fast``; the same law, another random stream).

@@ -21,10 +21,10 @@ import math
 import numpy as np
 from numba import njit
 
-from core.argmax import argmax_uniform
-from core.betainc import beta_ppf_lower, beta_ppf_upper, betainc_upper
-from core.skipping import geometric_run
-from core.thompson import REJECTION_MIN_PROB
+from dts_reproduction.core.argmax import argmax_uniform
+from dts_reproduction.core.betainc import beta_ppf_lower, beta_ppf_upper, betainc_upper
+from dts_reproduction.core.skipping import geometric_run
+from dts_reproduction.core.thompson import REJECTION_MIN_PROB
 
 LEADER_TAIL = 1e-3  # P(theta_L <= q): how often a sample falls back to drawing every arm
 EPOCH_GROWTH = 1.05  # a new epoch once the leader's observations S_L + F_L grew by this factor ...

@@ -30,9 +30,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from algorithms.base import AlgorithmSpec, Policy, check_choice, check_positive
-from core.constants import SBM_SCALE
-from core.sbm import new_sbm_arrays, sbm_pull, sbm_update
+from dts_reproduction.algorithms.base import AlgorithmSpec, Policy, check_choice, check_positive
+from dts_reproduction.core.constants import SBM_SCALE
+from dts_reproduction.core.sbm import new_sbm_arrays, sbm_pull, sbm_update
 
 SBM_INITS = ("as-run", "original")
 

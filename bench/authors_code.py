@@ -45,10 +45,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from data import load_dataset
-from reproduce.cli import OneLineParser, doc_summary, main_guard
-from reproduce.fidelity import CPP_ALGORITHMS, REFERENCE
-from reproduce.tables import write_table
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.fidelity import CPP_ALGORITHMS, REFERENCE
+from dts_reproduction.reproduce.tables import write_table
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "bench" / "authors_driver.cpp"

@@ -54,18 +54,18 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from algorithms import get_algorithm
-from algorithms.base import check_positive
-from data import load_dataset
-from reproduce import large_scale_plan
-from reproduce.cli import OneLineParser, doc_summary, integer, main_guard
-from reproduce.experiment import curves_and_stores, panel_curves
-from reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
-from reproduce.harness.runner import git_commit, line_seconds
-from reproduce.large_scale_panels import all_curves, available
-from reproduce.paper_config import HORIZON, LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON, ROOT_SEED
-from reproduce.run_cost import extrapolated_seconds, probe_seconds
-from reproduce.tables import write_table
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.algorithms.base import check_positive
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce import large_scale_plan
+from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, integer, main_guard
+from dts_reproduction.reproduce.experiment import curves_and_stores, panel_curves
+from dts_reproduction.reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
+from dts_reproduction.reproduce.harness.runner import git_commit, line_seconds
+from dts_reproduction.reproduce.large_scale_panels import all_curves, available
+from dts_reproduction.reproduce.paper_config import HORIZON, LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON, ROOT_SEED
+from dts_reproduction.reproduce.run_cost import extrapolated_seconds, probe_seconds
+from dts_reproduction.reproduce.tables import write_table
 
 FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
 _COSTS = {}
@@ -123,7 +123,7 @@ def main(argv=None):
         args = parse_arguments(argv)
         if args.large_scale:
             if args.probe:
-                from reproduce.paper_config import LARGE_SCALE_HORIZON
+                from dts_reproduction.reproduce.paper_config import LARGE_SCALE_HORIZON
 
                 probe_large_scale(LARGE_SCALE_HORIZON, args.max_probe_seconds, args.algorithms)
             print_large_scale()
@@ -173,7 +173,7 @@ def print_figure_costs(args):
     print(f"{'figure':<18} {'panel':<34} {'line':<12} {'K':>4} {'T':>9} {'runs':>5} {'CPU h':>8} {'fast h':>8} "
           f"{'stored h':>9}")
     for figure in args.figures:
-        module = importlib.import_module(f"reproduce.{figure}")
+        module = importlib.import_module(f"dts_reproduction.reproduce.{figure}")
         total = dict.fromkeys(grand, 0.0)
         for panel in module.PANELS:
             dataset = load_dataset(panel.dataset)
@@ -231,7 +231,7 @@ def measured_hours(figures=FIGURES, stores=None) -> dict[str, list[tuple[str, di
         rows = []
         for figure in figures:
             total = dict.fromkeys(grand, 0)
-            for panel in importlib.import_module(f"reproduce.{figure}").PANELS:
+            for panel in importlib.import_module(f"dts_reproduction.reproduce.{figure}").PANELS:
                 dataset = load_dataset(panel.dataset)
                 lines, folders = _panel_lines(panel, fast, results)
                 default_lines, default_folders = _panel_lines(panel, False, RESULTS)

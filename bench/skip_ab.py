@@ -15,10 +15,10 @@ import time
 
 from step_cost import beta_draw_ns  # bench/, this script's folder
 
-from algorithms import ALGORITHMS, get_algorithm
-from data import load_dataset
-from reproduce.cli import OneLineParser, doc_summary, integer, main_guard
-from reproduce.harness.runner import run_one
+from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, integer, main_guard
+from dts_reproduction.reproduce.harness.runner import run_one
 
 DATASETS = ("mslr5_condorcet", "mslr16_condorcet", "mslr32_condorcet", "mslr16_noncondorcet")
 SETTINGS = ("off", "exact")

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from reproduce.cli import OneLineParser, doc_summary, main_guard
-from reproduce.harness.paths import ROOT, STARTUP_TABLE
-from reproduce.harness.runner import git_commit
-from reproduce.tables import write_table
+from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.harness.paths import ROOT, STARTUP_TABLE
+from dts_reproduction.reproduce.harness.runner import git_commit
+from dts_reproduction.reproduce.tables import write_table
 
 # The child's code: count numba's compilations and time ``STEP`` from before the first project import.
 CHILD = """
@@ -43,11 +43,11 @@ with event.install_listener("numba:compile", Count()):
 print(json.dumps({{"cpu_seconds": time.process_time() - cpu, "wall_seconds": time.perf_counter() - wall,
                   "compiles": Count.compiled}}))
 """
-FIRST_SELECT = """    from algorithms.dts import DTS
+FIRST_SELECT = """    from dts_reproduction.algorithms.dts import DTS
     DTS(5, seed=0).select()"""
-FIRST_RUN = """    from algorithms import get_algorithm
-    from data import load_dataset
-    from reproduce.harness.runner import run_one
+FIRST_RUN = """    from dts_reproduction.algorithms import get_algorithm
+    from dts_reproduction.data import load_dataset
+    from dts_reproduction.reproduce.harness.runner import run_one
     run_one(load_dataset("mslr5_condorcet"), get_algorithm({name!r}), {{}}, 1000, 0, 1)"""
 WARM_CACHE = """    import runpy, sys
     sys.argv = ["reproduce/warm_cache.py"]

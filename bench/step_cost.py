@@ -55,13 +55,13 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from algorithms import ALGORITHMS, get_algorithm
-from data import dataset_from_matrix, load_dataset, make_copeland_500
-from reproduce.cli import OneLineParser, doc_summary, integer, main_guard
-from reproduce.harness.limits import check_output_folder
-from reproduce.harness.runner import git_commit, run_one
-from reproduce.paper_config import HORIZON
-from reproduce.tables import write_table
+from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
+from dts_reproduction.data import dataset_from_matrix, load_dataset, make_copeland_500
+from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, integer, main_guard
+from dts_reproduction.reproduce.harness.limits import check_output_folder
+from dts_reproduction.reproduce.harness.runner import git_commit, run_one
+from dts_reproduction.reproduce.paper_config import HORIZON
+from dts_reproduction.reproduce.tables import write_table
 
 DATASETS = {5: "mslr5_condorcet", 16: "mslr16_condorcet", 32: "mslr32_condorcet",
             136: "mslr136_informational", 500: "copeland500", 2000: None}

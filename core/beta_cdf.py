@@ -6,8 +6,8 @@ import math
 
 from numba import njit
 
-from core.beta_elementary import log1mexp, log_prefactor
-from core.beta_temme import log_cdf_temme
+from dts_reproduction.core.beta_elementary import log1mexp, log_prefactor
+from dts_reproduction.core.beta_temme import log_cdf_temme
 
 _TINY = 1e-300  # Lentz's guard against a zero denominator
 _CF_EPS = 1e-16  # stop the continued fraction when both factors of a step are within this of 1

@@ -5,8 +5,8 @@ import math
 
 from numba import njit
 
-from core.beta_cdf import check_beta_args, log_cdf_triple
-from core.beta_elementary import LOG2, log1mexp, log_beta
+from dts_reproduction.core.beta_cdf import check_beta_args, log_cdf_triple
+from dts_reproduction.core.beta_elementary import LOG2, log1mexp, log_beta
 
 _X_EPS = 2.220446049250313e-16  # quantiles stop when a step moves x by < 2 * this (relative)
 _PPF_MAXITER = 200

@@ -5,9 +5,9 @@ import math
 
 from numba import njit
 
-from core.beta_cdf import log_cdf_pair
-from core.beta_elementary import LOG2, log_add
-from core.beta_quantiles import solve_tail
+from dts_reproduction.core.beta_cdf import log_cdf_pair
+from dts_reproduction.core.beta_elementary import LOG2, log_add
+from dts_reproduction.core.beta_quantiles import solve_tail
 
 _HALF_UP = 0.5 + 2.0 ** -53  # nextafter(0.5, 1)
 

@@ -41,10 +41,10 @@ Measured accuracy against 50-digit mpmath (4792 (a, b, x) points, both tails, a 
 up to ~-700), <= 9e-13 when a or b < 1; tails below 1e-300 have log-relative error <= 5e-16.
 """
 
-from core.beta_cdf import betainc, betainc_upper, prob_beta_above_half
-from core.beta_elementary import log_beta
-from core.beta_quantiles import beta_ppf_lower, beta_ppf_upper
-from core.beta_samplers import sample_beta_above_half, sample_beta_below_half
+from dts_reproduction.core.beta_cdf import betainc, betainc_upper, prob_beta_above_half
+from dts_reproduction.core.beta_elementary import log_beta
+from dts_reproduction.core.beta_quantiles import beta_ppf_lower, beta_ppf_upper
+from dts_reproduction.core.beta_samplers import sample_beta_above_half, sample_beta_below_half
 
 __all__ = [
     "beta_ppf_lower", "beta_ppf_upper", "betainc", "betainc_upper", "log_beta", "prob_beta_above_half",

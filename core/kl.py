@@ -5,7 +5,7 @@ import math
 
 from numba import njit
 
-from core.constants import KL_CLAMP
+from dts_reproduction.core.constants import KL_CLAMP
 
 
 @njit(cache=True)

@@ -22,7 +22,7 @@ import math
 import numpy as np
 from numba import njit
 
-from core.sort import insertion_sort_by_key
+from dts_reproduction.core.sort import insertion_sort_by_key
 
 BATCH_TREE = np.dtype([("batches", np.int64), ("survivors", np.int64), ("stage", np.int64), ("clock", np.int64)])
 # The largest clock start floor(C + 1) accepted: the clock then still has 2**62 slots before int64 overflows.

@@ -18,7 +18,7 @@ import math
 import numpy as np
 from numba import njit
 
-from core.constants import SBM_PSEUDO_CNT, SBM_PSEUDO_SUM
+from dts_reproduction.core.constants import SBM_PSEUDO_CNT, SBM_PSEUDO_SUM
 
 
 def new_sbm_arrays(copies, K):

@@ -35,7 +35,8 @@ from numba import njit
 
 SEGMENT_SECONDS = 0.1  # the compiled loop returns to Python about this often (a signal is handled then)
 FIRST_SEGMENT = 4096  # slots of a run's first segment; doubled while a segment takes under SEGMENT_SECONDS / 2
-CACHED_PACKAGES = ("core", "algorithms")  # kernels whose sources the cache folder's digest covers (core/__init__.py)
+# The packages of the kernels whose sources the cache folder's digest covers (core/__init__.py).
+CACHED_PACKAGES = ("dts_reproduction.core", "dts_reproduction.algorithms")
 # The carried loop state, in one int64 array between segments: the next slot, the next checkpoint's index,
 # the comparisons waiting for delivery, whether the last simulated slot was a self-comparison.
 SLOT, CHECKPOINT, PENDING, AFTER_SELF = range(4)
@@ -121,12 +122,13 @@ def entry_point(select, update, skip, probe=None):
     if key not in _ENTRY_POINTS:
         kernels = [kernel.py_func for kernel in key if kernel is not _never_probe]
         names = [f"{kernel.__module__}.{kernel.__qualname__}" for kernel in kernels]
-        cache = all(name.split(".")[0] in CACHED_PACKAGES and "<" not in name for name in names)
+        cache = all(".".join(name.split(".")[:2]) in CACHED_PACKAGES and "<" not in name for name in names)
         template = _loop_segment
         loop = types.FunctionType(template.__code__, {**template.__globals__, "_select": select,
                                                       "_update": update, "_skip": skip, "_probe": probe},
                                   template.__name__)
-        loop.__qualname__ = "_loop_segment__" + "__".join(name.replace(".", "_") for name in names)
+        loop.__qualname__ = "_loop_segment__" + "__".join(name.removeprefix("dts_reproduction.").replace(".", "_")
+                                                          for name in names)
         loop.__doc__ = template.__doc__
         _ENTRY_POINTS[key] = njit(cache=cache)(loop)
     return _ENTRY_POINTS[key]

@@ -11,7 +11,7 @@ import math
 
 from numba import njit
 
-from core.bounds import direct_bound
+from dts_reproduction.core.bounds import direct_bound
 
 # A skip draws a run only when the repeated self-comparison has at least this probability per slot (below,
 # runs are short and drawing the conditioned slot that ends one costs more than the slots it skips).

@@ -10,8 +10,8 @@ from the Beta conditioned on the side already drawn -- together, exactly the unc
 
 from numba import njit
 
-from core.betainc import prob_beta_above_half, sample_beta_above_half, sample_beta_below_half
-from core.bounds import update_pair
+from dts_reproduction.core.betainc import prob_beta_above_half, sample_beta_above_half, sample_beta_below_half
+from dts_reproduction.core.bounds import update_pair
 
 # How an algorithm draws its Thompson votes: "indicators" (this module) or "direct" (one Beta per
 # pair, line by line after the paper; the reference the fast path is tested against).

@@ -1,7 +1,7 @@
 """Regenerate the matrix files in data/matrices (executable provenance).
 
-Usage (from the repository root):
-    python data/build_matrices.py [--sources DIR] [--out DIR]
+Usage (from the repository root; the command line is reproduce/build_matrices.py):
+    python reproduce/build_matrices.py [--sources DIR] [--out DIR]
 
 * The paper's printed tables (D-TS App. D, Tables 1-6) are transcribed by hand below,
   exactly as printed, and written verbatim.
@@ -18,15 +18,12 @@ Without ``--sources`` the conversions are skipped, so only the tables and the su
 rebuilt (from the committed 136x136 matrix).  Every file gets a ``#`` header (source, derivation, checks)
 and a ``# labels:`` line.  Each check below raises ValueError if it fails.
 It reads and writes the matrices with numpy alone, not through the ``data`` package (whose loader reads
-what this script writes); its command line checks its input as every script's does (``reproduce.cli``).
+what this module writes).
 """
 
 from pathlib import Path
 
 import numpy as np
-
-from reproduce.cli import OneLineParser, doc_summary, main_guard
-from reproduce.harness.limits import check_folder_readable, check_output_folder
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = REPO / "data" / "matrices"
@@ -409,30 +406,3 @@ def build(out=DEFAULT_OUT, sources=None):
     for name in PRINTED:
         (out / f"{name}.txt").write_text(printed_table_text(name))
 
-
-def main(argv=None):
-    """Command-line entry point (see the module docstring); bad input (an unreadable --sources, an --out that
-    cannot be written) is one ``error:`` line and exit status 2 before any file is written."""
-    parser = OneLineParser(description=doc_summary(__doc__))
-    parser.add_argument("--sources", type=Path, default=None,
-                        help="folder with the source files of docs/datasets.md#source-files (default: skip them)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default data/matrices)")
-    args = parser.parse_args(argv)
-
-    def run():
-        """Check both folders, then build."""
-        if args.sources is not None:
-            check_folder_readable(args.sources, "--sources folder")
-        check_output_folder(args.out, "--out folder")
-        missing = missing_inputs(args.out, args.sources)
-        if missing:
-            where = ("the source files, docs/datasets.md#source-files" if args.sources is not None else
-                     "without --sources the subsets are cut from the 136-ranker files in --out")
-            raise ValueError(f"{missing[0]}: no such file ({len(missing)} input files missing; {where})")
-        build(args.out, args.sources)
-
-    main_guard(run)
-
-
-if __name__ == "__main__":
-    main()

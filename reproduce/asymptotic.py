@@ -18,11 +18,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from algorithms import get_algorithm
-from algorithms.base import MAX_EXACT_HORIZON
-from data import load_dataset
-from reproduce import paper_claims as pc
-from reproduce.claims import (
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce import paper_claims as pc
+from dts_reproduction.reproduce.claims import (
     COMPARABLE_FACTOR,
     Estimate,
     Missing,
@@ -33,9 +33,9 @@ from reproduce.claims import (
     need,
     within_factor,
 )
-from reproduce.cli import doc_summary
-from reproduce.decades import FIRST_DECADE_END, decade_slopes, slope_limit, trapped, untrapped
-from reproduce.experiment import (
+from dts_reproduction.reproduce.cli import doc_summary
+from dts_reproduction.reproduce.decades import FIRST_DECADE_END, decade_slopes, slope_limit, trapped, untrapped
+from dts_reproduction.reproduce.experiment import (
     LOWER_BOUND_LABEL,
     Curve,
     Panel,
@@ -45,15 +45,15 @@ from reproduce.experiment import (
     simulate_panels,
     with_lower_bounds,
 )
-from reproduce.figure_cli import figure_main
-from reproduce.harness import portable_math
-from reproduce.harness.cost import estimated_run_seconds
-from reproduce.harness.runner import run_one
-from reproduce.lower_bounds import lower_bound
-from reproduce.paper_config import LARGE_SCALE_RUNS
-from reproduce.plotting import figure_legend, save_figure, setup_theme, style
-from reproduce.regret_bound import condorcet_allocation, pair_regrets, winner_constant
-from reproduce.tables import final_table, print_table, write_table
+from dts_reproduction.reproduce.figure_cli import figure_main
+from dts_reproduction.reproduce.harness import portable_math
+from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
+from dts_reproduction.reproduce.harness.runner import run_one
+from dts_reproduction.reproduce.lower_bounds import lower_bound
+from dts_reproduction.reproduce.paper_config import LARGE_SCALE_RUNS
+from dts_reproduction.reproduce.plotting import figure_legend, save_figure, setup_theme, style
+from dts_reproduction.reproduce.regret_bound import condorcet_allocation, pair_regrets, winner_constant
+from dts_reproduction.reproduce.tables import final_table, print_table, write_table
 
 NAME = "asymptotic"
 NONCONDORCET_HORIZON = 10**7  # without a Condorcet winner a run costs T slots: 1e7 fits the budget (docs/asymptotic.md)

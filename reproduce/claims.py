@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reproduce.harness import portable_math
+from dts_reproduction.reproduce.harness import portable_math
 
 # "near-linear": over the last decade a linear regret grows 10x, a logarithmic one by ln T/ln(T/10)
 # (1.2 at T = 1e6); 3 separates the two with a wide margin on both sides.

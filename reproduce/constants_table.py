@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pandas as pd
 
-import core.constants
-from algorithms import ALGORITHMS
-from reproduce.harness.paths import ROOT
+from dts_reproduction.algorithms import ALGORITHMS
+from dts_reproduction.core import constants
+from dts_reproduction.reproduce.harness.paths import ROOT
 
-CONSTANTS_SOURCE = Path(core.constants.__file__)
+CONSTANTS_SOURCE = Path(constants.__file__)
 # The packages whose imports of a constant are listed in the "used by" column.
 USING_PACKAGES = ("core", "algorithms", "reproduce")
 
@@ -54,13 +54,13 @@ def constant_sources(path: Path = CONSTANTS_SOURCE) -> dict[str, str]:
 
 
 def importers(root: Path = ROOT) -> dict[str, list[str]]:
-    """For each name imported ``from core.constants``, the modules (paths from the repository root) of
+    """For each name imported ``from dts_reproduction.core.constants``, the modules (paths from the repository root) of
     ``USING_PACKAGES`` that import it."""
     users: dict[str, list[str]] = {}
     for package in USING_PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text())):
-                if isinstance(node, ast.ImportFrom) and node.module == "core.constants":
+                if isinstance(node, ast.ImportFrom) and node.module == "dts_reproduction.core.constants":
                     for alias in node.names:
                         users.setdefault(alias.name, []).append(path.relative_to(root).as_posix())
     return users
@@ -69,7 +69,7 @@ def importers(root: Path = ROOT) -> dict[str, list[str]]:
 def constants_frame() -> pd.DataFrame:
     """One row per constant of ``core/constants.py``: name, value, source (its comment), used by."""
     users = importers()
-    return pd.DataFrame([{"constant": f"`{name}`", "value": shown(getattr(core.constants, name)),
+    return pd.DataFrame([{"constant": f"`{name}`", "value": shown(getattr(constants, name)),
                           "source (core/constants.py)": source,
                           "used by": ", ".join(f"`{user}`" for user in users.get(name, ())) or "-"}
                          for name, source in constant_sources().items()])

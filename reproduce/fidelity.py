@@ -35,15 +35,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from data import dataset_names, load_dataset
-from reproduce.cli import OneLineParser, doc_summary, main_guard
-from reproduce.experiment import stored_line
-from reproduce.harness.atomic import write_text_atomic
-from reproduce.harness.paths import FIGURES, RESULTS, ROOT
-from reproduce.harness.runner import Line
-from reproduce.paper_config import ROOT_SEED, paper_runs
-from reproduce.scale import power_of_ten
-from reproduce.tables import write_table
+from dts_reproduction.data import dataset_names, load_dataset
+from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.experiment import stored_line
+from dts_reproduction.reproduce.harness.atomic import write_text_atomic
+from dts_reproduction.reproduce.harness.paths import FIGURES, RESULTS, ROOT
+from dts_reproduction.reproduce.harness.runner import Line
+from dts_reproduction.reproduce.paper_config import ROOT_SEED, paper_runs
+from dts_reproduction.reproduce.scale import power_of_ten
+from dts_reproduction.reproduce.tables import write_table
 
 REFERENCE = ROOT / "bench" / "authors_reference"
 TABLE = FIGURES / "fidelity.csv"

@@ -6,12 +6,14 @@ Claims checked: C1, C2, C3, C5 on (a); C8, C9, C10, C13 on (b).
 Usage: ``python reproduce/fig1_mslr.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
-from reproduce import paper_claims as pc
-from reproduce.claims import above, below, by_name, checked, final, need
-from reproduce.cli import doc_summary
-from reproduce.figure_cli import regret_figure
-from reproduce.paper_config import HORIZON
-from reproduce.paper_panels import FIG1_PANELS as PANELS  # shared with Fig. 2, which reads these panels' runs
+from dts_reproduction.reproduce import paper_claims as pc
+from dts_reproduction.reproduce.claims import above, below, by_name, checked, final, need
+from dts_reproduction.reproduce.cli import doc_summary
+from dts_reproduction.reproduce.figure_cli import regret_figure
+from dts_reproduction.reproduce.paper_config import HORIZON
+from dts_reproduction.reproduce.paper_panels import (
+    FIG1_PANELS as PANELS,  # shared with Fig. 2, which reads these panels' runs
+)
 
 PANEL_CLAIMS = {
     0: (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c5_same_slope_lower_constant),

@@ -14,8 +14,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from algorithms import get_algorithm
-from reproduce.claims import (
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.reproduce.claims import (
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
     Estimate,
@@ -30,22 +30,22 @@ from reproduce.claims import (
     within_factor,
     worst,
 )
-from reproduce.cli import doc_summary
-from reproduce.experiment import (
+from dts_reproduction.reproduce.cli import doc_summary
+from dts_reproduction.reproduce.experiment import (
     curves_and_stores,
     evidence_note,
     print_checks,
     save_figure_with_claims,
     simulate_panels,
 )
-from reproduce.figure_cli import figure_main
-from reproduce.harness.runner import chunk_plan, chunk_shapes, validate_line
-from reproduce.harness.store import inspect_chunk
-from reproduce.paper_config import HORIZON
-from reproduce.paper_panels import FIG1_PANELS
-from reproduce.plotting import FIGURE_WIDTH, Z_95, bars_axes, figure_legend, setup_theme
-from reproduce.scale import power_of_ten
-from reproduce.tables import print_table, write_table
+from dts_reproduction.reproduce.figure_cli import figure_main
+from dts_reproduction.reproduce.harness.runner import chunk_plan, chunk_shapes, validate_line
+from dts_reproduction.reproduce.harness.store import inspect_chunk
+from dts_reproduction.reproduce.paper_config import HORIZON
+from dts_reproduction.reproduce.paper_panels import FIG1_PANELS
+from dts_reproduction.reproduce.plotting import FIGURE_WIDTH, Z_95, bars_axes, figure_legend, setup_theme
+from dts_reproduction.reproduce.scale import power_of_ten
+from dts_reproduction.reproduce.tables import print_table, write_table
 
 NAME = "fig2_regret_std"
 # C15a's printed numbers (Sec. 5.2): ECW-RMED's STD is "about 200%" of its mean, D-TS+'s normalised STD 13.16%.

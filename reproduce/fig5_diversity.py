@@ -15,20 +15,20 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from data import load_dataset
-from reproduce.claims import SUBSTANTIAL_SHARE, above, by_name, checked, exceeds, mean_se, need, worst
-from reproduce.cli import doc_summary
-from reproduce.experiment import (
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.claims import SUBSTANTIAL_SHARE, above, by_name, checked, exceeds, mean_se, need, worst
+from dts_reproduction.reproduce.cli import doc_summary
+from dts_reproduction.reproduce.experiment import (
     Panel,
     evidence_note,
     print_checks,
     save_figure_with_claims,
     simulate_panels,
 )
-from reproduce.figure_cli import figure_main
-from reproduce.paper_config import HORIZON
-from reproduce.plotting import FIGURE_WIDTH, figure_legend, setup_theme, shares_axes
-from reproduce.tables import write_table
+from dts_reproduction.reproduce.figure_cli import figure_main
+from dts_reproduction.reproduce.paper_config import HORIZON
+from dts_reproduction.reproduce.plotting import FIGURE_WIDTH, figure_legend, setup_theme, shares_axes
+from dts_reproduction.reproduce.tables import write_table
 
 NAME = "fig5_diversity"
 ALGORITHMS = ("dts", "dts_plus", "ecw_rmed")

@@ -6,7 +6,7 @@ linear regret while D-TS does not; (c) on the 5-armed MSLR sets pure D-TS does a
 than D-TS.  Usage: ``python reproduce/fig7_pure_dts.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
-from reproduce.claims import (
+from dts_reproduction.reproduce.claims import (
     LINEAR_GROWTH,
     above,
     at_most,
@@ -19,10 +19,10 @@ from reproduce.claims import (
     under,
     worst,
 )
-from reproduce.cli import doc_summary
-from reproduce.experiment import Panel
-from reproduce.figure_cli import regret_figure
-from reproduce.paper_config import HORIZON
+from dts_reproduction.reproduce.cli import doc_summary
+from dts_reproduction.reproduce.experiment import Panel
+from dts_reproduction.reproduce.figure_cli import regret_figure
+from dts_reproduction.reproduce.paper_config import HORIZON
 
 ALGORITHMS = ("pure_dts", "dts", "dts_plus")
 PANELS = (

@@ -31,14 +31,27 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX
-from reproduce.cli import build_parser, doc_summary, hours_flag, main_guard, resolve
-from reproduce.experiment import panel_results, simulate_lines, write_claims
-from reproduce.large_scale_claims import claims, final_rows, g2w_final
-from reproduce.large_scale_panels import MSLR_MATRICES, NESTED, all_curves, arms, available, check_selection
-from reproduce.large_scale_plan import estimated_hours, lines_table, planned_panels, study_costs, within_budget
-from reproduce.paper_config import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
-from reproduce.plotting import (
+from dts_reproduction.reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX
+from dts_reproduction.reproduce.cli import build_parser, doc_summary, hours_flag, main_guard, resolve
+from dts_reproduction.reproduce.experiment import panel_results, simulate_lines, write_claims
+from dts_reproduction.reproduce.large_scale_claims import claims, final_rows, g2w_final
+from dts_reproduction.reproduce.large_scale_panels import (
+    MSLR_MATRICES,
+    NESTED,
+    all_curves,
+    arms,
+    available,
+    check_selection,
+)
+from dts_reproduction.reproduce.large_scale_plan import (
+    estimated_hours,
+    lines_table,
+    planned_panels,
+    study_costs,
+    within_budget,
+)
+from dts_reproduction.reproduce.paper_config import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
+from dts_reproduction.reproduce.plotting import (
     FIGURE_WIDTH,
     PANEL_HEIGHT,
     bootstrap_interval,
@@ -50,7 +63,7 @@ from reproduce.plotting import (
     setup_theme,
     style,
 )
-from reproduce.tables import OVER_BUDGET, print_table, write_table
+from dts_reproduction.reproduce.tables import OVER_BUDGET, print_table, write_table
 
 NAME = "large_scale"
 # Panels (a)-(d) start where their curves part: below t = 100 and a regret of 100 every algorithm is still in

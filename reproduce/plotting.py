@@ -23,11 +23,11 @@ import seaborn as sns  # noqa: E402
 from matplotlib.scale import InvertedLogTransform, LogScale, LogTransform, register_scale  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-from algorithms import get_algorithm  # noqa: E402
-from reproduce.harness import portable_math  # noqa: E402
-from reproduce.harness.atomic import write_atomic  # noqa: E402
-from reproduce.paper_config import LARGE_SCALE_HORIZON  # noqa: E402
-from reproduce.tables import write_table  # noqa: E402
+from dts_reproduction.algorithms import get_algorithm  # noqa: E402
+from dts_reproduction.reproduce.harness import portable_math  # noqa: E402
+from dts_reproduction.reproduce.harness.atomic import write_atomic  # noqa: E402
+from dts_reproduction.reproduce.paper_config import LARGE_SCALE_HORIZON  # noqa: E402
+from dts_reproduction.reproduce.tables import write_table  # noqa: E402
 
 
 def keep_mask(values, out: np.ndarray):

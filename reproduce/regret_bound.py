@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from reproduce.harness import portable_math
+from dts_reproduction.reproduce.harness import portable_math
 
 # Bumped whenever a change of this module changes a computed constant, so that cached constants are
 # recomputed (2: alternatives must make the winners disjoint, and the Copeland bound is exact up to

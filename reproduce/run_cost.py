@@ -6,7 +6,7 @@ probe table it writes (bench/large_scale_probes.csv), by the plan of the large-s
 
 import time
 
-from reproduce.harness.runner import run_one
+from dts_reproduction.reproduce.harness.runner import run_one
 
 
 def probe_seconds(dataset, spec, params: dict, probe: int, delay: int = 1) -> tuple[float, float]:

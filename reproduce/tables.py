@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reproduce.claims import log_slope
-from reproduce.harness.atomic import write_atomic
+from dts_reproduction.reproduce.claims import log_slope
+from dts_reproduction.reproduce.harness.atomic import write_atomic
 
 # The "commits" of a line that is not stored (yet), in the ``_lines.csv`` table of every figure alike.
 NOT_STORED = "missing"

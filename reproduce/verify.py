@@ -20,13 +20,13 @@ from pathlib import Path
 
 import numpy as np
 
-from algorithms import get_algorithm
-from data import Dataset, load_dataset, validate_preference_matrix
-from reproduce.cli import OneLineParser, doc_summary, integer, main_guard
-from reproduce.harness.kinds import config_kind
-from reproduce.harness.limits import check_folder_readable
-from reproduce.harness.runner import chunk_shapes, matrix_sha1, run_one
-from reproduce.harness.store import ChunkError, check_chunk, chunk_matrix, read_chunk
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.data import Dataset, load_dataset, validate_preference_matrix
+from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, integer, main_guard
+from dts_reproduction.reproduce.harness.kinds import config_kind
+from dts_reproduction.reproduce.harness.limits import check_folder_readable
+from dts_reproduction.reproduce.harness.runner import chunk_shapes, matrix_sha1, run_one
+from dts_reproduction.reproduce.harness.store import ChunkError, check_chunk, chunk_matrix, read_chunk
 
 COMPARED = ("regret", "g2w", "final", "self_counts")
 

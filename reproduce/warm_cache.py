@@ -9,10 +9,10 @@ algorithm with the seconds it took.
 import argparse
 import time
 
-from algorithms import ALGORITHMS, get_algorithm
-from data import load_dataset
-from reproduce.cli import doc_summary, main_guard
-from reproduce.harness.runner import run_one
+from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.cli import doc_summary, main_guard
+from dts_reproduction.reproduce.harness.runner import run_one
 
 HORIZON = 100  # slots of each warming run: enough to reach every kernel's first call
 

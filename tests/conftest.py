@@ -6,7 +6,7 @@ import signal
 
 import pytest
 
-from reproduce.harness.interrupt import SIGNALS
+from dts_reproduction.reproduce.harness.interrupt import SIGNALS
 
 
 @pytest.fixture(autouse=True)

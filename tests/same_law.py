@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from algorithms import get_algorithm
-from data import load_dataset
-from reproduce.harness.runner import log_grid, run_one
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import log_grid, run_one
 
 SEED = 99
 

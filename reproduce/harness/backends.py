@@ -7,7 +7,7 @@ import signal
 import warnings
 from contextlib import contextmanager
 
-from reproduce.harness.workers import helpers_started, start_resource_trackers
+from dts_reproduction.reproduce.harness.workers import helpers_started, start_resource_trackers
 
 BACKENDS = ("loky", "dask", "threading", "sequential")  # joblib backends that run our chunks correctly
 SCHEDULER_TIMEOUT_S = 10  # an unreachable scheduler fails after this many seconds

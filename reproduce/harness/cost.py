@@ -26,8 +26,8 @@ import math
 
 import numpy as np
 
-from algorithms import ALGORITHMS, get_algorithm
-from reproduce.harness.paths import BENCH_TABLE
+from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
+from dts_reproduction.reproduce.harness.paths import BENCH_TABLE
 
 COLUMNS = ("ns_later", "ns_whole", "whole_slots")  # the bench table's columns the model reads
 

@@ -11,7 +11,7 @@ another kind's chunk.  Planned, locked, stored, resumed, interrupted and verifie
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from algorithms.dts_probe import elimination_probe
+from dts_reproduction.algorithms.dts_probe import elimination_probe
 
 
 @dataclass(frozen=True)

@@ -24,19 +24,19 @@ from pathlib import Path
 import numpy as np
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-from algorithms import AlgorithmSpec, get_algorithm
-from algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon, physical_memory
-from core.simulate import simulate
-from data import Dataset, dataset_names, load_dataset
-from reproduce.harness import portable_math, seeds
-from reproduce.harness.backends import BACKENDS
-from reproduce.harness.cost import check_plan_cost, skips_in_log_time
-from reproduce.harness.interrupt import Interrupted
-from reproduce.harness.kinds import RunKind, config_kind, run_kind
-from reproduce.harness.limits import MAX_CHUNKS, MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
-from reproduce.harness.locks import FileLock
-from reproduce.harness.paths import ROOT
-from reproduce.harness.store import (
+from dts_reproduction.algorithms import AlgorithmSpec, get_algorithm
+from dts_reproduction.algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon, physical_memory
+from dts_reproduction.core.simulate import simulate
+from dts_reproduction.data import Dataset, dataset_names, load_dataset
+from dts_reproduction.reproduce.harness import portable_math, seeds
+from dts_reproduction.reproduce.harness.backends import BACKENDS
+from dts_reproduction.reproduce.harness.cost import check_plan_cost, skips_in_log_time
+from dts_reproduction.reproduce.harness.interrupt import Interrupted
+from dts_reproduction.reproduce.harness.kinds import RunKind, config_kind, run_kind
+from dts_reproduction.reproduce.harness.limits import MAX_CHUNKS, MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
+from dts_reproduction.reproduce.harness.locks import FileLock
+from dts_reproduction.reproduce.harness.paths import ROOT
+from dts_reproduction.reproduce.harness.store import (
     MATRIX_REFERENCE,
     ChunkError,
     NotStored,
@@ -47,8 +47,8 @@ from reproduce.harness.store import (
     save_chunk,
     save_matrix,
 )
-from reproduce.harness.workers import init_loky_worker, remove_stale_files, start_resource_trackers
-from reproduce.paper_config import ROOT_SEED
+from dts_reproduction.reproduce.harness.workers import init_loky_worker, remove_stale_files, start_resource_trackers
+from dts_reproduction.reproduce.paper_config import ROOT_SEED
 
 FORMAT_VERSION = 1
 CHECKPOINTS_PER_DECADE = 40

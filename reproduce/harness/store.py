@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reproduce.harness.atomic import write_atomic
+from dts_reproduction.reproduce.harness.atomic import write_atomic
 
 READ_ERRORS = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error)
 MATRIX_NAME = "matrix.npz"  # in a dataset's folder: the matrix its chunks were simulated on (array "matrix")

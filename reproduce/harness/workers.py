@@ -26,7 +26,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from reproduce.harness.interrupt import SIGNALS
+from dts_reproduction.reproduce.harness.interrupt import SIGNALS
 
 PARENT_POLL_S = 0.5  # a worker whose parent died ends within this many seconds (plus its current segment)
 # loky's named semaphores and joblib's memory-mapping folders, named after the pid of the process that made them

@@ -8,10 +8,17 @@ import math
 import numpy as np
 import pytest
 
-from algorithms.btm import BTM, BTM_SPEC, elimination_candidate
-from algorithms.savage import SAVAGE_SPEC, Savage, prune, rebuild_savage, resolve_savage_variant, savage_pairs
-from data import load_dataset
-from reproduce.harness.runner import run_one
+from dts_reproduction.algorithms.btm import BTM, BTM_SPEC, elimination_candidate
+from dts_reproduction.algorithms.savage import (
+    SAVAGE_SPEC,
+    Savage,
+    prune,
+    rebuild_savage,
+    resolve_savage_variant,
+    savage_pairs,
+)
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import run_one
 from tests.reference.btm import btm_slot
 from tests.reference.savage import savage_counts, savage_prune
 

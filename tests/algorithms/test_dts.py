@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from algorithms import DTS, DTSPlus, PureDTS, get_algorithm
-from core.thompson import fill_above_half
-from data import load_dataset
-from reproduce.harness.runner import log_grid, run_one
+from dts_reproduction.algorithms import DTS, DTSPlus, PureDTS, get_algorithm
+from dts_reproduction.core.thompson import fill_above_half
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import log_grid, run_one
 from tests import reference as ref
 
 DRAWS = 20000

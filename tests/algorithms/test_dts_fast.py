@@ -22,10 +22,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from algorithms import get_algorithm
-from algorithms.dts_fast import BITS_MIN_K, skip
-from algorithms.dts_state import PENDING_NONE
-from core.bitvotes import (
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.algorithms.dts_fast import BITS_MIN_K, skip
+from dts_reproduction.algorithms.dts_state import PENDING_NONE
+from dts_reproduction.core.bitvotes import (
     DEPTH,
     LANES,
     candidate_votes,
@@ -36,9 +36,9 @@ from core.bitvotes import (
     unpack_rows,
     words_for,
 )
-from core.bounds import mirrored_bounds
-from data import load_dataset
-from reproduce.harness.runner import Line, line_key, resolved_params, run_one
+from dts_reproduction.core.bounds import mirrored_bounds
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import Line, line_key, resolved_params, run_one
 from tests.algorithms.test_dts import T_FIXED, WINS_A, WINS_B, stats_from_wins
 from tests.same_law import CASE_FIELDS, assert_fast_path_exact, cases
 

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from numba import njit
 
-from algorithms import get_algorithm
-from algorithms.ccb import CHECKED_AT, COUNTED_LEN, UNRESOLVED
-from core.bounds import lower_copeland_from_switches, upper_copeland_from_switches
-from data import load_dataset
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.algorithms.ccb import CHECKED_AT, COUNTED_LEN, UNRESOLVED
+from dts_reproduction.core.bounds import lower_copeland_from_switches, upper_copeland_from_switches
+from dts_reproduction.data import load_dataset
 from tests.reference.scans import ccb_select_scan, savage_select_scan
 
 SLOTS = 3000

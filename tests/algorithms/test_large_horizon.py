@@ -8,13 +8,13 @@ import math
 import numpy as np
 import pytest
 
-from algorithms import get_algorithm
-from algorithms.base import MAX_EXACT_HORIZON
-from core.constants import PSEUDO_N, PSEUDO_W
-from core.simulate import simulate
-from core.skipping import first_slot_reaching, last_slot_before
-from data import load_dataset
-from reproduce.harness.runner import Line, run_one, validate_line
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
+from dts_reproduction.core.constants import PSEUDO_N, PSEUDO_W
+from dts_reproduction.core.simulate import simulate
+from dts_reproduction.core.skipping import first_slot_reaching, last_slot_before
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import Line, run_one, validate_line
 from tests.algorithms.test_dts import stats_from_wins
 from tests.algorithms.test_dts_fast import ALPHA, counts_pvalue, homogeneity_pvalue, window_counts
 from tests.algorithms.test_skip_exact import _walk, copy_state

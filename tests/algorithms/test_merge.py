@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from algorithms import MergeDTS, MergeRUCB
-from algorithms.merge_dts import MERGE_DTS_SPEC, refresh_prob_above
-from algorithms.merge_rucb import MERGE_RUCB_SPEC
-from algorithms.recommend import merge_survivor
-from core.merge_batches import build_batches, new_batches, prune_one
-from core.simulate import simulate
-from data import dataset_from_matrix, load_dataset
-from reproduce.harness.runner import run_one
+from dts_reproduction.algorithms import MergeDTS, MergeRUCB
+from dts_reproduction.algorithms.merge_dts import MERGE_DTS_SPEC, refresh_prob_above
+from dts_reproduction.algorithms.merge_rucb import MERGE_RUCB_SPEC
+from dts_reproduction.algorithms.recommend import merge_survivor
+from dts_reproduction.core.merge_batches import build_batches, new_batches, prune_one
+from dts_reproduction.core.simulate import simulate
+from dts_reproduction.data import dataset_from_matrix, load_dataset
+from dts_reproduction.reproduce.harness.runner import run_one
 from tests.reference.merge import RefMerge
 
 SPECS = {"merge_dts": MERGE_DTS_SPEC, "merge_rucb": MERGE_RUCB_SPEC}

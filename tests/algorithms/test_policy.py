@@ -8,8 +8,8 @@ import pickle
 import numpy as np
 import pytest
 
-from algorithms import ALGORITHMS
-from algorithms.base import bound_kernels
+from dts_reproduction.algorithms import ALGORITHMS
+from dts_reproduction.algorithms.base import bound_kernels
 from tests.algorithms.test_recommend import OPTIONS, P, policy_classes
 
 SLOTS = 300

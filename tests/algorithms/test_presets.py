@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from algorithms import get_algorithm
-from reproduce import run
-from reproduce.harness.runner import Line, line_key
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.reproduce import run
+from dts_reproduction.reproduce.harness.runner import Line, line_key
 
 BEST = {
     "dts": {"alpha": 0.8**7},

@@ -30,11 +30,11 @@ import pytest
 from numba import njit
 from scipy import stats
 
-from algorithms import get_algorithm
-from algorithms.rcs import FALLBACKS, NO_ARM, knockout_winner, last_slot_challenged_by_none, skip
-from core.argmax import argmax_first
-from core.bounds import direct_upper_column
-from reproduce.harness.runner import Line, line_key, resolved_params
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.algorithms.rcs import FALLBACKS, NO_ARM, knockout_winner, last_slot_challenged_by_none, skip
+from dts_reproduction.core.argmax import argmax_first
+from dts_reproduction.core.bounds import direct_upper_column
+from dts_reproduction.reproduce.harness.runner import Line, line_key, resolved_params
 from tests.algorithms.test_dts import stats_from_wins
 from tests.algorithms.test_dts_fast import counts_pvalue, pooled_pvalue
 from tests.same_law import CASE_FIELDS, assert_fast_path_exact, cases

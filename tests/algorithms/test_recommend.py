@@ -5,8 +5,8 @@ enough comparisons on a matrix with a clear Condorcet winner each recommends tha
 import numpy as np
 import pytest
 
-from algorithms import ALGORITHMS, Policy
-from algorithms.recommend import RECOMMENDERS, empirical_copeland_winner, recommend
+from dts_reproduction.algorithms import ALGORITHMS, Policy
+from dts_reproduction.algorithms.recommend import RECOMMENDERS, empirical_copeland_winner, recommend
 
 K = 4
 WINNER = 2

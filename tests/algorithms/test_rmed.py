@@ -6,11 +6,11 @@ behaviour checks."""
 import numpy as np
 import pytest
 
-from algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
-from algorithms.ecw_rmed_steps import confident_winner, find_min_regret
-from algorithms.rmed import RMED1, RMED1_SPEC, RMED2_SPEC, divergence
-from data import load_dataset
-from reproduce.harness.runner import log_grid, run_one
+from dts_reproduction.algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
+from dts_reproduction.algorithms.ecw_rmed_steps import confident_winner, find_min_regret
+from dts_reproduction.algorithms.rmed import RMED1, RMED1_SPEC, RMED2_SPEC, divergence
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import log_grid, run_one
 from tests.reference.ecw_rmed import RefECW, ref_confident, ref_find_min_regret
 from tests.reference.kl import kl_clamped
 from tests.reference.pairs import pair_order

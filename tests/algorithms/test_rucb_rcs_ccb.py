@@ -13,12 +13,12 @@ import math
 import numpy as np
 import pytest
 
-from algorithms.ccb import CCB, CCB_SPEC, _add_winners, _remove_non_winners, _reset_disproven
-from algorithms.rcs import RCS, RCS_SPEC
-from algorithms.rucb import NO_ARM, RUCB, RUCB_SPEC
-from core.constants import ALPHA
-from data import load_dataset
-from reproduce.harness.runner import run_one
+from dts_reproduction.algorithms.ccb import CCB, CCB_SPEC, _add_winners, _remove_non_winners, _reset_disproven
+from dts_reproduction.algorithms.rcs import RCS, RCS_SPEC
+from dts_reproduction.algorithms.rucb import NO_ARM, RUCB, RUCB_SPEC
+from dts_reproduction.core.constants import ALPHA
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import run_one
 from tests.reference.ccb import RefCCB
 from tests.reference.rcs import RefRCS
 from tests.reference.rucb import RefRUCB
@@ -379,7 +379,7 @@ def test_set_statistics_only_where_caches_are_known():
     switch = 1000 * 0.4**2 / ALPHA  # p-hat 0.9 (0.1 reversed): l_01 >= 1/2, u_10 < 1/2 until this ln t
     assert state.upper_switch[0, 1] == -np.inf and state.lower_switch[0, 1] == pytest.approx(switch, rel=1e-9)
     assert state.upper_switch[1, 0] == pytest.approx(switch, rel=1e-9) and state.lower_switch[1, 0] == -np.inf
-    from algorithms import get_algorithm
+    from dts_reproduction.algorithms import get_algorithm
     rmed = get_algorithm("rmed1")
     with pytest.raises(ValueError, match="algorithm 'rmed1' does not support setting its statistics"):
         rmed.set_statistics(rmed.make_state(3), np.ones((3, 3)), np.ones((3, 3)))

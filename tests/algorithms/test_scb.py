@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from algorithms.scb import SCB, SCB_SPEC
-from core.kl import kl_lcb, kl_ucb
-from data import load_dataset
-from reproduce.harness.runner import run_one
+from dts_reproduction.algorithms.scb import SCB, SCB_SPEC
+from dts_reproduction.core.kl import kl_lcb, kl_ucb
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import run_one
 from tests import reference as ref
 from tests.reference.scb import RefSCB
 

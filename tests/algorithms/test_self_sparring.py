@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from algorithms import get_algorithm
-from algorithms.recommend import posterior_mean_leader
-from algorithms.self_sparring import SELF_SPARRING_SPEC, SelfSparring
-from algorithms.self_sparring_fast import LEADER_TAIL, draw_above, start_epoch
-from core.thompson import REJECTION_MIN_PROB
-from data import load_dataset
-from reproduce.harness.runner import run_one
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.algorithms.recommend import posterior_mean_leader
+from dts_reproduction.algorithms.self_sparring import SELF_SPARRING_SPEC, SelfSparring
+from dts_reproduction.algorithms.self_sparring_fast import LEADER_TAIL, draw_above, start_epoch
+from dts_reproduction.core.thompson import REJECTION_MIN_PROB
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import run_one
 from tests.reference.self_sparring import argmax_law, ref_trajectory
 from tests.same_law import CASE_FIELDS, assert_fast_path_exact, cases
 

@@ -24,16 +24,16 @@ import numpy as np
 import pytest
 from numba import njit
 
-from algorithms import get_algorithm
-from algorithms.ccb import CHECKED_AT, EARLIEST
-from algorithms.ccb import skip as ccb_skip
-from algorithms.rmed import _explores
-from algorithms.rucb import skip as rucb_skip
-from core.constants import PSEUDO_N, PSEUDO_W
-from core.simulate import simulate
-from core.skipping import first_slot_reaching, last_slot_before, record_self_run
-from data import load_dataset
-from reproduce.harness.runner import Line, line_key, resolved_params
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.algorithms.ccb import CHECKED_AT, EARLIEST
+from dts_reproduction.algorithms.ccb import skip as ccb_skip
+from dts_reproduction.algorithms.rmed import _explores
+from dts_reproduction.algorithms.rucb import skip as rucb_skip
+from dts_reproduction.core.constants import PSEUDO_N, PSEUDO_W
+from dts_reproduction.core.simulate import simulate
+from dts_reproduction.core.skipping import first_slot_reaching, last_slot_before, record_self_run
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import Line, line_key, resolved_params
 from tests.same_law import CASE_FIELDS, assert_fast_path_exact, cases
 
 ALPHA = 1e-3

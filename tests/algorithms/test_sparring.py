@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from algorithms.sparring import MULTISBM_SPEC, SPARRING_SPEC, MultiSBM, Sparring
-from core.sbm import new_sbm_arrays, sbm_pull, sbm_update
-from data import load_dataset
-from reproduce.harness.runner import run_one
+from dts_reproduction.algorithms.sparring import MULTISBM_SPEC, SPARRING_SPEC, MultiSBM, Sparring
+from dts_reproduction.core.sbm import new_sbm_arrays, sbm_pull, sbm_update
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import run_one
 from tests.reference.sparring import SCALE, ref_pull, ref_trajectory
 
 RNG = np.random.default_rng(0)  # select of Sparring draws nothing; MultiSBM only for its initial x

@@ -9,9 +9,10 @@ import importlib
 import pkgutil
 from pathlib import Path
 
-import algorithms
+from dts_reproduction import algorithms
 
-MODULES = [importlib.import_module(f"algorithms.{info.name}") for info in pkgutil.iter_modules(algorithms.__path__)]
+MODULES = [importlib.import_module(f"{algorithms.__name__}.{info.name}")
+           for info in pkgutil.iter_modules(algorithms.__path__)]
 STATE_FIELDS = {field for module in MODULES for value in vars(module).values()
                 if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields")
                 for field in value._fields}

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from algorithms import ALGORITHMS
+from dts_reproduction.algorithms import ALGORITHMS
 from tests.bench_scripts import bench_script
 
 

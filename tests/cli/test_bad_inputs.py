@@ -19,10 +19,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from algorithms import BTM, DTS, ECWRMED, Savage, Sparring, get_algorithm
-from algorithms.base import MAX_ARMS
-from data import build_matrices, dataset_from_matrix, load_dataset
-from reproduce import (
+from dts_reproduction.algorithms import BTM, DTS, ECWRMED, Savage, Sparring, get_algorithm
+from dts_reproduction.algorithms.base import MAX_ARMS
+from dts_reproduction.data import dataset_from_matrix, load_dataset
+from dts_reproduction.reproduce import (
+    build_matrices,
     c18_elimination,
     fast_agreement,
     fig1_mslr,
@@ -32,8 +33,8 @@ from reproduce import (
     table9_mslr_subsets,
     verify,
 )
-from reproduce.harness.limits import check_folder_readable, check_output_folder
-from reproduce.harness.runner import Line, run_lines, run_one
+from dts_reproduction.reproduce.harness.limits import check_folder_readable, check_output_folder
+from dts_reproduction.reproduce.harness.runner import Line, run_lines, run_one
 from tests.bench_scripts import bench_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -425,7 +426,7 @@ def test_scripts_as_subprocesses(tmp_path):
         (["reproduce/verify.py", str(tmp_path), "--runs-per-chunk", "x"],
          "error: --runs-per-chunk must be an integer (digits, or a power-of-ten form such as 1e6), got 'x'"),
         (["bench/skip_ab.py", "--steps", "-5"], "error: --steps must be >= 1, got -5"),  # imports step_cost beside it
-        (["data/build_matrices.py", "--out", str(tmp_path / "F")],
+        (["reproduce/build_matrices.py", "--out", str(tmp_path / "F")],
          f"error: --out folder {tmp_path / 'F'}: exists and is not a folder"),
     ]
     for argv, message in cases:

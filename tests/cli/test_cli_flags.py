@@ -10,10 +10,11 @@ import tomllib
 import pytest
 import yaml
 
-from algorithms import ALGORITHMS
-from data import build_matrices, dataset_names, load_dataset
-from reproduce import (
+from dts_reproduction.algorithms import ALGORITHMS
+from dts_reproduction.data import dataset_names, load_dataset
+from dts_reproduction.reproduce import (
     asymptotic,
+    build_matrices,
     c18_elimination,
     fast_agreement,
     fidelity,
@@ -32,8 +33,8 @@ from reproduce import (
     verify,
     warm_cache,
 )
-from reproduce.cli import COMPUTE_FLAGS, doc_summary
-from reproduce.harness.paths import ROOT
+from dts_reproduction.reproduce.cli import COMPUTE_FLAGS, doc_summary
+from dts_reproduction.reproduce.harness.paths import ROOT
 from tests.bench_scripts import bench_script
 
 COMMON = {"--runs", "--horizon", "--seed", "--quick", "--out", "--figures"}
@@ -67,7 +68,7 @@ def test_each_script_offers_only_its_flags(module, capsys):
     assert set(re.findall(r"\[(--[a-z-]+)", usage)) == OFFERED[module]
 
 
-# Every command line of the repository: the scripts of reproduce/ and bench/ and data/build_matrices.py.
+# Every command line of the repository: the scripts of reproduce/ and bench/.
 ENTRY_POINTS = {
     **{module.__name__.split(".")[-1]: module for module in (
         asymptotic, c18_elimination, fast_agreement, fidelity, fig1_mslr, fig2_regret_std, fig3_condorcet,
@@ -84,7 +85,7 @@ def test_every_command_line_is_listed():
     scripts = {path.stem for folder in ("reproduce", "bench") for path in (ROOT / folder).glob("*.py")
                if "\ndef main(" in path.read_text()}
     listed = {name.removeprefix("bench/") for name in ENTRY_POINTS}
-    assert scripts | {"build_matrices"} == listed
+    assert scripts == listed
 
 
 @pytest.mark.parametrize("name", sorted(ENTRY_POINTS))

@@ -6,8 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import data
-from data import (
+from dts_reproduction import data
+from dts_reproduction.data import (
     Dataset,
     build_matrices,
     dataset_from_matrix,

@@ -8,13 +8,18 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from data import load_dataset
-from reproduce import asymptotic, decades
-from reproduce.experiment import panel_curves, stored_line
-from reproduce.harness.paths import RESULTS
-from reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
-from reproduce.paper_config import ROOT_SEED
-from reproduce.regret_bound import condorcet_allocation, condorcet_lower_bound, kl_to_half, winner_constant
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce import asymptotic, decades
+from dts_reproduction.reproduce.experiment import panel_curves, stored_line
+from dts_reproduction.reproduce.harness.paths import RESULTS
+from dts_reproduction.reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
+from dts_reproduction.reproduce.paper_config import ROOT_SEED
+from dts_reproduction.reproduce.regret_bound import (
+    condorcet_allocation,
+    condorcet_lower_bound,
+    kl_to_half,
+    winner_constant,
+)
 
 
 def fake_result(curves, horizon):

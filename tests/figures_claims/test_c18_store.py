@@ -6,16 +6,16 @@ script computes once, reuses, and draws with --plot-only."""
 import numpy as np
 import pytest
 
-from algorithms import get_algorithm
-from algorithms.dts_probe import unrestricted_winner_outside
-from data import load_dataset
-from reproduce import c18_elimination, verify
-from reproduce.harness import runner, seeds
-from reproduce.harness.interrupt import Interrupted
-from reproduce.harness.kinds import C18_ELIMINATION
-from reproduce.harness.locks import FileLock
-from reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines, run_one
-from reproduce.harness.store import read_chunk, save_chunk
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.algorithms.dts_probe import unrestricted_winner_outside
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce import c18_elimination, verify
+from dts_reproduction.reproduce.harness import runner, seeds
+from dts_reproduction.reproduce.harness.interrupt import Interrupted
+from dts_reproduction.reproduce.harness.kinds import C18_ELIMINATION
+from dts_reproduction.reproduce.harness.locks import FileLock
+from dts_reproduction.reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines, run_one
+from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
 
 ARGS = ["--runs", "2", "--horizon", "300", "--n-jobs", "1", "--backend", "sequential", "--no-progress"]
 LINE = Line(dataset="mslr5_noncondorcet", algorithm="dts", horizon=400, runs=3, kind=C18_ELIMINATION.name)

@@ -7,9 +7,9 @@ unproduced claim, a copied statement and a copied part of one."""
 import ast
 from pathlib import Path
 
-from reproduce import report
-from reproduce.c19_summary import c19_rows
-from reproduce.claim_registry import EVERY_CLAIM, claim_id
+from dts_reproduction.reproduce import report
+from dts_reproduction.reproduce.c19_summary import c19_rows
+from dts_reproduction.reproduce.claim_registry import EVERY_CLAIM, claim_id
 from tests.harness.test_layout import imports
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,8 +105,8 @@ def test_every_statement_is_written_once_under_reproduce():
 
 def test_the_registry_imports_nothing_from_the_project():
     """So that every checking, collecting or rendering module can import it (never the report, nor a figure)."""
-    found = imports(ast.parse(REGISTRY.read_text()), "reproduce.claim_registry")
-    assert not {name for name in found if name.split(".")[0] in {"reproduce", "core", "algorithms", "data"}}
+    found = imports(ast.parse(REGISTRY.read_text()), "dts_reproduction.reproduce.claim_registry")
+    assert not {name for name in found if name.split(".")[0] == "dts_reproduction"}
 
 
 def test_the_checks_catch_an_unregistered_id_an_unproduced_claim_and_a_copied_statement():

@@ -15,10 +15,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from algorithms import get_algorithm
-from reproduce import fast_agreement as fa
-from reproduce.harness.runner import Line, line_folder, run_lines
-from reproduce.harness.store import read_chunk, save_chunk
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.reproduce import fast_agreement as fa
+from dts_reproduction.reproduce.harness.runner import Line, line_folder, run_lines
+from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
 
 SEED = 7
 LINES = (Line("cyclic", "dts", horizon=3000, runs=60), Line("cyclic", "rucb", horizon=3000, runs=60),

@@ -12,17 +12,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from algorithms import get_algorithm
-from data import load_dataset
-from reproduce import experiment
-from reproduce import large_scale as ls
-from reproduce import large_scale_claims as ls_claims
-from reproduce import large_scale_panels as ls_panels
-from reproduce import large_scale_plan as ls_plan
-from reproduce.claims import NOT_MEASURED
-from reproduce.harness import seeds
-from reproduce.harness.runner import Line, run_one
-from reproduce.paper_config import LARGE_SCALE_HORIZON, LARGE_SCALE_LONG_HORIZON, LARGE_SCALE_RUNS
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce import experiment
+from dts_reproduction.reproduce import large_scale as ls
+from dts_reproduction.reproduce import large_scale_claims as ls_claims
+from dts_reproduction.reproduce import large_scale_panels as ls_panels
+from dts_reproduction.reproduce import large_scale_plan as ls_plan
+from dts_reproduction.reproduce.claims import NOT_MEASURED
+from dts_reproduction.reproduce.harness import seeds
+from dts_reproduction.reproduce.harness.runner import Line, run_one
+from dts_reproduction.reproduce.paper_config import LARGE_SCALE_HORIZON, LARGE_SCALE_LONG_HORIZON, LARGE_SCALE_RUNS
 
 
 def test_mslr_lines_follow_the_protocol_with_fast_paths():

@@ -11,11 +11,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reproduce import constants_table, report
-from reproduce.c19_summary import c19_rows
-from reproduce.claim_registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
-from reproduce.claims import HOLDS, NOT_MEASURED
-from reproduce.tables import write_table
+from dts_reproduction.reproduce import constants_table, report
+from dts_reproduction.reproduce.c19_summary import c19_rows
+from dts_reproduction.reproduce.claim_registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
+from dts_reproduction.reproduce.claims import HOLDS, NOT_MEASURED
+from dts_reproduction.reproduce.tables import write_table
 from tests.bench_scripts import bench_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +36,7 @@ def test_a_changed_constant_makes_the_algorithms_doc_stale(monkeypatch):
     blocks = report.generated_blocks(ROOT / "figures")
     doc = ROOT / "docs" / "algorithms.md"
     btm = dataclasses.replace(constants_table.ALGORITHMS["btm"], defaults={"gamma": 1.4, "faithful_bug": True})
-    for change in (lambda patch: patch.setattr(constants_table.core.constants, "BTM_GAMMA", 1.4),
+    for change in (lambda patch: patch.setattr(constants_table.constants, "BTM_GAMMA", 1.4),
                    lambda patch: patch.setitem(constants_table.ALGORITHMS, "btm", btm)):
         with monkeypatch.context() as patch:
             change(patch)
@@ -284,7 +284,7 @@ def test_a_claim_checked_by_one_of_its_figures_only_is_not_measured_on_the_other
 
 
 def test_report_collects_claims_and_final_tables(tmp_path):
-    from reproduce.report import main as report_main
+    from dts_reproduction.reproduce.report import main as report_main
 
     (tmp_path / "figX_final.csv").write_text(
         "panel,dataset,algorithm,label,horizon,runs,mean_final_regret,std_final_regret,sem_final_regret\n"

@@ -7,9 +7,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reproduce import report
-from reproduce.claims import FAILS, HOLDS, stable_slope
-from reproduce.verdict_reasons import (
+from dts_reproduction.reproduce import report
+from dts_reproduction.reproduce.claims import FAILS, HOLDS, stable_slope
+from dts_reproduction.reproduce.verdict_reasons import (
     CATEGORIES,
     REASONS,
     Numbers,

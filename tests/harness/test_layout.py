@@ -42,15 +42,26 @@ def sources_of_tests() -> dict[str, ast.Module]:
     return {module_name(path): ast.parse(path.read_text(), str(path)) for path in sorted(ROOT.glob("tests/**/*.py"))}
 
 
+def short(name: str) -> str:
+    """A module name without the installed package's prefix (``dts_reproduction.reproduce.cli`` -> ``reproduce.cli``),
+    as this file names modules by their folders."""
+    return name.removeprefix("dts_reproduction.")
+
+
+def full(name: str) -> str:
+    """The importable name of ``name`` (a short name in the project's packages, or a bench script)."""
+    return f"dts_reproduction.{name}" if name.split(".")[0] in {"core", "algorithms", "data", "reproduce"} else name
+
+
 def imports(tree: ast.Module, module: str) -> set[str]:
     """Every module ``tree`` imports, anywhere in it: ``import a.b`` gives a.b, ``from a import b`` gives a and
     a.b (b may be a module), a relative import is resolved against ``module``."""
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
+            found |= {short(alias.name) for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
+            base = short(node.module or "")
             if node.level:
                 package = module.split(".")[:-node.level]
                 base = ".".join([*package, base] if base else package)
@@ -107,10 +118,11 @@ def missing_reproduce_modules(trees: dict, root: Path = ROOT) -> list[tuple[str,
     for module, tree in trees.items():
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
+                names = [short(alias.name) for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                package = root.joinpath(*node.module.split("."), "__init__.py").is_file()
-                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names if package]
+                base = short(node.module)
+                package = root.joinpath(*base.split("."), "__init__.py").is_file()
+                names = [base] + [f"{base}.{alias.name}" for alias in node.names if package]
             else:
                 continue
             missing |= {(module, name) for name in names
@@ -129,10 +141,10 @@ def loaded_after_import(modules, extra_path: Path | None = None) -> set[str]:
     first on sys.path, if given)."""
     code = ("import importlib, sys\n"
             + (f"sys.path.insert(0, {str(extra_path)!r})\n" if extra_path else "")
-            + f"for name in {list(modules)!r}:\n    importlib.import_module(name)\n"
+            + f"for name in {[full(name) for name in modules]!r}:\n    importlib.import_module(name)\n"
             + "print('\\n'.join(sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    return set(done.stdout.split())
+    return {short(name) for name in done.stdout.split()}
 
 
 def test_only_entry_points_import_the_command_line():

@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from algorithms import get_algorithm
-from data import load_dataset
-from reproduce.harness import runner
-from reproduce.harness.runner import Line, line_folder, line_key, load_line, run_lines, validate_line
-from reproduce.harness.store import chunk_path, load_chunk, save_chunk
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness import runner
+from dts_reproduction.reproduce.harness.runner import Line, line_folder, line_key, load_line, run_lines, validate_line
+from dts_reproduction.reproduce.harness.store import chunk_path, load_chunk, save_chunk
 
 
 def test_store_roundtrip_and_stale_or_corrupt_files(tmp_path):

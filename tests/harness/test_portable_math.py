@@ -13,9 +13,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from reproduce.harness import portable_math
-from reproduce.harness.runner import log_grid
-from reproduce.plotting import PortableInvertedLogTransform, PortableLogTransform
+from dts_reproduction.reproduce.harness import portable_math
+from dts_reproduction.reproduce.harness.runner import log_grid
+from dts_reproduction.reproduce.plotting import PortableInvertedLogTransform, PortableLogTransform
 
 ROOT = Path(__file__).resolve().parents[2]
 # Whole numbers (checkpoints, horizons, K) and a seeded spread of reals, as the drawings and tables see them.

@@ -19,14 +19,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from algorithms.base import MAX_EXACT_HORIZON
-from data import Dataset, load_dataset
-from reproduce import run, verify
-from reproduce.harness import cost, runner
-from reproduce.harness.locks import FileLock
-from reproduce.harness.paths import BENCH_TABLE, ROOT
-from reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines
-from reproduce.harness.store import read_chunk, save_chunk
+from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
+from dts_reproduction.data import Dataset, load_dataset
+from dts_reproduction.reproduce import run, verify
+from dts_reproduction.reproduce.harness import cost, runner
+from dts_reproduction.reproduce.harness.locks import FileLock
+from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, ROOT
+from dts_reproduction.reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines
+from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
 
 
 def _permission_denied(path):
@@ -347,7 +347,7 @@ def test_the_alpha_warning_is_printed_once(tmp_path):
 
 def test_a_cache_of_lower_bounds_that_is_not_json_is_named_once(tmp_path, monkeypatch, capsys):
     """It was named four times by a figure of four panels: once per read, and a stored entry reads it twice."""
-    from reproduce import lower_bounds
+    from dts_reproduction.reproduce import lower_bounds
 
     monkeypatch.setattr(lower_bounds, "_REPORTED", set())
     monkeypatch.setattr(lower_bounds, "regret_lower_bound", lambda P: (float(P[0, 1]), "fake model"))
@@ -417,7 +417,7 @@ def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path,
 def test_stored_only_adds_no_lower_bound_to_the_results_folder(tmp_path, capsys):
     """make all-figures FAST=1 (--stored-only) added the constants results/fast/lower_bounds.json lacked, copied
     from results/lower_bounds.json: a committed file changed."""
-    from reproduce import fig7_pure_dts
+    from dts_reproduction.reproduce import fig7_pure_dts
 
     out = tmp_path / "r"
     args = ["--quick", "--out", str(out), "--figures", str(tmp_path / "f")]
@@ -472,7 +472,7 @@ def test_an_unreadable_lock_file_of_another_user_is_one_clear_line(tmp_path, mon
 
 
 def test_only_the_shared_memory_files_of_processes_gone_are_removed(tmp_path):
-    from reproduce.harness.workers import remove_stale_files
+    from dts_reproduction.reproduce.harness.workers import remove_stale_files
 
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                           text=True, check=True).stdout.strip()

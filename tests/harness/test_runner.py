@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from algorithms import ALGORITHMS, get_algorithm
-from algorithms.base import STATE_PROBE_K, state_bytes
-from data import load_dataset
-from reproduce.harness import runner
-from reproduce.harness.runner import Line, log_grid, run_lines, run_one, validate_line
+from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
+from dts_reproduction.algorithms.base import STATE_PROBE_K, state_bytes
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness import runner
+from dts_reproduction.reproduce.harness.runner import Line, log_grid, run_lines, run_one, validate_line
 
 
 def test_log_grid():

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from reproduce.harness import seeds
+from dts_reproduction.reproduce.harness import seeds
 
 
 def test_seeds_are_stable_and_independent():

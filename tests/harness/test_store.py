@@ -7,13 +7,20 @@ import re
 import numpy as np
 import pytest
 
-from algorithms import get_algorithm
-from data import load_dataset
-from reproduce.harness import runner
-from reproduce.harness.atomic import write_atomic, write_text_atomic
-from reproduce.harness.runner import Line, line_seconds, load_line, run_lines
-from reproduce.harness.store import ChunkError, chunk_path, inspect_chunk, read_chunk, read_chunk_meta, save_chunk
-from reproduce.verify import main as verify_main
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness import runner
+from dts_reproduction.reproduce.harness.atomic import write_atomic, write_text_atomic
+from dts_reproduction.reproduce.harness.runner import Line, line_seconds, load_line, run_lines
+from dts_reproduction.reproduce.harness.store import (
+    ChunkError,
+    chunk_path,
+    inspect_chunk,
+    read_chunk,
+    read_chunk_meta,
+    save_chunk,
+)
+from dts_reproduction.reproduce.verify import main as verify_main
 
 ARRAYS = ("regret", "g2w", "final", "self_counts", "permutation", "checkpoints")
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from algorithms import ALGORITHMS, get_algorithm
-from reproduce.harness.runner import Line, line_folder, run_lines
-from reproduce.verify import verify, verify_chunk
+from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
+from dts_reproduction.reproduce.harness.runner import Line, line_folder, run_lines
+from dts_reproduction.reproduce.verify import verify, verify_chunk
 
 ROOT = Path(__file__).resolve().parents[2]
 

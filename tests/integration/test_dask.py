@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reproduce.harness import runner
-from reproduce.harness.backends import SCHEDULER_TIMEOUT_S
-from reproduce.harness.runner import Line, run_lines
+from dts_reproduction.reproduce.harness import runner
+from dts_reproduction.reproduce.harness.backends import SCHEDULER_TIMEOUT_S
+from dts_reproduction.reproduce.harness.runner import Line, run_lines
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.process  # real processes: run with -m process
@@ -63,7 +63,7 @@ def test_local_cluster_flag_of_the_scripts(tmp_path):
              "--figures", str(tmp_path / "f"), "--name", out],
             cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
         assert proc.returncode == 0, proc.stderr
-    from reproduce.harness.store import read_chunk
+    from dts_reproduction.reproduce.harness.store import read_chunk
     files = sorted(p.relative_to(tmp_path / "seq") for p in (tmp_path / "seq").rglob("runs_*.npz"))
     cluster = tmp_path / "cluster"
     assert files and files == sorted(p.relative_to(cluster) for p in cluster.rglob("runs_*.npz"))
@@ -81,7 +81,7 @@ def test_local_cluster_flag_of_the_scripts(tmp_path):
 def test_scheduler_without_workers_is_an_error_not_a_hang(monkeypatch):
     import argparse
 
-    from reproduce.harness import backends
+    from dts_reproduction.reproduce.harness import backends
 
     monkeypatch.setattr(backends, "SCHEDULER_TIMEOUT_S", 1)
     with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:

@@ -12,14 +12,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reproduce.harness.store import read_chunk
+from dts_reproduction.reproduce.harness.store import read_chunk
 
 pytestmark = pytest.mark.process  # real processes: run with -m process
 ROOT = Path(__file__).resolve().parents[2]
 HORIZON, RUNS, RUNS_PER_CHUNK = 100_000, 16, 2
 # run.py with chunks of 2 runs (runner.CHUNK_SLOTS patched), so that this tiny job has 8 chunks.
-DRIVER = (f"import sys; from reproduce.harness import runner; runner.CHUNK_SLOTS = {RUNS_PER_CHUNK * HORIZON * 5}; "
-          "from reproduce.run import main; main(sys.argv[1:])")
+DRIVER = (f"import sys; from dts_reproduction.reproduce.harness import runner; "
+          f"runner.CHUNK_SLOTS = {RUNS_PER_CHUNK * HORIZON * 5}; "
+          "from dts_reproduction.reproduce.run import main; main(sys.argv[1:])")
 
 
 def command(tmp_path, name):

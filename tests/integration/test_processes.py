@@ -17,16 +17,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from data import load_dataset
-from reproduce.harness.runner import dataset_key
-from reproduce.harness.store import read_chunk
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import dataset_key
+from dts_reproduction.reproduce.harness.store import read_chunk
 
 pytestmark = pytest.mark.process  # real processes: run with -m process
 ROOT = Path(__file__).resolve().parents[2]
 HORIZON, RUNS, RUNS_PER_CHUNK = 100_000, 16, 2
 # run.py with chunks of 2 runs (runner.CHUNK_SLOTS patched), so that this tiny job has 8 chunks per line.
-DRIVER = (f"import sys; from reproduce.harness import runner; runner.CHUNK_SLOTS = {RUNS_PER_CHUNK * HORIZON * 5}; "
-          "from reproduce.run import main; main(sys.argv[1:])")
+DRIVER = (f"import sys; from dts_reproduction.reproduce.harness import runner; "
+          f"runner.CHUNK_SLOTS = {RUNS_PER_CHUNK * HORIZON * 5}; "
+          "from dts_reproduction.reproduce.run import main; main(sys.argv[1:])")
 STOPPED_WITHIN_S = 10
 
 
@@ -210,7 +211,7 @@ def test_runs_of_two_seeds_and_two_same_named_matrices_at_once(tmp_path, whole):
 
 LOWER_BOUND_DRIVER = """
 import sys
-from reproduce import lower_bounds
+from dts_reproduction.reproduce import lower_bounds
 lower_bounds.regret_lower_bound = lambda P: (float(P[0, 1]), "fake model")
 for path in sys.argv[2:]:
     lower_bounds.lower_bound(path, sys.argv[1])

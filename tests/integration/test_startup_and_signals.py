@@ -18,9 +18,9 @@ STOPPED_WITHIN_S = 10
 
 FIRST_RUN_COMPILES = """
 from numba.core import event
-from algorithms import get_algorithm
-from data import load_dataset
-from reproduce.harness.runner import run_one
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import run_one
 
 class Count(event.Listener):
     compiled = []
@@ -38,7 +38,7 @@ SIGNAL_IN_COMPILE = """
 import os, signal
 from numba import njit
 from numba.core import event
-from reproduce.harness.interrupt import Interrupted, catch_signals
+from dts_reproduction.reproduce.harness.interrupt import Interrupted, catch_signals
 
 class SignalOnce(event.Listener):
     sent = False

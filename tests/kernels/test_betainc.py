@@ -12,7 +12,7 @@ import pytest
 from numba import njit
 from scipy import special, stats
 
-from core.betainc import (
+from dts_reproduction.core.betainc import (
     beta_ppf_lower,
     beta_ppf_upper,
     betainc,

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
-from core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true, uniform_member
-from core.bounds import (
+from dts_reproduction.core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true, uniform_member
+from dts_reproduction.core.bounds import (
     direct_upper_column,
     fill_direct_bound_switches,
     fill_direct_switches,
@@ -17,10 +17,10 @@ from core.bounds import (
     update_pair,
     upper_copeland_from_switches,
 )
-from core.copy import copy_prefix, copy_rows
-from core.kl import kl_bernoulli, kl_clamped, kl_lcb, kl_ucb
-from core.thompson import fill_above_half, sample_beta_given_side, sample_votes
-from data import dataset_from_matrix
+from dts_reproduction.core.copy import copy_prefix, copy_rows
+from dts_reproduction.core.kl import kl_bernoulli, kl_clamped, kl_lcb, kl_ucb
+from dts_reproduction.core.thompson import fill_above_half, sample_beta_given_side, sample_votes
+from dts_reproduction.data import dataset_from_matrix
 from tests import reference as ref
 
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from core.simulate import simulate
-from data import load_dataset
-from reproduce.harness.runner import log_grid
+from dts_reproduction.core.simulate import simulate
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness.runner import log_grid
 from tests import reference as ref
 
 

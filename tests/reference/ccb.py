@@ -1,7 +1,7 @@
 """CCB (Zoghi et al. 2015, Algorithm 1) as run, transcribed in plain Python with sets and lists."""
 
 
-from core.constants import ALPHA
+from dts_reproduction.core.constants import ALPHA
 from tests.reference.direct import DirectStatistics
 
 

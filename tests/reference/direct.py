@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from core.constants import ALPHA, PSEUDO_N, PSEUDO_W
+from dts_reproduction.core.constants import ALPHA, PSEUDO_N, PSEUDO_W
 
 
 class DirectStatistics:

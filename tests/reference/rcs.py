@@ -3,7 +3,7 @@
 import numpy as np
 from scipy import special
 
-from core.constants import ALPHA
+from dts_reproduction.core.constants import ALPHA
 from tests.reference.direct import DirectStatistics
 
 

@@ -1,6 +1,6 @@
 """RUCB (Zoghi et al. 2014, Algorithm 1) as run, transcribed in plain Python."""
 
-from core.constants import ALPHA
+from dts_reproduction.core.constants import ALPHA
 from tests.reference.direct import DirectStatistics
 
 

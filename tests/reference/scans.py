@@ -12,11 +12,17 @@ import math
 import numpy as np
 from numba import njit
 
-from algorithms.ccb import _add_winners, _challenger, _remove_non_winners, _reset_disproven, _unresolved
-from algorithms.savage import prune
-from core.argmax import uniform_member
-from core.bounds import direct_upper_column, lower_copeland_from_switches, upper_copeland_from_switches
-from core.constants import CCB_P_EXPLORE, CCB_P_RESTRICT
+from dts_reproduction.algorithms.ccb import (
+    _add_winners,
+    _challenger,
+    _remove_non_winners,
+    _reset_disproven,
+    _unresolved,
+)
+from dts_reproduction.algorithms.savage import prune
+from dts_reproduction.core.argmax import uniform_member
+from dts_reproduction.core.bounds import direct_upper_column, lower_copeland_from_switches, upper_copeland_from_switches
+from dts_reproduction.core.constants import CCB_P_EXPLORE, CCB_P_RESTRICT
 
 
 @njit
