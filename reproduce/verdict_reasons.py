@@ -354,7 +354,8 @@ SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
 CONSTANT_FACTOR_PANELS = ("(b) StrongBorda", "(c) ArXiv", "(e) MSLR K=5, Condorcet", "(f) MSLR K=16, Condorcet",
                           "(g) MSLR K=32, Condorcet")
 PARTNER_PANELS = ("(a) Cyclic", "(b) StrongBorda")
-RMED2_SIGN_PANELS = ("(a) Cyclic", "(b) StrongBorda", "(d) Sushi", "(g) MSLR K=32, Condorcet")
+RMED2_SIGN_PANELS = ("(a) Cyclic", "(b) StrongBorda", "(d) Sushi", "(g) MSLR K=32, Condorcet",
+                     "(h) MSLR Perfect, K=136")
 FROM_BELOW_PANELS = ("(a) Cyclic", "(b) StrongBorda", "(c) ArXiv", "(d) Sushi", "(e) MSLR K=5, Condorcet",
                      "(f) MSLR K=16, Condorcet", "(g) MSLR K=32, Condorcet")
 PERFECT, NAVIGATIONAL = "(a) MSLR Perfect, K=136", "(b) MSLR Navigational, K=136"
