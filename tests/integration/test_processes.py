@@ -96,12 +96,7 @@ def whole(tmp_path_factory):
 
 def stop_after_first_chunk(argv, out: Path, signum: int, mark: str):
     """Start ``argv``, send ``signum`` once a chunk is stored; return the finished process and its stderr."""
-    proc = subprocess.Popen(argv, cwd=ROOT, env=marked_env(mark), start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 300
-    while not chunks(out) and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert proc.poll() is None, "the run ended before it could be stopped"
+    proc = start_and_wait_for_a_chunk(argv, out, mark)
     proc.send_signal(signum)
     try:
         _, err = proc.communicate(timeout=60)
