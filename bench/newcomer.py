@@ -80,7 +80,7 @@ def measure(suites: bool) -> pd.DataFrame:
                          "cpu_seconds": round(cpu, 1), "tests_passed": passed, "test_seconds": test_seconds,
                          "clean": clean(clones[clone]), "commit": commit, "cores": os.cpu_count(),
                          "measured_on": datetime.date.today().isoformat()})
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+    return pd.DataFrame(rows, columns=list(COLUMNS)).astype({"tests_passed": "Int64"})  # empty where no tests
 
 
 def main(argv=None) -> None:
