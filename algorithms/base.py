@@ -328,7 +328,8 @@ class Policy:
         self._bound: tuple = (None, None, None)  # (the state, select, update) the entry points were bound for
 
     def _kernels(self) -> tuple:
-        """(select, update) bound to the current ``state`` and ``rng`` (rebound if either was replaced)."""
+        """(select, update) compiled for the current ``state``'s types (bound again if the state was replaced; an entry
+        point is typed, not tied to one generator, so a replaced ``rng`` needs none)."""
         state, select, update = self._bound
         if state is not self.state:
             select, update = bound_kernels(self.spec, self.state, self.rng)
