@@ -22,6 +22,8 @@ import pandas as pd
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import newcomer
 from dts_reproduction.reproduce.c19_summary import C19, c19_rows
+from dts_reproduction.reproduce.checks.fidelity import TABLE as FIDELITY_TABLE
+from dts_reproduction.reproduce.checks.fidelity import summary_line as fidelity_line
 from dts_reproduction.reproduce.claim_registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
 from dts_reproduction.reproduce.claims import (
     CLEAR_FACTOR,
@@ -39,8 +41,6 @@ from dts_reproduction.reproduce.claims import (
 )
 from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.constants_table import constants_frame, defaults_frame
-from dts_reproduction.reproduce.fidelity import TABLE as FIDELITY_TABLE
-from dts_reproduction.reproduce.fidelity import summary_line as fidelity_line
 from dts_reproduction.reproduce.harness.atomic import write_text_atomic
 from dts_reproduction.reproduce.harness.limits import check_folder_readable, check_output_folder
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT, STARTUP_TABLE

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from dts_reproduction.reproduce import fidelity
+from dts_reproduction.reproduce.checks import fidelity
 from tests.bench_scripts import bench_script
 
 

@@ -30,9 +30,7 @@ NOT_BARE = f"the project is imported as {PACKAGE}.<package>, never as a bare top
 KNOWN_EXCEPTIONS_ISSUE_33 = {
     ("reproduce/fast_agreement.py", "reproduce.verify"),
     ("bench/paper_cost.py", "reproduce.{}"),
-    ("bench/authors_code.py", "reproduce.fidelity"),
     ("bench/targets.py", "reproduce.report"),
-    ("reproduce/report.py", "reproduce.fidelity"),
     ("reproduce/asymptotic.py", "reproduce.lower_bounds"),
     ("reproduce/figure_cli.py", "reproduce.lower_bounds"),
 }

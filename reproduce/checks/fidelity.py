@@ -1,0 +1,312 @@
+"""Does every algorithm run as the authors' C++ simulator ran it?  The stored runs against the authors' code.
+
+The reference runs of the authors' own code (``bench/authors_code.py``: their C++ compiled with their single-run
+loop, committed under ``bench/authors_reference/``) and this project's stored runs (``results/``, read through
+``reproduce.experiment.stored_line``) are compared cell by cell -- one cell per (algorithm, matrix, horizon T
+of the reference).  Per cell: Welch's t test of the mean R(T), the two-sample Kolmogorov-Smirnov test of the
+distribution of R(T), and Welch's test at every decade t = 100, 1000, ... below T (Bonferroni over them: the
+curve).  The p-values of all cells are corrected together by Holm's method at the family-wise level
+``FAMILY_LEVEL``; a cell "agrees" if none is rejected.  To show what the tests can see, the same tests compare
+the authors' code with itself (the first half of its runs against the second, disjoint seeds; a Holm family of
+its own), and each cell states the smallest difference of the means the test would detect with 80% power at
+the strictest Holm level.  Extra reference cells of one algorithm run two ways (``_reused``: one object for all
+runs, as the authors' main does) are compared with each other: the state that leaks between runs (NOTES.md).
+
+A project line is the stored paper line of the cell's matrix and algorithm: horizon ``PAPER_HORIZON`` (1e6, 2e6
+for MSLR K = 5 non-Condorcet), the paper's run count; BTM and SAVAGE use T, so theirs is the stored line of
+horizon T itself.  A run of the other algorithms at horizon 1e6 is a run at T followed by more slots, so its
+regret at t <= T is that of a run of horizon T.
+
+Writes ``figures/fidelity.csv`` (one row per cell) and ``docs/fidelity.md`` (generated: do not edit), reads
+committed files only (seconds).  ``summary_line`` is the README's ``fidelity`` block (``reproduce/report.py``).
+
+Usage: python reproduce/fidelity.py [--check].  Exit status 0 if every cell agrees, 1 if one does not (or, with
+--check, if docs/fidelity.md or figures/fidelity.csv is out of date), 2 on bad input.
+"""
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from dts_reproduction.data import dataset_names, load_dataset
+from dts_reproduction.reproduce.experiment import stored_line
+from dts_reproduction.reproduce.harness.paths import FIGURES, RESULTS, ROOT
+from dts_reproduction.reproduce.harness.runner import Line
+from dts_reproduction.reproduce.paper_config import ROOT_SEED, paper_runs
+from dts_reproduction.reproduce.scale import power_of_ten
+
+REFERENCE = ROOT / "bench" / "authors_reference"
+TABLE = FIGURES / "fidelity.csv"
+PAGE = ROOT / "docs" / "fidelity.md"
+FAMILY_LEVEL = 0.05  # family-wise error rate of each Holm family
+POWER = 0.8  # the power at which the detectable difference is stated
+FIRST_DECADE = 100  # the curve is tested at t = 100, 1000, ... (t = 10 has a handful of possible values)
+PAPER_HORIZON = {"mslr5_noncondorcet": 2_000_000}  # horizon of the stored paper lines, else DEFAULT_HORIZON
+DEFAULT_HORIZON = 1_000_000
+# The algorithms of the authors' C++, in the order of its ALG_* indices (DuelingBandit.h).
+CPP_ALGORITHMS = ("btm", "savage", "rucb", "rcs", "multisbm", "sparring", "ccb", "scb", "rmed1", "rmed2", "ecw_rmed",
+                  "dts", "dts_plus")
+HORIZON_DEPENDENT = ("btm", "savage")  # run separately for every horizon (docs/harness.md#checkpoints)
+P_COLUMNS = ("p_mean", "p_ks", "p_curve")
+CELL_NAME = re.compile(r"(?P<algorithm>[a-z0-9_]+?)_T(?P<horizon>[0-9]+)(?P<reused>_reused)?\.csv")
+AGREES, DISAGREES = "agrees", "DISAGREES"
+# Where the project's default follows the C++ against the paper (NOTES.md), and the option that gives the paper.
+DELIBERATE = (
+    ("dts_plus", "normaliser of the tie-breaking vote: best inside C", 'tie_break="paper"'),
+    ("rcs", "fallback: least-often champion", 'fallback="random"'),
+    ("rucb", "hypothesis B kept outside C, neighbour substitution", 'hypothesis="original"'),
+    ("btm", "the max over W read at arm id = position", "faithful_bug=False"),
+    ("scb", "rounds 1000, 1e6, 1e12", 'schedule="original"'),
+    ("ecw_rmed", "confidence pre-check: any pair with n KL/lambda > 1 fails every winner",
+     'confidence_precheck="none"'),
+    ("sparring", "unplayed arm's index 1.0, global t", 'sbm_init="original"'),
+    ("multisbm", "unplayed arm's index 1.0, global t", 'sbm_init="original"'),
+)
+
+
+@dataclass(frozen=True)
+class ReferenceCell:
+    """One file of reference runs: ``algorithm`` on ``matrix`` at horizon ``horizon``; ``reused`` if one
+    object of the authors' code served every run."""
+
+    matrix: str
+    algorithm: str
+    horizon: int
+    reused: bool
+
+    @property
+    def path(self) -> Path:
+        """The CSV holding the cell's runs."""
+        return REFERENCE / self.matrix / f"{self.algorithm}_T{self.horizon}{'_reused' if self.reused else ''}.csv"
+
+
+def reference_cells(folder: Path = REFERENCE) -> list[ReferenceCell]:
+    """Every reference cell stored under ``folder``, sorted by matrix, algorithm, horizon."""
+    cells = []
+    for path in sorted(Path(folder).glob("*/*.csv")):
+        match = CELL_NAME.fullmatch(path.name)
+        if match is None:
+            raise ValueError(f"{path}: not a reference file name (<algorithm>_T<horizon>[_reused].csv)")
+        cells.append(ReferenceCell(path.parent.name, match["algorithm"], int(match["horizon"]),
+                                   match["reused"] is not None))
+    return sorted(cells, key=lambda cell: (cell.matrix, cell.algorithm, cell.horizon, cell.reused))
+
+
+def decades(horizon: int) -> np.ndarray:
+    """The slots a cell is tested at: 100, 1000, ... up to ``horizon``, and ``horizon`` (last)."""
+    grid = [10 ** k for k in range(2, 20) if 10 ** k < horizon]
+    return np.array([*grid, horizon], dtype=np.int64)
+
+
+def on_lattice(regret: np.ndarray, matrix: str) -> np.ndarray:
+    """Copeland regrets rounded to their lattice: every slot costs a multiple of 1 / (2 (K - 1)), but sums
+    formed in another order (the C++'s running totals, the stored float32 checkpoints) are off by rounding
+    errors, which would split equal values and make the KS test see steps that are not there."""
+    unit = 2 * (load_dataset(matrix).K - 1)
+    return np.round(regret * unit) / unit
+
+
+def reference_regret(cell: ReferenceCell) -> np.ndarray:
+    """(runs, decades) regret of the cell's reference runs at ``decades(cell.horizon)``, on the lattice."""
+    table = pd.read_csv(cell.path)
+    return on_lattice(table[[f"R{t}" for t in decades(cell.horizon)]].to_numpy(np.float64), cell.matrix)
+
+
+def project_line(cell: ReferenceCell) -> Line:
+    """The stored paper line a reference cell is compared with."""
+    horizon = cell.horizon if cell.algorithm in HORIZON_DEPENDENT else PAPER_HORIZON.get(cell.matrix,
+                                                                                        DEFAULT_HORIZON)
+    return Line(cell.matrix, cell.algorithm, horizon, paper_runs(load_dataset(cell.matrix).K))
+
+
+def project_regret(cell: ReferenceCell, results: Path = RESULTS) -> np.ndarray | None:
+    """(runs, decades) regret of the project's stored line at ``decades(cell.horizon)`` (the exact R(T) where
+    T is the line's horizon) on the lattice, or None if the line is not stored."""
+    line = project_line(cell)
+    stored = stored_line(line, results, ROOT_SEED)
+    if stored is None:
+        return None
+    columns = [stored.final if t == line.horizon else stored.regret[:, int(np.flatnonzero(stored.checkpoints == t)[0])]
+               for t in decades(cell.horizon)]
+    return on_lattice(np.column_stack(columns).astype(np.float64), cell.matrix)
+
+
+def welch_p(a: np.ndarray, b: np.ndarray) -> float:
+    """Two-sided p-value of Welch's t test of equal means (1.0 if both samples are constant and equal)."""
+    if np.ptp(a) == 0 and np.ptp(b) == 0:
+        return 1.0 if a[0] == b[0] else 0.0
+    return float(stats.ttest_ind(a, b, equal_var=False).pvalue)
+
+
+def cell_tests(a: np.ndarray, b: np.ndarray) -> dict:
+    """The tests of two samples of (runs, decades) regrets: Welch on the mean R(T), KS on R(T), Welch at the
+    decades below T (Bonferroni); the means of R(T) and the standard error of their difference."""
+    below = [welch_p(a[:, k], b[:, k]) for k in range(a.shape[1] - 1)]
+    return {"mean_a": float(a[:, -1].mean()), "mean_b": float(b[:, -1].mean()),
+            "se_difference": math.sqrt(a[:, -1].var(ddof=1) / len(a) + b[:, -1].var(ddof=1) / len(b)),
+            "p_mean": welch_p(a[:, -1], b[:, -1]),
+            "p_ks": float(stats.ks_2samp(a[:, -1], b[:, -1]).pvalue),
+            "p_curve": min(1.0, min(below) * len(below)) if below else 1.0}
+
+
+def holm_adjusted(p_values: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values: p_(i) * (m - i + 1), made monotone, capped at 1 (in input order)."""
+    p_values = np.asarray(p_values, np.float64)
+    order = np.argsort(p_values, kind="stable")
+    scaled = p_values[order] * (p_values.size - np.arange(p_values.size))
+    adjusted = np.empty_like(p_values)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
+    return adjusted
+
+
+def detectable_difference(se: float, tests: int) -> float:
+    """The difference of two means a two-sided z test at level FAMILY_LEVEL / tests detects with POWER."""
+    return (stats.norm.ppf(1 - FAMILY_LEVEL / (2 * tests)) + stats.norm.ppf(POWER)) * se
+
+
+def comparisons(results: Path = RESULTS, folder: Path = REFERENCE) -> pd.DataFrame:
+    """One row per comparison: "project" (stored line against the authors), "self" (the authors' two halves)
+    and "reused" (one object for all runs against fresh objects); Holm-adjusted p-values per family."""
+    rows = []
+    cells = reference_cells(folder)
+    fresh = {(cell.matrix, cell.algorithm, cell.horizon): cell for cell in cells if not cell.reused}
+    for cell in cells:
+        reference = reference_regret(cell)
+        key = {"matrix": cell.matrix, "algorithm": cell.algorithm, "horizon": cell.horizon}
+        if cell.reused:
+            other = reference_regret(fresh[(cell.matrix, cell.algorithm, cell.horizon)])
+            rows.append({**key, "family": "reused", "runs_a": len(reference), "runs_b": len(other),
+                         **cell_tests(reference, other)})
+            continue
+        half = len(reference) // 2
+        rows.append({**key, "family": "self", "runs_a": half, "runs_b": len(reference) - half,
+                     **cell_tests(reference[:half], reference[half:])})
+        project = project_regret(cell, results)
+        if project is not None:
+            rows.append({**key, "family": "project", "runs_a": len(project), "runs_b": len(reference),
+                         **cell_tests(project, reference)})
+    table = pd.DataFrame(rows)
+    for _, members in table.groupby("family"):
+        adjusted = holm_adjusted(members[list(P_COLUMNS)].to_numpy().ravel()).reshape(len(members), -1)
+        for column, values in zip(P_COLUMNS, adjusted.T, strict=True):
+            table.loc[members.index, f"{column}_holm"] = values
+        tests = adjusted.size
+        table.loc[members.index, "detectable"] = [detectable_difference(se, tests) for se in members["se_difference"]]
+    holm = [f"{column}_holm" for column in P_COLUMNS]
+    table["min_p_holm"] = table[holm].min(axis=1)
+    table["verdict"] = np.where(table["min_p_holm"] > FAMILY_LEVEL, AGREES, DISAGREES)
+    return table
+
+
+def _number(value: float) -> str:
+    """A regret or a p-value as the page prints it."""
+    return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
+
+
+def summary_line(table: pd.DataFrame) -> str:
+    """The README's one line: cells compared, how many agree, the smallest adjusted p of both families."""
+    project, own = table[table.family == "project"], table[table.family == "self"]
+    agree = int((project.verdict == AGREES).sum())
+    return (f"**Agreement with the authors' C++** ([docs/fidelity.md](docs/fidelity.md)): {agree} of {len(project)} "
+            f"cells ({project.algorithm.nunique()} algorithms x {project.matrix.nunique()} matrices) agree with "
+            f"the authors' own code; smallest Holm-adjusted p {_number(project.min_p_holm.min())} (their code "
+            f"against itself: {_number(own.min_p_holm.min())}).")
+
+
+def _provenance() -> dict:
+    """The committed record of how the reference runs were made."""
+    return json.loads((REFERENCE / "PROVENANCE.json").read_text())
+
+
+GENERATED = "from bench/authors_reference/ and results/, do not edit"
+PROCEDURE = """## Procedure
+
+The reference runs are the authors' C++ simulator ({repository} at {commit}), compiled with
+{compiler} (`{flags}`) and run through its own single-run loop `CMAB_singleAlg::singleRun` by
+`bench/authors_driver.cpp`: one fresh object and `srand(seed + r)` per run, the arm order shuffled as the authors'
+main does, their parameters. Edits, all at build time:
+
+{edits}
+
+They took {minutes:.1f} CPU minutes. To regenerate them from a clone of the authors' code, then this page:
+
+```
+python bench/authors_code.py --cpp PATH/TO/DuelingBandits
+python reproduce/fidelity.py
+```
+
+Horizons and run counts (`PLAN` in `bench/authors_code.py`): T = 1e5 and 100 runs for the algorithms that do not
+use T (their regret at t <= 1e5 is read off the stored 1e6 lines); D-TS at T = 1e4 (the C++ D-TS draws every
+Beta sample from a newly seeded generator, ~40 us a slot at K = 5); BTM and SAVAGE at T = 1e4, 200 runs, against
+the stored lines of that horizon. At K = 16 (the C++ draws K^2 outcomes a slot) every algorithm at T = 1e4,
+BTM and SAVAGE at 1e3. The tests (`reproduce/checks/fidelity.py`'s docstring): Welch on the mean R(T),
+Kolmogorov-Smirnov on R(T) and Welch at every decade below T (Bonferroni), Holm over all cells at a family-wise
+level of {level:g}. The column *detectable* is the difference of the mean R(T) that the test finds with
+{power:.0%} power at the strictest Holm level, from the standard error of the difference; *self* compares the
+first half of the authors' runs with the second (other seeds)."""
+
+
+def page(table: pd.DataFrame) -> str:
+    """The text of docs/fidelity.md."""
+    record = _provenance()
+    cpu = sum(cell["cpu_s"] for cell in record["cells"].values())
+    lines = ["# Agreement with the authors' code", "", f"<!-- generated by reproduce/fidelity.py: {GENERATED} -->", "",
+             summary_line(table).replace(" ([docs/fidelity.md](docs/fidelity.md))", ""), "",
+             "Without correction, the smallest p-value is "
+             + "; ".join(f"{_number(rows[list(P_COLUMNS)].min().min())} for {name} ({len(rows)} cells, {3 * len(rows)} "
+                         f"tests; the mean's p-values against uniform, KS: "
+                         f"{_number(stats.kstest(rows.p_mean, 'uniform').pvalue)})"
+                         for name, rows in (("the stored runs", table[table.family == "project"]),
+                                            ("the authors' code against itself", table[table.family == "self"])))
+             + ": as many small p-values as chance gives when nothing differs.", "",
+             PROCEDURE.format(repository=record["repository"], commit=record["commit"][:12],
+                              compiler=record["compiler"], flags=record["flags"],
+                              edits="\n".join(f"* {edit}" for edit in record["edits"]), minutes=cpu / 60,
+                              level=FAMILY_LEVEL, power=POWER), ""]
+    for family, title in (("project", "Stored runs against the authors' code"),
+                          ("self", "The authors' code against itself (two disjoint seed sets)")):
+        rows = table[table.family == family]
+        lines += [f"## {title}", "", "| algorithm | matrix | T | runs | mean R(T) here | mean R(T) authors | "
+                  "detectable | min adjusted p | verdict |", "|---|---|---|---|---|---|---|---|---|"]
+        if family == "self":
+            lines[-2] = lines[-2].replace("here", "first half").replace("authors |", "second half |")
+        for row in rows.sort_values(["algorithm", "matrix"]).itertuples():
+            lines.append(f"| {row.algorithm} | {row.matrix} | {power_of_ten(row.horizon)} | {row.runs_a} / "
+                         f"{row.runs_b} | {_number(row.mean_a)} | {_number(row.mean_b)} | {_number(row.detectable)} | "
+                         f"{_number(row.min_p_holm)} | {row.verdict} |")
+        lines.append("")
+    reused = table[table.family == "reused"]
+    if len(reused):
+        lines += ["## State that leaks between runs", "",
+                  "The authors' single-algorithm main builds one algorithm object and calls `singleRun` for every run;",
+                  "MultiSBM's `init` appends K new SBMs without removing the old ones and then uses the first K, so",
+                  "runs 2, 3, ... continue run 1's statistics ([NOTES.md](../NOTES.md)). One object for all runs",
+                  "against a fresh object per run (the protocol above, and this project):", "",
+                  "| algorithm | matrix | T | runs | mean R(T) reused | mean R(T) fresh | p (Welch) | p (KS) |",
+                  "|---|---|---|---|---|---|---|---|"]
+        lines += [f"| {row.algorithm} | {row.matrix} | {power_of_ten(row.horizon)} | {row.runs_a} / {row.runs_b} | "
+                  f"{_number(row.mean_a)} | {_number(row.mean_b)} | {row.p_mean:.2g} | {row.p_ks:.2g} |"
+                  for row in reused.itertuples()]
+        lines.append("")
+    lines += ["## Where the project deliberately differs", "",
+              "The defaults follow the C++ where it departs from the paper ([NOTES.md](../NOTES.md)); each such",
+              "cell above is the default, and an option gives the paper's (or the original algorithm's) behaviour:", "",
+              "| algorithm | as run (default, compared above) | option |", "|---|---|---|",
+              *(f"| {name} | {default} | `{option}` |" for name, default, option in DELIBERATE),
+              "| all | the C++ draws all K(K+1)/2 outcomes every slot with `rand()` (15 bits under MSVC, 31 under the "
+              "glibc build above); the project draws the played pair only, in double precision | — |", ""]
+    project = table[table.family == "project"]
+    left = [name for name in CPP_ALGORITHMS if name not in set(project.algorithm)]
+    matrices = [name for name in dataset_names() if name not in set(project.matrix)]
+    lines += ["## Not compared yet", "",
+              f"The C++'s {', '.join(left) or 'none'} (no stored line on the matrices above); the matrices "
+              f"{', '.join(matrices)}; the MergeDTS authors' Python (MergeDTS, MergeRUCB, Self-Sparring).",
+              "The C++ draws and copies all K^2 outcomes every slot, so a cell costs about K^2 times more than at",
+              "K = 5 (D-TS ~45 ms a slot at K = 500); `PLAN` in `bench/authors_code.py` lists what was affordable.", ""]
+    return "\n".join(lines)
