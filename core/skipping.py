@@ -22,11 +22,16 @@ SKIP_MIN_PROB = 0.5
 def geometric_run(rng, log_p, available):
     """How many of the next ``available`` slots repeat an event of probability exp(log_p) each (log_p <= 0)
     before the first that does not: the geometric number of repeats, floor(ln(1 - U) / log_p) for one
-    uniform U, capped at ``available``; ``available`` without a draw when log_p == 0 (a sure event)."""
+    uniform U, capped at ``available``; ``available`` without a draw when log_p == 0 (a sure event).
+
+    The cap is applied to the quotient in floating point, before it becomes an integer: with |log_p| below
+    ~4e-18 (an event so rare that it waits past 2**63 slots, as RCS's "no Condorcet winner sampled" does once
+    the winner has won some 10^4 comparisons against each arm) the quotient can exceed int64, and its
+    conversion would wrap to a negative count (docs/asymptotic.md#rcs-near-253)."""
     if log_p == 0.0:
         return available
-    draws = math.floor(math.log(1.0 - rng.random()) / log_p)
-    return available if draws >= available else int(draws)
+    repeats = math.log(1.0 - rng.random()) / log_p
+    return available if repeats >= available else int(repeats)  # int() is floor for repeats >= 0
 
 
 @njit(cache=True)

@@ -12,7 +12,7 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.core.constants import PSEUDO_N, PSEUDO_W
 from dts_reproduction.core.simulate import simulate
-from dts_reproduction.core.skipping import first_slot_reaching, last_slot_before
+from dts_reproduction.core.skipping import first_slot_reaching, geometric_run, last_slot_before
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import Line, run_one, validate_line
 from tests.algorithms.test_dts import stats_from_wins
@@ -176,3 +176,37 @@ def test_rucb_matches_the_exact_reference_where_a_bound_crosses_half_at_large_t(
         self_with_two += a1 == a2 and t >= crossing
     assert self_with_two == 0, "a self-comparison while C = {0, 1}"
     assert len(differ) <= 16 and all(-16 <= d < 0 for d in differ), differ
+
+
+def test_geometric_run_caps_a_wait_beyond_int64_instead_of_wrapping():
+    """An event of probability 1e-20 a slot waits ~1e20 slots, past int64: the run is every available slot (the
+    chance of an event within 1e12 slots is 1e-8), never the negative count the wrapped conversion gave."""
+    rng = np.random.default_rng(5)
+    available = 10**12
+    runs = [geometric_run(rng, -1e-20, available) for _ in range(2000)]
+    assert set(runs) == {available}
+
+
+# RCS's statistics in MSLR K = 5 Condorcet run 10 (its arm order) at t = 8,907,843,100,000,000: arm 1, the winner,
+# won ~10^4 comparisons against arm 3, so "no Condorcet winner sampled" has probability ~3e-19 a slot, and arm 3's
+# bound reaches 1/2 22,611,516 slots later.  Raw win counts w[i, j] (i beat j).
+RCS_LATE_WINS = [[0, 55, 1, 6, 2], [191, 0, 763, 8399, 189], [12, 460, 0, 53, 6], [21, 7314, 67, 0, 35],
+                 [4, 54, 5, 17, 0]]
+RCS_LATE_T = 8_907_843_100_000_000
+
+
+def test_rcs_skip_runs_to_the_next_challenge_when_a_sampled_loss_is_rarer_than_int64_slots():
+    """From the state above, every skip (200 generators) takes the whole stretch up to arm 3's challenge and
+    counts it as champion slots of arm 1; the wrapped wait used to give a negative run in ~7 % of the draws,
+    leaving arm 1 the least-often champion and the run slot by slot for good (docs/asymptotic.md#rcs-near-253)."""
+    spec = get_algorithm("rcs")
+    n, w = stats_from_wins(RCS_LATE_WINS)
+    for seed in range(200):
+        state = spec.make_state(5, params={"sampling": "knockout", "skip": "exact"})
+        state.comparisons[:], state.wins[:] = n, w
+        spec.sync(state)
+        state.champion_counts[:] = [21, RCS_LATE_T - 300, 21, 219, 20]
+        state.skip_state[0]["last_self"] = 1
+        slots, arm = spec.skip(state)(state, RCS_LATE_T, np.random.default_rng(seed), MAX_EXACT_HORIZON)
+        assert (slots, arm) == (22_611_516, 1)
+        assert state.champion_counts[1] == RCS_LATE_T - 300 + slots
