@@ -8,7 +8,9 @@ with their exact fast paths; the lower bound's slope C (Komiyama et al.) and, wi
 constant C_w (``reproduce.regret_bound.winner_constant``: what comparing every arm with the winner costs); runs whose
 regret grows linearly (trapped) are counted apart, never averaged into a slope.  The paper's run counts (500 for
 K < 10, 100 up to 100 arms), 50 at K = 136 as in the large-scale study.  Claims C5 (at T = 2**53) and A1-A5
-(docs/asymptotic.md).  Usage: ``python reproduce/asymptotic.py [--plot-only] [--quick] [--runs N] ...``.
+(docs/asymptotic.md).  Without --plot-only the lines not stored yet are computed one at a time, the cheapest first
+(``cheapest_first``; --algorithms and --datasets choose which).  Usage: ``python reproduce/asymptotic.py
+[--plot-only] [--algorithms NAME ...] [--datasets NAME ...] [--quick] [--runs N] ...``.
 """
 
 import math
@@ -33,7 +35,7 @@ from dts_reproduction.reproduce.claims import (
     need,
     within_factor,
 )
-from dts_reproduction.reproduce.cli import doc_summary
+from dts_reproduction.reproduce.cli import add_line_selection, check_selection, doc_summary, selected
 from dts_reproduction.reproduce.decades import FIRST_DECADE_END, decade_slopes, slope_limit, trapped, untrapped
 from dts_reproduction.reproduce.experiment import (
     LOWER_BOUND_LABEL,
@@ -80,6 +82,18 @@ ALLOCATION_RUNS = 10
 ALLOCATION_MAX_ARMS = 32
 DTS_FAMILY = ("dts", "dts_plus")
 RATIO_TICKS = (0.5, 1, 2, 5, 10, 20, 50)  # the x ticks of the slope-over-bound figure
+
+
+def cheapest_first(args):
+    """The ``order`` of ``experiment.simulate_panels``: the lines --algorithms and --datasets select (every line
+    without them), the cheapest whole line first by the harness's cost model (``estimated_run_seconds`` times the
+    runs; a line without an estimate last), so that the lines that finish soonest are on disk first."""
+    def line_seconds(line) -> float:
+        """Estimated CPU seconds of every run of ``line`` (inf without an estimate)."""
+        seconds = estimated_run_seconds(line, load_dataset(line.dataset)) * line.runs
+        return seconds if math.isfinite(seconds) else math.inf
+
+    return lambda lines: sorted((line for line in lines if selected(line, args)), key=line_seconds)
 
 
 def bounds_of(panels, args) -> dict:
@@ -359,7 +373,8 @@ def build(args) -> None:
     """Simulate (or read, with --plot-only) every panel's lines with the fast paths and write the study's tables,
     figures and claims."""
     args.fast = True
-    results = simulate_panels(NAME, PANELS, args)
+    check_selection(args, [line for panel in PANELS for curve in panel_curves(panel, args) for line in curve])
+    results = simulate_panels(NAME, PANELS, args, cheapest_first(args))
     bounds = bounds_of(PANELS, args)
     stem = args.figures / NAME
     write_table(slope_rows(results, bounds), stem.with_name(f"{NAME}.csv"))
@@ -382,7 +397,7 @@ def build(args) -> None:
 
 def main(argv=None):
     """Run the study from the command line (see module docstring)."""
-    figure_main(doc_summary(__doc__), MAX_EXACT_HORIZON, build, argv, fast=False)
+    figure_main(doc_summary(__doc__), MAX_EXACT_HORIZON, build, argv, more_flags=add_line_selection, fast=False)
 
 
 if __name__ == "__main__":

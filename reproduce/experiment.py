@@ -136,17 +136,19 @@ def curves_and_stores(panels, args) -> tuple[list, dict]:
     return curves, stores
 
 
-def simulate_panels(name: str, panels, args) -> list:
+def simulate_panels(name: str, panels, args, order=None) -> list:
     """Run (or, with --plot-only, load) every panel's curves; returns [(title, [LineResult])].
 
     Each line is stored in the folder ``curves_and_stores`` gives it, and its result is looked up by the
-    line itself.  With --plot-only nothing is written into the results folders: a curve whose runs are not
-    all stored yet is left out of its panel (listed on stderr), so that a figure whose computation is still
-    under way can be drawn (its claims then read "not measured"); if no curve at all is stored, ValueError
-    (one line: nothing to draw).  Writes ``<figures>/<name>_lines.csv`` (``lines_table``).
+    line itself.  ``order``, if given, maps the list of every line to the lines to compute, in the order to compute
+    them (``simulate_lines``' ``computed``: each complete on disk before the next begins); the rest are only
+    loaded.  With --plot-only nothing is written into the results folders: a curve whose runs are not all stored
+    yet is left out of its panel (listed on stderr), so that a figure whose computation is still under way can be
+    drawn (its claims then read "not measured"); if no curve at all is stored, ValueError (one line: nothing to
+    draw).  Writes ``<figures>/<name>_lines.csv`` (``lines_table``).
     """
     curves, stores = curves_and_stores(panels, args)
-    results = simulate_lines(name, stores, args)
+    results = simulate_lines(name, stores, args, None if order is None else order(list(stores)))
     if all(result is None for result in results.values()):
         raise ValueError(f"--plot-only: no stored results of {name} under "
                          f"{', '.join(map(str, dict.fromkeys(stores.values())))} (run it without --plot-only first)")

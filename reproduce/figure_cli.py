@@ -19,14 +19,18 @@ QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeli
                 "paper's claims; verdicts are marked as such")
 
 
-def figure_main(description: str, default_horizon: int, build, argv=None, **flags) -> None:
+def figure_main(description: str, default_horizon: int, build, argv=None, more_flags=None, **flags) -> None:
     """Entry point of a figure script that is not a plain regret figure: parse the common CLI (``flags``:
-    the options of ``build_parser`` that choose the flags the script offers), then call ``build(args)``;
-    bad input (ValueError) becomes one ``error:`` line and exit status 2."""
+    the options of ``build_parser`` that choose the flags the script offers; ``more_flags(parser)``, if given, adds
+    the script's own), then call ``build(args)``; bad input (ValueError) becomes one ``error:`` line and exit
+    status 2."""
 
     def main():
         """Parse and check the command line, then build the figure."""
-        args = resolve(build_parser(description, default_horizon, **flags).parse_args(argv))
+        parser = build_parser(description, default_horizon, **flags)
+        if more_flags is not None:
+            more_flags(parser)
+        args = resolve(parser.parse_args(argv))
         build(args)
         if args.quick:
             print(QUICK_NOTICE)

@@ -32,7 +32,16 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX
-from dts_reproduction.reproduce.cli import build_parser, doc_summary, hours_flag, main_guard, resolve
+from dts_reproduction.reproduce.cli import (
+    add_line_selection,
+    build_parser,
+    check_selection,
+    doc_summary,
+    hours_flag,
+    main_guard,
+    resolve,
+    selected,
+)
 from dts_reproduction.reproduce.experiment import panel_results, simulate_lines, write_claims
 from dts_reproduction.reproduce.large_scale_claims import claims, final_rows, g2w_final
 from dts_reproduction.reproduce.large_scale_panels import (
@@ -41,7 +50,6 @@ from dts_reproduction.reproduce.large_scale_panels import (
     all_curves,
     arms,
     available,
-    check_selection,
 )
 from dts_reproduction.reproduce.large_scale_plan import (
     estimated_hours,
@@ -82,8 +90,7 @@ def simulate(args) -> tuple[dict, pd.DataFrame]:
     panels, plan = planned_panels(all_curves(args), costs, args.budget)
     flat = list(plan)
     chosen = [line for line in flat if available(line) and plan[line]
-              and (not args.algorithms or line.algorithm in args.algorithms)
-              and (not args.datasets or line.dataset in args.datasets)
+              and selected(line, args)
               and within_budget(estimated_hours(line, costs), args.max_hours)]
     chosen.sort(key=lambda line: (math.isnan(estimated_hours(line, costs)), estimated_hours(line, costs)))
     stored = {**dict.fromkeys(flat),  # an unavailable line: None, never computed or loaded
@@ -179,11 +186,7 @@ def main(argv=None):
     def run():
         """The script's body (bad input: ValueError, one ``error:`` line)."""
         parser = build_parser(doc_summary(__doc__), LARGE_SCALE_HORIZON, fast=False)
-        parser.add_argument("--algorithms", nargs="+", default=None, metavar="NAME",
-                            help="compute only the lines of these registry names (the others are loaded if stored)")
-        parser.add_argument("--datasets", nargs="+", default=None, metavar="NAME",
-                            help="compute only the lines on these matrices, e.g. mslr136_informational (the others "
-                                 "are loaded if stored)")
+        add_line_selection(parser)
         parser.add_argument("--max-hours", default="inf",
                             help="compute only lines whose estimated CPU hours (probe and bench tables) are at most "
                                  "this (lines without an estimate are computed only without this limit)")
@@ -195,7 +198,7 @@ def main(argv=None):
         args.max_hours = hours_flag(args.max_hours, "--max-hours")
         args.budget = hours_flag(args.budget, "--budget")
         args = resolve(args)
-        check_selection(args, all_curves(args))
+        check_selection(args, [line for curves in all_curves(args).values() for curve in curves for line in curve])
         results, lines = simulate(args)
         stem = args.figures / NAME
         write_table(lines, stem.with_name(f"{NAME}_lines.csv"))

@@ -116,17 +116,6 @@ def all_curves(args) -> dict[str, list[list[Line]]]:
     return panels
 
 
-def check_selection(args, panels: dict) -> None:
-    """--algorithms and --datasets must name algorithms and matrices of the study's lines (``all_curves``);
-    ValueError naming the first that does not, and what the study has."""
-    lines = [line for curves in panels.values() for curve in curves for line in curve]
-    for flag, chosen, known in (("--algorithms", args.algorithms, {line.algorithm for line in lines}),
-                                ("--datasets", args.datasets, {line.dataset for line in lines})):
-        unknown = [name for name in chosen or () if name not in known]
-        if unknown:
-            raise ValueError(f"{flag}: {unknown[0]!r} has no line in the study (it has: {', '.join(sorted(known))})")
-
-
 def available(line: Line) -> bool:
     """Whether the line's algorithm is registered (else the line is "unavailable")."""
     return line.algorithm in ALGORITHMS

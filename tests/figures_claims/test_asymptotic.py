@@ -154,3 +154,32 @@ def test_allocation_re_simulates_the_stored_runs_and_shows_where_the_regret_goes
     results[0].final[0] += 1.0
     with pytest.raises(ValueError, match="run 0 re-simulated"):
         asymptotic.allocation_rows([panel], [(panel.title, results[:1])])
+
+
+def test_the_study_computes_the_selected_lines_cheapest_first():
+    """``cheapest_first`` keeps exactly the lines --algorithms and --datasets select and orders them by the cost
+    model's CPU seconds of the whole line, ascending (a line without an estimate last)."""
+    args = SimpleNamespace(fast=True, runs=None, quick=False, horizon_given=False, horizon=None,
+                           algorithms=["rcs", "dts", "rmed2"], datasets=["gap", "mslr136_perfect", "cyclic"])
+    lines = [line for panel in asymptotic.PANELS for curve in panel_curves(panel, args) for line in curve]
+    order = asymptotic.cheapest_first(args)(lines)
+    assert {(line.algorithm, line.dataset) for line in order} == {
+        (a, d) for a in args.algorithms for d in args.datasets}
+    assert len(order) == 3 * 3 + 3  # RMED2 runs twice per matrix: as run and with the paper's sign
+    seconds = [asymptotic.estimated_run_seconds(line, load_dataset(line.dataset)) * line.runs for line in order]
+    finite = [s for s in seconds if math.isfinite(s)]
+    assert finite == sorted(finite) and seconds[:len(finite)] == finite
+    assert order[0].dataset == "cyclic" and order[-1].dataset in ("gap", "mslr136_perfect")
+    args.algorithms = args.datasets = None
+    assert len(asymptotic.cheapest_first(args)(lines)) == len(lines)
+
+
+@pytest.mark.parametrize("flag", ["--algorithms", "--datasets"])
+def test_the_study_refuses_a_selection_it_has_no_line_of(flag, capsys, tmp_path):
+    """A name the study has no line of: one line naming the flag and the name, exit 2, nothing written."""
+    with pytest.raises(SystemExit) as stop:
+        asymptotic.main([flag, "nope", "--plot-only", "--figures", str(tmp_path)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith(f"error: {flag}: 'nope'")
+    assert not any(tmp_path.iterdir())
