@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.limits import check_output_folder
-from dts_reproduction.reproduce.newcomer import COLUMNS, TABLE, pytest_summary, readme_commands
+from dts_reproduction.reproduce.output.newcomer import COLUMNS, TABLE, pytest_summary, readme_commands
 
 ROOT = Path(__file__).resolve().parent.parent
 

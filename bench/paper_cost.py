@@ -57,15 +57,20 @@ import pandas as pd
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.base import check_positive
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import large_scale_plan
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, integer, main_guard
-from dts_reproduction.reproduce.experiment import curves_and_stores, panel_curves
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
 from dts_reproduction.reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
 from dts_reproduction.reproduce.harness.runner import git_commit, line_seconds
-from dts_reproduction.reproduce.large_scale_panels import all_curves, available
-from dts_reproduction.reproduce.paper_config import HORIZON, LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON, ROOT_SEED
-from dts_reproduction.reproduce.run_cost import extrapolated_seconds, probe_seconds
-from dts_reproduction.reproduce.tables import write_table
+from dts_reproduction.reproduce.output.tables import write_table
+from dts_reproduction.reproduce.studies import large_scale_plan
+from dts_reproduction.reproduce.studies.experiment import curves_and_stores, panel_curves
+from dts_reproduction.reproduce.studies.large_scale_panels import all_curves, available
+from dts_reproduction.reproduce.studies.paper_config import (
+    HORIZON,
+    LARGE_SCALE_CPU_HOURS,
+    LARGE_SCALE_HORIZON,
+    ROOT_SEED,
+)
+from dts_reproduction.reproduce.studies.run_cost import extrapolated_seconds, probe_seconds
 
 FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
 _COSTS = {}
@@ -123,7 +128,7 @@ def main(argv=None):
         args = parse_arguments(argv)
         if args.large_scale:
             if args.probe:
-                from dts_reproduction.reproduce.paper_config import LARGE_SCALE_HORIZON
+                from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_HORIZON
 
                 probe_large_scale(LARGE_SCALE_HORIZON, args.max_probe_seconds, args.algorithms)
             print_large_scale()

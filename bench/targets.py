@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.atomic import write_text_atomic
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE
 from dts_reproduction.reproduce.report import update_readme

@@ -21,8 +21,8 @@ import pandas as pd
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import paper_claims as pc
-from dts_reproduction.reproduce.claims import (
+from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims.verdict import (
     COMPARABLE_FACTOR,
     Estimate,
     Missing,
@@ -33,9 +33,16 @@ from dts_reproduction.reproduce.claims import (
     need,
     within_factor,
 )
-from dts_reproduction.reproduce.cli import doc_summary
-from dts_reproduction.reproduce.decades import FIRST_DECADE_END, decade_slopes, slope_limit, trapped, untrapped
-from dts_reproduction.reproduce.experiment import (
+from dts_reproduction.reproduce.cli.arguments import doc_summary
+from dts_reproduction.reproduce.cli.figure import figure_main
+from dts_reproduction.reproduce.harness import portable_math
+from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
+from dts_reproduction.reproduce.harness.runner import run_one
+from dts_reproduction.reproduce.lower_bounds import lower_bound
+from dts_reproduction.reproduce.output.plotting import figure_legend, save_figure, setup_theme, style
+from dts_reproduction.reproduce.output.tables import final_table, print_table, write_table
+from dts_reproduction.reproduce.studies.decades import FIRST_DECADE_END, decade_slopes, slope_limit, trapped, untrapped
+from dts_reproduction.reproduce.studies.experiment import (
     LOWER_BOUND_LABEL,
     Curve,
     Panel,
@@ -45,15 +52,8 @@ from dts_reproduction.reproduce.experiment import (
     simulate_panels,
     with_lower_bounds,
 )
-from dts_reproduction.reproduce.figure_cli import figure_main
-from dts_reproduction.reproduce.harness import portable_math
-from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
-from dts_reproduction.reproduce.harness.runner import run_one
-from dts_reproduction.reproduce.lower_bounds import lower_bound
-from dts_reproduction.reproduce.paper_config import LARGE_SCALE_RUNS
-from dts_reproduction.reproduce.plotting import figure_legend, save_figure, setup_theme, style
-from dts_reproduction.reproduce.regret_bound import condorcet_allocation, pair_regrets, winner_constant
-from dts_reproduction.reproduce.tables import final_table, print_table, write_table
+from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_RUNS
+from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, pair_regrets, winner_constant
 
 NAME = "asymptotic"
 NONCONDORCET_HORIZON = 10**7  # without a Condorcet winner a run costs T slots: 1e7 fits the budget (docs/asymptotic.md)

@@ -7,11 +7,11 @@ regret of StrongBorda from the same runs (a figure the paper describes but omits
 Usage: ``python reproduce/fig3_condorcet.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
-from dts_reproduction.reproduce import paper_claims as pc
-from dts_reproduction.reproduce.cli import doc_summary
-from dts_reproduction.reproduce.experiment import Panel
-from dts_reproduction.reproduce.figure_cli import regret_figure
-from dts_reproduction.reproduce.paper_config import ALL_ELEVEN, HORIZON
+from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.cli.arguments import doc_summary
+from dts_reproduction.reproduce.cli.figure import regret_figure
+from dts_reproduction.reproduce.studies.experiment import Panel
+from dts_reproduction.reproduce.studies.paper_config import ALL_ELEVEN, HORIZON
 
 PANELS = (
     Panel("cyclic", "(a) Cyclic", ALL_ELEVEN, zoom=1000),

@@ -11,18 +11,19 @@ Claim checked: C16.  Usage: ``python reproduce/fig6_delay.py [--quick] [--runs N
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from dts_reproduction.reproduce.claims import CLEAR_FACTOR, above, by_name, checked, final, need, ratio_of, worst
-from dts_reproduction.reproduce.cli import doc_summary
-from dts_reproduction.reproduce.experiment import (
-    Panel,
-    evidence_note,
-    print_checks,
-    save_figure_with_claims,
-    simulate_panels,
+from dts_reproduction.reproduce.claims.verdict import (
+    CLEAR_FACTOR,
+    above,
+    by_name,
+    checked,
+    final,
+    need,
+    ratio_of,
+    worst,
 )
-from dts_reproduction.reproduce.figure_cli import figure_main
-from dts_reproduction.reproduce.paper_config import DELAY_GRID, HORIZON
-from dts_reproduction.reproduce.plotting import (
+from dts_reproduction.reproduce.cli.arguments import doc_summary
+from dts_reproduction.reproduce.cli.figure import figure_main
+from dts_reproduction.reproduce.output.plotting import (
     FIGURE_WIDTH,
     INTERVAL_NOTE,
     bootstrap_interval,
@@ -30,7 +31,15 @@ from dts_reproduction.reproduce.plotting import (
     parameter_axes,
     setup_theme,
 )
-from dts_reproduction.reproduce.tables import print_table, write_table
+from dts_reproduction.reproduce.output.tables import print_table, write_table
+from dts_reproduction.reproduce.studies.experiment import (
+    Panel,
+    evidence_note,
+    print_checks,
+    save_figure_with_claims,
+    simulate_panels,
+)
+from dts_reproduction.reproduce.studies.paper_config import DELAY_GRID, HORIZON
 
 NAME = "fig6_delay"
 ALGORITHMS = ("ecw_rmed", "dts", "dts_plus")

@@ -6,7 +6,7 @@ linear regret while D-TS does not; (c) on the 5-armed MSLR sets pure D-TS does a
 than D-TS.  Usage: ``python reproduce/fig7_pure_dts.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
-from dts_reproduction.reproduce.claims import (
+from dts_reproduction.reproduce.claims.verdict import (
     LINEAR_GROWTH,
     above,
     at_most,
@@ -19,10 +19,10 @@ from dts_reproduction.reproduce.claims import (
     under,
     worst,
 )
-from dts_reproduction.reproduce.cli import doc_summary
-from dts_reproduction.reproduce.experiment import Panel
-from dts_reproduction.reproduce.figure_cli import regret_figure
-from dts_reproduction.reproduce.paper_config import HORIZON
+from dts_reproduction.reproduce.cli.arguments import doc_summary
+from dts_reproduction.reproduce.cli.figure import regret_figure
+from dts_reproduction.reproduce.studies.experiment import Panel
+from dts_reproduction.reproduce.studies.paper_config import HORIZON
 
 ALGORITHMS = ("pure_dts", "dts", "dts_plus")
 PANELS = (

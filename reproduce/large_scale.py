@@ -31,27 +31,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from dts_reproduction.reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX
-from dts_reproduction.reproduce.cli import build_parser, doc_summary, hours_flag, main_guard, resolve
-from dts_reproduction.reproduce.experiment import panel_results, simulate_lines, write_claims
-from dts_reproduction.reproduce.large_scale_claims import claims, final_rows, g2w_final
-from dts_reproduction.reproduce.large_scale_panels import (
-    MSLR_MATRICES,
-    NESTED,
-    all_curves,
-    arms,
-    available,
-    check_selection,
-)
-from dts_reproduction.reproduce.large_scale_plan import (
-    estimated_hours,
-    lines_table,
-    planned_panels,
-    study_costs,
-    within_budget,
-)
-from dts_reproduction.reproduce.paper_config import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
-from dts_reproduction.reproduce.plotting import (
+from dts_reproduction.reproduce.claims.large_scale import claims, final_rows, g2w_final
+from dts_reproduction.reproduce.claims.verdict import QUICK_PREFIX, REDUCED_PREFIX
+from dts_reproduction.reproduce.cli.arguments import build_parser, doc_summary, hours_flag, main_guard, resolve
+from dts_reproduction.reproduce.output.plotting import (
     FIGURE_WIDTH,
     PANEL_HEIGHT,
     bootstrap_interval,
@@ -63,7 +46,24 @@ from dts_reproduction.reproduce.plotting import (
     setup_theme,
     style,
 )
-from dts_reproduction.reproduce.tables import OVER_BUDGET, print_table, write_table
+from dts_reproduction.reproduce.output.tables import OVER_BUDGET, print_table, write_table
+from dts_reproduction.reproduce.studies.experiment import panel_results, simulate_lines, write_claims
+from dts_reproduction.reproduce.studies.large_scale_panels import (
+    MSLR_MATRICES,
+    NESTED,
+    all_curves,
+    arms,
+    available,
+    check_selection,
+)
+from dts_reproduction.reproduce.studies.large_scale_plan import (
+    estimated_hours,
+    lines_table,
+    planned_panels,
+    study_costs,
+    within_budget,
+)
+from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
 
 NAME = "large_scale"
 # Panels (a)-(d) start where their curves part: below t = 100 and a regret of 100 every algorithm is still in

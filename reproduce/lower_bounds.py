@@ -18,13 +18,13 @@ import sys
 from pathlib import Path
 
 from dts_reproduction.data import dataset_names, load_dataset
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.atomic import write_text_atomic
 from dts_reproduction.reproduce.harness.limits import check_output_folder
 from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import dataset_key, matrix_sha1
-from dts_reproduction.reproduce.regret_bound import METHOD_VERSION, regret_lower_bound
+from dts_reproduction.reproduce.studies.regret_bound import METHOD_VERSION, regret_lower_bound
 
 CACHE_NAME = "lower_bounds.json"
 LOCK_NAME = ".lower_bounds.json.lock"  # next to the cache, held while an entry is added

@@ -20,12 +20,12 @@ from pathlib import Path
 import pandas as pd
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import newcomer
-from dts_reproduction.reproduce.c19_summary import C19, c19_rows
 from dts_reproduction.reproduce.checks.fidelity import TABLE as FIDELITY_TABLE
 from dts_reproduction.reproduce.checks.fidelity import summary_line as fidelity_line
-from dts_reproduction.reproduce.claim_registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
-from dts_reproduction.reproduce.claims import (
+from dts_reproduction.reproduce.claims.c19 import C19, c19_rows
+from dts_reproduction.reproduce.claims.reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reason_of
+from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
+from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
     DIRECTION_ONLY,
     FACTOR_BORDERLINE,
@@ -39,15 +39,15 @@ from dts_reproduction.reproduce.claims import (
     not_evidence_verdict,
     stable_slope,
 )
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
-from dts_reproduction.reproduce.constants_table import constants_frame, defaults_frame
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.atomic import write_text_atomic
 from dts_reproduction.reproduce.harness.limits import check_folder_readable, check_output_folder
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, FAST, FIGURES, QUICK, ROOT, STARTUP_TABLE
-from dts_reproduction.reproduce.paper_config import LARGE_SCALE_CPU_HOURS
-from dts_reproduction.reproduce.regret_bound import condorcet_allocation
-from dts_reproduction.reproduce.tables import NOT_STORED, OVER_BUDGET
-from dts_reproduction.reproduce.verdict_reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reason_of
+from dts_reproduction.reproduce.output import newcomer
+from dts_reproduction.reproduce.output.constants_table import constants_frame, defaults_frame
+from dts_reproduction.reproduce.output.tables import NOT_STORED, OVER_BUDGET
+from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_CPU_HOURS
+from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
 
 # The command that writes each figure's tables (by table stem, as a claim's ``figures`` name them).
 FIGURE_COMMANDS = {"fig1_mslr": "make fig1", "fig2_regret_std": "make fig2", "fig3_condorcet": "make fig3",

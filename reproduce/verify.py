@@ -22,7 +22,7 @@ import numpy as np
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import Dataset, load_dataset, validate_preference_matrix
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, integer, main_guard
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
 from dts_reproduction.reproduce.harness.kinds import config_kind
 from dts_reproduction.reproduce.harness.limits import check_folder_readable
 from dts_reproduction.reproduce.harness.runner import chunk_shapes, matrix_sha1, run_one

@@ -4,8 +4,8 @@ blocks rendered from the table (reproduce.newcomer)."""
 import pandas as pd
 import pytest
 
-from dts_reproduction.reproduce import newcomer
 from dts_reproduction.reproduce.harness.paths import ROOT
+from dts_reproduction.reproduce.output import newcomer
 
 
 def test_the_readme_opens_with_the_two_commands():

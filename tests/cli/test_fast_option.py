@@ -12,9 +12,9 @@ import pytest
 from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import fig1_mslr, report
-from dts_reproduction.reproduce.cli import build_parser, resolve
-from dts_reproduction.reproduce.experiment import Curve, Panel, curves_and_stores, panel_curves
-from dts_reproduction.reproduce.paper_config import HORIZON
+from dts_reproduction.reproduce.cli.arguments import build_parser, resolve
+from dts_reproduction.reproduce.studies.experiment import Curve, Panel, curves_and_stores, panel_curves
+from dts_reproduction.reproduce.studies.paper_config import HORIZON
 
 ROOT = Path(__file__).resolve().parents[2]
 

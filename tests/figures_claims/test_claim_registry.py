@@ -8,13 +8,13 @@ import ast
 from pathlib import Path
 
 from dts_reproduction.reproduce import report
-from dts_reproduction.reproduce.c19_summary import c19_rows
-from dts_reproduction.reproduce.claim_registry import EVERY_CLAIM, claim_id
+from dts_reproduction.reproduce.claims.c19 import c19_rows
+from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, claim_id
 from tests.harness.test_layout import imports
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "figures"
-REGISTRY = ROOT / "reproduce" / "claim_registry.py"
+REGISTRY = ROOT / "reproduce" / "claims" / "registry.py"
 
 
 def produced(folder: Path) -> set[tuple[str, str]]:
@@ -105,7 +105,7 @@ def test_every_statement_is_written_once_under_reproduce():
 
 def test_the_registry_imports_nothing_from_the_project():
     """So that every checking, collecting or rendering module can import it (never the report, nor a figure)."""
-    found = imports(ast.parse(REGISTRY.read_text()), "dts_reproduction.reproduce.claim_registry")
+    found = imports(ast.parse(REGISTRY.read_text()), "dts_reproduction.reproduce.claims.registry")
     assert not {name for name in found if name.split(".")[0] == "dts_reproduction"}
 
 

@@ -11,7 +11,7 @@ from scipy.optimize import linprog
 
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.lower_bounds import CACHE_NAME, lower_bound, main
-from dts_reproduction.reproduce.regret_bound import (
+from dts_reproduction.reproduce.studies.regret_bound import (
     TIE_TOLERANCE,
     Family,
     condorcet_lower_bound,
@@ -241,7 +241,7 @@ def test_cache_of_an_older_method_is_recomputed_and_other_folders_share_the_repo
 
 def test_a_capped_constraint_generation_is_a_named_relaxation():
     """Stopped after max_cuts generated alternatives, the value is not above the exact one and is flagged."""
-    from dts_reproduction.reproduce.regret_bound import copeland_bound_and_exactness
+    from dts_reproduction.reproduce.studies.regret_bound import copeland_bound_and_exactness
 
     P = load_dataset("mslr5_noncondorcet").P
     exact = copeland_bound_and_exactness(P)

@@ -11,11 +11,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dts_reproduction.reproduce import constants_table, report
-from dts_reproduction.reproduce.c19_summary import c19_rows
-from dts_reproduction.reproduce.claim_registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
-from dts_reproduction.reproduce.claims import HOLDS, NOT_MEASURED
-from dts_reproduction.reproduce.tables import write_table
+from dts_reproduction.reproduce import report
+from dts_reproduction.reproduce.claims.c19 import c19_rows
+from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
+from dts_reproduction.reproduce.claims.verdict import HOLDS, NOT_MEASURED
+from dts_reproduction.reproduce.output import constants_table
+from dts_reproduction.reproduce.output.tables import write_table
 from tests.bench_scripts import bench_script
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,7 @@ import pandas as pd
 import pytest
 
 from dts_reproduction.reproduce import report
-from dts_reproduction.reproduce.claims import FAILS, HOLDS, stable_slope
-from dts_reproduction.reproduce.verdict_reasons import (
+from dts_reproduction.reproduce.claims.reasons import (
     CATEGORIES,
     REASONS,
     Numbers,
@@ -18,6 +17,7 @@ from dts_reproduction.reproduce.verdict_reasons import (
     mergedts_against_dts,
     order_and_factor,
 )
+from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS, stable_slope
 
 ROOT = Path(__file__).resolve().parents[2]
 # The committed paper-scale claims tables: the defaults and the --fast reproduction.

@@ -15,7 +15,7 @@ import pytest
 
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.runner import log_grid
-from dts_reproduction.reproduce.plotting import PortableInvertedLogTransform, PortableLogTransform
+from dts_reproduction.reproduce.output.plotting import PortableInvertedLogTransform, PortableLogTransform
 
 ROOT = Path(__file__).resolve().parents[2]
 # Whole numbers (checkpoints, horizons, K) and a seeded spread of reals, as the drawings and tables see them.

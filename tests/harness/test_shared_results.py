@@ -23,7 +23,7 @@ from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import Line, dataset_key, line_folder, load_line, run_lines
 from dts_reproduction.reproduce.harness.store import chunk_matrix, read_chunk, save_chunk
-from dts_reproduction.reproduce.paper_config import ROOT_SEED
+from dts_reproduction.reproduce.studies.paper_config import ROOT_SEED
 
 PAPER_MATRIX = Path(load_dataset("mslr5_condorcet").source)
 

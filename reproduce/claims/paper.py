@@ -7,7 +7,7 @@ the figure's script.  Each claim is defined in ``reproduce/claim_registry.py``; 
 comparison computed, with the threshold that makes the paper's words a computation.
 """
 
-from dts_reproduction.reproduce.claims import (
+from dts_reproduction.reproduce.claims.verdict import (
     ASYMPTOTIC_SPAN,
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
@@ -29,7 +29,7 @@ from dts_reproduction.reproduce.claims import (
     within_factor,
     worst,
 )
-from dts_reproduction.reproduce.paper_config import ALL_ELEVEN
+from dts_reproduction.reproduce.studies.paper_config import ALL_ELEVEN
 
 DTS_FAMILY = ("dts", "dts_plus")
 LABELS = {"dts": "D-TS", "dts_plus": "D-TS+"}

@@ -1,8 +1,13 @@
 """Panels that more than one script reads, so that no script imports another: Fig. 1's two MSLR K=5 panels, whose
 stored runs Fig. 2 also summarises, and Fig. 4's, whose 500-armed panel the large-scale study extends."""
 
-from dts_reproduction.reproduce.experiment import Curve, Panel
-from dts_reproduction.reproduce.paper_config import ALL_ELEVEN, HORIZON, HORIZON_FIG1B, HORIZON_MSLR_NONCONDORCET_LARGE
+from dts_reproduction.reproduce.studies.experiment import Curve, Panel
+from dts_reproduction.reproduce.studies.paper_config import (
+    ALL_ELEVEN,
+    HORIZON,
+    HORIZON_FIG1B,
+    HORIZON_MSLR_NONCONDORCET_LARGE,
+)
 
 FIG1_PANELS = (
     Panel("mslr5_condorcet", "(a) MSLR K=5, Condorcet", ALL_ELEVEN, horizon=HORIZON, zoom=3500),

@@ -13,9 +13,16 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from dts_reproduction.reproduce.claims import CLEAR_FACTOR, COMPARABLE_FACTOR, HOLDS, NOISE_SE, Estimate, stable_slope
-from dts_reproduction.reproduce.paper_config import LONG_SUFFIX
-from dts_reproduction.reproduce.scale import power_of_ten
+from dts_reproduction.reproduce.claims.verdict import (
+    CLEAR_FACTOR,
+    COMPARABLE_FACTOR,
+    HOLDS,
+    NOISE_SE,
+    Estimate,
+    stable_slope,
+)
+from dts_reproduction.reproduce.studies.paper_config import LONG_SUFFIX
+from dts_reproduction.reproduce.studies.scale import power_of_ten
 
 # The categories, in the order the report's summary lists them: first where the paper and its data disagree.
 CONCEDED = "the paper's own text concedes it"
