@@ -38,7 +38,6 @@ from dts_reproduction.reproduce.cli.figure import figure_main
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
 from dts_reproduction.reproduce.harness.runner import run_one
-from dts_reproduction.reproduce.lower_bounds import lower_bound
 from dts_reproduction.reproduce.output.plotting import figure_legend, save_figure, setup_theme, style
 from dts_reproduction.reproduce.output.tables import final_table, print_table, write_table
 from dts_reproduction.reproduce.studies.decades import FIRST_DECADE_END, decade_slopes, slope_limit, trapped, untrapped
@@ -52,6 +51,7 @@ from dts_reproduction.reproduce.studies.experiment import (
     simulate_panels,
     with_lower_bounds,
 )
+from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
 from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_RUNS
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, pair_regrets, winner_constant
 

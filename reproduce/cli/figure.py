@@ -3,7 +3,6 @@
 library (``reproduce.experiment``).  Imported by figure scripts only."""
 
 from dts_reproduction.reproduce.cli.arguments import build_parser, main_guard, resolve
-from dts_reproduction.reproduce.lower_bounds import lower_bound
 from dts_reproduction.reproduce.output.plotting import plot_regret_panels
 from dts_reproduction.reproduce.output.tables import final_table, print_table, write_table
 from dts_reproduction.reproduce.studies.experiment import (
@@ -13,6 +12,7 @@ from dts_reproduction.reproduce.studies.experiment import (
     with_lower_bounds,
     write_claims,
 )
+from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
 from dts_reproduction.reproduce.studies.scale import power_of_ten
 
 QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeline, NOT evidence for or against the "

@@ -11,8 +11,9 @@ import pytest
 
 from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import fig1_mslr, report
+from dts_reproduction.reproduce import fig1_mslr
 from dts_reproduction.reproduce.cli.arguments import build_parser, resolve
+from dts_reproduction.reproduce.output import report
 from dts_reproduction.reproduce.studies.experiment import Curve, Panel, curves_and_stores, panel_curves
 from dts_reproduction.reproduce.studies.paper_config import HORIZON
 

@@ -219,7 +219,7 @@ def test_cache_of_an_older_method_is_recomputed_and_other_folders_share_the_repo
     """An entry without the current METHOD_VERSION (e.g. the version-1 bound, up to 30x too high) is
     recomputed; a results folder without the constant (--quick, --fast) takes it from the repository's
     cache instead of computing it (the exact K = 32 bound takes minutes)."""
-    import dts_reproduction.reproduce.lower_bounds as module
+    import dts_reproduction.reproduce.studies.lower_bounds as module
     expected = regret_lower_bound(load_dataset("nc_cyclic").P)
     repository, quick = tmp_path / "repository", tmp_path / "quick"
     repository.mkdir()

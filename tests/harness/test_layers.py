@@ -28,11 +28,7 @@ NOT_BARE = f"the project is imported as {PACKAGE}.<package>, never as a bare top
 # The imports of a script that break the rules today, (file, module imported): issue 33 removes them (the first
 # four with the large-scale study, the C18 diagnostic and verify).  Empty it as they go.
 KNOWN_EXCEPTIONS_ISSUE_33 = {
-    ("reproduce/fast_agreement.py", "reproduce.verify"),
     ("bench/paper_cost.py", "reproduce.{}"),
-    ("bench/targets.py", "reproduce.report"),
-    ("reproduce/asymptotic.py", "reproduce.lower_bounds"),
-    ("reproduce/cli/figure.py", "reproduce.lower_bounds"),
 }
 
 

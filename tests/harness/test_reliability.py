@@ -347,7 +347,7 @@ def test_the_alpha_warning_is_printed_once(tmp_path):
 
 def test_a_cache_of_lower_bounds_that_is_not_json_is_named_once(tmp_path, monkeypatch, capsys):
     """It was named four times by a figure of four panels: once per read, and a stored entry reads it twice."""
-    from dts_reproduction.reproduce import lower_bounds
+    from dts_reproduction.reproduce.studies import lower_bounds
 
     monkeypatch.setattr(lower_bounds, "_REPORTED", set())
     monkeypatch.setattr(lower_bounds, "regret_lower_bound", lambda P: (float(P[0, 1]), "fake model"))
