@@ -44,7 +44,6 @@ Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [-
        python bench/paper_cost.py --large-scale [--probe [--max-probe-seconds S] [--algorithms NAME ...]]
 """
 
-import importlib
 import math
 import os
 import time
@@ -63,6 +62,7 @@ from dts_reproduction.reproduce.harness.runner import git_commit, line_seconds
 from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies import large_scale_plan
 from dts_reproduction.reproduce.studies.experiment import curves_and_stores, panel_curves
+from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES, SIMULATED
 from dts_reproduction.reproduce.studies.large_scale_panels import all_curves, available
 from dts_reproduction.reproduce.studies.paper_config import (
     HORIZON,
@@ -72,7 +72,7 @@ from dts_reproduction.reproduce.studies.paper_config import (
 )
 from dts_reproduction.reproduce.studies.run_cost import extrapolated_seconds, probe_seconds
 
-FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
+FIGURES = SIMULATED  # the figures that simulate runs of their own (Fig. 2 reads Fig. 1's)
 _COSTS = {}
 
 
@@ -178,9 +178,8 @@ def print_figure_costs(args):
     print(f"{'figure':<18} {'panel':<34} {'line':<12} {'K':>4} {'T':>9} {'runs':>5} {'CPU h':>8} {'fast h':>8} "
           f"{'stored h':>9}")
     for figure in args.figures:
-        module = importlib.import_module(f"dts_reproduction.reproduce.{figure}")
         total = dict.fromkeys(grand, 0.0)
-        for panel in module.PANELS:
+        for panel in PAPER_FIGURES[figure].panels:
             dataset = load_dataset(panel.dataset)
             for curve in panel_curves(panel, cli):
                 keys = {stored_line_identity(line) for line in curve}
@@ -236,7 +235,7 @@ def measured_hours(figures=FIGURES, stores=None) -> dict[str, list[tuple[str, di
         rows = []
         for figure in figures:
             total = dict.fromkeys(grand, 0)
-            for panel in importlib.import_module(f"dts_reproduction.reproduce.{figure}").PANELS:
+            for panel in PAPER_FIGURES[figure].panels:
                 dataset = load_dataset(panel.dataset)
                 lines, folders = _panel_lines(panel, fast, results)
                 default_lines, default_folders = _panel_lines(panel, False, RESULTS)

@@ -7,6 +7,7 @@ Usage: ``python reproduce/fig1_mslr.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
 from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims.registry import FIG1
 from dts_reproduction.reproduce.claims.verdict import above, below, by_name, checked, final, need
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import regret_figure
@@ -54,7 +55,7 @@ def claims(results) -> list[dict]:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    regret_figure("fig1_mslr", doc_summary(__doc__), PANELS, HORIZON, claims, argv)
+    regret_figure(FIG1, doc_summary(__doc__), PANELS, HORIZON, claims, argv)
 
 
 if __name__ == "__main__":

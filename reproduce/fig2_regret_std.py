@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.reproduce.claims.registry import FIG2
 from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
@@ -47,7 +48,7 @@ from dts_reproduction.reproduce.studies.paper_config import HORIZON
 from dts_reproduction.reproduce.studies.paper_panels import FIG1_PANELS
 from dts_reproduction.reproduce.studies.scale import power_of_ten
 
-NAME = "fig2_regret_std"
+NAME = FIG2
 # C15a's printed numbers (Sec. 5.2): ECW-RMED's STD is "about 200%" of its mean, D-TS+'s normalised STD 13.16%.
 PAPER_ECW_STD_RATIO = 2.0
 PAPER_DTS_PLUS_STD_RATIO = 0.1316

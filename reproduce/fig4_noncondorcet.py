@@ -9,6 +9,7 @@ Usage: ``python reproduce/fig4_noncondorcet.py [--quick] [--runs N] [--horizon T
 """
 
 from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims.registry import FIG4
 from dts_reproduction.reproduce.claims.verdict import HOLDS, above, at, by_name, checked, final, need, ratio_of, worst
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import regret_figure
@@ -71,7 +72,7 @@ def claims(results) -> list[dict]:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    regret_figure("fig4_noncondorcet", doc_summary(__doc__), PANELS, HORIZON, claims, argv)
+    regret_figure(FIG4, doc_summary(__doc__), PANELS, HORIZON, claims, argv)
 
 
 if __name__ == "__main__":

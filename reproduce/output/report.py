@@ -22,7 +22,14 @@ from dts_reproduction.reproduce.checks.fidelity import TABLE as FIDELITY_TABLE
 from dts_reproduction.reproduce.checks.fidelity import summary_line as fidelity_line
 from dts_reproduction.reproduce.claims.c19 import C19, c19_rows
 from dts_reproduction.reproduce.claims.reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reason_of
-from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
+from dts_reproduction.reproduce.claims.registry import (
+    ASYMPTOTIC,
+    ELIMINATION,
+    EVERY_CLAIM,
+    LARGE_SCALE,
+    PAPER_CLAIMS,
+    claim_id,
+)
 from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
     DIRECTION_ONLY,
@@ -41,14 +48,14 @@ from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, FAST, QUICK, R
 from dts_reproduction.reproduce.output import newcomer
 from dts_reproduction.reproduce.output.constants_table import constants_frame, defaults_frame
 from dts_reproduction.reproduce.output.tables import NOT_STORED, OVER_BUDGET
+from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES
 from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_CPU_HOURS
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
 
 # The command that writes each figure's tables (by table stem, as a claim's ``figures`` name them).
-FIGURE_COMMANDS = {"fig1_mslr": "make fig1", "fig2_regret_std": "make fig2", "fig3_condorcet": "make fig3",
-                   "fig4_noncondorcet": "make fig4", "fig5_diversity": "make fig5", "fig6_delay": "make fig6",
-                   "fig7_pure_dts": "make fig7", "c18_elimination": "make c18",
-                   "large_scale": "make large-scale FORCE=1", "asymptotic": "python reproduce/asymptotic.py"}
+FIGURE_COMMANDS = {**{stem: f"make {figure.make_target}" for stem, figure in PAPER_FIGURES.items()},
+                   ELIMINATION: "make c18", LARGE_SCALE: "make large-scale FORCE=1",
+                   ASYMPTOTIC: "python reproduce/asymptotic.py"}
 # Each generated block and the file that holds it, relative to the README's folder (the repository root).
 BLOCK_FILES = {"summary": "README.md", "fidelity": "README.md", "claims": "README.md", "bounds": "docs/figures.md",
                "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",

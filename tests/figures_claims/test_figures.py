@@ -10,6 +10,8 @@ from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import fig2_regret_std, fig5_diversity, fig6_delay, table9_mslr_subsets
 from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS
 from dts_reproduction.reproduce.harness.runner import Line, run_lines
+from dts_reproduction.reproduce.studies.paper_config import DELAY_GRID
+from dts_reproduction.reproduce.studies.paper_panels import delay_panels
 
 
 def result(dataset, algorithm, final, self_counts=None, checkpoints=None, regret=None, horizon=1000):
@@ -31,10 +33,10 @@ def test_winner_shares_are_fractions_of_the_winners_self_comparisons():
 
 
 def test_delay_panels_leave_out_delays_of_the_horizon_or_more():
-    delays = {panel.delay for panel in fig6_delay.delay_panels(1000)}
-    assert delays == {d for d in fig6_delay.DELAY_GRID if d < 1000}
+    delays = {panel.delay for panel in delay_panels(1000)}
+    assert delays == {d for d in DELAY_GRID if d < 1000}
     # d = 1 is no delay: kept at T = 1 (an empty grid stopped --horizon 1 with KeyError 'panel')
-    assert {panel.delay for panel in fig6_delay.delay_panels(1)} == {1}
+    assert {panel.delay for panel in delay_panels(1)} == {1}
 
 
 def grid(values):

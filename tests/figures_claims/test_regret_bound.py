@@ -10,7 +10,8 @@ import pytest
 from scipy.optimize import linprog
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.lower_bounds import CACHE_NAME, lower_bound, main
+from dts_reproduction.reproduce.lower_bounds import main
+from dts_reproduction.reproduce.studies.lower_bounds import CACHE_NAME, lower_bound
 from dts_reproduction.reproduce.studies.regret_bound import (
     TIE_TOLERANCE,
     Family,
