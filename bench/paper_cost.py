@@ -36,8 +36,8 @@ hours / J once every line is stored.
 (``large_scale_plan.estimated_hours``: from the line's probe in bench/large_scale_probes.csv where it has one, else from
 bench/step_cost.csv; "-" for an algorithm not benchmarked or not registered), whether the study plan takes it, its
 status (stored / missing / unavailable) and what its stored runs took, with the totals and the wall time on 2 cores.
-With ``--probe`` it first measures the probes of the study's missing lines of T >= 1e7 (``reproduce.run_cost``: run 0
-over 1e6 and over 1e7 slots on the line's own matrix), cheapest first, skipping a line whose two runs the bench
+With ``--probe`` it first measures the probes of the study's missing lines of T >= 1e7 (``reproduce.studies.run_cost``:
+run 0 over 1e6 and over 1e7 slots on the line's own matrix), cheapest first, skipping a line whose two runs the bench
 prices above ``--max-probe-seconds``, and adds each row to the table as soon as it is measured.
 
 Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N] [--measured]

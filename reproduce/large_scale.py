@@ -17,10 +17,10 @@ listed, never computed, and the claims that need them read "not measured", as fo
 Usage: ``python reproduce/large_scale.py [--plot-only] [--algorithms NAME ...] [--datasets NAME ...] [--max-hours H]
 ...``.
 
-The study's lines are declared in ``reproduce.large_scale_panels``, its plan and budget in
-``reproduce.large_scale_plan``, its tables and claims in ``reproduce.large_scale_claims``; they are simulated, stored
-and loaded by the figures' shared step (``reproduce.experiment.simulate_lines``).  This script holds the command line
-and the figure.
+The study's lines are declared in ``reproduce.studies.large_scale_panels``, its plan and budget in
+``reproduce.studies.large_scale_plan``, its tables and claims in ``reproduce.claims.large_scale``; they are
+simulated, stored and loaded by the figures' shared step (``reproduce.studies.experiment.simulate_lines``).
+This script holds the command line and the figure.
 """
 
 import math

@@ -2,7 +2,7 @@
 
 Unlike the other checks it reads no curves: it compares the final regrets R(T) that Figs. 1, 3 and 4 write
 (``<figures>/<stem>_final.csv``, one row per panel and algorithm with ``mean_final_regret`` and
-``sem_final_regret``) and returns claims-table rows (``reproduce.claims.claim_row``) that
+``sem_final_regret``) and returns claims-table rows (``reproduce.claims.verdict.claim_row``) that
 ``reproduce/report.py`` adds to the figures' own.
 """
 

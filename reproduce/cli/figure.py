@@ -1,6 +1,6 @@
 """The command line of the figure scripts: ``regret_figure`` (a whole regret figure) and ``figure_main``
-(any other figure), each parsing and checking the common flags (``reproduce.cli``) and then calling the
-library (``reproduce.experiment``).  Imported by figure scripts only."""
+(any other figure), each parsing and checking the common flags (``reproduce.cli.arguments``) and then calling the
+library (``reproduce.studies.experiment``).  Imported by figure scripts only."""
 
 from dts_reproduction.reproduce.cli.arguments import build_parser, main_guard, resolve
 from dts_reproduction.reproduce.output.plotting import plot_regret_panels

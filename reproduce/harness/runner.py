@@ -426,7 +426,7 @@ class _Task:
 
 
 class WorkFailed(OSError):
-    """A failure while working, not bad input (``reproduce.cli.main_guard``: one line, exit status 1): a
+    """A failure while working, not bad input (``reproduce.cli.arguments.main_guard``: one line, exit status 1): a
     worker process died, or a chunk this run stored was gone before it was read back."""
 
 

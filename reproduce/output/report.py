@@ -1,9 +1,9 @@
 """Every claim of the paper, its numbers and its verdict, collected from the tables the figure scripts write.
 
 Reads ``<figures>/*_claims.csv``, ``*_final.csv`` and ``*_lines.csv`` and writes ``<figures>/REPORT.md``:
-the verdict of each claim of ``reproduce/claim_registry.py`` (one no figure has checked yet is listed as "not
+the verdict of each claim of ``reproduce/claims/registry.py`` (one no figure has checked yet is listed as "not
 measured", with the command that measures it), C19 from the final regrets of Figs. 1, 3 and 4
-(``reproduce/c19_summary.py``), the distance of each algorithm's fitted slope to the asymptotic lower bound,
+(``reproduce/claims/c19.py``), the distance of each algorithm's fitted slope to the asymptotic lower bound,
 and the worker time of every figure.  With ``--readme README.md`` it also rewrites every generated block
 (between ``<!-- BEGIN generated: NAME -->`` and ``<!-- END generated: NAME -->``) in the file that holds it
 (``BLOCK_FILES``, paths from the README's folder: the README and pages under docs/ and bench/), so that no
@@ -154,7 +154,7 @@ def why(row, numbers: Numbers, docs: str) -> str:
         return ""
     reason = reason_of(row["claim"], row["where"])
     if reason is None:
-        return "no reason recorded (reproduce/verdict_reasons.py)"
+        return "no reason recorded (reproduce/claims/reasons.py)"
     return f"{reason.category}: {reason.text(numbers)} ([why]({docs}{reason.anchor}))"
 
 
@@ -350,7 +350,7 @@ def generated_blocks(folder: Path) -> dict[str, str]:
     """Every generated block (``BLOCK_FILES`` says where each lives): ``summary`` (what reproduces and why the
     rest does not, ``summary``), ``claims`` (verdict counts per claim), ``compute`` (worker hours per figure),
     ``bounds`` (lower bounds and closest slopes), ``constants`` and ``defaults`` (``core/constants.py`` and
-    the algorithms' defaults and presets, ``reproduce/constants_table.py``), ``bench`` (step costs,
+    the algorithms' defaults and presets, ``reproduce/output/constants_table.py``), ``bench`` (step costs,
     ``bench_table``), ``startup`` (the first use's cost, ``startup_table``), ``fidelity`` (agreement with the
     authors' code, ``figures/fidelity.csv``)."""
     claims = claims_table(folder)
@@ -366,7 +366,7 @@ def generated_blocks(folder: Path) -> dict[str, str]:
 
 def newcomer_blocks(path: Path = newcomer.TABLE) -> dict[str, str]:
     """The measured times and test counts of the README's commands and of the deselected suites
-    (``reproduce.newcomer``, from ``bench/newcomer.csv``)."""
+    (``reproduce.output.newcomer``, from ``bench/newcomer.csv``)."""
     table = pd.read_csv(path)
     return {"newcomer_main": newcomer.main_block(table), "newcomer_tests": newcomer.tests_block(table),
             "newcomer_suites": newcomer.suites_block(table)}
@@ -444,14 +444,14 @@ def build_report(folder: Path) -> str:
               "noise of its threshold), *same order, not significant*, *direction holds, magnitude not reached* "
               "(the claimed factor is missed by more than the noise), *opposite order, not significant* (reversed, "
               "but within the noise), *FAILS* (contradicted by more than the noise), or *not measured*; thresholds "
-              "are named in `reproduce/claims.py`, reasons recorded in `reproduce/verdict_reasons.py`.", "",
+              "are named in `reproduce/claims/verdict.py`, reasons recorded in `reproduce/claims/reasons.py`.", "",
               "## Verdicts per claim", "", markdown_table(counts), "",
               "## Every check", "", markdown_table(checks), "",
               "## Distance to the asymptotic lower bound", "",
               "C is the constant of the asymptotic regret lower bound (R(T) >= C ln T for large T; "
-              "`reproduce/regret_bound.py`): with a Condorcet winner Komiyama et al. (2015), else the linear program "
-              "of Komiyama et al. (2016) over the alternative matrices whose Copeland winners are all different, "
-              "solved exactly up to 32 arms; \"relaxation\" marks a valid bound from a subset of those "
+              "`reproduce/studies/regret_bound.py`): with a Condorcet winner Komiyama et al. (2015), else the "
+              "linear program of Komiyama et al. (2016) over the alternative matrices whose Copeland winners are "
+              "all different, solved exactly up to 32 arms; \"relaxation\" marks a valid bound from a subset of those "
               "alternatives.  Each curve's slope is fitted against ln t over the last decade (a slope that is zero "
               "up to rounding is printed as 0).  At finite T a slope can be below C where pairs are still "
               "unresolved.", "",

@@ -2,9 +2,9 @@
 tables of lines and claims.
 
 A figure script declares its panels and its claim checks; its command line (parsing, ``regret_figure``,
-``figure_main``) is ``reproduce.figure_cli``'s, which this module never imports.  ``simulate`` (cached,
+``figure_main``) is ``reproduce.cli.figure``'s, which this module never imports.  ``simulate`` (cached,
 resumable) and ``plot`` (cheap, re-runnable with ``--plot-only``) are separate steps.  ``args`` below is any
-namespace with the attributes ``reproduce.cli.resolve`` sets.
+namespace with the attributes ``reproduce.cli.arguments.resolve`` sets.
 """
 
 import argparse

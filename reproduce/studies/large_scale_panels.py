@@ -76,7 +76,7 @@ def mslr_lines(dataset: str, runs: int, horizon: int) -> list[Line]:
 
 
 def paper_500_algorithms() -> set[str]:
-    """The algorithms of the paper's own 500-armed panel (Fig. 4(d), ``reproduce.paper_panels.FIG4_PANELS``)."""
+    """The algorithms of the paper's own 500-armed panel (Fig. 4(d), ``reproduce.studies.paper_panels.FIG4_PANELS``)."""
     panel = next(panel for panel in FIG4_PANELS if panel.dataset == COPELAND500)
     return {curve.algorithm for curve in panel.curves()}
 

@@ -34,7 +34,7 @@ CLAIM_TAGS = ("D-TS", "MergeDTS", "MergeDTS (best)", "MergeRUCB", "MergeRUCB (be
 class Costs(NamedTuple):
     """What the study's estimates are made from: ``steps``, bench/step_cost.csv (ns per slot by algorithm,
     options and K, on the bench's own matrices); ``probes``, bench/large_scale_probes.csv (two probe runs of a
-    line on its own matrix, ``reproduce.run_cost``; columns ``PROBE_COLUMNS``), which takes precedence."""
+    line on its own matrix, ``reproduce.studies.run_cost``; columns ``PROBE_COLUMNS``), which takes precedence."""
 
     steps: pd.DataFrame
     probes: pd.DataFrame

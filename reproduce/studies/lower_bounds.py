@@ -1,13 +1,13 @@
-"""The asymptotic regret lower bound of each dataset (``reproduce.regret_bound``), cached on disk.
+"""The asymptotic regret lower bound of each dataset (``reproduce.studies.regret_bound``), cached on disk.
 
 The exact Copeland bound of MSLR K = 32 non-Condorcet takes ~2 minutes and the 500-armed instance's
 ~50 s, so every constant is kept in ``<results>/lower_bounds.json``, keyed by the dataset (its results-folder
 name, ``reproduce.harness.runner.dataset_key``, so a matrix file of one's own never replaces a paper dataset's entry),
-its matrix digest and ``reproduce.regret_bound.METHOD_VERSION``: a changed matrix or method is recomputed, a figure
-redrawn from stored runs is not slowed down.  An entry is added under the cache's lock (``reproduce.harness.locks``),
-re-reading the file first, so processes filling one cache at once keep every entry.  ``--plot-only`` reads
-the cache and never writes it.  Another results folder (``--quick``, ``--fast``, ``--out``) takes a
-constant it lacks from the repository's ``results/lower_bounds.json`` when that one is current.
+its matrix digest and ``reproduce.studies.regret_bound.METHOD_VERSION``: a changed matrix or method is recomputed, a
+figure redrawn from stored runs is not slowed down.  An entry is added under the cache's lock
+(``reproduce.harness.locks``), re-reading the file first, so processes filling one cache at once keep every
+entry.  ``--plot-only`` reads the cache and never writes it.  Another results folder (``--quick``, ``--fast``,
+``--out``) takes a constant it lacks from the repository's ``results/lower_bounds.json`` when that one is current.
 Its command line is ``reproduce/lower_bounds.py``.
 """
 

@@ -1,5 +1,5 @@
 """The newcomer measurements: the README's commands as bench/newcomer.py finds them, pytest's summary line, and the
-blocks rendered from the table (reproduce.newcomer)."""
+blocks rendered from the table (reproduce.output.newcomer)."""
 
 import pandas as pd
 import pytest

@@ -1,4 +1,4 @@
-"""The asymptotic study (reproduce/asymptotic.py, reproduce/decades.py): slopes per decade against a plain
+"""The asymptotic study (reproduce/asymptotic.py, reproduce/studies/decades.py): slopes per decade against a plain
 reference, trapped runs, the limit fit, the bound's optimal allocation worked by hand, the chunking of its lines,
 and its stored runs, whose first 1e6 slots are those of the stored T = 1e6 fast-path runs bit for bit."""
 

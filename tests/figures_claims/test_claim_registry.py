@@ -1,4 +1,4 @@
-"""reproduce/claim_registry.py: one claim is defined once.  Every claim id the committed claims tables produce is
+"""reproduce/claims/registry.py: one claim is defined once.  Every claim id the committed claims tables produce is
 registered, every registered claim is produced by each figure it names, its statement is written exactly once in
 the sources under reproduce/ and no other literal there copies part of it, and the registry imports nothing from
 the project.  The last test runs the same checks on made-up inputs to show that they catch an unregistered id, an

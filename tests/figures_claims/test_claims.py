@@ -1,4 +1,4 @@
-"""The claim estimates and verdicts of reproduce/claims.py on synthetic runs with known means and errors."""
+"""The claim estimates and verdicts of reproduce/claims/verdict.py on synthetic runs with known means and errors."""
 
 from types import SimpleNamespace
 

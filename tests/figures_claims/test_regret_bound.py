@@ -1,4 +1,4 @@
-"""The asymptotic regret lower bounds of reproduce/regret_bound.py against closed forms, a brute-force LP and
+"""The asymptotic regret lower bounds of reproduce/studies/regret_bound.py against closed forms, a brute-force LP and
 the program over every alternative, enumerated."""
 
 import json

@@ -1,4 +1,4 @@
-"""reproduce/report.py: every claim listed, C19 computed (reproduce/c19_summary.py), every generated block
+"""reproduce/report.py: every claim listed, C19 computed (reproduce/claims/c19.py), every generated block
 (README, docs/, bench/) current."""
 
 import dataclasses

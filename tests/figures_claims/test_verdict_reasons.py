@@ -1,4 +1,4 @@
-"""reproduce/verdict_reasons.py: every committed verdict that is not "holds" has a reason, every reason is
+"""reproduce/claims/reasons.py: every committed verdict that is not "holds" has a reason, every reason is
 used and links to an existing docs heading, and reason texts compute their numbers from the tables."""
 
 import re
@@ -44,7 +44,7 @@ def test_every_committed_verdict_but_holds_has_a_reason():
     missing = [(folder.name, row.claim, row.where, row.verdict) for folder, claims in committed_claims()
                for row in claims.itertuples() if report.explained(row.verdict)
                and (row.claim, row.where) not in REASONS]
-    assert not missing, f"verdicts without a reason in reproduce/verdict_reasons.py: {missing}"
+    assert not missing, f"verdicts without a reason in reproduce/claims/reasons.py: {missing}"
 
 
 def test_every_reason_is_used_by_a_committed_verdict():
