@@ -47,8 +47,8 @@ import pandas as pd
 
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.checks.fidelity import CPP_ALGORITHMS, REFERENCE
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
-from dts_reproduction.reproduce.tables import write_table
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.output.tables import write_table
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "bench" / "authors_driver.cpp"

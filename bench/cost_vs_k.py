@@ -20,11 +20,11 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.algorithms import ALGORITHMS
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.limits import check_output_folder
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, FIGURES
-from dts_reproduction.reproduce.plotting import save_figure, setup_theme
-from dts_reproduction.reproduce.tables import write_table
+from dts_reproduction.reproduce.output.plotting import save_figure, setup_theme
+from dts_reproduction.reproduce.output.tables import write_table
 
 NAME = "cost_vs_k"
 # The small multiples, one panel per family: (title, algorithms drawn in colour).  D-TS, the reference of every

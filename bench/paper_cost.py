@@ -36,15 +36,14 @@ hours / J once every line is stored.
 (``large_scale_plan.estimated_hours``: from the line's probe in bench/large_scale_probes.csv where it has one, else from
 bench/step_cost.csv; "-" for an algorithm not benchmarked or not registered), whether the study plan takes it, its
 status (stored / missing / unavailable) and what its stored runs took, with the totals and the wall time on 2 cores.
-With ``--probe`` it first measures the probes of the study's missing lines of T >= 1e7 (``reproduce.run_cost``: run 0
-over 1e6 and over 1e7 slots on the line's own matrix), cheapest first, skipping a line whose two runs the bench
+With ``--probe`` it first measures the probes of the study's missing lines of T >= 1e7 (``reproduce.studies.run_cost``:
+run 0 over 1e6 and over 1e7 slots on the line's own matrix), cheapest first, skipping a line whose two runs the bench
 prices above ``--max-probe-seconds``, and adds each row to the table as soon as it is measured.
 
 Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N] [--measured]
        python bench/paper_cost.py --large-scale [--probe [--max-probe-seconds S] [--algorithms NAME ...]]
 """
 
-import importlib
 import math
 import os
 import time
@@ -57,17 +56,23 @@ import pandas as pd
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.base import check_positive
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import large_scale_plan
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, integer, main_guard
-from dts_reproduction.reproduce.experiment import curves_and_stores, panel_curves
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
 from dts_reproduction.reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
 from dts_reproduction.reproduce.harness.runner import git_commit, line_seconds
-from dts_reproduction.reproduce.large_scale_panels import all_curves, available
-from dts_reproduction.reproduce.paper_config import HORIZON, LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON, ROOT_SEED
-from dts_reproduction.reproduce.run_cost import extrapolated_seconds, probe_seconds
-from dts_reproduction.reproduce.tables import write_table
+from dts_reproduction.reproduce.output.tables import write_table
+from dts_reproduction.reproduce.studies import large_scale_plan
+from dts_reproduction.reproduce.studies.experiment import curves_and_stores, panel_curves
+from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES, SIMULATED
+from dts_reproduction.reproduce.studies.large_scale_panels import all_curves, available
+from dts_reproduction.reproduce.studies.paper_config import (
+    HORIZON,
+    LARGE_SCALE_CPU_HOURS,
+    LARGE_SCALE_HORIZON,
+    ROOT_SEED,
+)
+from dts_reproduction.reproduce.studies.run_cost import extrapolated_seconds, probe_seconds
 
-FIGURES = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
+FIGURES = SIMULATED  # the figures that simulate runs of their own (Fig. 2 reads Fig. 1's)
 _COSTS = {}
 
 
@@ -123,7 +128,7 @@ def main(argv=None):
         args = parse_arguments(argv)
         if args.large_scale:
             if args.probe:
-                from dts_reproduction.reproduce.paper_config import LARGE_SCALE_HORIZON
+                from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_HORIZON
 
                 probe_large_scale(LARGE_SCALE_HORIZON, args.max_probe_seconds, args.algorithms)
             print_large_scale()
@@ -173,9 +178,8 @@ def print_figure_costs(args):
     print(f"{'figure':<18} {'panel':<34} {'line':<12} {'K':>4} {'T':>9} {'runs':>5} {'CPU h':>8} {'fast h':>8} "
           f"{'stored h':>9}")
     for figure in args.figures:
-        module = importlib.import_module(f"dts_reproduction.reproduce.{figure}")
         total = dict.fromkeys(grand, 0.0)
-        for panel in module.PANELS:
+        for panel in PAPER_FIGURES[figure].panels:
             dataset = load_dataset(panel.dataset)
             for curve in panel_curves(panel, cli):
                 keys = {stored_line_identity(line) for line in curve}
@@ -231,7 +235,7 @@ def measured_hours(figures=FIGURES, stores=None) -> dict[str, list[tuple[str, di
         rows = []
         for figure in figures:
             total = dict.fromkeys(grand, 0)
-            for panel in importlib.import_module(f"dts_reproduction.reproduce.{figure}").PANELS:
+            for panel in PAPER_FIGURES[figure].panels:
                 dataset = load_dataset(panel.dataset)
                 lines, folders = _panel_lines(panel, fast, results)
                 default_lines, default_folders = _panel_lines(panel, False, RESULTS)

@@ -19,7 +19,7 @@ from step_cost import DATASETS, bench_dataset, timed_run  # bench/, this script'
 
 from dts_reproduction.algorithms import ALGORITHMS, Policy, get_algorithm
 from dts_reproduction.algorithms.base import entry_point
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, integer, main_guard
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
 
 DEFAULT_ALGORITHMS = ("dts", "dts_plus", "rucb", "ccb", "rmed1", "sparring", "merge_dts")
 # Algorithms whose live policy needs settings the simulator derives from the true matrix (not timed here).

@@ -17,7 +17,7 @@ from step_cost import beta_draw_ns  # bench/, this script's folder
 
 from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, integer, main_guard
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
 from dts_reproduction.reproduce.harness.runner import run_one
 
 DATASETS = ("mslr5_condorcet", "mslr16_condorcet", "mslr32_condorcet", "mslr16_noncondorcet")

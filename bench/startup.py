@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.paths import ROOT, STARTUP_TABLE
 from dts_reproduction.reproduce.harness.runner import git_commit
-from dts_reproduction.reproduce.tables import write_table
+from dts_reproduction.reproduce.output.tables import write_table
 
 # The child's code: count numba's compilations and time ``STEP`` from before the first project import.
 CHILD = """

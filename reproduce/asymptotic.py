@@ -2,10 +2,10 @@
 T = 2**53 (9.0e15), against the lower bound, on every paper matrix with a Condorcet winner; and, at T = 1e7, the
 matrices without one (where nothing can be skipped and a run costs its T slots).
 
-Per matrix: the slope of R(t) against ln t over each decade [t/10, t] (``reproduce.decades``) of D-TS, D-TS+,
+Per matrix: the slope of R(t) against ln t over each decade [t/10, t] (``reproduce.studies.decades``) of D-TS, D-TS+,
 RUCB, RCS, CCB, RMED1, RMED2 (as run and with the RMED2 paper's sign, "RMED2 (paper)") and ECW-RMED, all
 with their exact fast paths; the lower bound's slope C (Komiyama et al.) and, with a Condorcet winner, the winner
-constant C_w (``reproduce.regret_bound.winner_constant``: what comparing every arm with the winner costs); runs whose
+constant C_w (``reproduce.studies.regret_bound.winner_constant``: what comparing every arm with the winner costs); runs whose
 regret grows linearly (trapped) are counted apart, never averaged into a slope.  The paper's run counts (500 for
 K < 10, 100 up to 100 arms), 50 at K = 136 as in the large-scale study.  Claims C5 (at T = 2**53) and A1-A5
 (docs/asymptotic.md).  Without --plot-only the lines not stored yet are computed one at a time, the cheapest first
@@ -23,8 +23,8 @@ import pandas as pd
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import paper_claims as pc
-from dts_reproduction.reproduce.claims import (
+from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims.verdict import (
     COMPARABLE_FACTOR,
     Estimate,
     Missing,
@@ -35,9 +35,15 @@ from dts_reproduction.reproduce.claims import (
     need,
     within_factor,
 )
-from dts_reproduction.reproduce.cli import add_line_selection, check_selection, doc_summary, selected
-from dts_reproduction.reproduce.decades import FIRST_DECADE_END, decade_slopes, slope_limit, trapped, untrapped
-from dts_reproduction.reproduce.experiment import (
+from dts_reproduction.reproduce.cli.arguments import add_line_selection, check_selection, doc_summary, selected
+from dts_reproduction.reproduce.cli.figure import figure_main
+from dts_reproduction.reproduce.harness import portable_math
+from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
+from dts_reproduction.reproduce.harness.runner import run_one
+from dts_reproduction.reproduce.output.plotting import figure_legend, save_figure, setup_theme, style
+from dts_reproduction.reproduce.output.tables import final_table, print_table, write_table
+from dts_reproduction.reproduce.studies.decades import FIRST_DECADE_END, decade_slopes, slope_limit, trapped, untrapped
+from dts_reproduction.reproduce.studies.experiment import (
     LOWER_BOUND_LABEL,
     Curve,
     Panel,
@@ -47,15 +53,9 @@ from dts_reproduction.reproduce.experiment import (
     simulate_panels,
     with_lower_bounds,
 )
-from dts_reproduction.reproduce.figure_cli import figure_main
-from dts_reproduction.reproduce.harness import portable_math
-from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
-from dts_reproduction.reproduce.harness.runner import run_one
-from dts_reproduction.reproduce.lower_bounds import lower_bound
-from dts_reproduction.reproduce.paper_config import LARGE_SCALE_RUNS
-from dts_reproduction.reproduce.plotting import figure_legend, save_figure, setup_theme, style
-from dts_reproduction.reproduce.regret_bound import condorcet_allocation, pair_regrets, winner_constant
-from dts_reproduction.reproduce.tables import final_table, print_table, write_table
+from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
+from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_RUNS
+from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, pair_regrets, winner_constant
 
 NAME = "asymptotic"
 NONCONDORCET_HORIZON = 10**7  # without a Condorcet winner a run costs T slots: 1e7 fits the budget (docs/asymptotic.md)
@@ -97,7 +97,7 @@ def cheapest_first(args):
 
 
 def bounds_of(panels, args) -> dict:
-    """{panel title: (C, its model, C_w or NaN)}: each panel's lower bound (``reproduce.lower_bounds``) and, with
+    """{panel title: (C, its model, C_w or NaN)}: each panel's lower bound (``reproduce.studies.lower_bounds``) and, with
     a Condorcet winner, its winner constant."""
     out = {}
     for panel in panels:

@@ -9,7 +9,7 @@ Usage (from the repository root):
 from pathlib import Path
 
 from dts_reproduction.data import build_matrices
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.limits import check_folder_readable, check_output_folder
 
 

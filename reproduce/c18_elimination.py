@@ -22,16 +22,16 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.claims import FAILS, HOLDS, QUICK_PREFIX, checked, claim_row, mean_se, under
-from dts_reproduction.reproduce.cli import doc_summary
-from dts_reproduction.reproduce.experiment import stored_line, write_claims
-from dts_reproduction.reproduce.figure_cli import figure_main
+from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS, QUICK_PREFIX, checked, claim_row, mean_se, under
+from dts_reproduction.reproduce.cli.arguments import doc_summary
+from dts_reproduction.reproduce.cli.figure import figure_main
 from dts_reproduction.reproduce.harness.backends import backend_context
 from dts_reproduction.reproduce.harness.kinds import C18_ELIMINATION
 from dts_reproduction.reproduce.harness.runner import Line, run_lines
-from dts_reproduction.reproduce.paper_config import HORIZON
-from dts_reproduction.reproduce.scale import power_of_ten
-from dts_reproduction.reproduce.tables import print_table, write_table
+from dts_reproduction.reproduce.output.tables import print_table, write_table
+from dts_reproduction.reproduce.studies.experiment import stored_line, write_claims
+from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.studies.scale import power_of_ten
 
 NAME = C18_ELIMINATION.name
 ALGORITHM = "dts"

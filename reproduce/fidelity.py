@@ -8,10 +8,10 @@ Usage: python reproduce/fidelity.py [--check].  Exit status 0 if every cell agre
 import sys
 
 from dts_reproduction.reproduce.checks.fidelity import AGREES, PAGE, TABLE, comparisons, page, summary_line
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.atomic import write_text_atomic
 from dts_reproduction.reproduce.harness.paths import ROOT
-from dts_reproduction.reproduce.tables import write_table
+from dts_reproduction.reproduce.output.tables import write_table
 
 
 def main(argv=None) -> None:

@@ -6,12 +6,13 @@ Claims checked: C1, C2, C3, C5 on (a); C8, C9, C10, C13 on (b).
 Usage: ``python reproduce/fig1_mslr.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
-from dts_reproduction.reproduce import paper_claims as pc
-from dts_reproduction.reproduce.claims import above, below, by_name, checked, final, need
-from dts_reproduction.reproduce.cli import doc_summary
-from dts_reproduction.reproduce.figure_cli import regret_figure
-from dts_reproduction.reproduce.paper_config import HORIZON
-from dts_reproduction.reproduce.paper_panels import (
+from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims.registry import FIG1
+from dts_reproduction.reproduce.claims.verdict import above, below, by_name, checked, final, need
+from dts_reproduction.reproduce.cli.arguments import doc_summary
+from dts_reproduction.reproduce.cli.figure import regret_figure
+from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.studies.paper_panels import (
     FIG1_PANELS as PANELS,  # shared with Fig. 2, which reads these panels' runs
 )
 
@@ -54,7 +55,7 @@ def claims(results) -> list[dict]:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    regret_figure("fig1_mslr", doc_summary(__doc__), PANELS, HORIZON, claims, argv)
+    regret_figure(FIG1, doc_summary(__doc__), PANELS, HORIZON, claims, argv)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.algorithms import get_algorithm
-from dts_reproduction.reproduce.claims import (
+from dts_reproduction.reproduce.claims.registry import FIG2
+from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
     Estimate,
@@ -30,24 +31,24 @@ from dts_reproduction.reproduce.claims import (
     within_factor,
     worst,
 )
-from dts_reproduction.reproduce.cli import doc_summary
-from dts_reproduction.reproduce.experiment import (
+from dts_reproduction.reproduce.cli.arguments import doc_summary
+from dts_reproduction.reproduce.cli.figure import figure_main
+from dts_reproduction.reproduce.harness.runner import chunk_plan, chunk_shapes, validate_line
+from dts_reproduction.reproduce.harness.store import inspect_chunk
+from dts_reproduction.reproduce.output.plotting import FIGURE_WIDTH, Z_95, bars_axes, figure_legend, setup_theme
+from dts_reproduction.reproduce.output.tables import print_table, write_table
+from dts_reproduction.reproduce.studies.experiment import (
     curves_and_stores,
     evidence_note,
     print_checks,
     save_figure_with_claims,
     simulate_panels,
 )
-from dts_reproduction.reproduce.figure_cli import figure_main
-from dts_reproduction.reproduce.harness.runner import chunk_plan, chunk_shapes, validate_line
-from dts_reproduction.reproduce.harness.store import inspect_chunk
-from dts_reproduction.reproduce.paper_config import HORIZON
-from dts_reproduction.reproduce.paper_panels import FIG1_PANELS
-from dts_reproduction.reproduce.plotting import FIGURE_WIDTH, Z_95, bars_axes, figure_legend, setup_theme
-from dts_reproduction.reproduce.scale import power_of_ten
-from dts_reproduction.reproduce.tables import print_table, write_table
+from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.studies.paper_panels import FIG1_PANELS
+from dts_reproduction.reproduce.studies.scale import power_of_ten
 
-NAME = "fig2_regret_std"
+NAME = FIG2
 # C15a's printed numbers (Sec. 5.2): ECW-RMED's STD is "about 200%" of its mean, D-TS+'s normalised STD 13.16%.
 PAPER_ECW_STD_RATIO = 2.0
 PAPER_DTS_PLUS_STD_RATIO = 0.1316

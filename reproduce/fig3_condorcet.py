@@ -7,21 +7,13 @@ regret of StrongBorda from the same runs (a figure the paper describes but omits
 Usage: ``python reproduce/fig3_condorcet.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
-from dts_reproduction.reproduce import paper_claims as pc
-from dts_reproduction.reproduce.cli import doc_summary
-from dts_reproduction.reproduce.experiment import Panel
-from dts_reproduction.reproduce.figure_cli import regret_figure
-from dts_reproduction.reproduce.paper_config import ALL_ELEVEN, HORIZON
+from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims.registry import FIG3
+from dts_reproduction.reproduce.cli.arguments import doc_summary
+from dts_reproduction.reproduce.cli.figure import regret_figure
+from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.studies.paper_panels import FIG3_PANELS as PANELS
 
-PANELS = (
-    Panel("cyclic", "(a) Cyclic", ALL_ELEVEN, zoom=1000),
-    Panel("strong_borda", "(b) StrongBorda", ALL_ELEVEN, zoom=6000),
-    Panel("arxiv", "(c) ArXiv", ALL_ELEVEN, zoom=6000),
-    Panel("sushi", "(d) Sushi", ALL_ELEVEN, zoom=4000),
-    Panel("mslr16_condorcet", "(e) MSLR K=16, Condorcet", ALL_ELEVEN, zoom=20000),
-    Panel("mslr32_condorcet", "(f) MSLR K=32, Condorcet", ALL_ELEVEN, zoom=40000),
-    Panel("strong_borda", "(g) StrongBorda, G2W regret", ALL_ELEVEN, metric="g2w", zoom=1500),
-)
 C1_TO_C6 = (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c4_rcs_beats_rucb_ccb,
             pc.c5_same_slope_lower_constant, pc.c6_ecw_slightly_worse)
 PANEL_CLAIMS = {
@@ -40,7 +32,7 @@ def claims(results) -> list[dict]:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    regret_figure("fig3_condorcet", doc_summary(__doc__), PANELS, HORIZON, claims, argv)
+    regret_figure(FIG3, doc_summary(__doc__), PANELS, HORIZON, claims, argv)
 
 
 if __name__ == "__main__":

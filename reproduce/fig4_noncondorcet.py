@@ -8,13 +8,14 @@ shuffled in every run, and on Gap also ECW-RMED with the matrix's own arm order 
 Usage: ``python reproduce/fig4_noncondorcet.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
-from dts_reproduction.reproduce import paper_claims as pc
-from dts_reproduction.reproduce.claims import HOLDS, above, at, by_name, checked, final, need, ratio_of, worst
-from dts_reproduction.reproduce.cli import doc_summary
-from dts_reproduction.reproduce.figure_cli import regret_figure
-from dts_reproduction.reproduce.paper_config import HORIZON
-from dts_reproduction.reproduce.paper_panels import FIG4_PANELS as PANELS  # shared with the large-scale study
-from dts_reproduction.reproduce.paper_panels import FIXED_ORDER_ECW
+from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims.registry import FIG4
+from dts_reproduction.reproduce.claims.verdict import HOLDS, above, at, by_name, checked, final, need, ratio_of, worst
+from dts_reproduction.reproduce.cli.arguments import doc_summary
+from dts_reproduction.reproduce.cli.figure import regret_figure
+from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.studies.paper_panels import FIG4_PANELS as PANELS  # shared with the large-scale study
+from dts_reproduction.reproduce.studies.paper_panels import FIXED_ORDER_ECW
 
 C8_C9 = (pc.c8_condorcet_methods_fail, pc.c9_beat_ccb_scb)
 PANEL_CLAIMS = {
@@ -71,7 +72,7 @@ def claims(results) -> list[dict]:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    regret_figure("fig4_noncondorcet", doc_summary(__doc__), PANELS, HORIZON, claims, argv)
+    regret_figure(FIG4, doc_summary(__doc__), PANELS, HORIZON, claims, argv)
 
 
 if __name__ == "__main__":

@@ -16,26 +16,31 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.claims import SUBSTANTIAL_SHARE, above, by_name, checked, exceeds, mean_se, need, worst
-from dts_reproduction.reproduce.cli import doc_summary
-from dts_reproduction.reproduce.experiment import (
-    Panel,
+from dts_reproduction.reproduce.claims.registry import FIG5
+from dts_reproduction.reproduce.claims.verdict import (
+    SUBSTANTIAL_SHARE,
+    above,
+    by_name,
+    checked,
+    exceeds,
+    mean_se,
+    need,
+    worst,
+)
+from dts_reproduction.reproduce.cli.arguments import doc_summary
+from dts_reproduction.reproduce.cli.figure import figure_main
+from dts_reproduction.reproduce.output.plotting import FIGURE_WIDTH, figure_legend, setup_theme, shares_axes
+from dts_reproduction.reproduce.output.tables import write_table
+from dts_reproduction.reproduce.studies.experiment import (
     evidence_note,
     print_checks,
     save_figure_with_claims,
     simulate_panels,
 )
-from dts_reproduction.reproduce.figure_cli import figure_main
-from dts_reproduction.reproduce.paper_config import HORIZON
-from dts_reproduction.reproduce.plotting import FIGURE_WIDTH, figure_legend, setup_theme, shares_axes
-from dts_reproduction.reproduce.tables import write_table
+from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.studies.paper_panels import FIG5_PANELS as PANELS
 
-NAME = "fig5_diversity"
-ALGORITHMS = ("dts", "dts_plus", "ecw_rmed")
-PANELS = (
-    Panel("nc_cyclic", "(a) Non-Condorcet Cyclic", ALGORITHMS),
-    Panel("mslr16_noncondorcet", "(b) MSLR K=16, non-Condorcet", ALGORITHMS),
-)
+NAME = FIG5
 SAMPLE_PATH_RUN = 0
 
 

@@ -11,18 +11,20 @@ Claim checked: C16.  Usage: ``python reproduce/fig6_delay.py [--quick] [--runs N
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from dts_reproduction.reproduce.claims import CLEAR_FACTOR, above, by_name, checked, final, need, ratio_of, worst
-from dts_reproduction.reproduce.cli import doc_summary
-from dts_reproduction.reproduce.experiment import (
-    Panel,
-    evidence_note,
-    print_checks,
-    save_figure_with_claims,
-    simulate_panels,
+from dts_reproduction.reproduce.claims.registry import FIG6
+from dts_reproduction.reproduce.claims.verdict import (
+    CLEAR_FACTOR,
+    above,
+    by_name,
+    checked,
+    final,
+    need,
+    ratio_of,
+    worst,
 )
-from dts_reproduction.reproduce.figure_cli import figure_main
-from dts_reproduction.reproduce.paper_config import DELAY_GRID, HORIZON
-from dts_reproduction.reproduce.plotting import (
+from dts_reproduction.reproduce.cli.arguments import doc_summary
+from dts_reproduction.reproduce.cli.figure import figure_main
+from dts_reproduction.reproduce.output.plotting import (
     FIGURE_WIDTH,
     INTERVAL_NOTE,
     bootstrap_interval,
@@ -30,25 +32,25 @@ from dts_reproduction.reproduce.plotting import (
     parameter_axes,
     setup_theme,
 )
-from dts_reproduction.reproduce.tables import print_table, write_table
+from dts_reproduction.reproduce.output.tables import print_table, write_table
+from dts_reproduction.reproduce.studies.experiment import (
+    evidence_note,
+    print_checks,
+    save_figure_with_claims,
+    simulate_panels,
+)
+from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.studies.paper_panels import FIG6_ALGORITHMS as ALGORITHMS
+from dts_reproduction.reproduce.studies.paper_panels import FIG6_DATASETS as DATASETS
+from dts_reproduction.reproduce.studies.paper_panels import FIG6_PANELS as PANELS
+from dts_reproduction.reproduce.studies.paper_panels import delay_panels
 
-NAME = "fig6_delay"
-ALGORITHMS = ("ecw_rmed", "dts", "dts_plus")
-DATASETS = (("mslr5_condorcet", "(a) MSLR K=5, Condorcet"), ("nc_cyclic", "(b) Non-Condorcet Cyclic"))
+NAME = FIG6
 # C16 (Sec. 5.2): on Non-Condorcet Cyclic ECW-RMED overtakes D-TS and D-TS+ "once d exceeds roughly 300";
 # read as: below both at the smallest delay of the grid, above both from some delay in this range on.
 CROSSOVER_RANGE = (100, 1000)
 
 
-def delay_panels(horizon: int) -> list[Panel]:
-    """One panel per (dataset, delay) for every delay of the grid below the horizon (a delay of T or more
-    would deliver no feedback at all), and d = 1 (no delay) at any horizon, T = 1 included."""
-    return [Panel(dataset, f"{title}|{d}", ALGORITHMS, delay=d)
-            for dataset, title in DATASETS for d in DELAY_GRID if d == 1 or d < horizon]
-
-
-# The panels at the paper's horizon (the script rebuilds them for --horizon).
-PANELS = delay_panels(HORIZON)
 
 
 def delay_table(results) -> pd.DataFrame:

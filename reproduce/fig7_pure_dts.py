@@ -6,7 +6,8 @@ linear regret while D-TS does not; (c) on the 5-armed MSLR sets pure D-TS does a
 than D-TS.  Usage: ``python reproduce/fig7_pure_dts.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
-from dts_reproduction.reproduce.claims import (
+from dts_reproduction.reproduce.claims.registry import FIG7
+from dts_reproduction.reproduce.claims.verdict import (
     LINEAR_GROWTH,
     above,
     at_most,
@@ -19,18 +20,10 @@ from dts_reproduction.reproduce.claims import (
     under,
     worst,
 )
-from dts_reproduction.reproduce.cli import doc_summary
-from dts_reproduction.reproduce.experiment import Panel
-from dts_reproduction.reproduce.figure_cli import regret_figure
-from dts_reproduction.reproduce.paper_config import HORIZON
-
-ALGORITHMS = ("pure_dts", "dts", "dts_plus")
-PANELS = (
-    Panel("strong_borda", "(a) StrongBorda", ALGORITHMS),
-    Panel("nc_cyclic", "(b) Non-Condorcet Cyclic", ALGORITHMS, zoom=6000),
-    Panel("mslr5_condorcet", "(c) MSLR K=5, Condorcet", ALGORITHMS),
-    Panel("mslr5_noncondorcet", "(d) MSLR K=5, non-Condorcet", ALGORITHMS),
-)
+from dts_reproduction.reproduce.cli.arguments import doc_summary
+from dts_reproduction.reproduce.cli.figure import regret_figure
+from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.studies.paper_panels import FIG7_PANELS as PANELS
 
 
 def claims(results) -> list[dict]:
@@ -64,7 +57,7 @@ def claims(results) -> list[dict]:
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    regret_figure("fig7_pure_dts", doc_summary(__doc__), PANELS, HORIZON, claims, argv)
+    regret_figure(FIG7, doc_summary(__doc__), PANELS, HORIZON, claims, argv)
 
 
 if __name__ == "__main__":

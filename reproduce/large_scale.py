@@ -17,10 +17,10 @@ listed, never computed, and the claims that need them read "not measured", as fo
 Usage: ``python reproduce/large_scale.py [--plot-only] [--algorithms NAME ...] [--datasets NAME ...] [--max-hours H]
 ...``.
 
-The study's lines are declared in ``reproduce.large_scale_panels``, its plan and budget in
-``reproduce.large_scale_plan``, its tables and claims in ``reproduce.large_scale_claims``; they are simulated, stored
-and loaded by the figures' shared step (``reproduce.experiment.simulate_lines``).  This script holds the command line
-and the figure.
+The study's lines are declared in ``reproduce.studies.large_scale_panels``, its plan and budget in
+``reproduce.studies.large_scale_plan``, its tables and claims in ``reproduce.claims.large_scale``; they are
+simulated, stored and loaded by the figures' shared step (``reproduce.studies.experiment.simulate_lines``).
+This script holds the command line and the figure.
 """
 
 import math
@@ -31,8 +31,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from dts_reproduction.reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX
-from dts_reproduction.reproduce.cli import (
+from dts_reproduction.reproduce.claims.large_scale import claims, final_rows, g2w_final
+from dts_reproduction.reproduce.claims.verdict import QUICK_PREFIX, REDUCED_PREFIX
+from dts_reproduction.reproduce.cli.arguments import (
     add_line_selection,
     build_parser,
     check_selection,
@@ -42,24 +43,7 @@ from dts_reproduction.reproduce.cli import (
     resolve,
     selected,
 )
-from dts_reproduction.reproduce.experiment import panel_results, simulate_lines, write_claims
-from dts_reproduction.reproduce.large_scale_claims import claims, final_rows, g2w_final
-from dts_reproduction.reproduce.large_scale_panels import (
-    MSLR_MATRICES,
-    NESTED,
-    all_curves,
-    arms,
-    available,
-)
-from dts_reproduction.reproduce.large_scale_plan import (
-    estimated_hours,
-    lines_table,
-    planned_panels,
-    study_costs,
-    within_budget,
-)
-from dts_reproduction.reproduce.paper_config import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
-from dts_reproduction.reproduce.plotting import (
+from dts_reproduction.reproduce.output.plotting import (
     FIGURE_WIDTH,
     PANEL_HEIGHT,
     bootstrap_interval,
@@ -71,7 +55,23 @@ from dts_reproduction.reproduce.plotting import (
     setup_theme,
     style,
 )
-from dts_reproduction.reproduce.tables import OVER_BUDGET, print_table, write_table
+from dts_reproduction.reproduce.output.tables import OVER_BUDGET, print_table, write_table
+from dts_reproduction.reproduce.studies.experiment import panel_results, simulate_lines, write_claims
+from dts_reproduction.reproduce.studies.large_scale_panels import (
+    MSLR_MATRICES,
+    NESTED,
+    all_curves,
+    arms,
+    available,
+)
+from dts_reproduction.reproduce.studies.large_scale_plan import (
+    estimated_hours,
+    lines_table,
+    planned_panels,
+    study_costs,
+    within_budget,
+)
+from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
 
 NAME = "large_scale"
 # Panels (a)-(d) start where their curves part: below t = 100 and a regret of 100 every algorithm is still in

@@ -15,11 +15,11 @@ import pandas as pd
 
 from dts_reproduction.data import load_dataset
 from dts_reproduction.data.build_matrices import TABLE9
-from dts_reproduction.reproduce.cli import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.atomic import write_text_atomic
 from dts_reproduction.reproduce.harness.limits import check_output_folder
 from dts_reproduction.reproduce.harness.paths import FIGURES, QUICK
-from dts_reproduction.reproduce.tables import write_table
+from dts_reproduction.reproduce.output.tables import write_table
 
 NAME = "table9_mslr_subsets"
 # App. D: "pairs whose preference probability is within 0.003 of 1/2 were eliminated".

@@ -11,7 +11,7 @@ import time
 
 from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.cli import doc_summary, main_guard
+from dts_reproduction.reproduce.cli.arguments import doc_summary, main_guard
 from dts_reproduction.reproduce.harness.runner import run_one
 
 HORIZON = 100  # slots of each warming run: enough to reach every kernel's first call

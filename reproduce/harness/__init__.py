@@ -5,5 +5,5 @@ checked per-run results, independent of any command line (docs/harness.md, "Modu
 ``locks`` (several runs on one results folder), ``atomic`` (every file write), ``paths`` (where inputs and
 outputs live), ``limits`` (the bounds and folder checks the harness applies to its inputs), ``backends``
 (the joblib backends and a dask cluster for a block of work) and ``interrupt`` (stopping on a signal).
-The command line (``reproduce.cli``) imports this package, never the reverse.
+The command line (``reproduce.cli.arguments``) imports this package, never the reverse.
 """

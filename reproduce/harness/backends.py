@@ -18,7 +18,7 @@ def backend_context(options):
     """For ``options.backend`` "dask": connect to the dask scheduler at ``options.scheduler`` or start a
     loopback LocalCluster of ``options.local_cluster`` worker processes for the duration of the block; a
     no-op for the local backends.  ``options`` is any object with these attributes (``local_cluster`` may be
-    absent), such as the namespace ``reproduce.cli.resolve`` returns.  An unreachable scheduler, or one
+    absent), such as the namespace ``reproduce.cli.arguments.resolve`` returns.  An unreachable scheduler, or one
     without any worker, is a ValueError after ``SCHEDULER_TIMEOUT_S`` seconds; "dask" without either is a
     ValueError."""
     backend, scheduler = options.backend, options.scheduler

@@ -1,6 +1,6 @@
 """Stopping a run cleanly on SIGTERM, SIGINT or SIGHUP (docs/harness.md, "Signals").
 
-``catch_signals()`` (called by ``reproduce.cli.main_guard``) turns the first of these signals into an
+``catch_signals()`` (called by ``reproduce.cli.arguments.main_guard``) turns the first of these signals into an
 ``Interrupted`` exception in the main thread and ignores any further one while the run winds down: the
 runner stops its workers and re-raises ``Interrupted`` with the number of chunks stored, and
 ``main_guard`` prints it as one line and exits with 128 + the signal number (130 for SIGINT, 143 for
@@ -81,9 +81,10 @@ def _on_signal(signum, _frame):
 
 
 def ignore_signals_while_exiting() -> None:
-    """Call when the run is over (``reproduce.cli.main_guard``): SIGTERM, SIGINT and SIGHUP are then ignored while
-    the interpreter exits (joining loky's threads for a few seconds, closing a cluster), as they are once a signal
-    stopped the run; they raised inside those joins, a traceback.  Everything is stored and printed by then."""
+    """Call when the run is over (``reproduce.cli.arguments.main_guard``): SIGTERM, SIGINT and SIGHUP are then
+    ignored while the interpreter exits (joining loky's threads for a few seconds, closing a cluster), as they are
+    once a signal stopped the run; they raised inside those joins, a traceback.  Everything is stored and printed
+    by then."""
     for signum in SIGNALS:
         signal.signal(signum, signal.SIG_IGN)
 

@@ -48,7 +48,7 @@ from dts_reproduction.reproduce.harness.store import (
     save_matrix,
 )
 from dts_reproduction.reproduce.harness.workers import init_loky_worker, remove_stale_files, start_resource_trackers
-from dts_reproduction.reproduce.paper_config import ROOT_SEED
+from dts_reproduction.reproduce.studies.paper_config import ROOT_SEED
 
 FORMAT_VERSION = 1
 CHECKPOINTS_PER_DECADE = 40
@@ -426,7 +426,7 @@ class _Task:
 
 
 class WorkFailed(OSError):
-    """A failure while working, not bad input (``reproduce.cli.main_guard``: one line, exit status 1): a
+    """A failure while working, not bad input (``reproduce.cli.arguments.main_guard``: one line, exit status 1): a
     worker process died, or a chunk this run stored was gone before it was read back."""
 
 

@@ -9,10 +9,10 @@ import pytest
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import fig5_diversity
-from dts_reproduction.reproduce.experiment import panel_curves
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import load_line
-from dts_reproduction.reproduce.paper_config import HORIZON, ROOT_SEED
+from dts_reproduction.reproduce.studies.experiment import panel_curves
+from dts_reproduction.reproduce.studies.paper_config import HORIZON, ROOT_SEED
 from tests.bench_scripts import bench_script
 
 
@@ -63,8 +63,8 @@ def test_large_scale_prints_every_line_with_its_estimate_and_plan(capsys):
     plan takes it, and the totals of the planned and the over-budget estimates in the last line."""
     from types import SimpleNamespace
 
-    from dts_reproduction.reproduce import large_scale_panels, large_scale_plan
-    from dts_reproduction.reproduce.paper_config import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
+    from dts_reproduction.reproduce.studies import large_scale_panels, large_scale_plan
+    from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
 
     _paper_cost().main(["--large-scale"])
     out = capsys.readouterr().out.splitlines()
@@ -88,7 +88,7 @@ def test_large_scale_prints_every_line_with_its_estimate_and_plan(capsys):
 def test_probe_runs_and_their_extrapolation(monkeypatch):
     """``run_cost.probe_seconds`` times run 0 over probe / 10 and over probe slots after a 2-slot compile run;
     ``extrapolated_seconds`` extends the last 90 % of the probe's cost per slot to the horizon."""
-    from dts_reproduction.reproduce import run_cost
+    from dts_reproduction.reproduce.studies import run_cost
 
     calls, clock = [], iter([0.0, 1.5, 10.0, 16.0])
     monkeypatch.setattr(run_cost, "run_one", lambda dataset, spec, params, slots, run, seed, delay: calls.append(
@@ -105,8 +105,8 @@ def test_large_scale_probe_writes_one_row_per_missing_line_and_resumes(tmp_path,
     """--large-scale --probe: each missing line of T >= the probe length gets one row (shared by its T = 1e8
     line), claim lines first, written as soon as it is measured; a stored line, a line the bench prices above
     --max-probe-seconds and a line already probed get none; the plan then takes its estimate from the row."""
-    from dts_reproduction.reproduce import large_scale_plan
     from dts_reproduction.reproduce.harness.runner import Line, line_key
+    from dts_reproduction.reproduce.studies import large_scale_plan
 
     paper_cost = _paper_cost()
     missing = Line("mslr136_navigational", "dts", 10**7, 50, (("sampling", "fast"),), "D-TS")

@@ -33,7 +33,7 @@ from dts_reproduction.reproduce import (
     verify,
     warm_cache,
 )
-from dts_reproduction.reproduce.cli import COMPUTE_FLAGS, doc_summary
+from dts_reproduction.reproduce.cli.arguments import COMPUTE_FLAGS, doc_summary
 from dts_reproduction.reproduce.harness.paths import ROOT
 from tests.bench_scripts import bench_script
 

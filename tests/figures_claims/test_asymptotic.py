@@ -1,4 +1,4 @@
-"""The asymptotic study (reproduce/asymptotic.py, reproduce/decades.py): slopes per decade against a plain
+"""The asymptotic study (reproduce/asymptotic.py, reproduce/studies/decades.py): slopes per decade against a plain
 reference, trapped runs, the limit fit, the bound's optimal allocation worked by hand, the chunking of its lines,
 and its stored runs, whose first 1e6 slots are those of the stored T = 1e6 fast-path runs bit for bit."""
 
@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import asymptotic, decades
-from dts_reproduction.reproduce.experiment import panel_curves, stored_line
+from dts_reproduction.reproduce import asymptotic
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
-from dts_reproduction.reproduce.paper_config import ROOT_SEED
-from dts_reproduction.reproduce.regret_bound import (
+from dts_reproduction.reproduce.studies import decades
+from dts_reproduction.reproduce.studies.experiment import panel_curves, stored_line
+from dts_reproduction.reproduce.studies.paper_config import ROOT_SEED
+from dts_reproduction.reproduce.studies.regret_bound import (
     condorcet_allocation,
     condorcet_lower_bound,
     kl_to_half,

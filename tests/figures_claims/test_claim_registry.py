@@ -1,4 +1,4 @@
-"""reproduce/claim_registry.py: one claim is defined once.  Every claim id the committed claims tables produce is
+"""reproduce/claims/registry.py: one claim is defined once.  Every claim id the committed claims tables produce is
 registered, every registered claim is produced by each figure it names, its statement is written exactly once in
 the sources under reproduce/ and no other literal there copies part of it, and the registry imports nothing from
 the project.  The last test runs the same checks on made-up inputs to show that they catch an unregistered id, an
@@ -7,14 +7,14 @@ unproduced claim, a copied statement and a copied part of one."""
 import ast
 from pathlib import Path
 
-from dts_reproduction.reproduce import report
-from dts_reproduction.reproduce.c19_summary import c19_rows
-from dts_reproduction.reproduce.claim_registry import EVERY_CLAIM, claim_id
+from dts_reproduction.reproduce.claims.c19 import c19_rows
+from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, claim_id
+from dts_reproduction.reproduce.output import report
 from tests.harness.test_layout import imports
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "figures"
-REGISTRY = ROOT / "reproduce" / "claim_registry.py"
+REGISTRY = ROOT / "reproduce" / "claims" / "registry.py"
 
 
 def produced(folder: Path) -> set[tuple[str, str]]:
@@ -105,7 +105,7 @@ def test_every_statement_is_written_once_under_reproduce():
 
 def test_the_registry_imports_nothing_from_the_project():
     """So that every checking, collecting or rendering module can import it (never the report, nor a figure)."""
-    found = imports(ast.parse(REGISTRY.read_text()), "dts_reproduction.reproduce.claim_registry")
+    found = imports(ast.parse(REGISTRY.read_text()), "dts_reproduction.reproduce.claims.registry")
     assert not {name for name in found if name.split(".")[0] == "dts_reproduction"}
 
 

@@ -1,4 +1,4 @@
-"""The claim estimates and verdicts of reproduce/claims.py on synthetic runs with known means and errors."""
+"""The claim estimates and verdicts of reproduce/claims/verdict.py on synthetic runs with known means and errors."""
 
 from types import SimpleNamespace
 
@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dts_reproduction.reproduce.claims import (
+from dts_reproduction.reproduce.claims.verdict import (
     DIRECTION_ONLY,
     FACTOR_BORDERLINE,
     FAILS,
@@ -187,7 +187,7 @@ def panel(**means):
 
 def test_c9_is_not_measured_while_d_ts_plus_is_missing_from_a_panel_that_draws_it():
     """C9 used to check D-TS alone when D-TS+ was not computed yet, and report that as the claim's verdict."""
-    from dts_reproduction.reproduce.paper_claims import c9_beat_ccb_scb
+    from dts_reproduction.reproduce.claims.paper import c9_beat_ccb_scb
 
     partial = panel(dts=100.0, ccb=500.0, scb=500.0)
     row = c9_beat_ccb_scb("Fig. 1 (b)", partial)
@@ -225,7 +225,7 @@ def test_std_over_own_mean_resamples_std_and_mean_together():
 def test_asymptotic_slope_span_sees_only_the_late_slope():
     """A curve whose slope per ln t drops from 40 to 5 half a decade before T: the last decade mixes both,
     the last half decade (ASYMPTOTIC_SPAN, used by C5-C7) gives the late one."""
-    from dts_reproduction.reproduce.claims import ASYMPTOTIC_SPAN
+    from dts_reproduction.reproduce.claims.verdict import ASYMPTOTIC_SPAN
 
     t = np.geomspace(1e4, 1e6, 81)
     knee = 1e6 / np.sqrt(10.0)
@@ -238,8 +238,8 @@ def test_asymptotic_slope_span_sees_only_the_late_slope():
 def test_c2_and_c4_read_their_words_with_the_shared_factors():
     """C2 ("much better") needs every baseline CLEAR_FACTOR above both D-TS variants; C4's "limited"
     improvement holds under either reading (x1.5, or below D-TS's own gain over RCS)."""
-    from dts_reproduction.reproduce.claims import CLEAR_FACTOR
-    from dts_reproduction.reproduce.paper_claims import ALL_ELEVEN, c2_lowest, c4_rcs_beats_rucb_ccb
+    from dts_reproduction.reproduce.claims.paper import ALL_ELEVEN, c2_lowest, c4_rcs_beats_rucb_ccb
+    from dts_reproduction.reproduce.claims.verdict import CLEAR_FACTOR
 
     base = {name: 1000.0 for name in ALL_ELEVEN}
     assert c2_lowest("p", panel(**{**base, "dts": 500.0, "dts_plus": 500.0}))["verdict"] == HOLDS
@@ -257,7 +257,7 @@ def test_c12_a_reversal_within_the_noise_at_the_last_checkpoints_does_not_fail()
     """C12 used to FAIL K = 16 because ECW-RMED's mean dipped below D-TS+'s at the last checkpoints by 0.3
     standard errors; the rule now applies at every checkpoint, so that is 'opposite order, not significant',
     and only a significant reversal FAILS."""
-    from dts_reproduction.reproduce.claims import OPPOSITE_NOT_SIGNIFICANT
+    from dts_reproduction.reproduce.claims.verdict import OPPOSITE_NOT_SIGNIFICANT
     from dts_reproduction.reproduce.fig4_noncondorcet import c12_rows
 
     t = np.array([1000, 10_000, 100_000, 1_000_000])
@@ -279,7 +279,7 @@ def test_c12_a_reversal_within_the_noise_at_the_last_checkpoints_does_not_fail()
 def test_slope_of_a_sparse_horizon_grid_uses_its_last_three_points():
     """SAVAGE's points are separate runs at T = ..., 1e5, 3e5, 1e6: a half-decade span holds one of them,
     which gave a NaN slope and a FAILS for C7's G2W part."""
-    from dts_reproduction.reproduce.claims import ASYMPTOTIC_SPAN
+    from dts_reproduction.reproduce.claims.verdict import ASYMPTOTIC_SPAN
 
     t = np.array([10_000, 30_000, 100_000, 300_000, 1_000_000])
     res = curve(np.outer(np.random.default_rng(4).uniform(0.9, 1.1, 30), 7.0 * np.log(t)), t)
@@ -298,9 +298,9 @@ def test_claims_of_a_run_below_the_paper_scale_are_marked_not_evidence(tmp_path,
     into REPORT.md and the README); now any panel with fewer runs or a shorter horizon than the paper's
     marks them, and C19 (computed by the report from that figure's tables) follows its figure."""
     from dts_reproduction.reproduce import fig1_mslr
-    from dts_reproduction.reproduce.cli import build_parser, resolve
-    from dts_reproduction.reproduce.experiment import evidence_note
-    from dts_reproduction.reproduce.report import marked_like
+    from dts_reproduction.reproduce.cli.arguments import build_parser, resolve
+    from dts_reproduction.reproduce.output.report import marked_like
+    from dts_reproduction.reproduce.studies.experiment import evidence_note
 
     args = resolve(build_parser("fig1", fig1_mslr.HORIZON).parse_args(
         [*flags, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")]))

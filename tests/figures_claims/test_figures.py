@@ -8,8 +8,10 @@ from pandas import testing as pd_testing
 
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import fig2_regret_std, fig5_diversity, fig6_delay, table9_mslr_subsets
-from dts_reproduction.reproduce.claims import FAILS, HOLDS
+from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS
 from dts_reproduction.reproduce.harness.runner import Line, run_lines
+from dts_reproduction.reproduce.studies.paper_config import DELAY_GRID
+from dts_reproduction.reproduce.studies.paper_panels import delay_panels
 
 
 def result(dataset, algorithm, final, self_counts=None, checkpoints=None, regret=None, horizon=1000):
@@ -31,10 +33,10 @@ def test_winner_shares_are_fractions_of_the_winners_self_comparisons():
 
 
 def test_delay_panels_leave_out_delays_of_the_horizon_or_more():
-    delays = {panel.delay for panel in fig6_delay.delay_panels(1000)}
-    assert delays == {d for d in fig6_delay.DELAY_GRID if d < 1000}
+    delays = {panel.delay for panel in delay_panels(1000)}
+    assert delays == {d for d in DELAY_GRID if d < 1000}
     # d = 1 is no delay: kept at T = 1 (an empty grid stopped --horizon 1 with KeyError 'panel')
-    assert {panel.delay for panel in fig6_delay.delay_panels(1)} == {1}
+    assert {panel.delay for panel in delay_panels(1)} == {1}
 
 
 def grid(values):
@@ -155,7 +157,11 @@ def curve(name, t, regret, algorithm="dts"):
 def test_bootstrap_interval_is_the_percentile_interval_of_resampled_means():
     """Against a plain numpy bootstrap with the same draws: resample the runs, take the mean, the 2.5% and
     97.5% percentiles; per point of a curve and for one value per run."""
-    from dts_reproduction.reproduce.plotting import BAND_BOOTSTRAP_RESAMPLES, BAND_BOOTSTRAP_SEED, bootstrap_interval
+    from dts_reproduction.reproduce.output.plotting import (
+        BAND_BOOTSTRAP_RESAMPLES,
+        BAND_BOOTSTRAP_SEED,
+        bootstrap_interval,
+    )
 
     values = np.random.default_rng(3).lognormal(0.0, 2.0, size=(37, 4))
     draws = np.random.default_rng(BAND_BOOTSTRAP_SEED).integers(0, 37, size=(BAND_BOOTSTRAP_RESAMPLES, 37))
@@ -172,7 +178,7 @@ def test_bootstrap_interval_is_the_percentile_interval_of_resampled_means():
 def test_bootstrap_interval_respects_a_heavy_tail():
     """One huge run among many small ones (SCB on Cyclic): mean +- 1.96 s.e. reaches below zero, the
     percentile interval stays within the values and is asymmetric around the mean."""
-    from dts_reproduction.reproduce.plotting import Z_95, bootstrap_interval
+    from dts_reproduction.reproduce.output.plotting import Z_95, bootstrap_interval
 
     values = np.concatenate([np.full(199, 10.0), [1e5]])
     mean, se = values.mean(), values.std(ddof=1) / np.sqrt(values.size)
@@ -189,7 +195,7 @@ def test_slope_reference_is_never_above_the_curve_it_is_anchored_to(slope):
     range and touches it."""
     import matplotlib.pyplot as plt
 
-    from dts_reproduction.reproduce.plotting import REFERENCE_DECADES, curve_frame, regret_axes
+    from dts_reproduction.reproduce.output.plotting import REFERENCE_DECADES, curve_frame, regret_axes
 
     t = np.unique(np.geomspace(1, 1e6, 60).astype(int))
     steep = 3.0 * t ** 0.4 + 50 * np.log(t)  # slope in ln t grows from ~50 to ~500
@@ -208,7 +214,7 @@ def test_slope_reference_is_never_above_the_curve_it_is_anchored_to(slope):
 
 def captured_regret_figure(monkeypatch, zooms):
     """The figure ``plot_regret_panels`` draws for three synthetic panels with ``zooms``, kept open."""
-    from dts_reproduction.reproduce import plotting
+    from dts_reproduction.reproduce.output import plotting
 
     kept = []
     monkeypatch.setattr(plotting, "save_figure", lambda fig, stem: kept.append(fig))
@@ -252,7 +258,7 @@ def test_fig2_log_axis_labels_a_tick_at_or_below_every_bar():
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from dts_reproduction.reproduce.plotting import bars_axes
+    from dts_reproduction.reproduce.output.plotting import bars_axes
 
     for values in ([57.6, 0.43, 0.31, 0.29, 1.3, 0.3, 34.0, 0.29, 0.31, 0.22, 0.32],
                    [6.2e-4, 0.068, 0.018, 0.012, 0.10, 0.14, 0.34, 0.46, 2.3, 0.25, 0.25]):
@@ -278,7 +284,7 @@ def test_log_axis_leaves_a_zero_bar_below_it(values):
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from dts_reproduction.reproduce.plotting import bars_axes
+    from dts_reproduction.reproduce.output.plotting import bars_axes
 
     table = pd.DataFrame({"label": ["A", "B", "C"], "y": values, "ci": [0.0, 0.1, 0.5], "color": ["C0"] * 3})
     fig, ax = plt.subplots()
@@ -310,7 +316,7 @@ def test_fig5_boxes_are_in_the_legend_and_beside_the_bars():
     import matplotlib.pyplot as plt
     from matplotlib.patches import PathPatch
 
-    from dts_reproduction.reproduce.plotting import SHARE_KINDS, shares_axes
+    from dts_reproduction.reproduce.output.plotting import SHARE_KINDS, shares_axes
 
     fig, ax = plt.subplots()
     shares_axes(ax, shares_frame(), "t", 0)
@@ -328,7 +334,7 @@ def test_fig6_draws_a_log_y_axis_with_the_bootstrap_interval():
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from dts_reproduction.reproduce.plotting import parameter_axes
+    from dts_reproduction.reproduce.output.plotting import parameter_axes
 
     table = pd.DataFrame({"label": "dts", "delay": [1, 10, 100], "mean": [500.0, 600.0, 5e4],
                           "ci95_low": [450.0, 580.0, 3e4], "ci95_high": [560.0, 640.0, 9e4]})
@@ -346,7 +352,7 @@ def test_zoomed_row_is_presentation_only(tmp_path):
     drawn is the same."""
     from matplotlib import image
 
-    from dts_reproduction.reproduce.plotting import plot_regret_panels
+    from dts_reproduction.reproduce.output.plotting import plot_regret_panels
     lines = [Line(dataset="gap", algorithm=a, horizon=300, runs=2) for a in ("dts", "btm")]
     results = [("gap", run_lines(lines, "zoom", tmp_path, seed=2, n_jobs=1, progress=False))]
     plain = plot_regret_panels(results, tmp_path / "plain", ncols=1)
@@ -368,8 +374,8 @@ def test_a_preset_line_is_dash_dotted_and_a_long_line_has_open_markers():
     dash-dotted, a line beyond LARGE_SCALE_HORIZON has open markers, the defaults (with the exact fast paths)
     are solid."""
     from dts_reproduction.core import constants
-    from dts_reproduction.reproduce.paper_config import LARGE_SCALE_HORIZON
-    from dts_reproduction.reproduce.plotting import style
+    from dts_reproduction.reproduce.output.plotting import style
+    from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_HORIZON
 
     def look(algorithm, params=(), horizon=10**6):
         return style(SimpleNamespace(line=Line("mslr136_perfect", algorithm, horizon, 1, tuple(params))))

@@ -1,4 +1,4 @@
-"""The asymptotic regret lower bounds of reproduce/regret_bound.py against closed forms, a brute-force LP and
+"""The asymptotic regret lower bounds of reproduce/studies/regret_bound.py against closed forms, a brute-force LP and
 the program over every alternative, enumerated."""
 
 import json
@@ -10,8 +10,9 @@ import pytest
 from scipy.optimize import linprog
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.lower_bounds import CACHE_NAME, lower_bound, main
-from dts_reproduction.reproduce.regret_bound import (
+from dts_reproduction.reproduce.lower_bounds import main
+from dts_reproduction.reproduce.studies.lower_bounds import CACHE_NAME, lower_bound
+from dts_reproduction.reproduce.studies.regret_bound import (
     TIE_TOLERANCE,
     Family,
     condorcet_lower_bound,
@@ -219,7 +220,7 @@ def test_cache_of_an_older_method_is_recomputed_and_other_folders_share_the_repo
     """An entry without the current METHOD_VERSION (e.g. the version-1 bound, up to 30x too high) is
     recomputed; a results folder without the constant (--quick, --fast) takes it from the repository's
     cache instead of computing it (the exact K = 32 bound takes minutes)."""
-    import dts_reproduction.reproduce.lower_bounds as module
+    import dts_reproduction.reproduce.studies.lower_bounds as module
     expected = regret_lower_bound(load_dataset("nc_cyclic").P)
     repository, quick = tmp_path / "repository", tmp_path / "quick"
     repository.mkdir()
@@ -241,7 +242,7 @@ def test_cache_of_an_older_method_is_recomputed_and_other_folders_share_the_repo
 
 def test_a_capped_constraint_generation_is_a_named_relaxation():
     """Stopped after max_cuts generated alternatives, the value is not above the exact one and is flagged."""
-    from dts_reproduction.reproduce.regret_bound import copeland_bound_and_exactness
+    from dts_reproduction.reproduce.studies.regret_bound import copeland_bound_and_exactness
 
     P = load_dataset("mslr5_noncondorcet").P
     exact = copeland_bound_and_exactness(P)

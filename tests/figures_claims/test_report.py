@@ -1,4 +1,4 @@
-"""reproduce/report.py: every claim listed, C19 computed (reproduce/c19_summary.py), every generated block
+"""reproduce/report.py: every claim listed, C19 computed (reproduce/claims/c19.py), every generated block
 (README, docs/, bench/) current."""
 
 import dataclasses
@@ -11,11 +11,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dts_reproduction.reproduce import constants_table, report
-from dts_reproduction.reproduce.c19_summary import c19_rows
-from dts_reproduction.reproduce.claim_registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
-from dts_reproduction.reproduce.claims import HOLDS, NOT_MEASURED
-from dts_reproduction.reproduce.tables import write_table
+from dts_reproduction.reproduce import report as report_script
+from dts_reproduction.reproduce.claims.c19 import c19_rows
+from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
+from dts_reproduction.reproduce.claims.verdict import HOLDS, NOT_MEASURED
+from dts_reproduction.reproduce.output import constants_table, report
+from dts_reproduction.reproduce.output.tables import write_table
 from tests.bench_scripts import bench_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,13 +63,13 @@ def test_a_missing_block_file_is_refused_before_anything_is_written(tmp_path, ca
     readme = (tmp_path / "README.md").read_text()
     argv = ["--figures", str(ROOT / "figures"), "--readme", str(tmp_path / "README.md")]
     with pytest.raises(SystemExit) as stop:
-        report.main(argv)
+        report_script.main(argv)
     assert stop.value.code == 2 and "docs/figures.md: no such file" in capsys.readouterr().err
     for relative in set(report.BLOCK_FILES.values()) - {"README.md"}:
         (tmp_path / relative).parent.mkdir(exist_ok=True)
         (tmp_path / relative).write_text("no markers\n")
     with pytest.raises(SystemExit) as stop:
-        report.main(argv)
+        report_script.main(argv)
     error = capsys.readouterr().err.strip()
     assert stop.value.code == 2
     assert re.fullmatch(r"error: docs/figures.md has no generated block '(bounds|compute)'", error)

@@ -1,4 +1,4 @@
-"""reproduce/verdict_reasons.py: every committed verdict that is not "holds" has a reason, every reason is
+"""reproduce/claims/reasons.py: every committed verdict that is not "holds" has a reason, every reason is
 used and links to an existing docs heading, and reason texts compute their numbers from the tables."""
 
 import re
@@ -7,9 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dts_reproduction.reproduce import report
-from dts_reproduction.reproduce.claims import FAILS, HOLDS, stable_slope
-from dts_reproduction.reproduce.verdict_reasons import (
+from dts_reproduction.reproduce.claims.reasons import (
     CATEGORIES,
     REASONS,
     Numbers,
@@ -18,6 +16,8 @@ from dts_reproduction.reproduce.verdict_reasons import (
     mergedts_against_dts,
     order_and_factor,
 )
+from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS, stable_slope
+from dts_reproduction.reproduce.output import report
 
 ROOT = Path(__file__).resolve().parents[2]
 # The committed paper-scale claims tables: the defaults and the --fast reproduction.
@@ -44,7 +44,7 @@ def test_every_committed_verdict_but_holds_has_a_reason():
     missing = [(folder.name, row.claim, row.where, row.verdict) for folder, claims in committed_claims()
                for row in claims.itertuples() if report.explained(row.verdict)
                and (row.claim, row.where) not in REASONS]
-    assert not missing, f"verdicts without a reason in reproduce/verdict_reasons.py: {missing}"
+    assert not missing, f"verdicts without a reason in reproduce/claims/reasons.py: {missing}"
 
 
 def test_every_reason_is_used_by_a_committed_verdict():

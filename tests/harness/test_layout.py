@@ -1,8 +1,8 @@
-"""Which module may import which (docs/harness.md, "Module map").  The command line (``reproduce.cli``, and
-``reproduce.figure_cli`` built on it) is imported only by entry points, the scripts run as
-``python <script>.py``; the library -- the harness ``reproduce.harness``, the experiment, tables, claims and
-plotting modules -- never loads it, even through another module; the harness depends on no other
-``reproduce`` module than ``paper_config``; no figure script imports another; a table is written without
+"""Which module may import which (docs/harness.md, "Module map").  The command line (the package
+``reproduce.cli``: its parsing, and ``reproduce.cli.figure`` built on it) is imported only by entry points,
+the scripts run as ``python <script>.py``; the library -- the harness ``reproduce.harness``, the experiment,
+tables, claims and plotting modules -- never loads it, even through another module; the harness depends on no other
+``reproduce`` module than ``studies.paper_config``; no figure script imports another; a table is written without
 matplotlib; and every ``reproduce`` module a source or a test names exists in this repository (the
 installed project would otherwise answer an import of a moved module from another checkout).  Each rule is
 checked on the sources (``ast``) or in a fresh interpreter, and the checks are run on small made-up sources
@@ -16,11 +16,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = "reproduce.cli"
-COMMAND_LINE = {CLI, "reproduce.figure_cli"}  # the command line itself: parsing and the scripts' shared main
+CLI = "reproduce.cli"  # the command line itself, a package: parsing and the scripts' shared main
 FIGURE_PREFIX = "reproduce.fig"  # reproduce/fig1_mslr.py ... fig7_pure_dts.py
 HARNESS = "reproduce.harness"
-HARNESS_MAY_IMPORT = {"reproduce.paper_config"}  # besides the harness itself: the paper's constants
+HARNESS_MAY_IMPORT = {"reproduce.studies.paper_config"}  # besides the harness itself: the paper's constants
 
 
 def module_name(path: Path) -> str:
@@ -43,8 +42,8 @@ def sources_of_tests() -> dict[str, ast.Module]:
 
 
 def short(name: str) -> str:
-    """A module name without the installed package's prefix (``dts_reproduction.reproduce.cli`` -> ``reproduce.cli``),
-    as this file names modules by their folders."""
+    """A module name without the installed package's prefix (``dts_reproduction.reproduce.cli`` ->
+    ``reproduce.cli``), as this file names modules by their folders."""
     return name.removeprefix("dts_reproduction.")
 
 
@@ -83,10 +82,16 @@ def is_figure_script(module: str) -> bool:
     return module.startswith(FIGURE_PREFIX) and module[len(FIGURE_PREFIX):][:1].isdigit()
 
 
+def is_command_line(module: str) -> bool:
+    """Whether ``module`` is the command-line package or one of its modules."""
+    return module == CLI or module.startswith(f"{CLI}.")
+
+
 def cli_importers_outside_entry_points(trees: dict) -> list[str]:
     """The modules that import the command line but are neither entry points nor the command line itself."""
     return sorted(module for module, tree in trees.items()
-                  if imports(tree, module) & {CLI} and module not in COMMAND_LINE and not is_entry_point(tree))
+                  if any(map(is_command_line, imports(tree, module))) and not is_command_line(module)
+                  and not is_entry_point(tree))
 
 
 def figure_scripts_importing_figure_scripts(trees: dict) -> list[tuple[str, str]]:
@@ -133,7 +138,7 @@ def missing_reproduce_modules(trees: dict, root: Path = ROOT) -> list[tuple[str,
 def library_modules(trees: dict) -> list[str]:
     """The ``reproduce`` modules that are neither entry points nor the command line."""
     return sorted(module for module, tree in trees.items()
-                  if module.startswith("reproduce") and module not in COMMAND_LINE and not is_entry_point(tree))
+                  if module.startswith("reproduce") and not is_command_line(module) and not is_entry_point(tree))
 
 
 def loaded_after_import(modules, extra_path: Path | None = None) -> set[str]:
@@ -167,16 +172,16 @@ def test_every_reproduce_module_named_exists():
 def test_importing_the_library_never_loads_the_command_line():
     """Not even through another module (an entry point imported by a library module would bring it in)."""
     library = library_modules(sources())
-    assert {"reproduce.experiment", "reproduce.harness.runner", "reproduce.tables"} <= set(library)
+    assert {"reproduce.studies.experiment", "reproduce.harness.runner", "reproduce.output.tables"} <= set(library)
     loaded = loaded_after_import(library)
-    assert "reproduce.experiment" in loaded and not loaded & COMMAND_LINE
+    assert "reproduce.studies.experiment" in loaded and not any(map(is_command_line, loaded))
 
 
 @pytest.mark.process
 def test_a_table_is_written_without_matplotlib():
-    """reproduce.tables, and bench/step_cost.py that writes bench/step_cost.csv with it, load no matplotlib."""
-    loaded = loaded_after_import(["reproduce.tables", "step_cost"], extra_path=ROOT / "bench")
-    assert {"reproduce.tables", "step_cost"} <= loaded
+    """reproduce.output.tables, and bench/step_cost.py that writes bench/step_cost.csv with it, load no matplotlib."""
+    loaded = loaded_after_import(["reproduce.output.tables", "step_cost"], extra_path=ROOT / "bench")
+    assert {"reproduce.output.tables", "step_cost"} <= loaded
     assert not {name for name in loaded if name.split(".")[0] == "matplotlib"}
 
 
@@ -184,11 +189,12 @@ def test_the_checks_catch_what_they_guard(tmp_path):
     script = 'def main():\n    pass\n\n\nif __name__ == "__main__":\n    main()\n'
     trees = {name: ast.parse(text) for name, text in {
         "reproduce.experiment": "from reproduce.cli import resolve\n",
-        "reproduce.harness.runner": "from reproduce import plotting\nfrom reproduce.paper_config import ROOT_SEED\n",
+        "reproduce.harness.runner": ("from reproduce import plotting\n"
+                                     "from reproduce.studies.paper_config import ROOT_SEED\n"),
         "reproduce.harness.store": "from . import atomic\nfrom .. import cli\n",
         "reproduce.fig2_regret_std": "from reproduce import fig1_mslr\nimport reproduce.cli\n" + script,
-        "reproduce.fig1_mslr": "from reproduce.figure_cli import regret_figure\n" + script,
-        "reproduce.figure_cli": "from reproduce.cli import main_guard\n",
+        "reproduce.fig1_mslr": "from reproduce.cli.figure import regret_figure\n" + script,
+        "reproduce.cli.figure": "from reproduce.cli.arguments import main_guard\n",
         "reproduce.figures_of_claims": "from reproduce.fig1_mslr import PANELS\n",
     }.items()}
     assert cli_importers_outside_entry_points(trees) == ["reproduce.experiment", "reproduce.harness.store"]
@@ -210,4 +216,4 @@ def test_the_checks_catch_what_they_guard(tmp_path):
 @pytest.mark.process
 def test_the_fresh_interpreter_sees_what_a_module_loads():
     """The check behind the two fresh-interpreter rules above does see a module loaded through another."""
-    assert "reproduce.cli" in loaded_after_import(["reproduce.figure_cli"])
+    assert "reproduce.cli.arguments" in loaded_after_import(["reproduce.cli.figure"])

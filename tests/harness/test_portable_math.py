@@ -15,7 +15,7 @@ import pytest
 
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.runner import log_grid
-from dts_reproduction.reproduce.plotting import PortableInvertedLogTransform, PortableLogTransform
+from dts_reproduction.reproduce.output.plotting import PortableInvertedLogTransform, PortableLogTransform
 
 ROOT = Path(__file__).resolve().parents[2]
 # Whole numbers (checkpoints, horizons, K) and a seeded spread of reals, as the drawings and tables see them.
@@ -62,8 +62,9 @@ def test_log_grid_comes_from_the_c_library():
 
 
 def test_the_log_axis_scale_is_the_portable_one():
-    """After ``import reproduce.plotting`` every "log" axis maps data to pixels through the C library's log10 (values
-    <= 0 clipped to -1000 as matplotlib does), and back through math.pow; matplotlib still sees the name "log"."""
+    """After ``import reproduce.output.plotting`` every "log" axis maps data to pixels through the C library's log10
+    (values <= 0 clipped to -1000 as matplotlib does), and back through math.pow; matplotlib still sees the name
+    "log"."""
     fig, ax = plt.subplots()
     ax.set_xscale("log")
     transform = ax.xaxis.get_transform()

@@ -27,6 +27,7 @@ from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, ROOT
 from dts_reproduction.reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines
 from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
+from dts_reproduction.reproduce.studies.figures import SIMULATED
 
 
 def _permission_denied(path):
@@ -276,7 +277,7 @@ def test_make_all_figures_at_paper_scale_passes_stored_only():
                              capture_output=True, check=True).stdout
         return {shlex.split(line)[1]: shlex.split(line)[2:] for line in out.splitlines()
                 if line.startswith("python reproduce/")}
-    figures = ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts")
+    figures = SIMULATED
     paper = commands()
     assert all("--stored-only" in paper[f"reproduce/{script}.py"] for script in (*figures, "c18_elimination"))
     fast = commands("FAST=1")  # its runs are committed too (results/fast/): it computed any chunk missing there
@@ -347,7 +348,7 @@ def test_the_alpha_warning_is_printed_once(tmp_path):
 
 def test_a_cache_of_lower_bounds_that_is_not_json_is_named_once(tmp_path, monkeypatch, capsys):
     """It was named four times by a figure of four panels: once per read, and a stored entry reads it twice."""
-    from dts_reproduction.reproduce import lower_bounds
+    from dts_reproduction.reproduce.studies import lower_bounds
 
     monkeypatch.setattr(lower_bounds, "_REPORTED", set())
     monkeypatch.setattr(lower_bounds, "regret_lower_bound", lambda P: (float(P[0, 1]), "fake model"))

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
+from dts_reproduction.reproduce.checks.verify import verify, verify_chunk
 from dts_reproduction.reproduce.harness.runner import Line, line_folder, run_lines
-from dts_reproduction.reproduce.verify import verify, verify_chunk
 
 ROOT = Path(__file__).resolve().parents[2]
 

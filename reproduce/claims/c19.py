@@ -2,15 +2,16 @@
 
 Unlike the other checks it reads no curves: it compares the final regrets R(T) that Figs. 1, 3 and 4 write
 (``<figures>/<stem>_final.csv``, one row per panel and algorithm with ``mean_final_regret`` and
-``sem_final_regret``) and returns claims-table rows (``reproduce.claims.claim_row``) that
+``sem_final_regret``) and returns claims-table rows (``reproduce.claims.verdict.claim_row``) that
 ``reproduce/report.py`` adds to the figures' own.
 """
 
 import pandas as pd
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.claim_registry import EVERY_CLAIM
-from dts_reproduction.reproduce.claims import (
+from dts_reproduction.reproduce.claims.paper import DTS_FAMILY
+from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM
+from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
     NOT_MEASURED,
@@ -22,7 +23,6 @@ from dts_reproduction.reproduce.claims import (
     within_factor,
     worst,
 )
-from dts_reproduction.reproduce.paper_claims import DTS_FAMILY
 
 C19 = EVERY_CLAIM["C19"]
 # Not "existing methods" of the summary: pure D-TS, and ECW-RMED (compared separately), including its

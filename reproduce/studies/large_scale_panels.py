@@ -11,9 +11,9 @@ from dataclasses import replace
 from dts_reproduction.algorithms import ALGORITHMS
 from dts_reproduction.core import constants
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.experiment import ete_horizons
 from dts_reproduction.reproduce.harness.runner import Line
-from dts_reproduction.reproduce.paper_config import (
+from dts_reproduction.reproduce.studies.experiment import ete_horizons
+from dts_reproduction.reproduce.studies.paper_config import (
     ALL_ELEVEN,
     HORIZON,
     LARGE_SCALE_HORIZON,
@@ -22,8 +22,8 @@ from dts_reproduction.reproduce.paper_config import (
     LONG_SUFFIX,
     RUNS_K_GT_100,
 )
-from dts_reproduction.reproduce.paper_panels import FIG4_PANELS
-from dts_reproduction.reproduce.scale import horizon_overridden
+from dts_reproduction.reproduce.studies.paper_panels import FIG4_PANELS
+from dts_reproduction.reproduce.studies.scale import horizon_overridden
 
 MSLR_MATRICES = (("mslr136_perfect", "(a) MSLR Perfect, K=136"),
                  ("mslr136_navigational", "(b) MSLR Navigational, K=136"),
@@ -76,7 +76,7 @@ def mslr_lines(dataset: str, runs: int, horizon: int) -> list[Line]:
 
 
 def paper_500_algorithms() -> set[str]:
-    """The algorithms of the paper's own 500-armed panel (Fig. 4(d), ``reproduce.paper_panels.FIG4_PANELS``)."""
+    """The algorithms of the paper's own 500-armed panel (Fig. 4(d), ``reproduce.studies.paper_panels.FIG4_PANELS``)."""
     panel = next(panel for panel in FIG4_PANELS if panel.dataset == COPELAND500)
     return {curve.algorithm for curve in panel.curves()}
 

@@ -4,7 +4,7 @@ that check it, and whether it is past the paper (docs/experiments.md#where-a-cla
 A figure's claims table (``figures/<stem>_claims.csv``) has one row per check; its ``claim`` column holds a
 claim id or a part of one ("C10(ii)", "C15a" and "C17b" are checks of C10, C15 and C17: ``claim_id``), its
 ``statement`` column the specific comparison computed, never the claim's statement.  C19 is not checked by a
-figure script: ``reproduce/c19_summary.py`` computes it from the final-regret tables of its figures.  This
+figure script: ``reproduce/claims/c19.py`` computes it from the final-regret tables of its figures.  This
 module imports nothing from the project, so every checking, collecting or rendering module can import it.
 """
 

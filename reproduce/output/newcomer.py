@@ -10,11 +10,12 @@ report after the step), the ``commit`` cloned, the ``cores`` of the machine and 
 """
 
 import re
-from pathlib import Path
 
 import pandas as pd
 
-TABLE = Path(__file__).resolve().parent.parent / "bench" / "newcomer.csv"
+from dts_reproduction.reproduce.harness.paths import ROOT
+
+TABLE = ROOT / "bench" / "newcomer.csv"
 # The steps bench/newcomer.py measures, in order: the README's first and second command (each on its own fresh
 # clone), make all-figures in the first clone, and the two suites the default one deselects (in the second).
 STEPS = ("main", "tests", "all_figures", "process", "slow")

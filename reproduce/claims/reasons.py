@@ -13,9 +13,17 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from dts_reproduction.reproduce.claims import CLEAR_FACTOR, COMPARABLE_FACTOR, HOLDS, NOISE_SE, Estimate, stable_slope
-from dts_reproduction.reproduce.paper_config import LONG_SUFFIX
-from dts_reproduction.reproduce.scale import power_of_ten
+from dts_reproduction.reproduce.claims.registry import FIG1, FIG3, FIG4
+from dts_reproduction.reproduce.claims.verdict import (
+    CLEAR_FACTOR,
+    COMPARABLE_FACTOR,
+    HOLDS,
+    NOISE_SE,
+    Estimate,
+    stable_slope,
+)
+from dts_reproduction.reproduce.studies.paper_config import LONG_SUFFIX
+from dts_reproduction.reproduce.studies.scale import power_of_ten
 
 # The categories, in the order the report's summary lists them: first where the paper and its data disagree.
 CONCEDED = "the paper's own text concedes it"
@@ -50,7 +58,6 @@ WIDE_SPREAD = 1.0
 # A regret per slot over the last decade at least this share of the decade before's has not fallen: linear regret
 # over those two decades (D-TS on MSLR Informational at T = 1e7, the tuned MergeDTS there from 1e7 to 1e8).
 NOT_FALLING = 0.8
-FIG1, FIG3, FIG4 = "fig1_mslr", "fig3_condorcet", "fig4_noncondorcet"
 MSLR5_NC = "(b) MSLR K=5, non-Condorcet"
 
 

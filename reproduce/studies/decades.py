@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dts_reproduction.reproduce.claims import Estimate, mean_se, run_slopes
+from dts_reproduction.reproduce.claims.verdict import Estimate, mean_se, run_slopes
 from dts_reproduction.reproduce.harness import portable_math
-from dts_reproduction.reproduce.plotting import bootstrap_interval
+from dts_reproduction.reproduce.output.plotting import bootstrap_interval
 
 FIRST_DECADE_END = 10**3  # the first decade drawn is [1e2, 1e3]: before it every algorithm is still initialising
 # A run is trapped (its regret grows linearly) when it gains more than T**TRAPPED_EXPONENT over its last decade: a

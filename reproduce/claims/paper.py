@@ -1,13 +1,13 @@
 """The claims of the paper's Sec. 5 and App. D that concern one regret panel, as checks over its curves.
 
 Each function takes ``where`` (the figure and panel, for the table) and ``r`` (curve name -> LineResult of
-that panel) and returns a claims-table row (``reproduce.claims.checked``).  A figure script lists which
+that panel) and returns a claims-table row (``reproduce.claims.verdict.checked``).  A figure script lists which
 claims apply to which of its panels; claims that compare panels or use another kind of figure live in
-the figure's script.  Each claim is defined in ``reproduce/claim_registry.py``; a row's statement here is the
+the figure's script.  Each claim is defined in ``reproduce/claims/registry.py``; a row's statement here is the
 comparison computed, with the threshold that makes the paper's words a computation.
 """
 
-from dts_reproduction.reproduce.claims import (
+from dts_reproduction.reproduce.claims.verdict import (
     ASYMPTOTIC_SPAN,
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
@@ -29,7 +29,7 @@ from dts_reproduction.reproduce.claims import (
     within_factor,
     worst,
 )
-from dts_reproduction.reproduce.paper_config import ALL_ELEVEN
+from dts_reproduction.reproduce.studies.paper_config import ALL_ELEVEN
 
 DTS_FAMILY = ("dts", "dts_plus")
 LABELS = {"dts": "D-TS", "dts_plus": "D-TS+"}

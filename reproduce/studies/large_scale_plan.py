@@ -15,16 +15,16 @@ from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.cost import options_text
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, PROBE_TABLE
 from dts_reproduction.reproduce.harness.runner import Line, line_key
-from dts_reproduction.reproduce.large_scale_panels import (
+from dts_reproduction.reproduce.output.tables import NOT_STORED, OVER_BUDGET
+from dts_reproduction.reproduce.studies.large_scale_panels import (
     CONDORCET_MATRICES,
     COPELAND500,
     MSLR_MATRICES,
     arms,
     available,
 )
-from dts_reproduction.reproduce.paper_config import LONG_SUFFIX, RUNS_K_GT_100
-from dts_reproduction.reproduce.run_cost import extrapolated_seconds
-from dts_reproduction.reproduce.tables import NOT_STORED, OVER_BUDGET
+from dts_reproduction.reproduce.studies.paper_config import LONG_SUFFIX, RUNS_K_GT_100
+from dts_reproduction.reproduce.studies.run_cost import extrapolated_seconds
 
 # The lines the claims L1 and L2 compare (at T = 1e7 on the MSLR panels, and their T = 1e8 lines on the Condorcet
 # panels: ``is_claim_line``): planned before every other line.
@@ -34,7 +34,7 @@ CLAIM_TAGS = ("D-TS", "MergeDTS", "MergeDTS (best)", "MergeRUCB", "MergeRUCB (be
 class Costs(NamedTuple):
     """What the study's estimates are made from: ``steps``, bench/step_cost.csv (ns per slot by algorithm,
     options and K, on the bench's own matrices); ``probes``, bench/large_scale_probes.csv (two probe runs of a
-    line on its own matrix, ``reproduce.run_cost``; columns ``PROBE_COLUMNS``), which takes precedence."""
+    line on its own matrix, ``reproduce.studies.run_cost``; columns ``PROBE_COLUMNS``), which takes precedence."""
 
     steps: pd.DataFrame
     probes: pd.DataFrame

@@ -2,9 +2,9 @@
 tables of lines and claims.
 
 A figure script declares its panels and its claim checks; its command line (parsing, ``regret_figure``,
-``figure_main``) is ``reproduce.figure_cli``'s, which this module never imports.  ``simulate`` (cached,
+``figure_main``) is ``reproduce.cli.figure``'s, which this module never imports.  ``simulate`` (cached,
 resumable) and ``plot`` (cheap, re-runnable with ``--plot-only``) are separate steps.  ``args`` below is any
-namespace with the attributes ``reproduce.cli.resolve`` sets.
+namespace with the attributes ``reproduce.cli.arguments.resolve`` sets.
 """
 
 import argparse
@@ -16,14 +16,14 @@ import pandas as pd
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.claims import QUICK_PREFIX, REDUCED_PREFIX, not_evidence_verdict
+from dts_reproduction.reproduce.claims.verdict import QUICK_PREFIX, REDUCED_PREFIX, not_evidence_verdict
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.backends import backend_context
 from dts_reproduction.reproduce.harness.runner import Line, LineResult, line_key, load_line, run_lines, validate_line
-from dts_reproduction.reproduce.paper_config import paper_runs
-from dts_reproduction.reproduce.plotting import save_figure
-from dts_reproduction.reproduce.scale import panel_horizon
-from dts_reproduction.reproduce.tables import NOT_STORED, print_table, write_table
+from dts_reproduction.reproduce.output.plotting import save_figure
+from dts_reproduction.reproduce.output.tables import NOT_STORED, print_table, write_table
+from dts_reproduction.reproduce.studies.paper_config import paper_runs
+from dts_reproduction.reproduce.studies.scale import panel_horizon
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dts_reproduction.reproduce.claims import log_slope
+from dts_reproduction.reproduce.claims.verdict import log_slope
 from dts_reproduction.reproduce.harness.atomic import write_atomic
 
 # The "commits" of a line that is not stored (yet), in the ``_lines.csv`` table of every figure alike.

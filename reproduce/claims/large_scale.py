@@ -7,9 +7,19 @@ import math
 import numpy as np
 import pandas as pd
 
-from dts_reproduction.reproduce.claims import Estimate, above, by_name, checked, final, log_slope, mean_se, need, worst
-from dts_reproduction.reproduce.large_scale_panels import CONDORCET_MATRICES, MSLR_MATRICES
-from dts_reproduction.reproduce.paper_config import LONG_SUFFIX
+from dts_reproduction.reproduce.claims.verdict import (
+    Estimate,
+    above,
+    by_name,
+    checked,
+    final,
+    log_slope,
+    mean_se,
+    need,
+    worst,
+)
+from dts_reproduction.reproduce.studies.large_scale_panels import CONDORCET_MATRICES, MSLR_MATRICES
+from dts_reproduction.reproduce.studies.paper_config import LONG_SUFFIX
 
 GAP_AVERAGE_FACTOR = 0.5  # MergeDTS regret per slot 0.5 (gap(a1) + gap(a2)) = GAP_AVERAGE_FACTOR x the stored G2W
 

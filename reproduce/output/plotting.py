@@ -6,7 +6,7 @@ axis is clipped), ``bars_axes`` (one bar per algorithm on a log axis, with error
 ``shares_axes`` (shares per Copeland winner: Fig. 5), ``parameter_axes`` (a statistic against a parameter
 on log-log axes: Fig. 6).  Every interval of a regret is ``bootstrap_interval`` (INTERVAL_NOTE says so
 under each figure).  ``figure_legend`` puts one legend and a note under a figure, ``save_figure`` writes
-PNG and PDF atomically; the tables are ``reproduce.tables``'.  Importing this module makes matplotlib's "log"
+PNG and PDF atomically; the tables are ``reproduce.output.tables``'.  Importing this module makes matplotlib's "log"
 axis scale ``PortableLogScale``, whose pixels do not depend on the CPU (docs/design.md#reproducibility).
 """
 
@@ -26,8 +26,8 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: 
 from dts_reproduction.algorithms import get_algorithm  # noqa: E402
 from dts_reproduction.reproduce.harness import portable_math  # noqa: E402
 from dts_reproduction.reproduce.harness.atomic import write_atomic  # noqa: E402
-from dts_reproduction.reproduce.paper_config import LARGE_SCALE_HORIZON  # noqa: E402
-from dts_reproduction.reproduce.tables import write_table  # noqa: E402
+from dts_reproduction.reproduce.output.tables import write_table  # noqa: E402
+from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_HORIZON  # noqa: E402
 
 
 def keep_mask(values, out: np.ndarray):

@@ -1,0 +1,149 @@
+"""Check that stored results are intact and reproduced, bit for bit, by the code as it is now.
+
+Every chunk file records how it was made (dataset, algorithm, parameters, horizon, delay, shuffle,
+root seed, run range; the run kind of a diagnostic's runs, ``reproduce.harness.kinds``).  ``verify`` reads every
+chunk under the given folders through the store (``reproduce.harness.store``: file readable, metadata present, every
+array present with the shape its metadata implies), then re-simulates the first ``--runs-per-chunk`` runs of each
+intact chunk and compares regret curves, final regrets, self-comparison counts and shuffles exactly (a run kind's
+chunk: its counts).  It never stops at the first
+problem: every damaged chunk and every mismatch is one line on stderr.  Its command line is
+``reproduce/verify.py``.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.data import Dataset, load_dataset, validate_preference_matrix
+from dts_reproduction.reproduce.harness.kinds import config_kind
+from dts_reproduction.reproduce.harness.limits import check_folder_readable
+from dts_reproduction.reproduce.harness.runner import chunk_shapes, matrix_sha1, run_one
+from dts_reproduction.reproduce.harness.store import ChunkError, check_chunk, chunk_matrix, read_chunk
+
+COMPARED = ("regret", "g2w", "final", "self_counts")
+
+
+def chunk_files(folders) -> list[Path]:
+    """Every stored chunk under ``folders``, sorted; ValueError if a folder does not exist or holds no chunk
+    file (an empty or mistyped folder would otherwise pass with nothing checked) or cannot be looked up (a name
+    too long)."""
+    files = []
+    for folder in map(Path, folders):
+        try:
+            is_folder = folder.is_dir()
+        except OSError as error:  # e.g. a name too long
+            raise ValueError(f"results folder {str(folder)[:80]!r}...: {(error.strerror or str(error)).lower()}") \
+                from None
+        if not is_folder:
+            raise ValueError(f"no results folder {str(folder)!r}")
+        check_folder_readable(folder, "results folder")
+        found = sorted(folder.rglob("runs_*.npz"))
+        if not found:
+            raise ValueError(f"no chunk files (runs_*.npz) under {folder}")
+        files += found
+    return files
+
+
+def chunk_dataset(path: Path, chunk: dict):
+    """The dataset the chunk ``chunk`` (read from ``path``) was made on: the matrix it stores or references (a
+    matrix file of one's own, ``reproduce.harness.store.chunk_matrix``), else the packaged dataset its config names.
+    A stored matrix is the one simulated, renormalised already: it is checked (ValueError if it is no preference
+    matrix) but used as stored, since renormalising it again may change its last bits."""
+    matrix = chunk_matrix(path, chunk)
+    if matrix is not None:
+        validate_preference_matrix(matrix)
+        return Dataset(name=chunk["meta"]["config"]["dataset"], P=matrix,
+                       labels=[str(arm + 1) for arm in range(matrix.shape[0])],
+                       source=chunk["meta"].get("matrix_source", "the chunk's own matrix"))
+    return load_dataset(chunk["meta"]["config"]["dataset"])
+
+
+def intact_chunk(path: Path):
+    """``(chunk, dataset)`` for the chunk at ``path`` after every check of the store against its own
+    metadata; ChunkError naming the first problem otherwise."""
+    chunk = read_chunk(path)
+    config = chunk["meta"]["config"]
+    try:
+        dataset = chunk_dataset(path, chunk)
+        get_algorithm(config["algorithm"])
+        check_chunk(path, chunk, shapes=chunk_shapes(config, dataset.K))
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, ChunkError):
+            raise
+        raise ChunkError(path, f"metadata cannot be used ({type(error).__name__}: {error})") from None
+    if matrix_sha1(dataset) != config.get("matrix_sha1"):
+        raise ChunkError(path, f"dataset {config['dataset']!r} differs from the one the chunk was made with")
+    return chunk, dataset
+
+
+def stream_split(spec, stored_params: dict) -> tuple[dict, dict]:
+    """A stored config's parameters as (the algorithm's parameters, the stream versions recorded next to
+    them by ``reproduce.harness.runner.resolved_params``, e.g. ``{"sampling_stream": 3}``)."""
+    tags = {f"{name}_stream" for name in spec.streams}
+    return ({name: value for name, value in stored_params.items() if name not in tags},
+            {name: value for name, value in stored_params.items() if name in tags})
+
+
+def verify_chunk(path: Path, runs_per_chunk: int, checked=None) -> list[str]:
+    """Check the chunk at ``path`` and re-simulate its first runs; return one message per problem
+    (damaged chunk, parameters or stream versions the code no longer runs, or a differing array of a
+    run).  ``checked``: ``intact_chunk(path)`` if known."""
+    try:
+        chunk, dataset = checked if checked is not None else intact_chunk(path)
+    except ChunkError as error:
+        return [str(error)]
+    config = chunk["meta"]["config"]
+    kind = config_kind(config)
+    spec = get_algorithm(config["algorithm"])
+    params, stored = stream_split(spec, config["params"])
+    try:
+        current = spec.stream_tags(spec.resolve_params(params))
+    except ValueError as error:
+        return [f"{path}: its parameters cannot be run by the code as it is now ({error})"]
+    if stored != current:
+        return [f"{path}: drawn with stream versions {stored}, the code now draws {current}: stale, recompute it"]
+    start, stop = config["runs"]
+    problems = []
+    for row, run in enumerate(range(start, min(stop, start + runs_per_chunk))):
+        fresh = run_one(dataset, spec, params, config["horizon"], run, config["seed"], config["delay"],
+                        config["shuffle"], kind=kind)
+        for key in kind.counts if kind is not None else (*COMPARED, "permutation"):
+            value = np.asarray(fresh[key]).astype(chunk[key].dtype)
+            if not np.array_equal(value, chunk[key][row], equal_nan=True):
+                problems.append(f"{path}: run {run}: {key} differs")
+    return problems
+
+
+def verify(args: argparse.Namespace) -> int:
+    """Check the chunks selected by ``args``; print one line per chunk on stdout and one per problem on
+    stderr; return the exit status (1 if any chunk is damaged or differs)."""
+    if args.runs_per_chunk < 1:
+        raise ValueError(f"--runs-per-chunk must be >= 1, got {args.runs_per_chunk}")
+    for name in args.algorithms or ():
+        get_algorithm(name)
+    checked, damaged, problems = 0, 0, []
+    for path in chunk_files(args.folders):
+        try:
+            found = intact_chunk(path)
+        except ChunkError as error:
+            damaged += 1
+            problems.append(str(error))
+            print(f"BAD  {path}", flush=True)
+            continue
+        config = found[0]["meta"]["config"]
+        if args.algorithms and config["algorithm"] not in args.algorithms:
+            continue
+        if args.max_horizon is not None and config["horizon"] > args.max_horizon:
+            continue
+        diffs = verify_chunk(path, args.runs_per_chunk, found)
+        checked += 1
+        print(f"{'ok  ' if not diffs else 'DIFF'} {path}", flush=True)
+        problems += diffs
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"{checked} chunks checked, {damaged} damaged, {len(problems) - damaged} mismatches")
+    return 1 if problems else 0
+
