@@ -2,14 +2,14 @@
 T = 2**53 (9.0e15), against the lower bound, on every paper matrix with a Condorcet winner; and, at T = 1e7, the
 matrices without one (where nothing can be skipped and a run costs its T slots).
 
-Per matrix: the slope of R(t) against ln t over each decade [t/10, t] (``reproduce.studies.decades``) of D-TS, D-TS+,
-RUCB, RCS, CCB, RMED1, RMED2 (as run and with the RMED2 paper's sign, "RMED2 (paper)") and ECW-RMED, all
-with their exact fast paths; the lower bound's slope C (Komiyama et al.) and, with a Condorcet winner, the winner
-constant C_w (``reproduce.studies.regret_bound.winner_constant``: what comparing every arm with the winner
-costs); runs whose regret grows linearly (trapped) are counted apart, never averaged into a slope.  The paper's
-run counts (500 for K < 10, 100 up to 100 arms), 50 at K = 136 as in the large-scale study.  Claims C5 (at T = 2**53) and A1-A5
-(docs/asymptotic.md).  Without --plot-only the lines not stored yet are computed one at a time, the cheapest first
-(``cheapest_first``; --algorithms and --datasets choose which).  Usage: ``python reproduce/asymptotic.py
+Per matrix: the slope of R(t) against ln t over each decade [t/10, t] (``reproduce.studies.decades``) of D-TS,
+D-TS+, RUCB, RCS, CCB, RMED1, RMED2 (as run and with the RMED2 paper's sign, "RMED2 (paper)") and ECW-RMED, all with
+their exact fast paths; the lower bound's slope C (Komiyama et al.) and, with a Condorcet winner, the winner
+constant C_w (``reproduce.studies.regret_bound.winner_constant``: what comparing every arm with the winner costs);
+runs whose regret grows linearly (trapped) are counted apart, never averaged into a slope. The paper's run counts
+(500 for K < 10, 100 up to 100 arms), 50 at K = 136 as in the large-scale study. Claims C5 (at T = 2**53) and A1-A5
+(docs/asymptotic.md). Without --plot-only the lines not stored yet are computed one at a time, the cheapest first
+(``cheapest_first``; --algorithms and --datasets choose which). Usage: ``python reproduce/asymptotic.py
 [--plot-only] [--algorithms NAME ...] [--datasets NAME ...] [--quick] [--runs N] ...``.
 """
 
