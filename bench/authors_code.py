@@ -30,7 +30,8 @@ from ``std::random_device`` (a fresh ``mt19937`` per sample), so their rows are 
 bit, only in law; the others are pure functions of (matrix, algorithm, horizon, run).  BTM and SAVAGE use
 the horizon, so they run at their own horizon (as the authors' ETE runs do).
 
-The cells, horizons and run counts and why they have power: ``PLAN`` below and docs/fidelity.md.
+The cells, horizons and run counts and why they have power: ``PLAN`` below and docs/fidelity.md.  The MergeDTS
+authors' Python (MergeDTS, MergeRUCB, Self-Sparring) has its own driver, ``bench/authors_python.py``.
 
 Usage: python bench/authors_code.py --cpp PATH [--build DIR] [--only MATRIX]
 """
@@ -63,19 +64,20 @@ EDITS = ("empty <tchar.h> and <SDKDDKVer.h> (Windows-only headers) in the includ
          "DuelingBandit.cpp, DuelingBandit_singleAlg.cpp and stdafx.cpp not compiled")
 CPP_INDEX = {name: index for index, name in enumerate(CPP_ALGORITHMS)}  # their ALG_* index of each algorithm
 ETE = ("btm", "savage")
-# Per matrix: the algorithms with a stored line there, at T = 1e5 (their regret at t <= 1e5 is read off the stored
-# T = 1e6 lines, a run being a prefix of a longer one), 100 runs; D-TS at T = 1e4 (its C++ costs ~40 us a slot at
+# Per matrix: every algorithm, at T = 1e5 (their regret at t <= 1e5 is read off the stored T = 1e6 lines, a run
+# being a prefix of a longer one; MultiSBM and RMED2 have no paper line: off the lines of horizon T that
+# reproduce/checks/fidelity.py declares), 100 runs; D-TS at T = 1e4 (its C++ costs ~40 us a slot at
 # K = 5, ten times the others); BTM and SAVAGE at their own horizon 1e4, 200 runs.  At K = 16 the C++ draws and
 # copies K^2 outcomes a slot (~10 times K = 5): Sushi, every algorithm at T = 1e4, BTM and SAVAGE at 1e3.
 PLAN_MATRICES = ("mslr5_condorcet", "mslr5_noncondorcet", "arxiv", "cyclic", "strong_borda", "gap",
                  "nc_strong_borda", "nc_cyclic")
 LARGER_MATRICES = ("sushi",)
-ANYTIME = ("dts_plus", "rucb", "rcs", "sparring", "ccb", "scb", "rmed1", "ecw_rmed")
+ANYTIME = ("dts_plus", "rucb", "rcs", "sparring", "ccb", "scb", "rmed1", "ecw_rmed", "multisbm", "rmed2")
 PLAN = tuple((matrix, algorithm, horizon, runs, False) for matrix in PLAN_MATRICES for algorithm, horizon, runs in (
     *((name, 100_000, 100) for name in ANYTIME), ("dts", 10_000, 100), ("btm", 10_000, 200),
     ("savage", 10_000, 200))) + (
     # MultiSBM's init() does not clear its SBMs: their main reuses one object for all runs (NOTES.md).
-    ("mslr5_condorcet", "multisbm", 100_000, 100, False), ("mslr5_condorcet", "multisbm", 100_000, 100, True)) + tuple(
+    ("mslr5_condorcet", "multisbm", 100_000, 100, True),) + tuple(
     (matrix, algorithm, horizon, runs, False) for matrix in LARGER_MATRICES for algorithm, horizon, runs in (
         *((name, 10_000, 100) for name in (*ANYTIME, "dts")), ("btm", 1_000, 200), ("savage", 1_000, 200)))
 
@@ -132,13 +134,21 @@ def run_cell(driver: Path, folder: Path, matrix: str, algorithm: str, horizon: i
                     str(matrix_file), str(grid_file), str(out_file)], check=True, stdout=subprocess.DEVNULL)
     seconds = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
     values = np.loadtxt(out_file, ndmin=2)
-    table = pd.DataFrame(values[:, 1:], columns=[f"R{t}" for t in grid])
-    table.insert(0, "seed", seed + values[:, 0].astype(np.int64))
-    table.insert(0, "run", values[:, 0].astype(np.int64))
-    path = reference_path(matrix, algorithm, horizon, reuse)
+    if not np.array_equal(values[:, 0], np.arange(runs)):
+        raise RuntimeError(f"{out_file}: the driver wrote runs {values[:, 0]}, not 0 .. {runs - 1}")
+    write_cell(reference_path(matrix, algorithm, horizon, reuse), seed, grid, values[:, 1:])
+    return seconds
+
+
+def write_cell(path: Path, seed: int, grid: np.ndarray, regret: np.ndarray) -> None:
+    """Write a cell's CSV: one row per run r (run index, its seed ``seed + r``, its regret at every slot of
+    ``grid``: ``regret`` is (runs, grid))."""
+    runs = len(regret)
+    table = pd.DataFrame(regret, columns=[f"R{t}" for t in grid])
+    table.insert(0, "seed", seed + np.arange(runs, dtype=np.int64))
+    table.insert(0, "run", np.arange(runs, dtype=np.int64))
     path.parent.mkdir(parents=True, exist_ok=True)
     write_table(table, path)
-    return seconds
 
 
 def clone_commit(path: Path) -> str:

@@ -1,8 +1,9 @@
-"""Does every algorithm run as the authors' C++ simulator ran it?  The stored runs against the authors' code.
+"""Does every algorithm run as its authors' code ran it?  The stored runs against the authors' code.
 
 The reference runs of the authors' own code (``bench/authors_code.py``: their C++ compiled with their single-run
-loop, committed under ``bench/authors_reference/``) and this project's stored runs (``results/``, read through
-``reproduce.experiment.stored_line``) are compared cell by cell -- one cell per (algorithm, matrix, horizon T
+loop; ``bench/authors_python.py``: the MergeDTS authors' Python ported to Python 3, their single-run loop; both
+committed under ``bench/authors_reference/``) and this project's stored runs (``results/``, read through
+``reproduce.studies.experiment.stored_line``) are compared cell by cell -- one cell per (algorithm, matrix, horizon T
 of the reference).  Per cell: Welch's t test of the mean R(T), the two-sample Kolmogorov-Smirnov test of the
 distribution of R(T), and Welch's test at every decade t = 100, 1000, ... below T (Bonferroni over them: the
 curve).  The p-values of all cells are corrected together by Holm's method at the family-wise level
@@ -15,7 +16,10 @@ runs, as the authors' main does) are compared with each other: the state that le
 A project line is the stored paper line of the cell's matrix and algorithm: horizon ``PAPER_HORIZON`` (1e6, 2e6
 for MSLR K = 5 non-Condorcet), the paper's run count; BTM and SAVAGE use T, so theirs is the stored line of
 horizon T itself.  A run of the other algorithms at horizon 1e6 is a run at T followed by more slots, so its
-regret at t <= T is that of a run of horizon T.
+regret at t <= T is that of a run of horizon T.  The algorithms of ``OWN_LINE`` have no paper line: their project
+line is declared here (``declared_lines``: the algorithm's defaults, the cell's matrix, horizon T, the paper's run
+count), computed through the shared pipeline by ``python reproduce/fidelity.py --compute`` and stored under
+``results/`` like every line; without --compute nothing is computed.
 
 Writes ``figures/fidelity.csv`` (one row per cell) and ``docs/fidelity.md`` (generated: do not edit), reads
 committed files only (seconds).  ``summary_line`` is the README's ``fidelity`` block (``reproduce/report.py``).
@@ -52,7 +56,11 @@ DEFAULT_HORIZON = 1_000_000
 # The algorithms of the authors' C++, in the order of its ALG_* indices (DuelingBandit.h).
 CPP_ALGORITHMS = ("btm", "savage", "rucb", "rcs", "multisbm", "sparring", "ccb", "scb", "rmed1", "rmed2", "ecw_rmed",
                   "dts", "dts_plus")
+# The algorithms of the MergeDTS authors' Python (bench/authors_python.py) and the record of their runs.
+PYTHON_ALGORITHMS = ("merge_dts", "merge_rucb", "self_sparring")
+PYTHON_PROVENANCE = REFERENCE / "PROVENANCE_python.json"
 HORIZON_DEPENDENT = ("btm", "savage")  # run separately for every horizon (docs/harness.md#checkpoints)
+OWN_LINE = ("multisbm", "rmed2", *PYTHON_ALGORITHMS)  # no stored paper line: a line at the reference horizon
 P_COLUMNS = ("p_mean", "p_ks", "p_curve")
 CELL_NAME = re.compile(r"(?P<algorithm>[a-z0-9_]+?)_T(?P<horizon>[0-9]+)(?P<reused>_reused)?\.csv")
 AGREES, DISAGREES = "agrees", "DISAGREES"
@@ -79,6 +87,11 @@ class ReferenceCell:
     algorithm: str
     horizon: int
     reused: bool
+
+    @property
+    def source(self) -> str:
+        """Whose code made the cell's runs: "C++" (Wu & Liu's simulator) or "Python" (the MergeDTS authors')."""
+        return "Python" if self.algorithm in PYTHON_ALGORITHMS else "C++"
 
     @property
     def path(self) -> Path:
@@ -119,10 +132,18 @@ def reference_regret(cell: ReferenceCell) -> np.ndarray:
 
 
 def project_line(cell: ReferenceCell) -> Line:
-    """The stored paper line a reference cell is compared with."""
-    horizon = cell.horizon if cell.algorithm in HORIZON_DEPENDENT else PAPER_HORIZON.get(cell.matrix,
-                                                                                        DEFAULT_HORIZON)
+    """The stored line a reference cell is compared with: the paper line, or for ``OWN_LINE`` (and the
+    horizon-dependent BTM and SAVAGE) the line of horizon T; the algorithm's defaults, the paper's run count."""
+    own = cell.algorithm in HORIZON_DEPENDENT or cell.algorithm in OWN_LINE
+    horizon = cell.horizon if own else PAPER_HORIZON.get(cell.matrix, DEFAULT_HORIZON)
     return Line(cell.matrix, cell.algorithm, horizon, paper_runs(load_dataset(cell.matrix).K))
+
+
+def declared_lines(folder: Path = REFERENCE) -> list[Line]:
+    """The project lines this comparison declares (``OWN_LINE``'s, one per fresh reference cell), in cell order:
+    what ``reproduce/fidelity.py --compute`` computes into ``results/``."""
+    return list(dict.fromkeys(project_line(cell) for cell in reference_cells(folder)
+                              if cell.algorithm in OWN_LINE and not cell.reused))
 
 
 def project_regret(cell: ReferenceCell, results: Path = RESULTS) -> np.ndarray | None:
@@ -178,7 +199,7 @@ def comparisons(results: Path = RESULTS, folder: Path = REFERENCE) -> pd.DataFra
     fresh = {(cell.matrix, cell.algorithm, cell.horizon): cell for cell in cells if not cell.reused}
     for cell in cells:
         reference = reference_regret(cell)
-        key = {"matrix": cell.matrix, "algorithm": cell.algorithm, "horizon": cell.horizon}
+        key = {"source": cell.source, "matrix": cell.matrix, "algorithm": cell.algorithm, "horizon": cell.horizon}
         if cell.reused:
             other = reference_regret(fresh[(cell.matrix, cell.algorithm, cell.horizon)])
             rows.append({**key, "family": "reused", "runs_a": len(reference), "runs_b": len(other),
@@ -209,23 +230,32 @@ def _number(value: float) -> str:
     return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
 
 
+CODES = {"C++": "the authors' C++", "Python": "the MergeDTS authors' Python"}  # each source, as prose names it
+
+
+def _cells_of(rows: pd.DataFrame) -> str:
+    """'a of n cells, k algorithms x m matrices' of the agreeing rows among ``rows``."""
+    return (f"{int((rows.verdict == AGREES).sum())} of {len(rows)} cells, {rows.algorithm.nunique()} algorithms x "
+            f"{rows.matrix.nunique()} matrices")
+
+
 def summary_line(table: pd.DataFrame) -> str:
-    """The README's one line: cells compared, how many agree, the smallest adjusted p of both families."""
+    """The README's one line: cells compared per code, how many agree, the smallest adjusted p of both families."""
     project, own = table[table.family == "project"], table[table.family == "self"]
-    agree = int((project.verdict == AGREES).sum())
-    return (f"**Agreement with the authors' C++** ([docs/fidelity.md](docs/fidelity.md)): {agree} of {len(project)} "
-            f"cells ({project.algorithm.nunique()} algorithms x {project.matrix.nunique()} matrices) agree with "
-            f"the authors' own code; smallest Holm-adjusted p {_number(project.min_p_holm.min())} (their code "
-            f"against itself: {_number(own.min_p_holm.min())}).")
+    per_code = "; ".join(f"{CODES[source]}: {_cells_of(rows)}" for source, rows in project.groupby("source"))
+    return (f"**Agreement with the authors' code** ([docs/fidelity.md](docs/fidelity.md)): "
+            f"{int((project.verdict == AGREES).sum())} of {len(project)} cells agree with the authors' own code "
+            f"({per_code}); smallest Holm-adjusted p {_number(project.min_p_holm.min())} (their code against "
+            f"itself: {_number(own.min_p_holm.min())}).")
 
 
-def _provenance() -> dict:
-    """The committed record of how the reference runs were made."""
-    return json.loads((REFERENCE / "PROVENANCE.json").read_text())
+def _provenance(source: str = "C++") -> dict:
+    """The committed record of how the reference runs of ``source`` ("C++" or "Python") were made."""
+    return json.loads((REFERENCE / "PROVENANCE.json" if source == "C++" else PYTHON_PROVENANCE).read_text())
 
 
 GENERATED = "from bench/authors_reference/ and results/, do not edit"
-PROCEDURE = """## Procedure
+PROCEDURE = """## Procedure: the authors' C++
 
 The reference runs are the authors' C++ simulator ({repository} at {commit}), compiled with
 {compiler} (`{flags}`) and run through its own single-run loop `CMAB_singleAlg::singleRun` by
@@ -242,7 +272,8 @@ python reproduce/fidelity.py
 ```
 
 Horizons and run counts (`PLAN` in `bench/authors_code.py`): T = 1e5 and 100 runs for the algorithms that do not
-use T (their regret at t <= 1e5 is read off the stored 1e6 lines); D-TS at T = 1e4 (the C++ D-TS draws every
+use T (their regret at t <= 1e5 is read off the stored 1e6 lines; MultiSBM's and RMED2's, which have no paper line,
+off the lines of horizon T declared for this comparison: below); D-TS at T = 1e4 (the C++ D-TS draws every
 Beta sample from a newly seeded generator, ~40 us a slot at K = 5); BTM and SAVAGE at T = 1e4, 200 runs, against
 the stored lines of that horizon. At K = 16 (the C++ draws K^2 outcomes a slot) every algorithm at T = 1e4,
 BTM and SAVAGE at 1e3. The tests (`reproduce/checks/fidelity.py`'s docstring): Welch on the mean R(T),
@@ -250,6 +281,69 @@ Kolmogorov-Smirnov on R(T) and Welch at every decade below T (Bonferroni), Holm 
 level of {level:g}. The column *detectable* is the difference of the mean R(T) that the test finds with
 {power:.0%} power at the strictest Holm level, from the standard error of the difference; *self* compares the
 first half of the authors' runs with the second (other seeds)."""
+PYTHON_PROCEDURE = """## Procedure: the MergeDTS authors' Python
+
+The reference runs of {algorithms} are the MergeDTS authors' Python ({repository} at {commit}), copied into
+a scratch folder, ported to Python 3 at run time and run under {interpreter} through their own single-run loop
+`{loop}` by `bench/authors_python.py`, with `demo.py`'s parameters (the project's defaults). Edits, all to the
+scratch copy:
+
+{edits}
+
+Protocol (`bench/authors_python.py`'s docstring): run r of a cell seeds their loop, the algorithm and NumPy's
+global generator (their tie-breaks) with seed + r; their loop counts the gap regret, so the pairs it plays are
+recorded and the Copeland regret recomputed from them (checked against their own count). Their code costs
+{cost_low:.0f}-{cost_high:.0f} CPU us a slot (`us_per_slot` in `bench/authors_reference/PROVENANCE_python.json`), so
+the matrices with a Condorcet winner among the C++ comparison's are run at T = {horizons}, {runs} runs a cell:
+{minutes:.1f} CPU minutes. These algorithms have no stored paper line, nor have MultiSBM and RMED2 (computed, not
+plotted): their project lines are declared by `reproduce/checks/fidelity.py` (`declared_lines`: the defaults,
+the cell's matrix, horizon T, the paper's run count) and computed into `results/` by the shared pipeline. To
+regenerate:
+
+```
+python bench/authors_python.py --python PATH/TO/MergeDTS
+python reproduce/fidelity.py --compute
+```
+"""
+
+
+def _python_procedure(table: pd.DataFrame) -> str:
+    """The procedure section of the Python reference runs, from their record and the table."""
+    record = _provenance("Python")
+    rows = table[(table.family == "self") & (table.source == "Python")]
+    costs = record["us_per_slot"].values()
+    return PYTHON_PROCEDURE.format(
+        algorithms=", ".join(PYTHON_ALGORITHMS), repository=record["repository"], commit=record["commit"][:12],
+        interpreter=record["interpreter"], loop=record["loop"],
+        edits="\n".join(f"* {edit}" for edit in record["edits"]), cost_low=min(costs), cost_high=max(costs),
+        horizons=", ".join(power_of_ten(h) for h in sorted(set(rows.horizon))),
+        runs=" or ".join(str(n) for n in sorted(set(rows.runs_a + rows.runs_b))),
+        minutes=sum(cell["cpu_s"] for cell in record["cells"].values()) / 60)
+
+
+def _not_compared(table: pd.DataFrame) -> list[str]:
+    """The "Not compared yet" section: per code, its algorithms and the packaged matrices without a compared cell,
+    and why."""
+    project = table[table.family == "project"]
+    lines = ["## Not compared yet", ""]
+    for source, algorithms in (("C++", CPP_ALGORITHMS), ("Python", PYTHON_ALGORITHMS)):
+        rows = project[project.source == source]
+        left = [name for name in algorithms if name not in set(rows.algorithm)]
+        matrices = [name for name in dataset_names() if name not in set(rows.matrix)]
+        compared = f"not compared: {', '.join(left)}" if left else "every algorithm compared"
+        if source == "C++":
+            why = (f"not on {', '.join(matrices)}: the C++ draws and copies all K^2 outcomes every slot, so a cell "
+                   f"costs about K^2 times more than at K = 5 (D-TS ~45 ms a slot at K = 500); `PLAN` in "
+                   f"`bench/authors_code.py` lists what was affordable")
+        else:
+            absent = [name for name in matrices if not load_dataset(name).has_condorcet_winner]
+            costs = _provenance("Python")["us_per_slot"].values()
+            why = (f"not on {', '.join(name for name in matrices if name not in absent)}: their code costs "
+                   f"{min(costs):.0f}-{max(costs):.0f} CPU us a slot already at K <= 16, and the larger matrices need "
+                   f"far longer horizons (`PLAN` in `bench/authors_python.py`); not applicable to {', '.join(absent)} "
+                   f"(no Condorcet winner, which these algorithms assume)")
+        lines.append(f"* {CODES[source]}: {compared}; {why}.")
+    return [*lines, ""]
 
 
 def page(table: pd.DataFrame) -> str:
@@ -268,18 +362,18 @@ def page(table: pd.DataFrame) -> str:
              PROCEDURE.format(repository=record["repository"], commit=record["commit"][:12],
                               compiler=record["compiler"], flags=record["flags"],
                               edits="\n".join(f"* {edit}" for edit in record["edits"]), minutes=cpu / 60,
-                              level=FAMILY_LEVEL, power=POWER), ""]
+                              level=FAMILY_LEVEL, power=POWER), "", _python_procedure(table)]
     for family, title in (("project", "Stored runs against the authors' code"),
                           ("self", "The authors' code against itself (two disjoint seed sets)")):
         rows = table[table.family == family]
-        lines += [f"## {title}", "", "| algorithm | matrix | T | runs | mean R(T) here | mean R(T) authors | "
-                  "detectable | min adjusted p | verdict |", "|---|---|---|---|---|---|---|---|---|"]
+        lines += [f"## {title}", "", "| code | algorithm | matrix | T | runs | mean R(T) here | mean R(T) authors | "
+                  "detectable | min adjusted p | verdict |", "|---|---|---|---|---|---|---|---|---|---|"]
         if family == "self":
             lines[-2] = lines[-2].replace("here", "first half").replace("authors |", "second half |")
-        for row in rows.sort_values(["algorithm", "matrix"]).itertuples():
-            lines.append(f"| {row.algorithm} | {row.matrix} | {power_of_ten(row.horizon)} | {row.runs_a} / "
-                         f"{row.runs_b} | {_number(row.mean_a)} | {_number(row.mean_b)} | {_number(row.detectable)} | "
-                         f"{_number(row.min_p_holm)} | {row.verdict} |")
+        for row in rows.sort_values(["source", "algorithm", "matrix"]).itertuples():
+            lines.append(f"| {row.source} | {row.algorithm} | {row.matrix} | {power_of_ten(row.horizon)} | "
+                         f"{row.runs_a} / {row.runs_b} | {_number(row.mean_a)} | {_number(row.mean_b)} | "
+                         f"{_number(row.detectable)} | {_number(row.min_p_holm)} | {row.verdict} |")
         lines.append("")
     reused = table[table.family == "reused"]
     if len(reused):
@@ -301,12 +395,4 @@ def page(table: pd.DataFrame) -> str:
               *(f"| {name} | {default} | `{option}` |" for name, default, option in DELIBERATE),
               "| all | the C++ draws all K(K+1)/2 outcomes every slot with `rand()` (15 bits under MSVC, 31 under the "
               "glibc build above); the project draws the played pair only, in double precision | — |", ""]
-    project = table[table.family == "project"]
-    left = [name for name in CPP_ALGORITHMS if name not in set(project.algorithm)]
-    matrices = [name for name in dataset_names() if name not in set(project.matrix)]
-    lines += ["## Not compared yet", "",
-              f"The C++'s {', '.join(left) or 'none'} (no stored line on the matrices above); the matrices "
-              f"{', '.join(matrices)}; the MergeDTS authors' Python (MergeDTS, MergeRUCB, Self-Sparring).",
-              "The C++ draws and copies all K^2 outcomes every slot, so a cell costs about K^2 times more than at",
-              "K = 5 (D-TS ~45 ms a slot at K = 500); `PLAN` in `bench/authors_code.py` lists what was affordable.", ""]
-    return "\n".join(lines)
+    return "\n".join([*lines, *_not_compared(table)])

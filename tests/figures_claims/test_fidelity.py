@@ -12,7 +12,12 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce import fidelity as fidelity_script
 from dts_reproduction.reproduce.checks import fidelity
+from dts_reproduction.reproduce.harness.paths import RESULTS
+from dts_reproduction.reproduce.studies.experiment import stored_line
+from dts_reproduction.reproduce.studies.paper_config import ROOT_SEED, paper_runs
 from tests.bench_scripts import bench_script
 
 
@@ -32,10 +37,12 @@ def test_every_committed_cell_agrees_with_the_authors_code(committed):
         assert rows.min_p_holm.min() > fidelity.FAMILY_LEVEL, rows.sort_values("min_p_holm").head(3).to_string()
 
 
-def test_a_line_that_leaves_agreement_fails_the_guard(monkeypatch, committed):
-    """A stored line whose regret is 30% higher than it is stored is found to disagree (the guard can fail)."""
+@pytest.mark.parametrize("algorithm", ["dts_plus", "rmed2", "merge_dts", "self_sparring"])
+def test_a_line_that_leaves_agreement_fails_the_guard(monkeypatch, committed, algorithm):
+    """A stored line (a paper line, a declared line against the C++ or against the Python) whose regret is 30%
+    higher than it is stored is found to disagree (the guard can fail)."""
     original = fidelity.project_regret
-    cell = next(cell for cell in fidelity.reference_cells() if cell.algorithm == "dts_plus" and not cell.reused)
+    cell = next(cell for cell in fidelity.reference_cells() if cell.algorithm == algorithm and not cell.reused)
 
     def shifted(other, results=fidelity.RESULTS):
         regret = original(other, results)
@@ -117,6 +124,8 @@ def test_reference_files_and_the_plan_agree():
     each with its run count and the seeds the plan gives it, and their decade columns are increasing."""
     authors = bench_script("authors_code")
     planned = {(matrix, name, horizon, reuse): runs for matrix, name, horizon, runs, reuse in authors.PLAN}
+    planned.update({(matrix, name, horizon, False): runs
+                    for matrix, name, horizon, runs in bench_script("authors_python").PLAN})
     stored = {(cell.matrix, cell.algorithm, cell.horizon, cell.reused): cell for cell in fidelity.reference_cells()}
     assert set(stored) <= set(planned)
     for key, cell in stored.items():
@@ -147,7 +156,89 @@ def test_every_reference_cell_with_a_stored_line_is_compared(committed):
         flat = rows[list(fidelity.P_COLUMNS)].to_numpy().ravel()
         adjusted = rows[[f"{column}_holm" for column in fidelity.P_COLUMNS]].to_numpy().ravel()
         np.testing.assert_allclose(adjusted, fidelity.holm_adjusted(flat), err_msg=family)
-    assert not list(itertools.filterfalse(lambda name: name in fidelity.CPP_ALGORITHMS, committed.algorithm))
+    codes = {**dict.fromkeys(fidelity.CPP_ALGORITHMS, "C++"), **dict.fromkeys(fidelity.PYTHON_ALGORITHMS, "Python")}
+    assert not list(itertools.filterfalse(lambda name: name in codes, committed.algorithm))
+    assert [codes[name] for name in committed.algorithm] == list(committed.source)
+
+
+def test_every_code_and_algorithm_is_compared(committed):
+    """Every algorithm of both codes has a compared cell (MultiSBM and RMED2 of the C++ on its nine matrices),
+    every declared line is stored -- horizon T of its cell, the defaults, the paper's run count -- and the
+    README's line names both codes."""
+    project = committed[committed.family == "project"]
+    assert set(project.algorithm) == {*fidelity.CPP_ALGORITHMS, *fidelity.PYTHON_ALGORITHMS}
+    for name in ("multisbm", "rmed2"):
+        assert project[project.algorithm == name].matrix.nunique() == 9
+    cells = [cell for cell in fidelity.reference_cells() if cell.algorithm in fidelity.OWN_LINE and not cell.reused]
+    lines = fidelity.declared_lines()
+    assert len(lines) == len(cells)
+    for cell, line in zip(cells, lines, strict=True):
+        assert (line.dataset, line.algorithm, line.horizon, line.params) == (cell.matrix, cell.algorithm,
+                                                                             cell.horizon, ())
+        assert line.runs == paper_runs(load_dataset(cell.matrix).K)
+        assert stored_line(line, RESULTS, ROOT_SEED) is not None, line
+    line = fidelity.summary_line(committed)
+    assert all(name in line for name in fidelity.CODES.values())
+
+
+def test_compute_and_check_exclude_each_other():
+    """--check only reads, so --check with --compute is bad input (main_guard: one line, exit status 2), as is
+    --n-jobs 0; both are refused before anything is read or computed."""
+    with pytest.raises(ValueError, match="--check"):
+        fidelity_script.main(["--check", "--compute"])
+    with pytest.raises(ValueError, match="--n-jobs"):
+        fidelity_script.main(["--compute", "--n-jobs", "0"])
+
+
+def fake_clone(folder, extra: str = ""):
+    """A folder holding the files bench/authors_python.py ports, each containing every text it edits as often
+    as listed (``extra`` appended once more to demo.py)."""
+    authors = bench_script("authors_python")
+    texts = {}
+    for file, text, _replacement, matches in authors.EDITS:
+        texts[file] = texts.get(file, "") + (text + "\n") * matches
+    texts["demo.py"] += extra
+    texts["dueling_bandits/self_sparring.py"] = "unchanged\n"
+    for file, text in texts.items():
+        (folder / file).parent.mkdir(parents=True, exist_ok=True)
+        (folder / file).write_text(text)
+    return authors
+
+
+def test_python_port_applies_exactly_the_listed_edits(tmp_path):
+    """The port copies their files into the scratch folder and replaces every listed text (their clone is left
+    as it was); a text found more or less often than listed stops it (their code is not the one described);
+    a folder that is not their clone is a ValueError naming it."""
+    clone, scratch = tmp_path / "clone", tmp_path / "scratch"
+    authors = fake_clone(clone)
+    before = {path: path.read_text() for path in clone.rglob("*.py")}
+    root = authors.port(authors.check_clone(clone), scratch)
+    assert {path: path.read_text() for path in clone.rglob("*.py")} == before
+    for file, text, replacement, matches in authors.EDITS:
+        ported = (root / file).read_text()
+        assert ported.count(replacement) >= matches and (text not in ported or text in replacement)
+    assert (root / "dueling_bandits" / "self_sparring.py").read_text() == "unchanged\n"
+    fake_clone(clone, extra=authors.EDITS[0][1])
+    with pytest.raises(RuntimeError, match="occurs 2 times, not 1"):
+        authors.port(clone, scratch)
+    with pytest.raises(ValueError, match="not a clone of chang-li/MergeDTS"):
+        authors.check_clone(tmp_path / "scratch" / "nowhere")
+
+
+def test_python_regrets_from_the_pairs_played():
+    """The driver's Copeland and gap regrets of recorded pairs, against a plain loop over the slots: the Copeland
+    winner's score minus the pair's mean score, and the mean of the pair's gaps P[winner, a] - 1/2."""
+    authors = bench_script("authors_python")
+    matrix = np.asarray(load_dataset("arxiv").P, np.float64)
+    rng = np.random.default_rng(3)
+    pairs = rng.integers(0, len(matrix), (50, 2))
+    copeland, gap = authors.copeland_and_gap(matrix, pairs)
+    score = [sum(matrix[i, j] > 0.5 for j in range(len(matrix))) / (len(matrix) - 1) for i in range(len(matrix))]
+    winner = int(np.argmax(score))
+    plain_copeland = np.cumsum([max(score) - (score[a] + score[b]) / 2 for a, b in pairs])
+    plain_gap = np.cumsum([(matrix[winner, a] + matrix[winner, b] - 1) / 2 for a, b in pairs])
+    np.testing.assert_allclose(copeland, plain_copeland, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(gap, plain_gap, rtol=0, atol=1e-12)
 
 
 def test_regrets_are_compared_on_their_lattice():
