@@ -57,10 +57,13 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.base import check_positive
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
+from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
 from dts_reproduction.reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
 from dts_reproduction.reproduce.harness.runner import git_commit, line_seconds
 from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies import large_scale_plan
+from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS as ASYMPTOTIC_PANELS
+from dts_reproduction.reproduce.studies.asymptotic_panels import cheapest_first
 from dts_reproduction.reproduce.studies.experiment import curves_and_stores, panel_curves
 from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES, SIMULATED
 from dts_reproduction.reproduce.studies.large_scale_panels import all_curves, available
@@ -101,6 +104,8 @@ def parse_arguments(argv=None):
                         help="no probe runs: only the worker and CPU hours the stored runs took (defaults and --fast)")
     parser.add_argument("--large-scale", action="store_true",
                         help="the lines of reproduce/large_scale.py: estimated CPU hours (probe and bench tables)")
+    parser.add_argument("--asymptotic", action="store_true",
+                        help="the lines of reproduce/asymptotic.py: estimated CPU hours (the cost model) and status")
     parser.add_argument("--probe", action="store_true",
                         help="with --large-scale: first measure the probes of the study's missing lines of T >= 1e7 "
                              "(two runs each, of 1e6 and 1e7 slots) into bench/large_scale_probes.csv")
@@ -112,6 +117,8 @@ def parse_arguments(argv=None):
     args = parser.parse_args(argv)
     args.probe_slots = integer(args.probe_slots, "--probe-slots")
     args.max_probe_seconds = check_positive("--max-probe-seconds", args.max_probe_seconds)
+    if args.asymptotic and (args.large_scale or args.measured):
+        raise ValueError("--asymptotic takes neither --large-scale nor --measured")
     if args.probe and not args.large_scale:
         raise ValueError("--probe needs --large-scale")
     if args.algorithms and not args.probe:
@@ -126,7 +133,9 @@ def main(argv=None):
     def run():
         """Parse the arguments and print the chosen table."""
         args = parse_arguments(argv)
-        if args.large_scale:
+        if args.asymptotic:
+            print_asymptotic()
+        elif args.large_scale:
             if args.probe:
                 from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_HORIZON
 
@@ -281,6 +290,29 @@ def print_measured(args):
     print("no CPU: stored lines with a chunk computed before CPU seconds were recorded (2026-11-26), left out of "
           "CPU h; busy h: CPU h, or worker h for the lines without a CPU record (from above); missing est.: the "
           "missing lines' busy h with the defaults, an estimate from above (inf: not stored either)")
+
+
+def print_asymptotic() -> None:
+    """Every line of reproduce/asymptotic.py at its full scale, in the order the study computes them (cheapest first,
+    ``cheapest_first``): estimated CPU hours (``harness.cost.estimated_run_seconds`` times the runs),
+    status (stored / missing) and stored busy hours; then the estimated hours of the missing lines and their wall
+    time on 2 cores."""
+    cli = SimpleNamespace(fast=True, quick=False, horizon_given=False, horizon=None, runs=None, algorithms=None,
+                          datasets=None)
+    lines = [line for panel in ASYMPTOTIC_PANELS for curve in panel_curves(panel, cli) for line in curve]
+    print(f"{'dataset':<26} {'line':<22} {'K':>4} {'T':>8} {'runs':>5} {'est. CPU h':>11} {'status':<8} "
+          f"{'stored h':>9}")
+    missing = 0.0
+    for line in cheapest_first(cli)(lines):
+        dataset = load_dataset(line.dataset)
+        hours = estimated_run_seconds(line, dataset) * line.runs / 3600.0
+        found = stored_hours([line], dataset)
+        missing += hours if found is None and math.isfinite(hours) else 0.0
+        print(f"{line.dataset:<26} {line.name[:22]:<22} {dataset.K:>4} {line.horizon:>8.1e} {line.runs:>5} "
+              f"{'-' if math.isnan(hours) else f'{hours:.2f}':>11} {'missing' if found is None else 'stored':<8} "
+              f"{'-' if found is None else f'{busy_hours(found):.2f}':>9}", flush=True)
+    print(f"asymptotic: the missing lines need about {missing:.1f} estimated CPU hours (about {missing / 2:.1f} h of "
+          f"wall time on 2 cores)")
 
 
 def study_plan():

@@ -35,18 +35,17 @@ from dts_reproduction.reproduce.claims.verdict import (
     need,
     within_factor,
 )
-from dts_reproduction.reproduce.cli.arguments import add_line_selection, check_selection, doc_summary, selected
+from dts_reproduction.reproduce.cli.arguments import add_line_selection, check_selection, doc_summary
 from dts_reproduction.reproduce.cli.figure import figure_main
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
 from dts_reproduction.reproduce.harness.runner import run_one
 from dts_reproduction.reproduce.output.plotting import figure_legend, save_figure, setup_theme, style
 from dts_reproduction.reproduce.output.tables import final_table, print_table, write_table
+from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS, RMED2_PAPER, cheapest_first
 from dts_reproduction.reproduce.studies.decades import FIRST_DECADE_END, decade_slopes, slope_limit, trapped, untrapped
 from dts_reproduction.reproduce.studies.experiment import (
     LOWER_BOUND_LABEL,
-    Curve,
-    Panel,
     evidence_note,
     panel_curves,
     save_figure_with_claims,
@@ -54,46 +53,15 @@ from dts_reproduction.reproduce.studies.experiment import (
     with_lower_bounds,
 )
 from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
-from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_RUNS
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, pair_regrets, winner_constant
 
 NAME = "asymptotic"
-NONCONDORCET_HORIZON = 10**7  # without a Condorcet winner a run costs T slots: 1e7 fits the budget (docs/asymptotic.md)
-NONCONDORCET_RUNS = 100
 COST_HORIZON = 10**10  # what the lines without a Condorcet winner would cost at this horizon (``cost_rows``)
-RMED2_PAPER = Curve("rmed2", (("numerator", "paper"),), tag="RMED2 (paper)")
-ALGORITHMS = ("dts", "dts_plus", "rucb", "rcs", "ccb", "rmed1", "rmed2", RMED2_PAPER, "ecw_rmed")
-CONDORCET = (("cyclic", "Cyclic"), ("strong_borda", "StrongBorda"), ("arxiv", "ArXiv"), ("sushi", "Sushi"),
-             ("mslr5_condorcet", "MSLR K=5, Condorcet"), ("mslr16_condorcet", "MSLR K=16, Condorcet"),
-             ("mslr32_condorcet", "MSLR K=32, Condorcet"), ("mslr136_perfect", "MSLR Perfect, K=136"),
-             ("mslr136_navigational", "MSLR Navigational, K=136"),
-             ("mslr135_informational_cdc", "MSLR Informational-CDC, K=135"))
-NONCONDORCET = (("mslr5_noncondorcet", "MSLR K=5, non-Condorcet"), ("nc_cyclic", "Non-Condorcet Cyclic"),
-                ("nc_strong_borda", "Non-Condorcet StrongBorda"), ("gap", "Gap"))
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
-PANELS = tuple(
-    Panel(dataset, f"({LETTERS[k]}) {title}", ALGORITHMS, horizon=horizon,
-          runs=runs if runs else (LARGE_SCALE_RUNS if load_dataset(dataset).K > 100 else None))
-    for k, (dataset, title, horizon, runs) in enumerate(
-        [(d, t, MAX_EXACT_HORIZON, None) for d, t in CONDORCET]
-        + [(d, t, NONCONDORCET_HORIZON, NONCONDORCET_RUNS) for d, t in NONCONDORCET]))
 # The re-simulated runs whose comparisons per pair are tabulated (``allocation_rows``), on matrices up to this K.
 ALLOCATION_RUNS = 10
 ALLOCATION_MAX_ARMS = 32
 DTS_FAMILY = ("dts", "dts_plus")
 RATIO_TICKS = (0.5, 1, 2, 5, 10, 20, 50)  # the x ticks of the slope-over-bound figure
-
-
-def cheapest_first(args):
-    """The ``order`` of ``experiment.simulate_panels``: the lines --algorithms and --datasets select (every line
-    without them), the cheapest whole line first by the harness's cost model (``estimated_run_seconds`` times the
-    runs; a line without an estimate last), so that the lines that finish soonest are on disk first."""
-    def line_seconds(line) -> float:
-        """Estimated CPU seconds of every run of ``line`` (inf without an estimate)."""
-        seconds = estimated_run_seconds(line, load_dataset(line.dataset)) * line.runs
-        return seconds if math.isfinite(seconds) else math.inf
-
-    return lambda lines: sorted((line for line in lines if selected(line, args)), key=line_seconds)
 
 
 def bounds_of(panels, args) -> dict:

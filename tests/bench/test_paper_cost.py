@@ -138,3 +138,22 @@ def test_large_scale_probe_writes_one_row_per_missing_line_and_resumes(tmp_path,
     paper_cost.probe_large_scale(10**7, bench_seconds + 1, table=table)  # resumes: only the dear line is new
     assert [name for _, name, _, _ in probed] == ["dts", "rmed1", "dts_plus"] and len(pd.read_csv(table)) == 3
     assert "probing 1 lines" in capsys.readouterr().out
+
+
+def test_asymptotic_prints_every_line_cheapest_first_with_its_status(capsys):
+    """--asymptotic: one row per line of the asymptotic study, in the order the study computes them (their
+    estimated hours do not fall), a committed line as "stored", and the total of the missing ones; with
+    --large-scale: exit 2."""
+    from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS
+
+    _paper_cost().main(["--asymptotic"])
+    lines = capsys.readouterr().out.splitlines()
+    rows = [text.split() for text in lines[1:-1]]
+    assert len(rows) == sum(len(panel.curves()) for panel in PANELS)
+    hours = [float(row[-3]) for row in rows if row[-3] != "-"]
+    assert hours == sorted(hours)
+    assert any(row[:2] == ["cyclic", "dts"] and row[-2] == "stored" for row in rows)
+    assert lines[-1].startswith("asymptotic: the missing lines need about")
+    with pytest.raises(SystemExit) as stop:
+        _paper_cost().main(["--asymptotic", "--large-scale"])
+    assert stop.value.code == 2

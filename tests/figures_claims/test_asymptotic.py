@@ -12,7 +12,7 @@ from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import asymptotic
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
-from dts_reproduction.reproduce.studies import decades
+from dts_reproduction.reproduce.studies import asymptotic_panels, decades
 from dts_reproduction.reproduce.studies.experiment import panel_curves, stored_line
 from dts_reproduction.reproduce.studies.paper_config import ROOT_SEED
 from dts_reproduction.reproduce.studies.regret_bound import (
@@ -105,7 +105,7 @@ def stored_pairs():
     """(asymptotic line, its stored result, the stored T = 1e6 --fast line of Fig. 3 with the same parameters)
     for every Condorcet panel of the study and algorithm that both store."""
     args = SimpleNamespace(fast=True, runs=None, horizon=None, quick=False, horizon_given=False)
-    for panel in asymptotic.PANELS[:len(asymptotic.CONDORCET)]:
+    for panel in asymptotic.PANELS[:len(asymptotic_panels.CONDORCET)]:
         for curve in panel_curves(panel, args):
             line = curve[0]
             short = Line(line.dataset, line.algorithm, 10**6, line.runs, line.params, line.tag)
@@ -129,7 +129,8 @@ def test_stored_runs_extend_the_stored_fast_runs_bit_for_bit():
 
 
 def test_every_condorcet_panel_runs_every_fast_path_at_the_largest_exact_horizon():
-    assert [p.dataset for p in asymptotic.PANELS[:len(asymptotic.CONDORCET)]] == [d for d, _ in asymptotic.CONDORCET]
+    condorcet = asymptotic_panels.CONDORCET
+    assert [p.dataset for p in asymptotic.PANELS[:len(condorcet)]] == [d for d, _ in condorcet]
     for panel in asymptotic.PANELS:
         K = load_dataset(panel.dataset).K
         if load_dataset(panel.dataset).has_condorcet_winner:
@@ -146,10 +147,10 @@ def test_allocation_re_simulates_the_stored_runs_and_shows_where_the_regret_goes
     panel = asymptotic.PANELS[0]
     args = SimpleNamespace(fast=True, runs=None, horizon=None, quick=False, horizon_given=False)
     lines = {curve[0].name: curve[0] for curve in panel_curves(panel, args)}
-    results = [stored_line(lines[name], RESULTS, ROOT_SEED) for name in ("rmed1", asymptotic.RMED2_PAPER.tag)]
+    results = [stored_line(lines[name], RESULTS, ROOT_SEED) for name in ("rmed1", asymptotic_panels.RMED2_PAPER.tag)]
     rows = asymptotic.allocation_rows([panel], [(panel.title, results)]).set_index("algorithm")
     assert rows.loc["rmed1", "winner_pairs"] > 10 * rows.loc["rmed1", "partner_pairs"]
-    paper = rows.loc[asymptotic.RMED2_PAPER.tag]
+    paper = rows.loc[asymptotic_panels.RMED2_PAPER.tag]
     assert paper["partner_pairs"] > 3 * paper["winner_pairs"]
     assert paper["partner_pairs"] == pytest.approx(paper["lower_bound_slope"], rel=0.2)
     results[0].final[0] += 1.0
@@ -163,7 +164,7 @@ def test_the_study_computes_the_selected_lines_cheapest_first():
     args = SimpleNamespace(fast=True, runs=None, quick=False, horizon_given=False, horizon=None,
                            algorithms=["rcs", "dts", "rmed2"], datasets=["gap", "mslr136_perfect", "cyclic"])
     lines = [line for panel in asymptotic.PANELS for curve in panel_curves(panel, args) for line in curve]
-    order = asymptotic.cheapest_first(args)(lines)
+    order = asymptotic_panels.cheapest_first(args)(lines)
     assert {(line.algorithm, line.dataset) for line in order} == {
         (a, d) for a in args.algorithms for d in args.datasets}
     assert len(order) == 3 * 3 + 3  # RMED2 runs twice per matrix: as run and with the paper's sign
@@ -172,7 +173,7 @@ def test_the_study_computes_the_selected_lines_cheapest_first():
     assert finite == sorted(finite) and seconds[:len(finite)] == finite
     assert order[0].dataset == "cyclic" and order[-1].dataset in ("gap", "mslr136_perfect")
     args.algorithms = args.datasets = None
-    assert len(asymptotic.cheapest_first(args)(lines)) == len(lines)
+    assert len(asymptotic_panels.cheapest_first(args)(lines)) == len(lines)
 
 
 @pytest.mark.parametrize("flag", ["--algorithms", "--datasets"])
