@@ -41,7 +41,6 @@ from dts_reproduction.reproduce.cli.arguments import (
     hours_flag,
     main_guard,
     resolve,
-    selected,
 )
 from dts_reproduction.reproduce.output.plotting import (
     FIGURE_WIDTH,
@@ -56,7 +55,7 @@ from dts_reproduction.reproduce.output.plotting import (
     style,
 )
 from dts_reproduction.reproduce.output.tables import OVER_BUDGET, print_table, write_table
-from dts_reproduction.reproduce.studies.experiment import panel_results, simulate_lines, write_claims
+from dts_reproduction.reproduce.studies.experiment import panel_results, selected, simulate_lines, write_claims
 from dts_reproduction.reproduce.studies.large_scale_panels import (
     MSLR_MATRICES,
     NESTED,

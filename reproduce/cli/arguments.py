@@ -106,12 +106,6 @@ def check_selection(args, lines) -> None:
         if unknown:
             raise ValueError(f"{flag}: {unknown[0]!r} has no line in the study (it has: {', '.join(sorted(known))})")
 
-
-def selected(line, args) -> bool:
-    """Whether ``line`` is among the lines --algorithms and --datasets select (every line when neither is given)."""
-    return ((not args.algorithms or line.algorithm in args.algorithms)
-            and (not args.datasets or line.dataset in args.datasets))
-
 # The flags of a script that computes runs (and may hand them to a cluster); a script that only reads stored
 # runs (Fig. 2) does not offer them.  Their values when not offered: nothing to compute, read-only.
 COMPUTE_FLAGS = ("--n-jobs", "--force", "--backend", "--scheduler", "--local-cluster", "--no-progress", "--plot-only",

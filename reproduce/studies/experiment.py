@@ -136,6 +136,13 @@ def curves_and_stores(panels, args) -> tuple[list, dict]:
     return curves, stores
 
 
+def selected(line, args) -> bool:
+    """Whether ``line`` is among the lines a study's --algorithms and --datasets select
+    (``cli.arguments.add_line_selection``; every line when neither is given)."""
+    return ((not args.algorithms or line.algorithm in args.algorithms)
+            and (not args.datasets or line.dataset in args.datasets))
+
+
 def simulate_panels(name: str, panels, args, order=None) -> list:
     """Run (or, with --plot-only, load) every panel's curves; returns [(title, [LineResult])].
 
