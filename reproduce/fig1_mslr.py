@@ -16,9 +16,9 @@ from dts_reproduction.reproduce.studies.paper_panels import (
     FIG1_PANELS as PANELS,  # shared with Fig. 2, which reads these panels' runs
 )
 
-PANEL_CLAIMS = {
-    0: (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c5_same_slope_lower_constant),
-    1: (pc.c8_condorcet_methods_fail, pc.c9_beat_ccb_scb),
+PANEL_CLAIMS = {  # by ``Panel.key``
+    "mslr5_condorcet": (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c5_same_slope_lower_constant),
+    "mslr5_noncondorcet": (pc.c8_condorcet_methods_fail, pc.c9_beat_ccb_scb),
 }
 
 
@@ -46,10 +46,10 @@ def c10_rows(where, r) -> list[dict]:
 
 def claims(results) -> list[dict]:
     """Every claim row of Fig. 1."""
-    title, curves = results[1]
+    title, curves = pc.panel_result(PANELS, results, "mslr5_noncondorcet")
     r = by_name(curves)
     where = f"Fig. 1 {title}"
-    return pc.panel_claims("Fig. 1", results, PANEL_CLAIMS) + c10_rows(where, r) + [
+    return pc.panel_claims("Fig. 1", PANELS, results, PANEL_CLAIMS) + c10_rows(where, r) + [
         pc.c13_plus_below_dts(where, r)]
 
 

@@ -16,18 +16,18 @@ from dts_reproduction.reproduce.studies.paper_panels import FIG3_PANELS as PANEL
 
 C1_TO_C6 = (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c4_rcs_beats_rucb_ccb,
             pc.c5_same_slope_lower_constant, pc.c6_ecw_slightly_worse)
-PANEL_CLAIMS = {
-    0: (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c5_same_slope_lower_constant,
-        pc.c6_ecw_slightly_worse),
-    1: (pc.c1_indistinguishable, pc.c7_strong_borda),
-    2: C1_TO_C6, 3: C1_TO_C6, 4: C1_TO_C6, 5: C1_TO_C6,
-    6: (pc.c7_g2w_savage_near_rmed1,),
+PANEL_CLAIMS = {  # by ``Panel.key``
+    "cyclic": (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c5_same_slope_lower_constant,
+               pc.c6_ecw_slightly_worse),
+    "strong_borda": (pc.c1_indistinguishable, pc.c7_strong_borda),
+    "arxiv": C1_TO_C6, "sushi": C1_TO_C6, "mslr16_condorcet": C1_TO_C6, "mslr32_condorcet": C1_TO_C6,
+    "strong_borda:g2w": (pc.c7_g2w_savage_near_rmed1,),
 }
 
 
 def claims(results) -> list[dict]:
     """Every claim row of Fig. 3."""
-    return pc.panel_claims("Fig. 3", results, PANEL_CLAIMS)
+    return pc.panel_claims("Fig. 3", PANELS, results, PANEL_CLAIMS)
 
 
 def main(argv=None):

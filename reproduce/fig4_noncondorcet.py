@@ -18,13 +18,13 @@ from dts_reproduction.reproduce.studies.paper_panels import FIG4_PANELS as PANEL
 from dts_reproduction.reproduce.studies.paper_panels import FIXED_ORDER_ECW
 
 C8_C9 = (pc.c8_condorcet_methods_fail, pc.c9_beat_ccb_scb)
-PANEL_CLAIMS = {
-    0: (*C8_C9, pc.c11_nc_cyclic),
-    1: C8_C9,
-    2: (*C8_C9, lambda where, r: pc.c15b_gap_order(where, r, FIXED_ORDER_ECW.tag)),
-    3: (lambda where, r: pc.c9_beat_ccb_scb(where, r, ("dts",)),),  # D-TS+ is not run on 500 arms
-    4: (*C8_C9, pc.c13_plus_below_dts),
-    5: (*C8_C9, pc.c13_plus_below_dts),
+PANEL_CLAIMS = {  # by ``Panel.key``
+    "nc_cyclic": (*C8_C9, pc.c11_nc_cyclic),
+    "nc_strong_borda": C8_C9,
+    "gap": (*C8_C9, lambda where, r: pc.c15b_gap_order(where, r, FIXED_ORDER_ECW.tag)),
+    "copeland500": (lambda where, r: pc.c9_beat_ccb_scb(where, r, ("dts",)),),  # D-TS+ is not run on 500 arms
+    "mslr16_noncondorcet": (*C8_C9, pc.c13_plus_below_dts),
+    "mslr32_noncondorcet": (*C8_C9, pc.c13_plus_below_dts),
 }
 # C12 compares ECW-RMED with D-TS+ at every checkpoint from this slot on (before it, both are in
 # their initial exploration and the order is noise).
@@ -34,7 +34,8 @@ C12_FROM_SLOT = 1000
 def c12_rows(results) -> list[dict]:
     """C12 (App. D.2.2): on MSLR K=16 non-Condorcet ECW-RMED stays above D-TS+ for every t up to 5e6 (the rule
     applied at every checkpoint from C12_FROM_SLOT on, the worst verdict kept); on K=32 the gap is larger."""
-    (title16, curves16), (title32, curves32) = results[4], results[5]
+    (title16, curves16), (title32, curves32) = (pc.panel_result(PANELS, results, key)
+                                                for key in ("mslr16_noncondorcet", "mslr32_noncondorcet"))
     by16 = by_name(curves16)
     by32 = by_name(curves32)
 
@@ -67,7 +68,7 @@ def c12_rows(results) -> list[dict]:
 
 def claims(results) -> list[dict]:
     """Every claim row of Fig. 4."""
-    return pc.panel_claims("Fig. 4", results, PANEL_CLAIMS) + c12_rows(results)
+    return pc.panel_claims("Fig. 4", PANELS, results, PANEL_CLAIMS) + c12_rows(results)
 
 
 def main(argv=None):

@@ -212,11 +212,21 @@ def c15b_gap_order(where, r, fixed: str):
                    f"above D-TS, D-TS+ (x{CLEAR_FACTOR:g})", check)
 
 
-def panel_claims(figure: str, results, table: dict) -> list[dict]:
-    """Rows of the per-panel claims: ``table`` maps a panel index to its claim functions; ``results`` is the
-    list of (title, [LineResult]) of the figure's panels."""
+def panel_result(panels, results, key: str) -> tuple:
+    """(title, [LineResult]) of the panel whose ``Panel.key`` is ``key``: ``results`` holds the figure's ``panels``
+    in their order; ValueError naming the key if no panel has it."""
+    for panel, result in zip(panels, results, strict=True):
+        if panel.key == key:
+            return result
+    raise ValueError(f"no panel {key!r} in this figure (it has: {', '.join(panel.key for panel in panels)})")
+
+
+def panel_claims(figure: str, panels, results, table: dict) -> list[dict]:
+    """Rows of the per-panel claims: ``table`` maps a panel's key (``Panel.key``: its matrix, and metric) to its
+    claim functions, so that reordering or retitling panels moves no claim; ``results`` is the list of (title,
+    [LineResult]) of the figure's ``panels``, in their order."""
     rows = []
-    for index, checks in table.items():
-        title, curves = results[index]
+    for key, checks in table.items():
+        title, curves = panel_result(panels, results, key)
         rows += [check(f"{figure} {title}", by_name(curves)) for check in checks]
     return rows

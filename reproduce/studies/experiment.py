@@ -62,6 +62,12 @@ class Panel:
     metric: str = "regret"
     runs: int | None = None
 
+    @property
+    def key(self) -> str:
+        """The panel's stable id within its figure, by which claims are attached (never its position or title): the
+        matrix, and the metric when it is not the Copeland regret (``strong_borda``, ``strong_borda:g2w``)."""
+        return self.dataset if self.metric == "regret" else f"{self.dataset}:{self.metric}"
+
     def own_runs(self) -> int:
         """The panel's run count at its own scale: ``runs``, else the paper's rule by K."""
         return self.runs or paper_runs(load_dataset(self.dataset).K)

@@ -1,0 +1,61 @@
+"""Claims are attached to panels by ``Panel.key`` (matrix and metric), never by position or title (issue 33): the
+figures' claims from their committed runs come out the same when the panels are reordered and retitled."""
+
+import argparse
+import dataclasses
+
+import pytest
+
+from dts_reproduction.reproduce import fig1_mslr, fig3_condorcet, fig4_noncondorcet
+from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.harness.paths import RESULTS
+from dts_reproduction.reproduce.studies.experiment import simulate_panels
+from dts_reproduction.reproduce.studies.paper_config import HORIZON, ROOT_SEED
+
+
+def stored_results(panels, tmp_path):
+    """[(title, [LineResult])] of ``panels`` from the committed runs (nothing computed or written to results/)."""
+    args = argparse.Namespace(out=RESULTS, default_out=RESULTS, figures=tmp_path, plot_only=True, fast=False,
+                              quick=False, runs=None, horizon=HORIZON, horizon_given=False, seed=ROOT_SEED,
+                              stored_only=True)
+    return simulate_panels("keys", panels, args)
+
+
+def verdicts(rows, renamed=None) -> list:
+    """(claim, where, verdict, measured) of every row, "where" read through ``renamed`` ({new title: old})."""
+    renamed = renamed or {}
+    out = []
+    for row in rows:
+        where = row["where"]
+        for new, old in renamed.items():
+            where = where.replace(new, old)
+        out.append((row["claim"], where, row["verdict"], row["measured"]))
+    return sorted(out)
+
+
+@pytest.mark.parametrize("figure", [fig1_mslr, fig3_condorcet])
+def test_claims_follow_the_panel_key_through_a_reorder_and_a_retitle(figure, tmp_path, monkeypatch):
+    """Reverse the panels and rename every title: every claim row is the same, on the same panel."""
+    panels = figure.PANELS
+    results = stored_results(panels, tmp_path)
+    expected = verdicts(figure.claims(results))
+    moved = tuple(dataclasses.replace(panel, title=f"{panel.title} (moved)") for panel in reversed(panels))
+    moved_results = [(f"{title} (moved)", curves) for title, curves in reversed(results)]
+    monkeypatch.setattr(figure, "PANELS", moved)
+    got = verdicts(figure.claims(moved_results), {f"{panel.title} (moved)": panel.title for panel in panels})
+    assert got == expected
+    assert len(expected) >= sum(len(checks) for checks in figure.PANEL_CLAIMS.values())
+
+
+@pytest.mark.parametrize("figure", [fig1_mslr, fig3_condorcet, fig4_noncondorcet])
+def test_every_claimed_panel_key_is_a_panel_of_its_figure(figure):
+    """A claim attached to a key the figure has no panel of would be dropped: each key names exactly one panel."""
+    keys = [panel.key for panel in figure.PANELS]
+    assert len(set(keys)) == len(keys)
+    assert set(figure.PANEL_CLAIMS) <= set(keys)
+
+
+def test_an_unknown_panel_key_is_one_clear_error():
+    """``panel_result`` names the key and the figure's keys."""
+    with pytest.raises(ValueError, match="no panel 'nope' in this figure"):
+        pc.panel_result(fig1_mslr.PANELS, [("a", []), ("b", [])], "nope")
