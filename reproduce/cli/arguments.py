@@ -20,7 +20,7 @@ from pathlib import Path
 
 from dts_reproduction.algorithms.base import INT64_MAX
 from dts_reproduction.reproduce.harness.backends import BACKENDS, SCHEDULER_TIMEOUT_S
-from dts_reproduction.reproduce.harness.interrupt import Interrupted, catch_signals, ignore_signals_while_exiting
+from dts_reproduction.reproduce.harness.interrupt import RUN, Interrupted, catch_signals, ignore_signals_while_exiting
 from dts_reproduction.reproduce.harness.limits import MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
 from dts_reproduction.reproduce.harness.paths import CUSTOM, FAST, FIGURES, QUICK, RESULTS
 from dts_reproduction.reproduce.harness.store import NotStored
@@ -247,29 +247,37 @@ def main_guard(main):
     """Run ``main()``; a ValueError (bad input) becomes ``error: <message>`` on stderr and exit status 2,
     an OSError while working (disk full, folder removed) one ``error:`` line and exit status 1, and
     SIGTERM, SIGINT or SIGHUP (``reproduce.harness.interrupt``) one ``interrupted; ...`` line and exit status 128 +
-    the signal number; a signal while the interpreter then exits is ignored
-    (``reproduce.harness.interrupt.ignore_signals_while_exiting``).  A warning is one ``warning: ...`` line,
-    without the source line."""
+    the signal number.  The run is marked over (``RUN.over``) the moment ``main()`` returns or raises, before
+    anything is called, so a signal from then on, while the failure line is printed or the interpreter exits,
+    is ignored (``reproduce.harness.interrupt.ignore_signals_while_exiting``).  A warning is one ``warning: ...``
+    line, without the source line."""
     catch_signals()
     warnings.formatwarning = _one_line_warning
     try:
         main()
-    except NotStored as error:
-        print(f"error: {not_stored_error(error)}", file=sys.stderr)
-        sys.exit(2)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(2)
-    except OSError as error:
-        where = f"{error.filename}: " if getattr(error, "filename", None) else ""
-        print(f"error: {where}{error.strerror or error}", file=sys.stderr)
-        sys.exit(1)
-    except (Interrupted, KeyboardInterrupt) as error:
-        stop = error if isinstance(error, Interrupted) else Interrupted(2)
-        print(stop.message(), file=sys.stderr, flush=True)
-        sys.exit(stop.exit_status)
+        failure = None
+    except (ValueError, OSError, Interrupted, KeyboardInterrupt) as error:
+        failure = error
     finally:
+        RUN.over = True  # first, with no call before it: a Python signal handler runs only at a call or a jump back
         ignore_signals_while_exiting()
+    if failure is not None:
+        line, status = failure_line(failure)
+        print(line, file=sys.stderr, flush=True)
+        sys.exit(status)
+
+
+def failure_line(failure: BaseException) -> tuple[str, int]:
+    """The one stderr line and the exit status ``main_guard`` reports for a run that raised ``failure``."""
+    if isinstance(failure, NotStored):
+        return f"error: {not_stored_error(failure)}", 2
+    if isinstance(failure, ValueError):
+        return f"error: {failure}", 2
+    if isinstance(failure, OSError):
+        where = f"{failure.filename}: " if getattr(failure, "filename", None) else ""
+        return f"error: {where}{failure.strerror or failure}", 1
+    stop = failure if isinstance(failure, Interrupted) else Interrupted(2)
+    return stop.message(), stop.exit_status
 
 
 def _one_line_warning(message, category, *_args, **_kwargs) -> str:

@@ -10,7 +10,9 @@ The handler never raises inside numba: while numba holds its compiler lock (comp
 kernel from the cache, with LLVM objects in use), a signal is only recorded, and ``Interrupted`` is
 raised as the outermost compile returns and releases the lock.  A compiled loop never runs a Python
 handler: ``core.simulate`` returns to Python about every ``SEGMENT_SECONDS``, where the handler runs.
-Once the run is over, signals are ignored while the interpreter exits (``ignore_signals_while_exiting``).
+Once the run is over, signals are ignored while the interpreter exits (``ignore_signals_while_exiting``): from
+the moment ``main_guard`` marks it over (``RUN.over``), before it calls anything, so a signal whose handler runs
+at the first call after the run returned is ignored too, not raised outside ``main_guard``'s ``try``.
 """
 
 import signal
@@ -69,9 +71,22 @@ class _CompilerLockWatch(event.Listener):
 _WATCH = _CompilerLockWatch()
 
 
+class _Run:
+    """Whether the guarded run is over (it returned or raised): a signal is then ignored, not raised."""
+
+    def __init__(self):
+        """A run not yet over."""
+        self.over = False
+
+
+RUN = _Run()
+
+
 def _on_signal(signum, _frame):
     """Signal handler: ignore further termination signals, then raise ``Interrupted`` in the main thread,
     or, inside numba's compiler lock, leave it to ``_CompilerLockWatch`` to raise once the lock is released."""
+    if RUN.over:
+        return
     for other in SIGNALS:
         signal.signal(other, signal.SIG_IGN)
     if _WATCH.depth > 0:
@@ -84,7 +99,8 @@ def ignore_signals_while_exiting() -> None:
     """Call when the run is over (``reproduce.cli.arguments.main_guard``): SIGTERM, SIGINT and SIGHUP are then
     ignored while the interpreter exits (joining loky's threads for a few seconds, closing a cluster), as they are
     once a signal stopped the run; they raised inside those joins, a traceback.  Everything is stored and printed
-    by then."""
+    by then.  ``main_guard`` sets ``RUN.over`` before this call: a signal handled at the call itself is ignored."""
+    RUN.over = True
     for signum in SIGNALS:
         signal.signal(signum, signal.SIG_IGN)
 
@@ -94,5 +110,6 @@ def catch_signals() -> None:
     if not _WATCH.registered:
         event.register(COMPILER_LOCK, _WATCH)
         _WATCH.registered = True
+    RUN.over = False
     for signum in SIGNALS:
         signal.signal(signum, _on_signal)
