@@ -24,10 +24,12 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC
 from dts_reproduction.reproduce.claims.verdict import (
     COMPARABLE_FACTOR,
     Estimate,
     Missing,
+    Site,
     by_name,
     checked,
     exceeds,
@@ -55,7 +57,7 @@ from dts_reproduction.reproduce.studies.experiment import (
 from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, pair_regrets, winner_constant
 
-NAME = "asymptotic"
+NAME = ASYMPTOTIC
 COST_HORIZON = 10**10  # what the lines without a Condorcet winner would cost at this horizon (``cost_rows``)
 # The re-simulated runs whose comparisons per pair are tabulated (``allocation_rows``), on matrices up to this K.
 ALLOCATION_RUNS = 10
@@ -209,7 +211,7 @@ def slope_of(result) -> Estimate:
     return log_slope(untrapped(result))
 
 
-def reaches(claim: str, where: str, r: dict, name: str, bounds, title: str, which: int, what: str) -> dict:
+def reaches(claim: str, site: Site, r: dict, name: str, bounds, title: str, which: int, what: str) -> dict:
     """A check "the last decade's slope of ``name`` is within COMPARABLE_FACTOR of the panel's C (``which`` 0) or
     C_w (2)", named ``what``."""
     def check():
@@ -217,27 +219,28 @@ def reaches(claim: str, where: str, r: dict, name: str, bounds, title: str, whic
         slope, target = slope_of(need(r, name)[0]), bound_estimate(bounds, title, which)
         return (f"{r[name].label} slope {slope} over [T/10, T], {what} {target.value:.1f}",
                 within_factor(slope, target, COMPARABLE_FACTOR))
-    return checked(claim, where, f"{r.get(name).label if name in r else name} slope within x{COMPARABLE_FACTOR:g} of "
+    return checked(claim, site, f"{r.get(name).label if name in r else name} slope within x{COMPARABLE_FACTOR:g} of "
                    f"{what}", check)
 
 
-def panel_claims(title: str, curves, bounds, condorcet: bool) -> list[dict]:
-    """The claim rows of one panel (only C5 and A1-A5 on the Condorcet panels)."""
+def panel_claims(key: str, title: str, curves, bounds, condorcet: bool) -> list[dict]:
+    """The claim rows of the panel ``key`` (``Panel.key``), titled ``title`` (only C5 and A1-A5 on the Condorcet
+    panels)."""
     if not condorcet:
         return []
-    where = f"Asymptotic {title}"
+    site = pc.panel_site(NAME, "Asymptotic", key, title)
     r = by_name(curves)
     logarithmic = {name: untrapped(res) for name, res in r.items()}
-    rows = [pc.c5_same_slope_lower_constant(where, logarithmic),
-            reaches("A1", where, r, "dts", bounds, title, 0, "C"),
-            reaches("A2", f"{where}: RMED2", r, "rmed2", bounds, title, 0, "C"),
-            reaches("A2", f"{where}: {RMED2_PAPER.tag}", r, RMED2_PAPER.tag, bounds, title, 0, "C")]
+    rows = [pc.c5_same_slope_lower_constant(site, logarithmic),
+            reaches("A1", site, r, "dts", bounds, title, 0, "C"),
+            reaches("A2", site.curve("rmed2", "RMED2"), r, "rmed2", bounds, title, 0, "C"),
+            reaches("A2", site.curve(RMED2_PAPER.tag, RMED2_PAPER.tag), r, RMED2_PAPER.tag, bounds, title, 0, "C")]
 
     def same_slope():
         """(text, verdict) of A3."""
         dts, plus = (slope_of(res) for res in need(r, *DTS_FAMILY))
         return f"D-TS {dts}, D-TS+ {plus}", within_factor(plus, dts, COMPARABLE_FACTOR)
-    rows.append(checked("A3", where, f"D-TS+ slope within x{COMPARABLE_FACTOR:g} of D-TS's", same_slope))
+    rows.append(checked("A3", site, f"D-TS+ slope within x{COMPARABLE_FACTOR:g} of D-TS's", same_slope))
 
     def loglog_term():
         """(text, verdict) of A4."""
@@ -246,8 +249,8 @@ def panel_claims(title: str, curves, bounds, condorcet: bool) -> list[dict]:
             raise Missing("fewer than three decades past 1e6")
         return (f"D-TS slope(t) = {fit.limit} + ({fit.loglog}) / ln t over {fit.decades} decades",
                 exceeds(fit.loglog, 0.0))
-    rows.append(checked("A4", where, "D-TS's weight of ln ln t above 0", loglog_term))
-    rows.append(reaches("A5", where, r, "dts", bounds, title, 2, "C_w"))
+    rows.append(checked("A4", site, "D-TS's weight of ln ln t above 0", loglog_term))
+    rows.append(reaches("A5", site, r, "dts", bounds, title, 2, "C_w"))
     return rows
 
 
@@ -355,7 +358,8 @@ def build(args) -> None:
     print_table(table[["panel", "label", "runs", "trapped_runs", "slope_last_decade", "lower_bound_slope",
                        "winner_constant", "slope_limit"]])
     claim_rows = [row for panel, (title, curves) in zip(PANELS, results, strict=True)
-                  for row in panel_claims(title, curves, bounds, load_dataset(panel.dataset).has_condorcet_winner)]
+                  for row in panel_claims(panel.key, title, curves, bounds,
+                                          load_dataset(panel.dataset).has_condorcet_winner)]
     fig, bottom = plot(results, bounds, stem, evidence_note(args, PANELS))
     checks = save_figure_with_claims(fig, stem, bottom, claim_rows, evidence_note(args, PANELS))
     ratio_figure(table, stem)

@@ -22,7 +22,16 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS, QUICK_PREFIX, checked, claim_row, mean_se, under
+from dts_reproduction.reproduce.claims.verdict import (
+    FAILS,
+    HOLDS,
+    QUICK_PREFIX,
+    Site,
+    checked,
+    claim_row,
+    mean_se,
+    under,
+)
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import figure_main
 from dts_reproduction.reproduce.harness.backends import backend_context
@@ -93,14 +102,15 @@ def c18_rows(table: pd.DataFrame) -> list[dict]:
         acts, restricted = mean_se(per_run["acts"]), per_run["restricted"].mean()
         verdict = under(acts, RARE_SHARE)
         verdicts.append(verdict)
-        rows.append(checked("C18", f"diagnostic {name}", f"elimination changes a1 in < {RARE_SHARE:.0%} of slots",
+        rows.append(checked("C18", Site(f"{NAME}:{name}", f"diagnostic {name}"),
+                            f"elimination changes a1 in < {RARE_SHARE:.0%} of slots",
                             lambda acts=acts, restricted=restricted, verdict=verdict: (
                                 f"{acts.value:.2%} +- {acts.se:.2%} of slots; C restricted in {restricted:.1%}",
                                 verdict)))
     if verdicts:
         held = sum(verdict == HOLDS for verdict in verdicts)
-        rows.append(claim_row("C18", "diagnostic, real-world datasets", "seldom on most practical settings "
-                              "(on more than half of the real-world datasets)",
+        rows.append(claim_row("C18", Site(f"{NAME}:practical", "diagnostic, real-world datasets"),
+                              "seldom on most practical settings (on more than half of the real-world datasets)",
                               f"holds on {held} of {len(verdicts)}", HOLDS if 2 * held > len(verdicts) else FAILS))
     return rows
 

@@ -16,13 +16,14 @@ from dts_reproduction.reproduce.studies.paper_panels import (
     FIG1_PANELS as PANELS,  # shared with Fig. 2, which reads these panels' runs
 )
 
+FIGURE, NON_CONDORCET = "Fig. 1", "mslr5_noncondorcet"
 PANEL_CLAIMS = {  # by ``Panel.key``
     "mslr5_condorcet": (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c5_same_slope_lower_constant),
-    "mslr5_noncondorcet": (pc.c8_condorcet_methods_fail, pc.c9_beat_ccb_scb),
+    NON_CONDORCET: (pc.c8_condorcet_methods_fail, pc.c9_beat_ccb_scb),
 }
 
 
-def c10_rows(where, r) -> list[dict]:
+def c10_rows(site, r) -> list[dict]:
     """C10 (Sec. 5.2), the three statements about Fig. 1(b)."""
     def factor_ten():
         """C10(i): (text, verdict) of D-TS+'s R(T) against a tenth of CCB's."""
@@ -39,18 +40,18 @@ def c10_rows(where, r) -> list[dict]:
         plus, ecw = (final(x) for x in need(r, "dts_plus", "ecw_rmed"))
         return f"D-TS+ {plus} vs ECW-RMED {ecw}", below(plus, ecw)
 
-    return [checked("C10(i)", where, "R_DTS+(T) < 0.1 R_CCB(T)", factor_ten),
-            checked("C10(ii)", where, "R_DTS(T) > R_ECW-RMED(T)", dts_above_ecw),
-            checked("C10(iii)", where, "R_DTS+(T) < R_ECW-RMED(T)", plus_below_ecw)]
+    return [checked("C10(i)", site, "R_DTS+(T) < 0.1 R_CCB(T)", factor_ten),
+            checked("C10(ii)", site, "R_DTS(T) > R_ECW-RMED(T)", dts_above_ecw),
+            checked("C10(iii)", site, "R_DTS+(T) < R_ECW-RMED(T)", plus_below_ecw)]
 
 
 def claims(results) -> list[dict]:
     """Every claim row of Fig. 1."""
-    title, curves = pc.panel_result(PANELS, results, "mslr5_noncondorcet")
+    title, curves = pc.panel_result(PANELS, results, NON_CONDORCET)
     r = by_name(curves)
-    where = f"Fig. 1 {title}"
-    return pc.panel_claims("Fig. 1", PANELS, results, PANEL_CLAIMS) + c10_rows(where, r) + [
-        pc.c13_plus_below_dts(where, r)]
+    site = pc.panel_site(FIG1, FIGURE, NON_CONDORCET, title)
+    return pc.panel_claims(FIG1, FIGURE, PANELS, results, PANEL_CLAIMS) + c10_rows(site, r) + [
+        pc.c13_plus_below_dts(site, r)]
 
 
 def main(argv=None):

@@ -27,7 +27,7 @@ PANEL_CLAIMS = {  # by ``Panel.key``
 
 def claims(results) -> list[dict]:
     """Every claim row of Fig. 3."""
-    return pc.panel_claims("Fig. 3", PANELS, results, PANEL_CLAIMS)
+    return pc.panel_claims(FIG3, "Fig. 3", PANELS, results, PANEL_CLAIMS)
 
 
 def main(argv=None):

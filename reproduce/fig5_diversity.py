@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.claims.paper import panel_site
 from dts_reproduction.reproduce.claims.registry import FIG5
 from dts_reproduction.reproduce.claims.verdict import (
     SUBSTANTIAL_SHARE,
@@ -74,9 +75,9 @@ def c14(results) -> list[dict]:
     smallest share exceeds it); D-TS+ is expected to concentrate more (Sec. 4.3's conjecture: its largest
     share is above D-TS's)."""
     rows = []
-    for title, curves in results:
+    for panel, (title, curves) in zip(PANELS, results, strict=True):
         r = by_name(curves)
-        where = f"Fig. 5 {title}"
+        site = panel_site(NAME, "Fig. 5", panel.key, title)
 
         def spread_over_all(r=r):
             """(text, verdict): every Copeland winner gets SUBSTANTIAL_SHARE of D-TS's exploitations."""
@@ -96,9 +97,9 @@ def c14(results) -> list[dict]:
             return (f"largest share, mean over runs: D-TS {top['dts'].value:.0%}, D-TS+ {top['dts_plus'].value:.0%}",
                     above(top["dts_plus"], top["dts"]))
 
-        rows += [checked("C14", where, f"D-TS gives every winner >= {SUBSTANTIAL_SHARE:.0%} of its exploitations "
+        rows += [checked("C14", site, f"D-TS gives every winner >= {SUBSTANTIAL_SHARE:.0%} of its exploitations "
                          "(the path, and on average the smallest share)", spread_over_all),
-                 checked("C14", where, "conjecture (Sec. 4.3): D-TS+ concentrates more than D-TS", plus_concentrates)]
+                 checked("C14", site, "conjecture (Sec. 4.3): D-TS+ concentrates more than D-TS", plus_concentrates)]
     return rows
 
 

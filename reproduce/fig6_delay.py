@@ -11,6 +11,7 @@ Claim checked: C16.  Usage: ``python reproduce/fig6_delay.py [--quick] [--runs N
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from dts_reproduction.reproduce.claims.paper import panel_site
 from dts_reproduction.reproduce.claims.registry import FIG6
 from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
@@ -86,7 +87,7 @@ def c16(results) -> list[dict]:
     rows = []
     for dataset, title in DATASETS:
         grid = by_delay(results, title)
-        where = f"Fig. 6 {title}"
+        site = panel_site(NAME, "Fig. 6", dataset, title)
 
         def faster(grid=grid):
             """(text, verdict): ECW-RMED's R(d_max) / R(1) CLEAR_FACTOR above D-TS's and D-TS+'s."""
@@ -101,10 +102,10 @@ def c16(results) -> list[dict]:
             return ("R(d=%d)/R(d=%d): " % (last, first)
                     + ", ".join(f"{name} {g.value:.2f} +- {g.se:.2f}" for name, g in growth.items())), verdict
 
-        rows.append(checked("C16", where, f"ECW-RMED's regret grows with d {CLEAR_FACTOR:g}x faster than D-TS's "
+        rows.append(checked("C16", site, f"ECW-RMED's regret grows with d {CLEAR_FACTOR:g}x faster than D-TS's "
                             "and D-TS+'s", faster))
         if dataset == "nc_cyclic":
-            rows.append(checked("C16", where, "ECW-RMED becomes worse than D-TS and D-TS+ once d exceeds roughly "
+            rows.append(checked("C16", site, "ECW-RMED becomes worse than D-TS and D-TS+ once d exceeds roughly "
                                 f"300 (crossover in {CROSSOVER_RANGE[0]}..{CROSSOVER_RANGE[1]})",
                                 lambda grid=grid: crossover(grid)))
     return rows

@@ -16,6 +16,7 @@ from dts_reproduction.reproduce.claims.verdict import (
     COMPARABLE_FACTOR,
     NOT_MEASURED,
     Estimate,
+    Site,
     above,
     below,
     best,
@@ -38,7 +39,7 @@ def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | N
     A panel some of whose curves are not computed yet (``lines``: the figures' ``_lines.csv``, runs 0) is
     not measured; StrongBorda, where the paper itself reports SAVAGE lowest (C2, C7), is left out.  The D-TS
     variants are those the panel draws (``lines``; D-TS alone on the 500-armed panel), both without ``lines``.
-    Each row's ``where`` is "<stem> <panel title>"."""
+    Each row's site is its figure's panel: "<stem>:<dataset>", shown as "<stem> <panel title>"."""
     rows = []
     for stem in C19.figures:
         if stem not in finals:
@@ -50,14 +51,14 @@ def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | N
                 continue
             estimates = {row.algorithm: Estimate(row.mean_final_regret, row.sem_final_regret)
                          for row in panel.itertuples()}
-            where = f"{stem} {title}"
+            site = Site(f"{stem}:{dataset}", f"{stem} {title}")
             on_panel = set(drawn.loc[drawn["dataset"] == dataset, "algorithm"]) if drawn is not None else set()
             family = [name for name in DTS_FAMILY if name in on_panel] or list(DTS_FAMILY)
             missing = sorted(set(drawn.loc[(drawn["dataset"] == dataset) & (drawn["runs"] == 0), "algorithm"])) \
                 if drawn is not None else []
             missing += [name for name in family if name not in estimates and name not in missing]
             if missing:
-                rows.append(claim_row("C19", where, C19.statement, f"missing: {', '.join(missing)}", NOT_MEASURED))
+                rows.append(claim_row("C19", site, C19.statement, f"missing: {', '.join(missing)}", NOT_MEASURED))
                 continue
             ours = [estimates[name] for name in family]
             mine = min(ours, key=lambda e: e.value)
@@ -75,5 +76,5 @@ def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | N
                 else:
                     verdicts.append(best(below(mine, ecw), within_factor(mine, ecw, COMPARABLE_FACTOR)))
                 measured += f"; ECW-RMED {ecw}"
-            rows.append(claim_row("C19", where, C19.statement, measured, worst(*verdicts)))
+            rows.append(claim_row("C19", site, C19.statement, measured, worst(*verdicts)))
     return rows

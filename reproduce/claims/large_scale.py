@@ -7,8 +7,10 @@ import math
 import numpy as np
 import pandas as pd
 
+from dts_reproduction.reproduce.claims.registry import LARGE_SCALE
 from dts_reproduction.reproduce.claims.verdict import (
     Estimate,
+    Site,
     above,
     by_name,
     checked,
@@ -68,7 +70,7 @@ def claims(results: dict) -> list[dict]:
     1e8, default and "best" settings.  L2: on Informational (no Condorcet winner) the merge algorithms' Copeland
     regret against D-TS's at T = 1e7, and whether it grows linearly (slope over the last decade above D-TS's)."""
     rows = []
-    for _, title in CONDORCET_MATRICES:
+    for dataset, title in CONDORCET_MATRICES:
         curves = by_name(results[title])
         for suffix in ("", LONG_SUFFIX):
             for merge in ("MergeDTS", "MergeDTS (best)"):
@@ -82,9 +84,11 @@ def claims(results: dict) -> list[dict]:
                         verdicts.append(above(g2w_final(curves[best]), g2w_final(m)))
                         text += f", {best} {GAP_AVERAGE_FACTOR * g2w_final(curves[best]).value:.4g}"
                     return text, worst(*verdicts)
-                rows.append(checked("L1", f"{title}{suffix}: {merge}", f"MergeDTS-regret at T: {merge} below D-TS "
+                site = Site(f"{LARGE_SCALE}:{dataset}", f"{title}{suffix}").curve(merge + suffix, merge)
+                rows.append(checked("L1", site, f"MergeDTS-regret at T: {merge} below D-TS "
                                     "and, where drawn, D-TS (best)", check))
-    informational = by_name(results[MSLR_MATRICES[3][1]])
+    informational_key, informational_title = MSLR_MATRICES[3]
+    informational = by_name(results[informational_title])
     for merge in ("MergeDTS", "MergeDTS (best)", "MergeRUCB", "MergeRUCB (best)"):
         def check_nc(merge=merge):
             """(text, verdict): the merge algorithm's Copeland regret at T and its last-decade slope above D-TS's."""
@@ -92,6 +96,7 @@ def claims(results: dict) -> list[dict]:
             verdicts = (above(final(m), final(d)), above(log_slope(m), log_slope(d)))
             return (f"R(T) {final(m)} vs D-TS {final(d)}; slope per ln t over the last decade {log_slope(m)} vs "
                     f"{log_slope(d)}"), worst(*verdicts)
-        rows.append(checked("L2", f"{MSLR_MATRICES[3][1]}: {merge}", f"Copeland regret at T and slope per ln t over "
-                                                                     f"the last decade: {merge} above D-TS", check_nc))
+        site = Site(f"{LARGE_SCALE}:{informational_key}", informational_title).curve(merge, merge)
+        rows.append(checked("L2", site, f"Copeland regret at T and slope per ln t over the last decade: {merge} above "
+                                        "D-TS", check_nc))
     return rows

@@ -1,7 +1,8 @@
 """The claims of the paper's Sec. 5 and App. D that concern one regret panel, as checks over its curves.
 
-Each function takes ``where`` (the figure and panel, for the table) and ``r`` (curve name -> LineResult of
-that panel) and returns a claims-table row (``reproduce.claims.verdict.checked``).  A figure script lists which
+Each function takes ``site`` (``reproduce.claims.verdict.Site``: the panel's stable id and what the table
+shows) and ``r`` (curve name -> LineResult of that panel) and returns a claims-table row
+(``reproduce.claims.verdict.checked``).  A figure script lists which
 claims apply to which of its panels; claims that compare panels or use another kind of figure live in
 the figure's script.  Each claim is defined in ``reproduce/claims/registry.py``; a row's statement here is the
 comparison computed, with the threshold that makes the paper's words a computation.
@@ -12,6 +13,7 @@ from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
     LINEAR_GROWTH,
+    Site,
     above,
     below,
     below_factor,
@@ -36,16 +38,16 @@ LABELS = {"dts": "D-TS", "dts_plus": "D-TS+"}
 BASELINES = tuple(name for name in ALL_ELEVEN if name not in DTS_FAMILY)
 
 
-def c1_indistinguishable(where, r):
+def c1_indistinguishable(site, r):
     """C1 (Sec. 5.1): with a Condorcet winner, D-TS and D-TS+ are practically indistinguishable."""
     def check():
         """(text, verdict) of C1 on the curves ``r``, as ``checked`` takes it."""
         dts, plus = (final(x) for x in need(r, *DTS_FAMILY))
         return f"D-TS {dts} vs D-TS+ {plus}", close(dts, plus)
-    return checked("C1", where, "D-TS and D-TS+ indistinguishable (within noise)", check)
+    return checked("C1", site, "D-TS and D-TS+ indistinguishable (within noise)", check)
 
 
-def c2_lowest(where, r):
+def c2_lowest(site, r):
     """C2 (Sec. 5.1): on Condorcet data D-TS and D-TS+ perform "much better" than every existing method (the best
     baseline CLEAR_FACTOR times their regret)."""
     def check():
@@ -55,10 +57,10 @@ def c2_lowest(where, r):
         verdict = worst(*(above(final(r[lowest]), final(r[d]), CLEAR_FACTOR) for d in DTS_FAMILY))
         return (f"best baseline {r[lowest].label} {final(r[lowest])}; D-TS {final(r['dts'])}, "
                 f"D-TS+ {final(r['dts_plus'])}"), verdict
-    return checked("C2", where, f"every baseline above D-TS and D-TS+ (x{CLEAR_FACTOR:g})", check)
+    return checked("C2", site, f"every baseline above D-TS and D-TS+ (x{CLEAR_FACTOR:g})", check)
 
 
-def c3_rcs_above(where, r):
+def c3_rcs_above(site, r):
     """C3 (Sec. 5.1): D-TS and D-TS+ clearly beat RCS."""
     def check():
         """(text, verdict) of C3 on the curves ``r``, as ``checked`` takes it."""
@@ -66,10 +68,10 @@ def c3_rcs_above(where, r):
         verdict = worst(above(rcs, dts, CLEAR_FACTOR), above(rcs, plus, CLEAR_FACTOR))
         return (f"RCS {rcs}, {ratio_of(rcs, dts).value:.2f}x D-TS, {ratio_of(rcs, plus).value:.2f}x D-TS+",
                 verdict)
-    return checked("C3", where, f"RCS well above D-TS and D-TS+ (x{CLEAR_FACTOR:g})", check)
+    return checked("C3", site, f"RCS well above D-TS and D-TS+ (x{CLEAR_FACTOR:g})", check)
 
 
-def c4_rcs_beats_rucb_ccb(where, r):
+def c4_rcs_beats_rucb_ccb(site, r):
     """C4 (Sec. 5.1): on real-world Condorcet data RCS beats RUCB and CCB, but "the improvement is limited" --
     read as less than COMPARABLE_FACTOR, or as smaller than the gain of D-TS over RCS that the same paragraph
     contrasts it with (either reading; the measured ratios are printed)."""
@@ -83,11 +85,11 @@ def c4_rcs_beats_rucb_ccb(where, r):
         verdict = worst(below(rcs, rucb), below(rcs, ccb), limited)
         return (f"RCS {rcs}, RUCB {rucb}, CCB {ccb}; RUCB/RCS {ratio_of(rucb, rcs).value:.2f}, CCB/RCS "
                 f"{ratio_of(ccb, rcs).value:.2f}, RCS/best D-TS variant {gain.value:.2f}"), verdict
-    return checked("C4", where, f"RCS below RUCB and CCB, by less than x{COMPARABLE_FACTOR:g} or less than D-TS's "
+    return checked("C4", site, f"RCS below RUCB and CCB, by less than x{COMPARABLE_FACTOR:g} or less than D-TS's "
                    "gain over RCS", check)
 
 
-def c5_same_slope_lower_constant(where, r):
+def c5_same_slope_lower_constant(site, r):
     """C5 (Sec. 5.1): against RMED1 and ECW-RMED, D-TS and D-TS+ have about the same slope in ln t but a much
     smaller constant (lower R(T))."""
     def check():
@@ -100,11 +102,11 @@ def c5_same_slope_lower_constant(where, r):
         shown = ", ".join(f"{r[k].label} {v}" for k, v in slopes.items())
         finals = ", ".join(f"{r[k].label} {final(r[k])}" for k in slopes)
         return f"slopes per ln t over the last half decade: {shown}; R(T): {finals}", verdict
-    return checked("C5", where, f"slope within x{COMPARABLE_FACTOR:g} of RMED1's and ECW-RMED's, R(T) "
+    return checked("C5", site, f"slope within x{COMPARABLE_FACTOR:g} of RMED1's and ECW-RMED's, R(T) "
                    f"x{CLEAR_FACTOR:g} lower", check)
 
 
-def c6_ecw_slightly_worse(where, r):
+def c6_ecw_slightly_worse(site, r):
     """C6 (Sec. 5.1): on Condorcet data ECW-RMED is slightly worse than RMED1, with a similar slope."""
     def check():
         """(text, verdict) of C6 on the curves ``r``, as ``checked`` takes it."""
@@ -114,10 +116,10 @@ def c6_ecw_slightly_worse(where, r):
                                       COMPARABLE_FACTOR))
         return (f"ECW-RMED {final(ecw)} vs RMED1 {final(rmed1)}; slopes over the last half decade "
                 f"{log_slope(ecw, span=ASYMPTOTIC_SPAN)} vs {log_slope(rmed1, span=ASYMPTOTIC_SPAN)}"), verdict
-    return checked("C6", where, f"ECW-RMED above RMED1 by less than x{COMPARABLE_FACTOR:g}, similar slope", check)
+    return checked("C6", site, f"ECW-RMED above RMED1 by less than x{COMPARABLE_FACTOR:g}, similar slope", check)
 
 
-def c7_strong_borda(where, r):
+def c7_strong_borda(site, r):
     """C7 (Sec. 5.1, StrongBorda): SAVAGE (Condorcet variant) has the lowest Copeland regret; D-TS and D-TS+
     escape the Borda trap (logarithmic regret); ECW-RMED does not do well."""
     def check():
@@ -133,11 +135,11 @@ def c7_strong_borda(where, r):
         return (f"SAVAGE {savage}, next {r[runner_up].label} {final(r[runner_up])}; growth D-TS "
                 f"{growths['dts'].value:.2f}, D-TS+ {growths['dts_plus'].value:.2f}; ECW-RMED "
                 f"{final(r['ecw_rmed'])}"), verdict
-    return checked("C7", where, f"SAVAGE lowest; D-TS, D-TS+ growth < {LINEAR_GROWTH:g}; ECW-RMED above D-TS "
+    return checked("C7", site, f"SAVAGE lowest; D-TS, D-TS+ growth < {LINEAR_GROWTH:g}; ECW-RMED above D-TS "
                    f"(x{CLEAR_FACTOR:g})", check)
 
 
-def c7_g2w_savage_near_rmed1(where, r):
+def c7_g2w_savage_near_rmed1(site, r):
     """C7, last part (Sec. 5.1): under gap-to-Condorcet-winner regret SAVAGE approaches RMED1's asymptotic
     performance (comparable slopes in ln t)."""
     def check():
@@ -146,10 +148,10 @@ def c7_g2w_savage_near_rmed1(where, r):
         s, m = log_slope(savage, "g2w", ASYMPTOTIC_SPAN), log_slope(rmed1, "g2w", ASYMPTOTIC_SPAN)
         return (f"G2W slopes per ln t over the last half decade: SAVAGE {s}, RMED1 {m}",
                 within_factor(s, m, COMPARABLE_FACTOR))
-    return checked("C7", where, f"G2W: SAVAGE's slope within x{COMPARABLE_FACTOR:g} of RMED1's", check)
+    return checked("C7", site, f"G2W: SAVAGE's slope within x{COMPARABLE_FACTOR:g} of RMED1's", check)
 
 
-def c8_condorcet_methods_fail(where, r):
+def c8_condorcet_methods_fail(site, r):
     """C8 (Sec. 5.2): without a Condorcet winner BTM, RUCB, RCS, RMED1 grow near-linearly, and they,
     Sparring and SAVAGE end far above D-TS."""
     def check():
@@ -162,11 +164,11 @@ def c8_condorcet_methods_fail(where, r):
         ratios = ", ".join(f"{r[name].label} {ratio_of(final(r[name]), final(r['dts'])).value:.1f}x" for name in far)
         return ("growth R(T)/R(T/10): " + ", ".join(f"{r[k].label} {v.value:.1f}" for k, v in growths.items())
                 + f"; vs D-TS: {ratios}"), verdict
-    return checked("C8", where, f"BTM, RUCB, RCS, RMED1 growth >= {LINEAR_GROWTH:g}; they, Sparring, SAVAGE above "
+    return checked("C8", site, f"BTM, RUCB, RCS, RMED1 growth >= {LINEAR_GROWTH:g}; they, Sparring, SAVAGE above "
                    f"D-TS (x{CLEAR_FACTOR:g})", check)
 
 
-def c9_beat_ccb_scb(where, r, family=DTS_FAMILY):
+def c9_beat_ccb_scb(site, r, family=DTS_FAMILY):
     """C9 (Sec. 5.2): D-TS and D-TS+ are much better than CCB and SCB on non-Condorcet data.  ``family``: the
     D-TS variants the panel draws (on the 500-armed instance, where D-TS+ is not run, D-TS alone); a variant
     the panel draws but that is not computed yet makes the row "not measured", it is not left out."""
@@ -177,10 +179,10 @@ def c9_beat_ccb_scb(where, r, family=DTS_FAMILY):
         verdict = worst(*(above(b, final(r[d]), CLEAR_FACTOR) for d in family for b in (ccb, scb)))
         return ", ".join(f"{r[d].label} {final(r[d])}" for d in family) + f"; CCB {ccb}, SCB {scb}", verdict
     names = " and ".join(LABELS[d] for d in family)
-    return checked("C9", where, f"CCB and SCB above {names} (x{CLEAR_FACTOR:g})", check)
+    return checked("C9", site, f"CCB and SCB above {names} (x{CLEAR_FACTOR:g})", check)
 
 
-def c11_nc_cyclic(where, r):
+def c11_nc_cyclic(site, r):
     """C11 (Sec. 5.2, Non-Condorcet Cyclic): D-TS is above ECW-RMED (it explores its several equal winners),
     and D-TS+ improves on D-TS only a little."""
     def check():
@@ -188,19 +190,19 @@ def c11_nc_cyclic(where, r):
         dts, plus, ecw = (final(x) for x in need(r, "dts", "dts_plus", "ecw_rmed"))
         verdict = worst(above(dts, ecw), below(plus, dts), below_factor(dts, plus, COMPARABLE_FACTOR))
         return f"D-TS {dts}, D-TS+ {plus}, ECW-RMED {ecw}", verdict
-    return checked("C11", where, f"D-TS above ECW-RMED; D-TS+ below D-TS by less than x{COMPARABLE_FACTOR:g}", check)
+    return checked("C11", site, f"D-TS above ECW-RMED; D-TS+ below D-TS by less than x{COMPARABLE_FACTOR:g}", check)
 
 
-def c13_plus_below_dts(where, r):
+def c13_plus_below_dts(site, r):
     """C13 (Sec. 5.2): D-TS+ has lower regret than D-TS on the MSLR non-Condorcet sets."""
     def check():
         """(text, verdict) of C13 on the curves ``r``, as ``checked`` takes it."""
         dts, plus = (final(x) for x in need(r, *DTS_FAMILY))
         return f"D-TS+ {plus} vs D-TS {dts}", below(plus, dts)
-    return checked("C13", where, "D-TS+ below D-TS", check)
+    return checked("C13", site, "D-TS+ below D-TS", check)
 
 
-def c15b_gap_order(where, r, fixed: str):
+def c15b_gap_order(site, r, fixed: str):
     """C15b (App. D.2.2, Gap): ECW-RMED with the matrix's own arm order (curve ``fixed``) has much smaller
     regret than with shuffled orders; D-TS and D-TS+ beat shuffled ECW-RMED on average."""
     def check():
@@ -208,7 +210,7 @@ def c15b_gap_order(where, r, fixed: str):
         ecw, ecw_fixed, dts, plus = (final(x) for x in need(r, "ecw_rmed", fixed, "dts", "dts_plus"))
         verdict = worst(*(above(ecw, other, CLEAR_FACTOR) for other in (ecw_fixed, dts, plus)))
         return f"ECW-RMED shuffled {ecw}, fixed order {ecw_fixed}; D-TS {dts}, D-TS+ {plus}", verdict
-    return checked("C15b", where, f"fixed-order ECW-RMED far below shuffled (x{CLEAR_FACTOR:g}); shuffled ECW-RMED "
+    return checked("C15b", site, f"fixed-order ECW-RMED far below shuffled (x{CLEAR_FACTOR:g}); shuffled ECW-RMED "
                    f"above D-TS, D-TS+ (x{CLEAR_FACTOR:g})", check)
 
 
@@ -221,12 +223,19 @@ def panel_result(panels, results, key: str) -> tuple:
     raise ValueError(f"no panel {key!r} in this figure (it has: {', '.join(panel.key for panel in panels)})")
 
 
-def panel_claims(figure: str, panels, results, table: dict) -> list[dict]:
-    """Rows of the per-panel claims: ``table`` maps a panel's key (``Panel.key``: its matrix, and metric) to its
-    claim functions, so that reordering or retitling panels moves no claim; ``results`` is the list of (title,
-    [LineResult]) of the figure's ``panels``, in their order."""
+def panel_site(stem: str, figure: str, key: str, title: str) -> Site:
+    """The site of the panel ``key`` (``Panel.key``) of the figure whose tables are ``stem``, shown as
+    "<figure> <title>" (e.g. "Fig. 3 (a) Cyclic")."""
+    return Site(f"{stem}:{key}", f"{figure} {title}")
+
+
+def panel_claims(stem: str, figure: str, panels, results, table: dict) -> list[dict]:
+    """Rows of the per-panel claims of the figure ``stem`` (shown as ``figure``, e.g. "Fig. 1"): ``table`` maps a
+    panel's key (``Panel.key``: its matrix, and metric) to its claim functions, so that reordering or retitling
+    panels moves no claim and drops no reason; ``results`` is the list of (title, [LineResult]) of the figure's
+    ``panels``, in their order."""
     rows = []
     for key, checks in table.items():
         title, curves = panel_result(panels, results, key)
-        rows += [check(f"{figure} {title}", by_name(curves)) for check in checks]
+        rows += [check(panel_site(stem, figure, key, title), by_name(curves)) for check in checks]
     return rows

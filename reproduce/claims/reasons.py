@@ -1,10 +1,12 @@
-"""Why a verdict is not "holds": one table keyed by (claim, where), read by ``reproduce/report.py``.
+"""Why a verdict is not "holds": one table keyed by (claim, site), read by ``reproduce/report.py``.
 
-Every row of a claims table whose verdict is not "holds" has an entry in ``REASONS`` under its claim label
-and its ``where`` (``tests/figures_claims/test_verdict_reasons.py`` checks this for every committed claims table,
-and that every entry is used and links to a heading of ``docs/``).  An entry names a category (``CATEGORIES``), the
-section of ``docs/`` that explains it, and a short text; a text that cites a number computes it from the
-figure tables the report reads (``Numbers``), so that it follows the stored runs.
+Every row of a claims table whose verdict is not "holds" has an entry in ``REASONS`` under its claim label and
+its site (``reproduce.claims.verdict.Site``: "<figure stem>:<panel key>", and "/<curve>"; stable under a panel's
+retitling or reordering).  ``tests/figures_claims/test_verdict_reasons.py`` checks this for every committed claims
+table, and that every entry is used and links to a heading of ``docs/``.  An entry names a category
+(``CATEGORIES``), the section of ``docs/`` that explains it, and a short text; a text that cites a number computes
+it from the figure tables the report reads (``Numbers``, which finds a panel by its key), so that it follows the
+stored runs.
 """
 
 import math
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from dts_reproduction.reproduce.claims.registry import FIG1, FIG3, FIG4
+from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC, ELIMINATION, FIG1, FIG2, FIG3, FIG4, LARGE_SCALE
 from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
@@ -22,6 +24,7 @@ from dts_reproduction.reproduce.claims.verdict import (
     Estimate,
     stable_slope,
 )
+from dts_reproduction.reproduce.studies.large_scale_panels import MSLR_MATRICES
 from dts_reproduction.reproduce.studies.paper_config import LONG_SUFFIX
 from dts_reproduction.reproduce.studies.scale import power_of_ten
 
@@ -50,15 +53,13 @@ SUSHI_DOC = f"{VERDICTS_DOC}#sushi-ecw-rmed-far-above-rmed1"
 MERGE_DOC = f"{VERDICTS_DOC}#mergedts-against-an-exact-d-ts"
 NO_WINNER_DOC = f"{VERDICTS_DOC}#the-merge-algorithms-without-a-condorcet-winner"
 ASYMPTOTIC_DOC = "docs/asymptotic.md#why-the-slopes-stay-above-c"
-ASYMPTOTIC = "asymptotic"
-LARGE_SCALE = "large_scale"
 # A MergeDTS regret whose runs' standard deviation exceeds this multiple of its mean is called widely spread in
 # its L1 reason (a few runs carry the mean: the tuned MergeDTS on Informational-CDC at T = 1e8).
 WIDE_SPREAD = 1.0
 # A regret per slot over the last decade at least this share of the decade before's has not fallen: linear regret
 # over those two decades (D-TS on MSLR Informational at T = 1e7, the tuned MergeDTS there from 1e7 to 1e8).
 NOT_FALLING = 0.8
-MSLR5_NC = "(b) MSLR K=5, non-Condorcet"
+MSLR5_NC = "mslr5_noncondorcet"
 
 
 class Numbers:
@@ -71,9 +72,10 @@ class Numbers:
         self.claims = claims
 
     def row(self, stem: str, panel: str, algorithm: str) -> pd.Series:
-        """The final-regret row of ``algorithm`` on ``panel`` of figure ``stem``."""
+        """The final-regret row of ``algorithm`` on the panel of figure ``stem`` whose ``Panel.key`` is ``panel``
+        (a final table holds Copeland-regret panels, whose key is their matrix: its ``dataset`` column)."""
         table = self.finals[stem]
-        return table[(table["panel"] == panel) & (table["algorithm"] == algorithm)].iloc[0]
+        return table[(table["dataset"] == panel) & (table["algorithm"] == algorithm)].iloc[0]
 
     def final(self, stem: str, panel: str, algorithm: str) -> Estimate:
         """R(T) of a curve: mean and standard error over its runs."""
@@ -137,7 +139,7 @@ def order_and_factor(stem: str, panel: str, high: str, low: str, word: str, fact
 
 def sushi_ecw_rmed(n: Numbers) -> str:
     """Sushi: ECW-RMED against RMED1, with the spread of its runs."""
-    panel = "(d) Sushi"
+    panel = "sushi"
     return (f"ECW-RMED {n.final(FIG3, panel, 'ecw_rmed')} against RMED1 {n.final(FIG3, panel, 'rmed1')} "
             f"({n.ratio(FIG3, panel, 'ecw_rmed', 'rmed1'):.1f}x), the standard deviation of its runs "
             f"{n.spread(FIG3, panel, 'ecw_rmed'):.0%} of its mean (RMED1 {n.spread(FIG3, panel, 'rmed1'):.0%}): "
@@ -160,14 +162,14 @@ def c1_noise(n: Numbers) -> str:
     """C1 on StrongBorda: one false FAILS among the C1 checks is expected."""
     checks = n.checks("C1")
     share = false_verdict_share(checks)
-    return (f"D-TS and D-TS+ are {n.distance(FIG3, '(b) StrongBorda', 'dts', 'dts_plus'):.1f} standard errors "
+    return (f"D-TS and D-TS+ are {n.distance(FIG3, 'strong_borda', 'dts', 'dts_plus'):.1f} standard errors "
             f"apart; with {checks} checks of \"indistinguishable\" at {NOISE_SE:g} standard errors, at least one "
             f"false FAILS is expected in {share:.0%} of reproductions (about 1 in {1 / share:.0f})")
 
 
 def c6_arxiv(n: Numbers) -> str:
     """C6 on ArXiv: a slight difference the runs cannot resolve."""
-    panel = "(c) ArXiv"
+    panel = "arxiv"
     return (f"ECW-RMED is {n.ratio(FIG3, panel, 'ecw_rmed', 'rmed1'):.2f}x RMED1, "
             f"{n.distance(FIG3, panel, 'ecw_rmed', 'rmed1'):.1f} standard errors apart: \"slightly worse\" is "
             "smaller than the noise of the runs")
@@ -175,7 +177,7 @@ def c6_arxiv(n: Numbers) -> str:
 
 def c12_k16(n: Numbers) -> str:
     """C12 on MSLR K = 16: the curves meet at the horizon, where the paper says ECW-RMED may catch up."""
-    panel = "(e) MSLR K=16, non-Condorcet"
+    panel = "mslr16_noncondorcet"
     return (f"ECW-RMED and D-TS+ are {n.distance(FIG4, panel, 'ecw_rmed', 'dts_plus'):.1f} standard errors apart "
             "at T = 5e6; App. D.2.2 says ECW-RMED, asymptotically better, \"could outperform D-TS+\" and names "
             "5e6 as the horizon up to which D-TS+ may still be better, so the curves meeting there is what it "
@@ -192,7 +194,7 @@ def c18_elimination(n: Numbers) -> str:
 
 def c19_conceded(n: Numbers) -> str:
     """C19 on Non-Condorcet Cyclic: App. D says D-TS is worse than ECW-RMED there."""
-    panel = "(a) Non-Condorcet Cyclic"
+    panel = "nc_cyclic"
     return (f"ECW-RMED {n.final(FIG4, panel, 'ecw_rmed')} is below both D-TS variants "
             f"({n.ratio(FIG4, panel, 'dts_plus', 'ecw_rmed'):.1f}x for D-TS+), as App. D itself says for this "
             "dataset (C11): the summary's \"better or comparable\" cannot hold here")
@@ -206,7 +208,7 @@ def fig2_normalisation(n: Numbers) -> str:
 
 def c5_k32_slope(n: Numbers) -> str:
     """C5 on MSLR K = 32 Condorcet: the constant is much smaller, only the slope ratio is at its threshold."""
-    panel = "(f) MSLR K=32, Condorcet"
+    panel = "mslr32_condorcet"
     return (f"RMED1's and ECW-RMED's R(T) are {n.ratio(FIG3, panel, 'rmed1', 'dts'):.1f}x and "
             f"{n.ratio(FIG3, panel, 'ecw_rmed', 'dts'):.1f}x D-TS's (\"a much smaller constant\" holds); "
             "ECW-RMED's slope over the last half decade is at the x1.5 limit of \"about the same slope\" within "
@@ -220,9 +222,9 @@ def c7_g2w(n: Numbers) -> str:
 
 
 def large_scale_row(n: Numbers, panel: str, label: str) -> pd.Series:
-    """The final-regret row of the curve ``label`` on ``panel`` of the large-scale study."""
+    """The final-regret row of the curve ``label`` on the panel ``panel`` (its matrix) of the large-scale study."""
     table = n.finals[LARGE_SCALE]
-    return table[(table["panel"] == panel) & (table["label"] == label)].iloc[0]
+    return table[(table["dataset"] == panel) & (table["label"] == label)].iloc[0]
 
 
 def mergedts_against_dts(panel: str, merge: str, suffix: str = "") -> Reason:
@@ -231,7 +233,7 @@ def mergedts_against_dts(panel: str, merge: str, suffix: str = "") -> Reason:
     (its slope per ln t over the last decade)."""
     def text(n: Numbers) -> str:
         """The MergeDTS regrets at T, the ratio of ``merge``'s to D-TS's and the last-decade slopes."""
-        drawn = set(n.finals[LARGE_SCALE].query("panel == @panel")["label"])
+        drawn = set(n.finals[LARGE_SCALE].query("dataset == @panel")["label"])
         labels = [label + suffix for label in (merge, "D-TS", "D-TS (best)") if label + suffix in drawn]
         rows = {label: large_scale_row(n, panel, label) for label in labels}
         slopes = {label: stable_slope(float(row["slope_last_decade"]), float(row["mergedts_regret"]))
@@ -272,7 +274,7 @@ def merge_without_condorcet(panel: str, merge: str) -> Reason:
                                        "not falling, it is still exploring the arm pairs at this horizon"))
         parts = [at_t, dts, f"{merge} {rates(m)}"]
         long_label = merge + LONG_SUFFIX
-        if long_label in set(n.finals[LARGE_SCALE].query("panel == @panel")["label"]):
+        if long_label in set(n.finals[LARGE_SCALE].query("dataset == @panel")["label"]):
             long = large_scale_row(n, panel, long_label)
             rate = float(long["regret_per_slot_last_decade"])
             span = f"from T = {power_of_ten(d['horizon'])} to {power_of_ten(long['horizon'])}"
@@ -285,7 +287,7 @@ def merge_without_condorcet(panel: str, merge: str) -> Reason:
 
 
 def asymptotic_row(n: Numbers, panel: str, algorithm: str) -> pd.Series:
-    """The asymptotic study's summary row of ``algorithm`` on ``panel`` (its title without "Asymptotic ")."""
+    """The asymptotic study's summary row of ``algorithm`` on the panel ``panel`` (its matrix)."""
     return n.row(ASYMPTOTIC, panel, algorithm)
 
 
@@ -357,72 +359,74 @@ def ecw_rmed_slope(panel: str) -> Reason:
 
 
 SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
-# The asymptotic study's panels whose rows need each kind of reason (reproduce/asymptotic.py).
-CONSTANT_FACTOR_PANELS = ("(b) StrongBorda", "(c) ArXiv", "(e) MSLR K=5, Condorcet", "(f) MSLR K=16, Condorcet",
-                          "(g) MSLR K=32, Condorcet")
-PARTNER_PANELS = ("(a) Cyclic", "(b) StrongBorda")
-RMED2_SIGN_PANELS = ("(a) Cyclic", "(b) StrongBorda", "(d) Sushi", "(g) MSLR K=32, Condorcet",
-                     "(h) MSLR Perfect, K=136")
-FROM_BELOW_PANELS = ("(a) Cyclic", "(b) StrongBorda", "(c) ArXiv", "(d) Sushi", "(e) MSLR K=5, Condorcet",
-                     "(f) MSLR K=16, Condorcet", "(g) MSLR K=32, Condorcet")
-PERFECT, NAVIGATIONAL = "(a) MSLR Perfect, K=136", "(b) MSLR Navigational, K=136"
-CDC = "(c) MSLR Informational-CDC, K=135"
-INFORMATIONAL = "(d) MSLR Informational, K=136, no Condorcet winner"
+# The asymptotic study's panels (Panel.key) whose rows need each kind of reason (reproduce/asymptotic.py).
+CONSTANT_FACTOR_PANELS = ("strong_borda", "arxiv", "mslr5_condorcet", "mslr16_condorcet", "mslr32_condorcet")
+PARTNER_PANELS = ("cyclic", "strong_borda")
+RMED2_SIGN_PANELS = ("cyclic", "strong_borda", "sushi", "mslr32_condorcet", "mslr136_perfect")
+FROM_BELOW_PANELS = ("cyclic", "strong_borda", "arxiv", "sushi", "mslr5_condorcet", "mslr16_condorcet",
+                     "mslr32_condorcet")
+PERFECT, NAVIGATIONAL, CDC, INFORMATIONAL = (key for key, _ in MSLR_MATRICES)
+
+
+def site(stem: str, panel: str, curve: str = "") -> str:
+    """The site id of a row (``reproduce.claims.verdict.Site``): figure ``stem``, panel key ``panel``, and a curve."""
+    return f"{stem}:{panel}" + (f"/{curve}" if curve else "")
+
 
 REASONS: dict[tuple[str, str], Reason] = {
-    ("C1", "Fig. 3 (b) StrongBorda"): Reason(NOISE, NOISE_DOC, c1_noise),
-    ("C2", "Fig. 3 (a) Cyclic"): order_and_factor(FIG3, "(a) Cyclic", "rmed1", "dts_plus", "much better"),
-    ("C2", "Fig. 3 (d) Sushi"): order_and_factor(FIG3, "(d) Sushi", "rmed1", "dts", "much better"),
-    ("C5", "Fig. 3 (a) Cyclic"): order_and_factor(FIG3, "(a) Cyclic", "rmed1", "dts", "much smaller constant"),
-    ("C5", "Fig. 3 (d) Sushi"): SUSHI,
-    ("C5", "Fig. 3 (f) MSLR K=32, Condorcet"): Reason(WORD_AS_FACTOR, FACTOR_DOC, c5_k32_slope),
-    ("C6", "Fig. 3 (c) ArXiv"): Reason(NOISE, NOISE_DOC, c6_arxiv),
-    ("C6", "Fig. 3 (d) Sushi"): SUSHI,
-    ("C6", "Fig. 3 (f) MSLR K=32, Condorcet"): order_and_factor(FIG3, "(f) MSLR K=32, Condorcet", "ecw_rmed", "rmed1",
-                                                                "slightly worse", COMPARABLE_FACTOR),
-    ("C7", "Fig. 3 (b) StrongBorda"): order_and_factor(FIG3, "(b) StrongBorda", "ecw_rmed", "dts_plus",
-                                                       "does not do well"),
-    ("C7", "Fig. 3 (g) StrongBorda, G2W regret"): Reason(WORD_AS_FACTOR, FACTOR_DOC, c7_g2w),
-    ("C8", "Fig. 4 (f) MSLR K=32, non-Condorcet"): order_and_factor(FIG4, "(f) MSLR K=32, non-Condorcet", "rmed1",
-                                                                    "dts", "large"),
-    ("C9", "Fig. 4 (a) Non-Condorcet Cyclic"): order_and_factor(FIG4, "(a) Non-Condorcet Cyclic", "scb", "dts",
-                                                                "much better"),
-    ("C9", "Fig. 4 (b) Non-Condorcet StrongBorda"): order_and_factor(FIG4, "(b) Non-Condorcet StrongBorda", "ccb",
-                                                                     "dts", "much better"),
-    ("C10(iii)", "Fig. 1 (b) MSLR K=5, non-Condorcet"): heavy_tail(FIG1, MSLR5_NC, "dts_plus"),
-    ("C12", "Fig. 4 (e) MSLR K=16, non-Condorcet"): Reason(CONCEDED, CONCEDED_DOC, c12_k16),
-    ("C12", "Fig. 4 (f) MSLR K=32, non-Condorcet"): heavy_tail(FIG4, "(f) MSLR K=32, non-Condorcet", "dts_plus"),
-    ("C15a", "Fig. 2 (b) MSLR K=5, non-Condorcet"): Reason(OPEN_SETTING, "docs/harness.md#regret", fig2_normalisation),
-    ("C18", "diagnostic mslr16_noncondorcet"): Reason(DATA_VS_TEXT, ELIMINATION_DOC, c18_elimination),
-    ("C18", "diagnostic mslr32_noncondorcet"): Reason(DATA_VS_TEXT, ELIMINATION_DOC, c18_elimination),
-    ("C19", "fig3_condorcet (a) Cyclic"): order_and_factor(FIG3, "(a) Cyclic", "rmed1", "dts_plus", "significantly"),
-    ("C19", "fig3_condorcet (d) Sushi"): order_and_factor(FIG3, "(d) Sushi", "rmed1", "dts", "significantly"),
-    ("C19", "fig4_noncondorcet (b) Non-Condorcet StrongBorda"): order_and_factor(
-        FIG4, "(b) Non-Condorcet StrongBorda", "ccb", "dts_plus", "significantly"),
-    ("C19", "fig4_noncondorcet (f) MSLR K=32, non-Condorcet"): order_and_factor(
-        FIG4, "(f) MSLR K=32, non-Condorcet", "rmed1", "dts_plus", "significantly"),
-    ("C19", "fig4_noncondorcet (a) Non-Condorcet Cyclic"): Reason(CONCEDED, CONCEDED_DOC, c19_conceded),
-    ("L1", f"{PERFECT}: MergeDTS"): mergedts_against_dts(PERFECT, "MergeDTS"),
-    ("L1", f"{PERFECT}: MergeDTS (best)"): mergedts_against_dts(PERFECT, "MergeDTS (best)"),
-    ("L1", f"{PERFECT}{LONG_SUFFIX}: MergeDTS"): mergedts_against_dts(PERFECT, "MergeDTS", LONG_SUFFIX),
-    ("L1", f"{NAVIGATIONAL}: MergeDTS"): mergedts_against_dts(NAVIGATIONAL, "MergeDTS"),
-    ("L1", f"{NAVIGATIONAL}{LONG_SUFFIX}: MergeDTS"): mergedts_against_dts(NAVIGATIONAL, "MergeDTS", LONG_SUFFIX),
-    ("L1", f"{CDC}: MergeDTS"): mergedts_against_dts(CDC, "MergeDTS"),
-    ("L1", f"{CDC}: MergeDTS (best)"): mergedts_against_dts(CDC, "MergeDTS (best)"),
-    ("L1", f"{CDC}{LONG_SUFFIX}: MergeDTS"): mergedts_against_dts(CDC, "MergeDTS", LONG_SUFFIX),
-    ("L1", f"{CDC}{LONG_SUFFIX}: MergeDTS (best)"): mergedts_against_dts(CDC, "MergeDTS (best)", LONG_SUFFIX),
-    **{("L2", f"{INFORMATIONAL}: {merge}"): merge_without_condorcet(INFORMATIONAL, merge)
+    ("C1", site(FIG3, "strong_borda")): Reason(NOISE, NOISE_DOC, c1_noise),
+    ("C2", site(FIG3, "cyclic")): order_and_factor(FIG3, "cyclic", "rmed1", "dts_plus", "much better"),
+    ("C2", site(FIG3, "sushi")): order_and_factor(FIG3, "sushi", "rmed1", "dts", "much better"),
+    ("C5", site(FIG3, "cyclic")): order_and_factor(FIG3, "cyclic", "rmed1", "dts", "much smaller constant"),
+    ("C5", site(FIG3, "sushi")): SUSHI,
+    ("C5", site(FIG3, "mslr32_condorcet")): Reason(WORD_AS_FACTOR, FACTOR_DOC, c5_k32_slope),
+    ("C6", site(FIG3, "arxiv")): Reason(NOISE, NOISE_DOC, c6_arxiv),
+    ("C6", site(FIG3, "sushi")): SUSHI,
+    ("C6", site(FIG3, "mslr32_condorcet")): order_and_factor(FIG3, "mslr32_condorcet", "ecw_rmed", "rmed1",
+                                                             "slightly worse", COMPARABLE_FACTOR),
+    ("C7", site(FIG3, "strong_borda")): order_and_factor(FIG3, "strong_borda", "ecw_rmed", "dts_plus",
+                                                         "does not do well"),
+    ("C7", site(FIG3, "strong_borda:g2w")): Reason(WORD_AS_FACTOR, FACTOR_DOC, c7_g2w),
+    ("C8", site(FIG4, "mslr32_noncondorcet")): order_and_factor(FIG4, "mslr32_noncondorcet", "rmed1", "dts", "large"),
+    ("C9", site(FIG4, "nc_cyclic")): order_and_factor(FIG4, "nc_cyclic", "scb", "dts", "much better"),
+    ("C9", site(FIG4, "nc_strong_borda")): order_and_factor(FIG4, "nc_strong_borda", "ccb", "dts", "much better"),
+    ("C10(iii)", site(FIG1, MSLR5_NC)): heavy_tail(FIG1, MSLR5_NC, "dts_plus"),
+    ("C12", site(FIG4, "mslr16_noncondorcet")): Reason(CONCEDED, CONCEDED_DOC, c12_k16),
+    ("C12", site(FIG4, "mslr32_noncondorcet")): heavy_tail(FIG4, "mslr32_noncondorcet", "dts_plus"),
+    ("C15a", site(FIG2, MSLR5_NC)): Reason(OPEN_SETTING, "docs/harness.md#regret", fig2_normalisation),
+    ("C18", site(ELIMINATION, "mslr16_noncondorcet")): Reason(DATA_VS_TEXT, ELIMINATION_DOC, c18_elimination),
+    ("C18", site(ELIMINATION, "mslr32_noncondorcet")): Reason(DATA_VS_TEXT, ELIMINATION_DOC, c18_elimination),
+    ("C19", site(FIG3, "cyclic")): order_and_factor(FIG3, "cyclic", "rmed1", "dts_plus", "significantly"),
+    ("C19", site(FIG3, "sushi")): order_and_factor(FIG3, "sushi", "rmed1", "dts", "significantly"),
+    ("C19", site(FIG4, "nc_strong_borda")): order_and_factor(FIG4, "nc_strong_borda", "ccb", "dts_plus",
+                                                             "significantly"),
+    ("C19", site(FIG4, "mslr32_noncondorcet")): order_and_factor(FIG4, "mslr32_noncondorcet", "rmed1", "dts_plus",
+                                                                 "significantly"),
+    ("C19", site(FIG4, "nc_cyclic")): Reason(CONCEDED, CONCEDED_DOC, c19_conceded),
+    ("L1", site(LARGE_SCALE, PERFECT, "MergeDTS")): mergedts_against_dts(PERFECT, "MergeDTS"),
+    ("L1", site(LARGE_SCALE, PERFECT, "MergeDTS (best)")): mergedts_against_dts(PERFECT, "MergeDTS (best)"),
+    ("L1", site(LARGE_SCALE, PERFECT, "MergeDTS" + LONG_SUFFIX)): mergedts_against_dts(PERFECT, "MergeDTS",
+                                                                                       LONG_SUFFIX),
+    ("L1", site(LARGE_SCALE, NAVIGATIONAL, "MergeDTS")): mergedts_against_dts(NAVIGATIONAL, "MergeDTS"),
+    ("L1", site(LARGE_SCALE, NAVIGATIONAL, "MergeDTS" + LONG_SUFFIX)): mergedts_against_dts(NAVIGATIONAL, "MergeDTS",
+                                                                                            LONG_SUFFIX),
+    ("L1", site(LARGE_SCALE, CDC, "MergeDTS")): mergedts_against_dts(CDC, "MergeDTS"),
+    ("L1", site(LARGE_SCALE, CDC, "MergeDTS (best)")): mergedts_against_dts(CDC, "MergeDTS (best)"),
+    ("L1", site(LARGE_SCALE, CDC, "MergeDTS" + LONG_SUFFIX)): mergedts_against_dts(CDC, "MergeDTS", LONG_SUFFIX),
+    ("L1", site(LARGE_SCALE, CDC, "MergeDTS (best)" + LONG_SUFFIX)): mergedts_against_dts(CDC, "MergeDTS (best)",
+                                                                                         LONG_SUFFIX),
+    **{("L2", site(LARGE_SCALE, INFORMATIONAL, merge)): merge_without_condorcet(INFORMATIONAL, merge)
        for merge in ("MergeDTS", "MergeDTS (best)", "MergeRUCB", "MergeRUCB (best)")},
-    **{("A1", f"Asymptotic {panel}"): partner_not_winner(panel, "dts") for panel in PARTNER_PANELS},
-    **{("A2", f"Asymptotic {panel}: RMED2"): rmed2_sign(panel) for panel in RMED2_SIGN_PANELS},
-    **{("A4", f"Asymptotic {panel}"): from_below(panel) for panel in FROM_BELOW_PANELS},
-    ("C5", "Asymptotic (a) Cyclic"): constant_swamped("(a) Cyclic"),
-    ("C5", "Asymptotic (d) Sushi"): ecw_rmed_slope("(d) Sushi"),
-    **{("C5", f"Asymptotic {panel}"): order_and_factor(ASYMPTOTIC, panel, "rmed1", "dts", "much smaller constant")
+    **{("A1", site(ASYMPTOTIC, panel)): partner_not_winner(panel, "dts") for panel in PARTNER_PANELS},
+    **{("A2", site(ASYMPTOTIC, panel, "rmed2")): rmed2_sign(panel) for panel in RMED2_SIGN_PANELS},
+    **{("A4", site(ASYMPTOTIC, panel)): from_below(panel) for panel in FROM_BELOW_PANELS},
+    ("C5", site(ASYMPTOTIC, "cyclic")): constant_swamped("cyclic"),
+    ("C5", site(ASYMPTOTIC, "sushi")): ecw_rmed_slope("sushi"),
+    **{("C5", site(ASYMPTOTIC, panel)): order_and_factor(ASYMPTOTIC, panel, "rmed1", "dts", "much smaller constant")
        for panel in CONSTANT_FACTOR_PANELS},
 }
 
 
-def reason_of(claim: str, where: str) -> Reason | None:
-    """The reason recorded for the row (``claim``, ``where``), or None."""
-    return REASONS.get((claim, where))
+def reason_of(claim: str, site_id: str) -> Reason | None:
+    """The reason recorded for the row (``claim``, ``site_id``: its ``site`` column), or None."""
+    return REASONS.get((claim, site_id))

@@ -294,17 +294,39 @@ def not_evidence_verdict(verdict: str, prefix: str = QUICK_PREFIX) -> str:
     return f"{prefix} ({verdict})"
 
 
-def claim_row(claim: str, where: str, statement: str, measured: str, verdict: str) -> dict:
-    """One row of a claims table: claim id, figure/panel, statement, what was measured, verdict."""
+# The columns of every claims table (figures/<stem>_claims.csv), in order.
+CLAIM_COLUMNS = ("claim", "where", "site", "statement", "measured", "verdict")
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a claims-table row checks its claim.  ``id`` is stable -- ``"<figure stem>:<panel key>"``
+    (``Panel.key``: the matrix, and the metric where it is not the Copeland regret), ``"/<curve>"`` appended for a
+    row about one curve of the panel -- so reasons (``reproduce.claims.reasons``) are keyed by it and survive a
+    panel's retitling or reordering; ``text`` is what the table shows (the figure and the panel's title)."""
+
+    id: str
+    text: str
+
+    def curve(self, name: str, label: str) -> "Site":
+        """The site of a row about one curve of this panel: ``name`` its key in the panel (``by_name``), ``label``
+        what the table shows."""
+        return Site(f"{self.id}/{name}", f"{self.text}: {label}")
+
+
+def claim_row(claim: str, site: Site, statement: str, measured: str, verdict: str) -> dict:
+    """One row of a claims table (``CLAIM_COLUMNS``): claim id, where (shown and stable id), statement, what was
+    measured, verdict."""
     if verdict not in _SEVERITY:
         raise ValueError(f"unknown verdict {verdict!r}")
-    return {"claim": claim, "where": where, "statement": statement, "measured": measured, "verdict": verdict}
+    return {"claim": claim, "where": site.text, "site": site.id, "statement": statement, "measured": measured,
+            "verdict": verdict}
 
 
-def checked(claim: str, where: str, statement: str, check) -> dict:
+def checked(claim: str, site: Site, statement: str, check) -> dict:
     """Run ``check() -> (measured, verdict)``; a ``Missing`` curve gives a NOT_MEASURED row naming it."""
     try:
         measured, verdict = check()
     except Missing as missing:
         measured, verdict = f"missing: {missing}", NOT_MEASURED
-    return claim_row(claim, where, statement, measured, verdict)
+    return claim_row(claim, site, statement, measured, verdict)

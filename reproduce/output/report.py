@@ -31,6 +31,7 @@ from dts_reproduction.reproduce.claims.registry import (
     claim_id,
 )
 from dts_reproduction.reproduce.claims.verdict import (
+    CLAIM_COLUMNS,
     CLEAR_FACTOR,
     DIRECTION_ONLY,
     FACTOR_BORDERLINE,
@@ -40,6 +41,7 @@ from dts_reproduction.reproduce.claims.verdict import (
     NOT_SIGNIFICANT,
     OPPOSITE_NOT_SIGNIFICANT,
     REDUCED_PREFIX,
+    Site,
     claim_row,
     not_evidence_verdict,
     stable_slope,
@@ -107,12 +109,12 @@ def claims_table(folder: Path) -> pd.DataFrame:
     another (C15a by fig2, C15b by fig4) is not complete."""
     tables = load_tables(folder, "_claims.csv")
     rows = pd.concat(list(tables.values()), ignore_index=True) if tables else pd.DataFrame(
-        columns=["claim", "where", "statement", "measured", "verdict"])
+        columns=list(CLAIM_COLUMNS))
     finals = load_tables(folder, "_final.csv")
     c19 = pd.DataFrame(c19_rows(finals, load_tables(folder, "_lines.csv")))
     if len(c19):
-        c19["verdict"] = [marked_like(tables.get(where.split()[0]), verdict, is_quick(folder))
-                          for where, verdict in zip(c19["where"], c19["verdict"], strict=True)]
+        c19["verdict"] = [marked_like(tables.get(site.split(":")[0]), verdict, is_quick(folder))
+                          for site, verdict in zip(c19["site"], c19["verdict"], strict=True)]
     rows = pd.concat([rows, c19], ignore_index=True)
     present = {(claim_id(label), stem) for stem, table in tables.items() for label in table["claim"]}
     present |= {(C19.id, stem) for stem in finals if stem in C19.figures}
@@ -122,8 +124,8 @@ def claims_table(folder: Path) -> pd.DataFrame:
         if not unmeasured:
             continue
         reason = "not measured yet: run " + ", ".join(FIGURE_COMMANDS[stem] for stem in unmeasured)
-        missing.append(claim_row(claim.id, ", ".join(map(figure_id, unmeasured)), claim.statement, reason,
-                                 NOT_MEASURED))
+        where = Site("+".join(unmeasured), ", ".join(map(figure_id, unmeasured)))
+        missing.append(claim_row(claim.id, where, claim.statement, reason, NOT_MEASURED))
     rows = pd.concat([rows, pd.DataFrame(missing)], ignore_index=True)
     order = {claim: k for k, claim in enumerate(EVERY_CLAIM)}
     rows["_order"] = rows["claim"].map(lambda label: order.get(claim_id(label), len(order)))
@@ -152,7 +154,7 @@ def why(row, numbers: Numbers, docs: str) -> str:
     path from the file being written to the repository root, "" or "../"); empty for a row that needs none."""
     if not explained(row["verdict"]):
         return ""
-    reason = reason_of(row["claim"], row["where"])
+    reason = reason_of(row["claim"], row["site"])
     if reason is None:
         return "no reason recorded (reproduce/claims/reasons.py)"
     return f"{reason.category}: {reason.text(numbers)} ([why]({docs}{reason.anchor}))"
@@ -169,7 +171,7 @@ def summary(claims: pd.DataFrame, docs: str) -> str:
     verdict and a link to the docs section that explains it."""
     ids = claims["claim"].map(claim_id)
     rows = claims[claims["verdict"].map(explained)]
-    reasons = [reason_of(row.claim, row.where) for row in rows.itertuples()]
+    reasons = [reason_of(row.claim, row.site) for row in rows.itertuples()]
     categories = pd.Series([reason.category if reason else None for reason in reasons], index=rows.index)
     clean = [claim for claim in PAPER_CLAIMS
              if (ids == claim).any() and (claims.loc[ids == claim, "verdict"] == HOLDS).all()]
@@ -436,7 +438,7 @@ def build_report(folder: Path) -> str:
                   "other random streams; docs/harness.md#fast-paths), not the committed default-path runs.", ""]
     counts = verdict_summary(claims)
     counts.insert(1, "statement", counts["claim"].map(lambda claim: EVERY_CLAIM[claim].statement))
-    checks = claims.assign(why=[why(row, numbers, docs) for _, row in claims.iterrows()])
+    checks = claims.assign(why=[why(row, numbers, docs) for _, row in claims.iterrows()]).drop(columns="site")
     parts += ["## Summary", "", summary(claims, docs), "",
               f"The verdicts and the reasons are explained in [docs/verdicts.md]({docs}docs/verdicts.md): a verdict "
               "is *holds* (true by more than 2 standard errors), *factor at its threshold, within the noise* (the "

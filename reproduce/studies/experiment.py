@@ -16,7 +16,7 @@ import pandas as pd
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.claims.verdict import QUICK_PREFIX, REDUCED_PREFIX, not_evidence_verdict
+from dts_reproduction.reproduce.claims.verdict import CLAIM_COLUMNS, QUICK_PREFIX, REDUCED_PREFIX, not_evidence_verdict
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.backends import backend_context
 from dts_reproduction.reproduce.harness.runner import Line, LineResult, line_key, load_line, run_lines, validate_line
@@ -258,7 +258,7 @@ def evidence_note(args, panels) -> str | None:
 def write_claims(rows: list[dict], path, note: str | None) -> pd.DataFrame:
     """Write the claims table; with a ``note`` (``evidence_note``: a quick run or one below the paper's
     scale) every verdict is marked with it as not evidence for the paper."""
-    checks = pd.DataFrame(rows, columns=["claim", "where", "statement", "measured", "verdict"])
+    checks = pd.DataFrame(rows, columns=list(CLAIM_COLUMNS))
     if note:
         checks["verdict"] = checks["verdict"].map(lambda verdict: not_evidence_verdict(verdict, note))
     write_table(checks, path)

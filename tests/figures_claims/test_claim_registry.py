@@ -23,7 +23,7 @@ def produced(folder: Path) -> set[tuple[str, str]]:
     pairs = {(label, stem) for stem, table in report.load_tables(folder, "_claims.csv").items()
              for label in table["claim"]}
     c19 = c19_rows(report.load_tables(folder, "_final.csv"))
-    return pairs | {(row["claim"], row["where"].split()[0]) for row in c19}
+    return pairs | {(row["claim"], row["site"].split(":")[0]) for row in c19}
 
 
 def unregistered(labels) -> list[str]:

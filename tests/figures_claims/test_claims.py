@@ -17,6 +17,7 @@ from dts_reproduction.reproduce.claims.verdict import (
     OPPOSITE_NOT_SIGNIFICANT,
     Estimate,
     Missing,
+    Site,
     above,
     at,
     at_most,
@@ -39,6 +40,8 @@ from dts_reproduction.reproduce.claims.verdict import (
     within_factor,
     worst,
 )
+
+SITE = Site("fig_test:panel", "Fig. T (a) panel")
 
 
 def values_with(mean, se, runs=100):
@@ -169,14 +172,14 @@ def test_worst_and_missing_curves():
         need({}, "rucb")
         return "never", HOLDS
 
-    row = checked("C1", "Fig. 1", "statement", check)
+    row = checked("C1", SITE, "statement", check)
     assert row["verdict"] == NOT_MEASURED and "rucb" in row["measured"]
 
 
 def test_claim_row_refuses_unknown_verdicts_and_quick_rows_say_not_evidence():
-    assert claim_row("C", "w", "s", "m", HOLDS)["verdict"] == HOLDS
+    assert claim_row("C", SITE, "s", "m", HOLDS)["verdict"] == HOLDS
     with pytest.raises(ValueError, match="unknown verdict"):
-        claim_row("C", "w", "s", "m", "true")
+        claim_row("C", SITE, "s", "m", "true")
     assert not_evidence_verdict(FAILS).startswith("quick run, not evidence")
 
 
@@ -190,12 +193,12 @@ def test_c9_is_not_measured_while_d_ts_plus_is_missing_from_a_panel_that_draws_i
     from dts_reproduction.reproduce.claims.paper import c9_beat_ccb_scb
 
     partial = panel(dts=100.0, ccb=500.0, scb=500.0)
-    row = c9_beat_ccb_scb("Fig. 1 (b)", partial)
+    row = c9_beat_ccb_scb(SITE, partial)
     assert row["verdict"] == NOT_MEASURED and "dts_plus" in row["measured"]
     # the 500-armed panel draws D-TS alone: checked on it, and the statement says so
-    row = c9_beat_ccb_scb("Fig. 4 (d)", partial, ("dts",))
+    row = c9_beat_ccb_scb(SITE, partial, ("dts",))
     assert row["verdict"] == HOLDS and "D-TS+" not in row["statement"]
-    assert c9_beat_ccb_scb("Fig. 1 (b)", {**partial, **panel(dts_plus=90.0)})["verdict"] == HOLDS
+    assert c9_beat_ccb_scb(SITE, {**partial, **panel(dts_plus=90.0)})["verdict"] == HOLDS
 
 
 def test_std_over_own_mean_resamples_std_and_mean_together():
@@ -215,7 +218,7 @@ def test_std_over_own_mean_resamples_std_and_mean_together():
     def line(name, v):
         return SimpleNamespace(line=SimpleNamespace(name=name, algorithm=name, horizon=1000), label=name, final=v)
 
-    table = std_table([("p", [line("ecw_rmed", values), line("dts", values[:100] + 5.0)])], 1000).set_index(
+    table = std_table([(SITE, [line("ecw_rmed", values), line("dts", values[:100] + 5.0)])], 1000).set_index(
         "algorithm")
     for column in ("std_over_own_mean", "std_over_ecw_mean"):
         assert table.loc["ecw_rmed", f"{column}_se"] == pytest.approx(direct, rel=0.2)
@@ -242,15 +245,15 @@ def test_c2_and_c4_read_their_words_with_the_shared_factors():
     from dts_reproduction.reproduce.claims.verdict import CLEAR_FACTOR
 
     base = {name: 1000.0 for name in ALL_ELEVEN}
-    assert c2_lowest("p", panel(**{**base, "dts": 500.0, "dts_plus": 500.0}))["verdict"] == HOLDS
+    assert c2_lowest(SITE, panel(**{**base, "dts": 500.0, "dts_plus": 500.0}))["verdict"] == HOLDS
     close_call = panel(**{**base, "dts": 1000.0 / (CLEAR_FACTOR - 0.2), "dts_plus": 500.0})
-    assert c2_lowest("p", close_call)["verdict"] == DIRECTION_ONLY
+    assert c2_lowest(SITE, close_call)["verdict"] == DIRECTION_ONLY
     # RCS 1.8x better than RUCB/CCB (not within x1.5) but D-TS 3x better than RCS: limited relative to it
     relative = panel(rcs=1000.0, rucb=1800.0, ccb=1800.0, dts=333.0, dts_plus=340.0)
-    assert c4_rcs_beats_rucb_ccb("p", relative)["verdict"] == HOLDS
+    assert c4_rcs_beats_rucb_ccb(SITE, relative)["verdict"] == HOLDS
     # the same RCS gain with D-TS only 1.2x better than RCS: limited under neither reading
     neither = panel(rcs=1000.0, rucb=1800.0, ccb=1800.0, dts=830.0, dts_plus=840.0)
-    assert c4_rcs_beats_rucb_ccb("p", neither)["verdict"] == FAILS
+    assert c4_rcs_beats_rucb_ccb(SITE, neither)["verdict"] == FAILS
 
 
 def test_c12_a_reversal_within_the_noise_at_the_last_checkpoints_does_not_fail():

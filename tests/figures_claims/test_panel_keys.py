@@ -1,14 +1,17 @@
 """Claims are attached to panels by ``Panel.key`` (matrix and metric), never by position or title (issue 33): the
-figures' claims from their committed runs come out the same when the panels are reordered and retitled."""
+figures' claims from their committed runs come out the same when the panels are reordered and retitled, each on
+the same site (``Site.id``), so each keeps its reason (``reproduce.claims.reasons``, keyed by claim and site)."""
 
 import argparse
 import dataclasses
 
 import pytest
 
-from dts_reproduction.reproduce import fig1_mslr, fig3_condorcet, fig4_noncondorcet
+from dts_reproduction.reproduce import fig1_mslr, fig3_condorcet, fig4_noncondorcet, fig7_pure_dts
 from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims.reasons import reason_of
 from dts_reproduction.reproduce.harness.paths import RESULTS
+from dts_reproduction.reproduce.output.report import explained
 from dts_reproduction.reproduce.studies.experiment import simulate_panels
 from dts_reproduction.reproduce.studies.paper_config import HORIZON, ROOT_SEED
 
@@ -22,20 +25,23 @@ def stored_results(panels, tmp_path):
 
 
 def verdicts(rows, renamed=None) -> list:
-    """(claim, where, verdict, measured) of every row, "where" read through ``renamed`` ({new title: old})."""
+    """(claim, site, where, verdict, measured, reason) of every row, "where" read through ``renamed`` ({new title:
+    old}); reason: the recorded reason of a row that needs one (``explained``), else None."""
     renamed = renamed or {}
     out = []
     for row in rows:
         where = row["where"]
         for new, old in renamed.items():
             where = where.replace(new, old)
-        out.append((row["claim"], where, row["verdict"], row["measured"]))
-    return sorted(out)
+        reason = reason_of(row["claim"], row["site"]) if explained(row["verdict"]) else None
+        out.append((row["claim"], row["site"], where, row["verdict"], row["measured"], reason))
+    return sorted(out, key=lambda row: row[:5])
 
 
-@pytest.mark.parametrize("figure", [fig1_mslr, fig3_condorcet])
-def test_claims_follow_the_panel_key_through_a_reorder_and_a_retitle(figure, tmp_path, monkeypatch):
-    """Reverse the panels and rename every title: every claim row is the same, on the same panel."""
+@pytest.mark.parametrize("figure", [fig1_mslr, fig3_condorcet, fig4_noncondorcet, fig7_pure_dts])
+def test_claims_and_reasons_follow_the_panel_key_through_a_reorder_and_a_retitle(figure, tmp_path, monkeypatch):
+    """Reverse the panels and rename every title: every claim row is the same, on the same site, with the same
+    reason; and every row that needs a reason has one."""
     panels = figure.PANELS
     results = stored_results(panels, tmp_path)
     expected = verdicts(figure.claims(results))
@@ -44,7 +50,10 @@ def test_claims_follow_the_panel_key_through_a_reorder_and_a_retitle(figure, tmp
     monkeypatch.setattr(figure, "PANELS", moved)
     got = verdicts(figure.claims(moved_results), {f"{panel.title} (moved)": panel.title for panel in panels})
     assert got == expected
-    assert len(expected) >= sum(len(checks) for checks in figure.PANEL_CLAIMS.values())
+    assert len(expected) >= sum(len(checks) for checks in getattr(figure, "PANEL_CLAIMS", {}).values())
+    assert all(reason is not None for *_, verdict, _, reason in expected if explained(verdict))
+    if figure is not fig7_pure_dts:  # Fig. 7's claims all hold: no reason to carry
+        assert any(reason is not None for *_, reason in expected), "the figure has rows with reasons to carry"
 
 
 @pytest.mark.parametrize("figure", [fig1_mslr, fig3_condorcet, fig4_noncondorcet])

@@ -41,14 +41,14 @@ def heading_anchors(path: Path) -> set[str]:
 
 
 def test_every_committed_verdict_but_holds_has_a_reason():
-    missing = [(folder.name, row.claim, row.where, row.verdict) for folder, claims in committed_claims()
+    missing = [(folder.name, row.claim, row.site, row.verdict) for folder, claims in committed_claims()
                for row in claims.itertuples() if report.explained(row.verdict)
-               and (row.claim, row.where) not in REASONS]
+               and (row.claim, row.site) not in REASONS]
     assert not missing, f"verdicts without a reason in reproduce/claims/reasons.py: {missing}"
 
 
 def test_every_reason_is_used_by_a_committed_verdict():
-    used = {(row.claim, row.where) for _, claims in committed_claims() for row in claims.itertuples()
+    used = {(row.claim, row.site) for _, claims in committed_claims() for row in claims.itertuples()
             if report.explained(row.verdict)}
     assert not set(REASONS) - used, f"reasons no committed verdict needs: {sorted(set(REASONS) - used)}"
 
@@ -72,17 +72,18 @@ def test_every_reason_text_renders_on_the_committed_tables():
 
 
 def final_table(rows):
-    """A ``_final.csv`` stand-in: (panel, algorithm, mean, s.e., std) rows."""
-    return pd.DataFrame([{"panel": panel, "algorithm": name, "label": name.upper(), "mean_final_regret": mean,
+    """A ``_final.csv`` stand-in: (panel key, algorithm, mean, s.e., std) rows, each panel titled "(a) <key>"."""
+    return pd.DataFrame([{"panel": f"(a) {panel}", "dataset": panel, "algorithm": name, "label": name.upper(),
+                          "mean_final_regret": mean,
                           "sem_final_regret": se, "std_final_regret": std} for panel, name, mean, se, std in rows])
 
 
 def test_a_reason_text_takes_its_numbers_from_the_tables():
     """The ratio and the distance in standard errors follow the table, not a number typed into the text."""
-    reason = order_and_factor("fig3_condorcet", "(a) Cyclic", "rmed1", "dts", "much better")
+    reason = order_and_factor("fig3_condorcet", "cyclic", "rmed1", "dts", "much better")
     for rmed1, ratio, distance in ((600.0, "1.20x", "20 standard errors"), (550.0, "1.10x", "10 standard errors")):
-        finals = {"fig3_condorcet": final_table([("(a) Cyclic", "rmed1", rmed1, 3.0, 30.0),
-                                                 ("(a) Cyclic", "dts", 500.0, 4.0, 40.0)])}
+        finals = {"fig3_condorcet": final_table([("cyclic", "rmed1", rmed1, 3.0, 30.0),
+                                                 ("cyclic", "dts", 500.0, 4.0, 40.0)])}
         text = reason.text(Numbers(finals, pd.DataFrame(columns=["claim"])))
         expected = f"RMED1 is {ratio} DTS, {distance} apart: the order holds; \"much better\" is read with the factor"
         assert expected in text
@@ -95,9 +96,12 @@ def test_false_verdict_share_over_seven_checks_is_about_one_in_four():
 
 def test_summary_groups_the_checks_by_reason_and_lists_the_claims_that_hold_everywhere():
     claims = pd.DataFrame([
-        {"claim": "C3", "where": "Fig. 3 (a) Cyclic", "statement": "s", "measured": "m", "verdict": HOLDS},
-        {"claim": "C6", "where": "Fig. 3 (d) Sushi", "statement": "s", "measured": "m", "verdict": FAILS},
-        {"claim": "C6", "where": "Fig. 3 (a) Cyclic", "statement": "s", "measured": "m", "verdict": HOLDS},
+        {"claim": "C3", "where": "Fig. 3 (a) Cyclic", "site": "fig3_condorcet:cyclic", "statement": "s",
+         "measured": "m", "verdict": HOLDS},
+        {"claim": "C6", "where": "Fig. 3 (d) Sushi", "site": "fig3_condorcet:sushi", "statement": "s",
+         "measured": "m", "verdict": FAILS},
+        {"claim": "C6", "where": "Fig. 3 (a) Cyclic", "site": "fig3_condorcet:cyclic", "statement": "s",
+         "measured": "m", "verdict": HOLDS},
     ])
     text = report.summary(claims, "../")
     assert "1 of 19 claims hold on every check: C3. Of all 3 checks, 2 hold." in text
@@ -108,10 +112,12 @@ def test_summary_groups_the_checks_by_reason_and_lists_the_claims_that_hold_ever
 def test_summary_links_a_line_once_when_its_checks_share_one_section():
     """A category whose checks all link to one docs section (the noise rows) gives the link once, after the
     category; one whose checks link to different sections (Sushi and the elimination) keeps a link per check."""
-    rows = [("C1", "Fig. 3 (b) StrongBorda", FAILS), ("C6", "Fig. 3 (c) ArXiv", FAILS),
-            ("C6", "Fig. 3 (d) Sushi", FAILS), ("C18", "diagnostic mslr16_noncondorcet", FAILS)]
-    claims = pd.DataFrame([{"claim": claim, "where": where, "statement": "s", "measured": "m", "verdict": verdict}
-                           for claim, where, verdict in rows])
+    rows = [("C1", "Fig. 3 (b) StrongBorda", "fig3_condorcet:strong_borda", FAILS),
+            ("C6", "Fig. 3 (c) ArXiv", "fig3_condorcet:arxiv", FAILS),
+            ("C6", "Fig. 3 (d) Sushi", "fig3_condorcet:sushi", FAILS),
+            ("C18", "diagnostic mslr16_noncondorcet", "c18_elimination:mslr16_noncondorcet", FAILS)]
+    claims = pd.DataFrame([{"claim": claim, "where": where, "site": site, "statement": "s", "measured": "m",
+                            "verdict": verdict} for claim, where, site, verdict in rows])
     text = report.summary(claims, "")
     assert ("* *noise: a false verdict expected across the checks* ([why](docs/verdicts.md#false-verdicts-expected-"
             "from-noise)): C1 Fig. 3 (b) StrongBorda: FAILS; C6 Fig. 3 (c) ArXiv: FAILS.") in text
@@ -136,8 +142,10 @@ def test_a_slope_that_is_zero_up_to_rounding_prints_as_zero():
 
 
 def l1_numbers(rows) -> Numbers:
-    """The large-scale finals of panel "(a)" from (label, horizon, MergeDTS regret, its s.e., slope) rows of 50 runs."""
-    table = pd.DataFrame([{"panel": "(a)", "label": label, "horizon": horizon, "runs": 50, "mergedts_regret": regret,
+    """The large-scale finals of the panel "mslr136_perfect" (titled "(a)") from (label, horizon, MergeDTS regret, its
+    s.e., slope) rows of 50 runs."""
+    table = pd.DataFrame([{"panel": "(a)", "dataset": "mslr136_perfect", "label": label, "horizon": horizon, "runs": 50,
+                           "mergedts_regret": regret,
                            "mergedts_se": se, "slope_last_decade": slope}
                           for label, horizon, regret, se, slope in rows])
     return Numbers({"large_scale": table}, pd.DataFrame())
@@ -151,11 +159,11 @@ def test_l1_reason_rounds_a_settled_slope_to_zero_and_reads_the_long_lines():
             ("D-TS (best)", 1e7, 14118.2, 3610.0), ("MergeDTS (best), T=1e8", 1e8, 10160.0, 0.0),
             ("D-TS, T=1e8", 1e8, 12000.0, -5.0)]
     numbers = l1_numbers([(label, horizon, regret, 100.0, slope) for label, horizon, regret, slope in rows])
-    text = mergedts_against_dts("(a)", "MergeDTS (best)").text(numbers)
+    text = mergedts_against_dts("mslr136_perfect", "MergeDTS (best)").text(numbers)
     assert text.startswith("MergeDTS regret at T = 1e7: MergeDTS (best) 10156.0 +- 100.0 (slope 0 per ln t); ")
     assert "D-TS 13354.1 +- 100.0 (slope 2.28e+03 per ln t); D-TS (best) 14118.2" in text
     assert text.endswith("MergeDTS (best) is 0.76x exact D-TS; D-TS's regret still grows faster than MergeDTS (best)'s")
-    long = mergedts_against_dts("(a)", "MergeDTS (best)", ", T=1e8").text(numbers)
+    long = mergedts_against_dts("mslr136_perfect", "MergeDTS (best)", ", T=1e8").text(numbers)
     assert long.startswith("MergeDTS regret at T = 1e8: MergeDTS (best), T=1e8 10160.0 +- 100.0 (slope 0 per ln t)")
     assert "D-TS (best)" not in long and long.endswith("MergeDTS (best) is 0.85x exact D-TS")
 
@@ -164,18 +172,20 @@ def test_l1_reason_says_when_a_few_runs_carry_the_mean():
     """The tuned MergeDTS on Informational-CDC at T = 1e8: one run that lost the Condorcet winner makes the standard
     deviation of the runs 5.2x their mean, and the reason says so; at 0.8x it says nothing of the spread."""
     rows = [("MergeDTS (best), T=1e8", 1e8, 49222.9, 35964.9, 5409.6), ("D-TS, T=1e8", 1e8, 29569.7, 1736.7, 5750.0)]
-    text = mergedts_against_dts("(a)", "MergeDTS (best)", ", T=1e8").text(l1_numbers(rows))
+    text = mergedts_against_dts("mslr136_perfect", "MergeDTS (best)", ", T=1e8").text(l1_numbers(rows))
     assert text.endswith("MergeDTS (best) is 1.66x exact D-TS; D-TS's regret still grows faster than MergeDTS "
                          "(best)'s; MergeDTS (best)'s runs spread widely (standard deviation 5.2x its mean): a few "
                          "runs carry its mean")
     narrow = [("MergeDTS (best), T=1e8", 1e8, 49222.9, 49222.9 * 0.8 / 50 ** 0.5, 0.0), rows[1]]
-    assert "spread" not in mergedts_against_dts("(a)", "MergeDTS (best)", ", T=1e8").text(l1_numbers(narrow))
+    reason = mergedts_against_dts("mslr136_perfect", "MergeDTS (best)", ", T=1e8")
+    assert "spread" not in reason.text(l1_numbers(narrow))
 
 
 def l2_numbers(rows) -> Numbers:
-    """The large-scale finals of panel "(d)" from (label, horizon, Copeland regret, its s.e., regret per slot over
-    the last decade, over the decade before) rows."""
-    table = pd.DataFrame([{"panel": "(d)", "label": label, "horizon": horizon, "copeland_regret": regret,
+    """The large-scale finals of the panel "mslr136_informational" (titled "(d)") from (label, horizon, Copeland
+    regret, its s.e., regret per slot over the last decade, over the decade before) rows."""
+    table = pd.DataFrame([{"panel": "(d)", "dataset": "mslr136_informational", "label": label, "horizon": horizon,
+                           "copeland_regret": regret,
                            "copeland_se": se, "regret_per_slot_last_decade": last,
                            "regret_per_slot_decade_before": before}
                           for label, horizon, regret, se, last, before in rows])
@@ -188,7 +198,7 @@ def test_l2_reason_reads_whether_each_rate_has_fallen():
     A D-TS whose rate has fallen is said to settle; a long line whose rate falls is not called linear."""
     rows = [("D-TS", 1e7, 838493.6, 19917.0, 0.083, 0.082), ("MergeDTS (best)", 1e7, 140245.5, 2095.0, 0.0069, 0.058),
             ("MergeDTS (best), T=1e8", 1e8, 780245.5, 20457.0, 0.0071, 0.0069)]
-    text = merge_without_condorcet("(d)", "MergeDTS (best)").text(l2_numbers(rows))
+    text = merge_without_condorcet("mslr136_informational", "MergeDTS (best)").text(l2_numbers(rows))
     assert text == ("Copeland regret at T = 1e7: MergeDTS (best) 140245.5 +- 2095.0, D-TS 838493.6 +- 19917.0; "
                     "D-TS 0.083 a slot over the last decade (0.082 over the one before): not falling, it is still "
                     "exploring the arm pairs at this horizon; MergeDTS (best) 0.0069 a slot over the last decade "
@@ -196,7 +206,7 @@ def test_l2_reason_reads_whether_each_rate_has_fallen():
                     "regret, as its pruning predicts, 11.7x below D-TS's over the decade to T = 1e7")
     settling = [("D-TS", 1e7, 838493.6, 19917.0, 0.04, 0.082), rows[1], ("MergeDTS (best), T=1e8", 1e8, 1.5e5, 2e3,
                                                                         0.001, 0.0069)]
-    text = merge_without_condorcet("(d)", "MergeDTS (best)").text(l2_numbers(settling))
+    text = merge_without_condorcet("mslr136_informational", "MergeDTS (best)").text(l2_numbers(settling))
     assert "(0.082 over the one before): falling, it has begun to settle" in text
     assert text.endswith("from T = 1e7 to 1e8 MergeDTS (best)'s falls to 0.001 a slot")
-    assert "1e8" not in merge_without_condorcet("(d)", "MergeDTS (best)").text(l2_numbers(rows[:2]))
+    assert "1e8" not in merge_without_condorcet("mslr136_informational", "MergeDTS (best)").text(l2_numbers(rows[:2]))
