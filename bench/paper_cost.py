@@ -57,6 +57,12 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.base import check_positive
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
+from dts_reproduction.reproduce.config.paper import (
+    HORIZON,
+    LARGE_SCALE_CPU_HOURS,
+    LARGE_SCALE_HORIZON,
+    ROOT_SEED,
+)
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
 from dts_reproduction.reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
 from dts_reproduction.reproduce.harness.runner import git_commit, line_seconds
@@ -67,12 +73,6 @@ from dts_reproduction.reproduce.studies.asymptotic_panels import cheapest_first
 from dts_reproduction.reproduce.studies.experiment import curves_and_stores, panel_curves
 from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES, SIMULATED
 from dts_reproduction.reproduce.studies.large_scale_panels import all_curves, available
-from dts_reproduction.reproduce.studies.paper_config import (
-    HORIZON,
-    LARGE_SCALE_CPU_HOURS,
-    LARGE_SCALE_HORIZON,
-    ROOT_SEED,
-)
 from dts_reproduction.reproduce.studies.run_cost import extrapolated_seconds, probe_seconds
 
 FIGURES = SIMULATED  # the figures that simulate runs of their own (Fig. 2 reads Fig. 1's)
@@ -137,7 +137,7 @@ def main(argv=None):
             print_asymptotic()
         elif args.large_scale:
             if args.probe:
-                from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_HORIZON
+                from dts_reproduction.reproduce.config.paper import LARGE_SCALE_HORIZON
 
                 probe_large_scale(LARGE_SCALE_HORIZON, args.max_probe_seconds, args.algorithms)
             print_large_scale()

@@ -58,10 +58,10 @@ from numba import njit
 from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import dataset_from_matrix, load_dataset, make_copeland_500
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
+from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.harness.limits import check_output_folder
 from dts_reproduction.reproduce.harness.runner import git_commit, run_one
 from dts_reproduction.reproduce.output.tables import write_table
-from dts_reproduction.reproduce.studies.paper_config import HORIZON
 
 DATASETS = {5: "mslr5_condorcet", 16: "mslr16_condorcet", 32: "mslr32_condorcet",
             136: "mslr136_informational", 500: "copeland500", 2000: None}

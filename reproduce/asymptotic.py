@@ -43,12 +43,13 @@ from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
 from dts_reproduction.reproduce.harness.runner import run_one
 from dts_reproduction.reproduce.output.plotting import figure_legend, save_figure, setup_theme, style
-from dts_reproduction.reproduce.output.tables import final_table, print_table, write_table
+from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS, RMED2_PAPER, cheapest_first
 from dts_reproduction.reproduce.studies.decades import FIRST_DECADE_END, decade_slopes, slope_limit, trapped, untrapped
 from dts_reproduction.reproduce.studies.experiment import (
     LOWER_BOUND_LABEL,
     evidence_note,
+    final_table,
     panel_curves,
     save_figure_with_claims,
     simulate_panels,
@@ -97,7 +98,7 @@ def slope_rows(results, bounds) -> pd.DataFrame:
 
 
 def summary_table(results, bounds) -> pd.DataFrame:
-    """Per panel and curve: ``tables.final_table`` of its logarithmic runs with the panel's lower bound, the
+    """Per panel and curve: ``experiment.final_table`` of its logarithmic runs with the panel's lower bound, the
     number of trapped runs, the last decade's slope over C and over C_w, and the fitted limit of the slope and
     weight of ln ln t (``decades.slope_limit``; NaN with fewer than three decades past 1e6)."""
     logarithmic = [(title, [untrapped(res) for res in curves if not trapped(res).all()]) for title, curves in results]

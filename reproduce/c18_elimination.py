@@ -34,13 +34,13 @@ from dts_reproduction.reproduce.claims.verdict import (
 )
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import figure_main
+from dts_reproduction.reproduce.config.paper import HORIZON
+from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness.backends import backend_context
 from dts_reproduction.reproduce.harness.kinds import C18_ELIMINATION
 from dts_reproduction.reproduce.harness.runner import Line, run_lines
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.experiment import stored_line, write_claims
-from dts_reproduction.reproduce.studies.paper_config import HORIZON
-from dts_reproduction.reproduce.studies.scale import power_of_ten
 
 NAME = C18_ELIMINATION.name
 ALGORITHM = "dts"

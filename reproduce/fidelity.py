@@ -21,12 +21,12 @@ from dts_reproduction.reproduce.checks.fidelity import (
     summary_line,
 )
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
+from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness.atomic import write_text_atomic
 from dts_reproduction.reproduce.harness.limits import MAX_CPU_HOURS, MAX_JOBS
 from dts_reproduction.reproduce.harness.paths import RESULTS, ROOT
 from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies.experiment import simulate_lines
-from dts_reproduction.reproduce.studies.paper_config import ROOT_SEED
 
 NAME = "fidelity"
 

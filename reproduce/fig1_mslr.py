@@ -11,7 +11,7 @@ from dts_reproduction.reproduce.claims.registry import FIG1
 from dts_reproduction.reproduce.claims.verdict import above, below, by_name, checked, final, need
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import regret_figure
-from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.studies.paper_panels import (
     FIG1_PANELS as PANELS,  # shared with Fig. 2, which reads these panels' runs
 )

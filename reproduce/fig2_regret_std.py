@@ -34,6 +34,8 @@ from dts_reproduction.reproduce.claims.verdict import (
 )
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import figure_main
+from dts_reproduction.reproduce.config.paper import HORIZON
+from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness.runner import chunk_plan, chunk_shapes, validate_line
 from dts_reproduction.reproduce.harness.store import inspect_chunk
 from dts_reproduction.reproduce.output.plotting import FIGURE_WIDTH, Z_95, bars_axes, figure_legend, setup_theme
@@ -45,9 +47,7 @@ from dts_reproduction.reproduce.studies.experiment import (
     save_figure_with_claims,
     simulate_panels,
 )
-from dts_reproduction.reproduce.studies.paper_config import HORIZON
 from dts_reproduction.reproduce.studies.paper_panels import FIG1_PANELS
-from dts_reproduction.reproduce.studies.scale import power_of_ten
 
 NAME = FIG2
 C15A_PANEL = "mslr5_noncondorcet"  # the Fig. 1 panel (Panel.key) whose STDs the paper quotes

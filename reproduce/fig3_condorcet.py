@@ -11,7 +11,7 @@ from dts_reproduction.reproduce.claims import paper as pc
 from dts_reproduction.reproduce.claims.registry import FIG3
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import regret_figure
-from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.studies.paper_panels import FIG3_PANELS as PANELS
 
 C1_TO_C6 = (pc.c1_indistinguishable, pc.c2_lowest, pc.c3_rcs_above, pc.c4_rcs_beats_rucb_ccb,

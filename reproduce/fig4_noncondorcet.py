@@ -24,7 +24,7 @@ from dts_reproduction.reproduce.claims.verdict import (
 )
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import regret_figure
-from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.studies.paper_panels import FIG4_PANELS as PANELS  # shared with the large-scale study
 from dts_reproduction.reproduce.studies.paper_panels import FIXED_ORDER_ECW
 

@@ -30,6 +30,7 @@ from dts_reproduction.reproduce.claims.verdict import (
 )
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import figure_main
+from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.output.plotting import FIGURE_WIDTH, figure_legend, setup_theme, shares_axes
 from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies.experiment import (
@@ -38,7 +39,6 @@ from dts_reproduction.reproduce.studies.experiment import (
     save_figure_with_claims,
     simulate_panels,
 )
-from dts_reproduction.reproduce.studies.paper_config import HORIZON
 from dts_reproduction.reproduce.studies.paper_panels import FIG5_PANELS as PANELS
 
 NAME = FIG5

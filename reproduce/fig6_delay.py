@@ -3,7 +3,7 @@ Condorcet and Non-Condorcet Cyclic.
 
 With delay d the algorithm receives the outcomes of its comparisons in batches, every d slots (the
 protocol is described in docs/harness.md#feedback-delay; the paper does not give one).  The delays are the
-grid of ``paper_config.DELAY_GRID`` (the paper plots a curve without listing its points); d = 1 is no delay,
+grid of ``reproduce.config.paper.DELAY_GRID`` (the paper plots a curve without listing its points); d = 1 is no delay,
 i.e. the runs of Figs. 1(a) and 4(a), reused.  500 runs per point; error bars are 95% bootstrap intervals of the mean.
 Claim checked: C16.  Usage: ``python reproduce/fig6_delay.py [--quick] [--runs N] [--plot-only] ...``.
 """
@@ -25,6 +25,7 @@ from dts_reproduction.reproduce.claims.verdict import (
 )
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import figure_main
+from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.output.plotting import (
     FIGURE_WIDTH,
     INTERVAL_NOTE,
@@ -40,7 +41,6 @@ from dts_reproduction.reproduce.studies.experiment import (
     save_figure_with_claims,
     simulate_panels,
 )
-from dts_reproduction.reproduce.studies.paper_config import HORIZON
 from dts_reproduction.reproduce.studies.paper_panels import FIG6_ALGORITHMS as ALGORITHMS
 from dts_reproduction.reproduce.studies.paper_panels import FIG6_DATASETS as DATASETS
 from dts_reproduction.reproduce.studies.paper_panels import FIG6_PANELS as PANELS

@@ -23,7 +23,7 @@ from dts_reproduction.reproduce.claims.verdict import (
 )
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import regret_figure
-from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.studies.paper_panels import FIG7_PANELS as PANELS
 
 BORDA_TRAP, CYCLIC, MSLR5 = "strong_borda", "nc_cyclic", ("mslr5_condorcet", "mslr5_noncondorcet")  # Panel.key

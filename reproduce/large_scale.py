@@ -18,7 +18,7 @@ Usage: ``python reproduce/large_scale.py [--plot-only] [--algorithms NAME ...] [
 ...``.
 
 The study's lines are declared in ``reproduce.studies.large_scale_panels``, its plan and budget in
-``reproduce.studies.large_scale_plan``, its tables and claims in ``reproduce.claims.large_scale``; they are
+``reproduce.studies.large_scale_plan``, its tables and claims in ``reproduce.studies.large_scale_claims``; they are
 simulated, stored and loaded by the figures' shared step (``reproduce.studies.experiment.simulate_lines``).
 This script holds the command line and the figure.
 """
@@ -31,7 +31,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from dts_reproduction.reproduce.claims.large_scale import claims, final_rows, g2w_final
 from dts_reproduction.reproduce.claims.verdict import QUICK_PREFIX, REDUCED_PREFIX
 from dts_reproduction.reproduce.cli.arguments import (
     add_line_selection,
@@ -42,6 +41,7 @@ from dts_reproduction.reproduce.cli.arguments import (
     main_guard,
     resolve,
 )
+from dts_reproduction.reproduce.config.paper import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
 from dts_reproduction.reproduce.output.plotting import (
     FIGURE_WIDTH,
     PANEL_HEIGHT,
@@ -56,6 +56,7 @@ from dts_reproduction.reproduce.output.plotting import (
 )
 from dts_reproduction.reproduce.output.tables import OVER_BUDGET, print_table, write_table
 from dts_reproduction.reproduce.studies.experiment import panel_results, selected, simulate_lines, write_claims
+from dts_reproduction.reproduce.studies.large_scale_claims import claims, final_rows, g2w_final
 from dts_reproduction.reproduce.studies.large_scale_panels import (
     MSLR_MATRICES,
     NESTED,
@@ -70,7 +71,6 @@ from dts_reproduction.reproduce.studies.large_scale_plan import (
     study_costs,
     within_budget,
 )
-from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
 
 NAME = "large_scale"
 # Panels (a)-(d) start where their curves part: below t = 100 and a regret of 100 every algorithm is still in

@@ -25,12 +25,12 @@ from pathlib import Path
 from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import dataset_names, load_dataset
 from dts_reproduction.reproduce.cli.arguments import build_parser, check_name, doc_summary, integer, main_guard, resolve
+from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.harness.paths import CUSTOM, FIGURES, RESULTS
 from dts_reproduction.reproduce.harness.runner import check_delay, dataset_key
 from dts_reproduction.reproduce.output.plotting import plot_regret_panels
-from dts_reproduction.reproduce.output.tables import final_table, write_table
-from dts_reproduction.reproduce.studies.experiment import Curve, Panel, simulate_panels
-from dts_reproduction.reproduce.studies.paper_config import HORIZON
+from dts_reproduction.reproduce.output.tables import write_table
+from dts_reproduction.reproduce.studies.experiment import Curve, Panel, final_table, simulate_panels
 
 # The figure scripts' names (each writes <figures>/<name>.*): not available as --name.
 FIGURE_NAMES = frozenset(path.stem for pattern in ("fig[0-9]_*.py", "table9_*.py", "c18_*.py")

@@ -39,11 +39,11 @@ import pandas as pd
 from scipy import stats
 
 from dts_reproduction.data import dataset_names, load_dataset
+from dts_reproduction.reproduce.config.paper import ROOT_SEED, paper_runs
+from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness.paths import FIGURES, RESULTS, ROOT
 from dts_reproduction.reproduce.harness.runner import Line
 from dts_reproduction.reproduce.studies.experiment import stored_line
-from dts_reproduction.reproduce.studies.paper_config import ROOT_SEED, paper_runs
-from dts_reproduction.reproduce.studies.scale import power_of_ten
 
 REFERENCE = ROOT / "bench" / "authors_reference"
 TABLE = FIGURES / "fidelity.csv"

@@ -31,7 +31,7 @@ from dts_reproduction.reproduce.claims.verdict import (
     within_factor,
     worst,
 )
-from dts_reproduction.reproduce.studies.paper_config import ALL_ELEVEN
+from dts_reproduction.reproduce.config.paper import ALL_ELEVEN
 
 DTS_FAMILY = ("dts", "dts_plus")
 LABELS = {"dts": "D-TS", "dts_plus": "D-TS+"}

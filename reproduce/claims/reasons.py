@@ -24,9 +24,8 @@ from dts_reproduction.reproduce.claims.verdict import (
     Estimate,
     stable_slope,
 )
-from dts_reproduction.reproduce.studies.large_scale_panels import MSLR_MATRICES
-from dts_reproduction.reproduce.studies.paper_config import LONG_SUFFIX
-from dts_reproduction.reproduce.studies.scale import power_of_ten
+from dts_reproduction.reproduce.config.paper import LONG_SUFFIX
+from dts_reproduction.reproduce.config.scale import power_of_ten
 
 # The categories, in the order the report's summary lists them: first where the paper and its data disagree.
 CONCEDED = "the paper's own text concedes it"
@@ -365,7 +364,9 @@ PARTNER_PANELS = ("cyclic", "strong_borda")
 RMED2_SIGN_PANELS = ("cyclic", "strong_borda", "sushi", "mslr32_condorcet", "mslr136_perfect")
 FROM_BELOW_PANELS = ("cyclic", "strong_borda", "arxiv", "sushi", "mslr5_condorcet", "mslr16_condorcet",
                      "mslr32_condorcet")
-PERFECT, NAVIGATIONAL, CDC, INFORMATIONAL = (key for key, _ in MSLR_MATRICES)
+# The large-scale study's panels (reproduce/studies/large_scale_panels.py, MSLR_MATRICES).
+PERFECT, NAVIGATIONAL = "mslr136_perfect", "mslr136_navigational"
+CDC, INFORMATIONAL = "mslr135_informational_cdc", "mslr136_informational"
 
 
 def site(stem: str, panel: str, curve: str = "") -> str:

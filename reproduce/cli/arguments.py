@@ -19,13 +19,13 @@ import warnings
 from pathlib import Path
 
 from dts_reproduction.algorithms.base import INT64_MAX
+from dts_reproduction.reproduce.config.paper import ROOT_SEED, RUNS_K_GT_100, RUNS_K_LE_100, RUNS_K_LT_10
+from dts_reproduction.reproduce.config.scale import QUICK_HORIZON, QUICK_RUNS, power_of_ten, script_horizon
 from dts_reproduction.reproduce.harness.backends import BACKENDS, SCHEDULER_TIMEOUT_S
 from dts_reproduction.reproduce.harness.interrupt import RUN, Interrupted, catch_signals, ignore_signals_while_exiting
 from dts_reproduction.reproduce.harness.limits import MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
 from dts_reproduction.reproduce.harness.paths import CUSTOM, FAST, FIGURES, QUICK, RESULTS
 from dts_reproduction.reproduce.harness.store import NotStored
-from dts_reproduction.reproduce.studies.paper_config import ROOT_SEED, RUNS_K_GT_100, RUNS_K_LE_100, RUNS_K_LT_10
-from dts_reproduction.reproduce.studies.scale import QUICK_HORIZON, QUICK_RUNS, power_of_ten, script_horizon
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 MAX_NAME_LENGTH = 100

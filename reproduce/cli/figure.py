@@ -3,17 +3,18 @@
 library (``reproduce.studies.experiment``).  Imported by figure scripts only."""
 
 from dts_reproduction.reproduce.cli.arguments import build_parser, main_guard, resolve
+from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.output.plotting import plot_regret_panels
-from dts_reproduction.reproduce.output.tables import final_table, print_table, write_table
+from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.experiment import (
     LOWER_BOUND_LABEL,
     evidence_note,
+    final_table,
     simulate_panels,
     with_lower_bounds,
     write_claims,
 )
 from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
-from dts_reproduction.reproduce.studies.scale import power_of_ten
 
 QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeline, NOT evidence for or against the "
                 "paper's claims; verdicts are marked as such")

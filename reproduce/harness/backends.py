@@ -7,6 +7,7 @@ import signal
 import warnings
 from contextlib import contextmanager
 
+from dts_reproduction.reproduce.harness.interrupt import SIGNALS
 from dts_reproduction.reproduce.harness.workers import helpers_started, start_resource_trackers
 
 BACKENDS = ("loky", "dask", "threading", "sequential")  # joblib backends that run our chunks correctly
@@ -50,7 +51,7 @@ def backend_context(options):
         return
     # silence_logs: the workers log every task a signal cancels, and a busy port 8787 is no news.  Its workers (and
     # the event-loop thread that starts them) ignore the group's Ctrl-C and hang-up: closing the cluster stops them.
-    start_resource_trackers(loky=False)
+    start_resource_trackers(SIGNALS, loky=False)
     with warnings.catch_warnings(), helpers_started((signal.SIGINT, signal.SIGHUP)):
         warnings.filterwarnings("ignore", message="Port 8787 is already in use")
         cluster = LocalCluster(n_workers=local_cluster, threads_per_worker=1, processes=True, host="127.0.0.1",

@@ -28,10 +28,11 @@ from dts_reproduction.algorithms import AlgorithmSpec, get_algorithm
 from dts_reproduction.algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon, physical_memory
 from dts_reproduction.core.simulate import simulate
 from dts_reproduction.data import Dataset, dataset_names, load_dataset
+from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness import portable_math, seeds
 from dts_reproduction.reproduce.harness.backends import BACKENDS
 from dts_reproduction.reproduce.harness.cost import check_plan_cost, skips_in_log_time
-from dts_reproduction.reproduce.harness.interrupt import Interrupted
+from dts_reproduction.reproduce.harness.interrupt import SIGNALS, Interrupted
 from dts_reproduction.reproduce.harness.kinds import RunKind, config_kind, run_kind
 from dts_reproduction.reproduce.harness.limits import MAX_CHUNKS, MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
 from dts_reproduction.reproduce.harness.locks import FileLock
@@ -48,7 +49,6 @@ from dts_reproduction.reproduce.harness.store import (
     save_matrix,
 )
 from dts_reproduction.reproduce.harness.workers import init_loky_worker, remove_stale_files, start_resource_trackers
-from dts_reproduction.reproduce.studies.paper_config import ROOT_SEED
 
 FORMAT_VERSION = 1
 CHECKPOINTS_PER_DECADE = 40
@@ -610,7 +610,7 @@ def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter)
     local = {}
     if backend == "loky":  # its workers end with this process and take no signal of the group
         remove_stale_files()
-        start_resource_trackers()
+        start_resource_trackers(SIGNALS)
         local = {"initializer": init_loky_worker, "initargs": (os.getpid(),)}
     try:
         with parallel_config(backend=backend, n_jobs=n_jobs, **local):

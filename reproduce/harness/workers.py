@@ -5,8 +5,9 @@ workers -- never outlive it, take no signal meant for it, and leave nothing behi
   process of the group on Ctrl-C or a closed terminal (the main process stops its workers itself), and a daemon
   thread ends it within ``PARENT_POLL_S`` once its parent is gone, whatever killed the parent (``kill -9``
   included): it was re-parented, so ``os.getppid()`` changed.
-* ``helpers_started()``: a block during which this thread starts helper processes with signals blocked, which
-  they inherit: the resource trackers (``start_resource_trackers``; SIGTERM, SIGINT and SIGHUP), which otherwise
+* ``helpers_started(signals)``: a block during which this thread starts helper processes with signals blocked,
+  which they inherit: the resource trackers (``start_resource_trackers``; the run's termination signals, SIGTERM,
+  SIGINT and SIGHUP, ``reproduce.harness.interrupt.SIGNALS``, passed in by the caller), which otherwise
   die of a SIGHUP of the group and are relaunched by loky to print a traceback per resource, and a dask
   LocalCluster's event-loop thread and the worker processes it spawns (SIGINT and SIGHUP: a Ctrl-C of the group
   printed each worker's KeyboardInterrupt; the cluster still stops its workers with SIGTERM).  A signal that
@@ -25,8 +26,6 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-
-from dts_reproduction.reproduce.harness.interrupt import SIGNALS
 
 PARENT_POLL_S = 0.5  # a worker whose parent died ends within this many seconds (plus its current segment)
 # loky's named semaphores and joblib's memory-mapping folders, named after the pid of the process that made them
@@ -50,8 +49,8 @@ def _exit_with_parent(parent: int) -> None:
 
 
 @contextmanager
-def helpers_started(signals=SIGNALS):
-    """Block ``signals`` (default SIGTERM, SIGINT and SIGHUP) in this thread for the block, so that the processes
+def helpers_started(signals):
+    """Block ``signals`` (e.g. SIGTERM, SIGINT and SIGHUP) in this thread for the block, so that the processes
     and threads it starts inherit them blocked; on leaving, the previous mask is restored and a signal that arrived
     meanwhile is delivered."""
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
@@ -61,14 +60,14 @@ def helpers_started(signals=SIGNALS):
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def start_resource_trackers(loky: bool = True) -> None:
+def start_resource_trackers(signals, loky: bool = True) -> None:
     """Start multiprocessing's resource tracker and, with ``loky``, loky's, now if not running, with the run's
-    signals blocked (``helpers_started``): they then ignore a SIGHUP of the process group, as they ignore SIGINT
-    and SIGTERM.  Call it before a dask LocalCluster starts its workers too: multiprocessing starting its tracker
-    from the cluster's thread would unblock SIGINT there (it unblocks rather than restores the mask)."""
+    termination ``signals`` blocked (``helpers_started``): they then ignore a SIGHUP of the process group, as they
+    ignore SIGINT and SIGTERM.  Call it before a dask LocalCluster starts its workers too: multiprocessing starting
+    its tracker from the cluster's thread would unblock SIGINT there (it unblocks rather than restores the mask)."""
     from multiprocessing import resource_tracker
 
-    with helpers_started():
+    with helpers_started(signals):
         if loky:
             from joblib.externals.loky.backend import resource_tracker as loky_tracker
 

@@ -1,2 +1,2 @@
-"""What is written: ``plotting`` (the figures), ``tables`` (the CSV and printed tables), ``constants_table``
-(docs/algorithms.md's constants and defaults) and ``newcomer`` (the README's measured times)."""
+"""What is written: ``plotting`` (the figures) and ``tables`` (the CSV and printed tables).  The report that
+gathers them is ``reproduce.reporting``."""

@@ -24,10 +24,10 @@ from matplotlib.scale import InvertedLogTransform, LogScale, LogTransform, regis
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from dts_reproduction.algorithms import get_algorithm  # noqa: E402
+from dts_reproduction.reproduce.config.paper import LARGE_SCALE_HORIZON  # noqa: E402
 from dts_reproduction.reproduce.harness import portable_math  # noqa: E402
 from dts_reproduction.reproduce.harness.atomic import write_atomic  # noqa: E402
 from dts_reproduction.reproduce.output.tables import write_table  # noqa: E402
-from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_HORIZON  # noqa: E402
 
 
 def keep_mask(values, out: np.ndarray):

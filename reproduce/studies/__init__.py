@@ -1,5 +1,6 @@
-"""What is simulated: ``paper_config`` (the paper's horizons, runs and seeds), ``experiment`` (panels and
-curves, simulated and loaded through the harness), ``paper_panels`` (the panels more than one script draws),
-``large_scale_panels`` and ``large_scale_plan`` (the study past the paper and its budget), ``decades``
-(slopes per decade of t), ``regret_bound`` (the asymptotic lower bound), ``scale`` (a run's horizon and
-runs, --quick's) and ``run_cost`` (what one run costs, measured)."""
+"""What is simulated: ``experiment`` (panels and curves, simulated and loaded through the harness),
+``paper_panels`` (the panels more than one script draws), ``large_scale_panels``, ``large_scale_plan`` and
+``large_scale_claims`` (the study past the paper: its lines, its budget, its claims L1 and L2),
+``asymptotic_panels`` (the asymptotic study's lines), ``decades`` (slopes per decade of t), ``regret_bound``
+and ``lower_bounds`` (the asymptotic lower bound), ``figures`` (the paper's figures) and ``run_cost`` (what one
+run costs, measured).  The paper's settings and a run's scale are ``reproduce.config``."""

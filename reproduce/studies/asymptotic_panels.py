@@ -7,9 +7,9 @@ import math
 
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.config.paper import LARGE_SCALE_RUNS
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
 from dts_reproduction.reproduce.studies.experiment import Curve, Panel, selected
-from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_RUNS
 
 NONCONDORCET_HORIZON = 10**7  # without a Condorcet winner a run costs T slots: 1e7 fits the budget (docs/asymptotic.md)
 NONCONDORCET_RUNS = 100

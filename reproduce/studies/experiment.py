@@ -16,14 +16,20 @@ import pandas as pd
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.claims.verdict import CLAIM_COLUMNS, QUICK_PREFIX, REDUCED_PREFIX, not_evidence_verdict
+from dts_reproduction.reproduce.claims.verdict import (
+    CLAIM_COLUMNS,
+    QUICK_PREFIX,
+    REDUCED_PREFIX,
+    log_slope,
+    not_evidence_verdict,
+)
+from dts_reproduction.reproduce.config.paper import paper_runs
+from dts_reproduction.reproduce.config.scale import panel_horizon
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.backends import backend_context
 from dts_reproduction.reproduce.harness.runner import Line, LineResult, line_key, load_line, run_lines, validate_line
 from dts_reproduction.reproduce.output.plotting import save_figure
 from dts_reproduction.reproduce.output.tables import NOT_STORED, print_table, write_table
-from dts_reproduction.reproduce.studies.paper_config import paper_runs
-from dts_reproduction.reproduce.studies.scale import panel_horizon
 
 
 @dataclass(frozen=True)
@@ -291,3 +297,23 @@ def with_lower_bounds(table: pd.DataFrame, bounds: dict) -> pd.DataFrame:
     table["lower_bound_model"] = table["panel"].map(lambda title: bounds[title][1])
     table["lower_bound_at_T"] = table["lower_bound_slope"] * portable_math.log(table["horizon"].to_numpy(float))
     return table
+
+
+def final_table(panels) -> pd.DataFrame:
+    """Per panel and curve: runs, mean, std and standard error of the exact final regret R(T), the slope
+    of R against ln t over the last decade with its standard error (``claims.log_slope``), and the worker
+    seconds its stored runs took.  With one run the std and both s.e. are NaN (not estimable), never 0."""
+    rows = []
+    for title, results in panels:
+        for res in results:
+            final = np.asarray(res.final, dtype=np.float64)
+            runs = final.shape[0]
+            std = final.std(ddof=1) if runs > 1 else np.nan
+            slope = log_slope(res)
+            rows.append({"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name,
+                         "label": res.label, "horizon": res.line.horizon, "runs": runs,
+                         "mean_final_regret": final.mean(), "std_final_regret": std,
+                         "sem_final_regret": std / np.sqrt(runs), "slope_last_decade": slope.value,
+                         "slope_se": slope.se if runs > 1 else np.nan,
+                         "worker_seconds": res.meta.get("worker_seconds", 0.0)})
+    return pd.DataFrame(rows)

@@ -11,9 +11,7 @@ from dataclasses import replace
 from dts_reproduction.algorithms import ALGORITHMS
 from dts_reproduction.core import constants
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.harness.runner import Line
-from dts_reproduction.reproduce.studies.experiment import ete_horizons
-from dts_reproduction.reproduce.studies.paper_config import (
+from dts_reproduction.reproduce.config.paper import (
     ALL_ELEVEN,
     HORIZON,
     LARGE_SCALE_HORIZON,
@@ -22,8 +20,10 @@ from dts_reproduction.reproduce.studies.paper_config import (
     LONG_SUFFIX,
     RUNS_K_GT_100,
 )
+from dts_reproduction.reproduce.config.scale import horizon_overridden
+from dts_reproduction.reproduce.harness.runner import Line
+from dts_reproduction.reproduce.studies.experiment import ete_horizons
 from dts_reproduction.reproduce.studies.paper_panels import FIG4_PANELS
-from dts_reproduction.reproduce.studies.scale import horizon_overridden
 
 MSLR_MATRICES = (("mslr136_perfect", "(a) MSLR Perfect, K=136"),
                  ("mslr136_navigational", "(b) MSLR Navigational, K=136"),

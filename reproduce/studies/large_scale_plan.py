@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from dts_reproduction.reproduce.config.paper import LONG_SUFFIX, RUNS_K_GT_100
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.cost import options_text
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, PROBE_TABLE
@@ -23,7 +24,6 @@ from dts_reproduction.reproduce.studies.large_scale_panels import (
     arms,
     available,
 )
-from dts_reproduction.reproduce.studies.paper_config import LONG_SUFFIX, RUNS_K_GT_100
 from dts_reproduction.reproduce.studies.run_cost import extrapolated_seconds
 
 # The lines the claims L1 and L2 compare (at T = 1e7 on the MSLR panels, and their T = 1e8 lines on the Condorcet

@@ -2,14 +2,14 @@
 (``reproduce.studies.figures``) holds them: Fig. 1's two MSLR K=5 panels, whose stored runs Fig. 2 also
 summarises, Fig. 3's, Fig. 4's, whose 500-armed panel the large-scale study extends, and those of Figs. 5-7."""
 
-from dts_reproduction.reproduce.studies.experiment import Curve, Panel
-from dts_reproduction.reproduce.studies.paper_config import (
+from dts_reproduction.reproduce.config.paper import (
     ALL_ELEVEN,
     DELAY_GRID,
     HORIZON,
     HORIZON_FIG1B,
     HORIZON_MSLR_NONCONDORCET_LARGE,
 )
+from dts_reproduction.reproduce.studies.experiment import Curve, Panel
 
 FIG1_PANELS = (
     Panel("mslr5_condorcet", "(a) MSLR K=5, Condorcet", ALL_ELEVEN, horizon=HORIZON, zoom=3500),

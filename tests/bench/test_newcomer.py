@@ -1,11 +1,11 @@
 """The newcomer measurements: the README's commands as bench/newcomer.py finds them, pytest's summary line, and the
-blocks rendered from the table (reproduce.output.newcomer)."""
+blocks rendered from the table (reproduce.reporting.newcomer)."""
 
 import pandas as pd
 import pytest
 
 from dts_reproduction.reproduce.harness.paths import ROOT
-from dts_reproduction.reproduce.output import newcomer
+from dts_reproduction.reproduce.reporting import newcomer
 
 
 def test_the_readme_opens_with_the_two_commands():

@@ -9,10 +9,10 @@ import pytest
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import fig5_diversity
+from dts_reproduction.reproduce.config.paper import HORIZON, ROOT_SEED
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import load_line
 from dts_reproduction.reproduce.studies.experiment import panel_curves
-from dts_reproduction.reproduce.studies.paper_config import HORIZON, ROOT_SEED
 from tests.bench_scripts import bench_script
 
 
@@ -63,8 +63,8 @@ def test_large_scale_prints_every_line_with_its_estimate_and_plan(capsys):
     plan takes it, and the totals of the planned and the over-budget estimates in the last line."""
     from types import SimpleNamespace
 
+    from dts_reproduction.reproduce.config.paper import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
     from dts_reproduction.reproduce.studies import large_scale_panels, large_scale_plan
-    from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
 
     _paper_cost().main(["--large-scale"])
     out = capsys.readouterr().out.splitlines()

@@ -13,9 +13,9 @@ from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import fig1_mslr
 from dts_reproduction.reproduce.cli.arguments import build_parser, resolve
-from dts_reproduction.reproduce.output import report
+from dts_reproduction.reproduce.config.paper import HORIZON
+from dts_reproduction.reproduce.reporting import report
 from dts_reproduction.reproduce.studies.experiment import Curve, Panel, curves_and_stores, panel_curves
-from dts_reproduction.reproduce.studies.paper_config import HORIZON
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,7 +103,7 @@ def test_a_fast_run_reuses_the_default_line_of_an_algorithm_without_fast_path(tm
                                              (("--quick", "--horizon", "3e4"), {30_000})])
 def test_a_given_horizon_replaces_every_panel_horizon_even_the_default(tmp_path, flags, horizons):
     """Fig. 1(b) runs to 2e6 by default; --horizon T, even T = the script's default 1e6, applies to every panel;
-    so does --quick's horizon, unless --horizon is given too (``reproduce.studies.scale``)."""
+    so does --quick's horizon, unless --horizon is given too (``reproduce.config.scale``)."""
     args = _args(tmp_path, *flags)
     found = {line.horizon for panel in fig1_mslr.PANELS for curve in panel_curves(panel, args) for line in curve
              if line.algorithm not in ("btm", "savage")}

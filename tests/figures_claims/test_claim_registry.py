@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dts_reproduction.reproduce.claims.c19 import c19_rows
 from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, claim_id
-from dts_reproduction.reproduce.output import report
+from dts_reproduction.reproduce.reporting import report
 from tests.harness.test_layout import imports
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -302,7 +302,7 @@ def test_claims_of_a_run_below_the_paper_scale_are_marked_not_evidence(tmp_path,
     marks them, and C19 (computed by the report from that figure's tables) follows its figure."""
     from dts_reproduction.reproduce import fig1_mslr
     from dts_reproduction.reproduce.cli.arguments import build_parser, resolve
-    from dts_reproduction.reproduce.output.report import marked_like
+    from dts_reproduction.reproduce.reporting.report import marked_like
     from dts_reproduction.reproduce.studies.experiment import evidence_note
 
     args = resolve(build_parser("fig1", fig1_mslr.HORIZON).parse_args(

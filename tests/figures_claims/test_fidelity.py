@@ -15,9 +15,9 @@ from scipy import stats
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import fidelity as fidelity_script
 from dts_reproduction.reproduce.checks import fidelity
+from dts_reproduction.reproduce.config.paper import ROOT_SEED, paper_runs
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.studies.experiment import stored_line
-from dts_reproduction.reproduce.studies.paper_config import ROOT_SEED, paper_runs
 from tests.bench_scripts import bench_script
 
 

@@ -9,8 +9,8 @@ from pandas import testing as pd_testing
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import fig2_regret_std, fig5_diversity, fig6_delay, table9_mslr_subsets
 from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS
+from dts_reproduction.reproduce.config.paper import DELAY_GRID
 from dts_reproduction.reproduce.harness.runner import Line, run_lines
-from dts_reproduction.reproduce.studies.paper_config import DELAY_GRID
 from dts_reproduction.reproduce.studies.paper_panels import delay_panels
 
 
@@ -374,8 +374,8 @@ def test_a_preset_line_is_dash_dotted_and_a_long_line_has_open_markers():
     dash-dotted, a line beyond LARGE_SCALE_HORIZON has open markers, the defaults (with the exact fast paths)
     are solid."""
     from dts_reproduction.core import constants
+    from dts_reproduction.reproduce.config.paper import LARGE_SCALE_HORIZON
     from dts_reproduction.reproduce.output.plotting import style
-    from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_HORIZON
 
     def look(algorithm, params=(), horizon=10**6):
         return style(SimpleNamespace(line=Line("mslr136_perfect", algorithm, horizon, 1, tuple(params))))

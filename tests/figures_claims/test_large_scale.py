@@ -15,18 +15,18 @@ import pytest
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import large_scale as ls
-from dts_reproduction.reproduce.claims import large_scale as ls_claims
 from dts_reproduction.reproduce.claims.verdict import NOT_MEASURED
-from dts_reproduction.reproduce.harness import seeds
-from dts_reproduction.reproduce.harness.runner import Line, run_one
-from dts_reproduction.reproduce.studies import experiment
-from dts_reproduction.reproduce.studies import large_scale_panels as ls_panels
-from dts_reproduction.reproduce.studies import large_scale_plan as ls_plan
-from dts_reproduction.reproduce.studies.paper_config import (
+from dts_reproduction.reproduce.config.paper import (
     LARGE_SCALE_HORIZON,
     LARGE_SCALE_LONG_HORIZON,
     LARGE_SCALE_RUNS,
 )
+from dts_reproduction.reproduce.harness import seeds
+from dts_reproduction.reproduce.harness.runner import Line, run_one
+from dts_reproduction.reproduce.studies import experiment
+from dts_reproduction.reproduce.studies import large_scale_claims as ls_claims
+from dts_reproduction.reproduce.studies import large_scale_panels as ls_panels
+from dts_reproduction.reproduce.studies import large_scale_plan as ls_plan
 
 
 def test_mslr_lines_follow_the_protocol_with_fast_paths():

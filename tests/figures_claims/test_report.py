@@ -15,8 +15,8 @@ from dts_reproduction.reproduce import report as report_script
 from dts_reproduction.reproduce.claims.c19 import c19_rows
 from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
 from dts_reproduction.reproduce.claims.verdict import HOLDS, NOT_MEASURED
-from dts_reproduction.reproduce.output import constants_table, report
 from dts_reproduction.reproduce.output.tables import write_table
+from dts_reproduction.reproduce.reporting import constants_table, report
 from tests.bench_scripts import bench_script
 
 ROOT = Path(__file__).resolve().parents[2]

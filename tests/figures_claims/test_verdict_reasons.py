@@ -17,7 +17,7 @@ from dts_reproduction.reproduce.claims.reasons import (
     order_and_factor,
 )
 from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS, stable_slope
-from dts_reproduction.reproduce.output import report
+from dts_reproduction.reproduce.reporting import report
 
 ROOT = Path(__file__).resolve().parents[2]
 # The committed paper-scale claims tables: the defaults and the --fast reproduction.

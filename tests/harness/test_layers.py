@@ -4,6 +4,8 @@
   algorithms          -> core (and itself)
   data                -> nothing above it (core and itself)
   reproduce.harness   -> no command-line module (the package reproduce.cli) and no script
+  the library packages of reproduce, in LIBRARY_ORDER (config, harness, claims, output, studies, checks,
+                        reporting, cli) -> only their own and the packages before them: no import points up
   the rest of reproduce, bench -> the library, never a script
   every file, tests included -> the project only as ``dts_reproduction.<package>`` (a bare ``core`` or ``data``
                         would be another module of that name in a user's environment)
@@ -25,6 +27,9 @@ PACKAGE = "dts_reproduction"
 PACKAGES = ("core", "algorithms", "data", "reproduce")
 COMMAND_LINE = "reproduce.cli"  # a package
 HARNESS = "reproduce.harness"
+# The library packages of reproduce/, bottom first: each imports only itself and those before it.
+LIBRARY_ORDER = ("config", "harness", "claims", "output", "studies", "checks", "reporting", "cli")
+POINTS_UP = f"a library package imports only the packages below it ({' < '.join(LIBRARY_ORDER)})"
 NO_SCRIPT = "no module imports a script (scripts and bench import the library)"
 TOP_LEVEL = "the top level of reproduce/ holds entry points only (a library module goes into a package)"
 IN_A_PACKAGE = "a library package holds no entry point (a script goes at the top level of reproduce/)"
@@ -129,7 +134,17 @@ def broken_rule(importer: Path, imported: Import, scripts: set[str]) -> str | No
         return "the harness imports no command-line module"
     if layer in PACKAGES + ("bench",) and names_a_script and module != module_name(importer):
         return NO_SCRIPT
+    if points_up(importer, module):
+        return POINTS_UP
     return None
+
+
+def points_up(importer: Path, module: str) -> bool:
+    """Whether a module of a library package of reproduce/ imports a package after its own in LIBRARY_ORDER."""
+    own, target = importer.parts[1:2], module.split(".")[1:2]
+    return (importer.parts[0] == "reproduce" and len(importer.parts) > 2 and module.startswith("reproduce.")
+            and own[0] in LIBRARY_ORDER and target and target[0] in LIBRARY_ORDER
+            and LIBRARY_ORDER.index(target[0]) > LIBRARY_ORDER.index(own[0]))
 
 
 def violations(root: Path) -> list[tuple[Import, str]]:
@@ -193,6 +208,10 @@ def test_the_rules_catch_what_they_guard(tmp_path):
         "reproduce/harness/__init__.py": "",
         "reproduce/harness/limits.py": "from .. import cli\n",
         "reproduce/tables.py": "from dts_reproduction.reproduce.fig1 import PANELS\n",
+        "reproduce/claims/__init__.py": "",
+        "reproduce/claims/verdict.py": "from dts_reproduction.reproduce.studies import panels\n",
+        "reproduce/studies/__init__.py": "",
+        "reproduce/studies/panels.py": "from dts_reproduction.reproduce.claims import verdict\n",
         "reproduce/fig1.py": "from dts_reproduction.reproduce import tables\n" + script,
         "reproduce/fig2.py": "from dts_reproduction.reproduce import fig1\n" + script,
         "bench/cost.py": "import importlib\n\nimportlib.import_module(f'dts_reproduction.reproduce.{name}')\n",
@@ -207,12 +226,13 @@ def test_the_rules_catch_what_they_guard(tmp_path):
         ("bench/cost.py", 3, "reproduce.{}", NO_SCRIPT),
         ("core/kl.py", 1, "algorithms.dts", "core imports nothing of ours but core"),
         ("data/loader.py", 3, "reproduce.harness.limits", "data imports nothing above it"),
+        ("reproduce/claims/verdict.py", 1, "reproduce.studies.panels", POINTS_UP),
         ("reproduce/fig2.py", 1, "reproduce.fig1", NO_SCRIPT),
         ("reproduce/harness/limits.py", 1, "reproduce.cli", "the harness imports no command-line module"),
         ("reproduce/tables.py", 1, "reproduce.fig1", NO_SCRIPT),
         ("tests/test_x.py", 2, "data", NOT_BARE),
     ]
-    first = "algorithms/dts.py:2: imports data.loader: algorithms imports only core (8 in all)"
+    first = "algorithms/dts.py:2: imports data.loader: algorithms imports only core (9 in all)"
     assert first_violation(tmp_path) == first
     (tmp_path / "algorithms/dts.py").write_text("from dts_reproduction.core import kl\n")
     assert first_violation(tmp_path).startswith("bench/cost.py:3:")  # the next one, once the first is fixed
@@ -229,3 +249,15 @@ def test_a_misplaced_module_is_found(tmp_path):
     assert misplaced_modules(tmp_path) == [("reproduce/claims/run.py", IN_A_PACKAGE),
                                            ("reproduce/loose/panels.py", NO_PACKAGE),
                                            ("reproduce/tables.py", TOP_LEVEL)]
+
+
+def test_every_package_is_installed():
+    """pyproject.toml lists its packages one by one: a new package of the tree missing from it is absent from the
+    wheel (and from an install that is not editable), so a user's ``import`` of it fails."""
+    import tomllib
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = {".".join((PACKAGE, *init.parent.relative_to(ROOT).parts)): init.parent.relative_to(ROOT).as_posix()
+               for folder in PACKAGES for init in (ROOT / folder).rglob("__init__.py")}
+    assert set(setuptools["packages"]) == {PACKAGE, *folders}
+    assert setuptools["package-dir"] == folders

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CLI = "reproduce.cli"  # the command line itself, a package: parsing and the scripts' shared main
 FIGURE_PREFIX = "reproduce.fig"  # reproduce/fig1_mslr.py ... fig7_pure_dts.py
 HARNESS = "reproduce.harness"
-HARNESS_MAY_IMPORT = {"reproduce.studies.paper_config"}  # besides the harness itself: the paper's constants
+HARNESS_MAY_IMPORT = {"reproduce.config.paper"}  # besides the harness itself: the paper's constants
 
 
 def module_name(path: Path) -> str:
@@ -190,7 +190,7 @@ def test_the_checks_catch_what_they_guard(tmp_path):
     trees = {name: ast.parse(text) for name, text in {
         "reproduce.experiment": "from reproduce.cli import resolve\n",
         "reproduce.harness.runner": ("from reproduce import plotting\n"
-                                     "from reproduce.studies.paper_config import ROOT_SEED\n"),
+                                     "from reproduce.config.paper import ROOT_SEED\n"),
         "reproduce.harness.store": "from . import atomic\nfrom .. import cli\n",
         "reproduce.fig2_regret_std": "from reproduce import fig1_mslr\nimport reproduce.cli\n" + script,
         "reproduce.fig1_mslr": "from reproduce.cli.figure import regret_figure\n" + script,

@@ -17,6 +17,7 @@ from dts_reproduction.algorithms import DTS
 from dts_reproduction.algorithms.base import INT64_MAX
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import fig1_mslr, report, run, verify
+from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness import runner
 from dts_reproduction.reproduce.harness.atomic import write_atomic
 from dts_reproduction.reproduce.harness.locks import FileLock
@@ -24,7 +25,6 @@ from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import Line, dataset_key, line_folder, load_line, run_lines
 from dts_reproduction.reproduce.harness.store import chunk_matrix, read_chunk, save_chunk
 from dts_reproduction.reproduce.studies import lower_bounds
-from dts_reproduction.reproduce.studies.paper_config import ROOT_SEED
 
 PAPER_MATRIX = Path(load_dataset("mslr5_condorcet").source)
 

@@ -46,12 +46,12 @@ from dts_reproduction.reproduce.claims.verdict import (
     not_evidence_verdict,
     stable_slope,
 )
+from dts_reproduction.reproduce.config.paper import LARGE_SCALE_CPU_HOURS
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, FAST, QUICK, ROOT, STARTUP_TABLE
-from dts_reproduction.reproduce.output import newcomer
-from dts_reproduction.reproduce.output.constants_table import constants_frame, defaults_frame
 from dts_reproduction.reproduce.output.tables import NOT_STORED, OVER_BUDGET
+from dts_reproduction.reproduce.reporting import newcomer
+from dts_reproduction.reproduce.reporting.constants_table import constants_frame, defaults_frame
 from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES
-from dts_reproduction.reproduce.studies.paper_config import LARGE_SCALE_CPU_HOURS
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
 
 # The command that writes each figure's tables (by table stem, as a claim's ``figures`` name them).
@@ -352,7 +352,7 @@ def generated_blocks(folder: Path) -> dict[str, str]:
     """Every generated block (``BLOCK_FILES`` says where each lives): ``summary`` (what reproduces and why the
     rest does not, ``summary``), ``claims`` (verdict counts per claim), ``compute`` (worker hours per figure),
     ``bounds`` (lower bounds and closest slopes), ``constants`` and ``defaults`` (``core/constants.py`` and
-    the algorithms' defaults and presets, ``reproduce/output/constants_table.py``), ``bench`` (step costs,
+    the algorithms' defaults and presets, ``reproduce/reporting/constants_table.py``), ``bench`` (step costs,
     ``bench_table``), ``startup`` (the first use's cost, ``startup_table``), ``fidelity`` (agreement with the
     authors' code, ``figures/fidelity.csv``)."""
     claims = claims_table(folder)
@@ -368,7 +368,7 @@ def generated_blocks(folder: Path) -> dict[str, str]:
 
 def newcomer_blocks(path: Path = newcomer.TABLE) -> dict[str, str]:
     """The measured times and test counts of the README's commands and of the deselected suites
-    (``reproduce.output.newcomer``, from ``bench/newcomer.csv``)."""
+    (``reproduce.reporting.newcomer``, from ``bench/newcomer.csv``)."""
     table = pd.read_csv(path)
     return {"newcomer_main": newcomer.main_block(table), "newcomer_tests": newcomer.tests_block(table),
             "newcomer_suites": newcomer.suites_block(table)}

@@ -1,0 +1,3 @@
+"""The report (``report``: REPORT.md, the README's and docs' generated blocks), the newcomer timings it shows
+(``newcomer``) and the constants tables (``constants_table``): the top of the library, reading the claims, the
+studies and the checks; only entry points and ``bench/`` import it."""
