@@ -63,7 +63,6 @@ COST_HORIZON = 10**10  # what the lines without a Condorcet winner would cost at
 # The re-simulated runs whose comparisons per pair are tabulated (``allocation_rows``), on matrices up to this K.
 ALLOCATION_RUNS = 10
 ALLOCATION_MAX_ARMS = 32
-DTS_FAMILY = ("dts", "dts_plus")
 RATIO_TICKS = (0.5, 1, 2, 5, 10, 20, 50)  # the x ticks of the slope-over-bound figure
 
 
@@ -239,7 +238,7 @@ def panel_claims(key: str, title: str, curves, bounds, condorcet: bool) -> list[
 
     def same_slope():
         """(text, verdict) of A3."""
-        dts, plus = (slope_of(res) for res in need(r, *DTS_FAMILY))
+        dts, plus = (slope_of(res) for res in need(r, *pc.DTS_FAMILY))
         return f"D-TS {dts}, D-TS+ {plus}", within_factor(plus, dts, COMPARABLE_FACTOR)
     rows.append(checked("A3", site, f"D-TS+ slope within x{COMPARABLE_FACTOR:g} of D-TS's", same_slope))
 

@@ -38,13 +38,13 @@ from scipy import stats
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.reproduce.checks.verify import intact_chunk, stream_split
+from dts_reproduction.reproduce.claims.verdict import FAMILY_LEVEL  # over every test of every line
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.limits import check_folder_readable, check_output_folder
 from dts_reproduction.reproduce.harness.paths import FAST, FIGURES, RESULTS
 from dts_reproduction.reproduce.harness.store import ChunkError
 from dts_reproduction.reproduce.output.tables import write_table
 
-FAMILY_LEVEL = 0.05  # family-wise error rate over every test of every line (Holm)
 OUTPUT_NAME = "fast_agreement.csv"
 P_COLUMNS = ["p_paired_final", "p_ks_final", "p_curve"]  # the tests of each line
 ROW_COLUMNS = ["dataset", "algorithm", "params", "fast_params", "horizon", "delay", "shuffle", "runs",

@@ -39,7 +39,8 @@ import pandas as pd
 from scipy import stats
 
 from dts_reproduction.data import dataset_names, load_dataset
-from dts_reproduction.reproduce.config.paper import ROOT_SEED, paper_runs
+from dts_reproduction.reproduce.claims.verdict import FAMILY_LEVEL
+from dts_reproduction.reproduce.config.paper import HORIZON, HORIZON_FIG1B, ROOT_SEED, paper_runs
 from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness.paths import FIGURES, RESULTS, ROOT
 from dts_reproduction.reproduce.harness.runner import Line
@@ -48,11 +49,9 @@ from dts_reproduction.reproduce.studies.experiment import stored_line
 REFERENCE = ROOT / "bench" / "authors_reference"
 TABLE = FIGURES / "fidelity.csv"
 PAGE = ROOT / "docs" / "fidelity.md"
-FAMILY_LEVEL = 0.05  # family-wise error rate of each Holm family
 POWER = 0.8  # the power at which the detectable difference is stated
 FIRST_DECADE = 100  # the curve is tested at t = 100, 1000, ... (t = 10 has a handful of possible values)
-PAPER_HORIZON = {"mslr5_noncondorcet": 2_000_000}  # horizon of the stored paper lines, else DEFAULT_HORIZON
-DEFAULT_HORIZON = 1_000_000
+PAPER_HORIZON = {"mslr5_noncondorcet": HORIZON_FIG1B}  # horizon of the stored paper lines, else HORIZON
 # The algorithms of the authors' C++, in the order of its ALG_* indices (DuelingBandit.h).
 CPP_ALGORITHMS = ("btm", "savage", "rucb", "rcs", "multisbm", "sparring", "ccb", "scb", "rmed1", "rmed2", "ecw_rmed",
                   "dts", "dts_plus")
@@ -135,7 +134,7 @@ def project_line(cell: ReferenceCell) -> Line:
     """The stored line a reference cell is compared with: the paper line, or for ``OWN_LINE`` (and the
     horizon-dependent BTM and SAVAGE) the line of horizon T; the algorithm's defaults, the paper's run count."""
     own = cell.algorithm in HORIZON_DEPENDENT or cell.algorithm in OWN_LINE
-    horizon = cell.horizon if own else PAPER_HORIZON.get(cell.matrix, DEFAULT_HORIZON)
+    horizon = cell.horizon if own else PAPER_HORIZON.get(cell.matrix, HORIZON)
     return Line(cell.matrix, cell.algorithm, horizon, paper_runs(load_dataset(cell.matrix).K))
 
 

@@ -51,6 +51,9 @@ ASYMPTOTIC_SPAN = 10.0**0.5
 SLOPE_MIN_POINTS = 3
 # A difference is "significant" when it exceeds this many standard errors of the difference.
 NOISE_SE = 2.0
+# The family-wise error rate of a family of agreement tests (Holm): the fast paths against the defaults
+# (reproduce/fast_agreement.py), the project against its authors' code (reproduce.checks.fidelity).
+FAMILY_LEVEL = 0.05
 # C14: a winner gets a "substantial share" of the exploitations if at least this fraction.
 SUBSTANTIAL_SHARE = 0.10
 # Bootstrap resamples for the standard error of a standard deviation (Fig. 2); a fixed seed keeps the

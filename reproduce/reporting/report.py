@@ -374,8 +374,6 @@ def newcomer_blocks(path: Path = newcomer.TABLE) -> dict[str, str]:
             "newcomer_suites": newcomer.suites_block(table)}
 
 
-ASYMPTOTIC = "asymptotic"
-
 
 def asymptotic_blocks(folder: Path) -> dict[str, str]:
     """The asymptotic study's blocks of docs/asymptotic.md, from its tables in ``folder``: ``asymptotic`` (per
