@@ -306,6 +306,20 @@ python reproduce/fidelity.py --compute
 """
 
 
+def power_line(table: pd.DataFrame) -> str:
+    """What the comparison can see, per code: the detectable difference over the project's mean R(T), its median
+    and range over the cells, and the cell where it is largest -- a difference smaller than it would pass."""
+    rows = table[table.family == "project"]
+    rows = rows.assign(share=rows.detectable / rows.mean_b)
+    parts = []
+    for source, cells in rows.groupby("source", sort=False):
+        widest = cells.loc[cells.share.idxmax()]
+        parts.append(f"{source}: {cells.share.median():.0%} at the median cell, {cells.share.min():.0%} to "
+                     f"{cells.share.max():.0%} (widest: {widest.algorithm} on {widest.matrix})")
+    return ("**What the comparison can see**: the detectable difference as a share of the mean R(T) of the authors' "
+            f"runs, {'; '.join(parts)}. A defect that moves R(T) by less than that share passes a cell unseen.")
+
+
 def _python_procedure(table: pd.DataFrame) -> str:
     """The procedure section of the Python reference runs, from their record and the table."""
     record = _provenance("Python")
@@ -361,7 +375,7 @@ def page(table: pd.DataFrame) -> str:
              PROCEDURE.format(repository=record["repository"], commit=record["commit"][:12],
                               compiler=record["compiler"], flags=record["flags"],
                               edits="\n".join(f"* {edit}" for edit in record["edits"]), minutes=cpu / 60,
-                              level=FAMILY_LEVEL, power=POWER), "", _python_procedure(table)]
+                              level=FAMILY_LEVEL, power=POWER), "", power_line(table), "", _python_procedure(table)]
     for family, title in (("project", "Stored runs against the authors' code"),
                           ("self", "The authors' code against itself (two disjoint seed sets)")):
         rows = table[table.family == family]

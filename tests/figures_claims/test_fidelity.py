@@ -256,3 +256,18 @@ def test_multisbm_state_leaks_between_runs_of_the_authors_main(committed):
     assert list(reused.algorithm) == ["multisbm"]
     row = reused.iloc[0]
     assert row.mean_a > 2 * row.mean_b and row.p_mean < 1e-6 and row.p_ks < 1e-6
+
+
+def test_power_line_states_each_codes_detectable_share():
+    """The page says what a cell can see: the detectable difference over the authors' mean, median and range per
+    code and the widest cell, from the table (the authors' code against itself is not counted)."""
+    rows = [("C++", "dts", "cyclic", 100.0, 10.0), ("C++", "rucb", "gap", 100.0, 30.0),
+            ("C++", "ccb", "arxiv", 50.0, 40.0), ("Python", "merge_dts", "sushi", 200.0, 20.0)]
+    table = pd.DataFrame([{"source": s, "algorithm": a, "matrix": m, "family": "project", "mean_b": mean,
+                           "detectable": d} for s, a, m, mean, d in rows]
+                         + [{"source": "C++", "algorithm": "dts", "matrix": "cyclic", "family": "self", "mean_b": 1.0,
+                             "detectable": 9.0}])
+    assert fidelity.power_line(table).startswith(
+        "**What the comparison can see**: the detectable difference as a share of the mean R(T) of the authors' runs, "
+        "C++: 30% at the median cell, 10% to 80% (widest: ccb on arxiv); Python: 10% at the median cell, 10% to 10% "
+        "(widest: merge_dts on sushi).")
