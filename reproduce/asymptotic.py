@@ -83,8 +83,9 @@ def slope_rows(results, bounds) -> pd.DataFrame:
     rows = []
     for title, curves in results:
         constant, _model, winner = bounds[title]
+        linear = [res.label for res in curves if trapped(res).all()]
         for res in curves:
-            if trapped(res).all():
+            if res.label in linear:
                 continue
             slopes = decade_slopes(res)
             for k, end in enumerate(slopes.ends):
@@ -256,7 +257,8 @@ def panel_claims(key: str, title: str, curves, bounds, condorcet: bool) -> list[
 
 def plot(results, bounds, stem, note: str | None) -> tuple:
     """The slope figure: per panel, the slope of R against ln t per decade (y, log scale) over log10 t, one line per
-    algorithm with its 95 % bootstrap band, C (solid grey) and C_w (dotted grey) as horizontal lines; then
+    algorithm with its 95 % bootstrap band, C (solid grey) and C_w (dotted grey) as horizontal lines, x up to the
+    panel's horizon; a line whose every run is trapped is named in the panel, not drawn; then
     ``<stem>_ratio``: each algorithm's last-decade slope over C per Condorcet matrix.  Returns (figure, bottom)."""
     setup_theme()
     ncols = 3
@@ -264,8 +266,9 @@ def plot(results, bounds, stem, note: str | None) -> tuple:
     fig, axes = plt.subplots(rows, ncols, figsize=(4.2 * ncols, 3.0 * rows), squeeze=False)
     for ax, (title, curves) in zip(axes.flat, results, strict=False):
         constant, _model, winner = bounds[title]
+        linear = [res.label for res in curves if trapped(res).all()]
         for res in curves:
-            if trapped(res).all():
+            if res.label in linear:
                 continue
             slopes = decade_slopes(res)
             look = curve_look(res)
@@ -276,11 +279,15 @@ def plot(results, bounds, stem, note: str | None) -> tuple:
         if not curves:
             ax.text(0.5, 0.5, "not computed yet", transform=ax.transAxes, ha="center", va="center", fontsize=8,
                     color="0.4")
+        if linear:
+            ax.text(0.97, 0.94, "regret linear in t (every run trapped):\n" + ", ".join(linear),
+                    transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.25")
         ax.axhline(constant, color="0.35", linewidth=1.4, label=LOWER_BOUND_LABEL)
         if math.isfinite(winner) and winner > constant * 1.001:
             ax.axhline(winner, color="0.35", linewidth=1.2, linestyle=(0, (1, 1.5)), label="winner constant C_w")
         ax.set_yscale("log")
-        ax.set_xlim(math.log10(FIRST_DECADE_END) - 0.3, math.log10(MAX_EXACT_HORIZON) + 0.3)
+        horizon = max((res.line.horizon for res in curves), default=MAX_EXACT_HORIZON)
+        ax.set_xlim(math.log10(FIRST_DECADE_END) - 0.3, math.log10(horizon) + 0.3)
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("log10 t (decade [t/10, t])", fontsize=8)
         ax.set_ylabel("slope of R(t) per ln t", fontsize=8)

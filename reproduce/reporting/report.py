@@ -209,22 +209,28 @@ def summary(claims: pd.DataFrame, docs: str) -> str:
 
 def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Per regret panel: the asymptotic lower bound C and the algorithms whose fitted last-decade slope is
-    closest to it and lowest."""
+    closest to it and lowest.  A line without a slope (the asymptotic study's lines whose every run is trapped,
+    their regret linear in t) is left out; a panel with none is "all trapped"."""
     rows = []
     for stem, table in finals.items():
         if "lower_bound_slope" not in table:
             continue
         for title, panel in table.groupby("panel", sort=False):
+            bound = {"figure": stem, "panel": title, "lower bound C": panel["lower_bound_slope"].iloc[0],
+                     "model": panel["lower_bound_model"].iloc[0]}
+            panel = panel.dropna(subset=["slope_last_decade"])
+            if panel.empty:
+                rows.append({**bound, "closest slope": "all trapped", "lowest slope": "all trapped"})
+                continue
             panel = panel.assign(slope_last_decade=[stable_slope(slope, r) for slope, r in
                                                     zip(panel["slope_last_decade"], panel["mean_final_regret"],
                                                         strict=True)])
             gap = (panel["slope_last_decade"] - panel["lower_bound_slope"]).abs()
             closest = panel.loc[gap.idxmin()]
             lowest = panel.loc[panel["slope_last_decade"].idxmin()]
-            rows.append({"figure": stem, "panel": title, "lower bound C": panel["lower_bound_slope"].iloc[0],
-                         "model": panel["lower_bound_model"].iloc[0],
-                         "closest slope": f"{closest['label']} {closest['slope_last_decade']:.3g} "
-                                          f"+- {stable_slope(closest['slope_se'], closest['mean_final_regret']):.2g}",
+            spread = stable_slope(closest["slope_se"], closest["mean_final_regret"])
+            rows.append({**bound,
+                         "closest slope": f"{closest['label']} {closest['slope_last_decade']:.3g} +- {spread:.2g}",
                          "lowest slope": f"{lowest['label']} {lowest['slope_last_decade']:.3g}"})
     return pd.DataFrame(rows)
 

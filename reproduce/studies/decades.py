@@ -20,11 +20,14 @@ from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.output.plotting import bootstrap_interval
 
 FIRST_DECADE_END = 10**3  # the first decade drawn is [1e2, 1e3]: before it every algorithm is still initialising
-# A run is trapped (its regret grows linearly) when it gains more than T**TRAPPED_EXPONENT over its last decade: a
-# logarithmic run gains C' ln 10 there (at most a few 1e4 on the paper's matrices), a linear one at least
-# 0.9 T / (2 (K - 1)) (two arms of different Copeland scores): sqrt(T) lies far between both at the study's
-# horizons (1e4 against >= 1e6 at T = 1e8, 9.5e7 against >= 1e13 at T = 2**53).
-TRAPPED_EXPONENT = 0.5
+# A run is trapped (its regret grows linearly) when it gains more than T**TRAPPED_EXPONENT over its last decade
+# [T/10, T].  A logarithmic run gains C' ln 10 there: on the paper's matrices at most about 1e4 for K <= 9 (Gap's
+# ECW-RMED, C' = 1.7e3 at T = 1e6) and 1e5 at K = 136; a linear one at least 0.9 T / (2 (K - 1)) under Copeland
+# regret (a Copeland winner against any other arm), and 0.9 T times half the smallest gap under Condorcet regret.
+# T**0.7 lies far between both at the study's horizons: 7.9e4 against >= 5.6e5 at T = 1e7 (K <= 9), 1.6e11 against
+# >= 1.9e13 at T = 2**53 (MSLR Informational-CDC, smallest gap 0.0047).  T**0.5, 3.2e3 at T = 1e7, would call
+# Gap's logarithmic ECW-RMED and CCB runs trapped.
+TRAPPED_EXPONENT = 0.7
 # Below this horizon no run is called trapped: the two growths are not yet apart (a smoke run's T = 1e4).
 TRAPPED_FROM = 10**7
 # The limit of the slope is fitted over the decades ending at or after this slot (earlier ones are pre-asymptotic

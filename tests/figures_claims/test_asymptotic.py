@@ -74,6 +74,16 @@ def test_trapped_runs_are_the_linear_ones_and_none_below_the_threshold():
     assert not decades.trapped(short).any()
 
 
+def test_at_the_non_condorcet_horizon_a_steep_logarithmic_run_is_not_trapped():
+    """T = 1e7, where the matrices without a Condorcet winner stop: a logarithmic run as steep as Gap's ECW-RMED
+    (slope 1.7e3 per ln t at T = 1e6, three times its mean for one run) is not trapped; the slowest linear run on
+    those matrices (K = 9, Copeland regret 1 / (2 (K - 1)) per slot) is."""
+    horizon = 10**7
+    t = log_grid(horizon).astype(float)
+    steep, slow_linear = 3 * 1744 * np.log(t), 66 * np.log(t) + t / 16
+    assert list(decades.trapped(fake_result([steep, slow_linear], horizon))) == [False, True]
+
+
 def test_cyclic_allocation_by_hand():
     """Cyclic: every cyclic arm is beaten by 0.9 by the next one (KL(0.1, 1/2) = 0.368) and by 0.6 by the winner
     (KL(0.4, 1/2) = 0.0201); one comparison of two cyclic arms costs 2/3, of one with the winner 1/3."""
