@@ -39,6 +39,7 @@ from dts_reproduction.reproduce.claims.verdict import (
 )
 from dts_reproduction.reproduce.cli.arguments import add_line_selection, check_selection, doc_summary
 from dts_reproduction.reproduce.cli.figure import figure_main
+from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
 from dts_reproduction.reproduce.harness.runner import run_one
@@ -247,8 +248,9 @@ def panel_claims(key: str, title: str, curves, bounds, condorcet: bool) -> list[
         """(text, verdict) of A4."""
         fit = slope_limit(decade_slopes(need(r, "dts")[0]))
         if fit is None:
-            raise Missing("fewer than three decades past 1e6")
-        return (f"D-TS slope(t) = {fit.limit} + ({fit.loglog}) / ln t over {fit.decades} decades",
+            raise Missing("fewer than three decades past 1e6 and the hump")
+        return (f"D-TS slope(t) = {fit.limit} + ({fit.loglog}) / ln t over {fit.decades} decades from "
+                f"{power_of_ten(fit.start)}",
                 exceeds(fit.loglog, 0.0))
     rows.append(checked("A4", site, "D-TS's weight of ln ln t above 0", loglog_term))
     rows.append(reaches("A5", site, r, "dts", bounds, title, 2, "C_w"))

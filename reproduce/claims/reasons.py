@@ -363,7 +363,7 @@ CONSTANT_FACTOR_PANELS = ("strong_borda", "arxiv", "mslr5_condorcet", "mslr16_co
 PARTNER_PANELS = ("cyclic", "strong_borda")
 RMED2_SIGN_PANELS = ("cyclic", "strong_borda", "sushi", "mslr32_condorcet", "mslr136_perfect")
 FROM_BELOW_PANELS = ("cyclic", "strong_borda", "arxiv", "sushi", "mslr5_condorcet", "mslr16_condorcet",
-                     "mslr32_condorcet")
+                     "mslr32_condorcet", "mslr136_perfect")
 # The large-scale study's panels (reproduce/studies/large_scale_panels.py, MSLR_MATRICES).
 PERFECT, NAVIGATIONAL = "mslr136_perfect", "mslr136_navigational"
 CDC, INFORMATIONAL = "mslr135_informational_cdc", "mslr136_informational"

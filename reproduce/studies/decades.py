@@ -31,8 +31,13 @@ TRAPPED_EXPONENT = 0.7
 # Below this horizon no run is called trapped: the two growths are not yet apart (a smoke run's T = 1e4).
 TRAPPED_FROM = 10**7
 # The limit of the slope is fitted over the decades ending at or after this slot (earlier ones are pre-asymptotic
-# on every matrix: the candidate sets are still being settled).
+# on every matrix: the candidate sets are still being settled) and after the hump (``fit_start``).
 LIMIT_FIT_FROM = 10**6
+# The hump: before an algorithm has settled which arm is the winner its slope per decade rises far above its limit
+# (at K = 136 to seven times the last decade's, at 1e6) and falls back within a decade or two.  A decade whose mean
+# slope exceeds HUMP_FACTOR times the last decade's is in it, and so is the decade after it (its tail: at K = 136
+# D-TS's [1e6, 1e7] is still 1.13 times the last decade's); ln ln t moves a slope by far less over the fitted range.
+HUMP_FACTOR = 2.0
 
 
 def decade_ends(horizon: int) -> list[int]:
@@ -97,18 +102,29 @@ def decade_slopes(result) -> DecadeSlopes:
 
 
 class SlopeLimit(NamedTuple):
-    """The fit slope(t) = limit + loglog / ln t over the decades ending from LIMIT_FIT_FROM on, one fit per run:
-    ``limit`` (the asymptotic slope a) and ``loglog`` (the weight b of ln ln t in R), each with its standard error
-    over the runs; ``decades``, how many decades the fit used."""
+    """The fit slope(t) = limit + loglog / ln t over the decades ending from ``start`` (``fit_start``) on, one fit
+    per run: ``limit`` (the asymptotic slope a) and ``loglog`` (the weight b of ln ln t in R), each with its standard
+    error over the runs; ``decades``, how many decades the fit used."""
 
     limit: Estimate
     loglog: Estimate
     decades: int
+    start: int
+
+
+def fit_start(slopes: DecadeSlopes) -> int:
+    """The end of the first decade the limit is fitted from: LIMIT_FIT_FROM, or, if later, the end of the second
+    decade after the last one whose mean slope exceeds HUMP_FACTOR times the last decade's (the hump and its tail)."""
+    hump = np.nonzero(slopes.mean > HUMP_FACTOR * slopes.mean[-1])[0]
+    if hump.size == 0 or hump[-1] + 2 >= slopes.ends.size:
+        return LIMIT_FIT_FROM if hump.size == 0 else int(slopes.ends[-1]) + 1
+    return max(LIMIT_FIT_FROM, int(slopes.ends[hump[-1] + 2]))
 
 
 def slope_limit(slopes: DecadeSlopes) -> SlopeLimit | None:
-    """The ``SlopeLimit`` of per-decade slopes, or None with fewer than three decades from LIMIT_FIT_FROM on."""
-    use = slopes.ends >= LIMIT_FIT_FROM
+    """The ``SlopeLimit`` of per-decade slopes, or None with fewer than three decades from ``fit_start`` on."""
+    start = fit_start(slopes)
+    use = slopes.ends >= start
     if use.sum() < 3:
         return None
     x = 1.0 / (portable_math.log(slopes.ends[use].astype(float)) - 0.5 * math.log(10.0))  # 1 / ln t, mid-decade
@@ -116,4 +132,4 @@ def slope_limit(slopes: DecadeSlopes) -> SlopeLimit | None:
     y = slopes.per_run[:, use]
     loglog = (y * centred).sum(axis=1) / (centred * centred).sum()
     limit = y.mean(axis=1) - loglog * x.mean()
-    return SlopeLimit(mean_se(limit), mean_se(loglog), int(use.sum()))
+    return SlopeLimit(mean_se(limit), mean_se(loglog), int(use.sum()), start)

@@ -63,6 +63,25 @@ def test_slope_limit_recovers_the_log_log_weight():
     assert flat.limit.value == pytest.approx(a, rel=1e-6) and abs(flat.loglog.value) < 1e-4
 
 
+def test_the_limit_is_fitted_after_the_hump():
+    """At K = 136 the slope per decade rises to seven times its limit before the winner is settled and falls back
+    by 1e7; fitted from 1e6, that hump gave D-TS on MSLR Perfect a limit of -4.1e3 and a ln ln t weight of +1.6e5.
+    Here R(t) = 2000 ln t - 3000 ln ln t plus a burst of 1e5 regret spread over [1e5, 1e6]: the fit starts two
+    decades after the hump's last decade (at 1e8) and recovers both."""
+    horizon = 2**53
+    t = log_grid(horizon).astype(float)
+    a, b = 2000.0, -3000.0
+    burst = 1e5 * np.clip(np.log(t / 1e5) / math.log(10), 0, 1)
+    slopes = decades.decade_slopes(fake_result([a * np.log(t) + b * np.log(np.log(t + 2)) + burst] * 3, horizon))
+    assert slopes.mean[list(slopes.ends).index(10**6)] > decades.HUMP_FACTOR * slopes.mean[-1]
+    fit = decades.slope_limit(slopes)
+    assert fit.start == 10**8 and fit.decades == 9
+    assert fit.limit.value == pytest.approx(a, rel=0.05)
+    assert fit.loglog.value == pytest.approx(b, rel=0.15)
+    flat = decades.decade_slopes(fake_result([a * np.log(t)] * 3, horizon))
+    assert decades.fit_start(flat) == decades.LIMIT_FIT_FROM
+
+
 def test_trapped_runs_are_the_linear_ones_and_none_below_the_threshold():
     horizon = 10**8
     t = log_grid(horizon).astype(float)
