@@ -46,7 +46,14 @@ from dts_reproduction.reproduce.harness.runner import run_one
 from dts_reproduction.reproduce.output.plotting import figure_legend, save_figure, setup_theme, style
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS, RMED2_PAPER, cheapest_first
-from dts_reproduction.reproduce.studies.decades import FIRST_DECADE_END, decade_slopes, slope_limit, trapped, untrapped
+from dts_reproduction.reproduce.studies.decades import (
+    FIRST_DECADE_END,
+    decade_slopes,
+    linear,
+    slope_limit,
+    trapped,
+    untrapped,
+)
 from dts_reproduction.reproduce.studies.experiment import (
     LOWER_BOUND_LABEL,
     evidence_note,
@@ -84,9 +91,8 @@ def slope_rows(results, bounds) -> pd.DataFrame:
     rows = []
     for title, curves in results:
         constant, _model, winner = bounds[title]
-        linear = [res.label for res in curves if trapped(res).all()]
         for res in curves:
-            if res.label in linear:
+            if linear(res):
                 continue
             slopes = decade_slopes(res)
             for k, end in enumerate(slopes.ends):
@@ -101,8 +107,17 @@ def slope_rows(results, bounds) -> pd.DataFrame:
 def summary_table(results, bounds) -> pd.DataFrame:
     """Per panel and curve: ``experiment.final_table`` of its logarithmic runs with the panel's lower bound, the
     number of trapped runs, the last decade's slope over C and over C_w, and the fitted limit of the slope and
-    weight of ln ln t (``decades.slope_limit``; NaN with fewer than three decades past 1e6)."""
-    logarithmic = [(title, [untrapped(res) for res in curves if not trapped(res).all()]) for title, curves in results]
+    weight of ln ln t (``decades.slope_limit``; NaN with fewer than three decades past 1e6); a ``decades.linear``
+    line has a row with its counts of logarithmic (``runs``) and trapped runs and no slope."""
+    logarithmic = [(title, [untrapped(res) for res in curves if not linear(res)]) for title, curves in results]
+    linear_lines = [{"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name, "label": res.label,
+                     "horizon": res.line.horizon, "runs": int((~trapped(res)).sum()),
+                     "trapped_runs": int(trapped(res).sum()), "slope_last_decade": math.nan,
+                     "lower_bound_slope": bounds[title][0], "lower_bound_model": bounds[title][1],
+                     "winner_constant": bounds[title][2]}
+                    for title, curves in results for res in curves if linear(res)]
+    if not any(curves for _, curves in logarithmic):
+        return pd.DataFrame(linear_lines)
     table = with_lower_bounds(final_table(logarithmic), {title: bound[:2] for title, bound in bounds.items()})
     counts = {(title, res.line.name): int(trapped(res).sum()) for title, curves in results for res in curves}
     limits = {(title, res.line.name): slope_limit(decade_slopes(res))
@@ -116,12 +131,7 @@ def summary_table(results, bounds) -> pd.DataFrame:
     table["slope_limit_se"] = [fit.limit.se if fit else math.nan for fit in fits]
     table["loglog_weight"] = [fit.loglog.value if fit else math.nan for fit in fits]
     table["loglog_weight_se"] = [fit.loglog.se if fit else math.nan for fit in fits]
-    trapped_only = [{"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name, "label": res.label,
-                     "horizon": res.line.horizon, "runs": 0, "trapped_runs": res.final.size,
-                     "lower_bound_slope": bounds[title][0], "lower_bound_model": bounds[title][1],
-                     "winner_constant": bounds[title][2]}
-                    for title, curves in results for res in curves if trapped(res).all()]
-    return pd.concat([table, pd.DataFrame(trapped_only)], ignore_index=True) if trapped_only else table
+    return pd.concat([table, pd.DataFrame(linear_lines)], ignore_index=True) if linear_lines else table
 
 
 def allocation_rows(panels, results, known: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -260,17 +270,18 @@ def panel_claims(key: str, title: str, curves, bounds, condorcet: bool) -> list[
 def plot(results, bounds, stem, note: str | None) -> tuple:
     """The slope figure: per panel, the slope of R against ln t per decade (y, log scale) over log10 t, one line per
     algorithm with its 95 % bootstrap band, C (solid grey) and C_w (dotted grey) as horizontal lines, x up to the
-    panel's horizon; a line whose every run is trapped is named in the panel, not drawn; then
-    ``<stem>_ratio``: each algorithm's last-decade slope over C per Condorcet matrix.  Returns (figure, bottom)."""
+    panel's horizon; a ``decades.linear`` line (most runs trapped) is named in the panel with its trapped runs out
+    of all, not drawn; then ``<stem>_ratio``: each algorithm's last-decade slope over C per Condorcet matrix.
+    Returns (figure, bottom)."""
     setup_theme()
     ncols = 3
     rows = -(-len(results) // ncols)
     fig, axes = plt.subplots(rows, ncols, figsize=(4.2 * ncols, 3.0 * rows), squeeze=False)
     for ax, (title, curves) in zip(axes.flat, results, strict=False):
         constant, _model, winner = bounds[title]
-        linear = [res.label for res in curves if trapped(res).all()]
+        named = [f"{res.label} ({int(trapped(res).sum())}/{res.final.size})" for res in curves if linear(res)]
         for res in curves:
-            if res.label in linear:
+            if linear(res):
                 continue
             slopes = decade_slopes(res)
             look = curve_look(res)
@@ -281,8 +292,9 @@ def plot(results, bounds, stem, note: str | None) -> tuple:
         if not curves:
             ax.text(0.5, 0.5, "not computed yet", transform=ax.transAxes, ha="center", va="center", fontsize=8,
                     color="0.4")
-        if linear:
-            ax.text(0.97, 0.94, "regret linear in t (every run trapped):\n" + ", ".join(linear),
+        if named:
+            wrapped = ",\n".join(", ".join(named[k:k + 2]) for k in range(0, len(named), 2))
+            ax.text(0.97, 0.94, "regret linear in t (runs trapped):\n" + wrapped,
                     transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.25")
         ax.axhline(constant, color="0.35", linewidth=1.4, label=LOWER_BOUND_LABEL)
         if math.isfinite(winner) and winner > constant * 1.001:

@@ -209,8 +209,8 @@ def summary(claims: pd.DataFrame, docs: str) -> str:
 
 def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Per regret panel: the asymptotic lower bound C and the algorithms whose fitted last-decade slope is
-    closest to it and lowest.  A line without a slope (the asymptotic study's lines whose every run is trapped,
-    their regret linear in t) is left out; a panel with none is "all trapped"."""
+    closest to it and lowest.  A line without a slope (the asymptotic study's ``decades.linear`` lines, most of
+    whose runs are trapped, their regret linear in t) is left out; a panel with none reads "every line linear"."""
     rows = []
     for stem, table in finals.items():
         if "lower_bound_slope" not in table:
@@ -220,7 +220,7 @@ def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
                      "model": panel["lower_bound_model"].iloc[0]}
             panel = panel.dropna(subset=["slope_last_decade"])
             if panel.empty:
-                rows.append({**bound, "closest slope": "all trapped", "lowest slope": "all trapped"})
+                rows.append({**bound, "closest slope": "every line linear", "lowest slope": "every line linear"})
                 continue
             panel = panel.assign(slope_last_decade=[stable_slope(slope, r) for slope, r in
                                                     zip(panel["slope_last_decade"], panel["mean_final_regret"],
@@ -395,9 +395,12 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
                "C_w": f"{part['winner_constant'].iloc[0]:.4g}",
                "partner not the winner": int((best.partner >= 0).sum() - (best.partner == best.winner).sum())}
         for _, line in part.iterrows():
-            cell = "all trapped" if line["runs"] == 0 else (
-                f"{line['slope_last_decade']:.3g} ({line['slope_over_bound']:.2g})")
-            if line["trapped_runs"] > 0 and line["runs"] > 0:
+            if not math.isfinite(line["slope_last_decade"]):
+                cell = "all trapped" if line["runs"] == 0 else (
+                    f"linear: {int(line['trapped_runs'])} of {int(line['runs'] + line['trapped_runs'])} trapped")
+            else:
+                cell = f"{line['slope_last_decade']:.3g} ({line['slope_over_bound']:.2g})"
+            if line["trapped_runs"] > 0 and math.isfinite(line["slope_last_decade"]):
                 cell += f", {int(line['trapped_runs'])} trapped"
             row[line["label"]] = cell
         dts = part[part["algorithm"] == "dts"]

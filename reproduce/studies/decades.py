@@ -28,6 +28,10 @@ FIRST_DECADE_END = 10**3  # the first decade drawn is [1e2, 1e3]: before it ever
 # >= 1.9e13 at T = 2**53 (MSLR Informational-CDC, smallest gap 0.0047).  T**0.5, 3.2e3 at T = 1e7, would call
 # Gap's logarithmic ECW-RMED and CCB runs trapped.
 TRAPPED_EXPONENT = 0.7
+# A line is linear when more than this share of its runs is trapped: the slope of its few logarithmic runs is not
+# what the algorithm does (RMED2 with the paper's sign on MSLR K = 5 without a Condorcet winner: 99 of 100 runs
+# trapped, the last one's slope 150 would have been drawn as the line's and named the panel's closest to C).
+LINEAR_SHARE = 0.5
 # Below this horizon no run is called trapped: the two growths are not yet apart (a smoke run's T = 1e4).
 TRAPPED_FROM = 10**7
 # The limit of the slope is fitted over the decades ending at or after this slot (earlier ones are pre-asymptotic
@@ -60,6 +64,12 @@ def trapped(result) -> np.ndarray:
     if horizon < TRAPPED_FROM:
         return np.zeros(result.final.shape, bool)
     return result.final - regret_at(result, horizon // 10) > horizon**TRAPPED_EXPONENT
+
+
+def linear(result) -> bool:
+    """Whether the line ``result`` is linear: more than LINEAR_SHARE of its runs are ``trapped``.  A linear line has
+    no slope; it is named, with its count of trapped runs, where its slope would be shown."""
+    return bool(trapped(result).mean() > LINEAR_SHARE)
 
 
 def untrapped(result):

@@ -93,6 +93,24 @@ def test_trapped_runs_are_the_linear_ones_and_none_below_the_threshold():
     assert not decades.trapped(short).any()
 
 
+def test_a_line_most_of_whose_runs_are_trapped_is_linear_and_has_no_slope():
+    """RMED2 with the paper's sign on MSLR K = 5 without a Condorcet winner: 99 of 100 runs trapped; the slope of
+    the last one was drawn as the line's and named the panel's closest to C.  A line is linear when more than half
+    its runs are trapped: the summary gives it no slope, its counts of both kinds of runs, and no decade rows."""
+    horizon = 10**8
+    t = log_grid(horizon).astype(float)
+    logarithmic, trapped_curve = 300 * np.log(t), 300 * np.log(t) + 0.01 * t
+    mostly = fake_result([logarithmic, trapped_curve, trapped_curve], horizon)
+    half = fake_result([logarithmic, trapped_curve], horizon)
+    assert decades.linear(mostly) and not decades.linear(half)
+    bounds = {"(a)": (5.0, "Copeland", math.nan)}
+    for lines in ([mostly], [half, mostly]):
+        row = asymptotic.summary_table([("(a)", lines)], bounds).iloc[-1]
+        assert (row["runs"], row["trapped_runs"]) == (1, 2) and math.isnan(row["slope_last_decade"])
+    assert asymptotic.slope_rows([("(a)", [mostly])], bounds).empty
+    assert not asymptotic.slope_rows([("(a)", [half])], bounds).empty
+
+
 def test_at_the_non_condorcet_horizon_a_steep_logarithmic_run_is_not_trapped():
     """T = 1e7, where the matrices without a Condorcet winner stop: a logarithmic run as steep as Gap's ECW-RMED
     (slope 1.7e3 per ln t at T = 1e6, three times its mean for one run) is not trapped; the slowest linear run on

@@ -141,19 +141,19 @@ def test_a_slope_that_is_zero_up_to_rounding_prints_as_zero():
     assert stable_slope(1e-3, 2714.8) == 1e-3
 
 
-def test_a_panel_whose_every_line_is_trapped_reads_all_trapped_and_trapped_lines_are_left_out():
+def test_a_panel_of_linear_lines_reads_every_line_linear_and_linear_lines_are_left_out():
     """The asymptotic study writes a line whose every run is trapped (regret linear in t: RUCB and RMED1 without a
-    Condorcet winner) with no slope; the bounds table skips it, and a panel of such lines reads "all trapped"
+    Condorcet winner) with no slope; the bounds table skips it, and a panel of such lines reads "every line linear"
     (it raised on the first such panel)."""
     def row(panel, name, slope):
-        """A final-table row of line ``name`` on ``panel`` with last-decade slope ``slope`` (NaN: all trapped)."""
+        """A final-table row of line ``name`` on ``panel`` with last-decade slope ``slope`` (NaN: a linear line)."""
         return {"panel": panel, "algorithm": name, "label": name, "mean_final_regret": 1000.0,
                 "slope_last_decade": slope, "slope_se": 1.0, "lower_bound_slope": 11.0, "lower_bound_model": "Copeland"}
     table = report.slope_table({"asymptotic": pd.DataFrame([
         row("(a)", "rucb", float("nan")), row("(a)", "dts", 40.0), row("(b)", "rucb", float("nan")),
         row("(b)", "rmed1", float("nan"))])})
-    assert table["closest slope"].tolist() == ["dts 40 +- 1", "all trapped"]
-    assert table["lowest slope"].tolist() == ["dts 40", "all trapped"]
+    assert table["closest slope"].tolist() == ["dts 40 +- 1", "every line linear"]
+    assert table["lowest slope"].tolist() == ["dts 40", "every line linear"]
     assert table["lower bound C"].tolist() == [11.0, 11.0]
 
 
