@@ -21,7 +21,7 @@ slot) or "exact": in the simulator, a run of self-comparisons (a, a) in the sett
 one step (``skip``).  It applies when C = {a}, steps 2-4 would change nothing (no recount is due, no arm
 of B is removed, the lists already have 0 or Lbar + 1 entries), step 5 has no unresolved pair and a is
 its own challenger in step 7: then every draw of ``select`` decides nothing and the pair is (a, a) until
-ln t reaches the earliest switch time of the rows (or some u_{j a} its tie with 1/2).  The skipped slots'
+ln t reaches the earliest switch time of the rows (or some u_{j a} its switch time to 1/2).  The skipped slots'
 draws are not made, so the runs equal the default ones in law, not bit for bit.  While an unresolved
 pair exists (step 5 plays it with probability 1/4) or |C| > 1, slots are not skipped.
 
@@ -223,15 +223,20 @@ def _exploration_pair(rng, upper, lower, log_t, lists, lens, unresolved):
 
 
 @njit(cache=True)
-def _challenger(rng, u_col, lower, log_t, a1, lists, lens):
+def _challenger(rng, u_col, upper, lower, log_t, a1, lists, lens):
     """Step 7: first-index argmax of u_{j a1} over j with l_{j a1} <= 1/2 (a1 always
-    qualifies); with probability 1/2 the same argmax over B^{a1} in its stored order instead, kept
-    only if some element of B^{a1} qualifies.  u_col: the column u_{. a1}; l_{j a1} <= 1/2 is read from
-    the lower switch times (ln t >= lower[j, a1])."""
+    qualifies, with u_{a1 a1} = 1/2); with probability 1/2 the same argmax over B^{a1} in its stored order
+    instead, kept only if some element of B^{a1} qualifies.  u_col: the column u_{. a1}; l_{j a1} <= 1/2 is
+    read from the lower switch times (ln t >= lower[j, a1]), and whether u_{j a1} has reached its tie with
+    a1's 1/2 from the upper ones (ln t >= upper[j, a1]), the test that also counts it in j's upper Copeland
+    count, not from the rounded u_col[j]: past t ~ 1e11 that sum stays at or just below 1/2 for up to hundreds
+    of slots after the switch time, where exact arithmetic gives u_{j a1} > 1/2 and a2 = j (the reasoning of
+    ``core.bounds.challenger_from_column``; docs/asymptotic.md#rucbs-last-decade).  Among the arms past
+    their switch time the largest u_col wins, the lowest index on ties."""
     K = u_col.shape[0]
-    a2 = -1
+    a2 = a1
     for j in range(K):
-        if log_t >= lower[j, a1] and (a2 < 0 or u_col[j] > u_col[a2]):
+        if j != a1 and log_t >= lower[j, a1] and log_t >= upper[j, a1] and (a2 == a1 or u_col[j] > u_col[a2]):
             a2 = j
     if rng.random() < CCB_P_CHALLENGER:
         best = -1
@@ -281,7 +286,7 @@ def select(state, t, rng):
             in_candidates[i] = in_candidates[i] and in_winners[i]
     a1 = uniform_member(rng, in_candidates)
     direct_upper_column(comparisons, wins, a1, log_t, alpha, upper_column)
-    return a1, _challenger(rng, upper_column, lower_switch, log_t, a1, challengers, challenger_lens)
+    return a1, _challenger(rng, upper_column, upper_switch, lower_switch, log_t, a1, challengers, challenger_lens)
 
 
 @njit(cache=True)

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from dts_reproduction.algorithms.ccb_state import CHECKED_AT, COUNTED_LEN, EARLIEST, UNRESOLVED
-from dts_reproduction.core.skipping import challenger_stays_away, last_slot_away, last_slot_before, record_self_run
+from dts_reproduction.core.skipping import last_slot_before, record_self_run
 
 
 @njit(cache=True, inline="always")
@@ -79,18 +79,18 @@ def skip(state, t, rng, t_limit):
       largest upper count), and steps 3 and 4 are idle at those counts (``_steps_3_4_idle``);
     * step 5 (probability 1/4) finds no unresolved pair (``_nothing_to_explore``), so it falls through;
     * steps 6 and 7: a1 = a whether or not C is restricted to B; the scan of step 7 gives a2 = a (every
-      qualifying j != a, l_{j a} <= 1/2, has u_{j a} below 1/2, or at it for j > a:
-      ``core.skipping.challenger_stays_away``) and the draw that reads B^a finds no qualifying entry.
+      qualifying j != a, l_{j a} <= 1/2, is before the switch time of u_{j a}: ln t < upper_switch[j, a]) and
+      the draw that reads B^a finds no qualifying entry.
     A self-comparison changes only the diagonal of (n, w), which no bound or switch time reads, so the
     same holds at the next slot until ln t reaches the earliest switch time of the rows (a recount may
-    change the counts) or some u_{j a} passes its tie with 1/2 -- or t_limit (a checkpoint, a
+    change the counts) or some u_{j a} reaches 1/2 (ln t reaches upper_switch[j, a]) -- or t_limit (a checkpoint, a
     delayed-feedback delivery, the horizon).  Returns (slots, a) for the slots t .. t + slots - 1, after
     the updates of those slots (the diagonal, ``record_self_run``; the ln t of the last check); (0, -1)
     if slot t is not such a pair.  ``rng`` is not used: the draws the skipped slots would make decide
     nothing.  An unresolved pair (step 5 picks it with probability 1/4) or |C| > 1 makes the slot random:
     not skipped.
     """
-    comparisons, wins, alpha, lower_switch = state.comparisons, state.wins, state.alpha, state.lower_switch
+    comparisons, wins, lower_switch = state.comparisons, state.wins, state.lower_switch
     challengers, challenger_lens, row_next = state.challengers, state.challenger_lens, state.row_next
     upper_copeland, lower_copeland, max_losses, in_winners = (state.upper_copeland, state.lower_copeland,
                                                               state.max_losses, state.in_winners)
@@ -105,13 +105,12 @@ def skip(state, t, rng, t_limit):
             or not _nothing_to_explore(challenger_lens, unresolved)
             or _list_has_challenger(lower_switch, log_t, a, challengers, challenger_lens)):
         return 0, -1
-    for j in range(K):
-        if j != a and log_t >= lower_switch[j, a] and not challenger_stays_away(comparisons, wins, j, a, alpha, log_t):
-            return 0, -1
     end = last_slot_before(row_next[K + EARLIEST], 0.0, t_limit)
     for j in range(K):
         if j != a and log_t >= lower_switch[j, a]:
-            end = last_slot_away(comparisons, wins, j, a, alpha, upper_switch[j, a], t, end)
+            if log_t >= upper_switch[j, a]:
+                return 0, -1
+            end = min(end, last_slot_before(upper_switch[j, a], 0.0, end))
     slots = end - t + 1
     row_next[K + CHECKED_AT] = math.log(end)
     record_self_run(comparisons, wins, a, slots)

@@ -59,7 +59,8 @@ def direct_upper_column(n, w, col, log_t, alpha, upper):
 @njit(cache=True, inline="always")
 def challenger_from_column(n, w, col, log_t, alpha, upper):
     """a2 = argmax_j u_{j col} over every arm (u_{col col} = 1/2), lowest index on ties, from ``upper``
-    (``direct_upper_column``); the challenger scan of RUCB, RCS and CCB (restricted by CCB to its own arms first).
+    (``direct_upper_column``); RUCB's challenger scan (CCB's, ``algorithms.ccb._challenger``, reads the same test
+    from its cached switch times and also filters by the lower bound).
 
     Whether u_{j col} reaches its tie with 1/2 is decided by the pair's switch time (``ucb_switch_log_t``:
     ln t >= n (1/2 - mean)^2 / alpha), the test by which RUCB's candidate set is read, not by the rounded

@@ -71,7 +71,7 @@ def record_self_run(n, w, arm, slots):
 @njit(cache=True)
 def challenger_stays_away(n, w, j, a, alpha, log_t):
     """True iff at ln t = log_t a first-index challenger scan (a2 = argmax_j u_{j a} over some arms, a
-    among them with u_{a a} = 1/2; RUCB, RCS and CCB) does not pick j over a: u_{j a} < 1/2 for j < a,
+    among them with u_{a a} = 1/2; RCS) does not pick j over a: u_{j a} < 1/2 for j < a,
     u_{j a} <= 1/2 for j > a.  u_{j a} is the direct bound, the expression ``direct_upper_column`` evaluates."""
     upper = direct_bound(n, w, j, a, log_t, alpha)[0]
     return upper < 0.5 if j < a else upper <= 0.5

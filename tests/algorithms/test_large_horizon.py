@@ -146,35 +146,44 @@ def test_deterministic_skips_end_where_the_slot_by_slot_walk_does_at_large_t(nam
 def crossing_state():
     """(n, w) for K = 3 in which arm 0 beats both others, arm 2 is out of every candidate set, and arm 1's bound
     against arm 0 (6500 comparisons, 2911 won) reaches 1/2 at ln t = 34.67 (t = 1.1e15): arm 1 enters RUCB's
-    candidate set there, and from then on it is the challenger of arm 0."""
+    candidate set there (and CCB's: its upper Copeland count ties arm 0's), and from then on it is the challenger of
+    arm 0."""
     n = np.array([[0.0, 6500, 9000], [6500, 0, 9000], [9000, 9000, 0]]) + np.eye(3) * PSEUDO_N
     w = np.array([[0.0, 3589, 6000], [2911, 0, 6000], [3000, 3000, 0]]) + np.eye(3) * PSEUDO_W
     return n, w
 
 
-def test_rucb_matches_the_exact_reference_where_a_bound_crosses_half_at_large_t():
-    """300 slots around the slot at which arm 1 enters C at t = 1.1e15, in the frozen state, each slot drawn from
-    its own generator: the njit select and the reference in 40-digit arithmetic (``tests.reference.rucb``) make the
-    same pairs, but for the slots by which the rounding of the switch time moves the crossing (7 here: ln t has one
-    unit in the last place per 8 slots).  The rounded sum mean + width stays at or below 1/2 for ~120 slots after
-    the switch time; choosing the challenger by it (the code before ``core.bounds.challenger_from_column``) gave
-    (0, 0) with C = {0, 1} in about half of them (docs/asymptotic.md#rucbs-last-decade)."""
+def _reference(name):
+    """The plain reference of ``name`` in 40-digit arithmetic, for K = 3."""
+    from tests.reference.ccb import RefCCB
     from tests.reference.rucb import RefRUCB
 
+    return {"rucb": RefRUCB, "ccb": RefCCB}[name](3)
+
+
+@pytest.mark.parametrize("name", ["rucb", "ccb"])
+def test_challenger_matches_the_exact_reference_where_a_bound_crosses_half_at_large_t(name):
+    """300 slots around the slot at which arm 1's bound against arm 0 reaches 1/2 at t = 1.1e15, in the frozen
+    statistics, each slot drawn from its own generator: the njit select and the reference in 40-digit arithmetic
+    (``tests.reference.rucb``, ``tests.reference.ccb``) make the same pairs, but for the slots by which the rounding
+    of the switch time moves the crossing (7 here: ln t has one unit in the last place per 8 slots).  The rounded
+    sum mean + width stays at or below 1/2 for ~120 slots after the switch time; choosing the challenger by it (the
+    code before ``core.bounds.challenger_from_column`` in RUCB, before the switch-time scan of ``algorithms.ccb`` in
+    CCB) gave (0, 0) with arm 1 a candidate in about half of them (docs/asymptotic.md#rucbs-last-decade)."""
     n, w = crossing_state()
-    spec = get_algorithm("rucb")
+    spec = get_algorithm(name)
     state = spec.make_state(3)
     spec.set_statistics(state, n, w)
-    ref = RefRUCB(3)
+    ref = _reference(name)
     ref.n[:], ref.w[:] = n, w
-    crossing = first_slot_reaching(float(state.upper_switch_row_max[1]), 0.0)
+    crossing = first_slot_reaching(float(state.upper_switch[1, 0]), 0.0)
     differ, self_with_two = [], 0
     for t in range(crossing - 150, crossing + 150):
         a1, a2 = (int(a) for a in spec.select(state, t, np.random.default_rng(t)))
-        if (a1, a2) != ref.select(t, np.random.default_rng(t)):
+        if (a1, a2) != tuple(ref.select(t, np.random.default_rng(t))):
             differ.append(t - crossing)
         self_with_two += a1 == a2 and t >= crossing
-    assert self_with_two == 0, "a self-comparison while C = {0, 1}"
+    assert self_with_two == 0, "a self-comparison while arm 1 is a candidate"
     assert len(differ) <= 16 and all(-16 <= d < 0 for d in differ), differ
 
 

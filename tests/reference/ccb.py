@@ -6,8 +6,8 @@ from tests.reference.direct import DirectStatistics
 
 
 class RefCCB(DirectStatistics):
-    """CCB as run (docs/algorithms.md#ccb), steps 1-7 with Python sets and lists; ``events`` counts how often each
-    branch ran."""
+    """CCB as run (docs/algorithms.md#ccb), steps 1-7 with Python sets and lists and the bounds of exact arithmetic
+    (``DirectStatistics.bounds_exact``); ``events`` counts how often each branch ran."""
 
     def __init__(self, K, alpha=ALPHA):
         """Fresh state for K arms."""
@@ -22,18 +22,19 @@ class RefCCB(DirectStatistics):
     def select(self, t, rng):
         """(a1, a2) at slot t, drawing from rng in the same order as the njit select."""
         K = self.K
-        U, L = self.bounds(t)
-        cu, cl = (U >= 0.5).sum(axis=1) - 1, (L >= 0.5).sum(axis=1) - 1
-        C = [i for i in range(K) if cu[i] == cu.max()]
-        if any(L[i, j] > 0.5 for i in range(K) for j in self.lists[i]):
+        U, L = self.bounds_exact(t)
+        cu = [sum(U[i][j] >= 0.5 for j in range(K) if j != i) for i in range(K)]
+        cl = [sum(L[i][j] >= 0.5 for j in range(K) if j != i) for i in range(K)]
+        C = [i for i in range(K) if cu[i] == max(cu)]
+        if any(L[i][j] > 0.5 for i in range(K) for j in self.lists[i]):
             self.events["reset"] += 1
             self.reset()
         for i in sorted(self.B):
-            if cu[i] < max(0, cl.max()):
+            if cu[i] < max(0, max(cl)):
                 self.events["remove"] += 1
                 self.B.remove(i)
                 if len(self.lists[i]) != self.Lbar + 1:
-                    self.lists[i] = [k for k in range(K) if U[i, k] < 0.5]
+                    self.lists[i] = [k for k in range(K) if U[i][k] < 0.5]
         if not self.B:
             self.reset()
         for i in C:
@@ -52,7 +53,7 @@ class RefCCB(DirectStatistics):
                             items[s], items[r] = items[r], items[s]
                         self.lists[j] = items[: self.Lbar + 1]
         if rng.random() < 0.25:
-            E = [(i, j) for i in range(K) for j in self.lists[i] if L[i, j] <= 0.5 <= U[i, j]]
+            E = [(i, j) for i in range(K) for j in self.lists[i] if L[i][j] <= 0.5 <= U[i][j]]
             if E:
                 self.events["explore"] += 1
                 return E[rng.integers(0, len(E))]
@@ -61,9 +62,9 @@ class RefCCB(DirectStatistics):
             self.events["restrict"] += 1
             C = both
         a1 = C[rng.integers(0, len(C))]
-        a2 = max((j for j in range(K) if L[j, a1] <= 0.5), key=lambda j: U[j, a1])
+        a2 = max((j for j in range(K) if L[j][a1] <= 0.5), key=lambda j: U[j][a1])
         if rng.random() < 0.5:
-            mine = [j for j in self.lists[a1] if L[j, a1] <= 0.5]
+            mine = [j for j in self.lists[a1] if L[j][a1] <= 0.5]
             if mine:
-                a2 = max(mine, key=lambda j: U[j, a1])
+                a2 = max(mine, key=lambda j: U[j][a1])
         return a1, a2

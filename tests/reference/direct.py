@@ -26,15 +26,22 @@ class DirectStatistics:
         np.fill_diagonal(L, 0.5)
         return U, L
 
-    def upper_exact(self, t):
-        """Direct U at slot t in 40-digit decimal arithmetic (diagonal 1/2), as a list of rows: the bounds of exact
-        arithmetic, free of the double rounding that at t ~ 1e15 leaves u = mean + width flat over many slots."""
+    def bounds_exact(self, t):
+        """Direct (U, L) at slot t in 40-digit decimal arithmetic (diagonal 1/2), each as a list of rows: the bounds
+        of exact arithmetic, free of the double rounding that at t ~ 1e15 leaves mean +- width flat over many slots."""
         with decimal.localcontext() as context:
             context.prec = 40
             scale = decimal.Decimal(self.alpha) * decimal.Decimal(int(t)).ln()
-            return [[decimal.Decimal("0.5") if i == j else
-                     decimal.Decimal(self.w[i, j]) / decimal.Decimal(self.n[i, j])
-                     + (scale / decimal.Decimal(self.n[i, j])).sqrt() for j in range(self.K)] for i in range(self.K)]
+            half = decimal.Decimal("0.5")
+            means = [[decimal.Decimal(self.w[i, j]) / decimal.Decimal(self.n[i, j]) for j in range(self.K)]
+                     for i in range(self.K)]
+            widths = [[(scale / decimal.Decimal(self.n[i, j])).sqrt() for j in range(self.K)] for i in range(self.K)]
+            return tuple([[half if i == j else means[i][j] + sign * widths[i][j] for j in range(self.K)]
+                          for i in range(self.K)] for sign in (1, -1))
+
+    def upper_exact(self, t):
+        """U of ``bounds_exact``."""
+        return self.bounds_exact(t)[0]
 
     def update(self, a1, a2, a1_won):
         """One more comparison of {a1, a2} and one more win for its winner."""

@@ -71,7 +71,7 @@ def ccb_select_scan(comparisons, wins, alpha, max_losses, in_b, lists, lens, upp
             in_c[i] = in_c[i] and in_b[i]
     a1 = uniform_member(rng, in_c)
     direct_upper_column(comparisons, wins, a1, log_t, alpha, u_col)
-    return a1, _challenger(rng, u_col, lower, log_t, a1, lists, lens)
+    return a1, _challenger(rng, u_col, upper, lower, log_t, a1, lists, lens)
 
 
 @njit
