@@ -362,7 +362,7 @@ SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
 CONSTANT_FACTOR_PANELS = ("strong_borda", "arxiv", "mslr5_condorcet", "mslr16_condorcet", "mslr32_condorcet")
 PARTNER_PANELS = ("cyclic", "strong_borda")
 RMED2_SIGN_PANELS = ("cyclic", "strong_borda", "sushi", "mslr32_condorcet", "mslr136_perfect",
-                     "mslr135_informational_cdc")
+                     "mslr136_navigational", "mslr135_informational_cdc")
 FROM_BELOW_PANELS = ("cyclic", "strong_borda", "arxiv", "sushi", "mslr5_condorcet", "mslr16_condorcet",
                      "mslr32_condorcet", "mslr136_perfect")
 # The large-scale study's panels (reproduce/studies/large_scale_panels.py, MSLR_MATRICES).
