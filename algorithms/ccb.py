@@ -229,9 +229,10 @@ def _challenger(rng, u_col, upper, lower, log_t, a1, lists, lens):
     instead, kept only if some element of B^{a1} qualifies.  u_col: the column u_{. a1}; l_{j a1} <= 1/2 is
     read from the lower switch times (ln t >= lower[j, a1]), and whether u_{j a1} has reached its tie with
     a1's 1/2 from the upper ones (ln t >= upper[j, a1]), the test that also counts it in j's upper Copeland
-    count, not from the rounded u_col[j]: past t ~ 1e11 that sum stays at or just below 1/2 for up to hundreds
-    of slots after the switch time, where exact arithmetic gives u_{j a1} > 1/2 and a2 = j (the reasoning of
-    ``core.bounds.challenger_from_column``; docs/asymptotic.md#rucbs-last-decade).  Among the arms past
+    count, not from the rounded u_col[j]: at large t (stored runs first differ past t = 2.4e8) that sum stays at
+    or just below 1/2 for up to hundreds of slots after the switch time, where exact arithmetic gives
+    u_{j a1} > 1/2 and a2 = j (the reasoning of ``core.bounds.challenger_from_column``;
+    docs/asymptotic.md#rucbs-last-decade).  Among the arms past
     their switch time the largest u_col wins, the lowest index on ties."""
     K = u_col.shape[0]
     a2 = a1
