@@ -1,6 +1,7 @@
 """Past the paper, in time: the regret slope of every algorithm with an exact fast path, decade by decade up to
 T = 2**53 (9.0e15), against the lower bound, on every paper matrix with a Condorcet winner; and, at T = 1e7, the
-matrices without one (where nothing can be skipped and a run costs its T slots).
+matrices without one (where a run costs up to its T slots: only the self-comparisons of an arm the algorithm has
+settled on can be skipped).
 
 Per matrix: the slope of R(t) against ln t over each decade [t/10, t] (``reproduce.studies.decades``) of D-TS,
 D-TS+, RUCB, RCS, CCB, RMED1, RMED2 (as run and with the RMED2 paper's sign, "RMED2 (paper)") and ECW-RMED, all with
@@ -188,7 +189,8 @@ def allocation_rows(panels, results, known: pd.DataFrame | None = None) -> pd.Da
 
 
 def cost_rows(panels, results) -> pd.DataFrame:
-    """What the lines without a Condorcet winner cost (nothing is skipped there, so a run costs its T slots): per
+    """What the lines without a Condorcet winner cost (a run costs up to its T slots, the cost at COST_HORIZON is
+    scaled linearly from it, an upper estimate where a line skips self-comparisons): per
     line the CPU seconds of a run, measured from its stored chunks where every run is stored, else estimated by the
     harness's cost model (``reproduce.harness.cost``, from bench/step_cost.csv), and the CPU hours of the whole line
     at its horizon and at T = COST_HORIZON."""
