@@ -64,9 +64,13 @@ def backend_context(options):
             raise
 
 
+CLOSING_LOGGERS = ("distributed", "tornado", "dask", "asyncio")
+
+
 def _silence_dask_logs() -> None:
-    """Mute the dask and tornado loggers of this process (the tasks cancelled while a cluster closes are
-    logged as errors, with tracebacks)."""
-    for name in list(logging.root.manager.loggerDict):
-        if name.split(".")[0] in ("distributed", "tornado", "dask"):
+    """Mute the loggers of CLOSING_LOGGERS and their children in this process: the tasks cancelled while a cluster
+    closes are logged as errors, with tracebacks, and on a loaded machine a connection attempt that times out while
+    the event loop stops is logged by asyncio ("Future exception was never retrieved ... TimeoutError")."""
+    for name in [*CLOSING_LOGGERS, *logging.root.manager.loggerDict]:
+        if name.split(".")[0] in CLOSING_LOGGERS:
             logging.getLogger(name).disabled = True
