@@ -22,7 +22,7 @@ def restored_loggers():
 
 def test_an_unretrieved_timeout_of_the_closing_event_loop_logs_nothing(restored_loggers, caplog):
     """Under load, SIGTERM of a --local-cluster run printed asyncio's "Future exception was never retrieved" and
-    a TimeoutError above its one line (a CI replica of stop 42)."""
+    a TimeoutError above its one line (seen in a CI replica on a fresh clone)."""
     logging.getLogger("distributed.comm").disabled = False
     caplog.set_level(logging.DEBUG)
     backends._silence_dask_logs()
