@@ -42,8 +42,9 @@ MAX_EXACT_HORIZON = 2**53
 
 
 def exact_skip_hook(skip):
-    """The ``AlgorithmSpec.skip`` hook of an algorithm with a ``skip="exact"`` option: for a state made with
-    it (``state.skip_runs`` true) the njit ``skip``, else None (slot by slot)."""
+    """The ``AlgorithmSpec.skip`` (or ``pair_run``) hook of an algorithm with a ``skip="exact"`` option: for a
+    state made with it (``state.skip_runs`` true) ``skip`` (its njit skip, or (plan, apply)), else None (slot by
+    slot)."""
 
     def hook(state):
         """``skip`` if ``state`` was made with skip="exact", else None."""
@@ -64,6 +65,8 @@ class AlgorithmSpec:
     cache an algorithm derives from its statistics (n, w) = (state.comparisons, state.wins)
     (``set_statistics``);
     skip(state): the njit skip of ``core.simulate`` to use for this state, or None (slot by slot);
+    pair_run(state): the njit (plan, apply) of ``core.simulate``'s runs of one pair of different arms for this
+    state, or None (ECW-RMED's forced exploration with skip="exact");
     streams: for a parameter value whose way of drawing random numbers changed after runs were stored
     with it, ``{name: {value: version}}`` (see ``stream_tags``);
     fast: the parameter values that select the algorithm's exact fast paths (opt-in: the same law as the
@@ -90,6 +93,7 @@ class AlgorithmSpec:
     color: str = "#333333"
     marker: str = "o"
     skip: Callable[[Any], Any] | None = None
+    pair_run: Callable[[Any], Any] | None = None
     streams: Mapping[str, Mapping[Any, int]] = field(default_factory=dict)
     fast: Mapping[str, Any] = field(default_factory=dict)
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)

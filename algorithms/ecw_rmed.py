@@ -22,25 +22,26 @@ Options and choices:
 * q is a symmetric allocation of unordered pairs: setting q_{i1 j} or q_{j i2} sets both entries.
 * ``skip`` (docs/algorithms.md#exact-skipping-of-self-comparison-runs): "off" (default, slot by slot) or
   "exact": in the simulator, a run of self-pairs (w, w) that nothing but ln t can end is done in one
-  step (``skip``); it does not draw the outcomes of the skipped slots, so the runs equal the default
-  ones in law, not bit for bit.
+  step (``skip``), and so is a stretch of 2**17 slots or more that forced exploration surely gives to one
+  pair, its wins drawn as one Binomial (``ecw_rmed_forced_run``); the outcomes of the skipped slots are not
+  drawn one by one, so the runs equal the default ones in law, not bit for bit.
 """
 
 from numba import njit
 
 from dts_reproduction.algorithms.base import EXACT_SKIP, SKIP_OFF, AlgorithmSpec, Policy, exact_skip_hook
+from dts_reproduction.algorithms.ecw_rmed_forced_run import apply, plan
 from dts_reproduction.algorithms.ecw_rmed_skip import skip
 from dts_reproduction.algorithms.ecw_rmed_state import init_ecw_rmed
 from dts_reproduction.algorithms.ecw_rmed_steps import (
     after_play,
-    count_win,
     forced_pair,
     mark_stale_superiors,
+    refresh_pair,
     winner_sign,
 )
 from dts_reproduction.core.bounds import update_pair
 from dts_reproduction.core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
-from dts_reproduction.core.kl import kl_clamped
 from dts_reproduction.core.pairs import pair_of_index
 
 
@@ -82,17 +83,13 @@ def update(state, a1, a2, a1_won, t):
     update_pair(comparisons, wins, a1, a2, a1_won)
     if a1 != a2:
         before = winner_sign(p_hat, a1, a2)
-        count_win(p_hat, copeland_wins, losses, a1, a2, -1)
-        p_hat[a1, a2] = wins[a1, a2] / comparisons[a1, a2]
-        p_hat[a2, a1] = wins[a2, a1] / comparisons[a2, a1]
-        kl_half[a1, a2] = kl_half[a2, a1] = kl_clamped(p_hat[a1, a2], 0.5)
-        count_win(p_hat, copeland_wins, losses, a1, a2, 1)
+        refresh_pair(comparisons, wins, p_hat, kl_half, copeland_wins, losses, a1, a2)
         mark_stale_superiors(p_hat, superiors_stale, a1, a2, before)
 
 
 ECW_RMED_SPEC = AlgorithmSpec(
     name="ecw_rmed", label="ECW-RMED", init=init_ecw_rmed, select=select, update=update,
-    skip=exact_skip_hook(skip), fast=EXACT_SKIP, color="#98df8a", marker="*",
+    skip=exact_skip_hook(skip), pair_run=exact_skip_hook((plan, apply)), fast=EXACT_SKIP, color="#98df8a", marker="*",
     defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA, "confidence_precheck": "as-run", "skip": SKIP_OFF},
     reference="Komiyama et al. ICML 2016, ECW-RMED (Algorithm 2 with the approximate optimisation)",
 )

@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from dts_reproduction.core.copy import copy_prefix, copy_rows
+from dts_reproduction.core.kl import kl_clamped
 from dts_reproduction.core.pairs import index_of_pair
 from dts_reproduction.core.sort import insertion_sort_by_key
 
@@ -17,16 +18,26 @@ from dts_reproduction.core.sort import insertion_sort_by_key
 H_STAR_MARGIN = 1e-6
 
 
+@njit(cache=True, inline="always")
+def count_threshold(t, alpha):
+    """Step 1's count threshold at slot t: a pair compared fewer than alpha sqrt(ln t) times is forced."""
+    return alpha * math.sqrt(math.log(t))
+
+
+@njit(cache=True, inline="always")
+def gap_threshold(t, beta):
+    """Step 1's gap threshold at slot t: a pair with |p_ij - 1/2| below beta / max(1, ln max(1, ln t)) is forced."""
+    return beta / max(1.0, math.log(max(1.0, math.log(t))))
+
+
 @njit(cache=True)
 def forced_pair(n, p, t, alpha, beta):
-    """Step 1: id of the first pair (i > j) with n_ij < alpha sqrt(ln t) or
-    |p_ij - 1/2| < beta / max(1, ln max(1, ln t)); -1 if there is none.  Row i's pairs (i, 0 .. i-1)
-    are first tested together without a branch (a count the compiler vectorises), and only a row
-    holding such a pair is walked to find the first: the same tests, ~K^2/2 of them a slot when none
-    is forced, as in the settled phase."""
-    log_t = math.log(t)
-    need_n = alpha * math.sqrt(log_t)
-    need_gap = beta / max(1.0, math.log(max(1.0, log_t)))
+    """Step 1: id of the first pair (i > j) with n_ij < ``count_threshold`` or |p_ij - 1/2| < ``gap_threshold``
+    at slot t; -1 if there is none.  Row i's pairs (i, 0 .. i-1) are first tested together without a branch (a
+    count the compiler vectorises), and only a row holding such a pair is walked to find the first: the same
+    tests, ~K^2/2 of them a slot when none is forced, as in the settled phase."""
+    need_n = count_threshold(t, alpha)
+    need_gap = gap_threshold(t, beta)
     for i in range(1, n.shape[0]):
         forced = 0
         for j in range(i):
@@ -54,6 +65,17 @@ def count_win(p, sc, losses, a, b, sign):
 def winner_sign(p, a, b):
     """[p_ab > 1/2] - [p_ba > 1/2]: 1 if a beats b, -1 if b beats a, 0 if neither (the side ``count_win`` counts)."""
     return int(p[a, b] > 0.5) - int(p[b, a] > 0.5)
+
+
+@njit(cache=True)
+def refresh_pair(n, w, p, kl, sc, losses, a, b):
+    """After the statistics n, w of the pair {a, b} (a != b) changed: its p (both entries), KLc(p_ab, 1/2) and the
+    Copeland counts it enters (sc, L: ``count_win``), from p as it was to p as it is now."""
+    count_win(p, sc, losses, a, b, -1)
+    p[a, b] = w[a, b] / n[a, b]
+    p[b, a] = w[b, a] / n[b, a]
+    kl[a, b] = kl[b, a] = kl_clamped(p[a, b], 0.5)
+    count_win(p, sc, losses, a, b, 1)
 
 
 @njit(cache=True)

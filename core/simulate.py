@@ -14,10 +14,20 @@ distributed as the slot-by-slot selections would be; the loop then adds their re
 counts without simulating them.  ``skip`` returns (0, -1) when it does not apply.  Without a skip, a
 run goes through the plain loop, unchanged.
 
+A caller may also pass a pair run ``(plan, apply)`` of two njit functions (an algorithm declares it on its spec:
+ECW-RMED with skip="exact", for its forced exploration): when the last ``PAIR_RUN_RETRY`` slots or more all
+compared the same two different arms, the loop asks ``plan(state, t, t_limit) -> (slots, a1, a2)`` for a run of
+``slots`` comparisons of (a1, a2) (slots t .. t + slots - 1, all <= t_limit) that the algorithm makes *whatever
+their outcomes*; the loop then draws how many of them a1 wins, Binomial(slots, P[a1, a2]) -- their order cannot
+matter, since no decision falls inside the run -- and hands it to ``apply(state, a1, a2, wins, slots)``, which
+leaves the state as ``slots`` updates with that many wins would.  ``plan`` changes nothing and returns (0, -1, -1)
+when no such run applies; the loop then asks again ``PAIR_RUN_RETRY`` slots later, and at once after a run.  Pair
+runs are only asked for without feedback delay (a delivered outcome is what every later decision reads).
+
 A caller may also pass an njit ``probe(state, rng, counts)``, a diagnostic that looks at the algorithm's state
 right after every ``select`` (before the outcome is drawn and delivered) and adds what it measures to the int64
 array ``counts``, drawing from a generator of its own (so the run's draws and regrets are those of the run
-without the probe).  A probe sees every slot, so it excludes a skip.
+without the probe).  A probe sees every slot, so it excludes a skip and a pair run.
 
 Each algorithm gets its own entry point (``entry_point``): the loop's code compiled with that algorithm's
 select, update and skip as globals, cached on disk like every kernel, so that a process whose cache is warm
@@ -25,6 +35,9 @@ compiles nothing (the loop takes no function arguments, the one form numba can c
 segments: it returns to Python about every ``SEGMENT_SECONDS`` (the next segment continues from the state
 it left, so the draws and sums are those of one uninterrupted loop), which lets a signal handler run during
 a long run.
+
+A run that skips nothing draws exactly what the plain loop draws; a pair run draws one Binomial in place of
+its ``slots`` uniforms, so only runs in which one is planned have another random stream.
 """
 
 import time
@@ -38,14 +51,21 @@ FIRST_SEGMENT = 4096  # slots of a run's first segment; doubled while a segment 
 # The packages of the kernels whose sources the cache folder's digest covers (core/__init__.py).
 CACHED_PACKAGES = ("dts_reproduction.core", "dts_reproduction.algorithms")
 # The carried loop state, in one int64 array between segments: the next slot, the next checkpoint's index,
-# the comparisons waiting for delivery, whether the last simulated slot was a self-comparison.
-SLOT, CHECKPOINT, PENDING, AFTER_SELF = range(4)
-_ENTRY_POINTS = {}  # (select, update, skip) -> njit entry point (entry_point)
-_select = _update = _skip = _probe = None  # the template's kernels: every entry point binds these names to its own
+# the comparisons waiting for delivery, whether the last simulated slot was a self-comparison, the pair (a1, a2)
+# of the last simulated slot, how many slots in a row up to it compared that pair (0 after a self-comparison), and
+# at how many in a row the pair run is asked for next.
+SLOT, CHECKPOINT, PENDING, AFTER_SELF, LAST_A1, LAST_A2, REPEATS, NEXT_PAIR_RUN = range(8)
+# A pair run is asked for once a pair of different arms has been compared this many slots in a row, and again
+# every as many slots while the plan declines (a plan costs about one slot of the algorithm, so this bounds what
+# asking costs to a few parts per million of the slots).
+PAIR_RUN_RETRY = 2**16
+_ENTRY_POINTS = {}  # (select, update, skip, probe, plan, apply) -> njit entry point (entry_point)
+# The template's kernels: every entry point binds these names to its own.
+_select = _update = _skip = _probe = _plan_pair_run = _apply_pair_run = None
 
 
 def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts, skip=None,
-             probe=None, probe_rng=None, probe_counts=None):
+             probe=None, probe_rng=None, probe_counts=None, pair_run=None, pair_run_retry=PAIR_RUN_RETRY):
     """Run one algorithm for ``checkpoints[-1]`` slots on the (already shuffled) matrix ``P``.
 
     select(state, t, rng) -> (a1, a2) and update(state, a1, a2, a1_won, t) are the algorithm's njit
@@ -62,13 +82,15 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     self_counts: int64 (K,), incremented for every slot with a1 == a2 (exploitations, Fig. 5).
     skip: None (slot by slot), or the algorithm's njit skip for this state (see the module docstring),
       which selects the skipping loop.
+    pair_run: None, or the algorithm's njit (plan, apply) for this state (see the module docstring), asked for
+      every ``pair_run_retry`` slots of one pair in a row (an integer >= 1; tests shorten it).
     probe: None, or an njit ``probe(state, probe_rng, probe_counts)`` called after every select (see the module
       docstring), with ``probe_rng`` its generator and ``probe_counts`` the int64 array it adds to.
-    Raises ValueError, before any slot, for a probe given with a skip or without its generator or int64 counts,
-    a delay that is not an integer >= 1, checkpoints that are not a 1-D integer array of increasing slots >= 1,
-    or output arrays of the wrong length (the compiled loop does not check its indices).  A delay beyond the
-    horizon delivers nothing, as horizon + 1 does: the loop is given that, so its buffers are at most one slot
-    longer than the run.
+    Raises ValueError, before any slot, for a probe given with a skip or a pair run or without its generator or
+    int64 counts, a pair_run_retry that is not an integer >= 1, a delay that is not an integer >= 1, checkpoints
+    that are not a 1-D integer array of increasing slots >= 1, or output arrays of the wrong length (the compiled
+    loop does not check its indices).  A delay beyond the horizon delivers nothing, as horizon + 1 does: the loop
+    is given that, so its buffers are at most one slot longer than the run.
     """
     if isinstance(delay, (bool, np.bool_)) or not isinstance(delay, (int, np.integer)) or delay < 1:
         raise ValueError(f"delay must be an integer at least 1 (1 = no delay), got {delay!r}")
@@ -90,42 +112,49 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     if len(self_counts) != P.shape[0] or len(zeta) != P.shape[0] or len(gap) != P.shape[0]:
         raise ValueError(f"self_counts, zeta and gap need one entry per arm ({P.shape[0]}), "
                          f"got {len(self_counts)}, {len(zeta)} and {len(gap)}")
-    if probe is not None and (skip is not None or probe_rng is None or not isinstance(probe_counts, np.ndarray)
-                              or probe_counts.dtype != np.int64):
+    if isinstance(pair_run_retry, (bool, np.bool_)) or not isinstance(pair_run_retry, (int, np.integer)) \
+            or pair_run_retry < 1:
+        raise ValueError(f"pair_run_retry must be an integer at least 1, got {pair_run_retry!r}")
+    if probe is not None and (skip is not None or pair_run is not None or probe_rng is None
+                              or not isinstance(probe_counts, np.ndarray) or probe_counts.dtype != np.int64):
         raise ValueError("a probe sees every slot (no skip) and needs its own generator and an int64 counts array")
     delay = min(int(delay), int(checkpoints[-1]) + 1)
-    loop = entry_point(select, update, _never_skip if skip is None else skip, _never_probe if probe is None else probe)
+    loop = entry_point(select, update, _never_skip if skip is None else skip, _never_probe if probe is None else probe,
+                       NO_PAIR_RUN if pair_run is None else pair_run)
     horizon = int(checkpoints[-1])
     buffers = (np.empty(delay, np.int64), np.empty(delay, np.int64), np.empty(delay, np.bool_),
                np.empty(delay, np.int64))
-    carried = np.array([1, 0, 0, 0], np.int64)
+    carried = np.array([1, 0, 0, 0, -1, -1, 0, pair_run_retry], np.int64)
     sums = np.zeros(2)
     segment = FIRST_SEGMENT
+    may_pair_run = pair_run is not None and delay == 1
     while carried[SLOT] <= horizon:
         started = time.perf_counter()
-        loop(skip is not None, probe is not None, state, rng, P, zeta, gap, checkpoints, delay, *buffers, carried, sums,
-             min(horizon, int(carried[SLOT]) + segment - 1), regret, g2w, self_counts,
-             rng if probe is None else probe_rng, NO_COUNTS if probe is None else probe_counts)
+        loop(skip is not None, probe is not None, may_pair_run, state, rng, P, zeta, gap, checkpoints, delay, *buffers,
+             carried, sums, min(horizon, int(carried[SLOT]) + segment - 1), regret, g2w, self_counts,
+             rng if probe is None else probe_rng, NO_COUNTS if probe is None else probe_counts, int(pair_run_retry))
         if time.perf_counter() - started < SEGMENT_SECONDS / 2:
             segment *= 2
 
 
-def entry_point(select, update, skip, probe=None):
-    """The compiled loop of one algorithm: ``_loop_segment`` with ``select``, ``update``, ``skip`` and ``probe``
-    (njit functions; no probe: ``_never_probe``) as its globals, made once per process and set of kernels.  Its
-    name in numba's cache names the kernels (the probe only if there is one, so a loop without probe keeps its
-    name); it is cached on disk only if all are module-level functions of ``CACHED_PACKAGES`` (the cache folder
-    is keyed by their sources; a kernel elsewhere, or one made by a factory, which two could share a name, is
-    compiled in each process instead)."""
+def entry_point(select, update, skip, probe=None, pair_run=None):
+    """The compiled loop of one algorithm: ``_loop_segment`` with ``select``, ``update``, ``skip``, ``probe`` and
+    the pair run's (plan, apply) (njit functions; no probe: ``_never_probe``; no pair run: ``NO_PAIR_RUN``) as its
+    globals, made once per process and set of kernels.  Its name in numba's cache names the kernels (the probe and
+    the pair run only if there is one, so a loop without them keeps its name); it is cached on disk only if all
+    are module-level functions of ``CACHED_PACKAGES`` (the cache folder is keyed by their sources; a kernel
+    elsewhere, or one made by a factory, which two could share a name, is compiled in each process instead)."""
     probe = _never_probe if probe is None else probe
-    key = (select, update, skip, probe)
+    plan, apply = NO_PAIR_RUN if pair_run is None else pair_run
+    key = (select, update, skip, probe, plan, apply)
     if key not in _ENTRY_POINTS:
-        kernels = [kernel.py_func for kernel in key if kernel is not _never_probe]
+        kernels = [kernel.py_func for kernel in key if kernel not in (_never_probe, *NO_PAIR_RUN)]
         names = [f"{kernel.__module__}.{kernel.__qualname__}" for kernel in kernels]
         cache = all(".".join(name.split(".")[:2]) in CACHED_PACKAGES and "<" not in name for name in names)
         template = _loop_segment
         loop = types.FunctionType(template.__code__, {**template.__globals__, "_select": select,
-                                                      "_update": update, "_skip": skip, "_probe": probe},
+                                                      "_update": update, "_skip": skip, "_probe": probe,
+                                                      "_plan_pair_run": plan, "_apply_pair_run": apply},
                                   template.__name__)
         loop.__qualname__ = "_loop_segment__" + "__".join(name.removeprefix("dts_reproduction.").replace(".", "_")
                                                           for name in names)
@@ -148,22 +177,37 @@ def _never_probe(state, rng, counts):
 NO_COUNTS = np.zeros(0, np.int64)  # the probe counts of a run without probe
 
 
-def _loop_segment(may_skip, may_probe, state, rng, P, zeta, gap, checkpoints, delay, buffer_a1, buffer_a2, buffer_won,
-                  buffer_t, carried, sums, stop, regret, g2w, self_counts, probe_rng, probe_counts):
-    """``simulate`` slot by slot from slot ``carried[SLOT]`` until a slot after ``stop`` (or the horizon), and,
-    if ``may_skip``, with runs of self-comparisons decided by ``_skip`` (same law, fewer slots simulated), and, if
-    ``may_probe``, ``_probe(state, probe_rng, probe_counts)`` after every select; the template of every entry point
-    (``entry_point`` binds ``_select``, ``_update``, ``_skip`` and ``_probe``).
-    ``carried`` (SLOT, CHECKPOINT, PENDING, AFTER_SELF), ``sums`` (the two cumulative regrets) and the
-    delivery buffers hold the loop's state from one segment to the next, so that segments ending anywhere
-    make the same draws and sums as one loop: without skipping, exactly the loop the stored results were
-    made with (the same random draws in the same order).  ``stop`` never limits a skip (a segment may end
-    past it).
+@njit(cache=True)
+def _never_plan(state, t, t_limit):
+    """The pair-run plan of an algorithm without one (never called: ``may_pair_run`` is False)."""
+    return 0, -1, -1
 
-    The limit given to ``_skip`` is the next checkpoint (so regrets are recorded where they fall) and,
-    with delayed feedback and comparisons waiting, the next delivery slot (the state changes there);
-    the horizon is the last checkpoint.  Skipped slots buffer nothing: a self-comparison changes only
-    the never-read diagonal, which ``_skip`` updates itself.
+
+@njit(cache=True)
+def _never_apply(state, a1, a2, wins, slots):
+    """The pair-run update of an algorithm without one (never called)."""
+
+
+NO_PAIR_RUN = (_never_plan, _never_apply)  # the (plan, apply) of a run without pair runs
+
+
+def _loop_segment(may_skip, may_probe, may_pair_run, state, rng, P, zeta, gap, checkpoints, delay, buffer_a1,
+                  buffer_a2, buffer_won, buffer_t, carried, sums, stop, regret, g2w, self_counts, probe_rng,
+                  probe_counts, pair_run_retry):
+    """``simulate`` slot by slot from slot ``carried[SLOT]`` until a slot after ``stop`` (or the horizon), and,
+    if ``may_skip``, with runs of self-comparisons decided by ``_skip``, and, if ``may_pair_run``, with runs of one
+    pair of different arms planned by ``_plan_pair_run`` and applied by ``_apply_pair_run`` (same law, fewer slots
+    simulated), and, if ``may_probe``, ``_probe(state, probe_rng, probe_counts)`` after every select; the template
+    of every entry point (``entry_point`` binds the six kernels).
+    ``carried`` (see SLOT ... NEXT_PAIR_RUN), ``sums`` (the two cumulative regrets) and the delivery buffers hold
+    the loop's state from one segment to the next, so that segments ending anywhere make the same draws and sums
+    as one loop: without skipping, exactly the loop the stored results were made with (the same random draws in
+    the same order).  ``stop`` never limits a skip (a segment may end past it).
+
+    The limit given to ``_skip`` and ``_plan_pair_run`` is the next checkpoint (so regrets are recorded where they
+    fall) and, with delayed feedback and comparisons waiting, the next delivery slot (the state changes there);
+    the horizon is the last checkpoint.  Skipped slots buffer nothing: a self-comparison changes only the
+    never-read diagonal, which ``_skip`` updates itself, and a pair run is only made without delay.
     """
     horizon = checkpoints[checkpoints.shape[0] - 1]
     zeta_star = np.max(zeta)
@@ -171,25 +215,49 @@ def _loop_segment(may_skip, may_probe, state, rng, P, zeta, gap, checkpoints, de
     k = carried[CHECKPOINT]
     pending = carried[PENDING]
     after_self = carried[AFTER_SELF] != 0
+    last_a1 = carried[LAST_A1]
+    last_a2 = carried[LAST_A2]
+    repeats = carried[REPEATS]
+    next_pair_run = carried[NEXT_PAIR_RUN]
     cumulative = sums[0]
     cumulative_g2w = sums[1]
     while t <= horizon and t <= stop:
         slots = 0
+        limit = checkpoints[k]
+        if delay > 1 and pending > 0:
+            limit = min(limit, ((t + delay - 1) // delay) * delay)
         if may_skip and after_self:
-            limit = checkpoints[k]
-            if delay > 1 and pending > 0:
-                limit = min(limit, ((t + delay - 1) // delay) * delay)
             slots, arm = _skip(state, t, rng, limit)
+            if slots > 0:
+                cumulative += slots * (zeta_star - zeta[arm])
+                cumulative_g2w += slots * 2.0 * gap[arm]
+                self_counts[arm] += slots
+        elif may_pair_run and repeats >= next_pair_run:
+            slots, a1, a2 = _plan_pair_run(state, t, limit)
+            if slots > 0:
+                _apply_pair_run(state, a1, a2, rng.binomial(slots, P[a1, a2]), slots)
+                cumulative += slots * (zeta_star - 0.5 * (zeta[a1] + zeta[a2]))
+                cumulative_g2w += slots * (gap[a1] + gap[a2])
+                repeats += slots
+                next_pair_run = repeats
+            else:
+                next_pair_run = repeats + pair_run_retry
         if slots > 0:
-            cumulative += slots * (zeta_star - zeta[arm])
-            cumulative_g2w += slots * 2.0 * gap[arm]
-            self_counts[arm] += slots
             t += slots
         else:
             a1, a2 = _select(state, t, rng)
             if may_probe:
                 _probe(state, probe_rng, probe_counts)
             after_self = a1 == a2
+            if after_self:
+                repeats = 0
+            elif a1 == last_a1 and a2 == last_a2:
+                repeats += 1
+            else:
+                repeats = 1
+                next_pair_run = pair_run_retry
+            last_a1 = a1
+            last_a2 = a2
             a1_won = rng.random() < P[a1, a2]
             cumulative += zeta_star - 0.5 * (zeta[a1] + zeta[a2])
             cumulative_g2w += gap[a1] + gap[a2]
@@ -217,5 +285,9 @@ def _loop_segment(may_skip, may_probe, state, rng, P, zeta, gap, checkpoints, de
     carried[CHECKPOINT] = k
     carried[PENDING] = pending
     carried[AFTER_SELF] = after_self
+    carried[LAST_A1] = last_a1
+    carried[LAST_A2] = last_a2
+    carried[REPEATS] = repeats
+    carried[NEXT_PAIR_RUN] = next_pair_run
     sums[0] = cumulative
     sums[1] = cumulative_g2w

@@ -64,6 +64,7 @@ from dts_reproduction.reproduce.studies.experiment import (
     simulate_panels,
     with_lower_bounds,
 )
+from dts_reproduction.reproduce.studies.forced_band import forced_band_rows
 from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, pair_regrets, winner_constant
 
@@ -378,6 +379,7 @@ def build(args) -> None:
     allocation_path = stem.with_name(f"{NAME}_allocation.csv")
     known = pd.read_csv(allocation_path) if allocation_path.is_file() else None
     write_table(allocation_rows(PANELS, results, known), allocation_path)
+    write_table(forced_band_rows(PANELS, args), stem.with_name(f"{NAME}_forced_band.csv"))
     print_table(table[["panel", "label", "runs", "trapped_runs", "slope_last_decade", "lower_bound_slope",
                        "winner_constant", "slope_limit"]])
     claim_rows = [row for panel, (title, curves) in zip(PANELS, results, strict=True)

@@ -178,10 +178,11 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
     g2w = np.zeros(checkpoints.shape[0])
     counts = np.zeros(K, np.int64)
     skip = spec.skip(state) if spec.skip is not None else None
+    pair_run = spec.pair_run(state) if spec.pair_run is not None else None
     probe_counts = np.zeros(len(kind.counts) if kind is not None else 0, np.int64)
     probe_rng = seeds.algorithm_rng(seed, dataset.name, run, kind.name) if kind is not None else None
     simulate(spec.select, spec.update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, counts, skip,
-             kind.probe if kind is not None else None, probe_rng, probe_counts)
+             kind.probe if kind is not None else None, probe_rng, probe_counts, pair_run)
     self_counts = np.zeros(K, np.int64)
     self_counts[perm] = counts
     if not dataset.has_condorcet_winner:

@@ -62,7 +62,8 @@ FIGURE_COMMANDS = {**{stem: f"make {figure.make_target}" for stem, figure in PAP
 BLOCK_FILES = {"summary": "README.md", "fidelity": "README.md", "claims": "README.md", "bounds": "docs/figures.md",
                "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
                "bench": "bench/README.md", "asymptotic": "docs/asymptotic.md", "allocation": "docs/asymptotic.md",
-               "asymptotic_cost": "docs/asymptotic.md", "newcomer_main": "README.md", "newcomer_tests": "README.md",
+               "asymptotic_cost": "docs/asymptotic.md", "forced_band": "docs/asymptotic.md",
+               "newcomer_main": "README.md", "newcomer_tests": "README.md",
                "newcomer_suites": "docs/testing.md", "startup": "docs/install.md"}
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
 FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
@@ -385,7 +386,8 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
     """The asymptotic study's blocks of docs/asymptotic.md, from its tables in ``folder``: ``asymptotic`` (per
     Condorcet matrix C, C_w, the arms whose optimal partner is not the winner, and each algorithm's last-decade slope
     with its ratio to C; trapped runs counted), ``allocation`` (regret per ln T by kind of pair) and
-    ``asymptotic_cost`` (the CPU hours of the lines without a Condorcet winner, and at T = 1e10)."""
+    ``asymptotic_cost`` (the CPU hours of the lines without a Condorcet winner, and at T = 1e10) and ``forced_band``
+    (per matrix, the pairs ECW-RMED's forced exploration can hold for good)."""
     final, allocation = (read_table(folder / f"{ASYMPTOTIC}{suffix}") for suffix in ("_final.csv", "_allocation.csv"))
     rows = []
     for panel, part in final[final["winner_constant"].notna()].groupby("panel", sort=False):
@@ -422,7 +424,12 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
     cost = pd.concat([cost.assign(cpu_seconds_per_run=cost["cpu_seconds_per_run"].map(lambda v: f"{v:.3g}")), total])
     cost = cost.assign(**{column: cost[column].map(lambda v: f"{v:.3g}") for column in ("cpu_hours",
                                                                                          "cpu_hours_at_1e10")})
+    band = read_table(folder / f"{ASYMPTOTIC}_forced_band.csv")
+    band = band.assign(band=band["band"].map(lambda v: f"{v:.4g}"),
+                       winner_smallest_gap=band["winner_smallest_gap"].map(lambda v: f"{v:.3g}" if v == v else ""),
+                       with_winner=band["with_winner"].map(lambda v: f"{v:.0f}" if v == v else ""))
     return {"asymptotic_cost": markdown_table(cost),
+            "forced_band": markdown_table(band.drop(columns=["dataset"])),
             "asymptotic": markdown_table(pd.DataFrame(rows).fillna("not computed yet")),
             "allocation": markdown_table(shares.drop(columns=["dataset", "algorithm", "horizon"]))}
 

@@ -232,3 +232,27 @@ def test_the_study_refuses_a_selection_it_has_no_line_of(flag, capsys, tmp_path)
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and err.startswith(f"error: {flag}: 'nope'")
     assert not any(tmp_path.iterdir())
+
+
+def test_forced_band_rows_count_the_pairs_inside_the_band():
+    """Against plain loops over the pairs: the band is 0.01 / ln ln T, a pair counts if |p_ij - 1/2| is below it;
+    on the Condorcet matrices up to K = 32 only the exact ties of ArXiv and Sushi do, and at K = 136 none holds the
+    Condorcet winner."""
+    from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS
+    from dts_reproduction.reproduce.studies.forced_band import forced_band_rows
+
+    args = SimpleNamespace(horizon=2**53, quick=False, horizon_given=False)
+    rows = forced_band_rows(PANELS, args).set_index("dataset")
+    for dataset_name in ("sushi", "mslr136_perfect", "mslr5_noncondorcet"):
+        P = load_dataset(dataset_name).P
+        row = rows.loc[dataset_name]
+        band = 0.01 / math.log(math.log(row["horizon"]))
+        assert row["band"] == pytest.approx(band, rel=1e-12)
+        pairs = [(i, j) for i in range(len(P)) for j in range(i) if abs(P[i, j] - 0.5) < band]
+        assert row["pairs_in_band"] == len(pairs)
+        assert row["exact_ties"] == sum(P[i, j] == 0.5 for i, j in pairs)
+    small = rows[(rows["K"] <= 32) & (rows["horizon"] == 2**53)]
+    assert (small["pairs_in_band"] == small["exact_ties"]).all()
+    assert small.loc[["arxiv", "sushi"], "exact_ties"].tolist() == [1, 1]
+    large = rows[rows["K"] > 100]
+    assert (large["with_winner"] == 0).all() and (large["pairs_in_band"] > 100).all()

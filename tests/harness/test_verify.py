@@ -51,9 +51,12 @@ def test_verify_handles_stream_versions(tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("folder, algorithm", [
     ("results/mslr5_condorcet/dts_T1000000", "dts"),
     ("results/mslr5_condorcet/ccb_T1000000", "ccb"),
+    ("results/sushi/ecw_rmed_p2b020eae0a_T9007199254740992", "ecw_rmed"),
 ])
 def test_stored_paper_scale_runs_reproduce(folder, algorithm):
-    """The committed paper-scale results are what the current code computes (first run of a chunk,
-    T = 1e6): a change that alters any decision of these algorithms must come with new results."""
+    """The committed paper-scale results are what the current code computes (first run of a chunk, T = 1e6, and
+    an asymptotic ECW-RMED run to 2**53 on the matrix with an exact tie, which the pair runs of its forced
+    exploration must leave as stored): a change that alters any decision of these algorithms must come with new
+    results."""
     path = sorted((ROOT / folder).glob("*.npz"))[0]
     assert verify_chunk(path, 1) == []
