@@ -10,6 +10,7 @@ ALPHA = 0.51  # Sec. 5: RUCB/RLCB scale factor of D-TS, D-TS+, RUCB, RCS, CCB (a
 ALPHA_BOUND_MIN = 0.5  # Theorem 1 / Prop. 1 need alpha > 0.5; smaller values only warn
 PSEUDO_N = 1e-6  # simulator: initial comparison count of D-TS, D-TS+, RUCB, RCS, CCB (replaces "x/0 := 1")
 PSEUDO_W = 1e-5  # simulator: initial win count of the same algorithms (an unseen pair has p-hat = 10)
+TIE_TOLERANCE = 1e-12  # this project: a pair this close to 1/2 is a tie, which no lower bound counts (KL ~ 0)
 KL_CLAMP = 1e-7  # simulator: arguments of the clamped Bernoulli KL are clipped to [1e-7, 1 - 1e-7]
 
 # --- Baselines (Sec. 5, the authors' simulator and the cited papers) -------------------------------

@@ -32,6 +32,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from dts_reproduction.core.bound_allocation import condorcet_winner_of, copeland_pair_regrets, optimal_partners
+from dts_reproduction.core.constants import TIE_TOLERANCE
 from dts_reproduction.reproduce.harness import portable_math
 
 # Bumped whenever a change of this module changes a computed constant, so that cached constants are
@@ -39,8 +41,6 @@ from dts_reproduction.reproduce.harness import portable_math
 # EXACT_MAX_ARMS; version 1 also counted alternatives that kept a winner and was up to 30x too high).
 METHOD_VERSION = 2
 
-# Pairs closer than this to 1/2 are treated as ties (they carry no information: KL(p, 1/2) ~ 0).
-TIE_TOLERANCE = 1e-12
 
 
 def kl_to_half(p) -> np.ndarray:
@@ -54,10 +54,8 @@ def kl_to_half(p) -> np.ndarray:
 
 def pair_regrets(P) -> np.ndarray:
     """r_ij = zeta* - (zeta_i + zeta_j) / 2, the per-slot Copeland regret of comparing i with j (Eq. 1);
-    zeta the Copeland scores normalised by K - 1."""
-    P = np.asarray(P, dtype=np.float64)
-    zeta = (P > 0.5).sum(axis=1) / (P.shape[0] - 1)
-    return zeta.max() - 0.5 * (zeta[:, None] + zeta[None, :])
+    zeta the Copeland scores normalised by K - 1 (``core.bound_allocation.copeland_pair_regrets``)."""
+    return copeland_pair_regrets(np.ascontiguousarray(P, dtype=np.float64))
 
 
 class CondorcetAllocation(NamedTuple):
@@ -66,7 +64,8 @@ class CondorcetAllocation(NamedTuple):
     -1, 0 and 0.
 
     partner: int64 (K,): each non-winner i's optimal partner b(i) = argmin over {j : p_ji > 1/2} of r_ij / KL(p_ij, 1/2)
-      (first index on ties): the arm whose comparisons show most cheaply that i is not the winner;
+      (first index on ties; ``core.bound_allocation.optimal_partners``): the arm whose comparisons show most cheaply
+      that i is not the winner;
     comparisons: float64 (K,): 1 / KL(p_i b(i), 1/2), the comparisons of (i, b(i)) per ln T;
     cost: float64 (K,): r_i b(i) / KL(p_i b(i), 1/2), their regret per ln T (the bound C is their sum);
     winner_cost: float64 (K,): r_ic / KL(p_ic, 1/2), the regret per ln T of showing i beaten by the winner c itself
@@ -84,22 +83,15 @@ def condorcet_allocation(P) -> CondorcetAllocation:
     """The optimal allocation of the Condorcet-model bound of ``P`` (``CondorcetAllocation``); ValueError if P has
     no Condorcet winner.  A non-winner beaten only by ties (none below 1/2 - TIE_TOLERANCE) gets partner -1 and
     contributes nothing (the matrix cannot have such an arm when it has a Condorcet winner)."""
-    P = np.asarray(P, dtype=np.float64)
-    K = P.shape[0]
-    scores = (P > 0.5).sum(axis=1)
-    if scores.max() != K - 1:
+    P = np.ascontiguousarray(P, dtype=np.float64)
+    winner = int(condorcet_winner_of(P))
+    if winner < 0:
         raise ValueError("the matrix has no Condorcet winner: use copeland_lower_bound")
-    winner = int(np.argmax(scores))
     r, d = pair_regrets(P), kl_to_half(P)
-    partner, comparisons = np.full(K, -1, np.int64), np.zeros(K)
-    cost, winner_cost = np.zeros(K), np.zeros(K)
-    for i in range(K):
-        beaten_by = np.flatnonzero(P[i] < 0.5 - TIE_TOLERANCE)
-        if i == winner or not beaten_by.size:
-            continue
-        ratios = r[i, beaten_by] / d[i, beaten_by]
-        best = int(np.argmin(ratios))
-        partner[i], comparisons[i], cost[i] = beaten_by[best], 1.0 / d[i, beaten_by[best]], ratios[best]
+    partner = optimal_partners(P)
+    comparisons, cost, winner_cost = np.zeros(P.shape[0]), np.zeros(P.shape[0]), np.zeros(P.shape[0])
+    for i in np.flatnonzero(partner >= 0):
+        comparisons[i], cost[i] = 1.0 / d[i, partner[i]], r[i, partner[i]] / d[i, partner[i]]
         winner_cost[i] = r[i, winner] / d[i, winner]
     return CondorcetAllocation(winner, partner, comparisons, cost, winner_cost)
 
