@@ -2,8 +2,10 @@
 
 ``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order
 followed by the lines the paper computes but does not plot, by pure D-TS, and by the large-scale
-algorithms past the paper (Self-Sparring, MergeDTS, MergeRUCB); ``get_algorithm`` looks
-one up by name.  Each algorithm also has a ``Policy`` class for live experiments.
+algorithms past the paper (Self-Sparring, MergeDTS, MergeRUCB).  Each algorithm also has a ``Policy`` class for
+live experiments.  ``YARDSTICKS`` holds what the simulator runs beside them but is not a dueling-bandit algorithm
+(it is told what an algorithm has to learn, so it has no live policy): the oracle that plays the lower bound's
+allocation (``algorithms.oracle``).  ``get_algorithm`` looks a name up in both.
 
 Before any kernel is imported, numba's cache is keyed on the sources of ``core/`` and ``algorithms/``
 (``core.use_source_cache``): an algorithm's cached machine code includes the core kernels it calls.
@@ -22,6 +24,7 @@ from dts_reproduction.algorithms.dts import DTS, DTS_PLUS_SPEC, DTS_SPEC, PURE_D
 from dts_reproduction.algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
 from dts_reproduction.algorithms.merge_dts import MERGE_DTS_SPEC, MergeDTS
 from dts_reproduction.algorithms.merge_rucb import MERGE_RUCB_SPEC, MergeRUCB
+from dts_reproduction.algorithms.oracle import ORACLE_SPEC
 from dts_reproduction.algorithms.rcs import RCS, RCS_SPEC
 from dts_reproduction.algorithms.rmed import RMED1, RMED1_SPEC, RMED2, RMED2_SPEC
 from dts_reproduction.algorithms.rucb import RUCB, RUCB_SPEC
@@ -40,18 +43,22 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
 }
 
 
+YARDSTICKS: dict[str, AlgorithmSpec] = {ORACLE_SPEC.name: ORACLE_SPEC}
+
+
 def get_algorithm(name: str) -> AlgorithmSpec:
-    """The spec registered under ``name``; ValueError listing the known names otherwise."""
+    """The spec registered under ``name`` in ``ALGORITHMS`` or ``YARDSTICKS``; ValueError listing the known names
+    otherwise."""
     try:
-        return ALGORITHMS[name]
+        return ALGORITHMS[name] if name in ALGORITHMS else YARDSTICKS[name]
     except (KeyError, TypeError):
         raise ValueError(
-            f"unknown algorithm {name!r} (known: {', '.join(sorted(ALGORITHMS))})"
+            f"unknown algorithm {name!r} (known: {', '.join(sorted([*ALGORITHMS, *YARDSTICKS]))})"
         ) from None
 
 
 __all__ = [
-    "ALGORITHMS", "AlgorithmSpec", "Policy", "get_algorithm",
+    "ALGORITHMS", "YARDSTICKS", "AlgorithmSpec", "Policy", "get_algorithm",
     "BTM", "CCB", "DTS", "DTSPlus", "ECWRMED", "MergeDTS", "MergeRUCB", "MultiSBM", "PureDTS", "RCS", "RMED1",
     "RMED2", "RUCB", "SCB", "Savage", "SelfSparring", "Sparring",
 ]

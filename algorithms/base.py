@@ -61,7 +61,7 @@ class AlgorithmSpec:
     -> state; select/update: njit functions of the contract; defaults: the parameters ``init`` accepts,
     with the paper's values; needs_horizon: explore-then-exploit algorithms (BTM, SAVAGE) whose
     confidence widths use T and are re-run on the horizon grid (docs/harness.md#checkpoints); reference: paper and
-    equation/line implemented; from_problem: see ``problem_params``; sync(state): recompute every
+    equation/line implemented; from_problem(params, dataset, P): see ``problem_params``; sync(state): recompute every
     cache an algorithm derives from its statistics (n, w) = (state.comparisons, state.wins)
     (``set_statistics``);
     skip(state): the njit skip of ``core.simulate`` to use for this state, or None (slot by slot);
@@ -88,7 +88,7 @@ class AlgorithmSpec:
     defaults: Mapping[str, Any] = field(default_factory=dict)
     needs_horizon: bool = False
     reference: str = ""
-    from_problem: Callable[[dict, Any], dict] | None = None
+    from_problem: Callable[[dict, Any, Any], dict] | None = None
     sync: Callable[[tuple], None] | None = None
     color: str = "#333333"
     marker: str = "o"
@@ -111,14 +111,19 @@ class AlgorithmSpec:
                              f"(known: {', '.join(sorted(self.presets)) or 'none'})")
         return tuple(sorted(self.presets[preset].items()))
 
-    def problem_params(self, params: Mapping[str, Any], dataset) -> dict:
+    def problem_params(self, params: Mapping[str, Any], dataset, P=None) -> dict:
         """``params`` completed with what the paper's harness derives from the true matrix.
 
         Only the simulator knows the true problem (e.g. SAVAGE's variant follows whether a Condorcet
-        winner exists, docs/harness.md#regret); ``from_problem(params, dataset) -> params`` does that, if given.
+        winner exists, docs/harness.md#regret; the oracle is told each arm's partner, ``algorithms.oracle``);
+        ``from_problem(params, dataset, P) -> params`` does that, if given, with P the run's matrix (the dataset's
+        in the run's arm order; ``dataset.P`` if not given), so that what it derives names the arms as the run
+        numbers them.
         """
         params = dict(params)
-        return self.from_problem(params, dataset) if self.from_problem is not None else params
+        if self.from_problem is None:
+            return params
+        return self.from_problem(params, dataset, dataset.P if P is None else P)
 
     def resolve_params(self, params: Mapping[str, Any] | None) -> dict:
         """Defaults overridden by ``params`` (a mapping, or (name, value) pairs); an unknown parameter name,

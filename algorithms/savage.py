@@ -349,7 +349,7 @@ SAVAGE_SPEC = AlgorithmSpec(
     color="#bcbd22", marker="^",
     defaults={"variant": "auto"},
     needs_horizon=True,
-    from_problem=lambda params, dataset: resolve_savage_variant(params, dataset.has_condorcet_winner),
+    from_problem=lambda params, dataset, P: resolve_savage_variant(params, dataset.has_condorcet_winner),
     reference="Urvoy et al. 2013, SAVAGE (Condorcet/Copeland independence tests), as run by Wu & Liu 2016 "
               "(docs/algorithms.md#savage)",
 )

@@ -1,8 +1,8 @@
 """The whole-run check shared by every exact fast path (D-TS and Self-Sparring sampling="fast", RCS
-sampling="knockout", skip="exact"): many runs of the fast path and of the reference, then tests that the two
-samples have the same law.  ``CASES`` is the one table of the problems each fast path is compared on; the
-suites of tests/algorithms/ (test_dts_fast.py, test_rcs_fast.py, test_skip_exact.py, test_self_sparring.py)
-each read their algorithms' rows with ``cases``."""
+sampling="knockout", skip="exact", the oracle's skip): many runs of the fast path and of the reference, then tests
+that the two samples have the same law.  ``CASES`` is the one table of the problems each fast path is compared on;
+the suites of tests/algorithms/ (test_dts_fast.py, test_rcs_fast.py, test_skip_exact.py, test_self_sparring.py,
+test_oracle.py) each read their algorithms' rows with ``cases``."""
 
 import numpy as np
 import pytest
@@ -106,6 +106,8 @@ CASES = (
     case("ecw_rmed", "arxiv", 100000, 1, SKIP, {"confidence_precheck": "none"}, slow=True),
     case("ecw_rmed", "mslr5_noncondorcet", 100000, 1, SKIP, slow=True),
     case("ccb", "mslr16_condorcet", 300000, 3, SKIP, slow=True),
+    case("oracle", "strong_borda", 100000, 1, SKIP),
+    case("oracle", "arxiv", 100000, 5, SKIP, {"partner": "winner"}, slow=True),
 )
 CASE_FIELDS = "algorithm,dataset,horizon,delay,reference,fast"
 

@@ -172,7 +172,7 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
         gap = P[int(np.flatnonzero(perm == dataset.condorcet_winner)[0])] - 0.5
     else:
         gap = np.zeros(K)
-    state = spec.make_state(K, horizon, spec.problem_params(spec.resolve_params(params), dataset))
+    state = spec.make_state(K, horizon, spec.problem_params(spec.resolve_params(params), dataset, P))
     rng = seeds.algorithm_rng(seed, dataset.name, run, spec.name, horizon if spec.needs_horizon else None)
     regret = np.zeros(checkpoints.shape[0])
     g2w = np.zeros(checkpoints.shape[0])

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from dts_reproduction.algorithms import ALGORITHMS
+from dts_reproduction.algorithms import ALGORITHMS, YARDSTICKS
 from dts_reproduction.core import constants
 from dts_reproduction.reproduce.harness.paths import ROOT
 
@@ -76,8 +76,9 @@ def constants_frame() -> pd.DataFrame:
 
 
 def defaults_frame() -> pd.DataFrame:
-    """One row per registered algorithm: its default parameters and its presets."""
+    """One row per registered algorithm and yardstick (``algorithms.YARDSTICKS``): its default parameters and its
+    presets."""
     return pd.DataFrame([{"algorithm": f"`{name}`", "defaults": shown(dict(spec.defaults)) if spec.defaults else "-",
                           "presets": ", ".join(f"`{name}:{preset}` {shown(dict(params))}"
                                                for preset, params in spec.presets.items()) or "-"}
-                         for name, spec in ALGORITHMS.items()])
+                         for name, spec in {**ALGORITHMS, **YARDSTICKS}.items()])
