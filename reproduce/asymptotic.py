@@ -6,9 +6,11 @@ settled on can be skipped).
 Per matrix: the slope of R(t) against ln t over each decade [t/10, t] (``reproduce.studies.decades``) of D-TS,
 D-TS+, RUCB, RCS, CCB, RMED1, RMED2 (as run and with the RMED2 paper's sign, "RMED2 (paper)") and ECW-RMED, all with
 their exact fast paths; the lower bound's slope C (Komiyama et al.) and, with a Condorcet winner, the winner
-constant C_w (``reproduce.studies.regret_bound.winner_constant``: what comparing every arm with the winner costs);
+constant C_w (``reproduce.studies.regret_bound.winner_constant``: what comparing every arm with the winner costs),
+and beside them the two oracles that play those allocations (``algorithms.oracle``: told the winner and the optimal
+partners, or the winner as every arm's partner);
 runs whose regret grows linearly (trapped) are counted apart, never averaged into a slope. The paper's run counts
-(500 for K < 10, 100 up to 100 arms), 50 at K = 136 as in the large-scale study. Claims C5 (at T = 2**53) and A1-A5
+(500 for K < 10, 100 up to 100 arms), 50 at K = 136 as in the large-scale study. Claims C5 (at T = 2**53) and A1-A6
 (docs/asymptotic.md). Without --plot-only the lines not stored yet are computed one at a time, the cheapest first
 (``cheapest_first``; --algorithms and --datasets choose which). Usage: ``python reproduce/asymptotic.py
 [--plot-only] [--algorithms NAME ...] [--datasets NAME ...] [--quick] [--runs N] ...``.
@@ -46,7 +48,14 @@ from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
 from dts_reproduction.reproduce.harness.runner import run_one
 from dts_reproduction.reproduce.output.plotting import figure_legend, save_figure, setup_theme, style
 from dts_reproduction.reproduce.output.tables import print_table, write_table
-from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS, RMED2_PAPER, cheapest_first
+from dts_reproduction.reproduce.studies.asymptotic_panels import (
+    ORACLE_OPTIMAL,
+    ORACLE_WINNER,
+    PANELS,
+    RMED2_PAPER,
+    TAGGED,
+    cheapest_first,
+)
 from dts_reproduction.reproduce.studies.decades import (
     FIRST_DECADE_END,
     decade_slopes,
@@ -239,7 +248,7 @@ def reaches(claim: str, site: Site, r: dict, name: str, bounds, title: str, whic
 
 
 def panel_claims(key: str, title: str, curves, bounds, condorcet: bool) -> list[dict]:
-    """The claim rows of the panel ``key`` (``Panel.key``), titled ``title`` (only C5 and A1-A5 on the Condorcet
+    """The claim rows of the panel ``key`` (``Panel.key``), titled ``title`` (only C5 and A1-A6 on the Condorcet
     panels)."""
     if not condorcet:
         return []
@@ -267,6 +276,8 @@ def panel_claims(key: str, title: str, curves, bounds, condorcet: bool) -> list[
                 exceeds(fit.loglog, 0.0))
     rows.append(checked("A4", site, "D-TS's weight of ln ln t above 0", loglog_term))
     rows.append(reaches("A5", site, r, "dts", bounds, title, 2, "C_w"))
+    rows += [reaches("A6", site.curve(oracle.tag, oracle.tag), r, oracle.tag, bounds, title, which, what)
+             for oracle, which, what in ((ORACLE_OPTIMAL, 0, "C"), (ORACLE_WINNER, 2, "C_w"))]
     return rows
 
 
@@ -321,11 +332,18 @@ def plot(results, bounds, stem, note: str | None) -> tuple:
     return fig, bottom
 
 
+# How a tagged curve is drawn apart from its algorithm's ``plotting.style``: RMED2 with the paper's sign dotted in
+# black beside RMED2 as run; the two oracles grey, dark and dashed (optimal partners), light, dash-dotted and with
+# pentagons (the winner).
+TAGGED_LOOKS = {RMED2_PAPER.tag: {"color": "black", "linestyle": ":"},
+                ORACLE_OPTIMAL.tag: {"linestyle": "--"},
+                ORACLE_WINNER.tag: {"color": "#9a9a9a", "linestyle": "-.", "marker": "p"}}
+
+
 def curve_look(result) -> dict:
-    """``plotting.style`` of a curve, RMED2 with the paper's sign drawn dotted in black beside RMED2 as run."""
+    """``plotting.style`` of a curve, with ``TAGGED_LOOKS`` for a tagged one."""
     look = style(result)
-    if result.line.name == RMED2_PAPER.tag:
-        look.update(color="black", linestyle=":")
+    look.update(TAGGED_LOOKS.get(result.line.name, {}))
     return look
 
 
@@ -339,10 +357,11 @@ def ratio_figure(table: pd.DataFrame, stem) -> None:
     labels = list(dict.fromkeys(condorcet["label"]))
     for k, label in enumerate(labels):
         part = condorcet[condorcet["label"] == label]
-        spec = get_algorithm(_algorithm_of(part))
-        color = "black" if label == RMED2_PAPER.tag else spec.color
+        name = part["algorithm"].iloc[0]
+        spec = get_algorithm(TAGGED.get(name, name))
+        look = {"color": spec.color, "marker": spec.marker, **TAGGED_LOOKS.get(name, {})}
         y = [panels.index(p) + (k - len(labels) / 2) * 0.06 for p in part["panel"]]
-        ax.scatter(part["slope_over_bound"], y, color=color, marker=spec.marker, s=22, label=label)
+        ax.scatter(part["slope_over_bound"], y, color=look["color"], marker=look["marker"], s=22, label=label)
     for k, panel in enumerate(panels):
         ratio = condorcet[condorcet["panel"] == panel]["slope_over_winner_constant"]
         winner_over_bound = (condorcet[condorcet["panel"] == panel]["slope_over_bound"] / ratio).iloc[0]
@@ -356,12 +375,6 @@ def ratio_figure(table: pd.DataFrame, stem) -> None:
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
     save_figure(fig, stem.with_name(f"{stem.name}_ratio"))
-
-
-def _algorithm_of(part: pd.DataFrame) -> str:
-    """The registry name of the algorithm of a table's rows of one curve (a tag names RMED2's paper variant)."""
-    name = part["algorithm"].iloc[0]
-    return "rmed2" if name == RMED2_PAPER.tag else name
 
 
 def build(args) -> None:

@@ -77,6 +77,9 @@ EVERY_CLAIM = {claim.id: claim for claim in (
           (ASYMPTOTIC,), past_the_paper=True),
     Claim("A5", "D-TS's slope tends to the winner constant C_w (every arm shown beaten by the Condorcet winner), not "
                 "to C where the two differ.", (ASYMPTOTIC,), past_the_paper=True),
+    Claim("A6", "The bound is reached by the allocation it names: an oracle told the winner and each arm's optimal "
+                "partner reaches C, told the winner as every arm's partner it reaches C_w.", (ASYMPTOTIC,),
+          past_the_paper=True),
 )}
 # The paper's claims only (C1-C19): what "n of 19 claims hold" counts.
 PAPER_CLAIMS = {name: claim for name, claim in EVERY_CLAIM.items() if not claim.past_the_paper}

@@ -51,6 +51,7 @@ from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, FAST, QUICK, R
 from dts_reproduction.reproduce.output.tables import NOT_STORED, OVER_BUDGET
 from dts_reproduction.reproduce.reporting import newcomer
 from dts_reproduction.reproduce.reporting.constants_table import constants_frame, defaults_frame
+from dts_reproduction.reproduce.studies.asymptotic_panels import ORACLE_LINES, ORACLE_OPTIMAL, ORACLE_WINNER
 from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
 
@@ -63,7 +64,7 @@ BLOCK_FILES = {"summary": "README.md", "fidelity": "README.md", "claims": "READM
                "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
                "bench": "bench/README.md", "asymptotic": "docs/asymptotic.md", "allocation": "docs/asymptotic.md",
                "asymptotic_cost": "docs/asymptotic.md", "forced_band": "docs/asymptotic.md",
-               "newcomer_main": "README.md", "newcomer_tests": "README.md",
+               "oracle": "docs/asymptotic.md", "newcomer_main": "README.md", "newcomer_tests": "README.md",
                "newcomer_suites": "docs/testing.md", "startup": "docs/install.md"}
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
 FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
@@ -211,7 +212,8 @@ def summary(claims: pd.DataFrame, docs: str) -> str:
 def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Per regret panel: the asymptotic lower bound C and the algorithms whose fitted last-decade slope is
     closest to it and lowest.  A line without a slope (the asymptotic study's ``decades.linear`` lines, most of
-    whose runs are trapped, their regret linear in t) is left out; a panel with none reads "every line linear"."""
+    whose runs are trapped, their regret linear in t) is left out, and so are the oracles of the bound's allocation
+    (``asymptotic_panels.ORACLE_LINES``: yardsticks, not algorithms); a panel with none reads "every line linear"."""
     rows = []
     for stem, table in finals.items():
         if "lower_bound_slope" not in table:
@@ -219,7 +221,7 @@ def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
         for title, panel in table.groupby("panel", sort=False):
             bound = {"figure": stem, "panel": title, "lower bound C": panel["lower_bound_slope"].iloc[0],
                      "model": panel["lower_bound_model"].iloc[0]}
-            panel = panel.dropna(subset=["slope_last_decade"])
+            panel = panel[~panel["algorithm"].isin(ORACLE_LINES)].dropna(subset=["slope_last_decade"])
             if panel.empty:
                 rows.append({**bound, "closest slope": "every line linear", "lowest slope": "every line linear"})
                 continue
@@ -386,8 +388,8 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
     """The asymptotic study's blocks of docs/asymptotic.md, from its tables in ``folder``: ``asymptotic`` (per
     Condorcet matrix C, C_w, the arms whose optimal partner is not the winner, and each algorithm's last-decade slope
     with its ratio to C; trapped runs counted), ``allocation`` (regret per ln T by kind of pair) and
-    ``asymptotic_cost`` (the CPU hours of the lines without a Condorcet winner, and at T = 1e10) and ``forced_band``
-    (per matrix, the pairs ECW-RMED's forced exploration can hold for good)."""
+    ``asymptotic_cost`` (the CPU hours of the lines without a Condorcet winner, and at T = 1e10), ``forced_band``
+    (per matrix, the pairs ECW-RMED's forced exploration can hold for good) and ``oracle`` (``oracle_rows``)."""
     final, allocation = (read_table(folder / f"{ASYMPTOTIC}{suffix}") for suffix in ("_final.csv", "_allocation.csv"))
     rows = []
     for panel, part in final[final["winner_constant"].notna()].groupby("panel", sort=False):
@@ -430,8 +432,33 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
                        with_winner=band["with_winner"].map(lambda v: f"{v:.0f}" if v == v else ""))
     return {"asymptotic_cost": markdown_table(cost),
             "forced_band": markdown_table(band.drop(columns=["dataset"])),
+            "oracle": markdown_table(oracle_rows(final)),
             "asymptotic": markdown_table(pd.DataFrame(rows).fillna("not computed yet")),
             "allocation": markdown_table(shares.drop(columns=["dataset", "algorithm", "horizon"]))}
+
+
+def slope_cell(line, target: float) -> str:
+    """A final-table row's last-decade slope, its standard error and its ratio to ``target``; "not computed yet" for a
+    line not stored (None) or without a slope."""
+    if line is None or not math.isfinite(line["slope_last_decade"]):
+        return "not computed yet"
+    slope = line["slope_last_decade"]
+    return f"{slope:.4g} +- {line['slope_se']:.2g} ({slope / target:.2f})"
+
+
+def oracle_rows(final: pd.DataFrame) -> pd.DataFrame:
+    """Per Condorcet panel of the asymptotic study's final table: C and the last-decade slope of the oracle with the
+    optimal partners, C_w and that of the oracle with the winner as partner, and D-TS's (each ``slope_cell``, over
+    C for the first oracle, over C_w for the second and for D-TS)."""
+    rows = []
+    for panel, part in final[final["winner_constant"].notna()].groupby("panel", sort=False):
+        lines = {line["algorithm"]: line for _, line in part.iterrows()}
+        constant, winner = part["lower_bound_slope"].iloc[0], part["winner_constant"].iloc[0]
+        rows.append({"matrix": panel, "C": f"{constant:.4g}",
+                     ORACLE_OPTIMAL.tag: slope_cell(lines.get(ORACLE_OPTIMAL.tag), constant),
+                     "C_w": f"{winner:.4g}", ORACLE_WINNER.tag: slope_cell(lines.get(ORACLE_WINNER.tag), winner),
+                     "D-TS": slope_cell(lines.get("dts"), winner)})
+    return pd.DataFrame(rows)
 
 
 def build_report(folder: Path) -> str:

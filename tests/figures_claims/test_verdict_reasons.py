@@ -18,6 +18,7 @@ from dts_reproduction.reproduce.claims.reasons import (
 )
 from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS, stable_slope
 from dts_reproduction.reproduce.reporting import report
+from dts_reproduction.reproduce.studies.asymptotic_panels import ORACLE_OPTIMAL, ORACLE_WINNER
 
 ROOT = Path(__file__).resolve().parents[2]
 # The committed paper-scale claims tables: the defaults and the --fast reproduction.
@@ -155,6 +156,17 @@ def test_a_panel_of_linear_lines_reads_every_line_linear_and_linear_lines_are_le
     assert table["closest slope"].tolist() == ["dts 40 +- 1", "every line linear"]
     assert table["lowest slope"].tolist() == ["dts 40", "every line linear"]
     assert table["lower bound C"].tolist() == [11.0, 11.0]
+
+
+def test_the_oracles_are_never_the_closest_or_lowest_slope():
+    """The oracles of the bound's allocation sit on C by construction (docs/asymptotic.md#the-oracle-that-plays-
+    the-bounds-allocation): the bounds table ranks the algorithms only, so an oracle closer to C and lower than every
+    algorithm is passed over."""
+    rows = [{"panel": "(a)", "algorithm": name, "label": name, "mean_final_regret": 100.0, "slope_last_decade": slope,
+             "slope_se": 1.0, "lower_bound_slope": 5.43, "lower_bound_model": "Condorcet"}
+            for name, slope in ((ORACLE_OPTIMAL.tag, 5.4), (ORACLE_WINNER.tag, 3.0), ("dts", 56.0), ("rmed1", 50.0))]
+    table = report.slope_table({"asymptotic": pd.DataFrame(rows)})
+    assert table["closest slope"].item() == "rmed1 50 +- 1" and table["lowest slope"].item() == "rmed1 50"
 
 
 def l1_numbers(rows) -> Numbers:
