@@ -9,7 +9,9 @@ their exact fast paths; the lower bound's slope C (Komiyama et al.) and, with a 
 constant C_w (``reproduce.studies.regret_bound.winner_constant``: what comparing every arm with the winner costs),
 and beside them the two oracles that play those allocations (``algorithms.oracle``: told the winner and the optimal
 partners, or the winner as every arm's partner);
-runs whose regret grows linearly (trapped) are counted apart, never averaged into a slope. The paper's run counts
+runs whose regret grows linearly (trapped) are counted apart, never averaged into a slope; where the regret goes,
+pair by pair, in runs simulated again (``allocation_rows`` with a Condorcet winner, ``pair_costs.costliest_pair_rows``
+without one). The paper's run counts
 (500 for K < 10, 100 up to 100 arms), 50 at K = 136 as in the large-scale study. Claims C5 (at T = 2**53) and A1-A6
 (docs/asymptotic.md). Without --plot-only the lines not stored yet are computed one at a time, the cheapest first
 (``cheapest_first``; --algorithms and --datasets choose which). Usage: ``python reproduce/asymptotic.py
@@ -45,7 +47,6 @@ from dts_reproduction.reproduce.cli.figure import figure_main
 from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
-from dts_reproduction.reproduce.harness.runner import run_one
 from dts_reproduction.reproduce.output.plotting import figure_legend, save_figure, setup_theme, style
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.asymptotic_panels import (
@@ -75,6 +76,7 @@ from dts_reproduction.reproduce.studies.experiment import (
 )
 from dts_reproduction.reproduce.studies.forced_band import forced_band_rows
 from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
+from dts_reproduction.reproduce.studies.pair_costs import costliest_pair_rows, resimulated_comparisons
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, pair_regrets, winner_constant
 
 NAME = ASYMPTOTIC
@@ -148,8 +150,8 @@ def summary_table(results, bounds) -> pd.DataFrame:
 def allocation_rows(panels, results, known: pd.DataFrame | None = None) -> pd.DataFrame:
     """Where each line's comparisons go, against the bound's optimal allocation (``condorcet_allocation``), on
     the Condorcet panels with at most ALLOCATION_MAX_ARMS arms: its first ALLOCATION_RUNS runs are simulated again
-    (``run_one`` keeping the algorithm's comparison counts; a run is a pure function of its index, and each
-    re-simulated R(T) must equal the stored one bit for bit), and the regret per ln T of their comparisons of a
+    (``pair_costs.resimulated_comparisons``: each must end at its stored R(T) bit for bit), and the regret per ln T
+    of their comparisons of a
     non-winner with the winner, with its optimal partner (when that is not the winner) and with any other arm,
     and of its self-comparisons of non-winners, is set beside C (the optimal allocation's regret per ln T) and
     C_w.  A line with a row in ``known`` (the table written before: same panel, line, runs and horizon) keeps that
@@ -176,14 +178,7 @@ def allocation_rows(panels, results, known: pd.DataFrame | None = None) -> pd.Da
             if key in kept:
                 rows.append(kept[key])
                 continue
-            spec, seed = get_algorithm(res.line.algorithm), res.meta["config"]["seed"]
-            counts = []
-            for run in range(min(ALLOCATION_RUNS, res.final.size)):
-                again = run_one(dataset, spec, dict(res.line.params), res.line.horizon, run, seed, comparisons=True)
-                if again["final"] != res.final[run]:
-                    raise ValueError(f"{title}, {res.label}: run {run} re-simulated to R(T) = {again['final']!r}, "
-                                     f"stored {res.final[run]!r}")
-                counts.append(again["comparisons"])
+            counts = resimulated_comparisons(dataset, res, min(ALLOCATION_RUNS, res.final.size), title)
             n = np.mean(counts, axis=0) / math.log(res.line.horizon)
             self_regret = (res.self_counts[:len(counts)].mean(axis=0) / math.log(res.line.horizon)
                            * np.diag(regret))
@@ -392,6 +387,9 @@ def build(args) -> None:
     allocation_path = stem.with_name(f"{NAME}_allocation.csv")
     known = pd.read_csv(allocation_path) if allocation_path.is_file() else None
     write_table(allocation_rows(PANELS, results, known), allocation_path)
+    pairs_path = stem.with_name(f"{NAME}_pairs.csv")
+    write_table(costliest_pair_rows(PANELS, results, pd.read_csv(pairs_path) if pairs_path.is_file() else None),
+                pairs_path)
     write_table(forced_band_rows(PANELS, args), stem.with_name(f"{NAME}_forced_band.csv"))
     print_table(table[["panel", "label", "runs", "trapped_runs", "slope_last_decade", "lower_bound_slope",
                        "winner_constant", "slope_limit"]])

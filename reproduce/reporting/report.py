@@ -64,7 +64,8 @@ BLOCK_FILES = {"summary": "README.md", "fidelity": "README.md", "claims": "READM
                "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
                "bench": "bench/README.md", "asymptotic": "docs/asymptotic.md", "allocation": "docs/asymptotic.md",
                "asymptotic_cost": "docs/asymptotic.md", "forced_band": "docs/asymptotic.md",
-               "oracle": "docs/asymptotic.md", "newcomer_main": "README.md", "newcomer_tests": "README.md",
+               "oracle": "docs/asymptotic.md", "noncondorcet_pairs": "docs/asymptotic.md",
+               "newcomer_main": "README.md", "newcomer_tests": "README.md",
                "newcomer_suites": "docs/testing.md", "startup": "docs/install.md"}
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
 FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
@@ -389,7 +390,8 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
     Condorcet matrix C, C_w, the arms whose optimal partner is not the winner, and each algorithm's last-decade slope
     with its ratio to C; trapped runs counted), ``allocation`` (regret per ln T by kind of pair) and
     ``asymptotic_cost`` (the CPU hours of the lines without a Condorcet winner, and at T = 1e10), ``forced_band``
-    (per matrix, the pairs ECW-RMED's forced exploration can hold for good) and ``oracle`` (``oracle_rows``)."""
+    (per matrix, the pairs ECW-RMED's forced exploration can hold for good), ``oracle`` (``oracle_rows``) and
+    ``noncondorcet_pairs`` (``pair_rows_shown``)."""
     final, allocation = (read_table(folder / f"{ASYMPTOTIC}{suffix}") for suffix in ("_final.csv", "_allocation.csv"))
     rows = []
     for panel, part in final[final["winner_constant"].notna()].groupby("panel", sort=False):
@@ -433,6 +435,7 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
     return {"asymptotic_cost": markdown_table(cost),
             "forced_band": markdown_table(band.drop(columns=["dataset"])),
             "oracle": markdown_table(oracle_rows(final)),
+            "noncondorcet_pairs": markdown_table(pair_rows_shown(read_table(folder / f"{ASYMPTOTIC}_pairs.csv"))),
             "asymptotic": markdown_table(pd.DataFrame(rows).fillna("not computed yet")),
             "allocation": markdown_table(shares.drop(columns=["dataset", "algorithm", "horizon"]))}
 
@@ -459,6 +462,17 @@ def oracle_rows(final: pd.DataFrame) -> pd.DataFrame:
                      "C_w": f"{winner:.4g}", ORACLE_WINNER.tag: slope_cell(lines.get(ORACLE_WINNER.tag), winner),
                      "D-TS": slope_cell(lines.get("dts"), winner)})
     return pd.DataFrame(rows)
+
+
+def pair_rows_shown(pairs: pd.DataFrame) -> pd.DataFrame:
+    """The asymptotic study's costliest pairs without a Condorcet winner (``pair_costs.costliest_pair_rows``) as the
+    docs show them: numbers to 3 digits, the share in percent."""
+    return pd.DataFrame({"panel": pairs["panel"], "line": pairs["label"], "runs": pairs["runs"], "pair": pairs["pair"],
+                         "p": pairs["p"].map(lambda v: f"{v:.3f}"),
+                         "its regret per ln T": pairs["pair_regret_per_log_t"].map(lambda v: f"{v:.3g}"),
+                         "share of R(T)": pairs["share_of_regret"].map(lambda v: f"{100 * v:.0f} %"),
+                         "r / KL(p, 1/2)": pairs["price_per_log_t"].map(lambda v: f"{v:.3g}"),
+                         "a winner survives its flip": pairs["flip_keeps_a_winner"].map({True: "yes", False: "no"})})
 
 
 def build_report(folder: Path) -> str:

@@ -1,6 +1,7 @@
-"""The asymptotic study (reproduce/asymptotic.py, reproduce/studies/decades.py): slopes per decade against a plain
-reference, trapped runs, the limit fit, the bound's optimal allocation worked by hand, the chunking of its lines,
-and its stored runs, whose first 1e6 slots are those of the stored T = 1e6 fast-path runs bit for bit."""
+"""The asymptotic study (reproduce/asymptotic.py, reproduce/studies/decades.py, pair_costs.py): slopes per decade
+against a plain reference, trapped runs, the limit fit, the bound's optimal allocation worked by hand, the costliest
+pair without a Condorcet winner, the chunking of its lines, and its stored runs, whose first 1e6 slots are those of
+the stored T = 1e6 fast-path runs bit for bit."""
 
 import math
 from types import SimpleNamespace
@@ -13,7 +14,7 @@ from dts_reproduction.reproduce import asymptotic
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
-from dts_reproduction.reproduce.studies import asymptotic_panels, decades
+from dts_reproduction.reproduce.studies import asymptotic_panels, decades, pair_costs
 from dts_reproduction.reproduce.studies.experiment import panel_curves, stored_line
 from dts_reproduction.reproduce.studies.regret_bound import (
     condorcet_allocation,
@@ -256,3 +257,27 @@ def test_forced_band_rows_count_the_pairs_inside_the_band():
     assert small.loc[["arxiv", "sushi"], "exact_ties"].tolist() == [1, 1]
     large = rows[rows["K"] > 100]
     assert (large["with_winner"] == 0).all() and (large["pairs_in_band"] > 100).all()
+
+
+def test_flipping_a_pair_keeps_a_winner_or_not():
+    """Gap: arm 1 (index 0) keeps a Copeland win over arm 4 at p = 0.51; flipped, it ties the others at two wins
+    and is still a winner.  Its win over arm 2 (0.8) flipped, arm 2 gets three wins alone: no winner survives."""
+    P = load_dataset("gap").P
+    assert pair_costs.copeland_winners(P) == {0}
+    assert pair_costs.flip_keeps_a_winner(P, 0, 3) and pair_costs.flip_keeps_a_winner(P, 3, 0)
+    assert not pair_costs.flip_keeps_a_winner(P, 0, 1)
+
+
+def test_costliest_pair_re_simulates_the_stored_runs_and_finds_the_pair_at_0_51_on_gap():
+    """On Gap, the re-simulated runs of D-TS reproduce their stored R(T) and lose nearly all of it on the pair of arms
+    1 and 4 (p = 0.51), whose price r / KL is r_14 / KL(0.51, 1/2); an edited stored R(T) is refused."""
+    panel = next(panel for panel in asymptotic.PANELS if panel.dataset == "gap")
+    args = SimpleNamespace(fast=True, runs=None, horizon=None, quick=False, horizon_given=False)
+    line = next(curve[0] for curve in panel_curves(panel, args) if curve[0].name == "dts")
+    result = stored_line(line, RESULTS, ROOT_SEED)
+    (row,) = pair_costs.costliest_pair_rows([panel], [(panel.title, [result])]).to_dict("records")
+    assert row["pair"] == "1 vs 4" and row["p"] == 0.51 and row["share_of_regret"] > 0.9
+    assert row["price_per_log_t"] == pytest.approx(0.25 / kl_to_half(0.51))
+    result.final[1] += 1.0
+    with pytest.raises(ValueError, match="run 1 re-simulated"):
+        pair_costs.costliest_pair_rows([panel], [(panel.title, [result])])
