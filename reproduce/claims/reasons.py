@@ -364,7 +364,7 @@ PARTNER_PANELS = ("cyclic", "strong_borda")
 RMED2_SIGN_PANELS = ("cyclic", "strong_borda", "sushi", "mslr32_condorcet", "mslr136_perfect",
                      "mslr136_navigational", "mslr135_informational_cdc")
 FROM_BELOW_PANELS = ("cyclic", "strong_borda", "arxiv", "sushi", "mslr5_condorcet", "mslr16_condorcet",
-                     "mslr32_condorcet", "mslr136_perfect", "mslr135_informational_cdc")
+                     "mslr32_condorcet", "mslr136_perfect", "mslr136_navigational", "mslr135_informational_cdc")
 # The large-scale study's panels (reproduce/studies/large_scale_panels.py, MSLR_MATRICES).
 PERFECT, NAVIGATIONAL = "mslr136_perfect", "mslr136_navigational"
 CDC, INFORMATIONAL = "mslr135_informational_cdc", "mslr136_informational"
