@@ -36,7 +36,7 @@ from dts_reproduction.algorithms.ecw_rmed_state import init_ecw_rmed
 from dts_reproduction.algorithms.ecw_rmed_steps import (
     after_play,
     forced_pair,
-    mark_stale_superiors,
+    mark_stale_columns,
     refresh_pair,
     winner_sign,
 )
@@ -49,20 +49,25 @@ from dts_reproduction.core.pairs import pair_of_index
 def select(state, t, rng):
     """Choose (a1, a2) at slot t (docs/algorithms.md#ecw-rmed); deterministic, ``rng`` is unused.  First finishes the
     previous list slot (steps 3-7), then forced exploration (step 1), else the pair LC[q] (step 2)."""
-    comparisons, p_hat, kl_half, alpha, beta = state.comparisons, state.p_hat, state.kl_half, state.alpha, state.beta
-    copeland_wins, losses, precheck, counters = state.copeland_wins, state.losses, state.precheck, state.counters[0]
+    comparisons, p_hat, kl_half, copeland_wins, losses = (state.comparisons, state.p_hat, state.kl_half,
+                                                          state.copeland_wins, state.losses)
+    row_min_count, row_min_gap, row_max_evidence = state.row_min_count, state.row_min_gap, state.row_max_evidence
+    alpha, beta, precheck, counters = state.alpha, state.beta, state.precheck, state.counters[0]
     current_list, in_remaining, next_list, in_next = (state.current_list, state.in_remaining, state.next_list,
                                                       state.in_next)
     allocation, best_allocation, keys, items = state.allocation, state.best_allocation, state.keys, state.items
     sorted_cost, sorted_arms, sorted_len = state.sorted_cost, state.sorted_arms, state.sorted_len
+    loss_evidence, loss_arms, loss_len, loss_stale = (state.loss_evidence, state.loss_arms, state.loss_len,
+                                                      state.loss_stale)
     superior_cost, superior_arms, superior_len = state.superior_cost, state.superior_arms, state.superior_len
-    superiors_stale = state.superiors_stale
+    superiors_stale, allocated_arms, allocated_len = state.superiors_stale, state.allocated_arms, state.allocated_len
     if counters.pending:
         counters.pending = 0
-        after_play(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, keys, items, allocation,
-                   best_allocation, sorted_cost, sorted_arms, sorted_len, superior_cost, superior_arms, superior_len,
-                   superiors_stale, current_list, in_remaining, next_list, in_next, counters)
-    pair = forced_pair(comparisons, p_hat, t, alpha, beta)
+        after_play(comparisons, p_hat, kl_half, copeland_wins, losses, row_max_evidence, precheck, keys, items,
+                   loss_evidence, loss_arms, loss_len, loss_stale, allocation, best_allocation, sorted_cost,
+                   sorted_arms, sorted_len, superior_cost, superior_arms, superior_len, superiors_stale,
+                   allocated_arms, allocated_len, current_list, in_remaining, next_list, in_next, counters)
+    pair = forced_pair(comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta)
     if pair < 0:
         pair = current_list[counters.position]
         counters.pending = 1
@@ -76,15 +81,19 @@ def select(state, t, rng):
 
 @njit(cache=True)
 def update(state, a1, a2, a1_won, t):
-    """The common pair update; p, KLc(p, 1/2) and the Copeland counts of the played pair follow (the
-    diagonal stays 1/2), and the sorted superiors this makes stale are marked (``mark_stale_superiors``)."""
+    """The common pair update; p, KLc(p, 1/2), the Copeland counts and the row summaries of the played pair follow
+    (``refresh_pair``; the diagonal stays 1/2), and the sorted superiors this makes stale are marked
+    (``mark_stale_columns``)."""
     comparisons, wins, p_hat, kl_half = state.comparisons, state.wins, state.p_hat, state.kl_half
-    copeland_wins, losses, superiors_stale = state.copeland_wins, state.losses, state.superiors_stale
+    copeland_wins, losses, superiors_stale, loss_stale = (state.copeland_wins, state.losses, state.superiors_stale,
+                                                          state.loss_stale)
+    row_min_count, row_min_gap, row_max_evidence = state.row_min_count, state.row_min_gap, state.row_max_evidence
     update_pair(comparisons, wins, a1, a2, a1_won)
     if a1 != a2:
         before = winner_sign(p_hat, a1, a2)
-        refresh_pair(comparisons, wins, p_hat, kl_half, copeland_wins, losses, a1, a2)
-        mark_stale_superiors(p_hat, superiors_stale, a1, a2, before)
+        refresh_pair(comparisons, wins, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap,
+                     row_max_evidence, a1, a2)
+        mark_stale_columns(p_hat, superiors_stale, loss_stale, a1, a2, before)
 
 
 ECW_RMED_SPEC = AlgorithmSpec(

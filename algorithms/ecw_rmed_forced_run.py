@@ -67,13 +67,13 @@ def last_slot_unforced(fewest, alpha, t, t_limit):
 
 
 @njit(cache=True)
-def plan_with(comparisons, wins, p_hat, alpha, beta, pending, t, t_limit, min_slots):
+def plan_with(comparisons, wins, p_hat, row_min_count, row_min_gap, alpha, beta, pending, t, t_limit, min_slots):
     """``plan`` on the ``ECWRMEDState`` fields of the same names (``pending``: ``counters[0].pending``), with a
     smallest stretch of ``min_slots`` slots (tests use fewer than FORCED_RUN_MIN_SLOTS to reach a stretch in a
     short run)."""
     if pending:
         return 0, -1, -1
-    pair = forced_pair(comparisons, p_hat, t, alpha, beta)
+    pair = forced_pair(comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta)
     if pair < 0:
         return 0, -1, -1
     i, j = pair_of_index(pair)
@@ -111,21 +111,27 @@ def plan(state, t, t_limit):
     ``select`` does them first).  Changes nothing."""
     comparisons, wins, p_hat, alpha, beta, counters = (state.comparisons, state.wins, state.p_hat, state.alpha,
                                                        state.beta, state.counters[0])
-    return plan_with(comparisons, wins, p_hat, alpha, beta, counters.pending, t, t_limit, FORCED_RUN_MIN_SLOTS)
+    row_min_count, row_min_gap = state.row_min_count, state.row_min_gap
+    return plan_with(comparisons, wins, p_hat, row_min_count, row_min_gap, alpha, beta, counters.pending, t, t_limit,
+                     FORCED_RUN_MIN_SLOTS)
 
 
 @njit(cache=True)
 def apply(state, a1, a2, wins, slots):
     """The pair run's update: ``slots`` comparisons of (a1, a2), ``wins`` of them won by a1, leave the state as
     ``slots`` calls of ``update`` with those outcomes in any order do -- n, w, p, KLc(p, 1/2) and the Copeland
-    counts depend only on the totals -- except that every arm's sorted superiors are marked stale (a cache: the
-    comparisons may have changed the pair's winner back and forth, so all are rebuilt from the statistics)."""
-    comparisons, w, p_hat, kl_half, copeland_wins, losses, superiors_stale = (
+    counts depend only on the totals, and so do the row summaries -- except that every arm's sorted superiors and
+    losses are marked stale (caches: the comparisons may have changed the pair's winner back and forth, so all are
+    rebuilt from the statistics)."""
+    comparisons, w, p_hat, kl_half, copeland_wins, losses, superiors_stale, loss_stale = (
         state.comparisons, state.wins, state.p_hat, state.kl_half, state.copeland_wins, state.losses,
-        state.superiors_stale)
+        state.superiors_stale, state.loss_stale)
+    row_min_count, row_min_gap, row_max_evidence = state.row_min_count, state.row_min_gap, state.row_max_evidence
     comparisons[a1, a2] += slots
     comparisons[a2, a1] += slots
     w[a1, a2] += wins
     w[a2, a1] += slots - wins
-    refresh_pair(comparisons, w, p_hat, kl_half, copeland_wins, losses, a1, a2)
+    refresh_pair(comparisons, w, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap, row_max_evidence,
+                 a1, a2)
     superiors_stale[:] = True
+    loss_stale[:] = True

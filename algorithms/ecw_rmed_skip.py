@@ -11,6 +11,8 @@ from dts_reproduction.algorithms.ecw_rmed_steps import (
     copeland_losses,
     forced_pair,
     precheck_fails,
+    underplayed,
+    underplayed_kept,
     winner_passes,
 )
 from dts_reproduction.core.pairs import index_of_pair
@@ -18,33 +20,39 @@ from dts_reproduction.core.skipping import record_self_run
 
 
 @njit(cache=True)
-def _run_signature(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, alpha, beta, keys, items, sorted_cost,
-                   sorted_arms, sorted_len, s, with_pairs, q_best, out):
+def _run_signature(comparisons, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap, row_max_evidence,
+                   precheck, alpha, beta, keys, items, loss_evidence, loss_arms, loss_len, loss_stale, sorted_cost,
+                   sorted_arms, sorted_len, q_best, owner, allocated_arms, allocated_len, s, with_pairs, out):
     """The answers, at slot s of a run of self-pairs, of every test through which ln s enters slot s:
     out[0] = no forced pair (step 1 at s); out[1] = the as-run pre-check fails, and out[2 + i] = winner
     i passes ``winner_passes`` (i an empirical Copeland winner), both with the lambda = max(1, ln(s - 1))
     of steps 3-7 for slot s - 1; if ``with_pairs``, out[2 + K + id] = q_best_ij > n_ij / lambda for the
-    pairs (i > j, pair id) findMinRegret allocates.  Each answer is monotone in s: the thresholds
+    pairs (i > j, pair id) findMinRegret allocates (``underplayed``; only the kept allocation's pairs when it
+    keeps one, ``underplayed_kept``).  Each answer is monotone in s: the thresholds
     alpha sqrt(ln s) and beta / max(1, ln ln s) move one way, every cost n KLc / lambda only falls, and
     the sorted order of the costs does not depend on lambda (up to two costs closer than rounding, which
     could tie at one lambda and not at another), so ``out`` equals its value at the run's first slot up
-    to the first slot at which one test flips, and differs after it.  out: bool (2 + K + K(K-1)/2,); the
-    other arrays are the ``ECWRMEDState`` fields of the same names."""
+    to the first slot at which one test flips, and differs after it.  out: bool (2 + K + K(K-1)/2,); q_best: the
+    best allocation, owner: the candidate it is kept for (-1: none); the other arrays are the ``ECWRMEDState``
+    fields of the same names."""
     K = comparisons.shape[0]
     lam = max(1.0, math.log(s - 1))
     out[:] = False
-    out[0] = forced_pair(comparisons, p_hat, s, alpha, beta) < 0
-    out[1] = precheck == 0 and precheck_fails(comparisons, kl_half, lam)
+    out[0] = forced_pair(comparisons, p_hat, row_min_count, row_min_gap, s, alpha, beta) < 0
+    out[1] = precheck == 0 and precheck_fails(row_max_evidence, lam)
     loss1, loss2 = copeland_losses(copeland_wins)
     sorted_len[:] = -1
     for i1 in range(K):
         out[2 + i1] = K - 1 - copeland_wins[i1] == loss1 and winner_passes(
-            comparisons, p_hat, kl_half, lam, losses, i1, loss1, loss2, keys, items, sorted_cost,
-            sorted_arms, sorted_len)
-    if with_pairs:
+            comparisons, p_hat, kl_half, lam, losses, i1, loss1, loss2, keys, items, loss_evidence, loss_arms,
+            loss_len, loss_stale, sorted_cost, sorted_arms, sorted_len)
+    if with_pairs and owner >= 0:
+        for pair in underplayed_kept(q_best, comparisons, lam, owner, allocated_arms, allocated_len):
+            out[2 + K + pair] = True
+    elif with_pairs:
         for i in range(1, K):
             for j in range(i):
-                out[2 + K + index_of_pair(i, j)] = q_best[i, j] > 0.0 and q_best[i, j] > comparisons[i, j] / lam
+                out[2 + K + index_of_pair(i, j)] = underplayed(q_best, comparisons, lam, i, j)
 
 
 @njit(cache=True)
@@ -64,15 +72,18 @@ def skip(state, t, rng, t_limit):
     leave them); (0, -1) otherwise, with steps 3-7 for slot t - 1 done if the last slot was such a
     self-pair (``select`` then goes on from step 1).  ``rng`` is not used.
     """
-    comparisons, wins, p_hat, kl_half, alpha, beta = (state.comparisons, state.wins, state.p_hat, state.kl_half,
-                                                      state.alpha, state.beta)
-    copeland_wins, losses, precheck, counters = state.copeland_wins, state.losses, state.precheck, state.counters[0]
+    comparisons, wins, p_hat, kl_half, copeland_wins, losses = (state.comparisons, state.wins, state.p_hat,
+                                                                state.kl_half, state.copeland_wins, state.losses)
+    row_min_count, row_min_gap, row_max_evidence = state.row_min_count, state.row_min_gap, state.row_max_evidence
+    alpha, beta, precheck, counters = state.alpha, state.beta, state.precheck, state.counters[0]
     current_list, in_remaining, next_list, in_next = (state.current_list, state.in_remaining, state.next_list,
                                                       state.in_next)
     allocation, best_allocation, keys, items = state.allocation, state.best_allocation, state.keys, state.items
     sorted_cost, sorted_arms, sorted_len = state.sorted_cost, state.sorted_arms, state.sorted_len
+    loss_evidence, loss_arms, loss_len, loss_stale = (state.loss_evidence, state.loss_arms, state.loss_len,
+                                                      state.loss_stale)
     superior_cost, superior_arms, superior_len = state.superior_cost, state.superior_arms, state.superior_len
-    superiors_stale = state.superiors_stale
+    superiors_stale, allocated_arms, allocated_len = state.superiors_stale, state.allocated_arms, state.allocated_len
     K = comparisons.shape[0]
     n_pairs = K * (K - 1) // 2
     pair = current_list[0]
@@ -80,15 +91,19 @@ def skip(state, t, rng, t_limit):
             or counters.played_slot != t - 1):
         return 0, -1
     counters.pending = 0
-    after_play(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, keys, items, allocation, best_allocation,
-               sorted_cost, sorted_arms, sorted_len, superior_cost, superior_arms, superior_len, superiors_stale,
+    after_play(comparisons, p_hat, kl_half, copeland_wins, losses, row_max_evidence, precheck, keys, items,
+               loss_evidence, loss_arms, loss_len, loss_stale, allocation, best_allocation, sorted_cost, sorted_arms,
+               sorted_len, superior_cost, superior_arms, superior_len, superiors_stale, allocated_arms, allocated_len,
                current_list, in_remaining, next_list, in_next, counters)
-    if counters.current_len != 1 or current_list[0] != pair or forced_pair(comparisons, p_hat, t, alpha, beta) >= 0:
+    if (counters.current_len != 1 or current_list[0] != pair
+            or forced_pair(comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta) >= 0):
         return 0, -1
 
     def signature_at(s, with_pairs, out):  # ``_run_signature`` on this state (an inner function numba inlines)
-        _run_signature(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, alpha, beta, keys, items,
-                       sorted_cost, sorted_arms, sorted_len, s, with_pairs, best_allocation, out)
+        _run_signature(comparisons, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap,
+                       row_max_evidence, precheck, alpha, beta, keys, items, loss_evidence, loss_arms, loss_len,
+                       loss_stale, sorted_cost, sorted_arms, sorted_len, best_allocation, counters.allocation_owner,
+                       allocated_arms, allocated_len, s, with_pairs, out)
 
     first = np.empty(2 + K + n_pairs, np.bool_)
     signature_at(t, False, first)

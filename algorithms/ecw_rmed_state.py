@@ -18,6 +18,7 @@ ECW_RMED_COUNTERS = np.dtype([
     ("pending", np.int64),  # 1 if the list pair of the last select still awaits steps 3-7
     ("played_slot", np.int64),  # the slot t at which that list pair was played
     ("played_pair", np.int64),  # its pair id
+    ("allocation_owner", np.int64),  # the candidate whose findMinRegret allocation best_allocation holds; -1: none
 ])
 
 
@@ -41,6 +42,9 @@ class ECWRMEDState(NamedTuple):
     next_list: np.ndarray  # int64 (M,): LN in its first |LN| entries
     in_next: np.ndarray  # bool (M,): LN as a mask
     copeland_wins: np.ndarray  # int64 (K,): sc_i = #{j : p_ij > 1/2}, kept by ``update``
+    row_min_count: np.ndarray  # float64 (K,): min_{j < i} n_ij, kept by ``update`` (``summarise_row``)
+    row_min_gap: np.ndarray  # float64 (K,): min_{j < i} |p_ij - 1/2|, kept by ``update``
+    row_max_evidence: np.ndarray  # float64 (K,): max_{j < i} n_ij KLc(p_ij, 1/2), kept by ``update``
     losses: np.ndarray  # int64 (K,): L_i = #{j : p_ji > 1/2}, kept by ``update``
     allocation: np.ndarray  # scratch float64 (K, K): findMinRegret's q for one candidate
     best_allocation: np.ndarray  # scratch float64 (K, K): q of the best candidate
@@ -49,10 +53,24 @@ class ECWRMEDState(NamedTuple):
     sorted_cost: np.ndarray  # scratch float64 (K, K): per arm, its sorted beaters' costs
     sorted_arms: np.ndarray  # scratch int64 (K, K): per arm, its beaters in that order
     sorted_len: np.ndarray  # scratch int64 (K,): how many; -1 while not built this slot
+    loss_evidence: np.ndarray  # float64 (K, K): per arm i2, n_{j i2} KLc(p_{j i2}, 1/2) of its beaters j, ascending
+    loss_arms: np.ndarray  # int64 (K, K): per arm, its beaters in that order (ties: j ascending)
+    loss_len: np.ndarray  # int64 (K,): how many
+    loss_stale: np.ndarray  # bool (K,): the arm's loss lists must be rebuilt (inputs changed), kept by ``update``
     superior_cost: np.ndarray  # float64 (K, K): per arm, the costs of its sorted superiors (findMinRegret)
     superior_arms: np.ndarray  # int64 (K, K): per arm, its superiors in that order
     superior_len: np.ndarray  # int64 (K,): how many
     superiors_stale: np.ndarray  # bool (K,): the arm's superiors must be rebuilt (inputs changed), kept by ``update``
+    allocated_arms: np.ndarray  # int64 (K, K): per arm i2, the arms j of the pairs {j, i2} its column allocated
+    allocated_len: np.ndarray  # int64 (K,): how many
+
+
+def _first_row(value, empty, K):
+    """A row summary of the fresh state (``summarise_row``): ``value`` in every row but row 0, which has no pair
+    and holds ``empty``."""
+    summary = np.full(K, value)
+    summary[0] = empty
+    return summary
 
 
 def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, confidence_precheck="as-run",
@@ -71,6 +89,7 @@ def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, con
     lc[:n_pairs] = np.arange(n_pairs)
     counters = np.zeros(1, ECW_RMED_COUNTERS)
     counters[0]["current_len"] = n_pairs
+    counters[0]["allocation_owner"] = -1
     return ECWRMEDState(
         comparisons=np.zeros((K, K)), wins=np.zeros((K, K)), p_hat=np.full((K, K), 0.5), kl_half=np.zeros((K, K)),
         alpha=alpha, beta=beta, precheck=precheck, skip_runs=check_skip(skip),
@@ -78,9 +97,14 @@ def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, con
         current_list=lc, in_remaining=in_lr, next_list=np.zeros(n_pairs + K, np.int64),
         in_next=np.zeros(n_pairs + K, np.bool_),
         copeland_wins=np.zeros(K, np.int64), losses=np.zeros(K, np.int64),
+        row_min_count=_first_row(0.0, np.inf, K), row_min_gap=_first_row(0.0, np.inf, K),
+        row_max_evidence=_first_row(0.0, -np.inf, K),
         allocation=np.zeros((K, K)), best_allocation=np.zeros((K, K)),
         keys=np.zeros(K), items=np.zeros(K, np.int64),
         sorted_cost=np.zeros((K, K)), sorted_arms=np.zeros((K, K), np.int64), sorted_len=np.zeros(K, np.int64),
+        loss_evidence=np.zeros((K, K)), loss_arms=np.zeros((K, K), np.int64), loss_len=np.zeros(K, np.int64),
+        loss_stale=np.ones(K, np.bool_),
         superior_cost=np.zeros((K, K)), superior_arms=np.zeros((K, K), np.int64), superior_len=np.zeros(K, np.int64),
         superiors_stale=np.ones(K, np.bool_),
+        allocated_arms=np.zeros((K, K), np.int64), allocated_len=np.zeros(K, np.int64),
     )

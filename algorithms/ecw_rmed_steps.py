@@ -10,7 +10,7 @@ from numba import njit
 from dts_reproduction.core.copy import copy_prefix, copy_rows
 from dts_reproduction.core.kl import kl_clamped
 from dts_reproduction.core.pairs import index_of_pair
-from dts_reproduction.core.sort import insertion_sort_by_key
+from dts_reproduction.core.sort import insertion_sort_by_key, sort_ints
 
 # The scan for h* in findMinRegret stops once the next cost exceeds the best ratio by this relative margin
 # (``_allocation``): far above the rounding of the ratios (at most 2 K^2 units in the last place, 9e-10 at
@@ -31,18 +31,33 @@ def gap_threshold(t, beta):
 
 
 @njit(cache=True)
-def forced_pair(n, p, t, alpha, beta):
+def summarise_row(n, p, kl, i, row_min_count, row_min_gap, row_max_evidence):
+    """Row i's summaries of its pairs (i, j), j < i, which step 1 and the as-run pre-check test:
+    row_min_count[i] = min_j n_ij, row_min_gap[i] = min_j |p_ij - 1/2| and row_max_evidence[i] = max_j n_ij
+    KLc(p_ij, 1/2) (inf, inf and -inf in row 0, which has no pair).  ``refresh_pair`` calls it for the row of
+    every pair whose statistics change."""
+    count = math.inf
+    gap = math.inf
+    evidence = -math.inf
+    for j in range(i):
+        count = min(count, n[i, j])
+        gap = min(gap, abs(p[i, j] - 0.5))
+        evidence = max(evidence, n[i, j] * kl[i, j])
+    row_min_count[i] = count
+    row_min_gap[i] = gap
+    row_max_evidence[i] = evidence
+
+
+@njit(cache=True)
+def forced_pair(n, p, row_min_count, row_min_gap, t, alpha, beta):
     """Step 1: id of the first pair (i > j) with n_ij < ``count_threshold`` or |p_ij - 1/2| < ``gap_threshold``
-    at slot t; -1 if there is none.  Row i's pairs (i, 0 .. i-1) are first tested together without a branch (a
-    count the compiler vectorises), and only a row holding such a pair is walked to find the first: the same
-    tests, ~K^2/2 of them a slot when none is forced, as in the settled phase."""
+    at slot t; -1 if there is none.  Row i holds such a pair iff its fewest comparisons or its nearest gap
+    (``summarise_row``) is below the threshold, so only that row is walked to find the first: K tests a slot
+    when none is forced, the same answer as testing all K(K-1)/2 pairs."""
     need_n = count_threshold(t, alpha)
     need_gap = gap_threshold(t, beta)
     for i in range(1, n.shape[0]):
-        forced = 0
-        for j in range(i):
-            forced += (n[i, j] < need_n) | (abs(p[i, j] - 0.5) < need_gap)
-        if forced:
+        if row_min_count[i] < need_n or row_min_gap[i] < need_gap:
             for j in range(i):
                 if n[i, j] < need_n or abs(p[i, j] - 0.5) < need_gap:
                     return index_of_pair(i, j)
@@ -68,26 +83,32 @@ def winner_sign(p, a, b):
 
 
 @njit(cache=True)
-def refresh_pair(n, w, p, kl, sc, losses, a, b):
-    """After the statistics n, w of the pair {a, b} (a != b) changed: its p (both entries), KLc(p_ab, 1/2) and the
-    Copeland counts it enters (sc, L: ``count_win``), from p as it was to p as it is now."""
+def refresh_pair(n, w, p, kl, sc, losses, row_min_count, row_min_gap, row_max_evidence, a, b):
+    """After the statistics n, w of the pair {a, b} (a != b) changed: its p (both entries), KLc(p_ab, 1/2), the
+    Copeland counts it enters (sc, L: ``count_win``), from p as it was to p as it is now, and the summaries of
+    its row max(a, b) (``summarise_row``)."""
     count_win(p, sc, losses, a, b, -1)
     p[a, b] = w[a, b] / n[a, b]
     p[b, a] = w[b, a] / n[b, a]
     kl[a, b] = kl[b, a] = kl_clamped(p[a, b], 0.5)
     count_win(p, sc, losses, a, b, 1)
+    summarise_row(n, p, kl, max(a, b), row_min_count, row_min_gap, row_max_evidence)
 
 
 @njit(cache=True)
-def mark_stale_superiors(p, sup_stale, a, b, before):
-    """After the pair {a, b} (a != b) was updated: the sorted superiors of columns a and b are stale (their
-    KLc(p_ab, 1/2) changed), and every column if the pair's winner changed (``before``: its ``winner_sign``
-    before the update), since the losses L and their minimum enter every cost."""
+def mark_stale_columns(p, sup_stale, loss_stale, a, b, before):
+    """After the pair {a, b} (a != b) was updated: the sorted superiors and the sorted losses of columns a and b
+    are stale (the pair's n and KLc(p_ab, 1/2) changed), and every column if the pair's winner changed
+    (``before``: its ``winner_sign`` before the update), since the losses L and their minimum enter every cost
+    of the superiors (the pair also moves from one column's losses to the other's)."""
     if winner_sign(p, a, b) != before:
         sup_stale[:] = True
+        loss_stale[:] = True
     else:
         sup_stale[a] = True
         sup_stale[b] = True
+        loss_stale[a] = True
+        loss_stale[b] = True
 
 
 @njit(cache=True)
@@ -123,35 +144,57 @@ def _quota_sum(h_cost, h_opp, n_h, o_cost, o_opp, n_o, i1, i2, quota_h, quota_o)
 
 
 @njit(cache=True)
-def _sorted_losses(n, p, kl, lam, i2, cost, opp, o_len):
-    """The losses (j, i2), p_{j i2} > 1/2, of arm i2 by ascending cost n KLc / lam (stable, j ascending)."""
-    m = 0
-    for j in range(n.shape[0]):
-        if p[j, i2] > 0.5:
-            cost[m] = n[j, i2] * kl[j, i2] / lam
-            opp[m] = j
-            m += 1
-    insertion_sort_by_key(cost, opp, m)
+def _sorted_losses(n, p, kl, lam, i2, loss_evidence, loss_arms, loss_len, loss_stale, cost, opp, o_len):
+    """The losses (j, i2), p_{j i2} > 1/2, of arm i2 by ascending cost n KLc / lam, ties by j ascending (the order
+    of a stable sort of the list in j order), into cost, opp and o_len[i2].
+
+    The costs are the evidences n_{j i2} KLc(p_{j i2}, 1/2) divided by lam, and they are kept sorted by (evidence,
+    j) from call to call in ``loss_evidence[i2]``, ``loss_arms[i2]`` and ``loss_len[i2]``, rebuilt only while
+    ``loss_stale[i2]`` (``mark_stale_columns``): a correctly rounded division by lam keeps their order, so only
+    evidences that round to the same cost can change places, and each run of equal costs is put in j order --
+    K steps a call instead of a sort (about 1.5 us an arm at K = 136)."""
+    if loss_stale[i2]:
+        m = 0
+        for j in range(n.shape[0]):
+            if p[j, i2] > 0.5:
+                loss_evidence[i2, m] = n[j, i2] * kl[j, i2]
+                loss_arms[i2, m] = j
+                m += 1
+        insertion_sort_by_key(loss_evidence[i2], loss_arms[i2], m)
+        loss_len[i2] = m
+        loss_stale[i2] = False
+    m = loss_len[i2]
+    for a in range(m):
+        cost[a] = loss_evidence[i2, a] / lam
+        opp[a] = loss_arms[i2, a]
+    start = 0
+    for a in range(1, m + 1):
+        if a == m or cost[a] != cost[start]:
+            sort_ints(opp, start, a)
+            start = a
     o_len[i2] = m
 
 
 @njit(cache=True)
-def precheck_fails(n, kl, lam):
+def precheck_fails(row_max_evidence, lam):
     """The as-run confidence pre-check of step 4: True if some pair (i > j) has n_ij KLc(p_ij, 1/2) / lam
-    > 1, which declares every winner not confident (docs/algorithms.md#ecw-rmed)."""
-    for i in range(1, n.shape[0]):
-        for j in range(i):
-            if n[i, j] * kl[i, j] / lam > 1.0:
-                return True
+    > 1, which declares every winner not confident (docs/algorithms.md#ecw-rmed).  Tested on each row's largest
+    n_ij KLc(p_ij, 1/2) (``summarise_row``): a correctly rounded division by lam > 0 keeps the order, so the
+    largest passes iff one of the row's pairs does."""
+    for i in range(1, row_max_evidence.shape[0]):
+        if row_max_evidence[i] / lam > 1.0:
+            return True
     return False
 
 
 @njit(cache=True)
-def winner_passes(n, p, kl, lam, losses, i1, loss1, loss2, keys, items, o_cost, o_opp, o_len):
+def winner_passes(n, p, kl, lam, losses, i1, loss1, loss2, keys, items, loss_evidence, loss_arms, loss_len,
+                  loss_stale, o_cost, o_opp, o_len):
     """Step 4's confidence test of the empirical Copeland winner i1 (loss1, loss2: the fewest and second
     fewest Copeland losses K - 1 - sc): for every other arm i2 and level, the cheapest quotas of the
     merged H (i1's wins, sorted here into keys/items) and O (i2's losses, sorted once per lam into
-    o_cost/o_opp/o_len, -1 = not yet) cost at least 1.  Costs are n KLc(p, 1/2) / lam."""
+    o_cost/o_opp/o_len, -1 = not yet, from the kept loss_* lists: ``_sorted_losses``) cost at least 1.
+    Costs are n KLc(p, 1/2) / lam."""
     K = n.shape[0]
     n_h = 0
     for j in range(K):
@@ -164,7 +207,8 @@ def winner_passes(n, p, kl, lam, losses, i1, loss1, loss2, keys, items, o_cost, 
         if i2 == i1:
             continue
         if o_len[i2] < 0:
-            _sorted_losses(n, p, kl, lam, i2, o_cost[i2], o_opp[i2], o_len)
+            _sorted_losses(n, p, kl, lam, i2, loss_evidence, loss_arms, loss_len, loss_stale, o_cost[i2], o_opp[i2],
+                           o_len)
         for level in range(loss1, loss2 + 1):
             quota_o = max(0, losses[i2] - level)
             if _quota_sum(keys, items, n_h, o_cost[i2], o_opp[i2], o_len[i2], i1, i2,
@@ -188,17 +232,19 @@ def copeland_losses(sc):
 
 
 @njit(cache=True)
-def confident_winner(n, p, kl, lam, sc, losses, precheck, keys, items, o_cost, o_opp, o_len):
+def confident_winner(n, p, kl, lam, sc, losses, row_max_evidence, precheck, keys, items, loss_evidence, loss_arms,
+                     loss_len, loss_stale, o_cost, o_opp, o_len):
     """Step 4: the first empirical Copeland winner (ascending) that passes the confidence check
-    (``winner_passes``); -1 if none.  precheck 0 (as run): ``precheck_fails`` fails all."""
+    (``winner_passes``); -1 if none.  precheck 0 (as run): ``precheck_fails`` (on ``row_max_evidence``) fails all."""
     K = n.shape[0]
-    if precheck == 0 and precheck_fails(n, kl, lam):
+    if precheck == 0 and precheck_fails(row_max_evidence, lam):
         return -1
     loss1, loss2 = copeland_losses(sc)
     o_len[:] = -1
     for i1 in range(K):
         if K - 1 - sc[i1] == loss1 and winner_passes(n, p, kl, lam, losses, i1, loss1, loss2, keys, items,
-                                                      o_cost, o_opp, o_len):
+                                                      loss_evidence, loss_arms, loss_len, loss_stale, o_cost, o_opp,
+                                                      o_len):
             return i1
     return -1
 
@@ -207,7 +253,7 @@ def confident_winner(n, p, kl, lam, sc, losses, precheck, keys, items, o_cost, o
 def _sorted_superiors(p, kl, losses, l_min, i2, cost, opp, col_len):
     """The arms j beating i2 by ascending cost r_{j i2} / KLc(p_{j i2}, 1/2) (stable, j ascending), shared by
     the candidates (dropping i1 from a sorted list keeps it sorted) and kept from slot to slot while its
-    inputs do not change (``mark_stale_superiors``)."""
+    inputs do not change (``mark_stale_columns``)."""
     scale = 2.0 * (p.shape[0] - 1)
     m = 0
     for j in range(p.shape[0]):
@@ -220,9 +266,17 @@ def _sorted_superiors(p, kl, losses, l_min, i2, cost, opp, col_len):
 
 
 @njit(cache=True)
-def _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len, sup_stale):
-    """findMinRegret's allocation q (symmetric K x K, overwritten) for the candidate i1 (step 6).  The sorted
-    superiors of a column i2 are rebuilt only if ``sup_stale[i2]`` (``find_min_regret``).
+def _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len, sup_stale, alloc_arms, alloc_len, update):
+    """findMinRegret's allocation q (symmetric K x K) for the candidate i1 (step 6).  The sorted superiors of a
+    column i2 are rebuilt only if ``sup_stale[i2]`` (``find_min_regret``).  Column i2 sets the pairs {j, i2} of
+    its h* cheapest superiors j != i1, recorded in ``alloc_arms[i2, :alloc_len[i2]]``; row i1 sets {i1, j} for
+    the arms j that i1 beats; no two of them set the same pair.
+
+    update False: q is overwritten whole.  update True: q holds i1's allocation as an earlier call left it, and a
+    column whose inputs did not change since (not ``sup_stale``: its superiors, their costs and KLc, and k, which
+    moves only with a winner, which marks every column) still holds its pairs; only the stale columns are redone,
+    their recorded pairs cleared first, all before any is set (a pair's column changes with its winner), and row
+    i1 is rewritten.  The same numbers as update False, bit for bit.
 
     h* minimises the ratio f(h) = (c_1 + ... + c_h) / (h - k) over h > k, the c ascending.  f(h + 1) is the
     weighted mean of f(h) (weight h - k) and c_{h+1} (weight 1), so once the next cost is above the best ratio,
@@ -230,15 +284,22 @@ def _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len, sup_stal
     that this holds for the rounded ratios too and h* is the one the whole scan gives, bit for bit.  Without
     the stop the scan walked every superior of every column, K^2 steps per candidate (about 50 us at K = 136)."""
     K = p.shape[0]
-    q[:, :] = 0.0
+    if not update:
+        q[:, :] = 0.0
+        alloc_len[:] = 0
     for j in range(K):
-        if p[j, i1] < 0.5:
-            q[i1, j] = q[j, i1] = 1.0 / kl[i1, j]
+        q[i1, j] = q[j, i1] = 1.0 / kl[i1, j] if p[j, i1] < 0.5 else 0.0
+    for i2 in range(K):
+        if update and sup_stale[i2]:
+            for a in range(alloc_len[i2]):
+                j = alloc_arms[i2, a]
+                q[j, i2] = q[i2, j] = 0.0
+            alloc_len[i2] = 0
     for i2 in range(K):
         # Sup = {j not in {i1, i2} : p_{j i2} > 1/2} has L_{i2} - [p_{i1 i2} > 1/2] members, so
         # k = |Sup| - (L_{i2} - L_{i1} + 1) is known before Sup is looked at.
         k = losses[i1] - 1 - (1 if p[i1, i2] > 0.5 else 0)
-        if i2 == i1 or k < 0:
+        if i2 == i1 or k < 0 or (update and not sup_stale[i2]):
             continue
         if sup_stale[i2]:
             _sorted_superiors(p, kl, losses, l_min, i2, sup_key[i2], sup_opp[i2], sup_len)
@@ -265,16 +326,21 @@ def _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len, sup_stal
             if h == h_star:
                 break
             q[j, i2] = q[i2, j] = 1.0 / ((h_star - k) * kl[j, i2])
+            alloc_arms[i2, h] = j
             h += 1
+        alloc_len[i2] = h
 
 
 @njit(cache=True)
-def find_min_regret(p, kl, losses, q, q_best, sup_key, sup_opp, sup_len, sup_stale):
+def find_min_regret(p, kl, losses, q, q_best, sup_key, sup_opp, sup_len, sup_stale, alloc_arms, alloc_len, owner):
     """Step 6 (findMinRegret): the candidate w (an arm with the fewest losses L) with the smallest
     sum_{i>j} r_ij q_ij, r_ij = (L_i + L_j - 2 Lmin) / (2 (K - 1)), first on ties; its allocation is
-    left in q_best.  With a single candidate the objective is not needed and is not computed.
+    left in q_best.  Returns (w, the candidate whose allocation q_best now holds for the next call: w, or -1).
     sup_key, sup_opp (K x K), sup_len (K,): the sorted superiors of each arm, a column rebuilt when
-    ``sup_stale`` (bool (K,)) says its inputs changed since it was built (all True: build every column)."""
+    ``sup_stale`` (bool (K,)) says its inputs changed since it was built (all True: build every column).
+    With a single candidate the objective is not needed and is not computed, and if it is ``owner`` (the
+    candidate of the previous call, whose allocation q_best, alloc_arms and alloc_len still hold), only the
+    columns ``sup_stale`` marks are redone (``_allocation``); with several, q_best is the best one's copy of q."""
     K = p.shape[0]
     l_min = np.min(losses)
     n_cand = 0
@@ -282,15 +348,16 @@ def find_min_regret(p, kl, losses, q, q_best, sup_key, sup_opp, sup_len, sup_sta
         n_cand += losses[i] == l_min
     if n_cand == 1:
         best = np.argmin(losses)
-        _allocation(p, kl, losses, l_min, best, q_best, sup_key, sup_opp, sup_len, sup_stale)
-        return best
+        _allocation(p, kl, losses, l_min, best, q_best, sup_key, sup_opp, sup_len, sup_stale, alloc_arms, alloc_len,
+                    best == owner)
+        return best, best
     scale = 2.0 * (K - 1)
     best = -1
     best_obj = 0.0
     for i1 in range(K):
         if losses[i1] != l_min:
             continue
-        _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len, sup_stale)
+        _allocation(p, kl, losses, l_min, i1, q, sup_key, sup_opp, sup_len, sup_stale, alloc_arms, alloc_len, False)
         objective = 0.0
         for i in range(1, K):
             for j in range(i):
@@ -300,7 +367,43 @@ def find_min_regret(p, kl, losses, q, q_best, sup_key, sup_opp, sup_len, sup_sta
             best = i1
             best_obj = objective
             copy_rows(q_best, q)
-    return best
+    return best, -1
+
+
+@njit(cache=True, inline="always")
+def underplayed(q, n, lam, i, j):
+    """Step 7's test of the pair (i > j): q_ij > 0 and q_ij > n_ij / lam."""
+    return q[i, j] > 0.0 and q[i, j] > n[i, j] / lam
+
+
+@njit(cache=True)
+def underplayed_kept(q, n, lam, i1, alloc_arms, alloc_len):
+    """The ids, ascending, of the pairs that pass ``underplayed`` when q is the allocation findMinRegret keeps for
+    its candidate i1 (``_allocation``).  Only row i1's pairs and the columns' recorded ones can be nonzero: while
+    they number at most 2K (late in a run, about K), only they are tested and the passing ones sorted; with more
+    (early in a run, when many columns allocate) every pair is scanned in order.  The same pairs either way."""
+    K = q.shape[0]
+    n_allocated = K + np.sum(alloc_len)
+    ids = np.empty(min(n_allocated, K * (K - 1) // 2), np.int64)
+    m = 0
+    if n_allocated > 2 * K:
+        for i in range(1, K):
+            for j in range(i):
+                if underplayed(q, n, lam, i, j):
+                    ids[m] = index_of_pair(i, j)
+                    m += 1
+        return ids[:m]
+    for j in range(K):
+        if j != i1 and underplayed(q, n, lam, max(i1, j), min(i1, j)):
+            ids[m] = index_of_pair(max(i1, j), min(i1, j))
+            m += 1
+    for i2 in range(K):
+        for a in range(alloc_len[i2]):
+            j = alloc_arms[i2, a]
+            if underplayed(q, n, lam, max(i2, j), min(i2, j)):
+                ids[m] = index_of_pair(max(i2, j), min(i2, j))
+                m += 1
+    return np.sort(ids[:m])
 
 
 @njit(cache=True)
@@ -313,8 +416,9 @@ def _add_next(pair, in_lr, ln, in_ln, counters):
 
 
 @njit(cache=True)
-def after_play(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, keys, items, allocation, best_allocation,
-               sorted_cost, sorted_arms, sorted_len, superior_cost, superior_arms, superior_len, superiors_stale,
+def after_play(comparisons, p_hat, kl_half, copeland_wins, losses, row_max_evidence, precheck, keys, items,
+               loss_evidence, loss_arms, loss_len, loss_stale, allocation, best_allocation, sorted_cost, sorted_arms,
+               sorted_len, superior_cost, superior_arms, superior_len, superiors_stale, allocated_arms, allocated_len,
                current_list, in_remaining, next_list, in_next, counters):
     """Steps 3-7 for the pair LC[q] played at slot ``counters.played_slot``, on the current statistics.
     Shared by ``select`` and ``skip``; the arguments are the ``ECWRMEDState`` fields of the same names
@@ -322,16 +426,22 @@ def after_play(comparisons, p_hat, kl_half, copeland_wins, losses, precheck, key
     K = comparisons.shape[0]
     n_pairs = K * (K - 1) // 2
     lam = max(1.0, math.log(counters.played_slot))
-    winner = confident_winner(comparisons, p_hat, kl_half, lam, copeland_wins, losses, precheck, keys, items,
-                              sorted_cost, sorted_arms, sorted_len)
+    winner = confident_winner(comparisons, p_hat, kl_half, lam, copeland_wins, losses, row_max_evidence, precheck,
+                              keys, items, loss_evidence, loss_arms, loss_len, loss_stale, sorted_cost, sorted_arms,
+                              sorted_len)
     in_remaining[counters.played_pair] = False
     if winner < 0:
-        winner = find_min_regret(p_hat, kl_half, losses, allocation, best_allocation,
-                                 superior_cost, superior_arms, superior_len, superiors_stale)
-        for i in range(1, K):
-            for j in range(i):
-                if best_allocation[i, j] > 0.0 and best_allocation[i, j] > comparisons[i, j] / lam:
-                    _add_next(index_of_pair(i, j), in_remaining, next_list, in_next, counters)
+        winner, counters.allocation_owner = find_min_regret(
+            p_hat, kl_half, losses, allocation, best_allocation, superior_cost, superior_arms, superior_len,
+            superiors_stale, allocated_arms, allocated_len, counters.allocation_owner)
+        if counters.allocation_owner >= 0:
+            for pair in underplayed_kept(best_allocation, comparisons, lam, winner, allocated_arms, allocated_len):
+                _add_next(pair, in_remaining, next_list, in_next, counters)
+        else:
+            for i in range(1, K):
+                for j in range(i):
+                    if underplayed(best_allocation, comparisons, lam, i, j):
+                        _add_next(index_of_pair(i, j), in_remaining, next_list, in_next, counters)
     _add_next(n_pairs + winner, in_remaining, next_list, in_next, counters)
     counters.position += 1
     if counters.position == counters.current_len:

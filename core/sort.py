@@ -1,4 +1,4 @@
-"""A small in-place sort for the short per-slot lists of ECW-RMED (docs/algorithms.md#ecw-rmed): no allocation."""
+"""Small in-place sorts for the short per-slot lists of ECW-RMED (docs/algorithms.md#ecw-rmed): no allocation."""
 
 from numba import njit
 
@@ -19,4 +19,16 @@ def insertion_sort_by_key(keys, items, m):
             items[b + 1] = items[b]
             b -= 1
         keys[b + 1] = key
+        items[b + 1] = item
+
+
+@njit(cache=True)
+def sort_ints(items, start, stop):
+    """Sort ``items[start:stop]`` (int64) ascending in place, by insertion: for the short runs of equal costs."""
+    for a in range(start + 1, stop):
+        item = items[a]
+        b = a - 1
+        while b >= start and items[b] > item:
+            items[b + 1] = items[b]
+            b -= 1
         items[b + 1] = item

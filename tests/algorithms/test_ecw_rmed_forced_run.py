@@ -46,8 +46,8 @@ NO_RNG = np.random.default_rng(0)  # ECW-RMED's select draws nothing
 @njit
 def small_plan(state, t, t_limit):
     """``plan`` with stretches of TEST_MIN_SLOTS slots or more."""
-    return plan_with(state.comparisons, state.wins, state.p_hat, state.alpha, state.beta, state.counters[0].pending,
-                     t, t_limit, TEST_MIN_SLOTS)
+    return plan_with(state.comparisons, state.wins, state.p_hat, state.row_min_count, state.row_min_gap, state.alpha,
+                     state.beta, state.counters[0].pending, t, t_limit, TEST_MIN_SLOTS)
 
 
 def trap_state():
@@ -146,7 +146,8 @@ def test_a_plan_is_forced_whatever_the_outcomes():
             for s in range(t, t + slots):
                 assert SPEC.select(walked, s, NO_RNG) == (i, j), (t, slots, s)
                 SPEC.update(walked, i, j, outcomes(s), s)
-        next_pair = forced_pair(walked.comparisons, walked.p_hat, t + slots, walked.alpha, walked.beta)
+        next_pair = forced_pair(walked.comparisons, walked.p_hat, walked.row_min_count, walked.row_min_gap, t + slots,
+                                walked.alpha, walked.beta)
         ended_by_count += next_pair >= 0 and next_pair < 2
         ended_at_limit += t + slots - 1 == t_limit
     assert ended_by_count > 0 and ended_at_limit > 0
@@ -154,7 +155,8 @@ def test_a_plan_is_forced_whatever_the_outcomes():
 
 def test_apply_is_that_many_updates():
     """``apply`` leaves the state as ``slots`` updates with the same number of wins in any order (the stale marks
-    aside, which it sets for every arm), and the runs that go on from the two states choose the same pairs."""
+    aside, which it sets for every arm, and the lists they keep), and the runs that go on from the two states choose
+    the same pairs."""
     state, t, _t_limit, (slots, i, j) = max(plans_along_runs(range(6), 20000), key=lambda found: found[3][0])
     rng = np.random.default_rng(5)
     outcomes = rng.random(slots) < 0.375
@@ -162,7 +164,8 @@ def test_apply_is_that_many_updates():
     apply(by_apply, i, j, int(outcomes.sum()), slots)
     for m, won in enumerate(outcomes):
         SPEC.update(by_updates, i, j, bool(won), t + m)
-    assert states_equal(by_apply, by_updates, skip_fields=("superiors_stale",)) and by_apply.superiors_stale.all()
+    assert states_equal(by_apply, by_updates, skip_fields=("superiors_stale", "loss_stale"))
+    assert by_apply.superiors_stale.all() and by_apply.loss_stale.all()
     for s in range(t + slots, t + slots + 5000):
         pair = SPEC.select(by_apply, s, NO_RNG)
         assert SPEC.select(by_updates, s, NO_RNG) == pair
@@ -171,7 +174,8 @@ def test_apply_is_that_many_updates():
         SPEC.update(by_updates, *pair, won, s)
     assert states_equal(by_apply, by_updates, skip_fields=("superiors_stale", "sorted_cost", "sorted_arms",
                                                            "sorted_len", "superior_cost", "superior_arms",
-                                                           "superior_len", "keys", "items", "allocation"))
+                                                           "superior_len", "keys", "items", "allocation",
+                                                           "loss_stale", "loss_evidence", "loss_arms", "loss_len"))
 
 
 def whole_run(seed, horizon, pair_runs):

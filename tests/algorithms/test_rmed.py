@@ -2,16 +2,26 @@
 states, the plain-Python transcriptions of tests/reference/ compared decision by decision, and seeded
 behaviour checks."""
 
+import math
 
 import numpy as np
 import pytest
 
 from dts_reproduction.algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
-from dts_reproduction.algorithms.ecw_rmed_steps import confident_winner, find_min_regret
+from dts_reproduction.algorithms.ecw_rmed_forced_run import apply as apply_forced_run
+from dts_reproduction.algorithms.ecw_rmed_steps import (
+    _sorted_losses,
+    confident_winner,
+    find_min_regret,
+    forced_pair,
+    precheck_fails,
+    underplayed,
+    underplayed_kept,
+)
 from dts_reproduction.algorithms.rmed import RMED1, RMED1_SPEC, RMED2_SPEC, divergence
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import log_grid, run_one
-from tests.reference.ecw_rmed import RefECW, ref_confident, ref_find_min_regret
+from tests.reference.ecw_rmed import RefECW, ref_confident, ref_find_min_regret, ref_row_summaries
 from tests.reference.kl import kl_clamped
 from tests.reference.pairs import pair_order
 from tests.reference.rmed import RefRMED
@@ -155,9 +165,12 @@ def _njit_checks(n, p, lam, precheck):
     sc = (p > 0.5).sum(axis=1).astype(np.int64)
     losses = (p > 0.5).sum(axis=0).astype(np.int64)
     scratch = (np.zeros(K), np.zeros(K, np.int64), np.zeros((K, K)), np.zeros((K, K), np.int64), np.zeros(K, np.int64))
-    conf = confident_winner(n, p, kl_m, lam, sc, losses, 0 if precheck else 1, *scratch)
+    loss_lists = (np.zeros((K, K)), np.zeros((K, K), np.int64), np.zeros(K, np.int64), np.ones(K, np.bool_))
+    conf = confident_winner(n, p, kl_m, lam, sc, losses, ref_row_summaries(n, p, kl_m)[2], 0 if precheck else 1,
+                            *scratch[:2], *loss_lists, *scratch[2:])
     q, q_best = np.zeros((K, K)), np.zeros((K, K))
-    w_hat = find_min_regret(p, kl_m, losses, q, q_best, *scratch[2:], np.ones(K, np.bool_))
+    w_hat, _ = find_min_regret(p, kl_m, losses, q, q_best, *scratch[2:], np.ones(K, np.bool_),
+                               np.zeros((K, K), np.int64), np.zeros(K, np.int64), -1)
     return conf, (w_hat, q_best)
 
 
@@ -211,6 +224,142 @@ def test_ecw_checks_match_reference_on_random_states(k_low, k_high, trials, bran
         assert w_hat == ref_w and np.array_equal(q, ref_q), f"trial {trial}"
         outcomes.add(conf >= 0)
     assert outcomes == branches  # the outcomes of the check that were exercised
+
+
+def _fresh_find_min_regret(state):
+    """findMinRegret on the state's statistics with fresh scratch: every column sorted anew, no kept allocation."""
+    K = state.comparisons.shape[0]
+    q_best = np.zeros((K, K))
+    w_hat, _ = find_min_regret(state.p_hat, state.kl_half, state.losses, np.zeros((K, K)), q_best, np.zeros((K, K)),
+                               np.zeros((K, K), np.int64), np.zeros(K, np.int64), np.ones(K, np.bool_),
+                               np.zeros((K, K), np.int64), np.zeros(K, np.int64), -1)
+    return w_hat, q_best
+
+
+def _ecw_update_sequences(trials=12, steps=150, seed=11):
+    """ECW-RMED states (K = 6 to 30, a narrow Condorcet winner, so that the candidates come and go) after every step
+    of random updates: 1 to 3 ``update`` calls of random pairs, and now and then a forced run's ``apply`` long enough
+    to turn its pair's winner round (the pair then moves from one column's allocation to the other's)."""
+    g = np.random.default_rng(seed)
+    for trial in range(trials):
+        K = int(g.integers(6, 31))
+        P = random_matrix(K, 100 + trial)
+        P[0, 1:] = g.uniform(0.52, 0.6, K - 1)
+        P[1:, 0] = 1 - P[0, 1:]
+        state = ECW_RMED_SPEC.make_state(K)
+        t = 1
+        for i, j in pair_order(K):
+            for _ in range(3):
+                ECW_RMED_SPEC.update(state, i, j, bool(g.random() < P[i, j]), t)
+                t += 1
+        for _ in range(steps):
+            for _ in range(int(g.integers(1, 4))):
+                i, j = g.choice(K, 2, replace=False)
+                ECW_RMED_SPEC.update(state, i, j, bool(g.random() < P[i, j]), t)
+                t += 1
+            if g.random() < 0.1:
+                i, j = g.choice(K, 2, replace=False)
+                slots = 4 * int(state.comparisons[i, j]) + 10
+                apply_forced_run(state, i, j, 0 if state.p_hat[i, j] > 0.5 else slots, slots)
+            yield f"trial {trial}, slot {t}", state
+
+
+def test_ecw_kept_allocation_equals_a_fresh_one():
+    """findMinRegret keeps the allocation of a single candidate from call to call and redoes only the columns that
+    ``update`` (or a forced run's ``apply``) marked stale: after every sequence of updates, winner changes, candidate
+    changes and forced runs, its q_best equals, bit for bit, the one computed from scratch on the same statistics;
+    and step 7 finds the underplayed pairs from the kept allocation's records as a scan of every pair does (by
+    the records when they are few, by that scan when they are many)."""
+    calls = {"kept": 0, "redone": 0, "multi": 0, "underplayed": 0, "sorted": 0, "scanned": 0}
+    for where, state in _ecw_update_sequences():
+        owner = int(state.counters[0]["allocation_owner"])
+        stale = int(state.superiors_stale.sum())
+        w_hat, state.counters[0]["allocation_owner"] = find_min_regret(
+            state.p_hat, state.kl_half, state.losses, state.allocation, state.best_allocation,
+            state.superior_cost, state.superior_arms, state.superior_len, state.superiors_stale,
+            state.allocated_arms, state.allocated_len, owner)
+        fresh_w, fresh_q = _fresh_find_min_regret(state)
+        assert w_hat == fresh_w and np.array_equal(state.best_allocation, fresh_q), where
+        single = (state.losses == state.losses.min()).sum() == 1
+        calls["multi" if not single else "kept" if owner == w_hat and stale < state.losses.size else "redone"] += 1
+        if single:  # step 7 on the kept allocation: the pairs that scanning every pair finds, in the same order
+            n, lower = state.comparisons, np.tril(fresh_q, -1)
+            for lam in np.quantile(n[lower > 0] / lower[lower > 0], [0.1, 0.5, 0.9]):
+                every = [r for r, (i, j) in enumerate(pair_order(n.shape[0])) if underplayed(fresh_q, n, lam, i, j)]
+                kept = underplayed_kept(state.best_allocation, n, lam, w_hat, state.allocated_arms, state.allocated_len)
+                assert list(kept) == every, where
+                calls["underplayed"] += 0 < len(every) < (lower > 0).sum()
+                calls["sorted" if state.allocated_len.sum() <= n.shape[0] else "scanned"] += 1
+    assert min(calls.values()) > 50, calls  # every path ran, and step 7 took some pairs and left others
+
+
+def _plain_sorted_losses(n, p, kl, lam, i2):
+    """Arm i2's losses (j, i2) as (cost n KLc / lam, j), by a stable sort on the cost of the list in j order."""
+    return sorted(((n[j, i2] * kl[j, i2] / lam, j) for j in range(n.shape[0]) if p[j, i2] > 0.5), key=lambda e: e[0])
+
+
+def _kept_sorted_losses(state, lam, i2):
+    """Arm i2's losses as ``_sorted_losses`` gives them from the lists the state keeps."""
+    K = state.comparisons.shape[0]
+    cost, arms, length = np.zeros(K), np.zeros(K, np.int64), np.full(K, -1)
+    _sorted_losses(state.comparisons, state.p_hat, state.kl_half, lam, i2, state.loss_evidence, state.loss_arms,
+                   state.loss_len, state.loss_stale, cost, arms, length)
+    return list(zip(cost[:length[i2]], arms[:length[i2]], strict=True))
+
+
+def test_ecw_kept_loss_lists_sort_as_a_fresh_sort():
+    """The confidence test's losses of each arm, kept sorted by evidence n KLc from call to call and divided by lam
+    (``_sorted_losses``), come in the order of a fresh stable sort by cost: along update sequences, at several lam;
+    and where two evidences round to the same cost (an arm of the larger evidence first in j order), by j."""
+    calls = 0
+    for where, state in _ecw_update_sequences(trials=4, steps=60, seed=13):
+        for lam in (1.0, 2.5, 36.7):
+            for i2 in range(state.comparisons.shape[0]):
+                assert _kept_sorted_losses(state, lam, i2) == _plain_sorted_losses(
+                    state.comparisons, state.p_hat, state.kl_half, lam, i2), (where, lam, i2)
+                calls += 1
+    assert calls > 1000
+    state = ECW_RMED_SPEC.make_state(4)
+    larger, smaller = np.nextafter(1.5, 2.0), 1.5  # 1.5 / 36.7 and its neighbour's quotient round alike
+    assert larger / 36.7 == smaller / 36.7
+    for j, evidence in ((1, larger), (2, smaller), (3, 1.0)):
+        state.comparisons[j, 0] = state.comparisons[0, j] = 1.0
+        state.kl_half[j, 0] = state.kl_half[0, j] = evidence
+        state.p_hat[j, 0], state.p_hat[0, j] = 0.75, 0.25
+    kept = _kept_sorted_losses(state, 36.7, 0)
+    assert [j for _, j in kept] == [3, 1, 2] == [j for _, j in _plain_sorted_losses(state.comparisons, state.p_hat,
+                                                                                  state.kl_half, 36.7, 0)]
+    assert list(state.loss_arms[0, :3]) == [3, 2, 1]  # kept by evidence: the division made the tie
+
+
+def test_ecw_row_summaries_follow_the_statistics():
+    """The row summaries that step 1 and the as-run pre-check read (``summarise_row``) equal the plain ones of the
+    statistics after every update and forced run; and on them, ``forced_pair`` and ``precheck_fails`` give what
+    testing every pair gives, with thresholds at the rows' own extremes (where the answer changes) and away from
+    them."""
+    checked = {"forced": 0, "none forced": 0, "fails": 0, "passes": 0}
+    for where, state in _ecw_update_sequences(trials=4, steps=60, seed=12):
+        n, p, kl = state.comparisons, state.p_hat, state.kl_half
+        summaries = ref_row_summaries(n, p, kl)
+        for name, kept in zip(("row_min_count", "row_min_gap", "row_max_evidence"), summaries, strict=True):
+            assert np.array_equal(getattr(state, name), kept), (where, name)
+        pairs = pair_order(n.shape[0])
+        counts, gaps = np.unique(summaries[0][1:]), np.unique(summaries[1][1:])
+        for t in (3, 300, 10**6, 10**12):
+            root, damp = math.sqrt(math.log(t)), max(1.0, math.log(max(1.0, math.log(t))))
+            for alpha, beta in ((3.0, 0.01), (0.01, 1e-9), (counts[len(counts) // 2] / root, 1e-9),
+                                (0.01, gaps[len(gaps) // 2] * damp)):
+                need_n, need_gap = alpha * math.sqrt(math.log(t)), beta / max(1.0, math.log(max(1.0, math.log(t))))
+                first = next((r for r, (i, j) in enumerate(pairs) if n[i, j] < need_n or abs(p[i, j] - 0.5) < need_gap),
+                             -1)
+                assert forced_pair(n, p, state.row_min_count, state.row_min_gap, t, alpha, beta) == first, where
+                checked["none forced" if first < 0 else "forced"] += 1
+        for lam in np.unique(summaries[2][summaries[2] > 0.0])[::7]:
+            for at in (np.nextafter(lam, 0.0), lam, np.nextafter(lam, np.inf)):
+                fails = any(n[i, j] * kl[i, j] / at > 1.0 for i, j in pairs)
+                assert precheck_fails(state.row_max_evidence, at) == fails, where
+                checked["fails" if fails else "passes"] += 1
+    assert min(checked.values()) > 20, checked
 
 
 @pytest.mark.parametrize("precheck", ["as-run", "none"])

@@ -47,6 +47,16 @@ def ref_confident(n, p, lam, precheck):
     return -1
 
 
+def ref_row_summaries(n, p, kl):
+    """Per row i, over its pairs (i, j), j < i: the fewest comparisons n_ij, the smallest |p_ij - 1/2| and the largest
+    n_ij KLc(p_ij, 1/2) (inf, inf and -inf in row 0, which has no pair)."""
+    K = n.shape[0]
+    below = [list(range(i)) for i in range(K)]
+    return (np.array([min((n[i, j] for j in below[i]), default=math.inf) for i in range(K)]),
+            np.array([min((abs(p[i, j] - 0.5) for j in below[i]), default=math.inf) for i in range(K)]),
+            np.array([max((n[i, j] * kl[i, j] for j in below[i]), default=-math.inf) for i in range(K)]))
+
+
 def ref_find_min_regret(p):
     """ECW-RMED's findMinRegret (docs/algorithms.md#ecw-rmed) literally; returns (w_hat, q_hat) with q symmetric."""
     K = p.shape[0]
