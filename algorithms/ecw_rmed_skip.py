@@ -11,11 +11,9 @@ from dts_reproduction.algorithms.ecw_rmed_steps import (
     copeland_losses,
     forced_pair,
     precheck_fails,
-    underplayed,
-    underplayed_kept,
+    underplayed_pairs,
     winner_passes,
 )
-from dts_reproduction.core.pairs import index_of_pair
 from dts_reproduction.core.skipping import record_self_run
 
 
@@ -27,9 +25,8 @@ def _run_signature(comparisons, p_hat, kl_half, copeland_wins, losses, row_min_c
     out[0] = no forced pair (step 1 at s); out[1] = the as-run pre-check fails, and out[2 + i] = winner
     i passes ``winner_passes`` (i an empirical Copeland winner), both with the lambda = max(1, ln(s - 1))
     of steps 3-7 for slot s - 1; if ``with_pairs``, out[2 + K + id] = q_best_ij > n_ij / lambda for the
-    pairs (i > j, pair id) findMinRegret allocates (``underplayed``; only the kept allocation's pairs when it
-    keeps one, ``underplayed_kept``).  Each answer is monotone in s: the thresholds
-    alpha sqrt(ln s) and beta / max(1, ln ln s) move one way, every cost n KLc / lambda only falls, and
+    pairs (i > j, pair id) findMinRegret allocates (``underplayed_pairs``).  Each answer is monotone in s: the
+    thresholds alpha sqrt(ln s) and beta / max(1, ln ln s) move one way, every cost n KLc / lambda only falls, and
     the sorted order of the costs does not depend on lambda (up to two costs closer than rounding, which
     could tie at one lambda and not at another), so ``out`` equals its value at the run's first slot up
     to the first slot at which one test flips, and differs after it.  out: bool (2 + K + K(K-1)/2,); q_best: the
@@ -46,13 +43,9 @@ def _run_signature(comparisons, p_hat, kl_half, copeland_wins, losses, row_min_c
         out[2 + i1] = K - 1 - copeland_wins[i1] == loss1 and winner_passes(
             comparisons, p_hat, kl_half, lam, losses, i1, loss1, loss2, keys, items, loss_evidence, loss_arms,
             loss_len, loss_stale, sorted_cost, sorted_arms, sorted_len)
-    if with_pairs and owner >= 0:
-        for pair in underplayed_kept(q_best, comparisons, lam, owner, allocated_arms, allocated_len):
+    if with_pairs:
+        for pair in underplayed_pairs(q_best, comparisons, lam, owner, allocated_arms, allocated_len):
             out[2 + K + pair] = True
-    elif with_pairs:
-        for i in range(1, K):
-            for j in range(i):
-                out[2 + K + index_of_pair(i, j)] = underplayed(q_best, comparisons, lam, i, j)
 
 
 @njit(cache=True)

@@ -377,16 +377,17 @@ def underplayed(q, n, lam, i, j):
 
 
 @njit(cache=True)
-def underplayed_kept(q, n, lam, i1, alloc_arms, alloc_len):
-    """The ids, ascending, of the pairs that pass ``underplayed`` when q is the allocation findMinRegret keeps for
-    its candidate i1 (``_allocation``).  Only row i1's pairs and the columns' recorded ones can be nonzero: while
-    they number at most 2K (late in a run, about K), only they are tested and the passing ones sorted; with more
-    (early in a run, when many columns allocate) every pair is scanned in order.  The same pairs either way."""
+def underplayed_pairs(q, n, lam, i1, alloc_arms, alloc_len):
+    """The ids, ascending, of the pairs that pass ``underplayed`` (step 7).  i1 >= 0: q is the allocation
+    findMinRegret keeps for its candidate i1 (``_allocation``), whose only nonzero pairs are row i1's and the
+    columns' recorded ones: while they number at most 2K (late in a run, about K), only they are tested and the
+    passing ones sorted.  Otherwise (i1 = -1: no kept allocation; or more pairs, early in a run) every pair is
+    scanned in order.  The same pairs either way."""
     K = q.shape[0]
     n_allocated = K + np.sum(alloc_len)
-    ids = np.empty(min(n_allocated, K * (K - 1) // 2), np.int64)
+    ids = np.empty(K * (K - 1) // 2 if i1 < 0 else min(n_allocated, K * (K - 1) // 2), np.int64)
     m = 0
-    if n_allocated > 2 * K:
+    if i1 < 0 or n_allocated > 2 * K:
         for i in range(1, K):
             for j in range(i):
                 if underplayed(q, n, lam, i, j):
@@ -434,14 +435,9 @@ def after_play(comparisons, p_hat, kl_half, copeland_wins, losses, row_max_evide
         winner, counters.allocation_owner = find_min_regret(
             p_hat, kl_half, losses, allocation, best_allocation, superior_cost, superior_arms, superior_len,
             superiors_stale, allocated_arms, allocated_len, counters.allocation_owner)
-        if counters.allocation_owner >= 0:
-            for pair in underplayed_kept(best_allocation, comparisons, lam, winner, allocated_arms, allocated_len):
-                _add_next(pair, in_remaining, next_list, in_next, counters)
-        else:
-            for i in range(1, K):
-                for j in range(i):
-                    if underplayed(best_allocation, comparisons, lam, i, j):
-                        _add_next(index_of_pair(i, j), in_remaining, next_list, in_next, counters)
+        for pair in underplayed_pairs(best_allocation, comparisons, lam, counters.allocation_owner, allocated_arms,
+                                      allocated_len):
+            _add_next(pair, in_remaining, next_list, in_next, counters)
     _add_next(n_pairs + winner, in_remaining, next_list, in_next, counters)
     counters.position += 1
     if counters.position == counters.current_len:

@@ -16,7 +16,7 @@ from dts_reproduction.algorithms.ecw_rmed_steps import (
     forced_pair,
     precheck_fails,
     underplayed,
-    underplayed_kept,
+    underplayed_pairs,
 )
 from dts_reproduction.algorithms.rmed import RMED1, RMED1_SPEC, RMED2_SPEC, divergence
 from dts_reproduction.data import load_dataset
@@ -286,8 +286,11 @@ def test_ecw_kept_allocation_equals_a_fresh_one():
             n, lower = state.comparisons, np.tril(fresh_q, -1)
             for lam in np.quantile(n[lower > 0] / lower[lower > 0], [0.1, 0.5, 0.9]):
                 every = [r for r, (i, j) in enumerate(pair_order(n.shape[0])) if underplayed(fresh_q, n, lam, i, j)]
-                kept = underplayed_kept(state.best_allocation, n, lam, w_hat, state.allocated_arms, state.allocated_len)
+                kept = underplayed_pairs(state.best_allocation, n, lam, w_hat, state.allocated_arms,
+                                         state.allocated_len)
                 assert list(kept) == every, where
+                scanned = underplayed_pairs(fresh_q, n, lam, -1, state.allocated_arms, state.allocated_len)
+                assert list(scanned) == every, where
                 calls["underplayed"] += 0 < len(every) < (lower > 0).sum()
                 calls["sorted" if state.allocated_len.sum() <= n.shape[0] else "scanned"] += 1
     assert min(calls.values()) > 50, calls  # every path ran, and step 7 took some pairs and left others
