@@ -250,7 +250,8 @@ def panel_claims(key: str, title: str, curves, bounds, condorcet: bool) -> list[
     site = pc.panel_site(NAME, "Asymptotic", key, title)
     r = by_name(curves)
     logarithmic = {name: untrapped(res) for name, res in r.items()}
-    rows = [pc.c5_same_slope_lower_constant(site, logarithmic),
+    linear_lines = {name: (int(trapped(res).sum()), res.final.size) for name, res in r.items() if linear(res)}
+    rows = [pc.c5_same_slope_lower_constant(site, logarithmic, linear_lines),
             reaches("A1", site, r, "dts", bounds, title, 0, "C"),
             reaches("A2", site.curve("rmed2", "RMED2"), r, "rmed2", bounds, title, 0, "C"),
             reaches("A2", site.curve(RMED2_PAPER.tag, RMED2_PAPER.tag), r, RMED2_PAPER.tag, bounds, title, 0, "C")]
@@ -344,19 +345,29 @@ def curve_look(result) -> dict:
 
 def ratio_figure(table: pd.DataFrame, stem) -> None:
     """``<stem>_ratio.png``: per Condorcet matrix (rows), each algorithm's last-decade slope over C (x, log scale),
-    with C_w / C marked: where the slopes sit against the bound at the largest horizon."""
+    with C_w / C marked: where the slopes sit against the bound at the largest horizon.  A linear line (no slope) is
+    an arrow at the right edge, named with its trapped runs."""
     setup_theme()
     condorcet = table[table["winner_constant"].notna() & (table["runs"] > 0)]
     panels = list(dict.fromkeys(condorcet["panel"]))
     fig, ax = plt.subplots(figsize=(8.5, 0.45 * len(panels) + 1.4))
     labels = list(dict.fromkeys(condorcet["label"]))
+    looks = {}
     for k, label in enumerate(labels):
         part = condorcet[condorcet["label"] == label]
         name = part["algorithm"].iloc[0]
         spec = get_algorithm(TAGGED.get(name, name))
-        look = {"color": spec.color, "marker": spec.marker, **TAGGED_LOOKS.get(name, {})}
+        looks[label] = {"color": spec.color, "marker": spec.marker, **TAGGED_LOOKS.get(name, {})}
         y = [panels.index(p) + (k - len(labels) / 2) * 0.06 for p in part["panel"]]
-        ax.scatter(part["slope_over_bound"], y, color=look["color"], marker=look["marker"], s=22, label=label)
+        ax.scatter(part["slope_over_bound"], y, color=looks[label]["color"], marker=looks[label]["marker"], s=22,
+                   label=label)
+    edge = RATIO_TICKS[-1]
+    for row in condorcet[condorcet["slope_over_bound"].isna()].itertuples():
+        k = panels.index(row.panel)
+        ax.scatter([edge], [k], color=looks[row.label]["color"], marker=">", s=30, clip_on=False)
+        ax.annotate(f"{row.label}: regret linear in {row.trapped_runs} of {row.runs + row.trapped_runs} runs",
+                    (edge, k), xytext=(-7, 0), textcoords="offset points", ha="right", va="center", fontsize=7,
+                    color="0.2")
     for k, panel in enumerate(panels):
         ratio = condorcet[condorcet["panel"] == panel]["slope_over_winner_constant"]
         winner_over_bound = (condorcet[condorcet["panel"] == panel]["slope_over_bound"] / ratio).iloc[0]
@@ -390,7 +401,7 @@ def build(args) -> None:
     pairs_path = stem.with_name(f"{NAME}_pairs.csv")
     write_table(costliest_pair_rows(PANELS, results, pd.read_csv(pairs_path) if pairs_path.is_file() else None),
                 pairs_path)
-    write_table(forced_band_rows(PANELS, args), stem.with_name(f"{NAME}_forced_band.csv"))
+    write_table(forced_band_rows(PANELS, args, results), stem.with_name(f"{NAME}_forced_band.csv"))
     print_table(table[["panel", "label", "runs", "trapped_runs", "slope_last_decade", "lower_bound_slope",
                        "winner_constant", "slope_limit"]])
     claim_rows = [row for panel, (title, curves) in zip(PANELS, results, strict=True)

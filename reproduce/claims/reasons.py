@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC, ELIMINATION, FIG1, FIG2, FIG3, FIG4, LARGE_SCALE
 from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
@@ -26,6 +27,7 @@ from dts_reproduction.reproduce.claims.verdict import (
 )
 from dts_reproduction.reproduce.config.paper import LONG_SUFFIX
 from dts_reproduction.reproduce.config.scale import power_of_ten
+from dts_reproduction.reproduce.studies.forced_band import band_at
 
 # The categories, in the order the report's summary lists them: first where the paper and its data disagree.
 CONCEDED = "the paper's own text concedes it"
@@ -39,8 +41,9 @@ STILL_EXPLORING = "a horizon at which D-TS is still exploring"
 PARTNER = "the winner is not every arm's optimal partner"
 RMED2_SIGN = "the authors' RMED2 reverses the sign of its partner score"
 FROM_BELOW = "the slope approaches its limit from below"
+FORCED_BAND = "ECW-RMED's forced exploration holds a run on one pair"
 CATEGORIES = (DATA_VS_TEXT, CONCEDED, HEAVY_TAIL, OPEN_SETTING, NOISE, WORD_AS_FACTOR, LATER_CLAIM, STILL_EXPLORING,
-              PARTNER, RMED2_SIGN, FROM_BELOW)
+              PARTNER, RMED2_SIGN, FROM_BELOW, FORCED_BAND)
 
 VERDICTS_DOC = "docs/verdicts.md"
 FACTOR_DOC = f"{VERDICTS_DOC}#reading-words-as-factors"
@@ -52,6 +55,7 @@ SUSHI_DOC = f"{VERDICTS_DOC}#sushi-ecw-rmed-far-above-rmed1"
 MERGE_DOC = f"{VERDICTS_DOC}#mergedts-against-an-exact-d-ts"
 NO_WINNER_DOC = f"{VERDICTS_DOC}#the-merge-algorithms-without-a-condorcet-winner"
 ASYMPTOTIC_DOC = "docs/asymptotic.md#why-the-slopes-stay-above-c"
+FORCED_BAND_DOC = "docs/asymptotic.md#ecw-rmed-trapped-by-forced-exploration"
 # A MergeDTS regret whose runs' standard deviation exceeds this multiple of its mean is called widely spread in
 # its L1 reason (a few runs carry the mean: the tuned MergeDTS on Informational-CDC at T = 1e8).
 WIDE_SPREAD = 1.0
@@ -357,10 +361,26 @@ def ecw_rmed_slope(panel: str) -> Reason:
     return Reason(DATA_VS_TEXT, SUSHI_DOC, text)
 
 
+def ecw_rmed_trapped(panel: str) -> Reason:
+    """C5 at T = 2**53 where ECW-RMED's line is linear: most of its runs are held by a pair inside step 1's band."""
+    def text(n: Numbers) -> str:
+        """ECW-RMED's trapped runs, the band, and D-TS's slope against C_w."""
+        ecw = asymptotic_row(n, panel, "ecw_rmed")
+        held, runs = int(ecw["trapped_runs"]), int(ecw["trapped_runs"] + ecw["runs"])
+        return (f"ECW-RMED's regret grows linearly in {held} of {runs} runs: its step 1 compares any pair with "
+                f"p-hat within 1/2 +- beta / ln ln t, still +- {band_at(MAX_EXACT_HORIZON):.2g} at 2^53, and this "
+                "matrix has pairs of two non-winners that close to 1/2; a run that has compared one of them often "
+                "enough plays it at almost every slot from then on. In theory the band shrinks to 0 and ECW-RMED is "
+                f"logarithmic; at every horizon a computer reaches, most runs are not. "
+                f"{slope_against_bounds(n, panel, 'dts')}: of a lower order than ECW-RMED's regret")
+    return Reason(FORCED_BAND, FORCED_BAND_DOC, text)
+
+
 SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
 # The asymptotic study's panels (Panel.key) whose rows need each kind of reason (reproduce/asymptotic.py).
 CONSTANT_FACTOR_PANELS = ("strong_borda", "arxiv", "mslr5_condorcet", "mslr16_condorcet", "mslr32_condorcet")
 PARTNER_PANELS = ("cyclic", "strong_borda")
+FORCED_BAND_PANELS = ("mslr135_informational_cdc",)
 RMED2_SIGN_PANELS = ("cyclic", "strong_borda", "sushi", "mslr32_condorcet", "mslr136_perfect",
                      "mslr136_navigational", "mslr135_informational_cdc")
 FROM_BELOW_PANELS = ("cyclic", "strong_borda", "arxiv", "sushi", "mslr5_condorcet", "mslr16_condorcet",
@@ -424,6 +444,7 @@ REASONS: dict[tuple[str, str], Reason] = {
     **{("A4", site(ASYMPTOTIC, panel)): from_below(panel) for panel in FROM_BELOW_PANELS},
     ("C5", site(ASYMPTOTIC, "cyclic")): constant_swamped("cyclic"),
     ("C5", site(ASYMPTOTIC, "sushi")): ecw_rmed_slope("sushi"),
+    **{("C5", site(ASYMPTOTIC, panel)): ecw_rmed_trapped(panel) for panel in FORCED_BAND_PANELS},
     **{("C5", site(ASYMPTOTIC, panel)): order_and_factor(ASYMPTOTIC, panel, "rmed1", "dts", "much smaller constant")
        for panel in CONSTANT_FACTOR_PANELS},
 }

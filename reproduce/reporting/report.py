@@ -390,8 +390,8 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
     Condorcet matrix C, C_w, the arms whose optimal partner is not the winner, and each algorithm's last-decade slope
     with its ratio to C; trapped runs counted), ``allocation`` (regret per ln T by kind of pair) and
     ``asymptotic_cost`` (the CPU hours of the lines without a Condorcet winner, and at T = 1e10), ``forced_band``
-    (per matrix, the pairs ECW-RMED's forced exploration can hold for good), ``oracle`` (``oracle_rows``) and
-    ``noncondorcet_pairs`` (``pair_rows_shown``)."""
+    (per matrix, the pairs ECW-RMED's forced exploration can hold for good, and whether they hold its trapped runs),
+    ``oracle`` (``oracle_rows``) and ``noncondorcet_pairs`` (``pair_rows_shown``)."""
     final, allocation = (read_table(folder / f"{ASYMPTOTIC}{suffix}") for suffix in ("_final.csv", "_allocation.csv"))
     rows = []
     for panel, part in final[final["winner_constant"].notna()].groupby("panel", sort=False):
@@ -431,7 +431,11 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
     band = read_table(folder / f"{ASYMPTOTIC}_forced_band.csv")
     band = band.assign(band=band["band"].map(lambda v: f"{v:.4g}"),
                        winner_smallest_gap=band["winner_smallest_gap"].map(lambda v: f"{v:.3g}" if v == v else ""),
-                       with_winner=band["with_winner"].map(lambda v: f"{v:.0f}" if v == v else ""))
+                       with_winner=band["with_winner"].map(lambda v: f"{v:.0f}" if v == v else ""),
+                       ecw_rmed_runs=band["ecw_rmed_runs"].map(lambda v: f"{v:.0f}" if v == v else "not computed yet"),
+                       **{column: band[column].map(lambda v: f"{v:.0f}" if v == v else "")
+                          for column in ("ecw_rmed_trapped", "held_by_a_band_pair")},
+                       largest_cost_mismatch=band["largest_cost_mismatch"].map(lambda v: f"{v:.2g}" if v == v else ""))
     return {"asymptotic_cost": markdown_table(cost),
             "forced_band": markdown_table(band.drop(columns=["dataset"])),
             "oracle": markdown_table(oracle_rows(final)),

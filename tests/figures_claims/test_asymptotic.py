@@ -7,6 +7,7 @@ import math
 from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from dts_reproduction.data import load_dataset
@@ -243,7 +244,7 @@ def test_forced_band_rows_count_the_pairs_inside_the_band():
     from dts_reproduction.reproduce.studies.forced_band import forced_band_rows
 
     args = SimpleNamespace(horizon=2**53, quick=False, horizon_given=False)
-    rows = forced_band_rows(PANELS, args).set_index("dataset")
+    rows = forced_band_rows(PANELS, args, [(panel.title, []) for panel in PANELS]).set_index("dataset")
     for dataset_name in ("sushi", "mslr136_perfect", "mslr5_noncondorcet"):
         P = load_dataset(dataset_name).P
         row = rows.loc[dataset_name]
@@ -257,6 +258,67 @@ def test_forced_band_rows_count_the_pairs_inside_the_band():
     assert small.loc[["arxiv", "sushi"], "exact_ties"].tolist() == [1, 1]
     large = rows[rows["K"] > 100]
     assert (large["with_winner"] == 0).all() and (large["pairs_in_band"] > 100).all()
+    assert rows["ecw_rmed_runs"].isna().all()
+
+
+def test_a_trapped_run_is_held_by_a_band_pair_when_it_pays_that_pair_s_cost_per_slot():
+    """Over its last decade a run forced to one pair pays that pair's Copeland cost r_ij at every slot: a trapped
+    run at 0.03 a slot is held by a band pair of cost 0.03, one at 0.0301 (0.3 % off) by none, and a logarithmic
+    run is not counted."""
+    from dts_reproduction.reproduce.studies.forced_band import COST_MATCH, band_pair_runs
+
+    horizon = 10**8
+    t = log_grid(horizon).astype(float)
+    held, missed, logarithmic = 3 * np.log(t) + 0.03 * t, 3 * np.log(t) + 0.0301 * t, 300 * np.log(t)
+    counts = band_pair_runs(fake_result([held, missed, logarithmic], horizon), np.array([0.03, 0.05]))
+    assert (counts["ecw_rmed_runs"], counts["ecw_rmed_trapped"], counts["held_by_a_band_pair"]) == (3, 2, 1)
+    assert counts["largest_cost_mismatch"] == pytest.approx(0.0001 / 0.03, rel=0.01)
+    alone = band_pair_runs(fake_result([held, logarithmic], horizon), np.array([0.03]))
+    assert alone["held_by_a_band_pair"] == 1 and alone["largest_cost_mismatch"] < COST_MATCH
+    none = band_pair_runs(fake_result([logarithmic], horizon), np.array([0.03]))
+    assert none["ecw_rmed_trapped"] == 0 and math.isnan(none["largest_cost_mismatch"])
+
+
+def test_every_committed_trapped_ecw_rmed_run_is_held_by_a_pair_inside_the_band():
+    """docs/asymptotic.md says so of the stored runs: every trapped ECW-RMED run of the study spends its last decade
+    at the cost per slot of one pair inside step 1's band."""
+    from dts_reproduction.reproduce.harness.paths import FIGURES
+
+    table = pd.read_csv(FIGURES / "asymptotic_forced_band.csv")
+    stored = table[table["ecw_rmed_runs"].notna()]
+    assert (stored["ecw_rmed_trapped"] > 0).any()
+    assert (stored["held_by_a_band_pair"] == stored["ecw_rmed_trapped"]).all()
+
+
+def c5_panel(ecw_rmed_trapped: int):
+    """The curves C5 reads at T = 1e8, three noisy runs each: D-TS and D-TS+ at 300 ln t, RMED1 and the logarithmic
+    ECW-RMED runs at the same slope with 5000 more regret, and ``ecw_rmed_trapped`` ECW-RMED runs linear in t."""
+    from dataclasses import replace
+
+    horizon = 10**8
+    t = log_grid(horizon).astype(float)
+    rng = np.random.default_rng(3)
+
+    def line(name, curves):
+        """A LineResult named ``name`` of ``curves`` with run-to-run noise in its slope."""
+        noisy = [curve * rng.uniform(0.97, 1.03) for curve in curves]
+        return replace(fake_result(noisy, horizon), line=Line("cyclic", name, horizon, len(curves)), label=name)
+
+    low, high = 300 * np.log(t), 300 * np.log(t) + 5000
+    ecw = [high + 0.01 * t] * ecw_rmed_trapped + [high] * (3 - ecw_rmed_trapped)
+    return [line("dts", [low] * 3), line("dts_plus", [low] * 3), line("rmed1", [high] * 3), line("ecw_rmed", ecw)]
+
+
+@pytest.mark.parametrize("ecw_rmed_trapped, verdict", [(0, "holds"), (1, "holds"), (2, "FAILS")])
+def test_c5_fails_against_a_linear_line_and_shows_its_logarithmic_runs(ecw_rmed_trapped, verdict):
+    """C5's "about the same slope" against a line most of whose runs are trapped (``decades.linear``): it has no
+    slope, so the row fails and names its trapped runs; a minority of trapped runs is left out of the slope (the
+    remaining runs hold the claim)."""
+    bounds = {"(a)": (5.0, "Condorcet", 6.0)}
+    rows = asymptotic.panel_claims("cyclic", "(a)", c5_panel(ecw_rmed_trapped), bounds, condorcet=True)
+    row = next(row for row in rows if row["claim"] == "C5")
+    assert row["verdict"] == verdict
+    assert ("ecw_rmed's regret is linear in 2 of 3 runs" in row["measured"]) == (verdict == "FAILS")
 
 
 def test_flipping_a_pair_keeps_a_winner_or_not():
