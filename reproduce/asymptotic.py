@@ -250,8 +250,9 @@ def panel_claims(key: str, title: str, curves, bounds, condorcet: bool) -> list[
     site = pc.panel_site(NAME, "Asymptotic", key, title)
     r = by_name(curves)
     logarithmic = {name: untrapped(res) for name, res in r.items()}
-    linear_lines = {name: (int(trapped(res).sum()), res.final.size) for name, res in r.items() if linear(res)}
-    rows = [pc.c5_same_slope_lower_constant(site, logarithmic, linear_lines),
+    left_out = {name: pc.TrappedRuns(int(trapped(res).sum()), res.final.size, linear(res)) for name, res in r.items()
+                if trapped(res).any()}
+    rows = [pc.c5_same_slope_lower_constant(site, logarithmic, left_out),
             reaches("A1", site, r, "dts", bounds, title, 0, "C"),
             reaches("A2", site.curve("rmed2", "RMED2"), r, "rmed2", bounds, title, 0, "C"),
             reaches("A2", site.curve(RMED2_PAPER.tag, RMED2_PAPER.tag), r, RMED2_PAPER.tag, bounds, title, 0, "C")]

@@ -8,6 +8,8 @@ the figure's script.  Each claim is defined in ``reproduce/claims/registry.py``;
 comparison computed, with the threshold that makes the paper's words a computation.
 """
 
+from typing import NamedTuple
+
 from dts_reproduction.reproduce.claims.verdict import (
     ASYMPTOTIC_SPAN,
     CLEAR_FACTOR,
@@ -90,27 +92,37 @@ def c4_rcs_beats_rucb_ccb(site, r):
                    "gain over RCS", check)
 
 
-def c5_same_slope_lower_constant(site, r, linear=None):
+class TrappedRuns(NamedTuple):
+    """Of a line of the asymptotic study: its runs whose regret grows linearly (``reproduce.studies.decades.trapped``),
+    all its runs, and whether that makes the line linear (``decades.linear``: it then has no slope)."""
+
+    trapped: int
+    runs: int
+    linear: bool
+
+
+def c5_same_slope_lower_constant(site, r, trapped=None):
     """C5 (Sec. 5.1): against RMED1 and ECW-RMED, D-TS and D-TS+ have about the same slope in ln t but a much
-    smaller constant (lower R(T)).  ``linear`` (the asymptotic study) maps the name of a line whose regret is
-    linear in most runs (``reproduce.studies.decades.linear``) to (its trapped runs, all its runs), and ``r`` then
-    holds the logarithmic runs of every line: a linear line has no slope to be about another's, so the slope half of
-    every comparison it is in FAILS, and the row shows what its few logarithmic runs do."""
-    linear = linear or {}
+    smaller constant (lower R(T)).  ``trapped`` (the asymptotic study) maps the name of a line with trapped runs to
+    its ``TrappedRuns``, and ``r`` then holds the logarithmic runs of every line: the row names the trapped runs it
+    leaves out, and a linear line has no slope to be about another's, so the slope half of every comparison it is
+    in FAILS (the row shows what its few logarithmic runs do)."""
+    trapped = trapped or {}
+    linear = {name for name, runs in trapped.items() if runs.linear}
 
     def check():
         """(text, verdict) of C5 on the curves ``r``, as ``checked`` takes it."""
         need(r, "rmed1", "ecw_rmed", *DTS_FAMILY)
         slopes = {name: log_slope(r[name], span=ASYMPTOTIC_SPAN) for name in (*DTS_FAMILY, "rmed1", "ecw_rmed")}
-        verdict = worst(*(worst(FAILS if {d, b} & linear.keys() else within_factor(slopes[d], slopes[b],
-                                                                                    COMPARABLE_FACTOR),
+        verdict = worst(*(worst(FAILS if {d, b} & linear else within_factor(slopes[d], slopes[b], COMPARABLE_FACTOR),
                                 above(final(r[b]), final(r[d]), CLEAR_FACTOR))
                           for d in DTS_FAMILY for b in ("rmed1", "ecw_rmed")))
         shown = ", ".join(f"{r[k].label} {v}" for k, v in slopes.items())
         finals = ", ".join(f"{r[k].label} {final(r[k])}" for k in slopes)
-        trapped = "".join(f"{r[k].label}'s regret is linear in {n} of {runs} runs, so it has no slope (below: its "
-                          f"{runs - n} logarithmic runs); " for k, (n, runs) in linear.items() if k in slopes)
-        return f"{trapped}slopes per ln t over the last half decade: {shown}; R(T): {finals}", verdict
+        left_out = "".join(f"{r[k].label}'s regret is linear in {t.trapped} of {t.runs} runs, "
+                           f"{'so it has no slope' if t.linear else 'left out'} (below: its logarithmic runs only); "
+                           for k, t in trapped.items() if k in slopes)
+        return f"{left_out}slopes per ln t over the last half decade: {shown}; R(T): {finals}", verdict
     return checked("C5", site, f"slope within x{COMPARABLE_FACTOR:g} of RMED1's and ECW-RMED's, R(T) "
                    f"x{CLEAR_FACTOR:g} lower", check)
 
