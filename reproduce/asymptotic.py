@@ -75,6 +75,7 @@ from dts_reproduction.reproduce.studies.experiment import (
     with_lower_bounds,
 )
 from dts_reproduction.reproduce.studies.forced_band import forced_band_rows
+from dts_reproduction.reproduce.studies.forced_sweeps import sweep_rows
 from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
 from dts_reproduction.reproduce.studies.pair_costs import costliest_pair_rows, resimulated_comparisons
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, pair_regrets, winner_constant
@@ -403,6 +404,7 @@ def build(args) -> None:
     write_table(costliest_pair_rows(PANELS, results, pd.read_csv(pairs_path) if pairs_path.is_file() else None),
                 pairs_path)
     write_table(forced_band_rows(PANELS, args, results), stem.with_name(f"{NAME}_forced_band.csv"))
+    write_table(sweep_rows(PANELS, results), stem.with_name(f"{NAME}_sweeps.csv"))
     print_table(table[["panel", "label", "runs", "trapped_runs", "slope_last_decade", "lower_bound_slope",
                        "winner_constant", "slope_limit"]])
     claim_rows = [row for panel, (title, curves) in zip(PANELS, results, strict=True)

@@ -64,7 +64,8 @@ BLOCK_FILES = {"summary": "README.md", "fidelity": "README.md", "claims": "READM
                "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
                "bench": "bench/README.md", "asymptotic": "docs/asymptotic.md", "allocation": "docs/asymptotic.md",
                "asymptotic_cost": "docs/asymptotic.md", "forced_band": "docs/asymptotic.md",
-               "oracle": "docs/asymptotic.md", "noncondorcet_pairs": "docs/asymptotic.md",
+               "forced_sweeps": "docs/asymptotic.md", "oracle": "docs/asymptotic.md",
+               "noncondorcet_pairs": "docs/asymptotic.md",
                "newcomer_main": "README.md", "newcomer_tests": "README.md",
                "newcomer_suites": "docs/testing.md", "startup": "docs/install.md"}
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
@@ -391,7 +392,8 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
     with its ratio to C; trapped runs counted), ``allocation`` (regret per ln T by kind of pair) and
     ``asymptotic_cost`` (the CPU hours of the lines without a Condorcet winner, and at T = 1e10), ``forced_band``
     (per matrix, the pairs ECW-RMED's forced exploration can hold for good, and whether they hold its trapped runs),
-    ``oracle`` (``oracle_rows``) and ``noncondorcet_pairs`` (``pair_rows_shown``)."""
+    ``forced_sweeps`` (the cost of ECW-RMED's sweeps of every pair, ``studies.forced_sweeps``), ``oracle``
+    (``oracle_rows``) and ``noncondorcet_pairs`` (``pair_rows_shown``)."""
     final, allocation = (read_table(folder / f"{ASYMPTOTIC}{suffix}") for suffix in ("_final.csv", "_allocation.csv"))
     rows = []
     for panel, part in final[final["winner_constant"].notna()].groupby("panel", sort=False):
@@ -436,8 +438,11 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
                        **{column: band[column].map(lambda v: f"{v:.0f}" if v == v else "")
                           for column in ("ecw_rmed_trapped", "held_by_a_band_pair")},
                        largest_cost_mismatch=band["largest_cost_mismatch"].map(lambda v: f"{v:.2g}" if v == v else ""))
+    sweeps = read_table(folder / f"{ASYMPTOTIC}_sweeps.csv")
     return {"asymptotic_cost": markdown_table(cost),
             "forced_band": markdown_table(band.drop(columns=["dataset"])),
+            "forced_sweeps": markdown_table(sweeps.drop(columns=["dataset"]).assign(
+                last_sweep=sweeps["last_sweep"].map(lambda v: f"{v:.3g}"))),
             "oracle": markdown_table(oracle_rows(final)),
             "noncondorcet_pairs": markdown_table(pair_rows_shown(read_table(folder / f"{ASYMPTOTIC}_pairs.csv"))),
             "asymptotic": markdown_table(pd.DataFrame(rows).fillna("not computed yet")),
@@ -484,7 +489,7 @@ def build_report(folder: Path) -> str:
     folder = Path(folder)
     claims = claims_table(folder)
     finals = load_tables(folder, "_final.csv")
-    numbers = Numbers(finals, claims)
+    numbers = Numbers(finals, claims, load_tables(folder, "_sweeps.csv"))
     docs = docs_prefix(folder)
     quick = is_quick(folder)
     parts = ["# The paper's claims checked against this reproduction", "",

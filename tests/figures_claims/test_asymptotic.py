@@ -345,3 +345,54 @@ def test_costliest_pair_re_simulates_the_stored_runs_and_finds_the_pair_at_0_51_
     result.final[1] += 1.0
     with pytest.raises(ValueError, match="run 1 re-simulated"):
         pair_costs.costliest_pair_rows([panel], [(panel.title, [result])])
+
+
+def test_sweeps_fall_where_alpha_sqrt_ln_t_reaches_an_integer():
+    """By hand, alpha = 3: 3 sqrt(ln 1e6) = 11.15, so the first sweep from 1e6 is m = 12 at exp(16) = 8.9e6, and the
+    last before 2**53 (ln 2**53 = 36.7) is m = 18 at exp(36) = 4.3e15."""
+    from dts_reproduction.reproduce.studies.forced_sweeps import sweep_slots
+
+    slots = sweep_slots(2**53)
+    assert len(slots) == 7
+    assert slots[0] == pytest.approx(math.exp(16)) and slots[-1] == pytest.approx(math.exp(36))
+    for slot in slots:
+        assert 3 * math.sqrt(math.log(slot)) == pytest.approx(round(3 * math.sqrt(math.log(slot))), abs=1e-9)
+    assert sweep_slots(10**6) == [] and sweep_slots(10**7) == [pytest.approx(math.exp(16))]
+
+
+def test_a_sweep_is_measured_and_taken_off_the_window_slope():
+    """Runs at 300 ln t, one with a step of 5000 at a sweep inside C5's window [T / 10^0.5, T]: its increase over
+    the sweep's checkpoint interval is the step plus the log growth over that interval (below 300 ln 10 / 20: the
+    grid has more than 20 checkpoints a decade), the window slope is far above 300 with the step and back at 300
+    without it (the excess taken off is the increase less the growth over the interval before, as wide in ln t);
+    the run without the step is left as it was."""
+    from dts_reproduction.reproduce.claims.verdict import run_slopes
+    from dts_reproduction.reproduce.studies.forced_sweeps import sweep_increases, window_slope, without_sweep
+
+    horizon = 2**53
+    t = log_grid(horizon).astype(float)
+    sweep, width, growth = math.exp(36), 136**2, 300 * math.log(10) / 20
+    result = fake_result([300 * np.log(t) + 5000 * (t > sweep), 300 * np.log(t)], horizon)
+    increases = sweep_increases(result, sweep, width)
+    assert 5000 < increases[0] < 5000 + growth and 0 < increases[1] < growth
+    assert window_slope(result) > 1.5 * 300
+    flat = without_sweep(result, sweep, width)
+    np.testing.assert_allclose(flat[1], result.regret[1], rtol=1e-9)
+    np.testing.assert_allclose(flat[0], flat[1], rtol=1e-9)
+    slopes = run_slopes(result.checkpoints, flat, horizon / 10**0.5, horizon)
+    assert slopes == pytest.approx([300, 300], rel=1e-6)
+    assert window_slope(result, flat) == pytest.approx(slopes.mean())
+
+
+def test_the_committed_sweeps_are_paid_by_every_logarithmic_ecw_rmed_run_at_k_136():
+    """docs/asymptotic.md says so of the stored runs: on the 136-ranker matrices ECW-RMED's smallest increase over a
+    sweep is far above (x3) D-TS's largest over the same slots, and without the last sweep its slope over C5's window
+    is within x1.5 of D-TS's."""
+    from dts_reproduction.reproduce.harness.paths import FIGURES
+
+    table = pd.read_csv(FIGURES / "asymptotic_sweeps.csv")
+    large = table[table["K"] > 100]
+    assert not large.empty and large["in_c5_window"].all()
+    assert (large["ecw_rmed_sweep_smallest"] > 3 * large["dts_same_interval_largest"]).all()
+    ratio = large["ecw_rmed_window_slope_without_sweep"] / large["dts_window_slope"]
+    assert ratio.between(1 / 1.5, 1.5).all()
