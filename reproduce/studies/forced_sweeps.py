@@ -1,12 +1,13 @@
 """ECW-RMED's sweeps of every pair (docs/asymptotic.md#ecw-rmeds-sweeps-of-every-pair).
 
 Step 1 of ECW-RMED forces every pair compared fewer than alpha sqrt(ln t) times.  A pair that nothing else compares
-(asymptotically, every pair of two non-winners) keeps its count at that threshold, so each time alpha sqrt(ln t)
-passes the next integer m, at t_m = exp((m / alpha)^2), all such pairs are compared once more, one a slot: a
-*sweep*, whose regret (at most the sum of r_ij over the K (K - 1) / 2 pairs) lands within K^2 / 2 slots of t_m.
-Between two sweeps ln t grows by (2m + 1) / alpha^2, so their cost per ln t falls like 1 / sqrt(ln t): they do not
-change ECW-RMED's asymptotic slope, but at K = 136 one sweep costs about a decade of D-TS's regret, and a slope
-fitted over a window of t that holds a sweep sits far above one fitted where none falls.  This table measures every
+(asymptotically, every pair of two non-winners but those its allocation pairs) keeps its count at that threshold, so
+each time alpha sqrt(ln t) passes the next integer m, at t_m = exp((m / alpha)^2), all such pairs are compared once
+more, one a slot: a *sweep*, whose regret (at most the sum of r_ij over the K (K - 1) / 2 pairs) lands within
+K (K - 1) / 2 slots of t_m (the K^2 slots measured).  Between two sweeps ln t grows by (2m + 1) / alpha^2, so their
+cost per ln t falls like 1 / sqrt(ln t): they do not change ECW-RMED's asymptotic slope, but at K = 136 one sweep
+costs a sizeable share of a decade of D-TS's regret, and a slope fitted over a window of t that holds a sweep sits
+far above one fitted where none falls.  This table measures every
 sweep from 1e6 to the horizon in the stored runs, per panel, and what the last one does to the slope over C5's
 window."""
 
