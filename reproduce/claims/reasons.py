@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
+from dts_reproduction.algorithms.ecw_rmed_steps import gap_threshold
+from dts_reproduction.core.constants import ECW_RMED_BETA
 from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC, ELIMINATION, FIG1, FIG2, FIG3, FIG4, LARGE_SCALE
 from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
@@ -27,7 +29,6 @@ from dts_reproduction.reproduce.claims.verdict import (
 )
 from dts_reproduction.reproduce.config.paper import LONG_SUFFIX
 from dts_reproduction.reproduce.config.scale import power_of_ten
-from dts_reproduction.reproduce.studies.forced_band import band_at
 
 # The categories, in the order the report's summary lists them: first where the paper and its data disagree.
 CONCEDED = "the paper's own text concedes it"
@@ -376,8 +377,9 @@ def ecw_rmed_trapped(panel: str) -> Reason:
         """ECW-RMED's trapped runs, the band, and D-TS's slope against C_w."""
         ecw = asymptotic_row(n, panel, "ecw_rmed")
         held, runs = int(ecw["trapped_runs"]), int(ecw["trapped_runs"] + ecw["runs"])
+        band = gap_threshold(MAX_EXACT_HORIZON, ECW_RMED_BETA)
         return (f"ECW-RMED's regret grows linearly in {held} of {runs} runs: its step 1 compares any pair with "
-                f"p-hat within 1/2 +- beta / ln ln t, still +- {band_at(MAX_EXACT_HORIZON):.2g} at 2^53, and this "
+                f"p-hat within 1/2 +- beta / ln ln t, still +- {band:.2g} at 2^53, and this "
                 "matrix has pairs of two non-winners that close to 1/2; a run that has compared one of them often "
                 "enough plays it at almost every slot from then on. In theory the band shrinks to 0 and ECW-RMED is "
                 f"logarithmic; at every horizon a computer reaches, most runs are not. "

@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from dts_reproduction.algorithms.ecw_rmed_steps import gap_threshold
 from dts_reproduction.core.constants import ECW_RMED_BETA
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.config.scale import panel_horizon
@@ -27,8 +28,9 @@ COST_MATCH = 1e-5
 
 
 def band_at(horizon: int, beta: float = ECW_RMED_BETA) -> float:
-    """The smallest gap threshold of step 1 up to slot ``horizon``: beta / max(1, ln max(1, ln T))."""
-    return beta / max(1.0, math.log(max(1.0, math.log(horizon))))
+    """The smallest gap threshold of step 1 up to slot ``horizon``: its threshold at T (``gap_threshold``, which
+    only falls with t)."""
+    return float(gap_threshold(float(horizon), beta))
 
 
 def forced_band_rows(panels, args, results) -> pd.DataFrame:
