@@ -23,6 +23,10 @@ from dts_reproduction.reproduce.studies.decades import regret_at, untrapped
 from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
 
 FIRST_SWEEP_FROM = 10**6  # sweeps before 1e6 drown in the regret of settling the winner (the hump at K = 136)
+# The columns of ``sweep_rows``, also when no panel has a sweep (a smoke run's T = 1e4).
+SWEEP_COLUMNS = ("panel", "dataset", "K", "pairs_cost_sum", "sweeps", "ecw_rmed_sweep_median",
+                 "ecw_rmed_sweep_smallest", "dts_same_interval_largest", "dts_last_decade", "last_sweep",
+                 "in_c5_window", "dts_window_slope", "ecw_rmed_window_slope", "ecw_rmed_window_slope_without_sweep")
 
 
 def sweep_slots(horizon: int, alpha: float = ECW_RMED_ALPHA) -> list[float]:
@@ -99,4 +103,4 @@ def sweep_rows(panels, results) -> pd.DataFrame:
                      "in_c5_window": bool(sweeps[-1] >= horizon / ASYMPTOTIC_SPAN),
                      "dts_window_slope": window_slope(dts), "ecw_rmed_window_slope": window_slope(ecw),
                      "ecw_rmed_window_slope_without_sweep": window_slope(ecw, without_sweep(ecw, sweeps[-1], width))})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=list(SWEEP_COLUMNS))

@@ -4,6 +4,7 @@ pair without a Condorcet winner, the chunking of its lines, and its stored runs,
 the stored T = 1e6 fast-path runs bit for bit."""
 
 import math
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -293,8 +294,6 @@ def test_every_committed_trapped_ecw_rmed_run_is_held_by_a_pair_inside_the_band(
 def c5_panel(ecw_rmed_trapped: int):
     """The curves C5 reads at T = 1e8, three noisy runs each: D-TS and D-TS+ at 300 ln t, RMED1 and the logarithmic
     ECW-RMED runs at the same slope with 5000 more regret, and ``ecw_rmed_trapped`` ECW-RMED runs linear in t."""
-    from dataclasses import replace
-
     horizon = 10**8
     t = log_grid(horizon).astype(float)
     rng = np.random.default_rng(3)
@@ -358,6 +357,22 @@ def test_sweeps_fall_where_alpha_sqrt_ln_t_reaches_an_integer():
     for slot in slots:
         assert 3 * math.sqrt(math.log(slot)) == pytest.approx(round(3 * math.sqrt(math.log(slot))), abs=1e-9)
     assert sweep_slots(10**6) == [] and sweep_slots(10**7) == [pytest.approx(math.exp(16))]
+
+
+def test_a_smoke_run_without_sweeps_writes_a_table_with_its_columns(tmp_path):
+    """At a smoke run's T = 1e4 no sweep falls after 1e6: the table is empty but keeps its header, so the report can
+    read it (an empty file stopped ``make all-figures QUICK=1``)."""
+    from dts_reproduction.reproduce.output.tables import write_table
+    from dts_reproduction.reproduce.reporting.report import read_table
+    from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS
+    from dts_reproduction.reproduce.studies.forced_sweeps import SWEEP_COLUMNS, sweep_rows
+
+    panel = next(p for p in PANELS if p.dataset == "cyclic")
+    lines = [fake_result([300 * np.log(log_grid(10**4).astype(float))], 10**4)]
+    lines = [replace(lines[0], line=Line("cyclic", name, 10**4, 1)) for name in ("dts", "ecw_rmed")]
+    write_table(sweep_rows([panel], [(panel.title, lines)]), tmp_path / "sweeps.csv")
+    table = read_table(tmp_path / "sweeps.csv")
+    assert table.empty and tuple(table.columns) == SWEEP_COLUMNS
 
 
 def test_a_sweep_is_measured_and_taken_off_the_window_slope():
