@@ -51,10 +51,14 @@ def decade_ends(horizon: int) -> list[int]:
     return ends if ends and ends[-1] == horizon else [*ends, horizon]
 
 
+def checkpoint_before(result, t: int) -> int:
+    """The index of the last checkpoint <= t (the first checkpoint's, 0, if none is)."""
+    return max(int(np.searchsorted(result.checkpoints, t, side="right")) - 1, 0)
+
+
 def regret_at(result, t: int) -> np.ndarray:
-    """Each run's R at the last checkpoint <= t."""
-    k = int(np.searchsorted(result.checkpoints, t, side="right")) - 1
-    return result.regret[:, max(k, 0)]
+    """Each run's R at the last checkpoint <= t (``checkpoint_before``)."""
+    return result.regret[:, checkpoint_before(result, t)]
 
 
 def trapped(result) -> np.ndarray:

@@ -17,7 +17,7 @@ from dts_reproduction.algorithms.ecw_rmed_steps import gap_threshold
 from dts_reproduction.core.constants import ECW_RMED_BETA
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.config.scale import panel_horizon
-from dts_reproduction.reproduce.studies.decades import regret_at, trapped
+from dts_reproduction.reproduce.studies.decades import checkpoint_before, regret_at, trapped
 from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
 
 # A trapped run's regret per slot over its last decade [T/10, T] matches a pair's Copeland cost r_ij when they
@@ -70,7 +70,7 @@ def band_pair_runs(result, band_costs: np.ndarray) -> dict:
     is trapped)."""
     held = trapped(result)
     horizon = int(result.checkpoints[-1])
-    start = int(result.checkpoints[np.searchsorted(result.checkpoints, horizon // 10, side="right") - 1])
+    start = int(result.checkpoints[checkpoint_before(result, horizon // 10)])
     per_slot = (result.final - regret_at(result, horizon // 10))[held] / (horizon - start)
     mismatch = (np.abs(per_slot[:, None] - band_costs[None, :]) / band_costs[None, :]).min(axis=1, initial=np.inf)
     return {"ecw_rmed_runs": int(held.size), "ecw_rmed_trapped": int(held.sum()),
