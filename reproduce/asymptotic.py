@@ -279,19 +279,46 @@ def panel_claims(key: str, title: str, curves, bounds, condorcet: bool) -> list[
     return rows
 
 
+# A panel's note on trapped runs starts at NOTE_TOP of its height, each of its lines taking NOTE_LINE (7 pt in a
+# panel about 2.2 in high).
+NOTE_TOP = 0.95
+NOTE_LINE = 0.05
+
+
+def trapped_note(curves) -> str:
+    """A panel's note on its trapped runs: the ``decades.linear`` lines, named with their trapped runs out of all
+    under "regret linear in t", then the lines that keep a slope but leave some trapped runs out of it; two lines
+    per row; empty if no run is trapped."""
+    def listed(heading, lines):
+        """``heading`` over the lines' labels and counts, two per row; empty for no line."""
+        named = [f"{res.label} ({int(trapped(res).sum())}/{res.final.size})" for res in lines]
+        rows = (", ".join(named[k:k + 2]) for k in range(0, len(named), 2))
+        return [heading + ":\n" + ",\n".join(rows)] if named else []
+    return "\n".join([*listed("regret linear in t (runs trapped)", [res for res in curves if linear(res)]),
+                      *listed("trapped runs left out of the slope",
+                              [res for res in curves if not linear(res) and trapped(res).any()])])
+
+
+def room_above(ax, note_lines: int) -> None:
+    """Raise the top of ``ax``'s log y axis so that its data end below a note of ``note_lines`` lines whose top is
+    at NOTE_TOP of the panel's height (NOTE_LINE of the height per line, at the figure's panel size)."""
+    low, high = ax.get_ylim()
+    data_share = NOTE_TOP - NOTE_LINE * note_lines - 0.02
+    ax.set_ylim(low, low * (high / low) ** (1.0 / data_share))
+
+
 def plot(results, bounds, stem, note: str | None) -> tuple:
     """The slope figure: per panel, the slope of R against ln t per decade (y, log scale) over log10 t, one line per
     algorithm with its 95 % bootstrap band, C (solid grey) and C_w (dotted grey) as horizontal lines, x up to the
     panel's horizon; a ``decades.linear`` line (most runs trapped) is named in the panel with its trapped runs out
-    of all, not drawn; then ``<stem>_ratio``: each algorithm's last-decade slope over C per Condorcet matrix.
-    Returns (figure, bottom)."""
+    of all, not drawn, and so are the trapped runs a line's slope leaves out (``trapped_note``); then
+    ``<stem>_ratio``: each algorithm's last-decade slope over C per Condorcet matrix.  Returns (figure, bottom)."""
     setup_theme()
     ncols = 3
     rows = -(-len(results) // ncols)
     fig, axes = plt.subplots(rows, ncols, figsize=(4.2 * ncols, 3.0 * rows), squeeze=False)
     for ax, (title, curves) in zip(axes.flat, results, strict=False):
         constant, _model, winner = bounds[title]
-        named = [f"{res.label} ({int(trapped(res).sum())}/{res.final.size})" for res in curves if linear(res)]
         for res in curves:
             if linear(res):
                 continue
@@ -304,14 +331,14 @@ def plot(results, bounds, stem, note: str | None) -> tuple:
         if not curves:
             ax.text(0.5, 0.5, "not computed yet", transform=ax.transAxes, ha="center", va="center", fontsize=8,
                     color="0.4")
-        if named:
-            wrapped = ",\n".join(", ".join(named[k:k + 2]) for k in range(0, len(named), 2))
-            ax.text(0.97, 0.94, "regret linear in t (runs trapped):\n" + wrapped,
-                    transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.25")
         ax.axhline(constant, color="0.35", linewidth=1.4, label=LOWER_BOUND_LABEL)
         if math.isfinite(winner) and winner > constant * 1.001:
             ax.axhline(winner, color="0.35", linewidth=1.2, linestyle=(0, (1, 1.5)), label="winner constant C_w")
         ax.set_yscale("log")
+        note = trapped_note(curves)
+        if note:
+            ax.text(0.97, NOTE_TOP, note, transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.25")
+            room_above(ax, note.count("\n") + 1)
         horizon = max((res.line.horizon for res in curves), default=MAX_EXACT_HORIZON)
         ax.set_xlim(math.log10(FIRST_DECADE_END) - 0.3, math.log10(horizon) + 0.3)
         ax.set_title(title, fontsize=9)

@@ -411,7 +411,7 @@ SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
 CONSTANT_FACTOR_PANELS = ("strong_borda", "arxiv", "mslr5_condorcet", "mslr16_condorcet", "mslr32_condorcet")
 PARTNER_PANELS = ("cyclic", "strong_borda")
 FORCED_BAND_PANELS = ("mslr135_informational_cdc",)
-SWEEP_PANELS = ("mslr136_perfect",)
+SWEEP_PANELS = ("mslr136_perfect", "mslr136_navigational")
 RMED2_SIGN_PANELS = ("cyclic", "strong_borda", "sushi", "mslr32_condorcet", "mslr136_perfect",
                      "mslr136_navigational", "mslr135_informational_cdc")
 FROM_BELOW_PANELS = ("cyclic", "strong_borda", "arxiv", "sushi", "mslr5_condorcet", "mslr16_condorcet",

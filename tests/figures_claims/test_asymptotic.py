@@ -411,3 +411,50 @@ def test_the_committed_sweeps_are_paid_by_every_logarithmic_ecw_rmed_run_at_k_13
     assert (large["ecw_rmed_sweep_smallest"] > 3 * large["dts_same_interval_largest"]).all()
     ratio = large["ecw_rmed_window_slope_without_sweep"] / large["dts_window_slope"]
     assert ratio.between(1 / 1.5, 1.5).all()
+
+
+def test_each_committed_c5_reason_of_ecw_rmed_names_what_its_line_shows():
+    """reproduce/claims/reasons.py explains C5 on FORCED_BAND_PANELS by a linear ECW-RMED line and on SWEEP_PANELS
+    by a sweep inside C5's window of a line that keeps a slope: the committed tables must show just that."""
+    from dts_reproduction.reproduce.claims.reasons import FORCED_BAND_PANELS, SWEEP_PANELS
+    from dts_reproduction.reproduce.harness.paths import FIGURES
+
+    finals = pd.read_csv(FIGURES / "asymptotic_final.csv")
+    ecw_rmed = finals[finals["algorithm"] == "ecw_rmed"].set_index("dataset")
+    trapped_share = ecw_rmed["trapped_runs"] / (ecw_rmed["trapped_runs"] + ecw_rmed["runs"])
+    sweeps = pd.read_csv(FIGURES / "asymptotic_sweeps.csv").set_index("dataset")
+    assert (trapped_share[list(FORCED_BAND_PANELS)] > decades.LINEAR_SHARE).all()
+    assert (trapped_share[list(SWEEP_PANELS)] <= decades.LINEAR_SHARE).all()
+    assert sweeps.loc[list(SWEEP_PANELS), "in_c5_window"].all()
+
+
+def test_the_trapped_note_names_linear_lines_and_the_runs_a_slope_leaves_out():
+    """A linear line (2 of 3 runs linear in t) is named under "regret linear in t", a line with 1 of 3 under "left
+    out of the slope", a line with none nowhere; no trapped run anywhere gives no note."""
+    horizon = 10**8
+    t = log_grid(horizon).astype(float)
+    logarithmic, linear_run = 300 * np.log(t), 0.01 * t
+
+    def line(label, trapped_runs):
+        """Three runs, ``trapped_runs`` of them linear in t, labelled ``label``."""
+        runs = [linear_run] * trapped_runs + [logarithmic] * (3 - trapped_runs)
+        return replace(fake_result(runs, horizon), label=label)
+
+    note = asymptotic.trapped_note([line("A", 2), line("B", 1), line("C", 0)])
+    assert note == "regret linear in t (runs trapped):\nA (2/3)\ntrapped runs left out of the slope:\nB (1/3)"
+    assert asymptotic.trapped_note([line("C", 0)]) == ""
+
+
+def test_room_above_keeps_the_data_below_the_note():
+    """After room_above the data's top sits at NOTE_TOP minus the note's lines and a margin of the log axis."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    ax.set_yscale("log")
+    ax.plot([0, 1], [10.0, 1e4])
+    ax.set_ylim(10.0, 1e4)
+    asymptotic.room_above(ax, 4)
+    low, high = ax.get_ylim()
+    share = math.log(1e4 / low) / math.log(high / low)
+    assert share == pytest.approx(asymptotic.NOTE_TOP - 4 * asymptotic.NOTE_LINE - 0.02)
+    plt.close(fig)
