@@ -280,9 +280,10 @@ def panel_claims(key: str, title: str, curves, bounds, condorcet: bool) -> list[
 
 
 # A panel's note on trapped runs starts at NOTE_TOP of its height, each of its lines taking NOTE_LINE (7 pt in a
-# panel about 2.2 in high).
+# panel about 2.2 in high); the data end NOTE_MARGIN below it.
 NOTE_TOP = 0.95
 NOTE_LINE = 0.05
+NOTE_MARGIN = 0.02
 
 
 def trapped_note(curves) -> str:
@@ -301,9 +302,10 @@ def trapped_note(curves) -> str:
 
 def room_above(ax, note_lines: int) -> None:
     """Raise the top of ``ax``'s log y axis so that its data end below a note of ``note_lines`` lines whose top is
-    at NOTE_TOP of the panel's height (NOTE_LINE of the height per line, at the figure's panel size)."""
+    at NOTE_TOP of the panel's height (NOTE_LINE of the height per line, at the figure's panel size), with
+    NOTE_MARGIN between them."""
     low, high = ax.get_ylim()
-    data_share = NOTE_TOP - NOTE_LINE * note_lines - 0.02
+    data_share = NOTE_TOP - NOTE_LINE * note_lines - NOTE_MARGIN
     ax.set_ylim(low, low * (high / low) ** (1.0 / data_share))
 
 

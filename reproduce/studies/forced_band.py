@@ -27,22 +27,16 @@ from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
 COST_MATCH = 1e-5
 
 
-def band_at(horizon: int, beta: float = ECW_RMED_BETA) -> float:
-    """The smallest gap threshold of step 1 up to slot ``horizon``: its threshold at T (``gap_threshold``, which
-    only falls with t)."""
-    return float(gap_threshold(float(horizon), beta))
-
-
 def forced_band_rows(panels, args, results) -> pd.DataFrame:
-    """Per panel: its matrix, K, the band at the panel's horizon (``panel_horizon``), the pairs i > j with
-    |p_ij - 1/2| below it (exact ties included), how many of them hold the Condorcet winner, and the winner's
-    smallest gap min_j |p_cj - 1/2| (empty without a Condorcet winner); where ECW-RMED's line is among the panel's
-    ``results`` (title, LineResults), ``band_pair_runs``."""
+    """Per panel: its matrix, K, the band at the panel's horizon (``panel_horizon``; step 1's ``gap_threshold``),
+    the pairs i > j with |p_ij - 1/2| below it (exact ties included), how many of them hold the Condorcet winner,
+    and the winner's smallest gap min_j |p_cj - 1/2| (empty without a Condorcet winner); where ECW-RMED's line is
+    among the panel's ``results`` (title, LineResults), ``band_pair_runs``."""
     rows = []
     for panel, (_, curves) in zip(panels, results, strict=True):
         dataset = load_dataset(panel.dataset)
         horizon = panel_horizon(args, panel.horizon)
-        band = band_at(horizon)
+        band = float(gap_threshold(float(horizon), ECW_RMED_BETA))  # it only falls with t: the band up to T
         gaps = np.abs(dataset.P - 0.5)
         lower = np.tril(np.ones_like(gaps, dtype=bool), k=-1)
         in_band = lower & (gaps < band)

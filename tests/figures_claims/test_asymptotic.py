@@ -456,5 +456,5 @@ def test_room_above_keeps_the_data_below_the_note():
     asymptotic.room_above(ax, 4)
     low, high = ax.get_ylim()
     share = math.log(1e4 / low) / math.log(high / low)
-    assert share == pytest.approx(asymptotic.NOTE_TOP - 4 * asymptotic.NOTE_LINE - 0.02)
+    assert share == pytest.approx(asymptotic.NOTE_TOP - 4 * asymptotic.NOTE_LINE - asymptotic.NOTE_MARGIN)
     plt.close(fig)
