@@ -31,16 +31,15 @@ from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims import paper as pc
 from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC
 from dts_reproduction.reproduce.claims.verdict import (
-    COMPARABLE_FACTOR,
     Estimate,
     Missing,
     Site,
     by_name,
     checked,
     exceeds,
-    log_slope,
+    limit_above,
     need,
-    within_factor,
+    reaches_limit,
 )
 from dts_reproduction.reproduce.cli.arguments import add_line_selection, check_selection, doc_summary
 from dts_reproduction.reproduce.cli.figure import figure_main
@@ -57,6 +56,7 @@ from dts_reproduction.reproduce.studies.asymptotic_panels import (
     TAGGED,
     cheapest_first,
 )
+from dts_reproduction.reproduce.studies.decade_pairs import class_limit_rows, decade_pair_rows
 from dts_reproduction.reproduce.studies.decades import (
     FIRST_DECADE_END,
     decade_slopes,
@@ -78,6 +78,7 @@ from dts_reproduction.reproduce.studies.forced_band import forced_band_rows
 from dts_reproduction.reproduce.studies.forced_sweeps import sweep_rows
 from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
 from dts_reproduction.reproduce.studies.pair_costs import costliest_pair_rows, resimulated_comparisons
+from dts_reproduction.reproduce.studies.partner_runs import partner_switch_rows
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, pair_regrets, winner_constant
 
 NAME = ASYMPTOTIC
@@ -86,6 +87,9 @@ COST_HORIZON = 10**10  # what the lines without a Condorcet winner would cost at
 ALLOCATION_RUNS = 10
 ALLOCATION_MAX_ARMS = 32
 RATIO_TICKS = (0.5, 1, 2, 5, 10, 20, 50)  # the x ticks of the slope-over-bound figure
+# C_w and C differ when C_w exceeds C by more than this share (they are equal, up to rounding, when the winner is
+# every arm's optimal partner): then C_w is drawn beside C and A5 also checks that D-TS's limit is above C.
+WINNER_APART = 1e-3
 
 
 def bounds_of(panels, args) -> dict:
@@ -143,6 +147,7 @@ def summary_table(results, bounds) -> pd.DataFrame:
     fits = [limits[key] for key in zip(table["panel"], table["algorithm"], strict=True)]
     table["slope_limit"] = [fit.limit.value if fit else math.nan for fit in fits]
     table["slope_limit_se"] = [fit.limit.se if fit else math.nan for fit in fits]
+    table["slope_limit_tolerance"] = [fit.tolerance if fit else math.nan for fit in fits]
     table["loglog_weight"] = [fit.loglog.value if fit else math.nan for fit in fits]
     table["loglog_weight_se"] = [fit.loglog.se if fit else math.nan for fit in fits]
     return pd.concat([table, pd.DataFrame(linear_lines)], ignore_index=True) if linear_lines else table
@@ -221,61 +226,116 @@ def cost_rows(panels, results) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def bound_estimate(bounds, title: str, which: int = 0) -> Estimate:
-    """C (``which`` 0) or C_w (2) of a panel as an estimate without error."""
-    return Estimate(float(bounds[title][which]), 0.0)
+def limit_of(r: dict, name: str):
+    """The fitted limit of the slope of the curve ``name`` (``decades.slope_limit``); ``Missing`` if the curve is not
+    computed or has fewer than three decades past 1e6 and the hump."""
+    fit = slope_limit(decade_slopes(need(r, name)[0]))
+    if fit is None:
+        raise Missing(f"{name}: fewer than three decades past 1e6 and the hump")
+    return fit
 
 
-def slope_of(result) -> Estimate:
-    """The last decade's slope of the logarithmic runs of a line (``claims.log_slope`` of ``decades.untrapped``)."""
-    return log_slope(untrapped(result))
+def limit_text(fit) -> str:
+    """How a claims row prints a fitted limit: value +- standard error, and its model-error tolerance."""
+    return f"{fit.limit} (tolerance {fit.tolerance:.1f})"
 
 
-def reaches(claim: str, site: Site, r: dict, name: str, bounds, title: str, which: int, what: str) -> dict:
-    """A check "the last decade's slope of ``name`` is within COMPARABLE_FACTOR of the panel's C (``which`` 0) or
-    C_w (2)", named ``what``."""
+def reaches(claim: str, site: Site, r: dict, name: str, target: float, what: str) -> dict:
+    """A check "the slope of ``name`` tends to ``target`` (named ``what``)", decided on its fitted limit by the limit
+    rule (``claims.verdict.reaches_limit``)."""
     def check():
         """(text, verdict) of the check."""
-        slope, target = slope_of(need(r, name)[0]), bound_estimate(bounds, title, which)
-        return (f"{r[name].label} slope {slope} over [T/10, T], {what} {target.value:.1f}",
-                within_factor(slope, target, COMPARABLE_FACTOR))
-    return checked(claim, site, f"{r.get(name).label if name in r else name} slope within x{COMPARABLE_FACTOR:g} of "
-                   f"{what}", check)
+        fit = limit_of(r, name)
+        return (f"{r[name].label} slope limit {limit_text(fit)}; {what} {target:.1f}",
+                reaches_limit(fit.limit, fit.tolerance, target))
+    label = r[name].label if name in r else name
+    return checked(claim, site, f"{label}'s slope limit within 2 s.e. and its tolerance of {what}", check)
 
 
-def panel_claims(key: str, title: str, curves, bounds, condorcet: bool) -> list[dict]:
-    """The claim rows of the panel ``key`` (``Panel.key``), titled ``title`` (only C5 and A1-A6 on the Condorcet
-    panels)."""
-    if not condorcet:
+def part_row(parts: pd.DataFrame, name: str, part: str) -> pd.Series:
+    """The row of ``decade_pairs.class_limit_rows`` (one panel's) of the line ``name`` and class ``part``;
+    ``Missing`` if the line's regret is not split by decade."""
+    row = parts[(parts["algorithm"] == name) & (parts["part"] == part)]
+    if row.empty or not np.isfinite(row["limit"].iloc[0]):
+        raise Missing(f"{name}'s regret split by decade ({part})")
+    return row.iloc[0]
+
+
+def part_estimate(row: pd.Series) -> Estimate:
+    """The fitted limit of one class's regret per ln t (a ``part_row``)."""
+    return Estimate(float(row["limit"]), float(row["limit_se"]))
+
+
+def theorem2_claims(site: Site, parts: pd.DataFrame, superiors: bool) -> list[dict]:
+    """A7 on a panel whose regret is split by decade (``decade_pairs``): D-TS's regret per ln t with the strongest
+    superiors that are not the winner tends to a positive limit (only where a non-winner has one: ``superiors``),
+    and with the remaining arms to 0."""
+    def stays():
+        """(text, verdict) of part 2."""
+        row = part_row(parts, "dts", "superior")
+        return (f"D-TS's regret per ln t with strongest superiors other than the winner: limit "
+                f"{part_estimate(row)}, last decade {row['last_decade']:.1f} +- {row['last_decade_se']:.1f} "
+                f"({int(row['runs'])} runs)", exceeds(part_estimate(row), 0.0))
+
+    def fades():
+        """(text, verdict) of part 3."""
+        row = part_row(parts, "dts", "other")
+        return (f"D-TS's regret per ln t with the remaining arms: limit {part_estimate(row)} (tolerance "
+                f"{row['tolerance']:.1f}), weight of ln ln t {row['loglog_weight']:.1f} +- "
+                f"{row['loglog_weight_se']:.1f} ({int(row['runs'])} runs)",
+                reaches_limit(part_estimate(row), float(row["tolerance"]), 0.0))
+    rows = [checked("A7", site.curve("superior", "strongest superiors"), "above 0: part 2 grows like ln t", stays)]\
+        if superiors else []
+    return rows + [checked("A7", site.curve("other", "remaining arms"), "limit 0 (2 s.e. and its tolerance): part 3 "
+                           "grows like ln ln t", fades)]
+
+
+def panel_claims(key: str, title: str, curves, bounds, dataset, parts: pd.DataFrame) -> list[dict]:
+    """The claim rows of the panel ``key`` (``Panel.key``), titled ``title``, on ``dataset`` (only C5 and A1-A7 on
+    the Condorcet panels; A7 where ``parts``, the panel's ``decade_pairs.class_limit_rows``, has rows)."""
+    if not dataset.has_condorcet_winner:
         return []
+    constant, _model, winner = bounds[title]
     site = pc.panel_site(NAME, "Asymptotic", key, title)
     r = by_name(curves)
     logarithmic = {name: untrapped(res) for name, res in r.items()}
     left_out = {name: pc.TrappedRuns(int(trapped(res).sum()), res.final.size, linear(res)) for name, res in r.items()
                 if trapped(res).any()}
     rows = [pc.c5_same_slope_lower_constant(site, logarithmic, left_out),
-            reaches("A1", site, r, "dts", bounds, title, 0, "C"),
-            reaches("A2", site.curve("rmed2", "RMED2"), r, "rmed2", bounds, title, 0, "C"),
-            reaches("A2", site.curve(RMED2_PAPER.tag, RMED2_PAPER.tag), r, RMED2_PAPER.tag, bounds, title, 0, "C")]
+            reaches("A1", site, r, "dts", constant, "C"),
+            reaches("A2", site.curve("rmed2", "RMED2"), r, "rmed2", constant, "C"),
+            reaches("A2", site.curve(RMED2_PAPER.tag, RMED2_PAPER.tag), r, RMED2_PAPER.tag, constant, "C")]
 
-    def same_slope():
-        """(text, verdict) of A3."""
-        dts, plus = (slope_of(res) for res in need(r, *pc.DTS_FAMILY))
-        return f"D-TS {dts}, D-TS+ {plus}", within_factor(plus, dts, COMPARABLE_FACTOR)
-    rows.append(checked("A3", site, f"D-TS+ slope within x{COMPARABLE_FACTOR:g} of D-TS's", same_slope))
+    def same_limit():
+        """(text, verdict) of A3: the difference of the two limits against 0."""
+        dts, plus = limit_of(r, "dts"), limit_of(r, "dts_plus")
+        difference = Estimate(plus.limit.value - dts.limit.value, math.hypot(plus.limit.se, dts.limit.se))
+        tolerance = math.hypot(plus.tolerance, dts.tolerance)
+        return (f"slope limits: D-TS {limit_text(dts)}, D-TS+ {limit_text(plus)}; difference {difference}",
+                reaches_limit(difference, tolerance, 0.0))
+    rows.append(checked("A3", site, "D-TS+'s and D-TS's slope limits differ by less than 2 s.e. and their "
+                        "tolerances", same_limit))
 
     def loglog_term():
         """(text, verdict) of A4."""
-        fit = slope_limit(decade_slopes(need(r, "dts")[0]))
-        if fit is None:
-            raise Missing("fewer than three decades past 1e6 and the hump")
+        fit = limit_of(r, "dts")
         return (f"D-TS slope(t) = {fit.limit} + ({fit.loglog}) / ln t over {fit.decades} decades from "
                 f"{power_of_ten(fit.start)}",
                 exceeds(fit.loglog, 0.0))
     rows.append(checked("A4", site, "D-TS's weight of ln ln t above 0", loglog_term))
-    rows.append(reaches("A5", site, r, "dts", bounds, title, 2, "C_w"))
-    rows += [reaches("A6", site.curve(oracle.tag, oracle.tag), r, oracle.tag, bounds, title, which, what)
-             for oracle, which, what in ((ORACLE_OPTIMAL, 0, "C"), (ORACLE_WINNER, 2, "C_w"))]
+    rows.append(reaches("A5", site, r, "dts", winner, "C_w"))
+    if winner > constant * (1.0 + WINNER_APART):
+        def not_c():
+            """(text, verdict) of A5's second half: where C_w and C differ, the limit is above C."""
+            fit = limit_of(r, "dts")
+            return (f"D-TS slope limit {limit_text(fit)}; C {constant:.1f}",
+                    limit_above(fit.limit, fit.tolerance, constant))
+        rows.append(checked("A5", site.curve("above_C", "not C"), "D-TS's slope limit above C by more than 2 s.e. "
+                            "and its tolerance", not_c))
+    rows += [reaches("A6", site.curve(oracle.tag, oracle.tag), r, oracle.tag, target, what)
+             for oracle, target, what in ((ORACLE_OPTIMAL, constant, "C"), (ORACLE_WINNER, winner, "C_w"))]
+    if not parts.empty:
+        rows += theorem2_claims(site, parts, bool(parts["superiors_not_winner"].iloc[0]))
     return rows
 
 
@@ -309,9 +369,9 @@ def room_above(ax, note_lines: int) -> None:
     ax.set_ylim(low, low * (high / low) ** (1.0 / data_share))
 
 
-def plot(results, bounds, stem, note: str | None) -> tuple:
+def plot(results, bounds) -> tuple:
     """The slope figure: per panel, the slope of R against ln t per decade (y, log scale) over log10 t, one line per
-    algorithm with its 95 % bootstrap band, C (solid grey) and C_w (dotted grey) as horizontal lines, x up to the
+    algorithm with its 95 % bootstrap band, C (dark, solid) and C_w (dark, dotted) as horizontal lines, x up to the
     panel's horizon; a ``decades.linear`` line (most runs trapped) is named in the panel with its trapped runs out
     of all, not drawn, and so are the trapped runs a line's slope leaves out (``trapped_note``); then
     ``<stem>_ratio``: each algorithm's last-decade slope over C per Condorcet matrix.  Returns (figure, bottom)."""
@@ -334,13 +394,14 @@ def plot(results, bounds, stem, note: str | None) -> tuple:
             ax.text(0.5, 0.5, "not computed yet", transform=ax.transAxes, ha="center", va="center", fontsize=8,
                     color="0.4")
         ax.axhline(constant, color="0.35", linewidth=1.4, label=LOWER_BOUND_LABEL)
-        if math.isfinite(winner) and winner > constant * 1.001:
+        if math.isfinite(winner) and winner > constant * (1.0 + WINNER_APART):
             ax.axhline(winner, color="0.35", linewidth=1.2, linestyle=(0, (1, 1.5)), label="winner constant C_w")
         ax.set_yscale("log")
-        note = trapped_note(curves)
-        if note:
-            ax.text(0.97, NOTE_TOP, note, transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.25")
-            room_above(ax, note.count("\n") + 1)
+        panel_note = trapped_note(curves)
+        if panel_note:
+            ax.text(0.97, NOTE_TOP, panel_note, transform=ax.transAxes, ha="right", va="top", fontsize=7,
+                    color="0.25")
+            room_above(ax, panel_note.count("\n") + 1)
         horizon = max((res.line.horizon for res in curves), default=MAX_EXACT_HORIZON)
         ax.set_xlim(math.log10(FIRST_DECADE_END) - 0.3, math.log10(horizon) + 0.3)
         ax.set_title(title, fontsize=9)
@@ -349,12 +410,11 @@ def plot(results, bounds, stem, note: str | None) -> tuple:
         ax.tick_params(labelsize=7)
     for ax in axes.flat[len(results):]:
         ax.set_visible(False)
-    lines = ["Slope of the mean regret against ln t over each decade (logarithmic runs only; 95% bootstrap band); "
-             "grey: the lower bound's C (Copeland regret), dotted: C_w, the cost of comparing every arm with the "
-             "winner."]
-    if note:
-        lines.append(note)
-    bottom = figure_legend(fig, list(axes.flat), "\n".join(lines), ncol=6,
+    caption = ("Slope of the mean regret against ln t over each decade (logarithmic runs only; 95% bootstrap band); "
+               "dark solid line: the lower bound's C (Copeland regret); dark dotted: C_w, the cost of comparing every "
+               "arm with the winner; grey dashed and dash-dotted: the oracles that play those two allocations. A "
+               "panel's own note names its trapped runs.")
+    bottom = figure_legend(fig, list(axes.flat), caption, ncol=6,
                            last=(LOWER_BOUND_LABEL, "winner constant C_w"))
     return fig, bottom
 
@@ -436,10 +496,16 @@ def build(args) -> None:
     write_table(sweep_rows(PANELS, results), stem.with_name(f"{NAME}_sweeps.csv"))
     print_table(table[["panel", "label", "runs", "trapped_runs", "slope_last_decade", "lower_bound_slope",
                        "winner_constant", "slope_limit"]])
+    decade_path = stem.with_name(f"{NAME}_decade_pairs.csv")
+    decade_rows = decade_pair_rows(PANELS, results, pd.read_csv(decade_path) if decade_path.is_file() else None)
+    write_table(decade_rows, decade_path)
+    parts = class_limit_rows(decade_rows)
+    write_table(parts, stem.with_name(f"{NAME}_decade_parts.csv"))
+    write_table(partner_switch_rows(PANELS, results), stem.with_name(f"{NAME}_partner_runs.csv"))
     claim_rows = [row for panel, (title, curves) in zip(PANELS, results, strict=True)
-                  for row in panel_claims(panel.key, title, curves, bounds,
-                                          load_dataset(panel.dataset).has_condorcet_winner)]
-    fig, bottom = plot(results, bounds, stem, evidence_note(args, PANELS))
+                  for row in panel_claims(panel.key, title, curves, bounds, load_dataset(panel.dataset),
+                                          parts[parts["panel"] == title] if not parts.empty else parts)]
+    fig, bottom = plot(results, bounds)
     checks = save_figure_with_claims(fig, stem, bottom, claim_rows, evidence_note(args, PANELS))
     ratio_figure(table, stem)
     print_table(checks.drop(columns="statement"))

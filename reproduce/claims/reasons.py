@@ -42,9 +42,12 @@ STILL_EXPLORING = "a horizon at which D-TS is still exploring"
 PARTNER = "the winner is not every arm's optimal partner"
 RMED2_SIGN = "the authors' RMED2 reverses the sign of its partner score"
 FROM_BELOW = "the slope approaches its limit from below"
+SUPERIOR = "D-TS duels each non-winner with its strongest superior"
+RMED2_ANYTIME = "the anytime RMED2 is not the RMED2FH that is proven optimal"
+ASSUMPTION2 = "Theorem 2's Assumption 2 fails or nearly fails on the matrix"
 FORCED = "ECW-RMED's forced exploration, not its slope"
 CATEGORIES = (DATA_VS_TEXT, CONCEDED, HEAVY_TAIL, OPEN_SETTING, NOISE, WORD_AS_FACTOR, LATER_CLAIM, STILL_EXPLORING,
-              PARTNER, RMED2_SIGN, FROM_BELOW, FORCED)
+              PARTNER, SUPERIOR, ASSUMPTION2, RMED2_SIGN, RMED2_ANYTIME, FROM_BELOW, FORCED)
 
 VERDICTS_DOC = "docs/verdicts.md"
 FACTOR_DOC = f"{VERDICTS_DOC}#reading-words-as-factors"
@@ -58,6 +61,12 @@ NO_WINNER_DOC = f"{VERDICTS_DOC}#the-merge-algorithms-without-a-condorcet-winner
 ASYMPTOTIC_DOC = "docs/asymptotic.md#why-the-slopes-stay-above-c"
 FORCED_BAND_DOC = "docs/asymptotic.md#ecw-rmed-trapped-by-forced-exploration"
 SWEEPS_DOC = "docs/asymptotic.md#ecw-rmeds-sweeps-of-every-pair"
+SUPERIOR_DOC = "docs/asymptotic.md#why-d-ts-sits-above-c_w"
+LOGLOG_DOC = "docs/asymptotic.md#where-the-slope-still-moves"
+RMED2_CYCLIC_DOC = "docs/asymptotic.md#rmed2-with-the-papers-sign-on-cyclic"
+# The claims whose rows are decided on a fitted limit (``claims.verdict.reaches_limit``): the family over which a
+# false FAILS from noise is counted.
+LIMIT_CLAIMS = ("A1", "A2", "A3", "A5", "A6", "A7")
 # A MergeDTS regret whose runs' standard deviation exceeds this multiple of its mean is called widely spread in
 # its L1 reason (a few runs carry the mean: the tuned MergeDTS on Informational-CDC at T = 1e8).
 WIDE_SPREAD = 1.0
@@ -69,15 +78,31 @@ MSLR5_NC = "mslr5_noncondorcet"
 
 class Numbers:
     """The figure tables a reason text computes its numbers from: the ``_final.csv`` tables ({stem: table}),
-    the claims table of the report (every row, C19 included) and the ``_sweeps.csv`` tables ({stem: table}, the
-    asymptotic study's ``studies.forced_sweeps``)."""
+    the claims table of the report (every row, C19 included), and the asymptotic study's tables of
+    ``studies.forced_sweeps`` (``_sweeps.csv``), ``studies.decade_pairs.class_limit_rows`` (``_decade_parts.csv``)
+    and ``studies.partner_runs`` (``_partner_runs.csv``), each {stem: table}."""
 
     def __init__(self, finals: dict[str, pd.DataFrame], claims: pd.DataFrame,
-                 sweeps: dict[str, pd.DataFrame] | None = None):
+                 sweeps: dict[str, pd.DataFrame] | None = None, parts: dict[str, pd.DataFrame] | None = None,
+                 partner_runs: dict[str, pd.DataFrame] | None = None):
         """Keep the tables."""
         self.finals = finals
         self.claims = claims
         self.sweeps = sweeps or {}
+        self.parts = parts or {}
+        self.partner_runs = partner_runs or {}
+
+    def part_row(self, stem: str, panel: str, algorithm: str, part: str) -> pd.Series:
+        """The row of the decade-parts table of figure ``stem`` for ``algorithm``'s class ``part`` on the panel whose
+        matrix is ``panel``."""
+        table = self.parts[stem]
+        return table[(table["dataset"] == panel) & (table["algorithm"] == algorithm) & (table["part"] == part)].iloc[0]
+
+    def partner_row(self, stem: str, panel: str, algorithm: str) -> pd.Series:
+        """The row of the partner-runs table of figure ``stem`` for ``algorithm`` on the panel whose matrix is
+        ``panel``."""
+        table = self.partner_runs[stem]
+        return table[(table["dataset"] == panel) & (table["algorithm"] == algorithm)].iloc[0]
 
     def sweep_row(self, stem: str, panel: str) -> pd.Series:
         """The row of the sweeps table of figure ``stem`` for the panel whose matrix is ``panel``."""
@@ -313,48 +338,179 @@ def slope_against_bounds(n: Numbers, panel: str, algorithm: str) -> str:
             f"{slope / row['winner_constant']:.2f}x C_w = {row['winner_constant']:.3g}")
 
 
+def limit_against_bounds(n: Numbers, panel: str, algorithm: str) -> str:
+    """"<label>'s slope limit a +- se (tolerance) is x C and y C_w" for one line of the study."""
+    row = asymptotic_row(n, panel, algorithm)
+    limit = row["slope_limit"]
+    return (f"{row['label']}'s slope limit is {limit:.4g} +- {row['slope_limit_se']:.2g} (tolerance "
+            f"{row['slope_limit_tolerance']:.2g}), {limit / row['lower_bound_slope']:.2f}x C = "
+            f"{row['lower_bound_slope']:.4g} and {limit / row['winner_constant']:.2f}x C_w = "
+            f"{row['winner_constant']:.4g}")
+
+
+def limit_noise_share(n: Numbers) -> str:
+    """How many rows are decided on a fitted limit, and the share of reproductions with a false FAILS among them."""
+    checks = sum(n.checks(claim) for claim in LIMIT_CLAIMS)
+    share = false_verdict_share(checks)
+    return (f"with {checks} checks decided on a fitted limit at {NOISE_SE:g} standard errors, at least one false "
+            f"FAILS is expected in {share:.0%} of reproductions")
+
+
 def partner_not_winner(panel: str, algorithm: str) -> Reason:
-    """A slope near C_w and far from C: the algorithm shows every arm beaten by the winner, where the bound's
-    optimal partner of some arms is another arm."""
+    """A limit near C_w or above it, far from C: the algorithm shows every arm beaten by the winner, where the
+    bound's optimal partner of some arms is another arm."""
     def text(n: Numbers) -> str:
-        """The slope against C and C_w."""
-        return (f"{slope_against_bounds(n, panel, algorithm)}: it shows every arm beaten by the winner, while the "
-                "bound's optimal partner of some arms is another arm, so its slope tends to C_w, not C")
+        """The limit against C and C_w."""
+        return (f"{limit_against_bounds(n, panel, algorithm)}: it shows every arm beaten by the winner, while the "
+                "bound's optimal partner of some arms is another arm, so its slope tends to C_w or above, not to C")
     return Reason(PARTNER, ASYMPTOTIC_DOC, text)
+
+
+def superior_duels(panel: str) -> Reason:
+    """D-TS's limit above C_w: Theorem 2's second part, each non-winner against its strongest superior, where that
+    is not the winner (``studies.decade_pairs``)."""
+    def text(n: Numbers) -> str:
+        """D-TS's limit against C_w, and the regret per ln t of its duels of two non-winners by Theorem 2's parts."""
+        row = asymptotic_row(n, panel, "dts")
+        superior, other = (n.part_row(ASYMPTOTIC, panel, "dts", part) for part in ("superior", "other"))
+        return (f"{limit_against_bounds(n, panel, 'dts')}, {row['slope_limit'] - row['winner_constant']:.3g} above "
+                f"C_w. For {int(superior['superiors_not_winner'])} non-winners here the strongest superior (the arm "
+                "most likely to beat it) is not the winner, and Theorem 2's second part, such an arm as first "
+                "candidate against its strongest superior, is a ln T term: split by decade over "
+                f"{int(superior['runs'])} runs, D-TS's regret per ln t on those pairs tends to "
+                f"{superior['limit']:.3g} +- {superior['limit_se']:.2g} ({superior['last_decade']:.3g} over the last "
+                f"decade), and on the remaining pairs of two non-winners (the log log T part) it is "
+                f"{other['last_decade']:.3g} over the last decade, tending to {other['limit']:.2g} +- "
+                f"{other['limit_se']:.2g}")
+    return Reason(SUPERIOR, SUPERIOR_DOC, text)
+
+
+def superiors_tied(panel: str) -> Reason:
+    """A7's remaining pairs not tending to 0 where a non-winner's two strongest superiors beat it with almost the same
+    chance: Theorem 2's Assumption 2 fails or nearly fails, and its third part's bound, ln ln T over their KL, is not
+    small at any reachable T."""
+    def text(n: Numbers) -> str:
+        """The remaining pairs' rate, the separation of the superiors, and what the bound's third part is there."""
+        other = n.part_row(ASYMPTOTIC, panel, "dts", "other")
+        separation = other["superior_separation"]
+        bound = ("unbounded (a tie)" if separation == 0 else
+                 f"{math.log(math.log(MAX_EXACT_HORIZON)) / separation:.2g} comparisons at 2^53, times its constants")
+        return (f"D-TS's regret per ln t on the remaining pairs is {other['last_decade']:.3g} over the last decade, "
+                f"tending to {other['limit']:.3g} +- {other['limit_se']:.2g} (tolerance {other['tolerance']:.2g}, "
+                f"{int(other['runs'])} runs), small beside the whole line's but not 0. Theorem 2's Assumption 2 asks "
+                "each non-winner's strongest superior to beat it with a clearly larger chance than the next; here "
+                f"the closest two are KL {separation:.2g} apart, so its third part, ln ln T over that KL, is {bound}: "
+                "the theorem does not say these duels fade at any horizon a run reaches")
+    return Reason(ASSUMPTION2, SUPERIOR_DOC, text)
 
 
 def rmed2_sign(panel: str) -> Reason:
     """RMED2 as run against RMED2 with the paper's sign."""
     def text(n: Numbers) -> str:
-        """Both RMED2 slopes against C."""
+        """Both RMED2 limits against C."""
         paper = asymptotic_row(n, panel, "RMED2 (paper)")
-        return (f"{slope_against_bounds(n, panel, 'rmed2')}: the authors' score of a partner has the opposite sign "
-                "of the RMED2 paper's, so it prefers the partner of the highest estimated regret, not the lowest; with "
-                f"the paper's sign the slope is {paper['slope_last_decade']:.3g}, {paper['slope_over_bound']:.1f}x C")
+        return (f"{limit_against_bounds(n, panel, 'rmed2')}: the authors' score of a partner has the opposite sign of "
+                "the RMED2 paper's, so it prefers the partner of the highest estimated regret per unit of "
+                f"information, not the lowest; with the paper's sign the limit is {paper['slope_limit']:.4g}, "
+                f"{paper['slope_limit'] / paper['lower_bound_slope']:.2f}x C")
     return Reason(RMED2_SIGN, ASYMPTOTIC_DOC, text)
 
 
-def from_below(panel: str) -> Reason:
-    """A4: the fitted weight of ln ln t is negative, or not distinguishable from 0."""
+def rmed2_trapped_partner(panel: str) -> Reason:
+    """RMED2 with the paper's sign above C on a matrix where the switch count separates the allocations
+    (``studies.partner_runs``): a minority of its runs show an arm beaten by the winner for good."""
     def text(n: Numbers) -> str:
-        """The fitted limit and weight of D-TS's slope."""
-        row = asymptotic_row(n, panel, "dts")
+        """The limit, the median run's slope, the switched runs and their partner comparisons."""
+        row, runs = asymptotic_row(n, panel, "RMED2 (paper)"), n.partner_row(ASYMPTOTIC, panel, "RMED2 (paper)")
+        return (f"{limit_against_bounds(n, panel, 'RMED2 (paper)')}, but its median run's slope is "
+                f"{runs['median_run_slope']:.3g} ({runs['median_run_slope'] / row['lower_bound_slope']:.2f}x C): in "
+                f"{int(runs['runs_above_threshold'])} of {int(runs['runs'])} runs at least one arm is shown beaten by "
+                f"the winner for good (the run's slope above C plus half the cheapest switch, "
+                f"{runs['switch_threshold']:.3g}). In those runs the fewest comparisons at T of an arm with its "
+                f"optimal partner are {runs['partner_comparisons_above']:.0f} (median; "
+                f"{runs['partner_comparisons_below']:.0f} in the other runs): the pair is compared in RMED2's "
+                "initial round robin only, which the anytime RMED2 ends once t - 1 reaches #pairs * 3 ln ln t. "
+                "Komiyama et al. (2015) prove the bound for the fixed-horizon RMED2FH, not for this anytime RMED2")
+    return Reason(RMED2_ANYTIME, RMED2_CYCLIC_DOC, text)
+
+
+def rmed2_at_winner_constant(panel: str) -> Reason:
+    """RMED2 with the paper's sign at C_w on a matrix where the switch count does not separate the allocations."""
+    def text(n: Numbers) -> str:
+        """The limit against C and C_w."""
+        return (f"{limit_against_bounds(n, panel, 'RMED2 (paper)')}: it ends near C_w, like the algorithms that show "
+                "every arm beaten by the winner. Whether its partner estimates are held by its initial round robin, "
+                "as on Cyclic, is not measured here: at this K the cheapest switch of a partner costs less than the "
+                "spread of the runs' slopes, so the runs cannot be sorted by it")
+    return Reason(PARTNER, RMED2_CYCLIC_DOC, text)
+
+
+def below_bound(panel: str, algorithm: str) -> Reason:
+    """A fitted limit below the lower bound C, which no consistent algorithm's slope can be, by a little more than
+    the noise."""
+    def text(n: Numbers) -> str:
+        """The limit against C, the last decade's slope, the fitted weight of ln ln t, and the noise share."""
+        row = asymptotic_row(n, panel, algorithm)
+        distance = (row["lower_bound_slope"] - row["slope_limit"]) / row["slope_limit_se"]
+        return (f"{limit_against_bounds(n, panel, algorithm)}: {distance:.1f} standard errors below the bound, which "
+                f"no consistent algorithm's slope can be; over the last decade its slope is "
+                f"{row['slope_last_decade']:.4g} ({row['slope_over_bound']:.2f}x C), and the fit's positive weight of "
+                f"ln ln t ({row['loglog_weight']:.3g} +- {row['loglog_weight_se']:.2g}) extrapolates a falling slope "
+                f"past C. {limit_noise_share(n)}")
+    return Reason(NOISE, NOISE_DOC, text)
+
+
+def limits_apart_by_noise(panel: str) -> Reason:
+    """A3 where D-TS's and D-TS+'s limits differ by a little more than the noise while their last decades agree."""
+    def text(n: Numbers) -> str:
+        """Both limits and both last-decade slopes, and the noise share."""
+        dts, plus = (asymptotic_row(n, panel, name) for name in ("dts", "dts_plus"))
+        return (f"slope limits D-TS {dts['slope_limit']:.4g} +- {dts['slope_limit_se']:.2g}, D-TS+ "
+                f"{plus['slope_limit']:.4g} +- {plus['slope_limit_se']:.2g}; over the last decade D-TS "
+                f"{dts['slope_last_decade']:.4g} +- {dts['slope_se']:.2g} and D-TS+ {plus['slope_last_decade']:.4g} "
+                f"+- {plus['slope_se']:.2g} agree. {limit_noise_share(n)}")
+    return Reason(NOISE, NOISE_DOC, text)
+
+
+def from_below(panel: str) -> Reason:
+    """A4: the fitted weight of ln ln t is negative, or not distinguishable from 0; where D-TS's regret is split by
+    Theorem 2's parts, which part carries it."""
+    def text(n: Numbers) -> str:
+        """The fitted limit and weight of D-TS's slope, and of its parts where split."""
+        row, rmed1 = asymptotic_row(n, panel, "dts"), asymptotic_row(n, panel, "rmed1")
         weight, se = row["loglog_weight"], row["loglog_weight_se"]
         sign = "negative" if weight + NOISE_SE * se < 0 else "not distinguishable from 0"
-        return (f"D-TS's fitted weight of ln ln t is {weight:.3g} +- {se:.2g}, {sign} (limit of the slope "
-                f"{row['slope_limit']:.3g}): Theorem 2's K^2 log log T is an upper bound; where the slope still moves "
-                "it rises towards its limit")
-    return Reason(FROM_BELOW, ASYMPTOTIC_DOC, text)
+        parts = [f"D-TS's fitted weight of ln ln t is {weight:.3g} +- {se:.2g}, {sign}: a positive weight b makes the "
+                 "slope over [t/10, t] fall like b / ln t, so Theorem 2's K^2 log log T term would show as a falling "
+                 f"slope; RMED1's weight is {rmed1['loglog_weight']:.3g} +- {rmed1['loglog_weight_se']:.2g}"]
+        table = n.parts.get(ASYMPTOTIC)
+        if table is not None and ((table["dataset"] == panel) & (table["algorithm"] == "dts")).any():
+            superior, other = (n.part_row(ASYMPTOTIC, panel, "dts", part) for part in ("superior", "other"))
+            winner = weight - superior["loglog_weight"] - other["loglog_weight"]
+            winner_se = math.hypot(se, superior["loglog_weight_se"], other["loglog_weight_se"])
+            placed = (winner + NOISE_SE * winner_se < 0
+                      and min(part["loglog_weight"] + NOISE_SE * part["loglog_weight_se"] for part in (superior, other))
+                      >= 0)
+            parts.append(f"split by Theorem 2's parts ({int(other['runs'])} runs), the weight of the remaining pairs "
+                         f"(its log log T part) is {other['loglog_weight']:.3g} +- {other['loglog_weight_se']:.2g} and "
+                         f"of the strongest-superior pairs {superior['loglog_weight']:.3g} +- "
+                         f"{superior['loglog_weight_se']:.2g}, which leaves {winner:.3g} +- {winner_se:.2g} to the "
+                         "pairs with the winner: " + (
+                             "shown, the slope rises in the comparisons with the winner, not in D-TS's duels of two "
+                             "non-winners; conjecture, not shown, that those comparisons approach ln t / KL from below"
+                             if placed else "the split does not place the rise in one part at this precision"))
+        return "; ".join(parts)
+    return Reason(FROM_BELOW, LOGLOG_DOC, text)
 
 
 def constant_swamped(panel: str) -> Reason:
-    """C5 at T = 2**53 where D-TS's R(T) is no longer below RMED1's: both slopes tend to C_w."""
+    """C5 at T = 2**53 where D-TS's R(T) is no longer below RMED1's: both slopes sit at C_w or above."""
     def text(n: Numbers) -> str:
         """D-TS's and RMED1's slopes against C_w and their R(T)."""
         dts, rmed1 = (asymptotic_row(n, panel, name) for name in ("dts", "rmed1"))
         return (f"{slope_against_bounds(n, panel, 'dts')}, RMED1's {rmed1['slope_last_decade']:.3g}: both show every "
-                f"arm beaten by the winner, so both tend to C_w, and at T = 2^53 the slope term swamps D-TS's smaller "
-                f"constant (R(T) {n.ratio(ASYMPTOTIC, panel, 'dts', 'rmed1'):.2f}x RMED1's, "
+                f"arm beaten by the winner, so both slopes sit at C_w or above, and at T = 2^53 the slope term swamps "
+                f"D-TS's smaller constant (R(T) {n.ratio(ASYMPTOTIC, panel, 'dts', 'rmed1'):.2f}x RMED1's, "
                 f"{n.distance(ASYMPTOTIC, panel, 'dts', 'rmed1'):.1f} standard errors apart)")
     return Reason(PARTNER, ASYMPTOTIC_DOC, text)
 

@@ -52,7 +52,10 @@ from dts_reproduction.reproduce.output.tables import NOT_STORED, OVER_BUDGET
 from dts_reproduction.reproduce.reporting import newcomer
 from dts_reproduction.reproduce.reporting.constants_table import constants_frame, defaults_frame
 from dts_reproduction.reproduce.studies.asymptotic_panels import ORACLE_LINES, ORACLE_OPTIMAL, ORACLE_WINNER
+from dts_reproduction.reproduce.studies.decade_pairs import theorem2_table
+from dts_reproduction.reproduce.studies.decades import trapped_scale
 from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES
+from dts_reproduction.reproduce.studies.partner_runs import partner_runs_table
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
 
 # The command that writes each figure's tables (by table stem, as a claim's ``figures`` name them).
@@ -65,7 +68,8 @@ BLOCK_FILES = {"summary": "README.md", "fidelity": "README.md", "claims": "READM
                "bench": "bench/README.md", "asymptotic": "docs/asymptotic.md", "allocation": "docs/asymptotic.md",
                "asymptotic_cost": "docs/asymptotic.md", "forced_band": "docs/asymptotic.md",
                "forced_sweeps": "docs/asymptotic.md", "oracle": "docs/asymptotic.md",
-               "noncondorcet_pairs": "docs/asymptotic.md",
+               "noncondorcet_pairs": "docs/asymptotic.md", "theorem2_parts": "docs/asymptotic.md",
+               "partner_runs": "docs/asymptotic.md", "trapped_scale": "docs/asymptotic.md",
                "newcomer_main": "README.md", "newcomer_tests": "README.md",
                "newcomer_suites": "docs/testing.md", "startup": "docs/install.md"}
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
@@ -81,6 +85,14 @@ def figure_id(stem: str) -> str:
 def load_tables(folder: Path, suffix: str) -> dict[str, pd.DataFrame]:
     """{figure stem: table} of every ``<stem><suffix>`` in ``folder``."""
     return {path.name[: -len(suffix)]: read_table(path) for path in sorted(folder.glob(f"*{suffix}"))}
+
+
+def numbers_of(folder: Path, claims: pd.DataFrame, finals: dict[str, pd.DataFrame] | None = None) -> Numbers:
+    """The ``Numbers`` the reasons of ``folder``'s report read: its final tables (``finals``, read if not given),
+    ``claims``, and the asymptotic study's sweeps, decade-parts and partner-runs tables."""
+    return Numbers(load_tables(folder, "_final.csv") if finals is None else finals, claims,
+                   load_tables(folder, "_sweeps.csv"), load_tables(folder, "_decade_parts.csv"),
+                   load_tables(folder, "_partner_runs.csv"))
 
 
 def read_table(path: Path) -> pd.DataFrame:
@@ -393,7 +405,9 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
     ``asymptotic_cost`` (the CPU hours of the lines without a Condorcet winner, and at T = 1e10), ``forced_band``
     (per matrix, the pairs ECW-RMED's forced exploration can hold for good, and whether they hold its trapped runs),
     ``forced_sweeps`` (the cost of ECW-RMED's sweeps of every pair, ``studies.forced_sweeps``), ``oracle``
-    (``oracle_rows``) and ``noncondorcet_pairs`` (``pair_rows_shown``)."""
+    (``oracle_rows``), ``noncondorcet_pairs`` (``pair_rows_shown``), ``theorem2_parts``
+    (``decade_pairs.theorem2_table``), ``partner_runs`` (``partner_runs.partner_runs_table``) and ``trapped_scale``
+    (``decades.trapped_scale``)."""
     final, allocation = (read_table(folder / f"{ASYMPTOTIC}{suffix}") for suffix in ("_final.csv", "_allocation.csv"))
     rows = []
     for panel, part in final[final["winner_constant"].notna()].groupby("panel", sort=False):
@@ -446,7 +460,11 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
             "oracle": markdown_table(oracle_rows(final)),
             "noncondorcet_pairs": markdown_table(pair_rows_shown(read_table(folder / f"{ASYMPTOTIC}_pairs.csv"))),
             "asymptotic": markdown_table(pd.DataFrame(rows).fillna("not computed yet")),
-            "allocation": markdown_table(shares.drop(columns=["dataset", "algorithm", "horizon"]))}
+            "allocation": markdown_table(shares.drop(columns=["dataset", "algorithm", "horizon"])),
+            "theorem2_parts": markdown_table(theorem2_table(read_table(folder / f"{ASYMPTOTIC}_decade_parts.csv"),
+                                                            final)),
+            "partner_runs": markdown_table(partner_runs_table(read_table(folder / f"{ASYMPTOTIC}_partner_runs.csv"))),
+            "trapped_scale": trapped_scale()}
 
 
 def slope_cell(line, target: float) -> str:
@@ -489,7 +507,7 @@ def build_report(folder: Path) -> str:
     folder = Path(folder)
     claims = claims_table(folder)
     finals = load_tables(folder, "_final.csv")
-    numbers = Numbers(finals, claims, load_tables(folder, "_sweeps.csv"))
+    numbers = numbers_of(folder, claims, finals)
     docs = docs_prefix(folder)
     quick = is_quick(folder)
     parts = ["# The paper's claims checked against this reproduction", "",

@@ -314,7 +314,8 @@ def test_c5_fails_against_a_linear_line_and_shows_its_logarithmic_runs(ecw_rmed_
     slope, so the row fails and names its trapped runs; a minority of trapped runs is named and left out of the
     slope (the remaining runs hold the claim)."""
     bounds = {"(a)": (5.0, "Condorcet", 6.0)}
-    rows = asymptotic.panel_claims("cyclic", "(a)", c5_panel(ecw_rmed_trapped), bounds, condorcet=True)
+    rows = asymptotic.panel_claims("cyclic", "(a)", c5_panel(ecw_rmed_trapped), bounds, load_dataset("cyclic"),
+                                   pd.DataFrame())
     row = next(row for row in rows if row["claim"] == "C5")
     assert row["verdict"] == verdict
     shown = {0: "slopes per", 1: "ecw_rmed's regret is linear in 1 of 3 runs, left out (below: its logarithmic runs",

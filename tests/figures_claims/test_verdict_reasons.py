@@ -65,7 +65,7 @@ def test_every_reason_links_to_an_existing_docs_heading_and_has_a_known_category
 def test_every_reason_text_renders_on_the_committed_tables():
     """The report calls each text on its folder's tables: no text may fail on them or leave a NaN."""
     for folder, claims in committed_claims():
-        numbers = Numbers(report.load_tables(folder, "_final.csv"), claims, report.load_tables(folder, "_sweeps.csv"))
+        numbers = report.numbers_of(folder, claims)
         for _, row in claims.iterrows():
             cell = report.why(row, numbers, "")
             assert not re.search(r"\bnan\b", cell) and "no reason" not in cell, (folder.name, row["claim"], cell)
