@@ -48,7 +48,9 @@ from dts_reproduction.reproduce.studies.paper_panels import delay_panels
 
 NAME = FIG6
 # C16 (Sec. 5.2): on Non-Condorcet Cyclic ECW-RMED overtakes D-TS and D-TS+ "once d exceeds roughly 300";
-# read as: below both at the smallest delay of the grid, above both from some delay in this range on.
+# read as: below both at the smallest delay of the grid, above both from some delay in this range on.  The range
+# is 300 and its neighbours on the delay grid (DELAY_GRID): the grid steps by about x3, so the runs place a
+# crossover only to within one step, and "roughly" is read as that one step either way.
 CROSSOVER_RANGE = (100, 1000)
 
 

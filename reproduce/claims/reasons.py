@@ -18,6 +18,7 @@ import pandas as pd
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.algorithms.ecw_rmed_steps import gap_threshold
 from dts_reproduction.core.constants import ECW_RMED_BETA
+from dts_reproduction.reproduce.claims.paper import DTS_FAMILY
 from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC, ELIMINATION, FIG1, FIG2, FIG3, FIG4, LARGE_SCALE
 from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
@@ -186,13 +187,14 @@ def sushi_ecw_rmed(n: Numbers) -> str:
             "1/2 pair give the same, so the paper's \"slightly worse\" is not what its data give")
 
 
-def heavy_tail(stem: str, panel: str, other: str) -> Reason:
-    """ECW-RMED's heavy-tailed R(T) on ``panel`` against ``other``."""
+def heavy_tail(stem: str, panel: str, other: str, tailed: str = "ecw_rmed") -> Reason:
+    """The heavy-tailed R(T) of ``tailed`` (ECW-RMED unless named) on ``panel`` against ``other``."""
     def text(n: Numbers) -> str:
-        """ECW-RMED's STD over mean against the other curve's, and their distance in standard errors."""
-        return (f"ECW-RMED's R(T) has a standard deviation of {n.spread(stem, panel, 'ecw_rmed'):.0%} of its mean "
-                f"({n.label(stem, panel, other)}: {n.spread(stem, panel, other):.0%}), which makes its mean "
-                f"uncertain; the means are {n.distance(stem, panel, 'ecw_rmed', other):.1f} standard errors apart")
+        """The tailed curve's STD over mean against the other curve's, and their distance in standard errors."""
+        return (f"{n.label(stem, panel, tailed)}'s R(T) has a standard deviation of "
+                f"{n.spread(stem, panel, tailed):.0%} of its mean ({n.label(stem, panel, other)}: "
+                f"{n.spread(stem, panel, other):.0%}), which makes its mean uncertain; the means are "
+                f"{n.distance(stem, panel, tailed, other):.1f} standard errors apart")
     return Reason(HEAVY_TAIL, TAIL_DOC, text)
 
 
@@ -504,14 +506,17 @@ def from_below(panel: str) -> Reason:
 
 
 def constant_swamped(panel: str) -> Reason:
-    """C5 at T = 2**53 where D-TS's R(T) is no longer below RMED1's: both slopes sit at C_w or above."""
+    """C5 at T = 2**53 where a D-TS variant's R(T) is no longer significantly below RMED1's: both slopes sit at C_w
+    or above."""
     def text(n: Numbers) -> str:
-        """D-TS's and RMED1's slopes against C_w and their R(T)."""
-        dts, rmed1 = (asymptotic_row(n, panel, name) for name in ("dts", "rmed1"))
+        """D-TS's and RMED1's slopes against C_w, and the R(T) of the D-TS variant nearer RMED1's (the higher)."""
+        rmed1 = asymptotic_row(n, panel, "rmed1")
+        near = max(DTS_FAMILY, key=lambda name: n.final(ASYMPTOTIC, panel, name).value)
+        ratio, distance = n.ratio(ASYMPTOTIC, panel, near, "rmed1"), n.distance(ASYMPTOTIC, panel, near, "rmed1")
         return (f"{slope_against_bounds(n, panel, 'dts')}, RMED1's {rmed1['slope_last_decade']:.3g}: both show every "
                 f"arm beaten by the winner, so both slopes sit at C_w or above, and at T = 2^53 the slope term swamps "
-                f"D-TS's smaller constant (R(T) {n.ratio(ASYMPTOTIC, panel, 'dts', 'rmed1'):.2f}x RMED1's, "
-                f"{n.distance(ASYMPTOTIC, panel, 'dts', 'rmed1'):.1f} standard errors apart)")
+                f"D-TS's smaller constant (R(T) of {n.label(ASYMPTOTIC, panel, near)} {ratio:.2f}x RMED1's, "
+                f"{distance:.1f} standard errors apart)")
     return Reason(PARTNER, ASYMPTOTIC_DOC, text)
 
 
@@ -564,7 +569,8 @@ def ecw_rmed_sweeps(panel: str) -> Reason:
 
 SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
 # The asymptotic study's panels (Panel.key) whose rows need each kind of reason (reproduce/asymptotic.py).
-CONSTANT_FACTOR_PANELS = ("strong_borda", "arxiv", "mslr5_condorcet", "mslr16_condorcet", "mslr32_condorcet")
+CONSTANT_FACTOR_PANELS = ("arxiv", "mslr5_condorcet", "mslr16_condorcet", "mslr32_condorcet")
+SWAMPED_PANELS = ("cyclic", "strong_borda")
 PARTNER_PANELS = ("cyclic", "strong_borda")
 FORCED_BAND_PANELS = ("mslr135_informational_cdc",)
 SWEEP_PANELS = ("mslr136_perfect", "mslr136_navigational")
@@ -598,17 +604,16 @@ REASONS: dict[tuple[str, str], Reason] = {
     ("C7", site(FIG3, "strong_borda:g2w")): Reason(WORD_AS_FACTOR, FACTOR_DOC, c7_g2w),
     ("C8", site(FIG4, "mslr32_noncondorcet")): order_and_factor(FIG4, "mslr32_noncondorcet", "rmed1", "dts", "large"),
     ("C9", site(FIG4, "nc_cyclic")): order_and_factor(FIG4, "nc_cyclic", "scb", "dts", "much better"),
-    ("C9", site(FIG4, "nc_strong_borda")): order_and_factor(FIG4, "nc_strong_borda", "ccb", "dts", "much better"),
+    ("C9", site(FIG4, "nc_strong_borda")): heavy_tail(FIG4, "nc_strong_borda", "dts", "scb"),
     ("C10(iii)", site(FIG1, MSLR5_NC)): heavy_tail(FIG1, MSLR5_NC, "dts_plus"),
     ("C12", site(FIG4, "mslr16_noncondorcet")): Reason(CONCEDED, CONCEDED_DOC, c12_k16),
     ("C12", site(FIG4, "mslr32_noncondorcet")): heavy_tail(FIG4, "mslr32_noncondorcet", "dts_plus"),
     ("C15a", site(FIG2, MSLR5_NC)): Reason(OPEN_SETTING, "docs/harness.md#regret", fig2_normalisation),
     ("C18", site(ELIMINATION, "mslr16_noncondorcet")): Reason(DATA_VS_TEXT, ELIMINATION_DOC, c18_elimination),
     ("C18", site(ELIMINATION, "mslr32_noncondorcet")): Reason(DATA_VS_TEXT, ELIMINATION_DOC, c18_elimination),
-    ("C19", site(FIG3, "cyclic")): order_and_factor(FIG3, "cyclic", "rmed1", "dts_plus", "significantly"),
+    ("C19", site(FIG3, "cyclic")): heavy_tail(FIG3, "cyclic", "dts_plus", "scb"),
     ("C19", site(FIG3, "sushi")): order_and_factor(FIG3, "sushi", "rmed1", "dts", "significantly"),
-    ("C19", site(FIG4, "nc_strong_borda")): order_and_factor(FIG4, "nc_strong_borda", "ccb", "dts_plus",
-                                                             "significantly"),
+    ("C19", site(FIG4, "nc_strong_borda")): heavy_tail(FIG4, "nc_strong_borda", "dts_plus", "scb"),
     ("C19", site(FIG4, "mslr32_noncondorcet")): order_and_factor(FIG4, "mslr32_noncondorcet", "rmed1", "dts_plus",
                                                                  "significantly"),
     ("C19", site(FIG4, "nc_cyclic")): Reason(CONCEDED, CONCEDED_DOC, c19_conceded),
@@ -629,7 +634,7 @@ REASONS: dict[tuple[str, str], Reason] = {
     **{("A1", site(ASYMPTOTIC, panel)): partner_not_winner(panel, "dts") for panel in PARTNER_PANELS},
     **{("A2", site(ASYMPTOTIC, panel, "rmed2")): rmed2_sign(panel) for panel in RMED2_SIGN_PANELS},
     **{("A4", site(ASYMPTOTIC, panel)): from_below(panel) for panel in FROM_BELOW_PANELS},
-    ("C5", site(ASYMPTOTIC, "cyclic")): constant_swamped("cyclic"),
+    **{("C5", site(ASYMPTOTIC, panel)): constant_swamped(panel) for panel in SWAMPED_PANELS},
     ("C5", site(ASYMPTOTIC, "sushi")): ecw_rmed_slope("sushi"),
     **{("C5", site(ASYMPTOTIC, panel)): ecw_rmed_trapped(panel) for panel in FORCED_BAND_PANELS},
     **{("C5", site(ASYMPTOTIC, panel)): ecw_rmed_sweeps(panel) for panel in SWEEP_PANELS},

@@ -35,12 +35,10 @@ from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
     DIRECTION_ONLY,
     FACTOR_BORDERLINE,
-    FAILS,
     HOLDS,
     NOT_MEASURED,
-    NOT_SIGNIFICANT,
-    OPPOSITE_NOT_SIGNIFICANT,
     REDUCED_PREFIX,
+    SEVERITY,
     Site,
     claim_row,
     not_evidence_verdict,
@@ -157,8 +155,7 @@ def verdict_summary(claims: pd.DataFrame) -> pd.DataFrame:
 
 
 # Columns of the verdict summary, most favourable first.
-VERDICT_COLUMNS = (HOLDS, FACTOR_BORDERLINE, NOT_SIGNIFICANT, DIRECTION_ONLY, OPPOSITE_NOT_SIGNIFICANT, FAILS,
-                   NOT_MEASURED)
+VERDICT_COLUMNS = SEVERITY[::-1]
 def explained(verdict: str) -> bool:
     """Whether a verdict needs a reason: every verdict of a paper-scale check but "holds" and "not measured"
     (whose row names the missing curve); the rows of a quick or reduced run are not evidence at all."""

@@ -23,6 +23,7 @@ from dts_reproduction.reproduce.claims.verdict import (
     at_most,
     below,
     below_factor,
+    best,
     checked,
     claim_row,
     close,
@@ -90,6 +91,18 @@ def test_a_borderline_factor_is_not_called_an_insignificant_order():
     assert within_factor(Estimate(1012.6, 52.2), Estimate(664.5, 18.0), 1.5) == FACTOR_BORDERLINE
     assert worst(HOLDS, FACTOR_BORDERLINE) == FACTOR_BORDERLINE
     assert worst(NOT_SIGNIFICANT, FACTOR_BORDERLINE) == NOT_SIGNIFICANT
+
+
+def test_a_conjunction_claims_no_order_a_part_leaves_unestablished():
+    """C9 on Non-Condorcet StrongBorda: CCB 4196.7 +- 30.9 is significantly above D-TS 2985.5 +- 42.9 but short of
+    x1.5 (direction only), heavy-tailed SCB 3702.0 +- 886.9 is above it by 0.8 standard errors (not significant).
+    "Much better than CCB and SCB" then reads "same order, not significant": "direction holds" would claim an
+    order the runs do not establish for SCB.  A disjunction takes the part that establishes the order."""
+    dts, ccb, scb = Estimate(2985.5, 42.9), Estimate(4196.7, 30.9), Estimate(3702.0, 886.9)
+    parts = above(ccb, dts, 1.5), above(scb, dts, 1.5)
+    assert parts == (DIRECTION_ONLY, NOT_SIGNIFICANT)
+    assert worst(*parts) == NOT_SIGNIFICANT
+    assert best(*parts) == DIRECTION_ONLY
 
 
 def test_below_a_factor():
