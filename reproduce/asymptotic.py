@@ -266,10 +266,10 @@ def part_estimate(row: pd.Series) -> Estimate:
     return Estimate(float(row["limit"]), float(row["limit_se"]))
 
 
-def theorem2_claims(site: Site, parts: pd.DataFrame, superiors: bool) -> list[dict]:
+def theorem2_claims(site: Site, parts: pd.DataFrame) -> list[dict]:
     """A7 on a panel whose regret is split by decade (``decade_pairs``): D-TS's regret per ln t with the strongest
-    superiors that are not the winner tends to a positive limit (only where a non-winner has one: ``superiors``),
-    and with the remaining arms to 0."""
+    superiors that are not the winner tends to a positive limit, and with the remaining arms to 0; each part only
+    where its class of pairs is not empty."""
     def stays():
         """(text, verdict) of part 2."""
         row = part_row(parts, "dts", "superior")
@@ -284,10 +284,11 @@ def theorem2_claims(site: Site, parts: pd.DataFrame, superiors: bool) -> list[di
                 f"{row['tolerance']:.1f}), weight of ln ln t {row['loglog_weight']:.1f} +- "
                 f"{row['loglog_weight_se']:.1f} ({int(row['runs'])} runs)",
                 reaches_limit(part_estimate(row), float(row["tolerance"]), 0.0))
+    first = parts.iloc[0]
     rows = [checked("A7", site.curve("superior", "strongest superiors"), "above 0: part 2 grows like ln t", stays)]\
-        if superiors else []
-    return rows + [checked("A7", site.curve("other", "remaining arms"), "limit 0 (2 s.e. and its tolerance): part 3 "
-                           "grows like ln ln t", fades)]
+        if first["superiors_not_winner"] else []
+    return rows + ([checked("A7", site.curve("other", "remaining arms"), "limit 0 (2 s.e. and its tolerance): part 3 "
+                            "grows like ln ln t", fades)] if first["remaining_pairs"] else [])
 
 
 def panel_claims(key: str, title: str, curves, bounds, dataset, parts: pd.DataFrame) -> list[dict]:
@@ -335,7 +336,7 @@ def panel_claims(key: str, title: str, curves, bounds, dataset, parts: pd.DataFr
     rows += [reaches("A6", site.curve(oracle.tag, oracle.tag), r, oracle.tag, target, what)
              for oracle, target, what in ((ORACLE_OPTIMAL, constant, "C"), (ORACLE_WINNER, winner, "C_w"))]
     if not parts.empty:
-        rows += theorem2_claims(site, parts, bool(parts["superiors_not_winner"].iloc[0]))
+        rows += theorem2_claims(site, parts)
     return rows
 
 

@@ -406,6 +406,18 @@ def superiors_tied(panel: str) -> Reason:
     return Reason(ASSUMPTION2, SUPERIOR_DOC, text)
 
 
+def superior_unresolved(panel: str) -> Reason:
+    """A7's strongest-superior pairs not significantly above 0: the split's runs cannot resolve their rate."""
+    def text(n: Numbers) -> str:
+        """The class's limit and last decade, and how many non-winners it holds."""
+        row = n.part_row(ASYMPTOTIC, panel, "dts", "superior")
+        return (f"{int(row['superiors_not_winner'])} non-winner(s) here have a strongest superior other than the "
+                f"winner; over the {int(row['runs'])} split runs D-TS's regret per ln t on those pairs tends to "
+                f"{row['limit']:.3g} +- {row['limit_se']:.2g} ({row['last_decade']:.3g} +- {row['last_decade_se']:.2g} "
+                "over the last decade): in the claimed order, but the runs cannot resolve it from 0")
+    return Reason(NOISE, NOISE_DOC, text)
+
+
 def rmed2_sign(panel: str) -> Reason:
     """RMED2 as run against RMED2 with the paper's sign."""
     def text(n: Numbers) -> str:
@@ -571,13 +583,21 @@ SUSHI = Reason(DATA_VS_TEXT, SUSHI_DOC, sushi_ecw_rmed)
 # The asymptotic study's panels (Panel.key) whose rows need each kind of reason (reproduce/asymptotic.py).
 CONSTANT_FACTOR_PANELS = ("arxiv", "mslr5_condorcet", "mslr16_condorcet", "mslr32_condorcet")
 SWAMPED_PANELS = ("cyclic", "strong_borda")
-PARTNER_PANELS = ("cyclic", "strong_borda")
 FORCED_BAND_PANELS = ("mslr135_informational_cdc",)
 SWEEP_PANELS = ("mslr136_perfect", "mslr136_navigational")
-RMED2_SIGN_PANELS = ("cyclic", "strong_borda", "sushi", "mslr32_condorcet", "mslr136_perfect",
-                     "mslr136_navigational", "mslr135_informational_cdc")
-FROM_BELOW_PANELS = ("cyclic", "strong_borda", "arxiv", "sushi", "mslr5_condorcet", "mslr16_condorcet",
-                     "mslr32_condorcet", "mslr136_perfect", "mslr136_navigational", "mslr135_informational_cdc")
+CONDORCET_PANELS = ("cyclic", "strong_borda", "arxiv", "sushi", "mslr5_condorcet", "mslr16_condorcet",
+                    "mslr32_condorcet", "mslr136_perfect", "mslr136_navigational", "mslr135_informational_cdc")
+# The panels where C_w > C (the winner is not every arm's optimal partner).
+PARTNER_PANELS = ("cyclic", "strong_borda", "arxiv", "mslr136_perfect", "mslr136_navigational",
+                  "mslr135_informational_cdc")
+# A1 fails where C_w = C by D-TS's strongest-superior duels; A5 where its limit is above C_w.
+A1_SUPERIOR_PANELS = ("mslr16_condorcet",)
+A5_SUPERIOR_PANELS = ("cyclic", "arxiv", "mslr16_condorcet", "mslr136_navigational", "mslr135_informational_cdc")
+RMED2_BELOW_BOUND_PANELS = ("sushi", "mslr32_condorcet")
+RMED2_AT_WINNER_PANELS = ("mslr136_perfect", "mslr136_navigational", "mslr135_informational_cdc")
+A3_NOISE_PANELS = ("arxiv",)
+A7_TIED_PANELS = ("sushi", "mslr5_condorcet")
+A7_UNRESOLVED_PANELS = ("arxiv",)
 # The large-scale study's panels (reproduce/studies/large_scale_panels.py, MSLR_MATRICES).
 PERFECT, NAVIGATIONAL = "mslr136_perfect", "mslr136_navigational"
 CDC, INFORMATIONAL = "mslr135_informational_cdc", "mslr136_informational"
@@ -632,8 +652,18 @@ REASONS: dict[tuple[str, str], Reason] = {
     **{("L2", site(LARGE_SCALE, INFORMATIONAL, merge)): merge_without_condorcet(INFORMATIONAL, merge)
        for merge in ("MergeDTS", "MergeDTS (best)", "MergeRUCB", "MergeRUCB (best)")},
     **{("A1", site(ASYMPTOTIC, panel)): partner_not_winner(panel, "dts") for panel in PARTNER_PANELS},
-    **{("A2", site(ASYMPTOTIC, panel, "rmed2")): rmed2_sign(panel) for panel in RMED2_SIGN_PANELS},
-    **{("A4", site(ASYMPTOTIC, panel)): from_below(panel) for panel in FROM_BELOW_PANELS},
+    **{("A1", site(ASYMPTOTIC, panel)): superior_duels(panel) for panel in A1_SUPERIOR_PANELS},
+    **{("A2", site(ASYMPTOTIC, panel, "rmed2")): rmed2_sign(panel) for panel in CONDORCET_PANELS},
+    ("A2", site(ASYMPTOTIC, "cyclic", "RMED2 (paper)")): rmed2_trapped_partner("cyclic"),
+    **{("A2", site(ASYMPTOTIC, panel, "RMED2 (paper)")): below_bound(panel, "RMED2 (paper)")
+       for panel in RMED2_BELOW_BOUND_PANELS},
+    **{("A2", site(ASYMPTOTIC, panel, "RMED2 (paper)")): rmed2_at_winner_constant(panel)
+       for panel in RMED2_AT_WINNER_PANELS},
+    **{("A3", site(ASYMPTOTIC, panel)): limits_apart_by_noise(panel) for panel in A3_NOISE_PANELS},
+    **{("A4", site(ASYMPTOTIC, panel)): from_below(panel) for panel in CONDORCET_PANELS},
+    **{("A5", site(ASYMPTOTIC, panel)): superior_duels(panel) for panel in A5_SUPERIOR_PANELS},
+    **{("A7", site(ASYMPTOTIC, panel, "other")): superiors_tied(panel) for panel in A7_TIED_PANELS},
+    **{("A7", site(ASYMPTOTIC, panel, "superior")): superior_unresolved(panel) for panel in A7_UNRESOLVED_PANELS},
     **{("C5", site(ASYMPTOTIC, panel)): constant_swamped(panel) for panel in SWAMPED_PANELS},
     ("C5", site(ASYMPTOTIC, "sushi")): ecw_rmed_slope("sushi"),
     **{("C5", site(ASYMPTOTIC, panel)): ecw_rmed_trapped(panel) for panel in FORCED_BAND_PANELS},

@@ -160,7 +160,8 @@ def class_rates(rows: pd.DataFrame, name: str) -> tuple[np.ndarray, np.ndarray]:
 
 def class_limit_rows(rows: pd.DataFrame) -> pd.DataFrame:
     """Per panel, line and class of PAIR_CLASSES (and their sum, "all", the whole regret): the number of non-winners
-    whose strongest superior is not the winner, Theorem 2's ``superior_separation``, the mean regret per ln t over
+    whose strongest superior is not the winner, the remaining pairs (``other``), Theorem 2's ``superior_separation``,
+    the mean regret per ln t over
     the last decade with its standard error, and the fit of the per-run decade rates from the line's own
     ``fit_start`` (``decades.fitted_limit``): limit, its standard error and model-error tolerance, weight of ln ln t
     and its standard error.  Empty for no rows."""
@@ -172,6 +173,7 @@ def class_limit_rows(rows: pd.DataFrame) -> pd.DataFrame:
         superior = strongest_superiors(P)
         moved = int(((superior >= 0) & (superior != np.flatnonzero(superior < 0)[0])).sum())
         separation = superior_separation(P)
+        remaining = int(pair_class_masks(P)["other"].sum() // 2)
         totals = line.assign(all=line[list(PAIR_CLASSES)].sum(axis=1))
         for part in (*PAIR_CLASSES, "all"):
             ends, rates = class_rates(totals, part)
@@ -179,7 +181,8 @@ def class_limit_rows(rows: pd.DataFrame) -> pd.DataFrame:
             last = rates[:, -1]
             out.append({"panel": title, "dataset": line["dataset"].iloc[0], "algorithm": name,
                         "label": line["label"].iloc[0], "runs": rates.shape[0], "part": part,
-                        "superiors_not_winner": moved, "superior_separation": separation,
+                        "superiors_not_winner": moved, "remaining_pairs": remaining,
+                        "superior_separation": separation,
                         "last_decade": float(last.mean()), "last_decade_se": float(last.std(ddof=1)
                                                                                      / math.sqrt(last.size)),
                         "limit": fit.limit.value if fit else math.nan, "limit_se": fit.limit.se if fit else math.nan,
