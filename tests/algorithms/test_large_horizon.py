@@ -187,9 +187,10 @@ def test_skip_lengths_have_their_exact_law_near_the_largest_horizon(name, t0):
     """SKIP_DRAWS skips from t0 in SCALE's state (exit probability ~3.4e-4 a slot, both kinds of event), the last
     ending at 2**53: the total length (negative binomial), the lengths (chi-square, GOF_CELLS cells) and the share of
     pair events (binomial) against the exact law of the state (the comment above ``SKIP_DRAWS``), each at level
-    ALPHA with a fixed seed.  The total's test rejects an exit probability off by a fifth either way with
-    probability at least 0.9 (``test_the_skip_rate_test_has_power_against_an_exit_rate_off_by_a_fifth``), and does
-    on a skip given such a rate (``test_the_skip_law_test_fails_on_an_exit_rate_off_by_a_fifth``)."""
+    ALPHA with a fixed seed (the total's and the share's tests are exact, of size at most ALPHA; the chi-square has
+    SKIP_DRAWS / GOF_CELLS = 150 expected per cell).  The total's test rejects an exit probability off by a fifth
+    either way with probability at least 0.9 (computed by the test that follows), and does on a skip given such a
+    rate (``test_the_skip_law_test_fails_on_an_exit_rate_off_by_a_fifth``)."""
     spec, state = frozen_skip_state(name, *settled_at_large_t())
     gaps, pairs = draw_skips(spec, state, t0, 43)
     exit_prob, pair_prob = exit_law(state, t0)
@@ -205,7 +206,7 @@ def test_the_skip_rate_test_has_power_against_an_exit_rate_off_by_a_fifth():
     state = frozen_skip_state("dts", *settled_at_large_t())[1]
     exit_prob = exit_law(state, 10**15)[0]
     assert exit_law(state, MAX_EXACT_HORIZON)[0] == exit_prob
-    powers = {factor: rate_test_power(float(exit_prob), factor) for factor in (0.8, 1.2)}
+    powers = {factor: float(rate_test_power(float(exit_prob), factor)) for factor in (0.8, 1.2)}
     print(f"exit probability {float(exit_prob):.3g} a slot, {SKIP_DRAWS} skips, level {ALPHA}: power {powers}")
     assert min(powers.values()) >= 0.9, powers
 
@@ -336,8 +337,7 @@ def skip_run_ends_before(spec, state, pieces, T, g):
 def settled_law_errors(spec, state, law_state, t0, T):
     """({g: |P(the run has fewer than g sweep slots), skip - exact|}, tolerance) at run lengths g spread over the
     stretch t0 .. T of ``law_state``'s exact law (``exact_pieces``), with those around each switch slot and the whole
-    stretch; the tolerance is (2K + 4) 2**-53 per stretch (``test_settled_skip_has_its_exact_law_where_ln_t_is_
-    rounded`` derives it)."""
+    stretch; the tolerance is (2K + 4) 2**-53 per stretch (derived in the docstring of the settled test below)."""
     pieces = exact_pieces(law_state, t0, T)
     lengths = {1, 2, T - t0 + 1}
     for start, slots, _ in pieces:
