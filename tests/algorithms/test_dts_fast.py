@@ -8,7 +8,8 @@ caught when its error is large against the sampling noise, whose size each test 
   with probability ~0.8, one of ~1 point in a cell near 5%);
 * the bit-sliced kernel (used from K = BITS_MIN_K): per-row vote means against sum_j q_ij, mirrored pairs, unpacking;
 * skipping: in frozen states, the number of (c, c) slots in a window of slots and the first other pair,
-  skip + select against select slot by slot (chi-square);
+  skip + select against select slot by slot (chi-square); the run lengths against their exact law, with a
+  stated power, near 2**53 in ``tests/algorithms/test_large_horizon.py``;
 * whole runs: the regret at several checkpoints, the final regret, g2w and self-comparison counts
   of "fast" against "indicators" over 200 runs (two-sample KS and Welch t-tests).
 """

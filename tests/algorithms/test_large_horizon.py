@@ -1,15 +1,22 @@
 """The fast paths near the largest exact horizon (docs/harness.md#the-largest-exact-horizon): the law of D-TS's
-skipped stretches at t = 1e15 and at 2**53 against slot-by-slot selection from the same state, the exact ln t
-boundaries of the deterministic skips there (the ends of their runs of self-comparisons where a slot-by-slot walk
-ends them, from states reached at 1e15 and 5e15), and the refusal of larger horizons."""
+skipped runs of self-comparisons at t = 1e15 and at 2**53 -- the run length against its exact law (a test whose
+power against an exit rate off by a fifth is computed and shown on an injected error), its distribution function
+in the settled regime against the law in 50-digit arithmetic across a switch time where ln t is rounded, and the
+event that ends a run against slot-by-slot selection from the same state --, the exact ln t boundaries of the
+deterministic skips there (the ends of their runs of self-comparisons where a slot-by-slot walk ends them, from
+states reached at 1e15 and 5e15), and the refusal of larger horizons."""
 
+import decimal
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
+from scipy import optimize, stats
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
+from dts_reproduction.algorithms.dts_state import PENDING_NONE, PENDING_PAIR
 from dts_reproduction.core.constants import PSEUDO_N, PSEUDO_W
 from dts_reproduction.core.simulate import simulate
 from dts_reproduction.core.skipping import first_slot_reaching, geometric_run, last_slot_before
@@ -40,8 +47,12 @@ def settled_at_large_t():
 @pytest.mark.parametrize("name", ["dts", "dts_plus"])
 @pytest.mark.parametrize("t0", [10**15, MAX_EXACT_HORIZON - 40])
 def test_skip_matches_slot_by_slot_near_the_largest_horizon(name, t0):
-    """2000 windows of 40 slots from t0 each way (skip + select, select alone) in the frozen state: chi-square on
-    the number of self-comparisons of the settled arm and on the first other pair."""
+    """2000 windows of 40 slots from t0 each way (skip + select, select alone) in the frozen state: chi-square of
+    homogeneity, each at level ALPHA with fixed seeds, on the number of self-comparisons of the settled arm and on
+    the first other pair -- the pair that the event slot a skip leaves to select (its row or pair conditioned on
+    not being a sweep) makes, which the exact law of the skip's lengths does not cover.  At ~3.4e-4 exits a slot
+    few windows see an event, so this detects only gross errors in that pair's law; the exit rate itself is held
+    to its exact value with power by ``test_skip_lengths_have_their_exact_law_near_the_largest_horizon``."""
     n, w = settled_at_large_t()
     spec = get_algorithm(name)
     fast_counts, fast_first, _c, skipped = window_counts(spec, n, w, t0, True, 40, 41, 2000)
@@ -50,6 +61,341 @@ def test_skip_matches_slot_by_slot_near_the_largest_horizon(name, t0):
     ref_counts, ref_first, _, _ = window_counts(spec, n, w, t0, False, 40, 42, 2000)
     assert counts_pvalue(fast_counts, ref_counts) > ALPHA
     assert homogeneity_pvalue(fast_first, ref_first) > ALPHA
+
+
+# The law of one skip (``algorithms.dts_fast.skip``): from slot t, after a self-comparison of c (in C), every
+# slot until ln t reaches the next cached switch time is, independently, a "sweep" self-comparison (c, c) --
+# row c of the first phase all votes (P_c = prod_{j != c} q[c, j]; 1 if C = {c}) and no theta2_i > 1/2 in
+# E(c) = {i != c : l_ic <= 1/2} (p_self = prod_{i in E(c)} (1 - q[i, c])) -- with probability rho = P_c p_self.
+# So the number G of sweep slots a skip returns before its event slot has P(G >= g) = rho^g (capped at the end of
+# the stretch), and the event is a pair (c, b) with probability P_c (1 - p_self) / (1 - rho), else a first-phase
+# row left to select.  ln t acts only through C and E(c), each constant between switch times.  The laws below take
+# the stored vote probabilities q (the doubles select draws its votes with) as exact.
+SKIP_DRAWS = 1500  # skips drawn per check; the power of the rate test (``rate_test_power``) follows from it
+SKIP_STRETCH = 10**6  # slots a drawn skip may take (SCALE's runs average ~3,000 slots: none reaches the cap)
+GOF_CELLS = 10  # cells of the chi-square of the run lengths, equally likely under the exact law
+
+
+def select_sets(switch_log_t, log_t, c):
+    """(C, E(c)) as ``select`` decides them at ln t = ``log_t`` from the cached switch times: the arms of most
+    upper Copeland count #{j != i : ln t >= switch[i, j]}, and the arms i != c with u_ci >= 1/2 (l_ic <= 1/2)."""
+    K = switch_log_t.shape[0]
+    counts = [sum(log_t >= switch_log_t[i, j] for j in range(K) if j != i) for i in range(K)]
+    in_c = [count == max(counts) for count in counts]
+    return in_c, [i != c and log_t >= switch_log_t[c, i] for i in range(K)]
+
+
+def sweep_law(q, log_t, switch_log_t, c):
+    """(P_c, p_self) at ln t = ``log_t`` as exact fractions of the vote probabilities ``q`` (the doubles)."""
+    in_c, eligible = select_sets(switch_log_t, log_t, c)
+    assert in_c[c], "the arm of the self-comparisons must be in C"
+    sweep, self_prob = Fraction(1), Fraction(1)
+    for j in range(q.shape[0]):
+        if j != c and sum(in_c) > 1:
+            sweep *= Fraction(float(q[c, j]))
+        if eligible[j]:
+            self_prob *= 1 - Fraction(float(q[j, c]))
+    return sweep, self_prob
+
+
+def exit_law(state, t, c=0):
+    """(1 - rho, P(the event is a pair (c, b))) of a skip of ``state`` from slot t, exact."""
+    sweep, self_prob = sweep_law(state.prob_above, math.log(t), state.switch_log_t, c)
+    rho = sweep * self_prob
+    return 1 - rho, sweep * (1 - self_prob) / (1 - rho)
+
+
+def frozen_skip_state(name, n, w):
+    """(spec, sampling="fast" state of ``name``) with the statistics (n, w)."""
+    spec = get_algorithm(name)
+    state = spec.make_state(n.shape[0], params={"sampling": "fast"})
+    spec.set_statistics(state, n, w)
+    return spec, state
+
+
+def inject_exit_factor(state, t, factor, c=0):
+    """Change the vote probabilities the kernel reads (``state.prob_above``, not the statistics) so that the exit
+    probability of a skip from slot t is ``factor`` times its own: every 1 - q[c, j] (j != c, if |C| > 1) and every
+    q[i, c] (i in E(c)) multiplied by one s, solved for.  The injected error of a skip that misreads its law."""
+    in_c, eligible = select_sets(state.switch_log_t, math.log(t), c)
+    original = state.prob_above.copy()
+    target = factor * float(exit_law(state, t, c)[0])
+
+    def excess(scale):
+        """The exit probability with the probabilities scaled by ``scale``, less the target."""
+        for j in range(original.shape[0]):
+            if j != c and sum(in_c) > 1:
+                state.prob_above[c, j] = 1.0 - scale * (1.0 - original[c, j])
+            if eligible[j]:
+                state.prob_above[j, c] = scale * original[j, c]
+        return float(exit_law(state, t, c)[0]) - target
+
+    excess(optimize.brentq(excess, 0.1, 3.0, xtol=1e-15))
+    assert float(exit_law(state, t, c)[0]) == pytest.approx(target, rel=1e-9)
+
+
+def draw_skips(spec, state, t, seed, c=0):
+    """SKIP_DRAWS skips from slot t in the frozen ``state``, each the first after a self-comparison of c, with up to
+    SKIP_STRETCH slots before the limit: the run lengths G and whether each event is a pair (else a row)."""
+    rng = np.random.default_rng(seed)
+    gaps, pairs = [], []
+    for _ in range(SKIP_DRAWS):
+        record = state.skip_state[0]
+        record["pending"], record["last_self"], record["refused_at"] = PENDING_NONE, c, -1
+        gap, arm = spec.skip(state)(state, t, rng, t + SKIP_STRETCH - 1)
+        assert arm == c and 0 <= gap < SKIP_STRETCH, "every run must end on an event inside the stretch"
+        gaps.append(gap)
+        pairs.append(state.skip_state[0]["pending"] == PENDING_PAIR)
+    return np.array(gaps), np.array(pairs)
+
+
+def rate_test_pvalue(total, exit_prob):
+    """Two-sided p-value of the total length of SKIP_DRAWS runs: under the exact law a sum of SKIP_DRAWS independent
+    geometric counts of sweep slots before an exit of probability ``exit_prob``, i.e. negative binomial."""
+    law = stats.nbinom(SKIP_DRAWS, exit_prob)
+    return min(1.0, 2.0 * min(law.cdf(total), law.sf(total - 1)))
+
+
+def rate_test_power(exit_prob, factor):
+    """The probability that ``rate_test_pvalue`` is <= ALPHA when the exit probability is ``factor`` times
+    ``exit_prob``: the mass of the rejection region (the totals whose tail beyond them is <= ALPHA / 2 on either
+    side) under the negative binomial of the wrong rate."""
+    law, wrong = stats.nbinom(SKIP_DRAWS, exit_prob), stats.nbinom(SKIP_DRAWS, factor * exit_prob)
+    low = int(law.ppf(ALPHA / 2))  # the smallest total with cdf >= ALPHA / 2
+    low -= law.cdf(low) > ALPHA / 2  # the largest total rejected from below
+    high = int(law.isf(ALPHA / 2)) + 1  # P(total >= high) <= ALPHA / 2 < P(total >= high - 1)
+    assert law.cdf(low) <= ALPHA / 2 < law.cdf(low + 1) and law.sf(high - 1) <= ALPHA / 2 < law.sf(high - 2)
+    return wrong.cdf(low) + wrong.sf(high - 1)
+
+
+def skip_law_pvalues(gaps, pairs, exit_prob, pair_prob):
+    """p-values of SKIP_DRAWS skips against their exact law: the total length (``rate_test_pvalue``), the lengths'
+    distribution (chi-square over GOF_CELLS cells of about equal exact probability, edges at the geometric
+    quantiles) and the share of events that are pairs (exact binomial test)."""
+    log_rho = math.log1p(-exit_prob)
+    edges = [math.ceil(math.log1p(-k / GOF_CELLS) / log_rho) for k in range(1, GOF_CELLS)]
+    survival = np.exp(np.array([0, *edges, np.inf]) * log_rho)  # P(G >= edge)
+    observed = np.bincount(np.searchsorted(edges, gaps, side="right"), minlength=GOF_CELLS)
+    return {"rate": rate_test_pvalue(int(gaps.sum()), exit_prob),
+            "lengths": stats.chisquare(observed, SKIP_DRAWS * -np.diff(survival)).pvalue,
+            "event kind": stats.binomtest(int(pairs.sum()), SKIP_DRAWS, pair_prob).pvalue}
+
+
+@pytest.mark.parametrize("name", ["dts", "dts_plus"])
+@pytest.mark.parametrize("t0", [10**15, MAX_EXACT_HORIZON - SKIP_STRETCH + 1])
+def test_skip_lengths_have_their_exact_law_near_the_largest_horizon(name, t0):
+    """SKIP_DRAWS skips from t0 in SCALE's state (exit probability ~3.4e-4 a slot, both kinds of event), the last
+    ending at 2**53: the total length (negative binomial), the lengths (chi-square, GOF_CELLS cells) and the share of
+    pair events (binomial) against the exact law of the state (the comment above ``SKIP_DRAWS``), each at level
+    ALPHA with a fixed seed (the total's and the share's tests are exact, of size at most ALPHA; the chi-square has
+    SKIP_DRAWS / GOF_CELLS = 150 expected per cell).  The total's test rejects an exit probability off by a fifth
+    either way with probability at least 0.9 (computed by the test that follows), and does on a skip given such a
+    rate (``test_the_skip_law_test_fails_on_an_exit_rate_off_by_a_fifth``)."""
+    spec, state = frozen_skip_state(name, *settled_at_large_t())
+    gaps, pairs = draw_skips(spec, state, t0, 43)
+    exit_prob, pair_prob = exit_law(state, t0)
+    assert 0.1 < pair_prob < 0.9, "the state must end its runs on both kinds of event"
+    for check, pvalue in skip_law_pvalues(gaps, pairs, float(exit_prob), float(pair_prob)).items():
+        assert pvalue > ALPHA, check
+
+
+def test_the_skip_rate_test_has_power_against_an_exit_rate_off_by_a_fifth():
+    """The power of the total-length test of ``test_skip_lengths_have_their_exact_law_near_the_largest_horizon`` at
+    level ALPHA, computed from the negative binomial laws of the total under exit probabilities 0.8 and 1.2 times
+    the true one (the same at 1e15 and 2**53 in SCALE's state): at least 0.9 each way."""
+    state = frozen_skip_state("dts", *settled_at_large_t())[1]
+    exit_prob = exit_law(state, 10**15)[0]
+    assert exit_law(state, MAX_EXACT_HORIZON)[0] == exit_prob
+    powers = {factor: float(rate_test_power(float(exit_prob), factor)) for factor in (0.8, 1.2)}
+    print(f"exit probability {float(exit_prob):.3g} a slot, {SKIP_DRAWS} skips, level {ALPHA}: power {powers}")
+    assert min(powers.values()) >= 0.9, powers
+
+
+@pytest.mark.parametrize("factor", [0.8, 1.2])
+def test_the_skip_law_test_fails_on_an_exit_rate_off_by_a_fifth(factor):
+    """The real skip given vote probabilities whose exit probability at 1e15 is ``factor`` times that of SCALE's
+    statistics (``inject_exit_factor``), checked against the law of those statistics as in
+    ``test_skip_lengths_have_their_exact_law_near_the_largest_horizon`` (same seed): the total-length test rejects
+    it at level ALPHA."""
+    spec, state = frozen_skip_state("dts", *settled_at_large_t())
+    exit_prob, pair_prob = exit_law(state, 10**15)
+    inject_exit_factor(state, 10**15, factor)
+    gaps, pairs = draw_skips(spec, state, 10**15, 43)
+    assert skip_law_pvalues(gaps, pairs, float(exit_prob), float(pair_prob))["rate"] <= ALPHA
+
+
+# Settled statistics at large t (K = 4; raw wins, pseudo-counts added): arm 0 has won 128 of 160 against arms 2
+# and 3 (q[i, 0] = 2.6e-15 each) and n10 - w10 of n10 against arm 1, whose bound u_10 reaches 1/2 at ln t =
+# n10 (1/2 - w10 / n10)^2 / alpha (rounded); arm 1 has won 990 of 1000 against arms 2 and 3, arm 3 990 of 1000
+# against arm 2.  So C = {0} until that switch time (exit ~5e-15 a slot: only the second phase leaves (0, 0)), then
+# C = {0, 1} (~1e-14: row 0 of the first phase can lose a vote too), and no other switch time comes before 2**53.
+# Per run: (n10, w10, first slot t0, slots by which the rounded ln t reaches the switch time before the exact one).
+SETTLED_RUNS = {"1e15": (2000, 812, 10**15, 4), "2**53": (2030, 820, MAX_EXACT_HORIZON - 175 * 10**12, 32)}
+DIGITS = 50  # of the exact law's arithmetic
+
+
+def settled_stats(n10, w10):
+    """(n, w) of the settled statistics above."""
+    wins = np.zeros((4, 4))
+    wins[1, 0], wins[0, 1] = w10, n10 - w10
+    wins[2:, 0], wins[0, 2:] = 32, 128
+    wins[1, 2:], wins[2:, 1] = 990, 10
+    wins[3, 2], wins[2, 3] = 990, 10
+    return stats_from_wins(wins)
+
+
+def rounded_log(s):
+    """ln s rounded to the nearest double, from DIGITS digits (what ``math.log`` returns, up to its last-bit
+    accuracy)."""
+    with decimal.localcontext() as context:
+        context.prec = DIGITS
+        return float(decimal.Decimal(s).ln())
+
+
+def exact_first_slot(value):
+    """(the smallest slot s with ``rounded_log(s) >= value``, the test by which select reaches a switch time; the
+    smallest with ln s >= value exactly)."""
+    with decimal.localcontext() as context:
+        context.prec = DIGITS
+        exact = int(decimal.Decimal(value).exp().to_integral_value(rounding=decimal.ROUND_CEILING))
+    s = exact
+    while rounded_log(s - 1) >= value:
+        s -= 1
+    while rounded_log(s) < value:
+        s += 1
+    return s, exact
+
+
+def exact_pieces(state, t0, T, c=0):
+    """The stretches of slots t0 .. T between the slots at which select reaches a switch time (``exact_first_slot``),
+    each with its exact ln rho (``sweep_law`` at its first slot, in DIGITS digits): [(first slot, slots, ln rho)]."""
+    switches = [v for v in state.switch_log_t.flat if rounded_log(t0) < v <= rounded_log(T)]
+    starts = sorted({t0} | {exact_first_slot(v)[0] for v in switches})
+    pieces = []
+    for start, end in zip(starts, [*starts[1:], T + 1], strict=True):
+        sweep, self_prob = sweep_law(state.prob_above, rounded_log(start), state.switch_log_t, c)
+        rho = sweep * self_prob
+        with decimal.localcontext() as context:
+            context.prec = DIGITS
+            log_rho = (decimal.Decimal(rho.numerator) / decimal.Decimal(rho.denominator)).ln()
+        pieces.append((start, end - start, log_rho))
+    return pieces
+
+
+def exact_ends_before(pieces, g):
+    """P(a run from the first slot of ``pieces`` has fewer than g sweep slots), exact: 1 - prod rho^(its slots)."""
+    t0 = pieces[0][0]
+    with decimal.localcontext() as context:
+        context.prec = DIGITS
+        log_stays = sum(min(max(t0 + g - start, 0), slots) * log_rho for start, slots, log_rho in pieces)
+        return 1 - log_stays.exp()
+
+
+def uniform_first(k):
+    """A generator whose next ``random()`` is k 2**-53: SFC64 returns a + b + counter of its state (a, b, c,
+    counter), and ``random()`` the top 53 bits of that."""
+    bits = np.random.SFC64(0)
+    state = bits.state
+    state["state"]["state"] = np.array([k << 11, 0, 0, 0], dtype=np.uint64)
+    bits.state = state
+    return np.random.Generator(bits)
+
+
+def skip_gap(spec, state, t, k, t_limit, c=0):
+    """The run length of the skip of a copy of ``state`` from slot t, after a self-comparison of c, when its uniform
+    (the first random number it draws, ``core.skipping.geometric_run``'s) is k 2**-53."""
+    probe = copy_state(state)
+    probe.skip_state[0]["last_self"] = c
+    gap, arm = spec.skip(probe)(probe, t, uniform_first(k), t_limit)
+    assert arm == c
+    return gap
+
+
+def skip_ends_before(spec, state, t, x, t_limit):
+    """P(the skip from slot t returns fewer than x slots), exactly: the run length only grows with the uniform, so
+    this is the number of uniforms k 2**-53 below the first whose run is x or more (bisection), times 2**-53."""
+    low, high = -1, 2**53  # run(low) < x <= run(high), with run(-1) = -inf and run(2**53) = +inf
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if skip_gap(spec, state, t, middle, t_limit) >= x else (middle, high)
+    return Fraction(high, 2**53)
+
+
+def skip_run_ends_before(spec, state, pieces, T, g):
+    """P(the run of sweep slots from the first slot of ``pieces`` has fewer than g slots) with the skip as the
+    simulator calls it: a skip per stretch (``exact_pieces``), each taking all of its stretch or ending the run,
+    the probabilities computed exactly (``skip_ends_before``)."""
+    t0, reached, ends = pieces[0][0], Fraction(1), Fraction(0)
+    for start, slots, _ in pieces:
+        if t0 + g <= start:
+            break
+        ends += reached * skip_ends_before(spec, state, start, min(t0 + g - start, slots), T)
+        reached *= 1 - skip_ends_before(spec, state, start, slots, T)
+    return ends
+
+
+def settled_law_errors(spec, state, law_state, t0, T):
+    """({g: |P(the run has fewer than g sweep slots), skip - exact|}, tolerance) at run lengths g spread over the
+    stretch t0 .. T of ``law_state``'s exact law (``exact_pieces``), with those around each switch slot and the whole
+    stretch; the tolerance is (2K + 4) 2**-53 per stretch (derived in the docstring of the settled test below)."""
+    pieces = exact_pieces(law_state, t0, T)
+    lengths = {1, 2, T - t0 + 1}
+    for start, slots, _ in pieces:
+        lengths |= {start - t0 + slots // divisor for divisor in (10**6, 100, 3)}
+        lengths |= {start - t0 + offset for offset in (-33, -5, -1, 0, 1, 2, 5, 33) if 0 < start - t0 + offset}
+    errors = {g: abs(skip_run_ends_before(spec, state, pieces, T, g) - Fraction(exact_ends_before(pieces, g)))
+              for g in sorted(lengths)}
+    return errors, len(pieces) * (2 * state.prob_above.shape[0] + 4) * Fraction(1, 2**53)
+
+
+@pytest.mark.parametrize("name", ["dts", "dts_plus"])
+@pytest.mark.parametrize("run", sorted(SETTLED_RUNS))
+def test_settled_skip_has_its_exact_law_where_ln_t_is_rounded(name, run):
+    """In the settled statistics above (exit ~5e-15 then ~1e-14 a slot), the run of sweep self-comparisons from t0
+    to the horizon 2**53 (which cuts the 2**53 run's last stretch): its distribution function P(fewer
+    than g sweep slots) with the real skip called as the simulator calls it, computed exactly by bisection over
+    its uniform, against the law of select's slots in DIGITS-digit arithmetic (stretches between the slots at
+    which select's test of the rounded ln t reaches a switch time, found in DIGITS digits; the stored vote
+    probabilities taken as exact), at g spread over both stretches, at 8 slots from 33 before to 33 after the
+    switch slot -- which the rounded ln t reaches 4 (1e15) and 32 (2**53) slots before the exact ln t
+    (SETTLED_RUNS): consecutive slots share one double ln t there -- and at the whole stretch.  A skip whose draw
+    outlasts its stretch takes exactly the slots of it.
+
+    Tolerance, per stretch, (2K + 4) 2**-53 = 1.3e-15: 2**-53 for the grid of the uniform, and (2K + 3) 2**-53 for
+    the relative rounding of the run's quotient ln(1 - U) / ln rho (each logarithm within 2 2**-53, the 2K - 3
+    additions of ln rho's terms of one sign and the division within 2**-53 each: (2K + 2) 2**-53 in all), which moves
+    P by at most that since x rho^x ln(1/rho) <= 1/e.  An exit rate off by a fifth fails by far
+    (``test_the_settled_law_check_fails_on_an_exit_rate_off_by_a_fifth``).
+    select draws each vote with a uniform on the same 2**-53 grid, so its own slots realise these probabilities
+    only to that resolution (docs/harness.md#the-largest-exact-horizon); the check is against the exact law."""
+    assert all(uniform_first(k).random() == k / 2**53 for k in (0, 1, 2**52 + 7, 2**53 - 1))
+    n10, w10, t0, rounding_shift = SETTLED_RUNS[run]
+    spec, state = frozen_skip_state(name, *settled_stats(n10, w10))
+    pieces = exact_pieces(state, t0, MAX_EXACT_HORIZON)
+    assert len(pieces) == 2, "one switch time between t0 and 2**53"
+    switch_slot, exact_slot = exact_first_slot(state.switch_log_t[1, 0])
+    assert pieces[1][0] == switch_slot and exact_slot - switch_slot == rounding_shift
+    assert math.log(switch_slot - 1) < state.switch_log_t[1, 0] <= math.log(switch_slot)
+    for start, slots, log_rho in pieces:  # a draw that outlasts its stretch takes all of it
+        if slots * log_rho > -53 * decimal.Decimal(2).ln():  # as the largest uniform's does
+            assert skip_gap(spec, state, start, 2**53 - 1, MAX_EXACT_HORIZON) == slots
+    errors, tolerance = settled_law_errors(spec, state, state, t0, MAX_EXACT_HORIZON)
+    assert max(errors.values()) <= tolerance, {g: float(e) for g, e in errors.items() if e > tolerance}
+
+
+@pytest.mark.parametrize("factor", [0.8, 1.2])
+def test_the_settled_law_check_fails_on_an_exit_rate_off_by_a_fifth(factor):
+    """The real skip given vote probabilities whose exit probability at t0 (1e15) is ``factor`` times that of the
+    settled statistics (``inject_exit_factor``), against the exact law of those statistics as in
+    ``test_settled_skip_has_its_exact_law_where_ln_t_is_rounded``: some P(fewer than g sweep slots) is off by more
+    than the tolerance."""
+    n10, w10, t0, _ = SETTLED_RUNS["1e15"]
+    spec, law_state = frozen_skip_state("dts", *settled_stats(n10, w10))
+    state = copy_state(law_state)
+    inject_exit_factor(state, t0, factor)
+    errors, tolerance = settled_law_errors(spec, state, law_state, t0, MAX_EXACT_HORIZON)
+    print(f"exit x {factor}: largest |P(skip) - P(exact)| {float(max(errors.values())):.3g}")
+    assert max(errors.values()) > tolerance
 
 
 def test_first_slot_reaching_is_exact_up_to_the_largest_horizon():
