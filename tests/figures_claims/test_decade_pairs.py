@@ -98,3 +98,17 @@ def test_switch_threshold_on_cyclic_by_hand():
     winner_cost = regret[1, 0] / information[1, 0]
     assert partner_runs.switch_threshold(P) == pytest.approx(3 * partner_cost + 0.5 * (winner_cost - partner_cost))
     assert math.isnan(partner_runs.switch_threshold(load_dataset("sushi").P))
+
+
+def test_the_committed_switched_runs_of_rmed2_on_cyclic_stop_comparing_a_partner():
+    """figures/asymptotic_partner_runs.csv holds what docs/asymptotic.md#rmed2-with-the-papers-sign-on-cyclic says:
+    on Cyclic a minority of RMED2 (paper)'s runs is above the switch threshold while its median run is below it,
+    those runs compare some arm with its optimal partner far less often than the others, and the optimal oracle (the
+    control) has no run above it."""
+    table = pd.read_csv(FIGURES / "asymptotic_partner_runs.csv")
+    cyclic = table[table["dataset"] == "cyclic"].set_index("algorithm")
+    rmed2 = cyclic.loc["RMED2 (paper)"]
+    assert 0 < rmed2["runs_above_threshold"] < rmed2["runs"] / 2
+    assert rmed2["median_run_slope"] < rmed2["switch_threshold"]
+    assert rmed2["partner_comparisons_above"] * 5 < rmed2["partner_comparisons_below"]
+    assert cyclic.loc["Oracle: optimal partners", "runs_above_threshold"] == 0
