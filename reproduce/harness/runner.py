@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from dts_reproduction.algorithms import AlgorithmSpec, get_algorithm
 from dts_reproduction.algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon, physical_memory
@@ -502,6 +501,9 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     check_plan_cost([(task.line, task.dataset, task.stop - task.start) for task in tasks], max_cpu_hours)
     _remove_left_locks({path.parent for path in plan} - {task.path.parent for task in tasks})
     if tasks:
+        # joblib only where chunks are computed: run_one and the stored runs work without the figures extra.
+        from joblib.externals.loky.process_executor import TerminatedWorkerError
+
         check_output_folder(out, "results folder", create=True)
         done = _Counter(stored=len(plan) - len(tasks), total=len(plan))
         try:

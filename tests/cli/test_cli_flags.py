@@ -9,6 +9,7 @@ import tomllib
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
 
 from dts_reproduction.algorithms import ALGORITHMS
 from dts_reproduction.data import dataset_names, load_dataset
@@ -136,16 +137,24 @@ def test_makefile_passes_each_script_only_flags_it_offers(mode, capsys):
 
 
 def test_pinned_versions_have_one_source_and_the_python_the_readme_states():
-    """pyproject.toml holds every pin (==); requirements.txt installs the project with its extras and pins
-    nothing itself; README's Python matches requires-python (numpy 2.4.6 needs 3.11)."""
+    """pyproject.toml declares ranges only (>=) and constraints.txt holds every pin (==), one for each package
+    pyproject names, inside its range; requirements.txt installs the project with every extra under those pins and
+    pins nothing itself; README's Python matches requires-python."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    pins = project["dependencies"] + [pin for extra in project["optional-dependencies"].values() for pin in extra]
-    assert pins and all(re.fullmatch(r"[a-z0-9_.\[\]-]+==[0-9][0-9a-z.]*", pin) for pin in pins), pins
-    names = {re.split(r"[\[=]", pin)[0] for pin in pins}
-    assert {"numba", "numpy", "scipy", "pandas", "matplotlib", "joblib", "dask", "pytest", "ruff"} <= names
+    ranges = [Requirement(r) for r in project["dependencies"]
+              + [r for extra in project["optional-dependencies"].values() for r in extra]]
+    assert ranges and all(str(r.specifier).startswith(">=") and "," not in str(r.specifier) for r in ranges), ranges
+    pins = [Requirement(line) for line in (ROOT / "constraints.txt").read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+    assert all(str(pin.specifier).startswith("==") for pin in pins), pins
+    pinned = {pin.name: str(pin.specifier)[2:] for pin in pins}
+    assert len(pinned) == len(pins)
+    assert {"numba", "numpy", "scipy", "pandas", "matplotlib", "joblib", "dask", "pytest", "ruff"} <= pinned.keys()
+    for r in ranges:
+        assert r.specifier.contains(pinned[r.name]), (r, pinned.get(r.name))
     lines = [line.strip() for line in (ROOT / "requirements.txt").read_text().splitlines()
              if line.strip() and not line.startswith("#")]
-    assert lines == [f"-e .[{','.join(sorted(project['optional-dependencies']))}]"]
+    assert lines == ["-c constraints.txt", f"-e .[{','.join(sorted(project['optional-dependencies']))}]"]
     assert project["requires-python"] == ">=3.11"
     readme = (ROOT / "README.md").read_text()
     assert "Python 3.11 or later" in readme and "3.10+" not in readme

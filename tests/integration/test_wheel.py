@@ -74,8 +74,8 @@ def run(argv, **kwargs) -> str:
     return done.stdout
 
 
-@pytest.mark.process
-def test_the_wheel_installs_beside_modules_named_data_and_core(tmp_path):
+def build_wheel(tmp_path: Path) -> Path:
+    """This project's wheel, built (``pip wheel --no-deps``) from a copy of its sources under ``tmp_path``."""
     source = tmp_path / "source"
     source.mkdir()
     for name in SOURCES:
@@ -86,6 +86,12 @@ def test_the_wheel_installs_beside_modules_named_data_and_core(tmp_path):
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(tmp_path / "dist"),
          str(source)])
     (wheel,) = (tmp_path / "dist").glob("dts_reproduction-*.whl")
+    return wheel
+
+
+@pytest.mark.process
+def test_the_wheel_installs_beside_modules_named_data_and_core(tmp_path):
+    wheel = build_wheel(tmp_path)
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     python = venv / "bin" / "python"
