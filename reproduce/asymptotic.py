@@ -411,9 +411,9 @@ def plot(results, bounds) -> tuple:
         ax.tick_params(labelsize=7)
     for ax in axes.flat[len(results):]:
         ax.set_visible(False)
-    caption = ("Slope of the mean regret against ln t over each decade (logarithmic runs only; 95% bootstrap band); "
-               "dark solid line: the lower bound's C (Copeland regret); dark dotted: C_w, the cost of comparing every "
-               "arm with the winner; grey dashed and dash-dotted: the oracles that play those two allocations. A "
+    caption = ("Slope of the mean regret against ln t over each decade (logarithmic runs only; 95% bootstrap band).\n"
+               "Dark solid line: the lower bound's C (Copeland regret); dark dotted: C_w, the cost of comparing every "
+               "arm with the winner;\ngrey dashed and dash-dotted: the oracles that play those two allocations. A "
                "panel's own note names its trapped runs.")
     bottom = figure_legend(fig, list(axes.flat), caption, ncol=6,
                            last=(LOWER_BOUND_LABEL, "winner constant C_w"))

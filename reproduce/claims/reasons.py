@@ -43,7 +43,7 @@ STILL_EXPLORING = "a horizon at which D-TS is still exploring"
 PARTNER = "the winner is not every arm's optimal partner"
 RMED2_SIGN = "the authors' RMED2 reverses the sign of its partner score"
 FROM_BELOW = "the slope approaches its limit from below"
-SUPERIOR = "D-TS duels each non-winner with its strongest superior"
+SUPERIOR = "Theorem 2's second part: duels with strongest superiors"
 RMED2_ANYTIME = "the anytime RMED2 is not the RMED2FH that is proven optimal"
 ASSUMPTION2 = "Theorem 2's Assumption 2 fails or nearly fails on the matrix"
 FORCED = "ECW-RMED's forced exploration, not its slope"
@@ -359,7 +359,7 @@ def limit_noise_share(n: Numbers) -> str:
     """How many rows are decided on a fitted limit, and the share of reproductions with a false FAILS among them."""
     checks = sum(n.checks(claim) for claim in LIMIT_CLAIMS)
     share = false_verdict_share(checks)
-    return (f"with {checks} checks decided on a fitted limit at {NOISE_SE:g} standard errors, at least one false "
+    return (f"With {checks} checks decided on a fitted limit at {NOISE_SE:g} standard errors, at least one false "
             f"FAILS is expected in {share:.0%} of reproductions")
 
 
@@ -382,10 +382,10 @@ def superior_duels(panel: str) -> Reason:
         row = asymptotic_row(n, panel, "dts")
         if not n.has_parts(ASYMPTOTIC, panel, "dts"):
             return (f"{limit_against_bounds(n, panel, 'dts')}, {row['slope_limit'] - row['winner_constant']:.3g} above "
-                    "C_w. Open question: on the matrices up to K = 32 where the limit is above C_w, D-TS's duels of "
+                    "C_w. Open question: on the smaller matrices where the limit is above C_w, D-TS's duels of "
                     "non-winners with their strongest superiors (Theorem 2's second part) carry part of the excess; "
-                    "whether they do here is not measured (D-TS's regret is not split by decade on this panel: a run "
-                    "to 2^53 costs a CPU minute or more at this K), and a split of a few runs would settle it")
+                    "whether they do here is not measured (D-TS's regret is not split by decade at this K yet: each "
+                    "run is simulated once per decade end), and a split of a few runs would settle it")
         superior, other = (n.part_row(ASYMPTOTIC, panel, "dts", part) for part in ("superior", "other"))
         excess = row["slope_limit"] - row["winner_constant"]
         duels = superior["limit"] + other["limit"]

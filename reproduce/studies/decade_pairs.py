@@ -39,14 +39,14 @@ from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
 PAIR_CLASSES = ("winner", "superior", "other", "self")
 # The lines whose regret is split decade by decade (``asymptotic_panels`` names: D-TS, D-TS+, RMED1, RMED2 with the
 # paper's sign, and the oracle that compares every non-winner with the winner, whose split is known in advance) and
-# how many runs of each, on the Condorcet matrices up to SMALL_ARMS arms; on the larger ones (K = 135, 136) D-TS
-# alone, with fewer runs: a D-TS run to 2**53 costs 50-90 CPU s there, and the parts that decide A7 (the pairs of two
-# non-winners) vary far less from run to run than the pairs with the winner.
+# how many runs of each, on the Condorcet matrices up to SMALL_ARMS arms.  None on the larger ones yet: a run is
+# simulated again once per decade end (14 times to 2**53), and most of its cost is in its first decades, so the split
+# costs about 14 runs' CPU time per run: some 40 CPU minutes for the five lines at K = 32 (D-TS 4.6 s a run), half a
+# CPU hour for five D-TS runs on each 136-ranker matrix.  Counting the comparisons at the checkpoints of one run
+# would cut that 14-fold.
 DECADE_LINES = ("dts", "dts_plus", "rmed1", "RMED2 (paper)", "Oracle: the winner")
 DECADE_RUNS = 20
-SMALL_ARMS = 32
-LARGE_LINES = ("dts",)
-LARGE_RUNS = 5
+SMALL_ARMS = 16
 
 
 def strongest_superiors(P) -> np.ndarray:
@@ -112,8 +112,9 @@ def decade_pair_regrets(dataset, result, runs: int, title: str) -> np.ndarray:
 
 
 def decade_plan(K: int) -> tuple[tuple[str, ...], int]:
-    """(lines, runs): which lines of a Condorcet panel with K arms are split by decade, and how many runs of each."""
-    return (DECADE_LINES, DECADE_RUNS) if K <= SMALL_ARMS else (LARGE_LINES, LARGE_RUNS)
+    """(lines, runs): which lines of a Condorcet panel with K arms are split by decade, and how many runs of each
+    (none above SMALL_ARMS arms)."""
+    return (DECADE_LINES, DECADE_RUNS) if K <= SMALL_ARMS else ((), 0)
 
 
 def decade_pair_rows(panels, results, known: pd.DataFrame | None = None) -> pd.DataFrame:

@@ -111,6 +111,7 @@ def partner_runs_table(table: pd.DataFrame) -> pd.DataFrame:
                          "threshold": shown["switch_threshold"].map(lambda v: f"{v:.3g}"),
                          "median run slope": shown["median_run_slope"].map(lambda v: f"{v:.3g}"),
                          "runs above": shown["runs_above_threshold"],
-                         "partner comparisons at T, runs above": shown["partner_comparisons_above"].map(
+                         "partner comparisons at T: runs above": shown["partner_comparisons_above"].map(
                              lambda v: f"{v:.0f}" if v == v else ""),
-                         "runs below": shown["partner_comparisons_below"].map(lambda v: f"{v:.0f}" if v == v else "")})
+                         "partner comparisons at T: runs below": shown["partner_comparisons_below"].map(
+                             lambda v: f"{v:.0f}" if v == v else "")})
