@@ -148,7 +148,7 @@ def entry_point(select, update, skip, probe=None, pair_run=None):
     plan, apply = NO_PAIR_RUN if pair_run is None else pair_run
     key = (select, update, skip, probe, plan, apply)
     if key not in _ENTRY_POINTS:
-        kernels = [kernel.py_func for kernel in key if kernel not in (_never_probe, *NO_PAIR_RUN)]
+        kernels = [python_function(kernel) for kernel in key if kernel not in (_never_probe, *NO_PAIR_RUN)]
         names = [f"{kernel.__module__}.{kernel.__qualname__}" for kernel in kernels]
         cache = all(".".join(name.split(".")[:2]) in CACHED_PACKAGES and "<" not in name for name in names)
         template = _loop_segment
@@ -161,6 +161,12 @@ def entry_point(select, update, skip, probe=None, pair_run=None):
         loop.__doc__ = template.__doc__
         _ENTRY_POINTS[key] = njit(cache=cache)(loop)
     return _ENTRY_POINTS[key]
+
+
+def python_function(kernel):
+    """The Python function an njit ``kernel`` was compiled from: its ``py_func``, or ``kernel`` itself when numba
+    runs with ``NUMBA_DISABLE_JIT=1`` (njit then returns the function undecorated)."""
+    return getattr(kernel, "py_func", kernel)
 
 
 @njit(cache=True)
