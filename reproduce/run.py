@@ -26,6 +26,7 @@ from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import dataset_names, load_dataset
 from dts_reproduction.reproduce.cli.arguments import build_parser, check_name, doc_summary, integer, main_guard, resolve
 from dts_reproduction.reproduce.config.paper import HORIZON
+from dts_reproduction.reproduce.harness.atomic import atomic_group
 from dts_reproduction.reproduce.harness.paths import CUSTOM, FIGURES, RESULTS
 from dts_reproduction.reproduce.harness.runner import check_delay, dataset_key
 from dts_reproduction.reproduce.output.plotting import plot_regret_panels
@@ -156,10 +157,11 @@ def main(argv=None):
         panel = Panel(dataset=args.dataset, title=title, delay=args.delay,
                       algorithms=tuple(algorithm_curve(entry, params[entry], not args.no_shuffle)
                                        for entry in args.algorithms))
-        panels = simulate_panels(args.name, [panel], args)
-        plot_regret_panels(panels, args.figures / args.name, ncols=1)
-        table = final_table(panels)
-        write_table(table, args.figures / f"{args.name}_final.csv")
+        with atomic_group(args.figures):  # the figure and its tables appear together, or none of them (a full disk)
+            panels = simulate_panels(args.name, [panel], args)
+            table = final_table(panels)
+            plot_regret_panels(panels, args.figures / args.name, ncols=1)
+            write_table(table, args.figures / f"{args.name}_final.csv")
         print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
         print(f"{'read' if args.plot_only else 'wrote'} results under {args.out / dataset_key(dataset, args.seed)}")
         print(f"wrote figures {args.figures / args.name}.png, .pdf, .csv and {args.name}_final.csv, "
