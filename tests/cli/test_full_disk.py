@@ -4,6 +4,8 @@ left half-new (``reproduce.harness.atomic.atomic_group``)."""
 
 import errno
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import matplotlib.figure
@@ -12,6 +14,7 @@ import pytest
 from dts_reproduction.reproduce import run
 from dts_reproduction.reproduce.harness.atomic import atomic_group, write_text_atomic
 
+ROOT = Path(__file__).resolve().parents[2]
 NO_SPACE = OSError(errno.ENOSPC, "No space left on device")
 
 
@@ -54,3 +57,24 @@ def test_a_full_figures_folder_is_one_line_and_leaves_no_partial_set(tmp_path, m
     assert done.value.code == 1
     assert capsys.readouterr().err == f"error: {figures / 'custom.pdf'}: No space left on device\n"
     assert os.listdir(figures) == ["custom.png"] and (figures / "custom.png").read_bytes() == b"the old figure"
+
+
+@pytest.mark.process
+def test_a_real_full_filesystem_as_the_figures_folder(tmp_path):
+    """The same on a 60 kB tmpfs (mounting needs root: skipped otherwise), the command run as a process."""
+    figures = tmp_path / "f"
+    figures.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=60k", "tmpfs", str(figures)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    try:
+        done = subprocess.run([sys.executable, "reproduce/run.py", "--dataset", "mslr5_condorcet", "--algorithms",
+                               "dts", "--runs", "2", "--horizon", "500", "--n-jobs", "1", "--no-progress", "--out",
+                               str(tmp_path / "r"), "--figures", str(figures)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=600)
+        left = os.listdir(figures)
+    finally:
+        subprocess.run(["umount", str(figures)], check=True)
+    assert done.returncode == 1
+    assert done.stderr == f"error: {figures / 'custom.pdf'}: No space left on device\n"
+    assert left == []
