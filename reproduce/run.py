@@ -31,7 +31,7 @@ from dts_reproduction.reproduce.harness.paths import CUSTOM, FIGURES, RESULTS
 from dts_reproduction.reproduce.harness.runner import check_delay, dataset_key
 from dts_reproduction.reproduce.output.plotting import plot_regret_panels
 from dts_reproduction.reproduce.output.tables import write_table
-from dts_reproduction.reproduce.studies.experiment import Curve, Panel, final_table, simulate_panels
+from dts_reproduction.reproduce.studies.experiment import Curve, Panel, curves_and_stores, final_table, simulate_panels
 
 # The figure scripts' names (each writes <figures>/<name>.*): not available as --name.
 FIGURE_NAMES = frozenset(path.stem for pattern in ("fig[0-9]_*.py", "table9_*.py", "c18_*.py")
@@ -163,7 +163,9 @@ def main(argv=None):
             plot_regret_panels(panels, args.figures / args.name, ncols=1)
             write_table(table, args.figures / f"{args.name}_final.csv")
         print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
-        print(f"{'read' if args.plot_only else 'wrote'} results under {args.out / dataset_key(dataset, args.seed)}")
+        folders = dict.fromkeys(curves_and_stores([panel], args)[1].values())  # --fast: the defaults' folder too
+        print(f"{'read' if args.plot_only else 'wrote'} results under "
+              f"{' and '.join(str(folder / dataset_key(dataset, args.seed)) for folder in folders)}")
         print(f"wrote figures {args.figures / args.name}.png, .pdf, .csv and {args.name}_final.csv, "
               f"{args.name}_lines.csv")
 
