@@ -48,7 +48,7 @@ def clock_start(K, alpha, epsilon, C):
     else:
         name = "C"
         try:
-            if isinstance(C, (bool, np.bool_)):
+            if isinstance(C, (bool, np.bool_, str, bytes)):  # a text such as '100' is not a number here either
                 raise TypeError
             C = float(C)
         except (TypeError, ValueError):

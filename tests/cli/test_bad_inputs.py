@@ -352,6 +352,12 @@ API_CASES = [
      "gamma must be a finite number > 0, got None"),
     ("sparring-scale-list", lambda t: Sparring(3, scale=[3]), ValueError, "scale must be a finite number > 0, got [3]"),
     ("dts-alpha-bool", lambda t: DTS(3, alpha=True), ValueError, "alpha must be a finite number > 0, got True"),
+    # A number given as text was kept as text (alpha='0.6' ran, stored and keyed as the string).
+    ("dts-alpha-numeric-text", lambda t: DTS(3, alpha="0.6"), ValueError, "alpha must be a finite number > 0, got '0.6'"),
+    ("run_one-alpha-numeric-text", lambda t: run_one(load_dataset("gap"), get_algorithm("dts"), {"alpha": "0.6"}, 10, 0,
+                                                     1), ValueError, "alpha must be a finite number > 0, got '0.6'"),
+    ("merge-c-numeric-text", lambda t: get_algorithm("merge_dts").make_state(3, 10, {"C": "100"}), ValueError,
+     "C must be None (its formula) or a finite number >= 0, got '100'"),
     ("policy-savage-auto", lambda t: Savage(3, horizon=100), ValueError,  # said only "resolve_savage_variant(...)"
      "SAVAGE variant 'auto' needs the true matrix: give variant='condorcet' or 'copeland' (the simulator resolves it "
      "with resolve_savage_variant)"),
