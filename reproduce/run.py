@@ -27,6 +27,7 @@ from dts_reproduction.data import dataset_names, load_dataset
 from dts_reproduction.reproduce.cli.arguments import build_parser, check_name, doc_summary, integer, main_guard, resolve
 from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.harness.atomic import atomic_group
+from dts_reproduction.reproduce.harness.limits import check_output_files
 from dts_reproduction.reproduce.harness.paths import CUSTOM, FIGURES, RESULTS
 from dts_reproduction.reproduce.harness.runner import check_delay, dataset_key
 from dts_reproduction.reproduce.output.plotting import plot_regret_panels
@@ -152,6 +153,9 @@ def main(argv=None):
         args.delay = integer(args.delay, "--delay")
         check_delay(args.delay, args.horizon, ("--delay", "--horizon"))
         params = parse_params(args.param, args.algorithms)
+        stem = args.figures / args.name
+        check_output_files([*(stem.with_suffix(suffix) for suffix in (".png", ".pdf", ".csv")),
+                            *(args.figures / f"{args.name}{end}.csv" for end in ("_final", "_lines"))], "figure file")
         dataset = load_dataset(args.dataset)
         title = dataset.name
         panel = Panel(dataset=args.dataset, title=title, delay=args.delay,

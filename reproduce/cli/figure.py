@@ -5,6 +5,7 @@ library (``reproduce.studies.experiment``).  Imported by figure scripts only."""
 from dts_reproduction.reproduce.cli.arguments import build_parser, main_guard, resolve
 from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness.atomic import atomic_group
+from dts_reproduction.reproduce.harness.limits import check_output_files
 from dts_reproduction.reproduce.output.plotting import plot_regret_panels
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.experiment import (
@@ -52,6 +53,9 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
         args = resolve(build_parser(description, default_horizon,
                                     horizon_help=panel_horizons_help(panels, default_horizon)).parse_args(argv))
         stem = args.figures / name
+        check_output_files([*(stem.with_suffix(suffix) for suffix in (".png", ".pdf", ".csv")),
+                            *(args.figures / f"{name}{end}.csv" for end in ("_final", "_lines", "_claims"))],
+                           "figure file")
         store = not (args.plot_only or args.stored_only)  # nothing written but the figure and its tables
         with atomic_group(args.figures):  # the figure and its tables appear together, or none of them (a full disk)
             results = simulate_panels(name, panels, args)

@@ -97,8 +97,13 @@ def atomic_group(folder):
         raise
     finally:
         _GROUP.reset(token)
-    for tmp, path in staged:
-        os.replace(tmp, path)
+    for index, (tmp, path) in enumerate(staged):
+        try:
+            os.replace(tmp, path)
+        except OSError as error:
+            for left, _path in staged[index:]:
+                _remove(left)
+            raise OSError(error.errno, error.strerror or str(error), str(path)) from None
 
 
 def write_text_atomic(path, text: str) -> Path:

@@ -35,7 +35,14 @@ from dts_reproduction.reproduce.harness.backends import BACKENDS
 from dts_reproduction.reproduce.harness.cost import check_plan_cost, skips_in_log_time
 from dts_reproduction.reproduce.harness.interrupt import SIGNALS, Interrupted
 from dts_reproduction.reproduce.harness.kinds import RunKind, config_kind, run_kind
-from dts_reproduction.reproduce.harness.limits import MAX_CHUNKS, MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
+from dts_reproduction.reproduce.harness.limits import (
+    MAX_CHUNKS,
+    MAX_CPU_HOURS,
+    MAX_JOBS,
+    MAX_RUNS,
+    check_no_file_in_the_way,
+    check_output_folder,
+)
 from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.paths import ROOT
 from dts_reproduction.reproduce.harness.store import (
@@ -521,6 +528,8 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
             if path.exists() and not path.is_file():
                 raise ValueError(f"results folder {out}: {path} is in the way of a chunk file (it is not a file)")
             plan.setdefault(path, _Task(line, dataset, start, stop, path, config))
+    for folder in dict.fromkeys(path.parent for path in plan):
+        check_no_file_in_the_way(folder, "results folder")
     tasks = [task for task in plan.values() if force or _missing(task, report=compute)]
     if tasks and not compute:
         raise NotStored(tasks[0].path, stored_chunk(tasks[0].path, tasks[0].config, tasks[0].dataset)[1] or "missing",
