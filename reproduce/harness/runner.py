@@ -670,15 +670,18 @@ def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter)
 
 
 def _stop_workers(jobs, backend: str) -> None:
-    """Stop every worker of a running ``Parallel`` generator: close it (joblib aborts the pending tasks)
-    and, for loky, kill the reusable executor's processes, which would otherwise finish their task first; for
-    threading, stop the simulations in progress at their next segment (``core.simulate.STOP``) and wait until
-    every worker thread has left ``_compute_chunk``: an interpreter that exits while a thread runs compiled code
-    aborts the process (std::terminate, exit status 134)."""
+    """Stop every worker of a running ``Parallel`` generator: close it (joblib aborts the pending tasks, without
+    its warning that they were cancelled: a stopped run says so in its one line) and, for loky, kill the reusable
+    executor's processes, which would otherwise finish their task first; for threading, stop the simulations in
+    progress at their next segment (``core.simulate.STOP``) and wait until every worker thread has left
+    ``_compute_chunk``: an interpreter that exits while a thread runs compiled code aborts the process
+    (std::terminate, exit status 134)."""
     if backend == "threading":
         STOP.set()
     try:
-        jobs.close()
+        with warnings.catch_warnings():  # joblib's "N tasks ... have been cancelled": the cancelling is ours
+            warnings.simplefilter("ignore", UserWarning)
+            jobs.close()
         if backend == "loky":
             from joblib.externals.loky import get_reusable_executor
 
