@@ -232,12 +232,13 @@ def check_horizon(horizon) -> int:
     return int(horizon)
 
 
-def check_positive(name: str, value) -> float:
+def check_positive(name: str, value, text: bool = False) -> float:
     """``value`` as a float; ValueError naming ``name`` and the value (as a float where it is a number)
-    unless it is a finite number > 0 (a bool is not one, nor a text such as '0.6': a parameter keeps the type it is
-    stored and keyed with, so the API takes numbers as numbers, as the command line parses them)."""
+    unless it is a finite number > 0 (a bool is not one, nor a text such as '0.6' unless ``text``, for a command-line
+    flag: a parameter keeps the type it is stored and keyed with, so the API takes numbers as numbers, as the command
+    line parses them)."""
     try:
-        if isinstance(value, (bool, np.bool_, str, bytes)):
+        if isinstance(value, (bool, np.bool_)) or (isinstance(value, (str, bytes)) and not text):
             raise TypeError
         number = shown = float(value)
     except (TypeError, ValueError):
