@@ -528,8 +528,6 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
             if path.exists() and not path.is_file():
                 raise ValueError(f"results folder {out}: {path} is in the way of a chunk file (it is not a file)")
             plan.setdefault(path, _Task(line, dataset, start, stop, path, config))
-    for folder in dict.fromkeys(path.parent for path in plan):
-        check_no_file_in_the_way(folder, "results folder")
     tasks = [task for task in plan.values() if force or _missing(task, report=compute)]
     if tasks and not compute:
         raise NotStored(tasks[0].path, stored_chunk(tasks[0].path, tasks[0].config, tasks[0].dataset)[1] or "missing",
@@ -537,6 +535,9 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     check_plan_cost([(task.line, task.dataset, task.stop - task.start) for task in tasks], max_cpu_hours)
     _remove_left_locks({path.parent for path in plan} - {task.path.parent for task in tasks})
     if tasks:
+        check_output_folder(out, "results folder")
+        for folder in dict.fromkeys(task.path.parent for task in tasks):
+            check_no_file_in_the_way(folder, "results folder")
         check_output_folder(out, "results folder", create=True)
         done = _Counter(stored=len(plan) - len(tasks), total=len(plan))
         try:
