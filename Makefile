@@ -24,7 +24,7 @@ READ_FLAGS := $(QUICK_FLAG) $(if $(FAST),--fast,)
 C18_FLAGS := $(QUICK_FLAG) $(if $(FORCE),--force,) $(STORED_FLAG)
 FIGURES := fig1 fig2 fig3 fig4 fig5 fig6 fig7
 
-.PHONY: install warm-cache all-figures $(FIGURES) table9 c18 large-scale asymptotic cost-vs-k report readme verify fast-agreement test test-process test-all \
+.PHONY: install warm-cache all-figures $(FIGURES) table9 c18 large-scale asymptotic cost-vs-k report readme verify fast-agreement test test-process test-jit-off test-all \
         lint bench bench-paper bench-targets fidelity clean
 
 install:
@@ -102,6 +102,10 @@ test:
 # pytest process (-n 0): a second worker would disturb their timing.
 test-process:
 	$(PYTHON) -m pytest -q -m process -n 0
+
+# The simulation tests with numba's JIT off, every kernel as plain Python (docs/testing.md#without-the-jit).
+test-jit-off:
+	$(PYTHON) -m pytest -q -m process -n 0 tests/integration/test_jit_off.py
 
 # Everything: the default suite and the slow checks on every core, then the real-process tests.
 test-all:

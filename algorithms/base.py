@@ -13,6 +13,7 @@ pointers, candidate lists); ``update`` changes only the comparison statistics, s
 
 import math
 import os
+import threading
 import warnings
 from collections import deque
 from dataclasses import dataclass, field
@@ -231,11 +232,13 @@ def check_horizon(horizon) -> int:
     return int(horizon)
 
 
-def check_positive(name: str, value) -> float:
+def check_positive(name: str, value, text: bool = False) -> float:
     """``value`` as a float; ValueError naming ``name`` and the value (as a float where it is a number)
-    unless it is a finite number > 0 (a bool is not one)."""
+    unless it is a finite number > 0 (a bool is not one, nor a text such as '0.6' unless ``text``, for a command-line
+    flag: a parameter keeps the type it is stored and keyed with, so the API takes numbers as numbers, as the command
+    line parses them)."""
     try:
-        if isinstance(value, (bool, np.bool_)):
+        if isinstance(value, (bool, np.bool_)) or (isinstance(value, (str, bytes)) and not text):
             raise TypeError
         number = shown = float(value)
     except (TypeError, ValueError):
@@ -320,6 +323,11 @@ class Policy:
     ``update`` must only be called for pairs that ``select`` returned, in the order of selection.
     The njit functions are called through their compiled entry points for this state's types
     (``bound_kernels``), which skips numba's per-call type dispatch (bench/policy_step.py).
+
+    Each call holds ``lock`` (a re-entrant lock), so threads sharing a policy never corrupt its state or its queue
+    of pending pairs.  Feedback must still come in the order of selection: threads that each select and update
+    hold ``lock`` around the pair (``with policy.lock: a1, a2 = policy.select(); policy.update(...)``), or the
+    update of another thread's later pair is refused (docs/live-use.md).
     """
 
     spec: AlgorithmSpec
@@ -335,6 +343,7 @@ class Policy:
         self.t = 0
         self._selected: deque[tuple[int, int, int]] = deque()
         self._bound: tuple = (None, None, None)  # (the state, select, update) the entry points were bound for
+        self.lock = threading.RLock()
 
     def _kernels(self) -> tuple:
         """(select, update) compiled for the current ``state``'s types (bound again if the state was replaced; an entry
@@ -348,37 +357,46 @@ class Policy:
     def select(self) -> tuple[int, int]:
         """The pair (first, second candidate) to compare in the next time slot; ValueError once t, an int64 in
         the kernels, is at its maximum 2**63 - 1."""
-        if self.t >= INT64_MAX:
-            raise ValueError(f"select(): the policy has played t = {self.t} slots, the most its int64 slot counter "
-                             f"holds")
-        select, _ = self._kernels()
-        self.t += 1
-        a1, a2 = select(self.state, self.t, self.rng)
-        self._selected.append((a1, a2, self.t))
-        return a1, a2
+        with self.lock:
+            if self.t >= INT64_MAX:
+                raise ValueError(f"select(): the policy has played t = {self.t} slots, the most its int64 slot "
+                                 f"counter holds")
+            select, _ = self._kernels()
+            self.t += 1
+            a1, a2 = select(self.state, self.t, self.rng)
+            self._selected.append((a1, a2, self.t))
+            return a1, a2
 
     def update(self, a1: int, a2: int, a1_won: bool) -> None:
         """Feed back the result of the oldest pending comparison, which must be (a1, a2) (integer arms)."""
         if not (type(a1) is int and type(a2) is int and type(a1_won) in (bool, np.bool_)):  # else: check each
             check_feedback(a1, a2, a1_won)
-        if not self._selected:
-            raise ValueError("update() called with no pending comparison; call select() first")
-        s1, s2, t = self._selected[0]
-        if a1 != s1 or a2 != s2:
-            raise ValueError(f"update() for pair ({a1}, {a2}) but the oldest pending pair is ({s1}, {s2})")
-        self._selected.popleft()
-        _, update = self._kernels()
-        update(self.state, s1, s2, bool(a1_won), t)
+        with self.lock:
+            if not self._selected:
+                raise ValueError("update() called with no pending comparison; call select() first")
+            s1, s2, t = self._selected[0]
+            if a1 != s1 or a2 != s2:
+                raise ValueError(f"update() for pair ({a1}, {a2}) but the oldest pending pair is ({s1}, {s2})")
+            self._selected.popleft()
+            _, update = self._kernels()
+            update(self.state, s1, s2, bool(a1_won), t)
 
     def best_arm(self) -> int:
         """The arm the algorithm would recommend now, from its own statistics or winner estimate (the rule of
         each algorithm: ``algorithms.recommend``, docs/algorithms.md#recommendations); changes nothing."""
-        return recommend(self.spec.name, self.state)
+        with self.lock:
+            return recommend(self.spec.name, self.state)
 
     def __getstate__(self) -> dict:
-        """The policy's attributes without its bound entry points (bound again on the next call), so that a
-        policy can be pickled or copied as before it bound them."""
-        return {**self.__dict__, "_bound": (None, None, None)}
+        """The policy's attributes without its bound entry points (bound again on the next call) and its lock, so
+        that a policy can be pickled or copied as before it bound them."""
+        attributes = {name: value for name, value in self.__dict__.items() if name != "lock"}
+        return {**attributes, "_bound": (None, None, None)}
+
+    def __setstate__(self, attributes: dict) -> None:
+        """A pickled or copied policy's attributes, with a lock of its own."""
+        self.__dict__.update(attributes)
+        self.lock = threading.RLock()
 
     def __repr__(self) -> str:
         """The policy's class, K, slots played and parameters."""

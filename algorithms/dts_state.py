@@ -18,6 +18,7 @@ from dts_reproduction.core.argmax import fill_true
 from dts_reproduction.core.bitvotes import fill_planes, planes_shape, scratch_rows, words_for
 from dts_reproduction.core.bounds import fill_mirrored_switches, upper_copeland_from_switches
 from dts_reproduction.core.constants import PSEUDO_N, PSEUDO_W
+from dts_reproduction.core.records import record
 from dts_reproduction.core.thompson import SAMPLING_DIRECT, SAMPLINGS, fill_above_half
 
 VARIANT_DTS, VARIANT_PLUS, VARIANT_PURE = 0, 1, 2
@@ -98,7 +99,7 @@ def make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicato
         switch_log_t=fill_mirrored_switches(comparisons, wins, alpha, np.zeros((K, K))),
         q_planes=q_planes, vote_bits=np.zeros((K if fast else 1, words), np.int64),
         word_scratch=np.zeros((scratch_rows(K) if fast else 1, words), np.int64),
-        skip_state=np.array([(PENDING_NONE, 0, 0, -1, 0, -1, -1)], DTS_SKIP_STATE),
+        skip_state=record(DTS_SKIP_STATE, (PENDING_NONE, 0, 0, -1, 0, -1, -1)),
         counts_at=np.array([-1.0, -1.0]), rows_scratch=np.zeros(K, np.bool_), log_suffix_scratch=np.zeros(K),
     )
 

@@ -7,6 +7,7 @@ import numpy as np
 
 from dts_reproduction.algorithms.base import SKIP_OFF, check_choice, check_positive, check_skip
 from dts_reproduction.core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
+from dts_reproduction.core.records import record
 
 PRECHECKS = {"as-run": 0, "none": 1}
 # The scalars of the state that change, as the named fields of one record: one array instead of one per
@@ -87,7 +88,7 @@ def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, con
     in_lr[:n_pairs] = True
     lc = np.zeros(n_pairs + K, np.int64)
     lc[:n_pairs] = np.arange(n_pairs)
-    counters = np.zeros(1, ECW_RMED_COUNTERS)
+    counters = record(ECW_RMED_COUNTERS)
     counters[0]["current_len"] = n_pairs
     counters[0]["allocation_owner"] = -1
     return ECWRMEDState(

@@ -48,6 +48,7 @@ from dts_reproduction.algorithms.base import (
 from dts_reproduction.core.argmax import argmax_first, argmin_first, fill_true, uniform_member
 from dts_reproduction.core.bounds import direct_upper_column, ucb_switch_log_t
 from dts_reproduction.core.constants import ALPHA, PSEUDO_N, PSEUDO_W
+from dts_reproduction.core.records import record
 from dts_reproduction.core.skipping import (
     SKIP_MIN_PROB,
     challenger_stays_away,
@@ -135,7 +136,7 @@ def init_rcs(K, horizon=None, alpha=ALPHA, fallback="least-champion", sampling="
         upper_column=np.zeros(K),
         above_half_prob=q,
         above_half=np.zeros(tournament, np.bool_),
-        skip_state=np.array([(NO_ARM, NO_ARM)], RCS_SKIP_STATE),
+        skip_state=record(RCS_SKIP_STATE, (NO_ARM, NO_ARM)),
     )
 
 

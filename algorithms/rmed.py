@@ -44,6 +44,7 @@ from dts_reproduction.core.bounds import update_pair
 from dts_reproduction.core.constants import RMED2_ALPHA, RMED_F_COEF, RMED_F_EXP
 from dts_reproduction.core.kl import kl_bernoulli
 from dts_reproduction.core.pairs import pair_of_index
+from dts_reproduction.core.records import record
 from dts_reproduction.core.skipping import last_slot_before, record_self_run
 
 VARIANT_RMED1, VARIANT_RMED2 = 1, 2
@@ -81,7 +82,7 @@ class RMEDState(NamedTuple):
 
 def _make_state(K, variant, numerator, skip):
     """A fresh ``RMEDState``: LC = LR = all arms, LN empty, q = 0; skip: "off" or "exact"."""
-    counters = np.zeros(1, RMED_COUNTERS)
+    counters = record(RMED_COUNTERS)
     counters[0]["current_len"] = K
     return RMEDState(
         comparisons=np.zeros((K, K)),

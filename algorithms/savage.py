@@ -57,6 +57,7 @@ from dts_reproduction.algorithms.base import AlgorithmSpec, Policy, check_choice
 from dts_reproduction.core.bounds import update_pair
 from dts_reproduction.core.constants import SAVAGE_PSEUDO_N, SAVAGE_PSEUDO_W
 from dts_reproduction.core.pairs import index_of_pair
+from dts_reproduction.core.records import record
 
 VARIANT_CONDORCET, VARIANT_COPELAND = 0, 1
 VARIANTS = {"condorcet": VARIANT_CONDORCET, "copeland": VARIANT_COPELAND}
@@ -136,7 +137,7 @@ def init_savage(K, horizon, variant="condorcet"):
         lo_count=np.zeros(K, np.int64),
         width_log=math.log(K * (K - 1.0)) + 2.0 * math.log(horizon),
         variant=code,
-        counters=np.array([(-1, num_pairs, 0)], dtype=SAVAGE_COUNTERS),
+        counters=record(SAVAGE_COUNTERS, (-1, num_pairs, 0)),
         pair_tree=np.zeros((2 * leaves, 3)),
         arm_marks=np.zeros((2, K), np.int64),
         touched=np.zeros((2, num_pairs), np.int64),

@@ -44,6 +44,7 @@ from dts_reproduction.core.constants import (
     SCB_PSEUDO_W,
 )
 from dts_reproduction.core.kl import kl_clamped, kl_lcb, kl_ucb
+from dts_reproduction.core.records import record
 
 SCHEDULES = {"as-run": SCB_FIRST_ROUND, "original": SCB_ORIGINAL_FIRST_ROUND}
 
@@ -91,7 +92,7 @@ def init_scb(K, horizon=None, alpha=ALPHA, schedule="as-run"):
     state = SCBState(
         comparisons=np.empty((K, K)), wins=np.empty((K, K)), is_open=np.empty((K, K), np.bool_),
         open_count=np.empty(K, np.int64), remaining=np.empty(K, np.int64), pulls=np.empty(K),
-        rewards=np.empty(K), ucb=np.empty(K), lcb=np.empty(K), counters=np.zeros(1, SCB_COUNTERS), kappa=kappa,
+        rewards=np.empty(K), ucb=np.empty(K), lcb=np.empty(K), counters=record(SCB_COUNTERS), kappa=kappa,
     )
     state.counters[0]["round_index"] = 1
     state.counters[0]["round_length"] = float(first)

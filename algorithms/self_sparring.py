@@ -23,6 +23,7 @@ from dts_reproduction.algorithms.base import AlgorithmSpec, Policy, check_choice
 from dts_reproduction.algorithms.self_sparring_fast import refresh_after_update, start_epoch, thompson_arm_fast
 from dts_reproduction.core.argmax import argmax_uniform, fill_true
 from dts_reproduction.core.constants import SELF_SPARRING_LEARNING_RATE, SELF_SPARRING_PRIOR
+from dts_reproduction.core.records import record
 
 # How a Thompson sample is drawn: "direct" (every arm, as the authors' code) or "fast" (only the arms that
 # can beat the leader, ``algorithms.self_sparring_fast``; the same law, another random stream).
@@ -59,7 +60,7 @@ def init_self_sparring(K, horizon=None, learning_rate=SELF_SPARRING_LEARNING_RAT
     state = SelfSparringState(
         successes=np.full(K, SELF_SPARRING_PRIOR), failures=np.full(K, SELF_SPARRING_PRIOR), learning_rate=eta,
         sampling=mode, theta=np.empty(K), every_arm=fill_true(np.empty(K, np.bool_)),
-        epoch=np.zeros(1, EPOCH), tail_above=np.zeros(size), order=np.zeros(size, np.int64),
+        epoch=record(EPOCH), tail_above=np.zeros(size), order=np.zeros(size, np.int64),
         rank=np.zeros(size, np.int64))
     if mode == SAMPLING_FAST:
         start_epoch(state.successes, state.failures, state.epoch, state.tail_above, state.order, state.rank, 0)

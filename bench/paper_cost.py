@@ -116,7 +116,7 @@ def parse_arguments(argv=None):
                              "1800)")
     args = parser.parse_args(argv)
     args.probe_slots = integer(args.probe_slots, "--probe-slots")
-    args.max_probe_seconds = check_positive("--max-probe-seconds", args.max_probe_seconds)
+    args.max_probe_seconds = check_positive("--max-probe-seconds", args.max_probe_seconds, text=True)
     if args.asymptotic and (args.large_scale or args.measured):
         raise ValueError("--asymptotic takes neither --large-scale nor --measured")
     if args.probe and not args.large_scale:

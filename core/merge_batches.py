@@ -22,6 +22,7 @@ import math
 import numpy as np
 from numba import njit
 
+from dts_reproduction.core.records import record
 from dts_reproduction.core.sort import insertion_sort_by_key
 
 BATCH_TREE = np.dtype([("batches", np.int64), ("survivors", np.int64), ("stage", np.int64), ("clock", np.int64)])
@@ -47,7 +48,7 @@ def clock_start(K, alpha, epsilon, C):
     else:
         name = "C"
         try:
-            if isinstance(C, (bool, np.bool_)):
+            if isinstance(C, (bool, np.bool_, str, bytes)):  # a text such as '100' is not a number here either
                 raise TypeError
             C = float(C)
         except (TypeError, ValueError):
@@ -69,7 +70,7 @@ def check_batch_size(batch_size) -> int:
 def new_batches(K, start):
     """(batch_arms, batch_starts, tree, scratch_arms, scratch_starts, batch_order, batch_sizes) for K arms,
     not built yet (``tree[0].batches == 0``), clock at ``start``."""
-    tree = np.zeros(1, BATCH_TREE)
+    tree = record(BATCH_TREE)
     tree[0]["survivors"], tree[0]["stage"], tree[0]["clock"] = K, 1, start
     return (np.arange(K, dtype=np.int64), np.zeros(K + 1, np.int64), tree, np.zeros(K, np.int64),
             np.zeros(K + 1, np.int64), np.zeros(K, np.int64), np.zeros(K))

@@ -36,10 +36,15 @@ segments: it returns to Python about every ``SEGMENT_SECONDS`` (the next segment
 it left, so the draws and sums are those of one uninterrupted loop), which lets a signal handler run during
 a long run.
 
+Between segments a run also looks at ``STOP``: once the harness sets it (to stop the threads of its threading
+backend before the interpreter exits, which must not happen while a thread runs compiled code) every ``simulate``
+in progress raises ``SimulationStopped`` at the end of its segment.
+
 A run that skips nothing draws exactly what the plain loop draws; a pair run draws one Binomial in place of
 its ``slots`` uniforms, so only runs in which one is planned have another random stream.
 """
 
+import threading
 import time
 import types
 
@@ -59,9 +64,14 @@ SLOT, CHECKPOINT, PENDING, AFTER_SELF, LAST_A1, LAST_A2, REPEATS, NEXT_PAIR_RUN 
 # every as many slots while the plan declines (a plan costs about one slot of the algorithm, so this bounds what
 # asking costs to a few parts per million of the slots).
 PAIR_RUN_RETRY = 2**16
+STOP = threading.Event()  # set: every simulate in progress stops at the end of its segment (SimulationStopped)
 _ENTRY_POINTS = {}  # (select, update, skip, probe, plan, apply) -> njit entry point (entry_point)
 # The template's kernels: every entry point binds these names to its own.
 _select = _update = _skip = _probe = _plan_pair_run = _apply_pair_run = None
+
+
+class SimulationStopped(Exception):
+    """A ``simulate`` stopped at the end of a segment because ``STOP`` was set."""
 
 
 def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts, skip=None,
@@ -90,7 +100,8 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     int64 counts, a pair_run_retry that is not an integer >= 1, a delay that is not an integer >= 1, checkpoints
     that are not a 1-D integer array of increasing slots >= 1, or output arrays of the wrong length (the compiled
     loop does not check its indices).  A delay beyond the horizon delivers nothing, as horizon + 1 does: the loop
-    is given that, so its buffers are at most one slot longer than the run.
+    is given that, so its buffers are at most one slot longer than the run.  Raises SimulationStopped at the end
+    of a segment once ``STOP`` is set.
     """
     if isinstance(delay, (bool, np.bool_)) or not isinstance(delay, (int, np.integer)) or delay < 1:
         raise ValueError(f"delay must be an integer at least 1 (1 = no delay), got {delay!r}")
@@ -129,6 +140,8 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     segment = FIRST_SEGMENT
     may_pair_run = pair_run is not None and delay == 1
     while carried[SLOT] <= horizon:
+        if STOP.is_set():
+            raise SimulationStopped(f"stopped at slot {int(carried[SLOT])} of {horizon}")
         started = time.perf_counter()
         loop(skip is not None, probe is not None, may_pair_run, state, rng, P, zeta, gap, checkpoints, delay, *buffers,
              carried, sums, min(horizon, int(carried[SLOT]) + segment - 1), regret, g2w, self_counts,
@@ -148,7 +161,7 @@ def entry_point(select, update, skip, probe=None, pair_run=None):
     plan, apply = NO_PAIR_RUN if pair_run is None else pair_run
     key = (select, update, skip, probe, plan, apply)
     if key not in _ENTRY_POINTS:
-        kernels = [kernel.py_func for kernel in key if kernel not in (_never_probe, *NO_PAIR_RUN)]
+        kernels = [python_function(kernel) for kernel in key if kernel not in (_never_probe, *NO_PAIR_RUN)]
         names = [f"{kernel.__module__}.{kernel.__qualname__}" for kernel in kernels]
         cache = all(".".join(name.split(".")[:2]) in CACHED_PACKAGES and "<" not in name for name in names)
         template = _loop_segment
@@ -161,6 +174,12 @@ def entry_point(select, update, skip, probe=None, pair_run=None):
         loop.__doc__ = template.__doc__
         _ENTRY_POINTS[key] = njit(cache=cache)(loop)
     return _ENTRY_POINTS[key]
+
+
+def python_function(kernel):
+    """The Python function an njit ``kernel`` was compiled from: its ``py_func``, or ``kernel`` itself when numba
+    runs with ``NUMBA_DISABLE_JIT=1`` (njit then returns the function undecorated)."""
+    return getattr(kernel, "py_func", kernel)
 
 
 @njit(cache=True)

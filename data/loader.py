@@ -104,8 +104,8 @@ def load_dataset(name_or_path, tol=1e-3):
     ``validate_preference_matrix`` (pairs within ``tol`` of summing to 1 are
     renormalised, recorded in ``Dataset.renormalised`` and warned about).
     Raises ValueError for an unknown name (listing the available ones), a missing
-    or malformed file, or an invalid matrix.  Loading the same name, or a file with the same bytes, again
-    in one process returns the same (immutable) Dataset without parsing it again.
+    or malformed file, a file name the locale could not decode, or an invalid matrix.  Loading the same name, or a
+    file with the same bytes, again in one process returns the same (immutable) Dataset without parsing it again.
     """
     if isinstance(name_or_path, os.PathLike):
         path = Path(name_or_path)
@@ -131,6 +131,11 @@ def load_dataset(name_or_path, tol=1e-3):
         if not found:
             raise ValueError(f"unknown dataset {name!r}; available: {', '.join(dataset_names())}")
         path = found[0]
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:  # bytes of a name the locale could not decode (LC_ALL=C, an accented name)
+        raise ValueError(f"matrix file {str(path)!r}: its name is not text in this locale's encoding; rename it or "
+                         f"run under a UTF-8 locale (e.g. LC_ALL=C.UTF-8)") from None
     content = _read_matrix_text(path)
     key = (str(path), hashlib.sha1(content.encode()).hexdigest(), tol)
     if key not in _LOADED:

@@ -26,11 +26,13 @@ from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import dataset_names, load_dataset
 from dts_reproduction.reproduce.cli.arguments import build_parser, check_name, doc_summary, integer, main_guard, resolve
 from dts_reproduction.reproduce.config.paper import HORIZON
+from dts_reproduction.reproduce.harness.atomic import atomic_group
+from dts_reproduction.reproduce.harness.limits import check_output_files
 from dts_reproduction.reproduce.harness.paths import CUSTOM, FIGURES, RESULTS
 from dts_reproduction.reproduce.harness.runner import check_delay, dataset_key
 from dts_reproduction.reproduce.output.plotting import plot_regret_panels
 from dts_reproduction.reproduce.output.tables import write_table
-from dts_reproduction.reproduce.studies.experiment import Curve, Panel, final_table, simulate_panels
+from dts_reproduction.reproduce.studies.experiment import Curve, Panel, curves_and_stores, final_table, simulate_panels
 
 # The figure scripts' names (each writes <figures>/<name>.*): not available as --name.
 FIGURE_NAMES = frozenset(path.stem for pattern in ("fig[0-9]_*.py", "table9_*.py", "c18_*.py")
@@ -151,17 +153,23 @@ def main(argv=None):
         args.delay = integer(args.delay, "--delay")
         check_delay(args.delay, args.horizon, ("--delay", "--horizon"))
         params = parse_params(args.param, args.algorithms)
+        stem = args.figures / args.name
+        check_output_files([*(stem.with_suffix(suffix) for suffix in (".png", ".pdf", ".csv")),
+                            *(args.figures / f"{args.name}{end}.csv" for end in ("_final", "_lines"))], "figure file")
         dataset = load_dataset(args.dataset)
         title = dataset.name
         panel = Panel(dataset=args.dataset, title=title, delay=args.delay,
                       algorithms=tuple(algorithm_curve(entry, params[entry], not args.no_shuffle)
                                        for entry in args.algorithms))
-        panels = simulate_panels(args.name, [panel], args)
-        plot_regret_panels(panels, args.figures / args.name, ncols=1)
-        table = final_table(panels)
-        write_table(table, args.figures / f"{args.name}_final.csv")
+        with atomic_group(args.figures):  # the figure and its tables appear together, or none of them (a full disk)
+            panels = simulate_panels(args.name, [panel], args)
+            table = final_table(panels)
+            plot_regret_panels(panels, args.figures / args.name, ncols=1)
+            write_table(table, args.figures / f"{args.name}_final.csv")
         print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
-        print(f"{'read' if args.plot_only else 'wrote'} results under {args.out / dataset_key(dataset, args.seed)}")
+        folders = dict.fromkeys(curves_and_stores([panel], args)[1].values())  # --fast: the defaults' folder too
+        print(f"{'read' if args.plot_only else 'wrote'} results under "
+              f"{' and '.join(str(folder / dataset_key(dataset, args.seed)) for folder in folders)}")
         print(f"wrote figures {args.figures / args.name}.png, .pdf, .csv and {args.name}_final.csv, "
               f"{args.name}_lines.csv")
 

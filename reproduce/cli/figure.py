@@ -4,6 +4,8 @@ library (``reproduce.studies.experiment``).  Imported by figure scripts only."""
 
 from dts_reproduction.reproduce.cli.arguments import build_parser, main_guard, resolve
 from dts_reproduction.reproduce.config.scale import power_of_ten
+from dts_reproduction.reproduce.harness.atomic import atomic_group
+from dts_reproduction.reproduce.harness.limits import check_output_files
 from dts_reproduction.reproduce.output.plotting import plot_regret_panels
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.experiment import (
@@ -50,22 +52,27 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
         """Parse and check the command line, then simulate, draw, tabulate and check the claims."""
         args = resolve(build_parser(description, default_horizon,
                                     horizon_help=panel_horizons_help(panels, default_horizon)).parse_args(argv))
-        results = simulate_panels(name, panels, args)
         stem = args.figures / name
+        check_output_files([*(stem.with_suffix(suffix) for suffix in (".png", ".pdf", ".csv")),
+                            *(args.figures / f"{name}{end}.csv" for end in ("_final", "_lines", "_claims"))],
+                           "figure file")
         store = not (args.plot_only or args.stored_only)  # nothing written but the figure and its tables
-        bounds = [lower_bound(panel.dataset, args.out, store=store) if panel.metric == "regret" else None
-                  for panel in panels]
-        plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels],
-                           metrics=[panel.metric for panel in panels],
-                           references=[(b[0], LOWER_BOUND_LABEL) if b else None for b in bounds])
-        table = with_lower_bounds(final_table([(title, res) for (title, res), panel in zip(results, panels, strict=True)
-                                               if panel.metric == "regret"]),
-                                  {title: b for (title, _), b in zip(results, bounds, strict=True) if b})
-        write_table(table, stem.with_name(f"{name}_final.csv"))
+        with atomic_group(args.figures):  # the figure and its tables appear together, or none of them (a full disk)
+            results = simulate_panels(name, panels, args)
+            bounds = [lower_bound(panel.dataset, args.out, store=store) if panel.metric == "regret" else None
+                      for panel in panels]
+            table = with_lower_bounds(final_table([(title, res) for (title, res), panel
+                                                   in zip(results, panels, strict=True) if panel.metric == "regret"]),
+                                      {title: b for (title, _), b in zip(results, bounds, strict=True) if b})
+            plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels],
+                               metrics=[panel.metric for panel in panels],
+                               references=[(b[0], LOWER_BOUND_LABEL) if b else None for b in bounds])
+            write_table(table, stem.with_name(f"{name}_final.csv"))
+            checks = None if claims is None else write_claims(claims(results), stem.with_name(f"{name}_claims.csv"),
+                                                              evidence_note(args, panels))
         print_table(table[["panel", "label", "runs", "mean_final_regret", "sem_final_regret", "slope_last_decade",
                            "lower_bound_slope"]])
-        if claims is not None:
-            checks = write_claims(claims(results), stem.with_name(f"{name}_claims.csv"), evidence_note(args, panels))
+        if checks is not None:
             print_table(checks.drop(columns="statement"))
         if args.quick:
             print(QUICK_NOTICE)

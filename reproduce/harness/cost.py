@@ -10,7 +10,8 @@ The model, per run of T slots of an algorithm with K arms:
 * every slot simulated (the defaults, a fast path that skips nothing, a matrix without a Condorcet winner, a
   feedback delay): T times the ns per slot after the warm-up (``ns_later``), linear in T;
 * a fast path that skips runs of self-comparisons (``AlgorithmSpec.skip`` with the line's ``AlgorithmSpec.fast``
-  parameters) on a matrix with a Condorcet winner, without delay: the slots not skipped grow like log T, so
+  parameters) on a matrix with a Condorcet winner that settles within T (``winner_settles``), without delay: the
+  slots not skipped grow like log T, so
   beyond the measured whole run of ``whole_slots`` = T0 slots (``ns_whole`` a slot) the run costs
   ``ns_whole * T0 * (ln T / ln T0) ** 2`` -- an upper estimate: from T = 1e6 to 1e15 D-TS's fast path at K = 5
   and 32, RUCB's and CCB's skips at K = 16 and 32 took 2.4 to 5 times longer, the model says 6.25.
@@ -101,10 +102,22 @@ def uses_skip(line) -> bool:
     return spec.skip is not None and fast
 
 
+def winner_settles(dataset, horizon: float) -> bool:
+    """Whether the Condorcet winner of ``dataset`` can be told from its closest rival within ``horizon`` slots:
+    the ln T / (2 gap^2) comparisons Hoeffding's bound needs at confidence 1 - 1/T, for the smallest gap
+    p_{c,a} - 1/2, are fewer than T.  A skip only pays once the winner is settled, so a near-tie (a gap of
+    1e-9) skips nothing at any feasible T."""
+    gaps = np.delete(dataset.P[dataset.condorcet_winner], dataset.condorcet_winner) - 0.5
+    T = float(horizon)
+    return math.log(T) / (2.0 * float(np.min(gaps)) ** 2) < T
+
+
 def skips_in_log_time(line, dataset) -> bool:
     """Whether a run of ``line`` skips all but about log T of its slots: it ``uses_skip``, the matrix has a
-    Condorcet winner and there is no feedback delay (a skip never passes a delivery)."""
-    return uses_skip(line) and dataset.has_condorcet_winner and line.delay == 1
+    Condorcet winner that ``winner_settles`` within the horizon and there is no feedback delay (a skip never
+    passes a delivery)."""
+    return (uses_skip(line) and dataset.has_condorcet_winner and line.delay == 1
+            and winner_settles(dataset, line.horizon))
 
 
 def estimated_run_seconds(line, dataset) -> float:
@@ -132,11 +145,16 @@ def estimated_line_seconds(line, dataset) -> float:
 def check_plan_cost(work, max_cpu_hours: float) -> float:
     """The estimated CPU hours of ``work``, ``(line, dataset, runs to compute)`` triples (the chunks a run has
     to compute, not those stored); ValueError of one line naming the estimate, the costliest line and the flag
-    that raises the bound if they exceed ``max_cpu_hours`` (``--max-cpu-hours``)."""
+    that raises the bound if they exceed ``max_cpu_hours`` (``--max-cpu-hours``), or naming a line whose cost is
+    unknown (no step-cost table) unless ``max_cpu_hours`` is inf (an unknown cost is never counted as zero)."""
     hours = [(runs * estimated_run_seconds(line, dataset) / 3600, line, runs) for line, dataset, runs in work]
+    unknown = [line for hour, line, _runs in hours if not math.isfinite(hour)]
+    if unknown and math.isfinite(max_cpu_hours):
+        raise ValueError(f"the cost of {unknown[0].name} on {unknown[0].dataset} cannot be estimated (no step costs "
+                         f"in {BENCH_TABLE}): run it without a bound with --max-cpu-hours inf")
     total = sum(hour for hour, _line, _runs in hours if math.isfinite(hour))
     if total > max_cpu_hours:
-        worst, line, runs = max(hours, key=lambda item: item[0] if math.isfinite(item[0]) else -1.0)
+        worst, line, runs = max(hours, key=lambda item: item[0])
         raise ValueError(f"the plan is estimated at {total:.3g} CPU hours, over the bound of {max_cpu_hours:g} (the "
                          f"costliest line: {line.name} on {line.dataset}, {runs} run(s) of T = {line.horizon:.3g}, "
                          f"{worst:.3g} h; bench/step_cost.csv): raise it with --max-cpu-hours, or shorten the plan "

@@ -7,21 +7,25 @@ runner stops its workers and re-raises ``Interrupted`` with the number of chunks
 SIGTERM, 129 for SIGHUP).
 
 The handler never raises inside numba: while numba holds its compiler lock (compiling, or loading a
-kernel from the cache, with LLVM objects in use), a signal is only recorded, and ``Interrupted`` is
-raised as the outermost compile returns and releases the lock.  A compiled loop never runs a Python
-handler: ``core.simulate`` returns to Python about every ``SEGMENT_SECONDS``, where the handler runs.
+kernel from the cache, with LLVM objects in use), a signal is only recorded, with one line on stderr at once
+(``COMPILING_NOTICE``), and ``Interrupted`` is raised as the outermost compile returns and releases the lock.
+A compiled loop never runs a Python handler: ``core.simulate`` returns to Python about every
+``SEGMENT_SECONDS``, where the handler runs.
 Once the run is over, signals are ignored while the interpreter exits (``ignore_signals_while_exiting``): from
 the moment ``main_guard`` marks it over (``RUN.over``), before it calls anything, so a signal whose handler runs
 at the first call after the run returned is ignored too, not raised outside ``main_guard``'s ``try``.
 """
 
 import signal
+import sys
 import threading
 
 from numba.core import event
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 COMPILER_LOCK = "numba:compiler_lock"  # numba's event around every hold of its compiler lock
+# Said at once when a signal arrives inside numba's compiler lock, which a first compile may hold for 20 s.
+COMPILING_NOTICE = "stopping once numba has compiled (a first compile takes up to a minute; further signals ignored)"
 
 
 class Interrupted(BaseException):
@@ -91,6 +95,7 @@ def _on_signal(signum, _frame):
         signal.signal(other, signal.SIG_IGN)
     if _WATCH.depth > 0:
         _WATCH.pending = signum
+        print(COMPILING_NOTICE, file=sys.stderr, flush=True)
     else:
         raise Interrupted(signum)
 

@@ -45,11 +45,7 @@ def check_output_folder(path, what: str = "output folder", create: bool = False)
         if reason:
             raise ValueError(f"{what} {path}: not writable ({reason})")
         return path
-    ancestor = path.parent
-    while not _exists(ancestor, what) and ancestor != ancestor.parent:
-        ancestor = ancestor.parent
-    if not ancestor.is_dir():
-        raise ValueError(f"{what} {path}: cannot be created, {ancestor} is a file, not a folder")
+    ancestor = check_no_file_in_the_way(path, what)
     reason = _probe(ancestor)
     if reason:
         raise ValueError(f"{what} {path}: cannot be created in {ancestor} ({reason})")
@@ -59,6 +55,26 @@ def check_output_folder(path, what: str = "output folder", create: bool = False)
         except OSError as error:
             raise ValueError(f"{what} {path}: cannot be created ({error.strerror or error})") from None
     return path
+
+
+def check_no_file_in_the_way(path, what: str = "output folder") -> Path:
+    """The nearest existing folder at or above the folder ``path`` (which need not exist); ValueError
+    ``"<what> <path>: cannot be created, <ancestor> is a file, not a folder"`` if what exists there is a file."""
+    path = Path(path)
+    ancestor = path
+    while not _exists(ancestor, what) and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise ValueError(f"{what} {path}: cannot be created, {ancestor} is a file, not a folder")
+    return ancestor
+
+
+def check_output_files(paths, what: str = "output file") -> None:
+    """ValueError ``"<what> <path>: is a folder, in the way of the file"`` for the first of ``paths`` (files a
+    command will write) that exists and is not a file, before anything is computed or written."""
+    for path in map(Path, paths):
+        if _exists(path, what) and not path.is_file():
+            raise ValueError(f"{what} {path}: is a folder, in the way of the file")
 
 
 def _exists(path: Path, what: str) -> bool:

@@ -15,6 +15,7 @@ import math
 import os
 import subprocess
 import sys
+import threading
 import time
 import warnings
 import weakref
@@ -25,7 +26,7 @@ import numpy as np
 
 from dts_reproduction.algorithms import AlgorithmSpec, get_algorithm
 from dts_reproduction.algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon, physical_memory
-from dts_reproduction.core.simulate import simulate
+from dts_reproduction.core.simulate import STOP, simulate
 from dts_reproduction.data import Dataset, dataset_names, load_dataset
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness import portable_math, seeds
@@ -33,7 +34,14 @@ from dts_reproduction.reproduce.harness.backends import BACKENDS
 from dts_reproduction.reproduce.harness.cost import check_plan_cost, skips_in_log_time
 from dts_reproduction.reproduce.harness.interrupt import SIGNALS, Interrupted
 from dts_reproduction.reproduce.harness.kinds import RunKind, config_kind, run_kind
-from dts_reproduction.reproduce.harness.limits import MAX_CHUNKS, MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
+from dts_reproduction.reproduce.harness.limits import (
+    MAX_CHUNKS,
+    MAX_CPU_HOURS,
+    MAX_JOBS,
+    MAX_RUNS,
+    check_no_file_in_the_way,
+    check_output_folder,
+)
 from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.paths import ROOT
 from dts_reproduction.reproduce.harness.store import (
@@ -234,11 +242,36 @@ def _config(line: Line, dataset, seed: int, start: int, stop: int) -> dict:
     }
 
 
+class _ThreadsInChunk(threading.Condition):
+    """The threads of this process inside ``_compute_chunk`` (``threads``, a count), notified as each leaves."""
+
+    def __init__(self):
+        """No thread inside yet."""
+        super().__init__()
+        self.threads = 0
+
+
+_IN_CHUNK = _ThreadsInChunk()
+
+
 def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: Path, config: dict):
     """Simulate runs start..stop-1 of ``line``; return ``(path, arrays, meta, slots run)``.
 
-    Runs in a worker (a local process or a dask worker on another machine); the calling process stores
-    the chunk, so workers need no access to the results folder."""
+    Runs in a worker (a local process, a thread of the threading backend, or a dask worker on another machine);
+    the calling process stores the chunk, so workers need no access to the results folder.  While it runs, its
+    thread is counted in ``_IN_CHUNK`` (``_stop_workers`` waits for the count to reach zero)."""
+    with _IN_CHUNK:
+        _IN_CHUNK.threads += 1
+    try:
+        return _simulate_chunk(line, dataset, seed, start, stop, path, config)
+    finally:
+        with _IN_CHUNK:
+            _IN_CHUNK.threads -= 1
+            _IN_CHUNK.notify_all()
+
+
+def _simulate_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: Path, config: dict):
+    """``_compute_chunk``'s work: the runs, their arrays and the chunk's meta."""
     spec = get_algorithm(line.algorithm)
     params = spec.resolve_params(dict(line.params))
     kind = run_kind(line.kind)
@@ -504,6 +537,9 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
         # joblib only where chunks are computed: run_one and the stored runs work without the figures extra.
         from joblib.externals.loky.process_executor import TerminatedWorkerError
 
+        check_output_folder(out, "results folder")
+        for folder in dict.fromkeys(task.path.parent for task in tasks):
+            check_no_file_in_the_way(folder, "results folder")
         check_output_folder(out, "results folder", create=True)
         done = _Counter(stored=len(plan) - len(tasks), total=len(plan))
         try:
@@ -637,13 +673,26 @@ def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter)
 
 
 def _stop_workers(jobs, backend: str) -> None:
-    """Stop every worker of a running ``Parallel`` generator: close it (joblib aborts the pending tasks)
-    and, for loky, kill the reusable executor's processes, which would otherwise finish their task first."""
-    jobs.close()
-    if backend == "loky":
-        from joblib.externals.loky import get_reusable_executor
+    """Stop every worker of a running ``Parallel`` generator: close it (joblib aborts the pending tasks, without
+    its warning that they were cancelled: a stopped run says so in its one line) and, for loky, kill the reusable
+    executor's processes, which would otherwise finish their task first; for threading, stop the simulations in
+    progress at their next segment (``core.simulate.STOP``) and wait until every worker thread has left
+    ``_compute_chunk``: an interpreter that exits while a thread runs compiled code aborts the process
+    (std::terminate, exit status 134)."""
+    if backend == "threading":
+        STOP.set()
+    try:
+        with warnings.catch_warnings():  # joblib's "N tasks ... have been cancelled": the cancelling is ours
+            warnings.simplefilter("ignore", UserWarning)
+            jobs.close()
+        if backend == "loky":
+            from joblib.externals.loky import get_reusable_executor
 
-        get_reusable_executor().shutdown(wait=True, kill_workers=True)
+            get_reusable_executor().shutdown(wait=True, kill_workers=True)
+        with _IN_CHUNK:
+            _IN_CHUNK.wait_for(lambda: not _IN_CHUNK.threads)
+    finally:
+        STOP.clear()
 
 
 def _require_dask_client() -> None:

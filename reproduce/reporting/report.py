@@ -181,7 +181,7 @@ def summary(claims: pd.DataFrame, docs: str) -> str:
     """The generated opening of the report: which claims hold on every check, which hold in the order they
     state with only a factor read from a word missed or borderline, then every check that is not "holds"
     grouped by the category of its reason (where the paper and its data disagree first), each with its
-    verdict and a link to the docs section that explains it."""
+    verdict and a link to the docs section that explains it; one sentence saying so if no claim was checked."""
     ids = claims["claim"].map(claim_id)
     rows = claims[claims["verdict"].map(explained)]
     reasons = [reason_of(row.claim, row.site) for row in rows.itertuples()]
@@ -191,8 +191,11 @@ def summary(claims: pd.DataFrame, docs: str) -> str:
     wording = [claim for claim in PAPER_CLAIMS if claim not in clean and (ids == claim).any()
                and (claims.loc[ids == claim, "verdict"].isin((HOLDS, FACTOR_BORDERLINE, DIRECTION_ONLY))).all()
                and (categories[ids[rows.index] == claim] == WORD_AS_FACTOR).all()]
-    opening = (f"**What reproduces.** {len(clean)} of {len(PAPER_CLAIMS)} claims hold on every check: "
-               f"{', '.join(clean)}.")
+    if (claims["verdict"] == NOT_MEASURED).all():
+        return ("**What reproduces.** No claim was checked: this folder holds no figure's claims table (make the "
+                "figures first).")
+    opening = (f"**What reproduces.** {len(clean)} of {len(PAPER_CLAIMS)} claims hold on every check"
+               + (f": {', '.join(clean)}." if clean else "."))
     if wording:
         opening += (f" {len(wording)} more hold in the order they state on every check, with only a factor read "
                     f"from a word such as \"much\" missed or borderline somewhere: {', '.join(wording)}.")

@@ -4,11 +4,12 @@ feedback on time and late; its arms are Python ints; replacing its state rebinds
 continues as the original."""
 
 import pickle
+import threading
 
 import numpy as np
 import pytest
 
-from dts_reproduction.algorithms import ALGORITHMS
+from dts_reproduction.algorithms import ALGORITHMS, DTS
 from dts_reproduction.algorithms.base import bound_kernels
 from tests.algorithms.test_recommend import OPTIONS, P, policy_classes
 
@@ -75,3 +76,47 @@ def test_a_pickled_policy_continues_as_the_original():
         policy.update(a1, a2, a1 < a2)
     twin = pickle.loads(pickle.dumps(policy))
     assert [twin.select() for _ in range(30)] == [policy.select() for _ in range(30)]
+
+
+def _in_threads(work, threads: int = 2) -> list:
+    """Run ``work()`` in ``threads`` threads at once; the exceptions they raised."""
+    errors = []
+
+    def guarded():
+        """``work()``, its exception recorded."""
+        try:
+            work()
+        except Exception as error:  # noqa: BLE001 -- every error of a thread is the test's failure
+            errors.append(error)
+
+    started = [threading.Thread(target=guarded) for _ in range(threads)]
+    for thread in started:
+        thread.start()
+    for thread in started:
+        thread.join()
+    return errors
+
+
+def test_two_threads_sharing_a_policy_under_its_lock_refuse_nothing():
+    # Two threads on one DTS, 20,000 steps each, got 38,387 refused updates and a pending queue of 38k.
+    policy, users = DTS(K=5, seed=3), np.random.default_rng(4)
+    refused = []
+
+    def steps():
+        """20,000 select-update pairs, each under the policy's lock."""
+        for _ in range(20_000):
+            with policy.lock:
+                a1, a2 = policy.select()
+                try:
+                    policy.update(a1, a2, bool(users.random() < 0.5))
+                except ValueError as error:
+                    refused.append(error)
+
+    assert _in_threads(steps) == [] and refused == []
+    assert policy.t == 40_000 and not policy._selected
+
+
+def test_concurrent_selects_keep_every_slot_once_in_order():
+    policy = DTS(K=5, seed=3)
+    assert _in_threads(lambda: [policy.select() for _ in range(20_000)]) == []
+    assert policy.t == 40_000 and [t for _, _, t in policy._selected] == list(range(1, 40_001))

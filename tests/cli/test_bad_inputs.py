@@ -352,6 +352,12 @@ API_CASES = [
      "gamma must be a finite number > 0, got None"),
     ("sparring-scale-list", lambda t: Sparring(3, scale=[3]), ValueError, "scale must be a finite number > 0, got [3]"),
     ("dts-alpha-bool", lambda t: DTS(3, alpha=True), ValueError, "alpha must be a finite number > 0, got True"),
+    # A number given as text was kept as text (alpha='0.6' ran, stored and keyed as the string).
+    ("dts-alpha-numeric-text", lambda t: DTS(3, alpha="0.6"), ValueError, "alpha must be a finite number > 0, got '0.6'"),
+    ("run_one-alpha-numeric-text", lambda t: run_one(load_dataset("gap"), get_algorithm("dts"), {"alpha": "0.6"}, 10, 0,
+                                                     1), ValueError, "alpha must be a finite number > 0, got '0.6'"),
+    ("merge-c-numeric-text", lambda t: get_algorithm("merge_dts").make_state(3, 10, {"C": "100"}), ValueError,
+     "C must be None (its formula) or a finite number >= 0, got '100'"),
     ("policy-savage-auto", lambda t: Savage(3, horizon=100), ValueError,  # said only "resolve_savage_variant(...)"
      "SAVAGE variant 'auto' needs the true matrix: give variant='condorcet' or 'copeland' (the simulator resolves it "
      "with resolve_savage_variant)"),
@@ -481,3 +487,35 @@ def test_set_statistics_accepts_pseudo_counts_either_way():
     spec.set_statistics(state, *STATS_K3)
     spec.set_statistics(state, fresh[0], fresh[0] - fresh[1])
     assert np.array_equal(state.wins, fresh[0] - fresh[1])
+
+
+def _tree(folder: Path) -> dict:
+    """Every path under ``folder`` with its kind and, for a file, its bytes."""
+    return {str(path): path.read_bytes() if path.is_file() else "folder" for path in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.parametrize("in_the_way, message", [
+    ("r/mslr5_condorcet", "results folder {t}/r/mslr5_condorcet/dts_T100: cannot be created, {t}/r/mslr5_condorcet "
+                          "is a file, not a folder"),  # was "Not a directory", exit 1
+    ("r/mslr5_condorcet/dts_T100", "results folder {t}/r/mslr5_condorcet/dts_T100: cannot be created, "
+                                   "{t}/r/mslr5_condorcet/dts_T100 is a file, not a folder"),  # was "File exists"
+    ("f/custom.png/", "figure file {t}/f/custom.png: is a folder, in the way of the file"),  # was "Is a directory"
+])
+def test_an_output_path_in_the_way_is_bad_input(tmp_path, capsys, in_the_way, message):
+    """A file where a results folder goes, or a folder where a figure file goes: one line, exit status 2, before
+    anything is computed, nothing changed."""
+    (tmp_path / "f").mkdir()
+    (tmp_path / "r").mkdir()
+    blocker = tmp_path / in_the_way
+    blocker.parent.mkdir(parents=True, exist_ok=True)
+    if in_the_way.endswith("/"):
+        blocker.mkdir()
+    else:
+        blocker.write_text("mine")
+    before = _tree(tmp_path)
+    with pytest.raises(SystemExit) as done:
+        run.main(["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--horizon", "100",
+                  "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    assert done.value.code == 2
+    assert capsys.readouterr().err == f"error: {message.format(t=tmp_path)}\n"
+    assert _tree(tmp_path) == before

@@ -61,3 +61,20 @@ def test_cli_small_run_writes_figure_and_tables(tmp_path):
 def test_verify_cli_bad_folder_exits_2(tmp_path):
     proc = run_cli("reproduce/verify.py", str(tmp_path / "missing"))
     assert proc.returncode == 2 and proc.stderr.strip() == f"error: no results folder {str(tmp_path / 'missing')!r}"
+
+
+@pytest.mark.process
+def test_a_matrix_file_name_the_c_locale_cannot_decode_is_named(tmp_path):
+    """LC_ALL=C without UTF-8 mode: an accented file name reaches Python as undecodable bytes; the one line said only
+    "'utf-8' codec can't encode characters in position 8-9", naming no file."""
+    matrix = tmp_path / "matrice_\u00e9.txt"
+    matrix.write_text("0.5 0.6\n0.4 0.5\n")
+    env = {name: value for name, value in os.environ.items() if name not in ("PYTHONIOENCODING", "LANG", "LC_CTYPE")}
+    proc = subprocess.run([sys.executable, "reproduce/run.py", "--dataset", os.fsencode(matrix), "--algorithms", "dts",
+                           "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")], cwd=ROOT,
+                          capture_output=True, timeout=300, env={**env, "LC_ALL": "C", "PYTHONUTF8": "0"})
+    assert proc.returncode == 2
+    assert proc.stderr.decode("ascii") == (
+        f"error: matrix file '{tmp_path}/matrice_\\udcc3\\udca9.txt': its name is not text in this locale's "
+        "encoding; rename it or run under a UTF-8 locale (e.g. LC_ALL=C.UTF-8)\n")
+    assert sorted(os.listdir(tmp_path)) == [matrix.name]

@@ -11,7 +11,7 @@ import pytest
 
 from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import fig1_mslr
+from dts_reproduction.reproduce import fig1_mslr, run
 from dts_reproduction.reproduce.cli.arguments import build_parser, resolve
 from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.reporting import report
@@ -108,3 +108,13 @@ def test_a_given_horizon_replaces_every_panel_horizon_even_the_default(tmp_path,
     found = {line.horizon for panel in fig1_mslr.PANELS for curve in panel_curves(panel, args) for line in curve
              if line.algorithm not in ("btm", "savage")}
     assert found == horizons
+
+
+def test_a_fast_run_names_every_results_folder_it_wrote(tmp_path, capsys):
+    # D-TS's fast line goes to <out>/fast, BTM (no fast path) to <out> itself: the message named only the first.
+    run.main(["--dataset", "mslr5_condorcet", "--algorithms", "dts", "btm", "--fast", "--runs", "2", "--horizon",
+              "100", "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    out = capsys.readouterr().out
+    key = "mslr5_condorcet"
+    assert f"wrote results under {tmp_path / 'r' / 'fast' / key} and {tmp_path / 'r' / key}\n" in out
+    assert (tmp_path / "r" / key).is_dir() and (tmp_path / "r" / "fast" / key).is_dir()

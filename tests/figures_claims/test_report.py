@@ -315,3 +315,14 @@ def test_the_report_lists_the_lines_over_budget_with_what_they_would_need(tmp_pa
                       "| large_scale | mslr136_perfect | ECW-RMED | 10000000 | 50 | 3 |"]
     write_table(pd.DataFrame(planned).query("status != 'over budget'"), tmp_path / "large_scale_lines.csv")
     assert report.over_budget_section(tmp_path, "../") == []
+
+
+def test_a_report_of_no_checked_claim_says_so(tmp_path):
+    # It read "0 of 19 claims hold on every check: ." above a list of every claim not measured.
+    text = report.summary(report.claims_table(tmp_path), "")
+    assert text == ("**What reproduces.** No claim was checked: this folder holds no figure's claims table (make the "
+                    "figures first).")
+    pd.DataFrame([{"claim": "C10(ii)", "where": "Fig. 1 (b)", "statement": "s", "measured": "m",
+                   "verdict": "fails"}]).to_csv(tmp_path / "fig1_mslr_claims.csv", index=False)
+    assert report.summary(report.claims_table(tmp_path), "").startswith(
+        "**What reproduces.** 0 of 19 claims hold on every check. Of all ")

@@ -502,3 +502,34 @@ def test_run_py_refuses_a_folder_name_too_long_as_bad_input(tmp_path, capsys, fl
     err = capsys.readouterr().err
     assert done.value.code == 2 and err.count("\n") == 1 and err.endswith("...: file name too long\n"), err
     assert sorted(tmp_path.iterdir()) == []
+
+
+def test_a_fast_path_on_a_near_tie_is_costed_slot_by_slot_and_refused(tmp_path, capsys):
+    # A Condorcet winner by 1e-9: the skip would pay only once the winner is settled, which takes ~1e19 comparisons.
+    matrix = tmp_path / "near_tie.csv"
+    matrix.write_text("0.5,0.500000001\n0.499999999,0.5\n")
+    tie = load_dataset(str(matrix))
+    assert tie.has_condorcet_winner and not cost.winner_settles(tie, 1e15)
+    assert cost.winner_settles(load_dataset("mslr5_condorcet"), 1e15)
+    line = Line(str(matrix), "dts", 10**15, 1, (("sampling", "fast"),))
+    assert not cost.skips_in_log_time(line, tie)
+    assert cost.estimated_run_seconds(line, tie) == pytest.approx(float(_bench_row("dts", "-", 5)["ns_later"]) * 1e6)
+    with pytest.raises(SystemExit) as done:
+        run.main(["--dataset", str(matrix), "--algorithms", "dts", "--fast", "--runs", "1", "--horizon", "1e15",
+                  "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    assert done.value.code == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("error: the plan is estimated at ")
+    assert not (tmp_path / "r").exists() and not (tmp_path / "f").exists()
+
+
+def test_an_unknown_cost_is_refused_not_counted_as_zero(tmp_path, monkeypatch):
+    monkeypatch.setattr(cost, "step_costs", dict)  # no step-cost table
+    line = Line("mslr5_condorcet", "dts", 10**15, 1)
+    dataset = load_dataset(line.dataset)
+    assert math.isnan(cost.estimated_run_seconds(line, dataset))
+    with pytest.raises(ValueError, match=r"^the cost of dts on mslr5_condorcet cannot be estimated \(no step costs "
+                                         r"in .*step_cost\.csv\): run it without a bound with --max-cpu-hours inf$"):
+        run_lines([line], "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
+    assert not (tmp_path / "r").exists()
+    assert cost.check_plan_cost([(line, dataset, 1)], math.inf) == 0.0

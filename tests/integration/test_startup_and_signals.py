@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from dts_reproduction.reproduce.harness.interrupt import COMPILING_NOTICE
+
 pytestmark = pytest.mark.process  # real processes: run with -m process
 ROOT = Path(__file__).resolve().parents[2]
 STOPPED_WITHIN_S = 10
@@ -79,6 +81,15 @@ def test_second_process_compiles_nothing_for_its_first_run(tmp_path):
 
 def test_signal_during_a_compile_is_raised_after_it():
     assert python(SIGNAL_IN_COMPILE, dict(os.environ)) == f"interrupted {int(signal.SIGTERM)} compiled 1"
+
+
+def test_a_signal_during_a_compile_says_at_once_that_it_stops_after_it():
+    """It printed nothing for the 19-22 s of a first compile (further Ctrl-C ignored), as if it had not arrived:
+    the line comes before the compile ends (printed before ``plus_one`` returns, so before stdout's line)."""
+    done = subprocess.run([sys.executable, "-c", SIGNAL_IN_COMPILE], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0 and done.stdout.strip() == f"interrupted {int(signal.SIGTERM)} compiled 1"
+    assert done.stderr == COMPILING_NOTICE + "\n"
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])

@@ -23,7 +23,8 @@ from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "dts_reproduction", "core", "algorithms", "data", "reproduce")
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "bench/step_cost.csv",
+           "dts_reproduction", "core", "algorithms", "data", "reproduce")
 SLOTS, MATRIX, SEED, HORIZON = 300, "mslr5_condorcet", 0, 2000
 USER_MODULE = 'WHOSE = "the user\'s"\n'
 DRIVER = f"""
@@ -82,6 +83,7 @@ def build_wheel(tmp_path: Path) -> Path:
         if (ROOT / name).is_dir():
             shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", ".*"))
         elif (ROOT / name).exists():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, source / name)
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(tmp_path / "dist"),
          str(source)])
@@ -89,8 +91,10 @@ def build_wheel(tmp_path: Path) -> Path:
     return wheel
 
 
-@pytest.mark.process
-def test_the_wheel_installs_beside_modules_named_data_and_core(tmp_path):
+@pytest.fixture(scope="module")
+def wheel_venv(tmp_path_factory) -> tuple[Path, Path]:
+    """The wheel built from a copy of the sources and installed into a fresh venv: (its python, its site-packages)."""
+    tmp_path = tmp_path_factory.mktemp("wheel")
     wheel = build_wheel(tmp_path)
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
@@ -99,13 +103,23 @@ def test_the_wheel_installs_beside_modules_named_data_and_core(tmp_path):
     (site / "dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
     run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "--quiet",
          str(wheel)])
+    return python, site
+
+
+def user_env() -> dict:
+    """This environment without PYTHONPATH and NUMBA_CACHE_DIR (the installed package alone, its own cache)."""
+    return {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "NUMBA_CACHE_DIR")}
+
+
+@pytest.mark.process
+def test_the_wheel_installs_beside_modules_named_data_and_core(tmp_path, wheel_venv):
+    python, site = wheel_venv
     user = tmp_path / "user"
     (user / "data").mkdir(parents=True)
     (user / "data" / "__init__.py").write_text(USER_MODULE)
     (user / "core.py").write_text(USER_MODULE)
     (user / "drive.py").write_text(DRIVER)
-    env = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "NUMBA_CACHE_DIR")}
-    seen = json.loads(run([str(python), "drive.py"], cwd=user, env=env))
+    seen = json.loads(run([str(python), "drive.py"], cwd=user, env=user_env()))
 
     assert seen["data"] == ["the user's", str(user / "data" / "__init__.py")]
     assert seen["core"] == ["the user's", str(user / "core.py")]
@@ -117,3 +131,26 @@ def test_the_wheel_installs_beside_modules_named_data_and_core(tmp_path):
     assert seen["final"] == float(clone["final"])
     cache = site / "dts_reproduction" / ".numba_cache"
     assert any(cache.rglob("*.nbi"))  # numba's cache works from the installed package
+
+
+@pytest.mark.process
+def test_the_wheel_bounds_a_plan_and_writes_under_the_current_folder(tmp_path, wheel_venv):
+    """The wheel carries the step-cost table its plan bound reads: a run of 1e15 slots is refused at once with
+    the clone's one line and exit status 2, and the results and figures folders it would default to are the
+    current folder's, not the installed package's (a short run writes there)."""
+    python, site = wheel_venv
+    assert (site / "dts_reproduction" / "bench" / "step_cost.csv").read_bytes() == (
+        ROOT / "bench" / "step_cost.csv").read_bytes()
+    command = [str(python), "-m", "dts_reproduction.reproduce.run", "--dataset", MATRIX, "--algorithms", "dts",
+               "--runs", "1", "--n-jobs", "1", "--no-progress"]
+    done = subprocess.run([*command, "--horizon", "1e15", "--out", "O/r", "--figures", "O/f"], cwd=tmp_path,
+                          env=user_env(), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("error: the plan is estimated at ") and "CPU hours" in line
+    assert not (tmp_path / "O").exists()
+    done = subprocess.run([*command, "--horizon", "100"], cwd=tmp_path, env=user_env(), capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "results" / "custom" / MATRIX).is_dir() and (tmp_path / "figures" / "custom").is_dir()
+    assert not (site / "dts_reproduction" / "results").exists() and not (site / "dts_reproduction" / "figures").exists()

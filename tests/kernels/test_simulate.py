@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from dts_reproduction.core.simulate import simulate
+from dts_reproduction.core.simulate import python_function, simulate
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import log_grid
 from tests import reference as ref
@@ -46,7 +46,7 @@ def test_simulate_matches_reference_loop(delay):
     simulate(_script_select, _script_update, fast, np.random.default_rng(9), P, zeta, gap, checkpoints, delay,
              regret, g2w, counts)
     slow = script_state(horizon)
-    r_ref, g_ref, c_ref = ref.simulate(_script_select.py_func, _script_update.py_func, slow,
+    r_ref, g_ref, c_ref = ref.simulate(python_function(_script_select), python_function(_script_update), slow,
                                        np.random.default_rng(9), P, zeta, gap, checkpoints, delay)
     np.testing.assert_allclose(regret, r_ref, rtol=1e-12)
     np.testing.assert_allclose(g2w, g_ref, rtol=1e-12)
