@@ -161,7 +161,8 @@ def main(argv=None):
         table = final_table(panels)
         write_table(table, args.figures / f"{args.name}_final.csv")
         print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
-        print(f"{'read' if args.plot_only else 'wrote'} results under {args.out / dataset_key(dataset, args.seed)}")
+        verb = "read" if args.plot_only or args.stored_only else "wrote"
+        print(f"{verb} results under {args.out / dataset_key(dataset, args.seed)}")
         print(f"wrote figures {args.figures / args.name}.png, .pdf, .csv and {args.name}_final.csv, "
               f"{args.name}_lines.csv")
 
