@@ -463,7 +463,8 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     raises ValueError before any file is written (a folder where a chunk file should be, too); so is the plan:
     its size and memory (``check_plan_size``) and the estimated CPU hours of the chunks to compute, at most
     ``max_cpu_hours`` (``reproduce.harness.cost.check_plan_cost``).  With ``compute=False`` nothing is computed: a
-    chunk not stored, or damaged or stale, raises ``NotStored`` naming it.  n_jobs
+    chunk not stored, or damaged or stale, raises ``NotStored`` naming it; otherwise the matrix file of a dataset
+    that is not packaged is stored too, again if it was removed (``_save_matrices``).  n_jobs
     follows joblib (-1 = all cores), at most ``MAX_JOBS`` (loky starts that many processes whatever the
     number of chunks); backend is one of ``BACKENDS`` ("dask" needs a ``dask.distributed.Client``: see
     ``reproduce.harness.backends.backend_context``).  A stored chunk is reused only if it passes ``stored_chunk``; a
@@ -517,6 +518,9 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     except ValueError as error:
         if not tasks:
             raise
+    if compute:
+        _save_matrices(plan.values())
+    if tasks:
         raise WorkFailed(f"{error}: stored by this run, then removed or changed (was the results folder removed "
                            f"while it ran?); rerun to recompute it") from None
 
@@ -593,19 +597,25 @@ def _compute_locked(tasks, experiment, seed, n_jobs, force, progress, backend, d
 
 
 def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter) -> None:
-    """Compute ``tasks`` in parallel and store each chunk as it arrives (for a dataset that is not packaged, the
-    matrix is stored once in its dataset folder first and each chunk references it, so that ``reproduce/verify.py``
-    can re-simulate it: ``reproduce.harness.store.save_matrix``); on an exception or a signal, every worker is
-    stopped before it propagates."""
+    """Compute ``tasks`` in parallel and store each chunk as it arrives (for a dataset that is not packaged, each
+    chunk references the matrix file ``run_lines`` stored first, ``_save_matrices``); on an exception or a signal,
+    every worker is stopped before it propagates."""
     if not tasks:
         return
     from joblib import Parallel, delayed, parallel_config
     from tqdm.auto import tqdm
 
     by_path = {task.path: task for task in tasks}
+def _save_matrices(tasks) -> None:
+    """Store the matrix of every dataset of ``tasks`` that is not packaged in its dataset folder
+    (``reproduce.harness.store.save_matrix``: written only if missing or different), so that ``reproduce/verify.py``
+    can re-simulate the chunks that reference it: before the first of them is computed, and again by a run that
+    reuses them if it was removed."""
     for folder, dataset in {task.path.parent.parent: task.dataset for task in tasks
                             if not is_packaged(task.dataset)}.items():
-        save_matrix(folder, dataset.P)  # before any chunk that references it
+        save_matrix(folder, dataset.P)
+
+
     bar = tqdm(total=sum((task.stop - task.start) * task.line.horizon for task in tasks), unit="slot",
                unit_scale=True, disable=not progress, desc=f"{experiment}: {len(tasks)} chunks")
     local = {}

@@ -430,6 +430,12 @@ def test_the_matrix_of_a_custom_dataset_is_stored_once_for_all_its_chunks(tmp_pa
     err = capsys.readouterr().err
     assert done.value.code == 1 and err.count(f"its matrix file {(folder / 'matrix.npz').resolve()} is missing") == 2
 
+    # A run that reuses the chunks stores the matrix file again (it left it missing, and verify failing).
+    run_lines(lines, "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
+    np.testing.assert_array_equal(np.load(folder / "matrix.npz")["matrix"], load_dataset(str(matrix)).P)
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(tmp_path / "r")])
+    assert done.value.code == 0, capsys.readouterr()
 
 def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path, capsys):
     """The chunks stored before the matrix had a file of its own: array ``matrix``, no ``matrix_file``."""
