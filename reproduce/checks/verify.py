@@ -2,12 +2,14 @@
 
 Every chunk file records how it was made (dataset, algorithm, parameters, horizon, delay, shuffle,
 root seed, run range; the run kind of a diagnostic's runs, ``reproduce.harness.kinds``).  ``verify`` reads every
-chunk under the given folders through the store (``reproduce.harness.store``: file readable, metadata present, every
-array present with the shape its metadata implies), then re-simulates the first ``--runs-per-chunk`` runs of each
-intact chunk and compares regret curves, final regrets, self-comparison counts and shuffles exactly (a run kind's
-chunk: its counts).  It never stops at the first
-problem: every damaged chunk and every mismatch is one line on stderr.  Its command line is
-``reproduce/verify.py``.
+chunk under the given folders through the store with every check ``reproduce/run.py`` makes before it
+reuses a chunk (``reproduce.harness.store``: file readable, metadata present, content equal to its recorded digest,
+every array present with the shape its metadata implies; ``reproduce.harness.runner.chunk_consistency``: the
+checkpoints, the arm order and final regret of every run), then re-simulates the first ``--runs-per-chunk`` runs of
+each intact chunk and compares regret curves, final regrets, self-comparison counts and shuffles exactly (a run
+kind's chunk: its counts).  It never stops at the first problem: every damaged chunk and every mismatch is one line
+on stderr, and so is every chunk without a recorded digest (not a failure: its content cannot be told from a hand
+edit).  Its command line is ``reproduce/verify.py``.
 """
 
 import argparse
@@ -20,8 +22,20 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import Dataset, load_dataset, validate_preference_matrix
 from dts_reproduction.reproduce.harness.kinds import config_kind
 from dts_reproduction.reproduce.harness.limits import check_folder_readable
-from dts_reproduction.reproduce.harness.runner import chunk_shapes, matrix_sha1, run_one
-from dts_reproduction.reproduce.harness.store import ChunkError, check_chunk, chunk_matrix, read_chunk
+from dts_reproduction.reproduce.harness.runner import (
+    FORMAT_VERSION,
+    chunk_consistency,
+    chunk_shapes,
+    matrix_sha1,
+    run_one,
+)
+from dts_reproduction.reproduce.harness.store import (
+    ChunkError,
+    check_chunk,
+    chunk_matrix,
+    read_chunk,
+    recorded_digest,
+)
 
 COMPARED = ("regret", "g2w", "final", "self_counts")
 
@@ -63,9 +77,12 @@ def chunk_dataset(path: Path, chunk: dict):
 
 def intact_chunk(path: Path):
     """``(chunk, dataset)`` for the chunk at ``path`` after every check of the store against its own
-    metadata; ChunkError naming the first problem otherwise."""
+    metadata (its digest, a format this code reads, its arrays' shapes, the matrix it was made with) and
+    ``chunk_consistency``'s on every run; ChunkError naming the first problem otherwise."""
     chunk = read_chunk(path)
     config = chunk["meta"]["config"]
+    if config.get("format") != FORMAT_VERSION:
+        raise ChunkError(path, f"unknown format {config.get('format')!r} (this code reads format {FORMAT_VERSION})")
     try:
         dataset = chunk_dataset(path, chunk)
         get_algorithm(config["algorithm"])
@@ -76,6 +93,9 @@ def intact_chunk(path: Path):
         raise ChunkError(path, f"metadata cannot be used ({type(error).__name__}: {error})") from None
     if matrix_sha1(dataset) != config.get("matrix_sha1"):
         raise ChunkError(path, f"dataset {config['dataset']!r} differs from the one the chunk was made with")
+    reason = chunk_consistency(chunk, config, dataset)
+    if reason:
+        raise ChunkError(path, reason)
     return chunk, dataset
 
 
@@ -118,13 +138,13 @@ def verify_chunk(path: Path, runs_per_chunk: int, checked=None) -> list[str]:
 
 
 def verify(args: argparse.Namespace) -> int:
-    """Check the chunks selected by ``args``; print one line per chunk on stdout and one per problem on
-    stderr; return the exit status (1 if any chunk is damaged or differs)."""
+    """Check the chunks selected by ``args``; print one line per chunk on stdout and one per problem (and per chunk
+    without a digest) on stderr; return the exit status (1 if any chunk is damaged or differs)."""
     if args.runs_per_chunk < 1:
         raise ValueError(f"--runs-per-chunk must be >= 1, got {args.runs_per_chunk}")
     for name in args.algorithms or ():
         get_algorithm(name)
-    checked, damaged, problems = 0, 0, []
+    checked, damaged, problems, undigested = 0, 0, [], []
     for path in chunk_files(args.folders):
         try:
             found = intact_chunk(path)
@@ -140,10 +160,13 @@ def verify(args: argparse.Namespace) -> int:
             continue
         diffs = verify_chunk(path, args.runs_per_chunk, found)
         checked += 1
+        if recorded_digest(path, found[0]["meta"]) is None:
+            undigested.append(f"{path}: no digest (written before chunks recorded one: a hand edit consistent with "
+                              f"the checks above would go unseen; recompute it with --force to record one)")
         print(f"{'ok  ' if not diffs else 'DIFF'} {path}", flush=True)
         problems += diffs
-    for problem in problems:
+    for problem in problems + undigested:
         print(problem, file=sys.stderr)
-    print(f"{checked} chunks checked, {damaged} damaged, {len(problems) - damaged} mismatches")
+    print(f"{checked} chunks checked, {damaged} damaged, {len(problems) - damaged} mismatches, "
+          f"{len(undigested)} without a digest")
     return 1 if problems else 0
-

@@ -395,23 +395,37 @@ def line_folder(out: Path, line: Line, seed: int = ROOT_SEED, dataset=None) -> P
 def stored_chunk(path: Path, config: dict, dataset):
     """``(chunk, None)`` if the chunk at ``path`` can be used for ``config`` on ``dataset``, ``(None, None)``
     if there is none, ``(None, reason)`` if it is damaged or stale: every check of
-    ``reproduce.harness.store.inspect_chunk``, the arm order of its first run must be the one its seed draws
-    (a seed edited by hand in the metadata is caught there, except for a line with a fixed arm order), and each
-    run's exact final regret must round to the last point of its float32 regret curve (an edited ``final``).  A run
-    kind's chunk stores neither arm order nor regret: the store's checks are all."""
+    ``reproduce.harness.store.inspect_chunk`` (its digest included), then ``chunk_consistency``."""
     chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
-    if chunk is None or config_kind(config) is not None:
+    if chunk is None:
         return chunk, reason
-    start = config["runs"][0]
-    expected = seeds.run_permutation(config["seed"], dataset.name, start, dataset.K, config["shuffle"])
-    if not np.array_equal(chunk["permutation"][0], expected):
-        return None, (f"stale (the arm order of run {start} is not the one seed {config['seed']} draws: "
-                      f"made with another seed than its metadata says)")
+    reason = chunk_consistency(chunk, config, dataset)
+    return (None, reason) if reason else (chunk, None)
+
+
+def chunk_consistency(chunk: dict, config: dict, dataset) -> str | None:
+    """Why the arrays of ``chunk`` (of the shapes ``chunk_shapes`` gives) contradict ``config`` on ``dataset``, or
+    None: its checkpoints must be the grid its config implies (``log_grid`` of its horizon and density), the arm
+    order of every run the one its seed draws (a seed edited by hand in the metadata is caught there, except for a
+    line with a fixed arm order), and every run's exact final regret must round to the last point of its float32
+    regret curve (an edited ``final``).  A run kind's chunk stores neither checkpoints, arm orders nor regrets:
+    nothing to check."""
+    if config_kind(config) is not None:
+        return None
+    if not np.array_equal(chunk["checkpoints"], log_grid(config["horizon"], config["checkpoints_per_decade"])):
+        return (f"damaged (its checkpoints are not the grid of horizon {config['horizon']} at "
+                f"{config['checkpoints_per_decade']} a decade: edited?)")
+    start, stop = config["runs"]
+    for row, run in enumerate(range(start, stop)):
+        expected = seeds.run_permutation(config["seed"], dataset.name, run, dataset.K, config["shuffle"])
+        if not np.array_equal(chunk["permutation"][row], expected):
+            return (f"stale (the arm order of run {run} is not the one seed {config['seed']} draws: "
+                    f"made with another seed than its metadata says, or edited)")
     edited = np.flatnonzero(np.asarray(chunk["final"]).astype(np.float32) != chunk["regret"][:, -1])
     if edited.size:
-        return None, (f"damaged (the final regret of run {start + int(edited[0])} is not the last point of its regret "
-                      f"curve: edited?)")
-    return chunk, None
+        return (f"damaged (the final regret of run {start + int(edited[0])} is not the last point of its regret "
+                f"curve: edited?)")
+    return None
 
 
 @dataclass
@@ -504,6 +518,9 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     _remove_left_locks({path.parent for path in plan} - {task.path.parent for task in tasks})
     if tasks:
         check_output_folder(out, "results folder", create=True)
+    if compute:
+        _save_matrices(plan.values())
+    if tasks:
         done = _Counter(stored=len(plan) - len(tasks), total=len(plan))
         try:
             _compute_locked(tasks, experiment, int(seed), n_jobs, force, progress, backend, done)
@@ -518,9 +535,6 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     except ValueError as error:
         if not tasks:
             raise
-    if compute:
-        _save_matrices(plan.values())
-    if tasks:
         raise WorkFailed(f"{error}: stored by this run, then removed or changed (was the results folder removed "
                            f"while it ran?); rerun to recompute it") from None
 
@@ -596,16 +610,6 @@ def _compute_locked(tasks, experiment, seed, n_jobs, force, progress, backend, d
             lock.release()
 
 
-def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter) -> None:
-    """Compute ``tasks`` in parallel and store each chunk as it arrives (for a dataset that is not packaged, each
-    chunk references the matrix file ``run_lines`` stored first, ``_save_matrices``); on an exception or a signal,
-    every worker is stopped before it propagates."""
-    if not tasks:
-        return
-    from joblib import Parallel, delayed, parallel_config
-    from tqdm.auto import tqdm
-
-    by_path = {task.path: task for task in tasks}
 def _save_matrices(tasks) -> None:
     """Store the matrix of every dataset of ``tasks`` that is not packaged in its dataset folder
     (``reproduce.harness.store.save_matrix``: written only if missing or different), so that ``reproduce/verify.py``
@@ -616,6 +620,16 @@ def _save_matrices(tasks) -> None:
         save_matrix(folder, dataset.P)
 
 
+def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter) -> None:
+    """Compute ``tasks`` in parallel and store each chunk as it arrives (for a dataset that is not packaged, each
+    chunk references the matrix file ``run_lines`` stored first, ``_save_matrices``); on an exception or a signal,
+    every worker is stopped before it propagates."""
+    if not tasks:
+        return
+    from joblib import Parallel, delayed, parallel_config
+    from tqdm.auto import tqdm
+
+    by_path = {task.path: task for task in tasks}
     bar = tqdm(total=sum((task.stop - task.start) * task.line.horizon for task in tasks), unit="slot",
                unit_scale=True, disable=not progress, desc=f"{experiment}: {len(tasks)} chunks")
     local = {}

@@ -160,7 +160,7 @@ def test_verify_checks_the_chunks_of_a_renormalised_matrix_file(tmp_path, capsys
     with pytest.raises(SystemExit) as done:
         verify.main([str(tmp_path / "r")])
     assert done.value.code == 0, capsys.readouterr()
-    assert capsys.readouterr().out.splitlines()[-1] == "1 chunks checked, 0 damaged, 0 mismatches"
+    assert capsys.readouterr().out.splitlines()[-1] == "1 chunks checked, 0 damaged, 0 mismatches, 0 without a digest"
 
 
 @pytest.mark.parametrize("make", ["empty", "no chunks"])
@@ -422,20 +422,21 @@ def test_the_matrix_of_a_custom_dataset_is_stored_once_for_all_its_chunks(tmp_pa
     np.testing.assert_array_equal(again[0].regret, first[0].regret)
     with pytest.raises(SystemExit) as done:
         verify.main([str(tmp_path / "r")])
-    assert done.value.code == 0 and capsys.readouterr().out.endswith("2 chunks checked, 0 damaged, 0 mismatches\n")
+    assert done.value.code == 0
+    assert capsys.readouterr().out.endswith("2 chunks checked, 0 damaged, 0 mismatches, 0 without a digest\n")
 
     (folder / "matrix.npz").unlink()
     with pytest.raises(SystemExit) as done:
         verify.main([str(tmp_path / "r")])
     err = capsys.readouterr().err
     assert done.value.code == 1 and err.count(f"its matrix file {(folder / 'matrix.npz').resolve()} is missing") == 2
-
     # A run that reuses the chunks stores the matrix file again (it left it missing, and verify failing).
     run_lines(lines, "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
     np.testing.assert_array_equal(np.load(folder / "matrix.npz")["matrix"], load_dataset(str(matrix)).P)
     with pytest.raises(SystemExit) as done:
         verify.main([str(tmp_path / "r")])
     assert done.value.code == 0, capsys.readouterr()
+
 
 def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path, capsys):
     """The chunks stored before the matrix had a file of its own: array ``matrix``, no ``matrix_file``."""
@@ -451,7 +452,8 @@ def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path,
     (folder / "matrix.npz").unlink()
     with pytest.raises(SystemExit) as done:
         verify.main([str(tmp_path / "r")])
-    assert done.value.code == 0 and capsys.readouterr().out.endswith("1 chunks checked, 0 damaged, 0 mismatches\n")
+    assert done.value.code == 0
+    assert capsys.readouterr().out.endswith("1 chunks checked, 0 damaged, 0 mismatches, 0 without a digest\n")
     again, = run_lines([line], "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
     assert "recomputing" not in capsys.readouterr().err
     np.testing.assert_array_equal(again.final, first.final)
