@@ -110,6 +110,10 @@ CLI_CASES = [
     ("verify-max-horizon-decimal", verify, ["{T}", "--max-horizon", "1.5e3"],
      r"--max-horizon must be an integer .*, got '1.5e3'"),
     ("verify-unknown-algorithm", verify, ["{T}", "--algorithms", "nope"], r"unknown algorithm 'nope'.*"),
+    # --algorithms took the folder after it as an algorithm, then said the folders were missing.
+    ("verify-folder-after-algorithms", verify, ["--algorithms", "rucb", "{T}"],
+     r"--algorithms: '{T}' is a folder, not an algorithm \(give the results folders before --algorithms\)"),
+    ("verify-no-folder", verify, ["--algorithms", "rucb"], r"no results folder given"),
     # Contradictory flags were taken: --force then recomputed nothing, or --stored-only refused nothing.
     ("plot-only-force", run, ["--plot-only", "--force"],
      r"--force recomputes every run, --plot-only computes none: give one of them"),

@@ -39,6 +39,29 @@ def _args(*folders, **flags):
                                  "max_horizon": None, **flags})
 
 
+def test_verify_refuses_filters_that_select_nothing(tmp_path, capsys):
+    """--algorithms rucb on a folder without RUCB, or a --max-horizon below every chunk's, passed with nothing
+    checked (exit 0): bad input, one line, before any chunk is checked."""
+    run_lines([Line(dataset="gap", algorithm="ccb", horizon=400, runs=2)], "ver", tmp_path, seed=5, n_jobs=1,
+              progress=False)
+    cases = [({"algorithms": ["rucb"]}, "--algorithms rucb"), ({"max_horizon": 399}, "--max-horizon 399"),
+             ({"algorithms": ["rucb", "dts"], "max_horizon": 10}, "--algorithms rucb dts, --max-horizon 10")]
+    for flags, named in cases:
+        with pytest.raises(ValueError) as refused:
+            verify(_args(tmp_path, **flags))
+        assert str(refused.value) == f"no chunk under {tmp_path} is selected by {named}"
+    assert capsys.readouterr().out == ""
+
+
+def test_verify_counts_each_chunk_once(tmp_path, capsys):
+    """A folder given twice, or with a folder inside it, was counted twice."""
+    line = Line(dataset="gap", algorithm="ccb", horizon=400, runs=2)
+    run_lines([line], "ver", tmp_path, seed=5, n_jobs=1, progress=False)
+    assert verify(_args(tmp_path, tmp_path, line_folder(tmp_path, line, 5), tmp_path / "." / "gap.s5")) == 0
+    out = capsys.readouterr().out
+    assert out.count("ok   ") == 1 and out.endswith("1 chunks checked, 0 damaged, 0 mismatches, 0 without a digest\n")
+
+
 def test_verify_refuses_a_format_it_does_not_know(tmp_path, capsys):
     """A chunk whose metadata says format 2 was called ok: this code reads format 1 only."""
     line = Line(dataset="gap", algorithm="ccb", horizon=400, runs=2)
