@@ -11,6 +11,7 @@ chunk; ``reproduce/verify.py`` lists it).  Files are written through ``reproduce
 so an interrupted experiment never leaves a half-written chunk behind and resumes where it stopped.
 """
 
+import functools
 import hashlib
 import json
 import zipfile
@@ -63,7 +64,7 @@ def chunk_digest(arrays: dict, meta: dict) -> str:
     for name in sorted(key for key in arrays if key != "meta"):
         array = np.ascontiguousarray(arrays[name])
         digest.update(json.dumps([name, array.dtype.str, list(array.shape)]).encode())
-        digest.update(array.tobytes())
+        digest.update(array.reshape(-1).view(np.uint8))  # its bytes, as tobytes() has them, without a copy
     return digest.hexdigest()
 
 
@@ -100,16 +101,29 @@ def recorded_digest(path: Path, meta: dict) -> str | None:
     if DIGEST in meta:
         return meta[DIGEST]
     legacy = Path(path).parent / LEGACY_DIGESTS
-    if not legacy.exists():
+    try:
+        stamp = legacy.stat()
+    except FileNotFoundError:
         return None
+    except OSError as error:
+        raise ChunkError(path, f"its folder's {LEGACY_DIGESTS} is unreadable ({error.strerror or error})") from None
+    digests = _legacy_digests(legacy, stamp.st_mtime_ns, stamp.st_size)
+    if isinstance(digests, str):
+        raise ChunkError(path, f"its folder's {LEGACY_DIGESTS} {digests}")
+    return digests.get(Path(path).name)
+
+
+@functools.lru_cache(maxsize=256)
+def _legacy_digests(legacy: Path, _mtime_ns: int, _size: int) -> dict | str:
+    """The digests the file ``legacy`` (``LEGACY_DIGESTS``) holds, read once per version of the file (its time and
+    size stamp the cache), or why they cannot be used."""
     try:
         digests = json.loads(legacy.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise ChunkError(path, f"its folder's {LEGACY_DIGESTS} is unreadable ({type(error).__name__}: {error})") \
-            from None
+        return f"is unreadable ({type(error).__name__}: {error})"
     if not isinstance(digests, dict) or not all(isinstance(value, str) for value in digests.values()):
-        raise ChunkError(path, f"its folder's {LEGACY_DIGESTS} is not a JSON object of digests")
-    return digests.get(Path(path).name)
+        return "is not a JSON object of digests"
+    return digests
 
 
 def read_chunk_meta(path: Path) -> dict:
