@@ -88,13 +88,13 @@ def intact_chunk(path: Path):
         dataset = chunk_dataset(path, chunk)
         get_algorithm(config["algorithm"])
         check_chunk(path, chunk, shapes=chunk_shapes(config, dataset.K))
+        if matrix_sha1(dataset) != config.get("matrix_sha1"):
+            raise ChunkError(path, f"dataset {config['dataset']!r} differs from the one the chunk was made with")
+        reason = chunk_consistency(chunk, config, dataset)
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, ChunkError):
             raise
         raise ChunkError(path, f"metadata cannot be used ({type(error).__name__}: {error})") from None
-    if matrix_sha1(dataset) != config.get("matrix_sha1"):
-        raise ChunkError(path, f"dataset {config['dataset']!r} differs from the one the chunk was made with")
-    reason = chunk_consistency(chunk, config, dataset)
     if reason:
         raise ChunkError(path, reason)
     return chunk, dataset

@@ -102,3 +102,17 @@ def test_stored_paper_scale_runs_reproduce(folder, algorithm):
     results."""
     path = sorted((ROOT / folder).glob("*.npz"))[0]
     assert verify_chunk(path, 1) == []
+
+
+def test_verify_reports_a_seed_it_cannot_use_as_damaged(tmp_path, capsys):
+    """A seed edited into text in the metadata (digest recorded afresh) reaches the arm-order check of every run:
+    one line naming the chunk, not a traceback."""
+    line = Line(dataset="gap", algorithm="ccb", horizon=400, runs=2)
+    run_lines([line], "ver", tmp_path, seed=5, n_jobs=1, progress=False)
+    (path,) = line_folder(tmp_path, line, 5).glob("*.npz")
+    chunk = read_chunk(path)
+    meta = chunk.pop("meta")
+    meta["config"]["seed"] = "five"
+    save_chunk(path, chunk, meta)
+    assert verify(_args(tmp_path)) == 1
+    assert capsys.readouterr().err.startswith(f"{path}: metadata cannot be used (TypeError: ")
