@@ -36,8 +36,7 @@ from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import figure_main
 from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.config.scale import power_of_ten
-from dts_reproduction.reproduce.harness.runner import chunk_plan, chunk_shapes, validate_line
-from dts_reproduction.reproduce.harness.store import inspect_chunk
+from dts_reproduction.reproduce.harness.runner import chunk_plan, stored_chunk, validate_line
 from dts_reproduction.reproduce.output.plotting import FIGURE_WIDTH, Z_95, bars_axes, figure_legend, setup_theme
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.experiment import (
@@ -142,7 +141,7 @@ def missing_lines(args) -> list[str]:
     for line, out in stores.items():
         dataset, _spec = validate_line(line)
         for _start, _stop, path, config in chunk_plan(line, dataset, out, args.seed):
-            if inspect_chunk(path, config, chunk_shapes(config, dataset.K))[0] is None:
+            if stored_chunk(path, config, dataset)[0] is None:
                 missing.append(f"{line.name} on {line.dataset} at T = {line.horizon} ({path})")
                 break
     return missing

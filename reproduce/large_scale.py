@@ -55,7 +55,13 @@ from dts_reproduction.reproduce.output.plotting import (
     style,
 )
 from dts_reproduction.reproduce.output.tables import OVER_BUDGET, print_table, write_table
-from dts_reproduction.reproduce.studies.experiment import panel_results, selected, simulate_lines, write_claims
+from dts_reproduction.reproduce.studies.experiment import (
+    panel_results,
+    require_stored,
+    selected,
+    simulate_lines,
+    write_claims,
+)
 from dts_reproduction.reproduce.studies.large_scale_claims import claims, final_rows, g2w_final
 from dts_reproduction.reproduce.studies.large_scale_panels import (
     MSLR_MATRICES,
@@ -84,7 +90,8 @@ RANKING_MARGIN = 1.06  # panel (e)'s regret axis ends this far beyond the highes
 def simulate(args) -> tuple[dict, pd.DataFrame]:
     """Compute the selected lines of the study plan (cheapest first, one at a time) unless --plot-only, then load
     every stored line, through ``experiment.simulate_lines``; returns {panel: [LineResult]} (the curves whose lines
-    are all stored) and the lines table (``large_scale_plan.lines_table``)."""
+    are all stored) and the lines table (``large_scale_plan.lines_table``).  ValueError if --plot-only finds no line
+    stored (nothing to draw: ``experiment.require_stored``)."""
     costs = study_costs()
     panels, plan = planned_panels(all_curves(args), costs, args.budget)
     flat = list(plan)
@@ -94,6 +101,8 @@ def simulate(args) -> tuple[dict, pd.DataFrame]:
     chosen.sort(key=lambda line: (math.isnan(estimated_hours(line, costs)), estimated_hours(line, costs)))
     stored = {**dict.fromkeys(flat),  # an unavailable line: None, never computed or loaded
               **simulate_lines(NAME, {line: args.out for line in flat if available(line)}, args, computed=chosen)}
+    if args.plot_only:  # otherwise the selected lines were computed: a study selecting none still draws its table
+        require_stored(NAME, stored, [args.out])
     drawn, _missing = panel_results(list(panels), list(panels.values()), stored)
     table = lines_table(flat, plan, stored, costs)
     over = table[table["status"] == OVER_BUDGET]

@@ -168,7 +168,8 @@ def main(argv=None):
             write_table(table, args.figures / f"{args.name}_final.csv")
         print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
         folders = dict.fromkeys(curves_and_stores([panel], args)[1].values())  # --fast: the defaults' folder too
-        print(f"{'read' if args.plot_only else 'wrote'} results under "
+        verb = "read" if args.plot_only or args.stored_only else "wrote"
+        print(f"{verb} results under "
               f"{' and '.join(str(folder / dataset_key(dataset, args.seed)) for folder in folders)}")
         print(f"wrote figures {args.figures / args.name}.png, .pdf, .csv and {args.name}_final.csv, "
               f"{args.name}_lines.csv")

@@ -18,7 +18,7 @@ from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary,
 def main(argv=None) -> None:
     """Re-simulate stored chunks from the command line (bad input: one ``error:`` line, exit status 2)."""
     parser = OneLineParser(description=doc_summary(__doc__))
-    parser.add_argument("folders", nargs="+", help="results folders (searched recursively for chunks)")
+    parser.add_argument("folders", nargs="*", help="results folders (searched recursively for chunks; at least one)")
     parser.add_argument("--runs-per-chunk", default="1", help="runs re-simulated per chunk (default 1)")
     parser.add_argument("--algorithms", nargs="+", default=None, help="only chunks of these algorithms")
     parser.add_argument("--max-horizon", default=None, help="skip chunks with a longer horizon (e.g. 1e6)")

@@ -2,12 +2,14 @@
 
 Every chunk file records how it was made (dataset, algorithm, parameters, horizon, delay, shuffle,
 root seed, run range; the run kind of a diagnostic's runs, ``reproduce.harness.kinds``).  ``verify`` reads every
-chunk under the given folders through the store (``reproduce.harness.store``: file readable, metadata present, every
-array present with the shape its metadata implies), then re-simulates the first ``--runs-per-chunk`` runs of each
-intact chunk and compares regret curves, final regrets, self-comparison counts and shuffles exactly (a run kind's
-chunk: its counts).  It never stops at the first
-problem: every damaged chunk and every mismatch is one line on stderr.  Its command line is
-``reproduce/verify.py``.
+selected chunk under the given folders through the store with every check ``reproduce/run.py`` makes before it
+reuses a chunk (``reproduce.harness.store``: file readable, metadata present, content equal to its recorded digest,
+every array present with the shape its metadata implies; ``reproduce.harness.runner.chunk_consistency``: the
+checkpoints, the arm order and final regret of every run), then re-simulates the first ``--runs-per-chunk`` runs of
+each intact chunk and compares regret curves, final regrets, self-comparison counts and shuffles exactly (a run
+kind's chunk: its counts).  It never stops at the first problem: every damaged chunk and every mismatch is one line
+on stderr, and so is every chunk without a recorded digest (not a failure: its content cannot be told from a hand
+edit).  Its command line is ``reproduce/verify.py``.
 """
 
 import argparse
@@ -20,17 +22,30 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import Dataset, load_dataset, validate_preference_matrix
 from dts_reproduction.reproduce.harness.kinds import config_kind
 from dts_reproduction.reproduce.harness.limits import check_folder_readable
-from dts_reproduction.reproduce.harness.runner import chunk_shapes, matrix_sha1, run_one
-from dts_reproduction.reproduce.harness.store import ChunkError, check_chunk, chunk_matrix, read_chunk
+from dts_reproduction.reproduce.harness.runner import (
+    FORMAT_VERSION,
+    chunk_consistency,
+    chunk_shapes,
+    matrix_sha1,
+    run_one,
+)
+from dts_reproduction.reproduce.harness.store import (
+    ChunkError,
+    check_chunk,
+    chunk_matrix,
+    read_chunk,
+    read_chunk_meta,
+    recorded_digest,
+)
 
 COMPARED = ("regret", "g2w", "final", "self_counts")
 
 
 def chunk_files(folders) -> list[Path]:
-    """Every stored chunk under ``folders``, sorted; ValueError if a folder does not exist or holds no chunk
-    file (an empty or mistyped folder would otherwise pass with nothing checked) or cannot be looked up (a name
-    too long)."""
-    files = []
+    """Every stored chunk under ``folders``, sorted, each once (a folder given twice, or inside another given, adds
+    nothing); ValueError if a folder does not exist or holds no chunk file (an empty or mistyped folder would
+    otherwise pass with nothing checked) or cannot be looked up (a name too long)."""
+    files = {}
     for folder in map(Path, folders):
         try:
             is_folder = folder.is_dir()
@@ -43,8 +58,8 @@ def chunk_files(folders) -> list[Path]:
         found = sorted(folder.rglob("runs_*.npz"))
         if not found:
             raise ValueError(f"no chunk files (runs_*.npz) under {folder}")
-        files += found
-    return files
+        files.update((path.resolve(), path) for path in found if path.resolve() not in files)
+    return sorted(files.values())
 
 
 def chunk_dataset(path: Path, chunk: dict):
@@ -63,19 +78,25 @@ def chunk_dataset(path: Path, chunk: dict):
 
 def intact_chunk(path: Path):
     """``(chunk, dataset)`` for the chunk at ``path`` after every check of the store against its own
-    metadata; ChunkError naming the first problem otherwise."""
+    metadata (its digest, a format this code reads, its arrays' shapes, the matrix it was made with) and
+    ``chunk_consistency``'s on every run; ChunkError naming the first problem otherwise."""
     chunk = read_chunk(path)
     config = chunk["meta"]["config"]
+    if config.get("format") != FORMAT_VERSION:
+        raise ChunkError(path, f"unknown format {config.get('format')!r} (this code reads format {FORMAT_VERSION})")
     try:
         dataset = chunk_dataset(path, chunk)
         get_algorithm(config["algorithm"])
         check_chunk(path, chunk, shapes=chunk_shapes(config, dataset.K))
+        if matrix_sha1(dataset) != config.get("matrix_sha1"):
+            raise ChunkError(path, f"dataset {config['dataset']!r} differs from the one the chunk was made with")
+        reason = chunk_consistency(chunk, config, dataset)
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, ChunkError):
             raise
         raise ChunkError(path, f"metadata cannot be used ({type(error).__name__}: {error})") from None
-    if matrix_sha1(dataset) != config.get("matrix_sha1"):
-        raise ChunkError(path, f"dataset {config['dataset']!r} differs from the one the chunk was made with")
+    if reason:
+        raise ChunkError(path, reason)
     return chunk, dataset
 
 
@@ -117,15 +138,41 @@ def verify_chunk(path: Path, runs_per_chunk: int, checked=None) -> list[str]:
     return problems
 
 
+def selected(path: Path, args: argparse.Namespace) -> bool:
+    """Whether the chunk at ``path`` passes the filters of ``args`` (``--algorithms``, ``--max-horizon``), judged from
+    its metadata record alone; a chunk whose record cannot be read is selected (it is reported damaged)."""
+    try:
+        config = read_chunk_meta(path)["config"]
+        return ((not args.algorithms or config["algorithm"] in args.algorithms)
+                and (args.max_horizon is None or config["horizon"] <= args.max_horizon))
+    except (ChunkError, KeyError, TypeError):
+        return True
+
+
 def verify(args: argparse.Namespace) -> int:
-    """Check the chunks selected by ``args``; print one line per chunk on stdout and one per problem on
-    stderr; return the exit status (1 if any chunk is damaged or differs)."""
+    """Check the chunks selected by ``args``; print one line per chunk on stdout and one per problem (and per chunk
+    without a digest) on stderr; return the exit status (1 if any chunk is damaged or differs).  ValueError, before
+    any chunk is checked, for --runs-per-chunk below 1, an unknown algorithm name (or a folder given as one), no
+    folder, or filters that select no chunk."""
     if args.runs_per_chunk < 1:
         raise ValueError(f"--runs-per-chunk must be >= 1, got {args.runs_per_chunk}")
     for name in args.algorithms or ():
-        get_algorithm(name)
-    checked, damaged, problems = 0, 0, []
-    for path in chunk_files(args.folders):
+        try:
+            get_algorithm(name)
+        except ValueError:
+            if Path(name).is_dir():
+                raise ValueError(f"--algorithms: {name!r} is a folder, not an algorithm (give the results folders "
+                                 f"before --algorithms)") from None
+            raise
+    if not args.folders:
+        raise ValueError("no results folder given")
+    paths = [path for path in chunk_files(args.folders) if selected(path, args)]
+    if not paths:
+        filters = [f"--algorithms {' '.join(args.algorithms)}"] if args.algorithms else []
+        filters += [f"--max-horizon {args.max_horizon}"] if args.max_horizon is not None else []
+        raise ValueError(f"no chunk under {', '.join(map(str, args.folders))} is selected by {', '.join(filters)}")
+    checked, damaged, problems, undigested = 0, 0, [], []
+    for path in paths:
         try:
             found = intact_chunk(path)
         except ChunkError as error:
@@ -133,17 +180,15 @@ def verify(args: argparse.Namespace) -> int:
             problems.append(str(error))
             print(f"BAD  {path}", flush=True)
             continue
-        config = found[0]["meta"]["config"]
-        if args.algorithms and config["algorithm"] not in args.algorithms:
-            continue
-        if args.max_horizon is not None and config["horizon"] > args.max_horizon:
-            continue
         diffs = verify_chunk(path, args.runs_per_chunk, found)
         checked += 1
+        if recorded_digest(path, found[0]["meta"]) is None:
+            undigested.append(f"{path}: no digest (written before chunks recorded one: a hand edit consistent with "
+                              f"the checks above would go unseen; recompute it with --force to record one)")
         print(f"{'ok  ' if not diffs else 'DIFF'} {path}", flush=True)
         problems += diffs
-    for problem in problems:
+    for problem in problems + undigested:
         print(problem, file=sys.stderr)
-    print(f"{checked} chunks checked, {damaged} damaged, {len(problems) - damaged} mismatches")
+    print(f"{checked} chunks checked, {damaged} damaged, {len(problems) - damaged} mismatches, "
+          f"{len(undigested)} without a digest")
     return 1 if problems else 0
-

@@ -192,8 +192,9 @@ def _resolve_backend(args: argparse.Namespace) -> None:
 
 def resolve(args: argparse.Namespace) -> argparse.Namespace:
     """Fill defaults that depend on other flags (quick mode, folders) and check every value, in quick
-    mode too; ValueError on the first bad one.  The results folder (unless --plot-only) and the
-    figures folder must be writable or creatable; nothing is created here."""
+    mode too; ValueError on the first bad one (--force with --plot-only or --stored-only, which contradict it,
+    too).  The results folder (unless --plot-only or --stored-only) and the figures folder must be writable or
+    creatable; nothing is created here."""
     args.horizon_given = args.horizon is not None  # then it replaces every panel's own (scale.panel_horizon)
     given = integer(args.horizon, "--horizon") if args.horizon_given else None
     args.horizon = script_horizon(given, args.quick, args.default_horizon)
@@ -212,7 +213,10 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
     args.default_out = (args.out or RESULTS) / (QUICK if args.quick else "")
     args.out = (args.out or RESULTS) / sub
     args.figures = (args.figures or FIGURES) / sub
-    if not args.plot_only:
+    if args.force and (args.plot_only or args.stored_only):
+        raise ValueError(f"--force recomputes every run, {'--plot-only' if args.plot_only else '--stored-only'} "
+                         f"computes none: give one of them")
+    if not (args.plot_only or args.stored_only):  # both only read the results folder: it may be read-only
         check_output_folder(args.out, "results folder")
     check_output_folder(args.figures, "figures folder")
     return args

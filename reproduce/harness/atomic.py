@@ -40,7 +40,8 @@ def write_atomic(path, write: Callable[[Path], None], *, keep_suffix: bool = Tru
     The folder of ``path`` is created if missing.  The file gets the usual permissions (0666 minus the
     umask) and is fsynced before the rename.  Returns ``path``.  ``keep_suffix=False`` gives the
     temporary file a name ending in ``.tmp`` (ignored by git under results/).  An OSError (disk full, a
-    folder in the way, ...) is raised again naming ``path`` itself, never the hidden temporary file.
+    folder in the way, a folder made read-only, ...) is raised again naming ``path`` itself, never the hidden
+    temporary file, with its own cause (a failure to remove the temporary file afterwards does not replace it).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -76,10 +77,11 @@ def _os_error(error: BaseException) -> OSError | None:
 
 
 def _remove(tmp: Path) -> None:
-    """Remove the temporary file ``tmp`` if it exists."""
+    """Remove the temporary file ``tmp`` if it can be: one never written, or in a folder turned read-only, stays, so
+    that the error reported is the first one."""
     try:
         os.unlink(tmp)
-    except FileNotFoundError:
+    except OSError:
         pass
 
 

@@ -73,6 +73,15 @@ def log_grid(horizon: int, per_decade: int = CHECKPOINTS_PER_DECADE) -> np.ndarr
     return np.unique(np.append(grid, horizon)).astype(np.int64)
 
 
+@functools.lru_cache(maxsize=1024)
+def _stored_grid(horizon: int, per_decade: int) -> np.ndarray:
+    """``log_grid(horizon, per_decade)``, read-only and computed once per process: the grid a stored chunk's
+    config implies, which the checks of every chunk read (``chunk_shapes``, ``chunk_consistency``)."""
+    grid = log_grid(horizon, per_decade)
+    grid.flags.writeable = False
+    return grid
+
+
 @dataclass(frozen=True)
 class Line:
     """One curve: ``algorithm`` with ``params`` on ``dataset`` for ``runs`` runs of ``horizon`` slots.
@@ -354,7 +363,7 @@ def chunk_shapes(config: dict, K: int) -> dict:
     kind = config_kind(config)
     if kind is not None:
         return kind.shapes(stop - start)
-    runs, C = stop - start, log_grid(config["horizon"], config["checkpoints_per_decade"]).shape[0]
+    runs, C = stop - start, _stored_grid(config["horizon"], config["checkpoints_per_decade"]).shape[0]
     return {"checkpoints": (C,), "regret": (runs, C), "g2w": (runs, C), "final": (runs,),
             "self_counts": (runs, K), "permutation": (runs, K)}
 
@@ -427,23 +436,47 @@ def line_folder(out: Path, line: Line, seed: int = ROOT_SEED, dataset=None) -> P
 def stored_chunk(path: Path, config: dict, dataset):
     """``(chunk, None)`` if the chunk at ``path`` can be used for ``config`` on ``dataset``, ``(None, None)``
     if there is none, ``(None, reason)`` if it is damaged or stale: every check of
-    ``reproduce.harness.store.inspect_chunk``, the arm order of its first run must be the one its seed draws
-    (a seed edited by hand in the metadata is caught there, except for a line with a fixed arm order), and each
-    run's exact final regret must round to the last point of its float32 regret curve (an edited ``final``).  A run
-    kind's chunk stores neither arm order nor regret: the store's checks are all."""
+    ``reproduce.harness.store.inspect_chunk`` (its digest included), then ``chunk_consistency``."""
     chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
-    if chunk is None or config_kind(config) is not None:
+    if chunk is None:
         return chunk, reason
-    start = config["runs"][0]
-    expected = seeds.run_permutation(config["seed"], dataset.name, start, dataset.K, config["shuffle"])
-    if not np.array_equal(chunk["permutation"][0], expected):
-        return None, (f"stale (the arm order of run {start} is not the one seed {config['seed']} draws: "
-                      f"made with another seed than its metadata says)")
+    reason = chunk_consistency(chunk, config, dataset)
+    return (None, reason) if reason else (chunk, None)
+
+
+def chunk_consistency(chunk: dict, config: dict, dataset) -> str | None:
+    """Why the arrays of ``chunk`` (of the shapes ``chunk_shapes`` gives) contradict ``config`` on ``dataset``, or
+    None: its checkpoints must be the grid its config implies (``log_grid`` of its horizon and density), the arm
+    order of every run the one its seed draws (a seed edited by hand in the metadata is caught there, except for a
+    line with a fixed arm order), and every run's exact final regret must round to the last point of its float32
+    regret curve (an edited ``final``).  A run kind's chunk stores neither checkpoints, arm orders nor regrets:
+    nothing to check."""
+    if config_kind(config) is not None:
+        return None
+    if not np.array_equal(chunk["checkpoints"], _stored_grid(config["horizon"], config["checkpoints_per_decade"])):
+        return (f"damaged (its checkpoints are not the grid of horizon {config['horizon']} at "
+                f"{config['checkpoints_per_decade']} a decade: edited?)")
+    start, stop = config["runs"]
+    expected = np.stack([_run_permutation(config["seed"], dataset.name, run, dataset.K, config["shuffle"])
+                         for run in range(start, stop)])
+    wrong = np.flatnonzero((chunk["permutation"] != expected).any(axis=1))
+    if wrong.size:
+        return (f"stale (the arm order of run {start + int(wrong[0])} is not the one seed {config['seed']} draws: "
+                f"made with another seed than its metadata says, or edited)")
     edited = np.flatnonzero(np.asarray(chunk["final"]).astype(np.float32) != chunk["regret"][:, -1])
     if edited.size:
-        return None, (f"damaged (the final regret of run {start + int(edited[0])} is not the last point of its regret "
-                      f"curve: edited?)")
-    return chunk, None
+        return (f"damaged (the final regret of run {start + int(edited[0])} is not the last point of its regret "
+                f"curve: edited?)")
+    return None
+
+
+@functools.lru_cache(maxsize=2**16)
+def _run_permutation(seed: int, dataset: str, run: int, K: int, shuffle: bool) -> np.ndarray:
+    """``seeds.run_permutation``, read-only and drawn once per process: every line of a dataset has the same runs,
+    so the arm orders ``chunk_consistency`` checks repeat across its lines (about 30 us each to draw)."""
+    permutation = seeds.run_permutation(seed, dataset, run, K, shuffle)
+    permutation.flags.writeable = False
+    return permutation
 
 
 @dataclass
@@ -495,7 +528,8 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     raises ValueError before any file is written (a folder where a chunk file should be, too); so is the plan:
     its size and memory (``check_plan_size``) and the estimated CPU hours of the chunks to compute, at most
     ``max_cpu_hours`` (``reproduce.harness.cost.check_plan_cost``).  With ``compute=False`` nothing is computed: a
-    chunk not stored, or damaged or stale, raises ``NotStored`` naming it.  n_jobs
+    chunk not stored, or damaged or stale, raises ``NotStored`` naming it; otherwise the matrix file of a dataset
+    that is not packaged is stored too, again if it was removed (``_save_matrices``).  n_jobs
     follows joblib (-1 = all cores), at most ``MAX_JOBS`` (loky starts that many processes whatever the
     number of chunks); backend is one of ``BACKENDS`` ("dask" needs a ``dask.distributed.Client``: see
     ``reproduce.harness.backends.backend_context``).  A stored chunk is reused only if it passes ``stored_chunk``; a
@@ -541,6 +575,9 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
         for folder in dict.fromkeys(task.path.parent for task in tasks):
             check_no_file_in_the_way(folder, "results folder")
         check_output_folder(out, "results folder", create=True)
+    if compute:
+        _save_matrices(plan.values())
+    if tasks:
         done = _Counter(stored=len(plan) - len(tasks), total=len(plan))
         try:
             _compute_locked(tasks, experiment, int(seed), n_jobs, force, progress, backend, done)
@@ -630,20 +667,26 @@ def _compute_locked(tasks, experiment, seed, n_jobs, force, progress, backend, d
             lock.release()
 
 
+def _save_matrices(tasks) -> None:
+    """Store the matrix of every dataset of ``tasks`` that is not packaged in its dataset folder
+    (``reproduce.harness.store.save_matrix``: written only if missing or different), so that ``reproduce/verify.py``
+    can re-simulate the chunks that reference it: before the first of them is computed, and again by a run that
+    reuses them if it was removed."""
+    for folder, dataset in {task.path.parent.parent: task.dataset for task in tasks
+                            if not is_packaged(task.dataset)}.items():
+        save_matrix(folder, dataset.P)
+
+
 def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter) -> None:
-    """Compute ``tasks`` in parallel and store each chunk as it arrives (for a dataset that is not packaged, the
-    matrix is stored once in its dataset folder first and each chunk references it, so that ``reproduce/verify.py``
-    can re-simulate it: ``reproduce.harness.store.save_matrix``); on an exception or a signal, every worker is
-    stopped before it propagates."""
+    """Compute ``tasks`` in parallel and store each chunk as it arrives (for a dataset that is not packaged, each
+    chunk references the matrix file ``run_lines`` stored first, ``_save_matrices``); on an exception or a signal,
+    every worker is stopped before it propagates."""
     if not tasks:
         return
     from joblib import Parallel, delayed, parallel_config
     from tqdm.auto import tqdm
 
     by_path = {task.path: task for task in tasks}
-    for folder, dataset in {task.path.parent.parent: task.dataset for task in tasks
-                            if not is_packaged(task.dataset)}.items():
-        save_matrix(folder, dataset.P)  # before any chunk that references it
     bar = tqdm(total=sum((task.stop - task.start) * task.line.horizon for task in tasks), unit="slot",
                unit_scale=True, disable=not progress, desc=f"{experiment}: {len(tasks)} chunks")
     local = {}

@@ -2,14 +2,17 @@
 
 Each file holds the arrays of its runs plus a JSON ``meta`` record whose ``config`` says how it was
 made.  A chunk is used only after a full check (``inspect_chunk``): the file opens, every array
-decompresses (the zip CRC of each member is checked), the metadata record is there, its config
-equals the one asked for, and every expected array is present with the expected shape (one row per
-run of the chunk, one column per checkpoint, ...).  Anything else is a reason -- "unreadable",
+decompresses (the zip CRC of each member is checked), the metadata record is there, the content
+matches the digest recorded when the chunk was written (``chunk_digest``), its config equals the one
+asked for, and every expected array is present with the expected shape (one row per run of the chunk,
+one column per checkpoint, ...).  Anything else is a reason -- "unreadable",
 "missing arrays", "shape", "stale" -- that the caller reports and acts on (the runner recomputes the
 chunk; ``reproduce/verify.py`` lists it).  Files are written through ``reproduce.harness.atomic.write_atomic``,
 so an interrupted experiment never leaves a half-written chunk behind and resumes where it stopped.
 """
 
+import functools
+import hashlib
 import json
 import zipfile
 import zlib
@@ -22,6 +25,8 @@ from dts_reproduction.reproduce.harness.atomic import write_atomic
 READ_ERRORS = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error)
 MATRIX_NAME = "matrix.npz"  # in a dataset's folder: the matrix its chunks were simulated on (array "matrix")
 MATRIX_REFERENCE = f"../{MATRIX_NAME}"  # a chunk's ``meta["matrix_file"]``: that file, from the chunk's folder
+DIGEST = "digest"  # the key of a chunk's content digest in its ``meta`` (``chunk_digest``)
+LEGACY_DIGESTS = "digests.json"  # in a line's folder: the digests of its chunks written before chunks held their own
 
 
 class ChunkError(Exception):
@@ -50,8 +55,23 @@ def chunk_path(folder: Path, start: int, stop: int) -> Path:
     return Path(folder) / f"runs_{start:05d}-{stop:05d}.npz"
 
 
+def chunk_digest(arrays: dict, meta: dict) -> str:
+    """SHA-256 (hex) of a chunk's content: its ``meta`` record but the digest itself (as sorted JSON), then every
+    array but ``meta`` in name order, each as its name, dtype, shape and bytes.  Any change to a number, an array's
+    type or shape, or the record changes it."""
+    digest = hashlib.sha256(json.dumps({key: value for key, value in meta.items() if key != DIGEST},
+                                       sort_keys=True).encode())
+    for name in sorted(key for key in arrays if key != "meta"):
+        array = np.ascontiguousarray(arrays[name])
+        digest.update(json.dumps([name, array.dtype.str, list(array.shape)]).encode())
+        digest.update(array.reshape(-1).view(np.uint8))  # its bytes, as tobytes() has them, without a copy
+    return digest.hexdigest()
+
+
 def save_chunk(path: Path, arrays: dict, meta: dict) -> None:
-    """Write ``arrays`` and the JSON ``meta`` to ``path`` atomically (temp file + rename)."""
+    """Write ``arrays`` and the JSON ``meta``, with the content's digest added under ``DIGEST``
+    (``chunk_digest``), to ``path`` atomically (temp file + rename)."""
+    meta = {**meta, DIGEST: chunk_digest(arrays, meta)}
     record = np.array(json.dumps(meta, sort_keys=True))
 
     def write(tmp):
@@ -64,10 +84,46 @@ def save_chunk(path: Path, arrays: dict, meta: dict) -> None:
 
 def read_chunk(path: Path) -> dict:
     """Every array of the chunk at ``path`` plus its decoded ``meta``; ChunkError if the file is missing,
-    truncated, corrupt (bad zip, bad CRC, bad compressed data) or has no valid metadata record."""
+    truncated, corrupt (bad zip, bad CRC, bad compressed data), has no valid metadata record, or its content
+    differs from its recorded digest (``recorded_digest``; a chunk without one is read unchecked)."""
     arrays = _read_members(Path(path), every=True)
     arrays["meta"] = _decoded_meta(path, arrays.pop("meta"))
+    recorded = recorded_digest(path, arrays["meta"])
+    if recorded is not None and recorded != chunk_digest(arrays, arrays["meta"]):
+        raise ChunkError(path, "damaged (its content differs from the digest recorded when it was written: edited?)")
     return arrays
+
+
+def recorded_digest(path: Path, meta: dict) -> str | None:
+    """The digest recorded for the chunk at ``path`` whose decoded record is ``meta``: its own (``DIGEST``), else
+    the entry of its file name in its folder's ``LEGACY_DIGESTS`` (chunks written before chunks held one), else None.
+    ChunkError if that file cannot be read or is not a JSON object of strings."""
+    if DIGEST in meta:
+        return meta[DIGEST]
+    legacy = Path(path).parent / LEGACY_DIGESTS
+    try:
+        stamp = legacy.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise ChunkError(path, f"its folder's {LEGACY_DIGESTS} is unreadable ({error.strerror or error})") from None
+    digests = _legacy_digests(legacy, stamp.st_mtime_ns, stamp.st_size)
+    if isinstance(digests, str):
+        raise ChunkError(path, f"its folder's {LEGACY_DIGESTS} {digests}")
+    return digests.get(Path(path).name)
+
+
+@functools.lru_cache(maxsize=256)
+def _legacy_digests(legacy: Path, _mtime_ns: int, _size: int) -> dict | str:
+    """The digests the file ``legacy`` (``LEGACY_DIGESTS``) holds, read once per version of the file (its time and
+    size stamp the cache), or why they cannot be used."""
+    try:
+        digests = json.loads(legacy.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        return f"is unreadable ({type(error).__name__}: {error})"
+    if not isinstance(digests, dict) or not all(isinstance(value, str) for value in digests.values()):
+        return "is not a JSON object of digests"
+    return digests
 
 
 def read_chunk_meta(path: Path) -> dict:

@@ -168,15 +168,21 @@ def simulate_panels(name: str, panels, args, order=None) -> list:
     """
     curves, stores = curves_and_stores(panels, args)
     results = simulate_lines(name, stores, args, None if order is None else order(list(stores)))
-    if all(result is None for result in results.values()):
-        raise ValueError(f"--plot-only: no stored results of {name} under "
-                         f"{', '.join(map(str, dict.fromkeys(stores.values())))} (run it without --plot-only first)")
+    require_stored(name, results, stores.values())
     out, missing = panel_results([panel.title for panel in panels], curves, results)
     if missing:
         print(f"note: not computed yet, left out: {'; '.join(missing)}", file=sys.stderr)
     flat = [line for panel in curves for curve in panel for line in curve]
     write_table(lines_table(flat, [results[line] for line in flat]), args.figures / f"{name}_lines.csv")
     return out
+
+
+def require_stored(name: str, results: dict, folders) -> None:
+    """ValueError, one line (nothing to draw), if no line of ``results`` ({line: LineResult or None}) of the study
+    ``name`` is stored under ``folders``: what --plot-only finds in a folder where nothing was computed yet."""
+    if all(result is None for result in results.values()):
+        raise ValueError(f"--plot-only: no stored results of {name} under "
+                         f"{', '.join(map(str, dict.fromkeys(folders)))} (run it without --plot-only first)")
 
 
 def simulate_lines(name: str, stores: dict, args, computed=None) -> dict:

@@ -28,6 +28,7 @@ from dts_reproduction.reproduce import (
     fast_agreement,
     fig1_mslr,
     fig2_regret_std,
+    large_scale,
     lower_bounds,
     run,
     table9_mslr_subsets,
@@ -109,6 +110,18 @@ CLI_CASES = [
     ("verify-max-horizon-decimal", verify, ["{T}", "--max-horizon", "1.5e3"],
      r"--max-horizon must be an integer .*, got '1.5e3'"),
     ("verify-unknown-algorithm", verify, ["{T}", "--algorithms", "nope"], r"unknown algorithm 'nope'.*"),
+    # --algorithms took the folder after it as an algorithm, then said the folders were missing.
+    ("verify-folder-after-algorithms", verify, ["--algorithms", "rucb", "{T}"],
+     r"--algorithms: '{T}' is a folder, not an algorithm \(give the results folders before --algorithms\)"),
+    ("verify-no-folder", verify, ["--algorithms", "rucb"], r"no results folder given"),
+    # Contradictory flags were taken: --force then recomputed nothing, or --stored-only refused nothing.
+    ("plot-only-force", run, ["--plot-only", "--force"],
+     r"--force recomputes every run, --plot-only computes none: give one of them"),
+    ("stored-only-force", run, ["--stored-only", "--force"],
+     r"--force recomputes every run, --stored-only computes none: give one of them"),
+    # large_scale.py drew empty figures and exited 0.
+    ("large-scale-plot-only-nothing-stored", large_scale, ["--plot-only"],
+     r"--plot-only: no stored results of large_scale under {T}/r \(run it without --plot-only first\)"),
     ("fig1-quick-runs-0", fig1_mslr, ["--quick", "--runs", "0"], r"--runs must be >= 1, got 0"),
     ("fig1-quick-horizon-decimal", fig1_mslr, ["--quick", "--horizon", "1.5e3"], r"--horizon must be an integer .*"),
     ("fig1-quick-figures-file", fig1_mslr, ["--quick", "--figures", "{F}"],
@@ -244,7 +257,7 @@ def test_cli_bad_input(case, env, capsys):
     argv = [fill(a) for a in arguments]
     if module is run:
         argv = [*RUN, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
-    elif module in (fig1_mslr, c18_elimination):
+    elif module in (fig1_mslr, c18_elimination, large_scale):
         argv = ["--no-progress", "--n-jobs", "1", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
     elif module is fig2_regret_std:
         argv = ["--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]

@@ -120,17 +120,21 @@ def test_mergedts_regret_is_half_the_g2w():
 
 def test_unregistered_algorithms_are_unavailable_and_their_claims_not_measured(tmp_path, monkeypatch):
     """A registry without the merge algorithms (e.g. a trimmed copy): their lines are listed as unavailable,
-    every claim reads not measured, and --plot-only writes no results."""
+    every claim reads not measured, and --plot-only writes no results.  (One line is stored first: with none,
+    --plot-only has nothing to draw and refuses.)"""
+    ls.main(["--quick", "--no-progress", "--algorithms", "rmed1", "--datasets", "mslr_perfect_k8", "--out",
+             str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    stored = {path: path.stat().st_mtime_ns for path in (tmp_path / "r").rglob("*")}
     registered = {name: spec for name, spec in ls_panels.ALGORITHMS.items() if not name.startswith("merge_")}
     monkeypatch.setattr(ls_panels, "ALGORITHMS", registered)
     ls.main(["--quick", "--plot-only", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
     lines = pd.read_csv(tmp_path / "f" / "quick" / "large_scale_lines.csv")
     merge = lines[lines["algorithm"].isin(["merge_dts", "merge_rucb"])]
     assert len(merge) and set(merge["status"]) == {"unavailable"}
-    assert set(lines["status"]) <= {"unavailable", "missing"}
+    assert set(lines["status"]) == {"unavailable", "missing", "stored"}
     claims = pd.read_csv(tmp_path / "f" / "quick" / "large_scale_claims.csv")
     assert claims["verdict"].str.contains(NOT_MEASURED).all()
-    assert not (tmp_path / "r").exists()  # --plot-only writes no results
+    assert {path: path.stat().st_mtime_ns for path in (tmp_path / "r").rglob("*")} == stored  # --plot-only wrote none
 
 
 @pytest.mark.parametrize("flag,value", [("--max-hours", "0"), ("--max-hours", "soon"), ("--runs", "0"),

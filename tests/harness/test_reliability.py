@@ -22,7 +22,8 @@ import pytest
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.data import Dataset, load_dataset
 from dts_reproduction.reproduce import run, verify
-from dts_reproduction.reproduce.harness import cost, runner
+from dts_reproduction.reproduce.harness import cost, limits, runner
+from dts_reproduction.reproduce.harness.atomic import write_atomic
 from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, ROOT
 from dts_reproduction.reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines
@@ -58,6 +59,41 @@ def test_a_failed_chunk_write_reports_its_own_error_and_releases_the_lock(tmp_pa
         run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
     assert failed.value.filename.endswith("runs_00000-00002.npz")
     assert FileLock(lock_path).acquire(blocking=False)  # this process no longer holds it
+
+
+def test_a_write_into_a_read_only_file_system_names_the_file_and_its_cause(tmp_path, monkeypatch):
+    """On a file system remounted read-only mid-run, the removal of the temporary file fails too (EROFS, not "no
+    such file"): that second error replaced the first and named the hidden ``.runs_...tmp``."""
+    path = tmp_path / "runs_00000-00002.npz"
+    real_unlink = os.unlink
+
+    def read_only(tmp):
+        raise OSError(errno.EROFS, "Read-only file system", str(tmp))
+
+    def unlink(name, *args, **kwargs):
+        if Path(name).name.startswith(f".{path.name}."):
+            raise OSError(errno.EROFS, "Read-only file system", str(name))
+        return real_unlink(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    with pytest.raises(OSError) as failed:
+        write_atomic(path, read_only, keep_suffix=False)
+    assert (failed.value.filename, failed.value.errno, failed.value.strerror) == (
+        str(path), errno.EROFS, "Read-only file system")
+
+
+def test_stored_only_draws_from_a_complete_read_only_results_folder(tmp_path, capsys, monkeypatch):
+    """--stored-only (what make all-figures passes) computes and writes nothing in the results folder, yet it
+    refused one that cannot be written in, where only --plot-only worked."""
+    assert _run(tmp_path) == 0
+    real_probe = limits._probe
+    monkeypatch.setattr(limits, "_probe", lambda folder: (
+        "read-only file system" if Path(folder).is_relative_to(tmp_path / "r") else real_probe(folder)))
+    capsys.readouterr()
+    assert _run(tmp_path, "--stored-only") == 0, capsys.readouterr().err
+    assert f"read results under {tmp_path / 'r'}" in capsys.readouterr().out
+    assert _run(tmp_path) == 2  # computing may write there: refused before anything starts
+    assert capsys.readouterr().err == f"error: results folder {tmp_path / 'r'}: not writable (read-only file system)\n"
 
 
 def test_a_completed_lines_left_lock_file_is_removed(tmp_path):
@@ -124,7 +160,7 @@ def test_verify_checks_the_chunks_of_a_renormalised_matrix_file(tmp_path, capsys
     with pytest.raises(SystemExit) as done:
         verify.main([str(tmp_path / "r")])
     assert done.value.code == 0, capsys.readouterr()
-    assert capsys.readouterr().out.splitlines()[-1] == "1 chunks checked, 0 damaged, 0 mismatches"
+    assert capsys.readouterr().out.splitlines()[-1] == "1 chunks checked, 0 damaged, 0 mismatches, 0 without a digest"
 
 
 @pytest.mark.parametrize("make", ["empty", "no chunks"])
@@ -386,13 +422,20 @@ def test_the_matrix_of_a_custom_dataset_is_stored_once_for_all_its_chunks(tmp_pa
     np.testing.assert_array_equal(again[0].regret, first[0].regret)
     with pytest.raises(SystemExit) as done:
         verify.main([str(tmp_path / "r")])
-    assert done.value.code == 0 and capsys.readouterr().out.endswith("2 chunks checked, 0 damaged, 0 mismatches\n")
+    assert done.value.code == 0
+    assert capsys.readouterr().out.endswith("2 chunks checked, 0 damaged, 0 mismatches, 0 without a digest\n")
 
     (folder / "matrix.npz").unlink()
     with pytest.raises(SystemExit) as done:
         verify.main([str(tmp_path / "r")])
     err = capsys.readouterr().err
     assert done.value.code == 1 and err.count(f"its matrix file {(folder / 'matrix.npz').resolve()} is missing") == 2
+    # A run that reuses the chunks stores the matrix file again (it left it missing, and verify failing).
+    run_lines(lines, "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
+    np.testing.assert_array_equal(np.load(folder / "matrix.npz")["matrix"], load_dataset(str(matrix)).P)
+    with pytest.raises(SystemExit) as done:
+        verify.main([str(tmp_path / "r")])
+    assert done.value.code == 0, capsys.readouterr()
 
 
 def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path, capsys):
@@ -409,7 +452,8 @@ def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path,
     (folder / "matrix.npz").unlink()
     with pytest.raises(SystemExit) as done:
         verify.main([str(tmp_path / "r")])
-    assert done.value.code == 0 and capsys.readouterr().out.endswith("1 chunks checked, 0 damaged, 0 mismatches\n")
+    assert done.value.code == 0
+    assert capsys.readouterr().out.endswith("1 chunks checked, 0 damaged, 0 mismatches, 0 without a digest\n")
     again, = run_lines([line], "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
     assert "recomputing" not in capsys.readouterr().err
     np.testing.assert_array_equal(again.final, first.final)

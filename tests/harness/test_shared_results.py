@@ -65,7 +65,7 @@ def test_verify_committed_short_lines(capsys):
         verify.main([str(RESULTS / "mslr5_condorcet"), "--max-horizon", "1000", "--algorithms", "btm"])
     out = capsys.readouterr().out
     assert exit_.value.code == 0, out
-    assert re.search(r"^([1-9]\d*) chunks checked, 0 damaged, 0 mismatches$", out, re.M), out
+    assert re.search(r"^([1-9]\d*) chunks checked, 0 damaged, 0 mismatches, 0 without a digest$", out, re.M), out
 
 
 def test_dataset_key_never_collides_with_a_paper_folder(tmp_path):
@@ -97,7 +97,8 @@ def test_custom_matrix_named_like_a_paper_dataset_gets_its_own_folder(tmp_path, 
     with pytest.raises(SystemExit) as exit_:
         verify.main([str(out)])
     assert exit_.value.code == 0, capsys.readouterr()
-    assert "4 chunks checked, 0 damaged, 0 mismatches"  # BTM at T = 10, 30, 100; D-TS in capsys.readouterr().out
+    # BTM at T = 10, 30, 100; D-TS
+    assert "4 chunks checked, 0 damaged, 0 mismatches, 0 without a digest" in capsys.readouterr().out
 
 
 def test_run_py_writes_to_the_git_ignored_custom_folders_by_default():
