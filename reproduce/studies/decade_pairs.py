@@ -25,6 +25,7 @@ import pandas as pd
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.core.kl import kl_bernoulli
 from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.runner import run_one
 from dts_reproduction.reproduce.studies.decades import (
     decade_ends,
@@ -155,7 +156,7 @@ def class_rates(rows: pd.DataFrame, name: str) -> tuple[np.ndarray, np.ndarray]:
     [previous end, end] (its gain over the log of the decade's span), per run: rates (runs, decades - 1)."""
     table = rows.pivot(index="run", columns="decade_end", values=name).sort_index(axis=1)
     ends = table.columns.to_numpy(dtype=np.int64)
-    span = np.log(ends[1:].astype(np.float64) / ends[:-1])
+    span = portable_math.log(ends[1:].astype(np.float64) / ends[:-1])
     return ends[1:], np.diff(table.to_numpy(dtype=np.float64), axis=1) / span
 
 
