@@ -48,6 +48,10 @@ PAIR_CLASSES = ("winner", "superior", "other", "self")
 DECADE_LINES = ("dts", "dts_plus", "rmed1", "RMED2 (paper)", "Oracle: the winner")
 DECADE_RUNS = 20
 SMALL_ARMS = 16
+# The columns of ``class_limit_rows`` (kept when there is no row: the report reads the file).
+PART_COLUMNS = ("panel", "dataset", "algorithm", "label", "runs", "part", "superiors_not_winner", "remaining_pairs",
+                "superior_separation", "last_decade", "last_decade_se", "limit", "limit_se", "tolerance",
+                "loglog_weight", "loglog_weight_se")
 
 
 def strongest_superiors(P) -> np.ndarray:
@@ -148,7 +152,8 @@ def decade_pair_rows(panels, results, known: pd.DataFrame | None = None) -> pd.D
             for k, name in enumerate(PAIR_CLASSES):
                 frame[name] = regrets[:, :, k].ravel()
             frames.append(frame)
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=[
+        "panel", "dataset", "algorithm", "label", "runs", "horizon", "fit_start", "run", "decade_end", *PAIR_CLASSES])
 
 
 def class_rates(rows: pd.DataFrame, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -169,7 +174,7 @@ def class_limit_rows(rows: pd.DataFrame) -> pd.DataFrame:
     and its standard error.  Empty for no rows."""
     out = []
     if rows.empty:
-        return pd.DataFrame(out)
+        return pd.DataFrame(columns=list(PART_COLUMNS))
     for (title, name), line in rows.groupby(["panel", "algorithm"], sort=False):
         P = load_dataset(line["dataset"].iloc[0]).P
         superior = strongest_superiors(P)
@@ -191,7 +196,7 @@ def class_limit_rows(rows: pd.DataFrame) -> pd.DataFrame:
                         "tolerance": fit.tolerance if fit else math.nan,
                         "loglog_weight": fit.loglog.value if fit else math.nan,
                         "loglog_weight_se": fit.loglog.se if fit else math.nan})
-    return pd.DataFrame(out)
+    return pd.DataFrame(out, columns=list(PART_COLUMNS))
 
 
 def theorem2_table(parts: pd.DataFrame, final: pd.DataFrame) -> pd.DataFrame:

@@ -27,6 +27,9 @@ from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
 
 SEPARATION = 0.01
 COUNTED_RUNS = 50
+# The columns of ``partner_switch_rows`` (kept when no panel has a row, as in a smoke run: the report reads the file).
+COLUMNS = ("panel", "dataset", "algorithm", "label", "runs", "switch_threshold", "median_run_slope",
+           "runs_above_threshold", "partner_comparisons_above", "partner_comparisons_below")
 
 
 def switch_threshold(P) -> float:
@@ -99,7 +102,7 @@ def partner_switch_rows(panels, results) -> pd.DataFrame:
                          "runs_above_threshold": int(above.sum()),
                          "partner_comparisons_above": counted["above"],
                          "partner_comparisons_below": counted["below"]})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
 def partner_runs_table(table: pd.DataFrame) -> pd.DataFrame:
