@@ -94,16 +94,21 @@ def whole(tmp_path_factory):
     return folder / "r"
 
 
-def stop_after_first_chunk(argv, out: Path, signum: int, mark: str):
-    """Start ``argv``, send ``signum`` once a chunk is stored; return the finished process and its stderr."""
-    proc = start_and_wait_for_a_chunk(argv, out, mark)
+def signal_and_wait(proc, signum: int, timeout: float) -> str:
+    """Send ``signum`` to ``proc`` and wait up to ``timeout`` s for it to end; its stderr.  Whatever happens, its
+    process group is killed if it is still running."""
     proc.send_signal(signum)
     try:
-        _, err = proc.communicate(timeout=60)
+        return proc.communicate(timeout=timeout)[1]
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-    return proc, err
+
+
+def stop_after_first_chunk(argv, out: Path, signum: int, mark: str):
+    """Start ``argv``, send ``signum`` once a chunk is stored; return the finished process and its stderr."""
+    proc = start_and_wait_for_a_chunk(argv, out, mark)
+    return proc, signal_and_wait(proc, signum, 60)
 
 
 @pytest.mark.parametrize("signum, flags", [
@@ -350,12 +355,7 @@ def test_a_signal_to_a_threading_run_is_one_line_every_time(tmp_path):
                                  str(folder / "f")], cwd=ROOT, stderr=subprocess.PIPE, text=True,
                                 env=marked_env(uuid.uuid4().hex), start_new_session=True)
         time.sleep(6 + 0.25 * (attempt % 6))
-        proc.send_signal(signum)
-        try:
-            _, err = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
+        err = signal_and_wait(proc, signum, 120)
         assert (proc.returncode, err) == (128 + signum, "interrupted; 0 of 2 chunks stored, rerun to resume\n"), \
             (attempt, proc.returncode, err)
         assert no_temporary_files(folder)
