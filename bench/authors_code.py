@@ -47,9 +47,9 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.checks.fidelity import CPP_ALGORITHMS, REFERENCE
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.output.tables import write_table
+from dts_reproduction.reproduce.studies.authors_agreement import CPP_ALGORITHMS, REFERENCE
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "bench" / "authors_driver.cpp"
@@ -66,7 +66,7 @@ CPP_INDEX = {name: index for index, name in enumerate(CPP_ALGORITHMS)}  # their 
 ETE = ("btm", "savage")
 # Per matrix: every algorithm, at T = 1e5 (their regret at t <= 1e5 is read off the stored T = 1e6 lines, a run
 # being a prefix of a longer one; MultiSBM and RMED2 have no paper line: off the lines of horizon T that
-# reproduce/checks/fidelity.py declares), 100 runs; D-TS at T = 1e4 (its C++ costs ~40 us a slot at
+# reproduce/studies/authors_agreement.py declares), 100 runs; D-TS at T = 1e4 (its C++ costs ~40 us a slot at
 # K = 5, ten times the others); BTM and SAVAGE at their own horizon 1e4, 200 runs.  At K = 16 the C++ draws and
 # copies K^2 outcomes a slot (~10 times K = 5): Sushi, every algorithm at T = 1e4, BTM and SAVAGE at 1e3.
 PLAN_MATRICES = ("mslr5_condorcet", "mslr5_noncondorcet", "arxiv", "cyclic", "strong_borda", "gap",

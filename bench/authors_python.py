@@ -48,8 +48,8 @@ import numpy as np
 from authors_code import ROOT, cell_seed, clone_commit, reference_grid, reference_path, write_cell
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.checks.fidelity import PYTHON_ALGORITHMS, PYTHON_PROVENANCE
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
+from dts_reproduction.reproduce.studies.authors_agreement import PYTHON_ALGORITHMS, PYTHON_PROVENANCE
 
 METHODS = dict(zip(PYTHON_ALGORITHMS, ("MergeDTS", "MergeRUCB", "SelfSparring"), strict=True))  # demo.METHOD_INIT
 # (file, text, replacement, matches): Python 2 -> 3 and the NumPy aliases removed in NumPy 1.24.

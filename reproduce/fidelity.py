@@ -1,5 +1,5 @@
 """The stored runs against the authors' own code, cell by cell: writes figures/fidelity.csv and docs/fidelity.md
-from committed files only (the tests and the procedure: ``reproduce.checks.fidelity``).  With --compute, first
+from committed files only (the tests and the procedure: ``reproduce.studies.authors_agreement``).  With --compute, first
 computes the project lines the comparison declares (``declared_lines``: MultiSBM, RMED2 and the merge algorithms,
 which have no paper line) into results/ through the shared pipeline (``experiment.simulate_lines``; stored lines
 are only loaded); without it nothing is computed.
@@ -11,7 +11,13 @@ one does not (or, with --check, if docs/fidelity.md is out of date), 2 on bad in
 import argparse
 import sys
 
-from dts_reproduction.reproduce.checks.fidelity import (
+from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
+from dts_reproduction.reproduce.config.paper import ROOT_SEED
+from dts_reproduction.reproduce.harness.atomic import write_text_atomic
+from dts_reproduction.reproduce.harness.limits import MAX_CPU_HOURS, MAX_JOBS
+from dts_reproduction.reproduce.harness.paths import RESULTS, ROOT
+from dts_reproduction.reproduce.output.tables import write_table
+from dts_reproduction.reproduce.studies.authors_agreement import (
     AGREES,
     PAGE,
     TABLE,
@@ -20,12 +26,6 @@ from dts_reproduction.reproduce.checks.fidelity import (
     page,
     summary_line,
 )
-from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
-from dts_reproduction.reproduce.config.paper import ROOT_SEED
-from dts_reproduction.reproduce.harness.atomic import write_text_atomic
-from dts_reproduction.reproduce.harness.limits import MAX_CPU_HOURS, MAX_JOBS
-from dts_reproduction.reproduce.harness.paths import RESULTS, ROOT
-from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies.experiment import simulate_lines
 
 NAME = "fidelity"

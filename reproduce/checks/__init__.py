@@ -1,2 +1,3 @@
-"""The library of the checks that compare stored runs with an outside reference: the authors' own code
-(``fidelity``).  Their entry points are the scripts at the top of ``reproduce/``."""
+"""The library of the check that re-simulates stored runs and compares them bit for bit (``verify``).  Its entry
+point is ``reproduce/verify.py``; the comparison with the authors' own code is a study
+(``reproduce.studies.authors_agreement``)."""

@@ -78,20 +78,21 @@ MSLR5_NC = "mslr5_noncondorcet"
 
 
 class Numbers:
-    """The figure tables a reason text computes its numbers from: the ``_final.csv`` tables ({stem: table}),
-    the claims table of the report (every row, C19 included), and the asymptotic study's tables of
+    """The figure tables a reason text computes its numbers from: the ``_final.csv`` tables ({stem: table}), the
+    claims table of the report (every row, C19 included), and the further tables the studies declare
+    (``reproduce.studies.study.Study.tables``), {suffix: {stem: table}}: the asymptotic study's
     ``studies.forced_sweeps`` (``_sweeps.csv``), ``studies.decade_pairs.class_limit_rows`` (``_decade_parts.csv``)
-    and ``studies.partner_runs`` (``_partner_runs.csv``), each {stem: table}."""
+    and ``studies.partner_runs`` (``_partner_runs.csv``)."""
 
     def __init__(self, finals: dict[str, pd.DataFrame], claims: pd.DataFrame,
-                 sweeps: dict[str, pd.DataFrame] | None = None, parts: dict[str, pd.DataFrame] | None = None,
-                 partner_runs: dict[str, pd.DataFrame] | None = None):
+                 tables: dict[str, dict[str, pd.DataFrame]] | None = None):
         """Keep the tables."""
         self.finals = finals
         self.claims = claims
-        self.sweeps = sweeps or {}
-        self.parts = parts or {}
-        self.partner_runs = partner_runs or {}
+        tables = tables or {}
+        self.sweeps = tables.get("_sweeps.csv", {})
+        self.parts = tables.get("_decade_parts.csv", {})
+        self.partner_runs = tables.get("_partner_runs.csv", {})
 
     def part_row(self, stem: str, panel: str, algorithm: str, part: str) -> pd.Series:
         """The row of the decade-parts table of figure ``stem`` for ``algorithm``'s class ``part`` on the panel whose

@@ -56,7 +56,7 @@ SLOPE_MIN_POINTS = 3
 # A difference is "significant" when it exceeds this many standard errors of the difference.
 NOISE_SE = 2.0
 # The family-wise error rate of a family of agreement tests (Holm): the fast paths against the defaults
-# (reproduce/fast_agreement.py), the project against its authors' code (reproduce.checks.fidelity).
+# (reproduce/fast_agreement.py), the project against its authors' code (reproduce.studies.authors_agreement).
 FAMILY_LEVEL = 0.05
 # C14: a winner gets a "substantial share" of the exploitations if at least this fraction.  "Spreads over all
 # winners" asks that none be left out, not for an even split (a third each over the three winners of Fig. 5's

@@ -10,26 +10,15 @@ and the worker time of every figure.  With ``--readme README.md`` it also rewrit
 number in them is typed by hand.  Its command line is ``reproduce/report.py``.
 """
 
-import math
 import os
 import re
 from pathlib import Path
 
 import pandas as pd
 
-from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.checks.fidelity import TABLE as FIDELITY_TABLE
-from dts_reproduction.reproduce.checks.fidelity import summary_line as fidelity_line
 from dts_reproduction.reproduce.claims.c19 import C19, c19_rows
 from dts_reproduction.reproduce.claims.reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reason_of
-from dts_reproduction.reproduce.claims.registry import (
-    ASYMPTOTIC,
-    ELIMINATION,
-    EVERY_CLAIM,
-    LARGE_SCALE,
-    PAPER_CLAIMS,
-    claim_id,
-)
+from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
 from dts_reproduction.reproduce.claims.verdict import (
     CLAIM_COLUMNS,
     CLEAR_FACTOR,
@@ -44,61 +33,43 @@ from dts_reproduction.reproduce.claims.verdict import (
     not_evidence_verdict,
     stable_slope,
 )
-from dts_reproduction.reproduce.config.paper import LARGE_SCALE_CPU_HOURS
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, FAST, QUICK, ROOT, STARTUP_TABLE
-from dts_reproduction.reproduce.output.tables import NOT_STORED, OVER_BUDGET
+from dts_reproduction.reproduce.output.tables import NOT_STORED, load_tables, markdown_table, read_table
 from dts_reproduction.reproduce.reporting import newcomer
 from dts_reproduction.reproduce.reporting.constants_table import constants_frame, defaults_frame
-from dts_reproduction.reproduce.studies.asymptotic_panels import ORACLE_LINES, ORACLE_OPTIMAL, ORACLE_WINNER
-from dts_reproduction.reproduce.studies.decade_pairs import theorem2_table
-from dts_reproduction.reproduce.studies.decades import trapped_scale
-from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES
-from dts_reproduction.reproduce.studies.partner_runs import partner_runs_table
-from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
+from dts_reproduction.reproduce.studies.registry import STUDIES
 
-# The command that writes each figure's tables (by table stem, as a claim's ``figures`` name them).
-FIGURE_COMMANDS = {**{stem: f"make {figure.make_target}" for stem, figure in PAPER_FIGURES.items()},
-                   ELIMINATION: "make c18", LARGE_SCALE: "make large-scale FORCE=1",
-                   ASYMPTOTIC: "python reproduce/asymptotic.py"}
-# Each generated block and the file that holds it, relative to the README's folder (the repository root).
-BLOCK_FILES = {"summary": "README.md", "fidelity": "README.md", "claims": "README.md", "bounds": "docs/figures.md",
-               "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
-               "bench": "bench/README.md", "asymptotic": "docs/asymptotic.md", "allocation": "docs/asymptotic.md",
-               "asymptotic_cost": "docs/asymptotic.md", "forced_band": "docs/asymptotic.md",
-               "forced_sweeps": "docs/asymptotic.md", "oracle": "docs/asymptotic.md",
-               "noncondorcet_pairs": "docs/asymptotic.md", "theorem2_parts": "docs/asymptotic.md",
-               "partner_runs": "docs/asymptotic.md", "trapped_scale": "docs/asymptotic.md",
-               "newcomer_main": "README.md", "newcomer_tests": "README.md",
-               "newcomer_suites": "docs/testing.md", "startup": "docs/install.md"}
+# The command that writes each study's tables (by table stem, as a claim's ``figures`` name them).
+FIGURE_COMMANDS = {study.stem: study.command for study in STUDIES}
+# The report's own generated blocks and the file that holds each, relative to the README's folder (the repository
+# root); every study's blocks are in the file its record names (``BLOCK_FILES``).
+REPORT_BLOCK_FILES = {"summary": "README.md", "claims": "README.md", "bounds": "docs/figures.md",
+                      "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
+                      "bench": "bench/README.md", "newcomer_main": "README.md", "newcomer_tests": "README.md",
+                      "newcomer_suites": "docs/testing.md", "startup": "docs/install.md"}
+BLOCK_FILES = {**REPORT_BLOCK_FILES, **{name: study.block_file for study in STUDIES for name in study.block_names}}
+# The algorithm names of the lines that are yardsticks, not algorithms (the studies' oracles): no slope ranks them.
+YARDSTICKS = frozenset(name for study in STUDIES for name in study.yardsticks)
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
 FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
 
 
 def figure_id(stem: str) -> str:
     """The short name of a figure's table stem, as a "not measured" row shows where a claim is still to be
-    checked: "fig1_mslr" -> "fig1", "c18_elimination" -> "c18"."""
+    checked: the part of the stem before its first underscore."""
     return stem.split("_")[0]
 
 
-def load_tables(folder: Path, suffix: str) -> dict[str, pd.DataFrame]:
-    """{figure stem: table} of every ``<stem><suffix>`` in ``folder``."""
-    return {path.name[: -len(suffix)]: read_table(path) for path in sorted(folder.glob(f"*{suffix}"))}
 
 
 def numbers_of(folder: Path, claims: pd.DataFrame, finals: dict[str, pd.DataFrame] | None = None) -> Numbers:
     """The ``Numbers`` the reasons of ``folder``'s report read: its final tables (``finals``, read if not given),
-    ``claims``, and the asymptotic study's sweeps, decade-parts and partner-runs tables."""
+    ``claims``, and every table a study declares its reasons read (``Study.tables``)."""
+    suffixes = dict.fromkeys(suffix for study in STUDIES for suffix in study.tables)
     return Numbers(load_tables(folder, "_final.csv") if finals is None else finals, claims,
-                   load_tables(folder, "_sweeps.csv"), load_tables(folder, "_decade_parts.csv"),
-                   load_tables(folder, "_partner_runs.csv"))
+                   {suffix: load_tables(folder, suffix) for suffix in suffixes})
 
 
-def read_table(path: Path) -> pd.DataFrame:
-    """The CSV table at ``path``; ValueError naming the file if it is empty (0 bytes: no header line)."""
-    try:
-        return pd.read_csv(path)
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"{path}: empty file, not a table (rerun the script that writes it)") from None
 
 
 def is_quick(folder: Path) -> bool:
@@ -225,9 +196,9 @@ def summary(claims: pd.DataFrame, docs: str) -> str:
 
 def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Per regret panel: the asymptotic lower bound C and the algorithms whose fitted last-decade slope is
-    closest to it and lowest.  A line without a slope (the asymptotic study's ``decades.linear`` lines, most of
-    whose runs are trapped, their regret linear in t) is left out, and so are the oracles of the bound's allocation
-    (``asymptotic_panels.ORACLE_LINES``: yardsticks, not algorithms); a panel with none reads "every line linear"."""
+    closest to it and lowest.  A line without a slope (most of its runs trapped, their regret linear in t) is left
+    out, and so are the yardsticks of the studies (``YARDSTICKS``: oracles, not algorithms); a panel with none reads
+    "every line linear"."""
     rows = []
     for stem, table in finals.items():
         if "lower_bound_slope" not in table:
@@ -235,7 +206,7 @@ def slope_table(finals: dict[str, pd.DataFrame]) -> pd.DataFrame:
         for title, panel in table.groupby("panel", sort=False):
             bound = {"figure": stem, "panel": title, "lower bound C": panel["lower_bound_slope"].iloc[0],
                      "model": panel["lower_bound_model"].iloc[0]}
-            panel = panel[~panel["algorithm"].isin(ORACLE_LINES)].dropna(subset=["slope_last_decade"])
+            panel = panel[~panel["algorithm"].isin(YARDSTICKS)].dropna(subset=["slope_last_decade"])
             if panel.empty:
                 rows.append({**bound, "closest slope": "every line linear", "lowest slope": "every line linear"})
                 continue
@@ -266,44 +237,10 @@ def compute_table(folder: Path) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def over_budget_table(folder: Path) -> pd.DataFrame:
-    """The lines of every ``_lines.csv`` table in ``folder`` whose status is OVER_BUDGET (the large-scale study's
-    lines that do not fit its CPU budget), cheapest first: figure, matrix, line, T, runs and the CPU hours each
-    would need by its estimate."""
-    rows = []
-    for stem, lines in load_tables(folder, "_lines.csv").items():
-        if "status" in lines:
-            rows += [{"figure": stem, "matrix": row.dataset, "line": row.tag, "T": row.horizon, "runs": row.runs,
-                      "estimated CPU hours": row.estimated_cpu_hours}
-                     for row in lines[lines["status"] == OVER_BUDGET].itertuples()]
-    table = pd.DataFrame(rows)
-    return table.sort_values("estimated CPU hours", kind="stable") if len(table) else table
 
 
-def over_budget_section(folder: Path, docs: str) -> list[str]:
-    """The report's section on the lines over budget (``over_budget_table``), with what they would need together;
-    no lines over budget: nothing."""
-    table = over_budget_table(folder)
-    if not len(table):
-        return []
-    hours = float(table["estimated CPU hours"].sum())
-    return ["## Lines over the study's budget", "",
-            f"{len(table)} lines do not fit the large-scale study's budget of {LARGE_SCALE_CPU_HOURS:g} CPU hours "
-            f"({LARGE_SCALE_CPU_HOURS / 2:g} hours on 2 cores, `--budget`) and are not computed. By their estimates "
-            f"they would need {hours:.0f} CPU hours more, {hours / 2:.0f} hours on 2 cores ([how lines are estimated "
-            f"and planned]({docs}docs/experiments.md#large-scale-past-the-paper)).", "", markdown_table(table), ""]
 
 
-def markdown_table(frame: pd.DataFrame) -> str:
-    """A pipe table of ``frame`` (floats with 3 significant digits, pipes in cells escaped)."""
-    def cell(value):
-        """One table cell: floats with 3 significant digits, pipes and newlines escaped."""
-        text = f"{value:.3g}" if isinstance(value, float) else str(value)
-        return text.replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(map(str, frame.columns)) + " |", "|" + "---|" * len(frame.columns)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
-    return "\n".join(lines)
 
 
 def bench_table(path: Path = BENCH_TABLE) -> str:
@@ -372,21 +309,21 @@ def docs_prefix(folder: Path) -> str:
 
 
 def generated_blocks(folder: Path) -> dict[str, str]:
-    """Every generated block (``BLOCK_FILES`` says where each lives): ``summary`` (what reproduces and why the
-    rest does not, ``summary``), ``claims`` (verdict counts per claim), ``compute`` (worker hours per figure),
-    ``bounds`` (lower bounds and closest slopes), ``constants`` and ``defaults`` (``core/constants.py`` and
-    the algorithms' defaults and presets, ``reproduce/reporting/constants_table.py``), ``bench`` (step costs,
-    ``bench_table``), ``startup`` (the first use's cost, ``startup_table``), ``fidelity`` (agreement with the
-    authors' code, ``figures/fidelity.csv``)."""
+    """Every generated block (``BLOCK_FILES`` says where each lives): the report's own, ``summary`` (what
+    reproduces and why the rest does not, ``summary``), ``claims`` (verdict counts per claim), ``compute`` (worker
+    hours per figure), ``bounds`` (lower bounds and closest slopes), ``constants`` and ``defaults``
+    (``core/constants.py`` and the algorithms' defaults and presets, ``reproduce/reporting/constants_table.py``),
+    ``bench`` (step costs, ``bench_table``), ``startup`` (the first use's cost, ``startup_table``) and the newcomer's
+    times (``newcomer_blocks``); then every study's (``Study.written_blocks``)."""
     claims = claims_table(folder)
     finals = load_tables(folder, "_final.csv")
     counts = verdict_summary(claims)
     counts.insert(1, "statement", counts["claim"].map(lambda claim: EVERY_CLAIM[claim].statement))
+    studies = {name: text for study in STUDIES for name, text in study.written_blocks(folder).items()}
     return {"summary": summary(claims, ""), "claims": markdown_table(counts),
             "compute": markdown_table(compute_table(folder)), "bounds": markdown_table(slope_table(finals)),
             "constants": markdown_table(constants_frame()), "defaults": markdown_table(defaults_frame()),
-            "bench": bench_table(), "startup": startup_table(), "fidelity": fidelity_line(pd.read_csv(FIDELITY_TABLE)),
-            **asymptotic_blocks(folder), **newcomer_blocks()}
+            "bench": bench_table(), "startup": startup_table(), **newcomer_blocks(), **studies}
 
 
 def newcomer_blocks(path: Path = newcomer.TABLE) -> dict[str, str]:
@@ -398,108 +335,12 @@ def newcomer_blocks(path: Path = newcomer.TABLE) -> dict[str, str]:
 
 
 
-def asymptotic_blocks(folder: Path) -> dict[str, str]:
-    """The asymptotic study's blocks of docs/asymptotic.md, from its tables in ``folder``: ``asymptotic`` (per
-    Condorcet matrix C, C_w, the arms whose optimal partner is not the winner, and each algorithm's last-decade slope
-    with its ratio to C; trapped runs counted), ``allocation`` (regret per ln T by kind of pair) and
-    ``asymptotic_cost`` (the CPU hours of the lines without a Condorcet winner, and at T = 1e10), ``forced_band``
-    (per matrix, the pairs ECW-RMED's forced exploration can hold for good, and whether they hold its trapped runs),
-    ``forced_sweeps`` (the cost of ECW-RMED's sweeps of every pair, ``studies.forced_sweeps``), ``oracle``
-    (``oracle_rows``), ``noncondorcet_pairs`` (``pair_rows_shown``), ``theorem2_parts``
-    (``decade_pairs.theorem2_table``), ``partner_runs`` (``partner_runs.partner_runs_table``) and ``trapped_scale``
-    (``decades.trapped_scale``)."""
-    final, allocation = (read_table(folder / f"{ASYMPTOTIC}{suffix}") for suffix in ("_final.csv", "_allocation.csv"))
-    rows = []
-    for panel, part in final[final["winner_constant"].notna()].groupby("panel", sort=False):
-        dataset = load_dataset(part["dataset"].iloc[0])
-        best = condorcet_allocation(dataset.P)
-        row = {"matrix": panel, "K": dataset.K, "C": f"{part['lower_bound_slope'].iloc[0]:.4g}",
-               "C_w": f"{part['winner_constant'].iloc[0]:.4g}",
-               "partner not the winner": int((best.partner >= 0).sum() - (best.partner == best.winner).sum())}
-        for _, line in part.iterrows():
-            if not math.isfinite(line["slope_last_decade"]):
-                cell = "all trapped" if line["runs"] == 0 else (
-                    f"linear: {int(line['trapped_runs'])} of {int(line['runs'] + line['trapped_runs'])} trapped")
-            else:
-                cell = f"{line['slope_last_decade']:.3g} ({line['slope_over_bound']:.2g})"
-            if line["trapped_runs"] > 0 and math.isfinite(line["slope_last_decade"]):
-                cell += f", {int(line['trapped_runs'])} trapped"
-            row[line["label"]] = cell
-        dts = part[part["algorithm"] == "dts"]
-        if len(dts) and math.isfinite(dts["loglog_weight"].iloc[0]):
-            fit = dts.iloc[0]
-            row["D-TS limit; weight of ln ln t"] = (f"{fit['slope_limit']:.3g} +- {fit['slope_limit_se']:.2g}; "
-                                                    f"{fit['loglog_weight']:.3g} +- {fit['loglog_weight_se']:.2g}")
-        rows.append(row)
-    shares = allocation.assign(**{column: allocation[column].map(lambda v: f"{v:.3g}") for column in
-                                  ("winner_pairs", "partner_pairs", "other_pairs", "self_comparisons",
-                                   "lower_bound_slope", "winner_constant")})
-    shares = shares.rename(columns={"winner_pairs": "with the winner", "partner_pairs": "with the optimal partner",
-                                    "other_pairs": "with other arms", "self_comparisons": "self-comparisons",
-                                    "lower_bound_slope": "C", "winner_constant": "C_w"})
-    cost = read_table(folder / f"{ASYMPTOTIC}_cost.csv")
-    total = pd.DataFrame([{"panel": "all", "algorithm": "", "runs": int(cost["runs"].sum()), "horizon": "",
-                           "cpu_seconds_per_run": "", "source": "",
-                           "cpu_hours": cost["cpu_hours"].sum(), "cpu_hours_at_1e10": cost["cpu_hours_at_1e10"].sum()}])
-    cost = pd.concat([cost.assign(cpu_seconds_per_run=cost["cpu_seconds_per_run"].map(lambda v: f"{v:.3g}")), total])
-    cost = cost.assign(**{column: cost[column].map(lambda v: f"{v:.3g}") for column in ("cpu_hours",
-                                                                                         "cpu_hours_at_1e10")})
-    band = read_table(folder / f"{ASYMPTOTIC}_forced_band.csv")
-    band = band.assign(band=band["band"].map(lambda v: f"{v:.4g}"),
-                       winner_smallest_gap=band["winner_smallest_gap"].map(lambda v: f"{v:.3g}" if v == v else ""),
-                       with_winner=band["with_winner"].map(lambda v: f"{v:.0f}" if v == v else ""),
-                       ecw_rmed_runs=band["ecw_rmed_runs"].map(lambda v: f"{v:.0f}" if v == v else "not computed yet"),
-                       **{column: band[column].map(lambda v: f"{v:.0f}" if v == v else "")
-                          for column in ("ecw_rmed_trapped", "held_by_a_band_pair")},
-                       largest_cost_mismatch=band["largest_cost_mismatch"].map(lambda v: f"{v:.2g}" if v == v else ""))
-    sweeps = read_table(folder / f"{ASYMPTOTIC}_sweeps.csv")
-    return {"asymptotic_cost": markdown_table(cost),
-            "forced_band": markdown_table(band.drop(columns=["dataset"])),
-            "forced_sweeps": markdown_table(sweeps.drop(columns=["dataset"]).assign(
-                last_sweep=sweeps["last_sweep"].map(lambda v: f"{v:.3g}"))),
-            "oracle": markdown_table(oracle_rows(final)),
-            "noncondorcet_pairs": markdown_table(pair_rows_shown(read_table(folder / f"{ASYMPTOTIC}_pairs.csv"))),
-            "asymptotic": markdown_table(pd.DataFrame(rows).fillna("not computed yet")),
-            "allocation": markdown_table(shares.drop(columns=["dataset", "algorithm", "horizon"])),
-            "theorem2_parts": markdown_table(theorem2_table(read_table(folder / f"{ASYMPTOTIC}_decade_parts.csv"),
-                                                            final)),
-            "partner_runs": markdown_table(partner_runs_table(read_table(folder / f"{ASYMPTOTIC}_partner_runs.csv"))),
-            "trapped_scale": trapped_scale()}
 
 
-def slope_cell(line, target: float) -> str:
-    """A final-table row's last-decade slope, its standard error and its ratio to ``target``; "not computed yet" for a
-    line not stored (None) or without a slope."""
-    if line is None or not math.isfinite(line["slope_last_decade"]):
-        return "not computed yet"
-    slope = line["slope_last_decade"]
-    return f"{slope:.4g} +- {line['slope_se']:.2g} ({slope / target:.2f})"
 
 
-def oracle_rows(final: pd.DataFrame) -> pd.DataFrame:
-    """Per Condorcet panel of the asymptotic study's final table: C and the last-decade slope of the oracle with the
-    optimal partners, C_w and that of the oracle with the winner as partner, and D-TS's (each ``slope_cell``, over
-    C for the first oracle, over C_w for the second and for D-TS)."""
-    rows = []
-    for panel, part in final[final["winner_constant"].notna()].groupby("panel", sort=False):
-        lines = {line["algorithm"]: line for _, line in part.iterrows()}
-        constant, winner = part["lower_bound_slope"].iloc[0], part["winner_constant"].iloc[0]
-        rows.append({"matrix": panel, "C": f"{constant:.4g}",
-                     ORACLE_OPTIMAL.tag: slope_cell(lines.get(ORACLE_OPTIMAL.tag), constant),
-                     "C_w": f"{winner:.4g}", ORACLE_WINNER.tag: slope_cell(lines.get(ORACLE_WINNER.tag), winner),
-                     "D-TS": slope_cell(lines.get("dts"), winner)})
-    return pd.DataFrame(rows)
 
 
-def pair_rows_shown(pairs: pd.DataFrame) -> pd.DataFrame:
-    """The asymptotic study's costliest pairs without a Condorcet winner (``pair_costs.costliest_pair_rows``) as the
-    docs show them: numbers to 3 digits, the share in percent."""
-    return pd.DataFrame({"panel": pairs["panel"], "line": pairs["label"], "runs": pairs["runs"], "pair": pairs["pair"],
-                         "p": pairs["p"].map(lambda v: f"{v:.3f}"),
-                         "its regret per ln T": pairs["pair_regret_per_log_t"].map(lambda v: f"{v:.3g}"),
-                         "share of R(T)": pairs["share_of_regret"].map(lambda v: f"{100 * v:.0f} %"),
-                         "r / KL(p, 1/2)": pairs["price_per_log_t"].map(lambda v: f"{v:.3g}"),
-                         "a winner survives its flip": pairs["flip_keeps_a_winner"].map({True: "yes", False: "no"})})
 
 
 def build_report(folder: Path) -> str:
@@ -541,7 +382,7 @@ def build_report(folder: Path) -> str:
               "unresolved.", "",
               markdown_table(slope_table(finals)), "",
               "## Worker time per figure", "", markdown_table(compute_table(folder)), "",
-              *over_budget_section(folder, docs)]
+              *(line for study in STUDIES for line in study.section(folder, docs))]
     for stem, final in finals.items():
         columns = [c for c in ("panel", "label", "horizon", "runs", *FINAL_REGRET_COLUMNS, "sem_final_regret",
                                "copeland_se", "g2w_regret", "g2w_se", "mergedts_regret", "mergedts_se",

@@ -363,8 +363,7 @@ def test_sweeps_fall_where_alpha_sqrt_ln_t_reaches_an_integer():
 def test_a_smoke_run_without_sweeps_writes_a_table_with_its_columns(tmp_path):
     """At a smoke run's T = 1e4 no sweep falls after 1e6: the table is empty but keeps its header, so the report can
     read it (an empty file stopped ``make all-figures QUICK=1``)."""
-    from dts_reproduction.reproduce.output.tables import write_table
-    from dts_reproduction.reproduce.reporting.report import read_table
+    from dts_reproduction.reproduce.output.tables import read_table, write_table
     from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS
     from dts_reproduction.reproduce.studies.forced_sweeps import SWEEP_COLUMNS, sweep_rows
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from dts_reproduction.reproduce.claims.c19 import c19_rows
 from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, claim_id
+from dts_reproduction.reproduce.output.tables import load_tables
 from dts_reproduction.reproduce.reporting import report
 from tests.harness.test_layout import imports
 
@@ -20,9 +21,9 @@ REGISTRY = ROOT / "reproduce" / "claims" / "registry.py"
 def produced(folder: Path) -> set[tuple[str, str]]:
     """(row label, table stem) of every check in ``folder``: the rows of each ``<stem>_claims.csv`` and the C19
     rows computed from the final tables (the report's ``claims_table`` collects the same)."""
-    pairs = {(label, stem) for stem, table in report.load_tables(folder, "_claims.csv").items()
+    pairs = {(label, stem) for stem, table in load_tables(folder, "_claims.csv").items()
              for label in table["claim"]}
-    c19 = c19_rows(report.load_tables(folder, "_final.csv"))
+    c19 = c19_rows(load_tables(folder, "_final.csv"))
     return pairs | {(row["claim"], row["site"].split(":")[0]) for row in c19}
 
 

@@ -117,8 +117,7 @@ def test_the_committed_switched_runs_of_rmed2_on_cyclic_stop_comparing_a_partner
 def test_tables_without_rows_keep_their_columns(tmp_path):
     """A smoke run can leave the split and the switched runs without a row; their files must still be tables the
     report can read (a header line), not empty files."""
-    from dts_reproduction.reproduce.output.tables import write_table
-    from dts_reproduction.reproduce.reporting.report import read_table
+    from dts_reproduction.reproduce.output.tables import read_table, write_table
     tables = {"parts": decade_pairs.class_limit_rows(decade_pairs.decade_pair_rows([], [])),
               "partners": partner_runs.partner_switch_rows([], [])}
     for name, table in tables.items():

@@ -14,9 +14,9 @@ from scipy import stats
 
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import fidelity as fidelity_script
-from dts_reproduction.reproduce.checks import fidelity
 from dts_reproduction.reproduce.config.paper import ROOT_SEED, paper_runs
 from dts_reproduction.reproduce.harness.paths import RESULTS
+from dts_reproduction.reproduce.studies import authors_agreement
 from dts_reproduction.reproduce.studies.experiment import stored_line
 from tests.bench_scripts import bench_script
 
@@ -24,7 +24,7 @@ from tests.bench_scripts import bench_script
 @pytest.fixture(scope="module")
 def committed():
     """The comparison table recomputed from the committed reference runs and results."""
-    return fidelity.comparisons()
+    return authors_agreement.comparisons()
 
 
 def test_every_committed_cell_agrees_with_the_authors_code(committed):
@@ -34,31 +34,33 @@ def test_every_committed_cell_agrees_with_the_authors_code(committed):
     assert len(project) >= 10
     for family in ("project", "self"):
         rows = committed[committed.family == family]
-        assert rows.min_p_holm.min() > fidelity.FAMILY_LEVEL, rows.sort_values("min_p_holm").head(3).to_string()
+        assert rows.min_p_holm.min() > authors_agreement.FAMILY_LEVEL, \
+            rows.sort_values("min_p_holm").head(3).to_string()
 
 
 @pytest.mark.parametrize("algorithm", ["dts_plus", "rmed2", "merge_dts", "self_sparring"])
 def test_a_line_that_leaves_agreement_fails_the_guard(monkeypatch, committed, algorithm):
     """A stored line (a paper line, a declared line against the C++ or against the Python) whose regret is 30%
     higher than it is stored is found to disagree (the guard can fail)."""
-    original = fidelity.project_regret
-    cell = next(cell for cell in fidelity.reference_cells() if cell.algorithm == algorithm and not cell.reused)
+    original = authors_agreement.project_regret
+    cell = next(cell for cell in authors_agreement.reference_cells() if cell.algorithm == algorithm and not cell.reused)
 
-    def shifted(other, results=fidelity.RESULTS):
+    def shifted(other, results=authors_agreement.RESULTS):
         regret = original(other, results)
         return regret * 1.3 if other == cell else regret
 
-    monkeypatch.setattr(fidelity, "project_regret", shifted)
-    table = fidelity.comparisons()
+    monkeypatch.setattr(authors_agreement, "project_regret", shifted)
+    table = authors_agreement.comparisons()
     row = table[(table.family == "project") & (table.algorithm == cell.algorithm) & (table.matrix == cell.matrix)]
-    assert row.verdict.item() == fidelity.DISAGREES
-    assert (table.verdict == fidelity.DISAGREES).sum() == 1 + (committed.verdict == fidelity.DISAGREES).sum()
+    assert row.verdict.item() == authors_agreement.DISAGREES
+    disagrees = authors_agreement.DISAGREES
+    assert (table.verdict == disagrees).sum() == 1 + (committed.verdict == disagrees).sum()
 
 
 def test_the_page_and_the_table_are_up_to_date(committed):
     """docs/fidelity.md and figures/fidelity.csv are what reproduce/fidelity.py writes from the committed data."""
-    assert fidelity.PAGE.read_text() == fidelity.page(committed)
-    assert fidelity.TABLE.read_text() == committed.to_csv(index=False)
+    assert authors_agreement.PAGE.read_text() == authors_agreement.page(committed)
+    assert authors_agreement.TABLE.read_text() == committed.to_csv(index=False)
 
 
 def plain_holm(p_values):
@@ -76,8 +78,9 @@ def test_holm_adjusted_matches_the_definition():
     rng = np.random.default_rng(35)
     for size in (1, 2, 7, 40):
         p_values = np.round(rng.uniform(0, 0.2, size), 3)
-        np.testing.assert_allclose(fidelity.holm_adjusted(p_values), plain_holm(list(p_values)), rtol=0, atol=1e-15)
-    np.testing.assert_allclose(fidelity.holm_adjusted([0.01, 0.04, 0.03, 0.5]), [0.04, 0.09, 0.09, 0.5])
+        np.testing.assert_allclose(authors_agreement.holm_adjusted(p_values), plain_holm(list(p_values)), rtol=0,
+                                   atol=1e-15)
+    np.testing.assert_allclose(authors_agreement.holm_adjusted([0.01, 0.04, 0.03, 0.5]), [0.04, 0.09, 0.09, 0.5])
 
 
 def plain_welch(a, b):
@@ -98,13 +101,13 @@ def test_cell_tests_match_plain_statistics():
     """Welch at T and at each decade (Bonferroni over the decades below T), KS at T, and the means."""
     rng = np.random.default_rng(7)
     a, b = rng.gamma(2.0, 50.0, (60, 3)).cumsum(axis=1), rng.gamma(2.0, 55.0, (90, 3)).cumsum(axis=1)
-    tests = fidelity.cell_tests(a, b)
+    tests = authors_agreement.cell_tests(a, b)
     assert tests["p_mean"] == pytest.approx(plain_welch(a[:, -1], b[:, -1]), rel=1e-9)
     assert tests["p_curve"] == pytest.approx(min(1.0, 2 * min(plain_welch(a[:, k], b[:, k]) for k in range(2))),
                                              rel=1e-9)
     assert stats.ks_2samp(a[:, -1], b[:, -1]).statistic == pytest.approx(plain_ks(a[:, -1], b[:, -1]))
     assert tests["mean_a"] == pytest.approx(a[:, -1].mean()) and tests["mean_b"] == pytest.approx(b[:, -1].mean())
-    assert fidelity.welch_p(np.ones(5), np.ones(4)) == 1.0
+    assert authors_agreement.welch_p(np.ones(5), np.ones(4)) == 1.0
 
 
 def test_detectable_difference_has_the_stated_power():
@@ -113,10 +116,11 @@ def test_detectable_difference_has_the_stated_power():
     rng = np.random.default_rng(11)
     tests, runs, trials = 30, 100, 2000
     se = math.sqrt(2 / runs)
-    shift = fidelity.detectable_difference(se, tests)
-    found = sum(plain_welch(rng.normal(0, 1, runs), rng.normal(shift, 1, runs)) < fidelity.FAMILY_LEVEL / tests
+    shift = authors_agreement.detectable_difference(se, tests)
+    found = sum(plain_welch(rng.normal(0, 1, runs), rng.normal(shift, 1, runs)) < authors_agreement.FAMILY_LEVEL / tests
                 for _ in range(trials))
-    assert abs(found / trials - fidelity.POWER) < 4 * math.sqrt(fidelity.POWER * (1 - fidelity.POWER) / trials)
+    power = authors_agreement.POWER
+    assert abs(found / trials - power) < 4 * math.sqrt(power * (1 - power) / trials)
 
 
 def test_reference_files_and_the_plan_agree():
@@ -126,13 +130,14 @@ def test_reference_files_and_the_plan_agree():
     planned = {(matrix, name, horizon, reuse): runs for matrix, name, horizon, runs, reuse in authors.PLAN}
     planned.update({(matrix, name, horizon, False): runs
                     for matrix, name, horizon, runs in bench_script("authors_python").PLAN})
-    stored = {(cell.matrix, cell.algorithm, cell.horizon, cell.reused): cell for cell in fidelity.reference_cells()}
+    stored = {(cell.matrix, cell.algorithm, cell.horizon, cell.reused): cell
+              for cell in authors_agreement.reference_cells()}
     assert set(stored) <= set(planned)
     for key, cell in stored.items():
         table = pd.read_csv(cell.path)
         assert list(table.run) == list(range(planned[key]))
         assert list(table.seed) == [authors.cell_seed(*key) + run for run in range(planned[key])]
-        regret = fidelity.reference_regret(cell)
+        regret = authors_agreement.reference_regret(cell)
         assert np.all(np.diff(regret, axis=1) >= 0)
 
 
@@ -142,7 +147,7 @@ def test_bad_reference_name_and_bad_clone_are_value_errors(tmp_path):
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "notes.csv").write_text("x\n")
     with pytest.raises(ValueError, match="notes.csv"):
-        fidelity.reference_cells(tmp_path)
+        authors_agreement.reference_cells(tmp_path)
     with pytest.raises(ValueError, match="not a clone"):
         bench_script("authors_code").check_clone(tmp_path)
 
@@ -150,13 +155,14 @@ def test_bad_reference_name_and_bad_clone_are_value_errors(tmp_path):
 def test_every_reference_cell_with_a_stored_line_is_compared(committed):
     """No cell is silently dropped: each fresh reference cell has a self row, and a project row unless its
     stored line is missing; the families are corrected separately over all their p-values."""
-    cells = [cell for cell in fidelity.reference_cells() if not cell.reused]
+    cells = [cell for cell in authors_agreement.reference_cells() if not cell.reused]
     assert (committed.family == "self").sum() == len(cells)
     for family, rows in committed.groupby("family"):
-        flat = rows[list(fidelity.P_COLUMNS)].to_numpy().ravel()
-        adjusted = rows[[f"{column}_holm" for column in fidelity.P_COLUMNS]].to_numpy().ravel()
-        np.testing.assert_allclose(adjusted, fidelity.holm_adjusted(flat), err_msg=family)
-    codes = {**dict.fromkeys(fidelity.CPP_ALGORITHMS, "C++"), **dict.fromkeys(fidelity.PYTHON_ALGORITHMS, "Python")}
+        flat = rows[list(authors_agreement.P_COLUMNS)].to_numpy().ravel()
+        adjusted = rows[[f"{column}_holm" for column in authors_agreement.P_COLUMNS]].to_numpy().ravel()
+        np.testing.assert_allclose(adjusted, authors_agreement.holm_adjusted(flat), err_msg=family)
+    codes = {**dict.fromkeys(authors_agreement.CPP_ALGORITHMS, "C++"),
+             **dict.fromkeys(authors_agreement.PYTHON_ALGORITHMS, "Python")}
     assert not list(itertools.filterfalse(lambda name: name in codes, committed.algorithm))
     assert [codes[name] for name in committed.algorithm] == list(committed.source)
 
@@ -166,19 +172,20 @@ def test_every_code_and_algorithm_is_compared(committed):
     every declared line is stored -- horizon T of its cell, the defaults, the paper's run count -- and the
     README's line names both codes."""
     project = committed[committed.family == "project"]
-    assert set(project.algorithm) == {*fidelity.CPP_ALGORITHMS, *fidelity.PYTHON_ALGORITHMS}
+    assert set(project.algorithm) == {*authors_agreement.CPP_ALGORITHMS, *authors_agreement.PYTHON_ALGORITHMS}
     for name in ("multisbm", "rmed2"):
         assert project[project.algorithm == name].matrix.nunique() == 9
-    cells = [cell for cell in fidelity.reference_cells() if cell.algorithm in fidelity.OWN_LINE and not cell.reused]
-    lines = fidelity.declared_lines()
+    cells = [cell for cell in authors_agreement.reference_cells()
+             if cell.algorithm in authors_agreement.OWN_LINE and not cell.reused]
+    lines = authors_agreement.declared_lines()
     assert len(lines) == len(cells)
     for cell, line in zip(cells, lines, strict=True):
         assert (line.dataset, line.algorithm, line.horizon, line.params) == (cell.matrix, cell.algorithm,
                                                                              cell.horizon, ())
         assert line.runs == paper_runs(load_dataset(cell.matrix).K)
         assert stored_line(line, RESULTS, ROOT_SEED) is not None, line
-    line = fidelity.summary_line(committed)
-    assert all(name in line for name in fidelity.CODES.values())
+    line = authors_agreement.summary_line(committed)
+    assert all(name in line for name in authors_agreement.CODES.values())
 
 
 def test_compute_and_check_exclude_each_other():
@@ -245,8 +252,9 @@ def test_regrets_are_compared_on_their_lattice():
     """Two sums of the same slot costs formed in another order differ by rounding errors; on the lattice of
     multiples of 1 / (2 (K - 1)) they are equal, so KS sees no step between them (K = 6 for ArXiv: 1/10)."""
     exact = np.array([[5332.8, 5333.6]])
-    assert np.array_equal(fidelity.on_lattice(exact - 2.5e-10, "arxiv"), fidelity.on_lattice(exact, "arxiv"))
-    np.testing.assert_allclose(fidelity.on_lattice(exact + 0.04, "arxiv"), exact)
+    assert np.array_equal(authors_agreement.on_lattice(exact - 2.5e-10, "arxiv"),
+                          authors_agreement.on_lattice(exact, "arxiv"))
+    np.testing.assert_allclose(authors_agreement.on_lattice(exact + 0.04, "arxiv"), exact)
 
 
 def test_multisbm_state_leaks_between_runs_of_the_authors_main(committed):
@@ -267,7 +275,7 @@ def test_power_line_states_each_codes_detectable_share():
                            "detectable": d} for s, a, m, mean, d in rows]
                          + [{"source": "C++", "algorithm": "dts", "matrix": "cyclic", "family": "self", "mean_b": 1.0,
                              "detectable": 9.0}])
-    assert fidelity.power_line(table).startswith(
+    assert authors_agreement.power_line(table).startswith(
         "**What the comparison can see**: the detectable difference as a share of the mean R(T) of the authors' runs, "
         "C++: 30% at the median cell, 10% to 80% (widest: ccb on arxiv); Python: 10% at the median cell, 10% to 10% "
         "(widest: merge_dts on sushi).")

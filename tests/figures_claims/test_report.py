@@ -15,8 +15,12 @@ from dts_reproduction.reproduce import report as report_script
 from dts_reproduction.reproduce.claims.c19 import c19_rows
 from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
 from dts_reproduction.reproduce.claims.verdict import HOLDS, NOT_MEASURED
-from dts_reproduction.reproduce.output.tables import write_table
+from dts_reproduction.reproduce.harness.paths import FIGURES
+from dts_reproduction.reproduce.output.tables import markdown_table, write_table
 from dts_reproduction.reproduce.reporting import constants_table, report
+from dts_reproduction.reproduce.studies.large_scale_study import LARGE_SCALE_STUDY
+from dts_reproduction.reproduce.studies.registry import STUDIES
+from dts_reproduction.reproduce.studies.study import Study
 from tests.bench_scripts import bench_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,8 +45,8 @@ def test_a_changed_constant_makes_the_algorithms_doc_stale(monkeypatch):
                    lambda patch: patch.setitem(constants_table.ALGORITHMS, "btm", btm)):
         with monkeypatch.context() as patch:
             change(patch)
-            fresh = {"constants": report.markdown_table(constants_table.constants_frame()),
-                     "defaults": report.markdown_table(constants_table.defaults_frame())}
+            fresh = {"constants": markdown_table(constants_table.constants_frame()),
+                     "defaults": markdown_table(constants_table.defaults_frame())}
         assert fresh != {name: blocks[name] for name in fresh}
         current, wanted = report.updated_files(ROOT, {**blocks, **fresh})[doc]
         assert current != wanted
@@ -306,7 +310,7 @@ def test_the_report_lists_the_lines_over_budget_with_what_they_would_need(tmp_pa
                for tag, status, hours in (("ECW-RMED", "over budget", 3.0), ("RCS", "missing", 0.5),
                                           ("D-TS, T=1e8", "over budget", 1.0), ("D-TS", "stored", 0.2))]
     write_table(pd.DataFrame(planned), tmp_path / "large_scale_lines.csv")
-    section = "\n".join(report.over_budget_section(tmp_path, "../"))
+    section = "\n".join(LARGE_SCALE_STUDY.section(tmp_path, "../"))
     assert section.startswith("## Lines over the study's budget\n\n2 lines do not fit the large-scale study's budget "
                               "of 24 CPU hours (12 hours on 2 cores, `--budget`) and are not computed. By their "
                               "estimates they would need 4 CPU hours more, 2 hours on 2 cores")
@@ -314,7 +318,7 @@ def test_the_report_lists_the_lines_over_budget_with_what_they_would_need(tmp_pa
     assert listed == ["| large_scale | mslr136_perfect | D-TS, T=1e8 | 10000000 | 50 | 1 |",
                       "| large_scale | mslr136_perfect | ECW-RMED | 10000000 | 50 | 3 |"]
     write_table(pd.DataFrame(planned).query("status != 'over budget'"), tmp_path / "large_scale_lines.csv")
-    assert report.over_budget_section(tmp_path, "../") == []
+    assert LARGE_SCALE_STUDY.section(tmp_path, "../") == []
 
 
 def test_a_report_of_no_checked_claim_says_so(tmp_path):
@@ -326,3 +330,29 @@ def test_a_report_of_no_checked_claim_says_so(tmp_path):
                    "verdict": "fails"}]).to_csv(tmp_path / "fig1_mslr_claims.csv", index=False)
     assert report.summary(report.claims_table(tmp_path), "").startswith(
         "**What reproduces.** 0 of 19 claims hold on every check. Of all ")
+
+
+def test_every_study_writes_the_blocks_it_declares_into_its_file():
+    """Each study's record names its blocks and their file; from the committed tables it writes exactly those, and the
+    report places them in that file (``BLOCK_FILES``).  A study that writes an undeclared block is refused by name."""
+    for study in STUDIES:
+        assert set(study.written_blocks(FIGURES)) == set(study.block_names), study.stem
+        assert all(report.BLOCK_FILES[name] == study.block_file for name in study.block_names), study.stem
+    stray = Study("toy", "make toy", block_file="README.md", block_names=("toy",),
+                  blocks=lambda folder: {"toy": "x", "other": "y"})
+    with pytest.raises(ValueError, match="study toy: wrote the blocks"):
+        stray.written_blocks(FIGURES)
+
+
+def test_a_registered_study_reaches_the_report_without_a_report_edit(tmp_path, monkeypatch):
+    """Adding a study is its module plus a registry line: a toy study's section appears in REPORT.md, and the
+    report's code (reproduce/reporting/) names none of the registered studies and imports only their registry."""
+    toy = Study("toy_study", "make toy", report_section=lambda folder, docs: ["## The toy study's section", ""])
+    monkeypatch.setattr(report, "STUDIES", (*STUDIES, toy))
+    assert "## The toy study's section" in report.build_report(tmp_path)
+    source = Path(report.__file__).parent.glob("*.py")
+    names = {study.stem for study in STUDIES} | {"asymptotic", "large_scale", "fidelity", "c18"}
+    for path in source:
+        text = path.read_text()
+        assert not [name for name in names if f'"{name}' in text or f"studies.{name}" in text], path
+        assert "reproduce.studies." not in text.replace("reproduce.studies.registry", ""), path

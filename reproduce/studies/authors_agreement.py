@@ -45,6 +45,7 @@ from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness.paths import FIGURES, RESULTS, ROOT
 from dts_reproduction.reproduce.harness.runner import Line
 from dts_reproduction.reproduce.studies.experiment import stored_line
+from dts_reproduction.reproduce.studies.study import Study
 
 REFERENCE = ROOT / "bench" / "authors_reference"
 TABLE = FIGURES / "fidelity.csv"
@@ -275,7 +276,7 @@ use T (their regret at t <= 1e5 is read off the stored 1e6 lines; MultiSBM's and
 off the lines of horizon T declared for this comparison: below); D-TS at T = 1e4 (the C++ D-TS draws every
 Beta sample from a newly seeded generator, ~40 us a slot at K = 5); BTM and SAVAGE at T = 1e4, 200 runs, against
 the stored lines of that horizon. At K = 16 (the C++ draws K^2 outcomes a slot) every algorithm at T = 1e4,
-BTM and SAVAGE at 1e3. The tests (`reproduce/checks/fidelity.py`'s docstring): Welch on the mean R(T),
+BTM and SAVAGE at 1e3. The tests (`reproduce/studies/authors_agreement.py`'s docstring): Welch on the mean R(T),
 Kolmogorov-Smirnov on R(T) and Welch at every decade below T (Bonferroni), Holm over all cells at a family-wise
 level of {level:g}. The column *detectable* is the difference of the mean R(T) that the test finds with
 {power:.0%} power at the strictest Holm level, from the standard error of the difference; *self* compares the
@@ -295,7 +296,7 @@ recorded and the Copeland regret recomputed from them (checked against their own
 {cost_low:.0f}-{cost_high:.0f} CPU us a slot (`us_per_slot` in `bench/authors_reference/PROVENANCE_python.json`), so
 the matrices with a Condorcet winner among the C++ comparison's are run at T = {horizons}, {runs} runs a cell:
 {minutes:.1f} CPU minutes. These algorithms have no stored paper line, nor have MultiSBM and RMED2 (computed, not
-plotted): their project lines are declared by `reproduce/checks/fidelity.py` (`declared_lines`: the defaults,
+plotted): their project lines are declared by `reproduce/studies/authors_agreement.py` (`declared_lines`: the defaults,
 the cell's matrix, horizon T, the paper's run count) and computed into `results/` by the shared pipeline. To
 regenerate:
 
@@ -409,3 +410,13 @@ def page(table: pd.DataFrame) -> str:
               "| all | the C++ draws all K(K+1)/2 outcomes every slot with `rand()` (15 bits under MSVC, 31 under the "
               "glibc build above); the project draws the played pair only, in double precision | — |", ""]
     return "\n".join([*lines, *_not_compared(table)])
+
+
+def readme_blocks(_folder: Path) -> dict[str, str]:
+    """The README's ``fidelity`` block (``summary_line``), from the committed comparison table ``TABLE`` whatever
+    figures folder the report reads (a smoke run computes no comparison)."""
+    return {"fidelity": summary_line(pd.read_csv(TABLE))}
+
+
+FIDELITY_STUDY = Study("fidelity", "make fidelity", block_file="README.md", block_names=("fidelity",),
+                       blocks=readme_blocks)
