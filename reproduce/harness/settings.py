@@ -8,6 +8,7 @@ same run with the defaults' parameters, in the same folders.  It is frozen, and 
 where the settings are built, not an AttributeError deep inside a run.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,7 +52,7 @@ class Settings:
                 figures: Path | None = None, n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
                 local_cluster: int | None = None, progress: bool = True, force: bool = False,
                 stored_only: bool = False, plot_only: bool = False, max_cpu_hours: float = MAX_CPU_HOURS,
-                algorithms=None, datasets=None) -> "Settings":
+                algorithms: Iterable[str] | None = None, datasets: Iterable[str] | None = None) -> "Settings":
         """The settings of a run given as the command line gives it, with its defaults (a flag not given: the
         parameter's default) and its rules: ``horizon`` (None: QUICK_HORIZON with ``quick``, else
         ``default_horizon``), ``runs`` (None: QUICK_RUNS with ``quick``, else each panel's own), ``out`` and
