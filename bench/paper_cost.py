@@ -49,12 +49,11 @@ import os
 import time
 from dataclasses import replace
 from pathlib import Path
-from types import SimpleNamespace
 
 import pandas as pd
 
 from dts_reproduction.algorithms import get_algorithm
-from dts_reproduction.algorithms.base import check_positive
+from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON, check_positive
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
 from dts_reproduction.reproduce.config.paper import (
@@ -66,6 +65,7 @@ from dts_reproduction.reproduce.config.paper import (
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
 from dts_reproduction.reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
 from dts_reproduction.reproduce.harness.runner import git_commit, line_seconds
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies import large_scale_plan
 from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS as ASYMPTOTIC_PANELS
@@ -181,7 +181,7 @@ def print_figure_costs(args):
     """Estimate each requested figure's CPU hours from probe runs and print them per curve and in total
     (a line another figure already counted: "reused", 0 hours); then what the stored runs took
     (``print_measured``)."""
-    cli = SimpleNamespace(runs=None, horizon=HORIZON, horizon_given=False, quick=False, default_horizon=HORIZON)
+    paper_scale = Settings.library(default_horizon=HORIZON)
     grand = dict.fromkeys(("reference", "fast", "stored", "stored_est"), 0.0)
     counted = set()
     print(f"{'figure':<18} {'panel':<34} {'line':<12} {'K':>4} {'T':>9} {'runs':>5} {'CPU h':>8} {'fast h':>8} "
@@ -190,7 +190,7 @@ def print_figure_costs(args):
         total = dict.fromkeys(grand, 0.0)
         for panel in PAPER_FIGURES[figure].panels:
             dataset = load_dataset(panel.dataset)
-            for curve in panel_curves(panel, cli):
+            for curve in panel_curves(panel, paper_scale):
                 keys = {stored_line_identity(line) for line in curve}
                 reused = keys <= counted
                 hours, fast_hours = (0.0, 0.0) if reused else \
@@ -297,13 +297,12 @@ def print_asymptotic() -> None:
     ``cheapest_first``): estimated CPU hours (``harness.cost.estimated_run_seconds`` times the runs),
     status (stored / missing) and stored busy hours; then the estimated hours of the missing lines and their wall
     time on 2 cores."""
-    cli = SimpleNamespace(fast=True, quick=False, horizon_given=False, horizon=None, runs=None, algorithms=None,
-                          datasets=None)
-    lines = [line for panel in ASYMPTOTIC_PANELS for curve in panel_curves(panel, cli) for line in curve]
+    paper_scale = Settings.library(default_horizon=MAX_EXACT_HORIZON, fast=True)
+    lines = [line for panel in ASYMPTOTIC_PANELS for curve in panel_curves(panel, paper_scale) for line in curve]
     print(f"{'dataset':<26} {'line':<22} {'K':>4} {'T':>8} {'runs':>5} {'est. CPU h':>11} {'status':<8} "
           f"{'stored h':>9}")
     missing = 0.0
-    for line in cheapest_first(cli)(lines):
+    for line in cheapest_first(paper_scale)(lines):
         dataset = load_dataset(line.dataset)
         hours = estimated_run_seconds(line, dataset) * line.runs / 3600.0
         found = stored_hours([line], dataset)
@@ -318,9 +317,9 @@ def print_asymptotic() -> None:
 def study_plan():
     """(costs, plan) of reproduce/large_scale.py at its full scale under its default budget
     (``large_scale_plan.planned_panels``)."""
-    cli = SimpleNamespace(quick=False, horizon_given=False, horizon=LARGE_SCALE_HORIZON, runs=None)
     costs = large_scale_plan.study_costs()
-    _, plan = large_scale_plan.planned_panels(all_curves(cli), costs, LARGE_SCALE_CPU_HOURS)
+    paper_scale = Settings.library(default_horizon=LARGE_SCALE_HORIZON)
+    _, plan = large_scale_plan.planned_panels(all_curves(paper_scale), costs, LARGE_SCALE_CPU_HOURS)
     return costs, plan
 
 
@@ -394,10 +393,11 @@ def probe_large_scale(probe: int, max_seconds: float, algorithms=None, table: Pa
 
 
 def _panel_lines(panel, fast: bool, results) -> tuple[list, list]:
-    """The lines of a panel, in order, and the store folder each is read from (``curves_and_stores``)."""
-    cli = SimpleNamespace(runs=None, horizon=HORIZON, horizon_given=False, quick=False, default_horizon=HORIZON,
-                          fast=fast, out=results, default_out=RESULTS)
-    curves, stores = curves_and_stores([panel], cli)
+    """The lines of a panel at the paper's scale, with the fast paths if ``fast``, in order, and the store folder each
+    is read from (``curves_and_stores``: ``results``, or with ``fast`` results/ for a line the fast paths leave
+    unchanged)."""
+    settings = replace(Settings.library(default_horizon=HORIZON, fast=fast), out=results)
+    curves, stores = curves_and_stores([panel], settings)
     lines = [line for curve in curves[0] for line in curve]
     return lines, [stores[line] for line in lines]
 

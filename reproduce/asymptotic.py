@@ -19,7 +19,7 @@ without one). The paper's run counts
 """
 
 import math
-from types import SimpleNamespace
+from dataclasses import replace
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -46,6 +46,7 @@ from dts_reproduction.reproduce.cli.figure import figure_main
 from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.plotting import figure_legend, save_figure, setup_theme, style
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.asymptotic_panels import (
@@ -92,12 +93,13 @@ RATIO_TICKS = (0.5, 1, 2, 5, 10, 20, 50)  # the x ticks of the slope-over-bound 
 WINNER_APART = 1e-3
 
 
-def bounds_of(panels, args) -> dict:
-    """{panel title: (C, its model, C_w or NaN)}: each panel's lower bound (``reproduce.studies.lower_bounds``)
-    and, with a Condorcet winner, its winner constant."""
+def bounds_of(panels, settings: Settings) -> dict:
+    """{panel title: (C, its model, C_w or NaN)}: each panel's lower bound (``reproduce.studies.lower_bounds``,
+    cached in ``settings.out`` unless the run only reads) and, with a Condorcet winner, its winner constant."""
     out = {}
     for panel in panels:
-        constant, model = lower_bound(panel.dataset, args.out, store=not (args.plot_only or args.stored_only))
+        constant, model = lower_bound(panel.dataset, settings.out,
+                                      store=not (settings.plot_only or settings.stored_only))
         dataset = load_dataset(panel.dataset)
         out[panel.title] = (constant, model, winner_constant(dataset.P) if dataset.has_condorcet_winner else math.nan)
     return out
@@ -207,12 +209,12 @@ def cost_rows(panels, results) -> pd.DataFrame:
     at its horizon and at T = COST_HORIZON."""
     stored = {(title, res.line.name): res for title, curves in results for res in curves}
     rows = []
-    args = SimpleNamespace(fast=True, runs=None, quick=False, horizon_given=False, horizon=None)
+    paper_scale = Settings.library(default_horizon=MAX_EXACT_HORIZON, fast=True)
     for panel in panels:
         dataset = load_dataset(panel.dataset)
         if dataset.has_condorcet_winner:
             continue
-        for curve in panel_curves(panel, args):
+        for curve in panel_curves(panel, paper_scale):
             line = curve[0]
             res = stored.get((panel.title, line.name))
             if res is not None:
@@ -475,14 +477,14 @@ def ratio_figure(table: pd.DataFrame, stem) -> None:
     save_figure(fig, stem.with_name(f"{stem.name}_ratio"))
 
 
-def build(args) -> None:
-    """Simulate (or read, with --plot-only) every panel's lines with the fast paths and write the study's tables,
-    figures and claims."""
-    args.fast = True
-    check_selection(args, [line for panel in PANELS for curve in panel_curves(panel, args) for line in curve])
-    results = simulate_panels(NAME, PANELS, args, cheapest_first(args))
-    bounds = bounds_of(PANELS, args)
-    stem = args.figures / NAME
+def build(settings: Settings) -> None:
+    """Simulate (or read, with --plot-only) every panel's lines under ``settings`` with the fast paths (in the
+    folders of ``settings``: the study offers no --fast) and write the study's tables, figures and claims."""
+    settings = replace(settings, fast=True)
+    check_selection(settings, [line for panel in PANELS for curve in panel_curves(panel, settings) for line in curve])
+    results = simulate_panels(NAME, PANELS, settings, cheapest_first(settings))
+    bounds = bounds_of(PANELS, settings)
+    stem = settings.figures / NAME
     write_table(slope_rows(results, bounds), stem.with_name(f"{NAME}.csv"))
     table = summary_table(results, bounds)
     write_table(table, stem.with_name(f"{NAME}_final.csv"))
@@ -493,7 +495,7 @@ def build(args) -> None:
     pairs_path = stem.with_name(f"{NAME}_pairs.csv")
     write_table(costliest_pair_rows(PANELS, results, pd.read_csv(pairs_path) if pairs_path.is_file() else None),
                 pairs_path)
-    write_table(forced_band_rows(PANELS, args, results), stem.with_name(f"{NAME}_forced_band.csv"))
+    write_table(forced_band_rows(PANELS, settings, results), stem.with_name(f"{NAME}_forced_band.csv"))
     write_table(sweep_rows(PANELS, results), stem.with_name(f"{NAME}_sweeps.csv"))
     print_table(table[["panel", "label", "runs", "trapped_runs", "slope_last_decade", "lower_bound_slope",
                        "winner_constant", "slope_limit"]])
@@ -507,7 +509,7 @@ def build(args) -> None:
                   for row in panel_claims(panel.key, title, curves, bounds, load_dataset(panel.dataset),
                                           parts[parts["panel"] == title] if not parts.empty else parts)]
     fig, bottom = plot(results, bounds)
-    checks = save_figure_with_claims(fig, stem, bottom, claim_rows, evidence_note(args, PANELS))
+    checks = save_figure_with_claims(fig, stem, bottom, claim_rows, evidence_note(settings, PANELS))
     ratio_figure(table, stem)
     print_table(checks.drop(columns="statement"))
     print(f"wrote {stem}.png, .pdf, .csv, {stem.name}_ratio.png")

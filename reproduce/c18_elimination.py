@@ -39,6 +39,7 @@ from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness.backends import backend_context
 from dts_reproduction.reproduce.harness.kinds import C18_ELIMINATION
 from dts_reproduction.reproduce.harness.runner import Line, run_lines
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.experiment import stored_line, write_claims
 
@@ -63,32 +64,32 @@ def diagnostic_lines(runs: int, horizon: int) -> list[Line]:
     return [Line(dataset=name, algorithm=ALGORITHM, horizon=horizon, runs=runs, kind=NAME) for name in DATASETS]
 
 
-def stored_runs(args) -> pd.DataFrame:
+def stored_runs(settings: Settings) -> pd.DataFrame:
     """Compute the runs that are not stored yet (all with --force) through the harness's ``run_lines`` on the backend
-    of --backend/--scheduler/--local-cluster; with --plot-only compute nothing and leave out a dataset whose runs are
-    not all stored (ValueError if none is).  Return one row per run: dataset, K, run, share of slots with the
-    elimination acting (``acts``) and with C restricted (``restricted``)."""
-    lines = diagnostic_lines(args.runs or DEFAULT_RUNS, args.horizon)
-    if args.plot_only:
-        results = [stored_line(line, args.out, args.seed) for line in lines]
+    of ``settings`` (--backend/--scheduler/--local-cluster); with --plot-only compute nothing and leave out a dataset
+    whose runs are not all stored (ValueError if none is).  Return one row per run: dataset, K, run, share of slots
+    with the elimination acting (``acts``) and with C restricted (``restricted``)."""
+    lines = diagnostic_lines(settings.runs or DEFAULT_RUNS, settings.horizon)
+    if settings.plot_only:
+        results = [stored_line(line, settings.out, settings.seed) for line in lines]
         missing = [line.dataset for line, result in zip(lines, results, strict=True) if result is None]
         if len(missing) == len(lines):
-            raise ValueError(f"--plot-only: no C18 runs are stored under {args.out / C18_ELIMINATION.folder}; run "
-                             f"reproduce/{NAME}.py without --plot-only to compute them")
+            raise ValueError(f"--plot-only: no C18 runs are stored under {settings.out / C18_ELIMINATION.folder}; "
+                             f"run reproduce/{NAME}.py without --plot-only to compute them")
         if missing:
             print(f"note: not computed yet, left out: {', '.join(missing)}", file=sys.stderr)
     else:
-        with backend_context(args):
-            results = run_lines(lines, NAME, args.out, args.seed, n_jobs=args.n_jobs, force=args.force,
-                                progress=not args.no_progress, backend=args.backend,
-                                max_cpu_hours=args.max_cpu_hours, compute=not args.stored_only)
+        with backend_context(settings):
+            results = run_lines(lines, NAME, settings.out, settings.seed, n_jobs=settings.n_jobs,
+                                force=settings.force, progress=settings.progress, backend=settings.backend,
+                                max_cpu_hours=settings.max_cpu_hours, compute=not settings.stored_only)
     rows = []
     for line, result in zip(lines, results, strict=True):
         if result is None:
             continue
         K = load_dataset(line.dataset).K
-        rows += [{"dataset": line.dataset, "K": K, "run": run, "acts": int(outside) / args.horizon,
-                  "restricted": int(restricted) / args.horizon}
+        rows += [{"dataset": line.dataset, "K": K, "run": run, "acts": int(outside) / settings.horizon,
+                  "restricted": int(restricted) / settings.horizon}
                  for run, (outside, restricted) in enumerate(zip(result.counts["outside"], result.counts["restricted"],
                                                                  strict=True))]
     return pd.DataFrame(rows)
@@ -118,18 +119,19 @@ def c18_rows(table: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def build(args) -> None:
-    """Compute (or read) the stored C18 runs of every dataset, tabulate, check C18."""
-    per_run = stored_runs(args)
-    runs, horizon = args.runs or DEFAULT_RUNS, args.horizon
+def build(settings: Settings) -> None:
+    """Compute (or read) the stored C18 runs of every dataset under ``settings``, tabulate, check C18."""
+    per_run = stored_runs(settings)
+    runs, horizon = settings.runs or DEFAULT_RUNS, settings.horizon
     summary = per_run.groupby(["dataset", "K"], sort=False).agg(
         runs=("run", "size"), acts_mean=("acts", "mean"), acts_sd=("acts", "std"),
         restricted_mean=("restricted", "mean")).reset_index()
     summary["acts_se"] = summary["acts_sd"] / np.sqrt(summary["runs"])
     summary["horizon"] = horizon
-    stem = args.figures / NAME
+    stem = settings.figures / NAME
     write_table(summary.drop(columns="acts_sd"), stem.with_suffix(".csv"))
-    checks = write_claims(c18_rows(per_run), stem.with_name(f"{NAME}_claims.csv"), QUICK_PREFIX if args.quick else None)
+    checks = write_claims(c18_rows(per_run), stem.with_name(f"{NAME}_claims.csv"),
+                          QUICK_PREFIX if settings.quick else None)
     print_table(summary.drop(columns="acts_sd"))
     print_table(checks.drop(columns="statement"))
     print(f"wrote {stem}.csv and {NAME}_claims.csv ({runs} runs of T = {horizon} per dataset)")

@@ -8,14 +8,13 @@ Usage: python reproduce/fidelity.py [--check] [--compute [--n-jobs N]].  Exit st
 one does not (or, with --check, if docs/fidelity.md is out of date), 2 on bad input.
 """
 
-import argparse
 import sys
 
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
-from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness.atomic import write_text_atomic
-from dts_reproduction.reproduce.harness.limits import MAX_CPU_HOURS, MAX_JOBS
+from dts_reproduction.reproduce.harness.limits import MAX_JOBS
 from dts_reproduction.reproduce.harness.paths import RESULTS, ROOT
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies.authors_agreement import (
     AGREES,
@@ -32,12 +31,11 @@ NAME = "fidelity"
 
 
 def compute_declared(n_jobs: int) -> None:
-    """Compute (or load, if stored) every declared project line into results/ through ``simulate_lines``."""
-    options = argparse.Namespace(out=RESULTS, plot_only=False, seed=ROOT_SEED, n_jobs=n_jobs, force=False,
-                                 no_progress=False, backend="loky", scheduler=None, local_cluster=None,
-                                 max_cpu_hours=MAX_CPU_HOURS, stored_only=False)
+    """Compute (or load, if stored) every declared project line into results/ through ``simulate_lines``, with
+    ``n_jobs`` workers and every other setting the command line's default."""
+    settings = Settings.library(n_jobs=n_jobs)
     lines = declared_lines()
-    simulate_lines(NAME, dict.fromkeys(lines, RESULTS), options)
+    simulate_lines(NAME, dict.fromkeys(lines, settings.out), settings)
     print(f"{len(lines)} declared lines stored under {RESULTS.relative_to(ROOT)}")
 
 

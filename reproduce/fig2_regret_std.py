@@ -37,6 +37,7 @@ from dts_reproduction.reproduce.cli.figure import figure_main
 from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness.runner import chunk_plan, stored_chunk, validate_line
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.plotting import FIGURE_WIDTH, Z_95, bars_axes, figure_legend, setup_theme
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.experiment import (
@@ -134,31 +135,31 @@ def c15a(table: pd.DataFrame, title: str) -> list[dict]:
             checked("C15a", site, f"STD of D-TS and D-TS+ below ECW-RMED's (x{CLEAR_FACTOR:g})", smaller)]
 
 
-def missing_lines(args) -> list[str]:
-    """The lines of Fig. 1 (under the same flags) whose runs are not all stored and intact, by name."""
-    _, stores = curves_and_stores(FIG1_PANELS, args)
+def missing_lines(settings: Settings) -> list[str]:
+    """The lines of Fig. 1 (under the same ``settings``) whose runs are not all stored and intact, by name."""
+    _, stores = curves_and_stores(FIG1_PANELS, settings)
     missing = []
     for line, out in stores.items():
         dataset, _spec = validate_line(line)
-        for _start, _stop, path, config in chunk_plan(line, dataset, out, args.seed):
+        for _start, _stop, path, config in chunk_plan(line, dataset, out, settings.seed):
             if stored_chunk(path, config, dataset)[0] is None:
                 missing.append(f"{line.name} on {line.dataset} at T = {line.horizon} ({path})")
                 break
     return missing
 
 
-def build(args) -> None:
-    """Check that every line of Fig. 1 is stored (else one ValueError naming how many are missing and the
-    first, before any file is written), load them, tabulate the STD at T, draw the two normalisations, check
+def build(settings: Settings) -> None:
+    """Check that every line of Fig. 1 under ``settings`` is stored (else one ValueError naming how many are missing
+    and the first, before any file is written), load them, tabulate the STD at T, draw the two normalisations, check
     C15a."""
-    t = args.horizon  # Fig. 1(a)'s horizon (scale.panel_horizon); Fig. 1(b)'s longer runs are read at t
-    missing = missing_lines(args)
+    t = settings.horizon  # Fig. 1(a)'s horizon (scale.panel_horizon); Fig. 1(b)'s longer runs are read at t
+    missing = missing_lines(settings)
     if missing:
         raise ValueError(f"Fig. 2 is computed from Fig. 1's stored runs, and {len(missing)} of its lines are not "
                          f"stored (first: {missing[0]}): run reproduce/fig1_mslr.py with the same flags first")
-    results = simulate_panels(NAME, FIG1_PANELS, args)
+    results = simulate_panels(NAME, FIG1_PANELS, settings)
     table = std_table(results, t)
-    stem = args.figures / NAME
+    stem = settings.figures / NAME
     write_table(table.drop(columns="color"), stem.with_suffix(".csv"))
     setup_theme()
     fig, axes = plt.subplots(2, len(results), figsize=(FIGURE_WIDTH, 4.4), squeeze=False)
@@ -169,7 +170,7 @@ def build(args) -> None:
             bars_axes(axes[row, col], rows, column, "ci", f"{title}, T = {t:g}", label)
     bottom = figure_legend(fig, [], ERROR_BAR_NOTE)
     claims = c15a(table, panel_result(FIG1_PANELS, results, C15A_PANEL)[0])
-    checks = save_figure_with_claims(fig, stem, bottom, claims, evidence_note(args, FIG1_PANELS))
+    checks = save_figure_with_claims(fig, stem, bottom, claims, evidence_note(settings, FIG1_PANELS))
     print_table(table.drop(columns=["color"] + [c for c in table.columns if c.endswith("_se")]))
     print_checks(checks, stem)
 

@@ -31,6 +31,7 @@ from dts_reproduction.reproduce.claims.verdict import (
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import figure_main
 from dts_reproduction.reproduce.config.paper import HORIZON
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.plotting import FIGURE_WIDTH, figure_legend, setup_theme, shares_axes
 from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies.experiment import (
@@ -103,11 +104,11 @@ def c14(results) -> list[dict]:
     return rows
 
 
-def build(args) -> None:
-    """Simulate (or load) the lines, draw the shares, write the table and C14."""
-    results = simulate_panels(NAME, PANELS, args)
+def build(settings: Settings) -> None:
+    """Simulate (or load) the lines under ``settings``, draw the shares, write the table and C14."""
+    results = simulate_panels(NAME, PANELS, settings)
     table = shares_table(results)
-    stem = args.figures / NAME
+    stem = settings.figures / NAME
     write_table(table, stem.with_suffix(".csv"))
     setup_theme()
     fig, axes = plt.subplots(1, len(results), figsize=(FIGURE_WIDTH, 2.6), squeeze=False)
@@ -117,7 +118,7 @@ def build(args) -> None:
                     f"T = {curves[0].line.horizon:g})", SAMPLE_PATH_RUN)
         ax.set_xlabel("Copeland winner (original id), per algorithm", labelpad=2)
     bottom = figure_legend(fig, axes.flat, ncol=1)
-    checks = save_figure_with_claims(fig, stem, bottom, c14(results), evidence_note(args, PANELS))
+    checks = save_figure_with_claims(fig, stem, bottom, c14(results), evidence_note(settings, PANELS))
     paths = table[table["kind"] == "path"]
     for title, panel in paths.groupby("panel", sort=False):
         print(f"{title}: share of winner self-comparisons in run {SAMPLE_PATH_RUN}")

@@ -26,6 +26,7 @@ from dts_reproduction.reproduce.claims.verdict import (
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import figure_main
 from dts_reproduction.reproduce.config.paper import HORIZON
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.plotting import (
     FIGURE_WIDTH,
     INTERVAL_NOTE,
@@ -137,21 +138,22 @@ def crossover(grid: dict):
             f"D-TS+ {final(plus)})"), verdict
 
 
-def build(args) -> None:
-    """Simulate (or load) every (dataset, delay, algorithm) line, draw R(T) against d, check C16."""
-    results = simulate_panels(NAME, delay_panels(args.horizon), args)
+def build(settings: Settings) -> None:
+    """Simulate (or load) every (dataset, delay, algorithm) line under ``settings``, draw R(T) against d, check
+    C16."""
+    results = simulate_panels(NAME, delay_panels(settings.horizon), settings)
     table = delay_table(results)
-    stem = args.figures / NAME
+    stem = settings.figures / NAME
     write_table(table, stem.with_suffix(".csv"))
     setup_theme()
     fig, axes = plt.subplots(1, len(DATASETS), figsize=(FIGURE_WIDTH, 2.6), squeeze=False)
     for ax, (_dataset, title) in zip(axes.flat, DATASETS, strict=True):
         rows = table[table["panel"] == title]
         some = {res.label: res for key, curves in results if key.startswith(title) for res in curves}
-        parameter_axes(ax, rows, "delay", title, "feedback delay d (slots)", f"R(T), T = {args.horizon:g}", some)
+        parameter_axes(ax, rows, "delay", title, "feedback delay d (slots)", f"R(T), T = {settings.horizon:g}", some)
     bottom = figure_legend(fig, axes.flat, "points: mean R(T) over runs; error bars, most narrower than the markers:\n"
                            f"{INTERVAL_NOTE}")
-    checks = save_figure_with_claims(fig, stem, bottom, c16(results), evidence_note(args, PANELS))
+    checks = save_figure_with_claims(fig, stem, bottom, c16(results), evidence_note(settings, PANELS))
     print_table(table.pivot_table(index=["panel", "label"], columns="delay", values="mean", sort=False)
                 .reset_index())
     print_checks(checks, stem)

@@ -42,6 +42,7 @@ from dts_reproduction.reproduce.cli.arguments import (
     resolve,
 )
 from dts_reproduction.reproduce.config.paper import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.plotting import (
     FIGURE_WIDTH,
     PANEL_HEIGHT,
@@ -87,27 +88,29 @@ TITLE_CHARACTERS = 44  # a panel title wraps beyond this many characters (at FIG
 RANKING_MARGIN = 1.06  # panel (e)'s regret axis ends this far beyond the highest interval
 
 
-def simulate(args) -> tuple[dict, pd.DataFrame]:
-    """Compute the selected lines of the study plan (cheapest first, one at a time) unless --plot-only, then load
+def simulate(settings: Settings, budget: float, max_hours: float) -> tuple[dict, pd.DataFrame]:
+    """Compute the lines of the study plan under ``budget`` CPU hours (--budget) that ``settings`` selects and whose
+    estimate is at most ``max_hours`` (--max-hours), cheapest first, one at a time, unless --plot-only, then load
     every stored line, through ``experiment.simulate_lines``; returns {panel: [LineResult]} (the curves whose lines
     are all stored) and the lines table (``large_scale_plan.lines_table``).  ValueError if --plot-only finds no line
     stored (nothing to draw: ``experiment.require_stored``)."""
     costs = study_costs()
-    panels, plan = planned_panels(all_curves(args), costs, args.budget)
+    panels, plan = planned_panels(all_curves(settings), costs, budget)
     flat = list(plan)
     chosen = [line for line in flat if available(line) and plan[line]
-              and selected(line, args)
-              and within_budget(estimated_hours(line, costs), args.max_hours)]
+              and selected(line, settings)
+              and within_budget(estimated_hours(line, costs), max_hours)]
     chosen.sort(key=lambda line: (math.isnan(estimated_hours(line, costs)), estimated_hours(line, costs)))
     stored = {**dict.fromkeys(flat),  # an unavailable line: None, never computed or loaded
-              **simulate_lines(NAME, {line: args.out for line in flat if available(line)}, args, computed=chosen)}
-    if args.plot_only:  # otherwise the selected lines were computed: a study selecting none still draws its table
-        require_stored(NAME, stored, [args.out])
+              **simulate_lines(NAME, {line: settings.out for line in flat if available(line)}, settings,
+                               computed=chosen)}
+    if settings.plot_only:  # otherwise the selected lines were computed: a study selecting none still draws its table
+        require_stored(NAME, stored, [settings.out])
     drawn, _missing = panel_results(list(panels), list(panels.values()), stored)
     table = lines_table(flat, plan, stored, costs)
     over = table[table["status"] == OVER_BUDGET]
     if len(over):
-        print(f"note: {len(over)} lines do not fit the study's {args.budget:g} CPU hours (--budget); by the estimate "
+        print(f"note: {len(over)} lines do not fit the study's {budget:g} CPU hours (--budget); by the estimate "
               f"they would need {over['estimated_cpu_hours'].sum():.0f} CPU hours more (large_scale_lines.csv)",
               file=sys.stderr)
     absent = table[~table["status"].isin(["stored", OVER_BUDGET])]
@@ -202,18 +205,19 @@ def main(argv=None):
                             help=f"CPU hours of the whole study (default {LARGE_SCALE_CPU_HOURS:g}: 12 h on 2 cores): "
                                  "claim lines first, then cheapest first; the lines beyond it are listed as "
                                  f"'{OVER_BUDGET}' with their estimate and never computed; 'inf' plans every line")
-        args = parser.parse_args(argv)
-        args.max_hours = hours_flag(args.max_hours, "--max-hours")
-        args.budget = hours_flag(args.budget, "--budget")
-        args = resolve(args)
-        check_selection(args, [line for curves in all_curves(args).values() for curve in curves for line in curve])
-        results, lines = simulate(args)
-        stem = args.figures / NAME
+        namespace = parser.parse_args(argv)
+        max_hours = hours_flag(namespace.max_hours, "--max-hours")
+        budget = hours_flag(namespace.budget, "--budget")
+        settings = resolve(namespace)
+        check_selection(settings, [line for curves in all_curves(settings).values() for curve in curves
+                                   for line in curve])
+        results, lines = simulate(settings, budget, max_hours)
+        stem = settings.figures / NAME
         write_table(lines, stem.with_name(f"{NAME}_lines.csv"))
         plot(results, stem)
         table = final_rows(results)
         write_table(table, stem.with_name(f"{NAME}_final.csv"))
-        note = QUICK_PREFIX if args.quick else (REDUCED_PREFIX if args.runs or args.horizon_given else None)
+        note = QUICK_PREFIX if settings.quick else (REDUCED_PREFIX if settings.runs or settings.horizon_given else None)
         checks = write_claims(claims(results), stem.with_name(f"{NAME}_claims.csv"), note)
         print_table(lines[["dataset", "tag", "horizon", "runs", "status", "estimated_cpu_hours", "seconds_per_run"]])
         print_table(checks.drop(columns="statement"))

@@ -126,7 +126,7 @@ def main(argv=None):
                         help="print the datasets (K, Condorcet winner or not) and the algorithms with their "
                              "parameters, defaults and presets, then stop")
     parser.add_argument("--dataset", help="dataset name or matrix file path (required unless --list)")
-    parser.add_argument("--algorithms", nargs="+",
+    parser.add_argument("--algorithms", nargs="+", dest="algorithm_entries",  # the curves, not a line selection
                         help="algorithm registry names, or NAME:PRESET for a named parameter set (e.g. "
                              "merge_dts:best); required unless --list")
     parser.add_argument("--param", action="append", help="ALG.NAME=VALUE parameter override (repeatable)")
@@ -138,41 +138,40 @@ def main(argv=None):
     def run():
         """Check every argument, simulate the lines, draw them and print the final-regret table (with --list:
         print what can be run instead)."""
-        args = parser.parse_args(argv)
-        if args.list:
+        namespace = parser.parse_args(argv)
+        if namespace.list:
             print(listing())
             return
-        for flag, value in (("--dataset", args.dataset), ("--algorithms", args.algorithms)):
+        for flag, value in (("--dataset", namespace.dataset), ("--algorithms", namespace.algorithm_entries)):
             if value is None:
                 parser.error(f"the following argument is required: {flag} (or --list)")
-        args = resolve(args)
-        check_name(args.name)
-        if args.name in FIGURE_NAMES:
-            raise ValueError(f"--name {args.name} is the name of reproduce/{args.name}.py's figure, whose files "
+        settings = resolve(namespace)
+        name = check_name(namespace.name)
+        if name in FIGURE_NAMES:
+            raise ValueError(f"--name {name} is the name of reproduce/{name}.py's figure, whose files "
                              f"(and REPORT.md's numbers) it would overwrite: choose another")
-        args.delay = integer(args.delay, "--delay")
-        check_delay(args.delay, args.horizon, ("--delay", "--horizon"))
-        params = parse_params(args.param, args.algorithms)
-        stem = args.figures / args.name
+        delay = integer(namespace.delay, "--delay")
+        check_delay(delay, settings.horizon, ("--delay", "--horizon"))
+        params = parse_params(namespace.param, namespace.algorithm_entries)
+        stem = settings.figures / name
         check_output_files([*(stem.with_suffix(suffix) for suffix in (".png", ".pdf", ".csv")),
-                            *(args.figures / f"{args.name}{end}.csv" for end in ("_final", "_lines"))], "figure file")
-        dataset = load_dataset(args.dataset)
+                            *(settings.figures / f"{name}{end}.csv" for end in ("_final", "_lines"))], "figure file")
+        dataset = load_dataset(namespace.dataset)
         title = dataset.name
-        panel = Panel(dataset=args.dataset, title=title, delay=args.delay,
-                      algorithms=tuple(algorithm_curve(entry, params[entry], not args.no_shuffle)
-                                       for entry in args.algorithms))
-        with atomic_group(args.figures):  # the figure and its tables appear together, or none of them (a full disk)
-            panels = simulate_panels(args.name, [panel], args)
+        panel = Panel(dataset=namespace.dataset, title=title, delay=delay,
+                      algorithms=tuple(algorithm_curve(entry, params[entry], not namespace.no_shuffle)
+                                       for entry in namespace.algorithm_entries))
+        with atomic_group(settings.figures):  # the figure and its tables appear together, or none of them (a full disk)
+            panels = simulate_panels(name, [panel], settings)
             table = final_table(panels)
-            plot_regret_panels(panels, args.figures / args.name, ncols=1)
-            write_table(table, args.figures / f"{args.name}_final.csv")
+            plot_regret_panels(panels, settings.figures / name, ncols=1)
+            write_table(table, settings.figures / f"{name}_final.csv")
         print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
-        folders = dict.fromkeys(curves_and_stores([panel], args)[1].values())  # --fast: the defaults' folder too
-        verb = "read" if args.plot_only or args.stored_only else "wrote"
+        folders = dict.fromkeys(curves_and_stores([panel], settings)[1].values())  # --fast: the defaults' folder too
+        verb = "read" if settings.plot_only or settings.stored_only else "wrote"
         print(f"{verb} results under "
-              f"{' and '.join(str(folder / dataset_key(dataset, args.seed)) for folder in folders)}")
-        print(f"wrote figures {args.figures / args.name}.png, .pdf, .csv and {args.name}_final.csv, "
-              f"{args.name}_lines.csv")
+              f"{' and '.join(str(folder / dataset_key(dataset, settings.seed)) for folder in folders)}")
+        print(f"wrote figures {settings.figures / name}.png, .pdf, .csv and {name}_final.csv, {name}_lines.csv")
 
     main_guard(run)
 

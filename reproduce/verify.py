@@ -26,10 +26,10 @@ def main(argv=None) -> None:
     def run():
         """Check the arguments and verify the chunks; the exit status says whether all matched."""
         args = parser.parse_args(argv)
-        args.runs_per_chunk = integer(args.runs_per_chunk, "--runs-per-chunk")
-        if args.max_horizon is not None:
-            args.max_horizon = integer(args.max_horizon, "--max-horizon")
-        sys.exit(verify(args))
+        runs_per_chunk = integer(args.runs_per_chunk, "--runs-per-chunk")
+        max_horizon = None if args.max_horizon is None else integer(args.max_horizon, "--max-horizon")
+        sys.exit(verify(args.folders, runs_per_chunk=runs_per_chunk, algorithms=args.algorithms,
+                        max_horizon=max_horizon))
 
     main_guard(run)
 

@@ -12,7 +12,6 @@ on stderr, and so is every chunk without a recorded digest (not a failure: its c
 edit).  Its command line is ``reproduce/verify.py``.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -138,25 +137,27 @@ def verify_chunk(path: Path, runs_per_chunk: int, checked=None) -> list[str]:
     return problems
 
 
-def selected(path: Path, args: argparse.Namespace) -> bool:
-    """Whether the chunk at ``path`` passes the filters of ``args`` (``--algorithms``, ``--max-horizon``), judged from
-    its metadata record alone; a chunk whose record cannot be read is selected (it is reported damaged)."""
+def selected(path: Path, algorithms, max_horizon: int | None) -> bool:
+    """Whether the chunk at ``path`` is of one of ``algorithms`` (None: any) with a horizon of at most
+    ``max_horizon`` (None: any), judged from its metadata record alone; a chunk whose record cannot be read is
+    selected (it is reported damaged)."""
     try:
         config = read_chunk_meta(path)["config"]
-        return ((not args.algorithms or config["algorithm"] in args.algorithms)
-                and (args.max_horizon is None or config["horizon"] <= args.max_horizon))
+        return ((not algorithms or config["algorithm"] in algorithms)
+                and (max_horizon is None or config["horizon"] <= max_horizon))
     except (ChunkError, KeyError, TypeError):
         return True
 
 
-def verify(args: argparse.Namespace) -> int:
-    """Check the chunks selected by ``args``; print one line per chunk on stdout and one per problem (and per chunk
-    without a digest) on stderr; return the exit status (1 if any chunk is damaged or differs).  ValueError, before
-    any chunk is checked, for --runs-per-chunk below 1, an unknown algorithm name (or a folder given as one), no
-    folder, or filters that select no chunk."""
-    if args.runs_per_chunk < 1:
-        raise ValueError(f"--runs-per-chunk must be >= 1, got {args.runs_per_chunk}")
-    for name in args.algorithms or ():
+def verify(folders, *, runs_per_chunk: int = 1, algorithms=None, max_horizon: int | None = None) -> int:
+    """Check the chunks under ``folders`` (searched recursively) that ``selected`` keeps (``algorithms``,
+    ``max_horizon``: --algorithms, --max-horizon), re-simulating the first ``runs_per_chunk`` runs of each; print one
+    line per chunk on stdout and one per problem (and per chunk without a digest) on stderr; return the exit status
+    (1 if any chunk is damaged or differs).  ValueError, before any chunk is checked, for ``runs_per_chunk`` below
+    1, an unknown algorithm name (or a folder given as one), no folder, or filters that select no chunk."""
+    if runs_per_chunk < 1:
+        raise ValueError(f"--runs-per-chunk must be >= 1, got {runs_per_chunk}")
+    for name in algorithms or ():
         try:
             get_algorithm(name)
         except ValueError:
@@ -164,13 +165,13 @@ def verify(args: argparse.Namespace) -> int:
                 raise ValueError(f"--algorithms: {name!r} is a folder, not an algorithm (give the results folders "
                                  f"before --algorithms)") from None
             raise
-    if not args.folders:
+    if not folders:
         raise ValueError("no results folder given")
-    paths = [path for path in chunk_files(args.folders) if selected(path, args)]
+    paths = [path for path in chunk_files(folders) if selected(path, algorithms, max_horizon)]
     if not paths:
-        filters = [f"--algorithms {' '.join(args.algorithms)}"] if args.algorithms else []
-        filters += [f"--max-horizon {args.max_horizon}"] if args.max_horizon is not None else []
-        raise ValueError(f"no chunk under {', '.join(map(str, args.folders))} is selected by {', '.join(filters)}")
+        filters = [f"--algorithms {' '.join(algorithms)}"] if algorithms else []
+        filters += [f"--max-horizon {max_horizon}"] if max_horizon is not None else []
+        raise ValueError(f"no chunk under {', '.join(map(str, folders))} is selected by {', '.join(filters)}")
     checked, damaged, problems, undigested = 0, 0, [], []
     for path in paths:
         try:
@@ -180,7 +181,7 @@ def verify(args: argparse.Namespace) -> int:
             problems.append(str(error))
             print(f"BAD  {path}", flush=True)
             continue
-        diffs = verify_chunk(path, args.runs_per_chunk, found)
+        diffs = verify_chunk(path, runs_per_chunk, found)
         checked += 1
         if recorded_digest(path, found[0]["meta"]) is None:
             undigested.append(f"{path}: no digest (written before chunks recorded one: a hand edit consistent with "

@@ -3,7 +3,8 @@ it imports the harness, ``reproduce.harness``, never the reverse).
 
 ``--runs --horizon --n-jobs --seed --quick --fast --force --out --figures --backend --scheduler
 --local-cluster --no-progress --plot-only``, each offered only by the scripts it applies to
-(``build_parser``).  Every value is checked before any work starts, in quick mode too:
+(``build_parser``); ``resolve`` turns them into the run's ``reproduce.harness.settings.Settings``, what the library
+reads (a script's own flags stay its own).  Every value is checked before any work starts, in quick mode too:
 integers may be written 1e6-style (``integer``), the results and figures folders must be writable
 (``reproduce.harness.limits.check_output_folder``: a file in the way or no permission is refused, nothing
 is written), and a dask scheduler must answer within ``reproduce.harness.backends.SCHEDULER_TIMEOUT_S``.
@@ -20,11 +21,12 @@ from pathlib import Path
 
 from dts_reproduction.algorithms.base import INT64_MAX
 from dts_reproduction.reproduce.config.paper import ROOT_SEED, RUNS_K_GT_100, RUNS_K_LE_100, RUNS_K_LT_10
-from dts_reproduction.reproduce.config.scale import QUICK_HORIZON, QUICK_RUNS, power_of_ten, script_horizon
+from dts_reproduction.reproduce.config.scale import QUICK_HORIZON, QUICK_RUNS, power_of_ten
 from dts_reproduction.reproduce.harness.backends import BACKENDS, SCHEDULER_TIMEOUT_S
 from dts_reproduction.reproduce.harness.interrupt import RUN, Interrupted, catch_signals, ignore_signals_while_exiting
 from dts_reproduction.reproduce.harness.limits import MAX_CPU_HOURS, MAX_JOBS, MAX_RUNS, check_output_folder
 from dts_reproduction.reproduce.harness.paths import CUSTOM, FAST, FIGURES, QUICK, RESULTS
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.harness.store import NotStored
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -97,11 +99,11 @@ def add_line_selection(parser: argparse.ArgumentParser) -> None:
                              "are loaded if stored)")
 
 
-def check_selection(args, lines) -> None:
-    """--algorithms and --datasets must name algorithms and matrices of ``lines`` (the study's); ValueError naming
-    the first that does not, and what the study has."""
-    for flag, chosen, known in (("--algorithms", args.algorithms, {line.algorithm for line in lines}),
-                                ("--datasets", args.datasets, {line.dataset for line in lines})):
+def check_selection(settings: Settings, lines) -> None:
+    """The line selection of ``settings`` (--algorithms and --datasets) must name algorithms and matrices of
+    ``lines`` (the study's); ValueError naming the first that does not, and what the study has."""
+    for flag, chosen, known in (("--algorithms", settings.algorithms, {line.algorithm for line in lines}),
+                                ("--datasets", settings.datasets, {line.dataset for line in lines})):
         unknown = [name for name in chosen or () if name not in known]
         if unknown:
             raise ValueError(f"{flag}: {unknown[0]!r} has no line in the study (it has: {', '.join(sorted(known))})")
@@ -118,11 +120,12 @@ READ_ONLY_DEFAULTS = {"n_jobs": "1", "force": False, "backend": None, "scheduler
 def build_parser(description: str, default_horizon: int, fast: bool = True, computes: bool = True,
                  runs_help: str | None = None, horizon_help: str | None = None) -> argparse.ArgumentParser:
     """The common parser; ``default_horizon`` is the figure's paper horizon.  Each script offers only the flags
-    that apply to it: ``fast`` offers ``--fast`` (a script whose computation has no fast path leaves it out);
-    ``computes=False`` leaves out ``COMPUTE_FLAGS`` (a script that only reads stored runs; the namespace then
-    holds ``READ_ONLY_DEFAULTS``); ``runs_help`` and ``horizon_help`` replace the default help of ``--runs``
-    (the paper's rule by K) and ``--horizon`` (``default_horizon``, the paper's).  Numbers are read as text
-    and checked by ``resolve``, so every error reads ``error: --option ...``."""
+    that apply to it: ``fast`` offers ``--fast`` (a script whose computation has no fast path leaves it out; the
+    namespace then holds fast=False); ``computes=False`` leaves out ``COMPUTE_FLAGS`` (a script that only reads
+    stored runs; the namespace then holds ``READ_ONLY_DEFAULTS``); ``runs_help`` and ``horizon_help`` replace the
+    default help of ``--runs`` (the paper's rule by K) and ``--horizon`` (``default_horizon``, the paper's).  The
+    line selection is ``add_line_selection``'s (without it: none).  Numbers are read as text and checked by
+    ``resolve``, so every error reads ``error: --option ...``."""
     parser = OneLineParser(description=description)
     parser.add_argument("--runs", default=None, help=runs_help or (
         f"independent runs per curve (default: the paper's rule by K: {RUNS_K_LT_10} for K < 10, {RUNS_K_LE_100} "
@@ -167,59 +170,60 @@ def build_parser(description: str, default_horizon: int, fast: bool = True, comp
                                  "command that recomputes it (make all-figures)")
     else:
         parser.set_defaults(**READ_ONLY_DEFAULTS)
-    parser.set_defaults(default_horizon=default_horizon)
+    if not fast:
+        parser.set_defaults(fast=False)
+    parser.set_defaults(default_horizon=default_horizon, algorithms=None, datasets=None)
     return parser
 
 
-def _resolve_backend(args: argparse.Namespace) -> None:
-    """Check --backend, --scheduler and --local-cluster together and set ``args.backend`` to the one to use
-    ("dask" with a scheduler or a local cluster, else the one given, loky by default); ValueError names the
-    conflicting flags."""
-    if args.local_cluster is not None:
-        args.local_cluster = integer(args.local_cluster, "--local-cluster", 1, MAX_JOBS)
-        if args.scheduler:
+def _resolve_backend(namespace: argparse.Namespace) -> tuple[str, int | None]:
+    """Check --backend, --scheduler and --local-cluster together; the backend to use ("dask" with a scheduler or a
+    local cluster, else the one given, loky by default) and the local cluster's workers (None without one).
+    ValueError names the conflicting flags."""
+    local_cluster = namespace.local_cluster
+    if local_cluster is not None:
+        local_cluster = integer(local_cluster, "--local-cluster", 1, MAX_JOBS)
+        if namespace.scheduler:
             raise ValueError("give either --scheduler ADDRESS or --local-cluster N, not both")
-    if args.scheduler is not None and not args.scheduler.strip():
+    if namespace.scheduler is not None and not namespace.scheduler.strip():
         raise ValueError("--scheduler must be an address such as tcp://host:8786, got ''")
-    distributed = args.scheduler is not None or args.local_cluster is not None
-    if distributed and args.backend not in (None, "dask"):
-        flag = "--scheduler" if args.scheduler is not None else "--local-cluster"
-        raise ValueError(f"{flag} runs on dask, but --backend {args.backend} was given")
-    if args.backend == "dask" and not distributed:
+    distributed = namespace.scheduler is not None or local_cluster is not None
+    if distributed and namespace.backend not in (None, "dask"):
+        flag = "--scheduler" if namespace.scheduler is not None else "--local-cluster"
+        raise ValueError(f"{flag} runs on dask, but --backend {namespace.backend} was given")
+    if namespace.backend == "dask" and not distributed:
         raise ValueError("--backend dask needs --scheduler ADDRESS or --local-cluster N")
-    args.backend = "dask" if distributed else (args.backend or "loky")
+    return "dask" if distributed else (namespace.backend or "loky"), local_cluster
 
 
-def resolve(args: argparse.Namespace) -> argparse.Namespace:
-    """Fill defaults that depend on other flags (quick mode, folders) and check every value, in quick
-    mode too; ValueError on the first bad one (--force with --plot-only or --stored-only, which contradict it,
-    too).  The results folder (unless --plot-only or --stored-only) and the figures folder must be writable or
-    creatable; nothing is created here."""
-    args.horizon_given = args.horizon is not None  # then it replaces every panel's own (scale.panel_horizon)
-    given = integer(args.horizon, "--horizon") if args.horizon_given else None
-    args.horizon = script_horizon(given, args.quick, args.default_horizon)
-    if args.runs is not None:
-        args.runs = integer(args.runs, "--runs", 1, MAX_RUNS)
-    if args.quick and args.runs is None:
-        args.runs = QUICK_RUNS
-    args.seed = integer(args.seed, "--seed", 0)
-    args.max_cpu_hours = hours_flag(args.max_cpu_hours, "--max-cpu-hours")
-    args.n_jobs = integer(args.n_jobs, "--n-jobs", -INT64_MAX, MAX_JOBS)
-    if args.n_jobs == 0:
+def resolve(namespace: argparse.Namespace) -> Settings:
+    """The ``Settings`` of the parsed flags ``namespace`` (``build_parser``'s, with ``add_line_selection``'s if
+    offered), built by ``Settings.library`` (defaults that depend on other flags: quick mode, folders) after every
+    value is checked, in quick mode too; ValueError on the first bad one (--force with --plot-only or
+    --stored-only, which contradict it, too).  The results folder (unless --plot-only or --stored-only) and the
+    figures folder must be writable or creatable; nothing is created here.  A script's own flags stay in
+    ``namespace``."""
+    horizon = None if namespace.horizon is None else integer(namespace.horizon, "--horizon")
+    runs = None if namespace.runs is None else integer(namespace.runs, "--runs", 1, MAX_RUNS)
+    seed = integer(namespace.seed, "--seed", 0)
+    max_cpu_hours = hours_flag(namespace.max_cpu_hours, "--max-cpu-hours")
+    n_jobs = integer(namespace.n_jobs, "--n-jobs", -INT64_MAX, MAX_JOBS)
+    if n_jobs == 0:
         raise ValueError("--n-jobs must be a positive number of workers or negative (-1: all cores), got 0")
-    _resolve_backend(args)
-    sub = Path(QUICK if args.quick else "", FAST if getattr(args, "fast", False) else "")
-    # The defaults' folder: with --fast, lines the option does not change are stored there (experiment.py).
-    args.default_out = (args.out or RESULTS) / (QUICK if args.quick else "")
-    args.out = (args.out or RESULTS) / sub
-    args.figures = (args.figures or FIGURES) / sub
-    if args.force and (args.plot_only or args.stored_only):
-        raise ValueError(f"--force recomputes every run, {'--plot-only' if args.plot_only else '--stored-only'} "
+    backend, local_cluster = _resolve_backend(namespace)
+    if namespace.force and (namespace.plot_only or namespace.stored_only):
+        raise ValueError(f"--force recomputes every run, {'--plot-only' if namespace.plot_only else '--stored-only'} "
                          f"computes none: give one of them")
-    if not (args.plot_only or args.stored_only):  # both only read the results folder: it may be read-only
-        check_output_folder(args.out, "results folder")
-    check_output_folder(args.figures, "figures folder")
-    return args
+    settings = Settings.library(
+        default_horizon=namespace.default_horizon, horizon=horizon, runs=runs, quick=namespace.quick,
+        fast=namespace.fast, seed=seed, out=namespace.out, figures=namespace.figures, n_jobs=n_jobs, backend=backend,
+        scheduler=namespace.scheduler, local_cluster=local_cluster, progress=not namespace.no_progress,
+        force=namespace.force, stored_only=namespace.stored_only, plot_only=namespace.plot_only,
+        max_cpu_hours=max_cpu_hours, algorithms=namespace.algorithms, datasets=namespace.datasets)
+    if not (settings.plot_only or settings.stored_only):  # both only read the results folder: it may be read-only
+        check_output_folder(settings.out, "results folder")
+    check_output_folder(settings.figures, "figures folder")
+    return settings
 
 
 def recompute_command() -> str:

@@ -25,17 +25,17 @@ QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeli
 def figure_main(description: str, default_horizon: int, build, argv=None, more_flags=None, **flags) -> None:
     """Entry point of a figure script that is not a plain regret figure: parse the common CLI (``flags``:
     the options of ``build_parser`` that choose the flags the script offers; ``more_flags(parser)``, if given, adds
-    the script's own), then call ``build(args)``; bad input (ValueError) becomes one ``error:`` line and exit
-    status 2."""
+    flags that ``resolve`` reads, such as ``add_line_selection``), then call ``build(settings)`` with the run's
+    ``Settings``; bad input (ValueError) becomes one ``error:`` line and exit status 2."""
 
     def main():
         """Parse and check the command line, then build the figure."""
         parser = build_parser(description, default_horizon, **flags)
         if more_flags is not None:
             more_flags(parser)
-        args = resolve(parser.parse_args(argv))
-        build(args)
-        if args.quick:
+        settings = resolve(parser.parse_args(argv))
+        build(settings)
+        if settings.quick:
             print(QUICK_NOTICE)
 
     main_guard(main)
@@ -50,16 +50,16 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
 
     def main():
         """Parse and check the command line, then simulate, draw, tabulate and check the claims."""
-        args = resolve(build_parser(description, default_horizon,
-                                    horizon_help=panel_horizons_help(panels, default_horizon)).parse_args(argv))
-        stem = args.figures / name
+        settings = resolve(build_parser(description, default_horizon,
+                                        horizon_help=panel_horizons_help(panels, default_horizon)).parse_args(argv))
+        stem = settings.figures / name
         check_output_files([*(stem.with_suffix(suffix) for suffix in (".png", ".pdf", ".csv")),
-                            *(args.figures / f"{name}{end}.csv" for end in ("_final", "_lines", "_claims"))],
+                            *(settings.figures / f"{name}{end}.csv" for end in ("_final", "_lines", "_claims"))],
                            "figure file")
-        store = not (args.plot_only or args.stored_only)  # nothing written but the figure and its tables
-        with atomic_group(args.figures):  # the figure and its tables appear together, or none of them (a full disk)
-            results = simulate_panels(name, panels, args)
-            bounds = [lower_bound(panel.dataset, args.out, store=store) if panel.metric == "regret" else None
+        store = not (settings.plot_only or settings.stored_only)  # nothing written but the figure and its tables
+        with atomic_group(settings.figures):  # the figure and its tables appear together, or none of them (a full disk)
+            results = simulate_panels(name, panels, settings)
+            bounds = [lower_bound(panel.dataset, settings.out, store=store) if panel.metric == "regret" else None
                       for panel in panels]
             table = with_lower_bounds(final_table([(title, res) for (title, res), panel
                                                    in zip(results, panels, strict=True) if panel.metric == "regret"]),
@@ -69,12 +69,12 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
                                references=[(b[0], LOWER_BOUND_LABEL) if b else None for b in bounds])
             write_table(table, stem.with_name(f"{name}_final.csv"))
             checks = None if claims is None else write_claims(claims(results), stem.with_name(f"{name}_claims.csv"),
-                                                              evidence_note(args, panels))
+                                                              evidence_note(settings, panels))
         print_table(table[["panel", "label", "runs", "mean_final_regret", "sem_final_regret", "slope_last_decade",
                            "lower_bound_slope"]])
         if checks is not None:
             print_table(checks.drop(columns="statement"))
-        if args.quick:
+        if settings.quick:
             print(QUICK_NOTICE)
         print(f"wrote {stem}.png, .pdf, .csv")
 

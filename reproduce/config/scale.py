@@ -14,16 +14,18 @@ def script_horizon(given: int | None, quick: bool, default: int) -> int:
     return QUICK_HORIZON if quick else default
 
 
-def horizon_overridden(args) -> bool:
-    """Whether ``args.horizon`` (``script_horizon``) replaces every panel's own horizon: --horizon was given
-    (``args.horizon_given``, even equal to the default) or --quick (``args.quick``)."""
-    return args.quick or args.horizon_given
+def horizon_overridden(settings) -> bool:
+    """Whether ``settings.horizon`` (``script_horizon``) replaces every panel's own horizon: a horizon was given
+    (``settings.horizon_given``, even equal to the default) or the run is quick (``settings.quick``).
+    ``settings``: a ``reproduce.harness.settings.Settings`` (not annotated: config imports nothing above it)."""
+    return settings.quick or settings.horizon_given
 
 
-def panel_horizon(args, own: int | None) -> int:
-    """The horizon of a panel whose paper horizon is ``own`` (None: the script's default): ``args.horizon``
-    if ``horizon_overridden`` or ``own`` is None, else ``own``."""
-    return args.horizon if horizon_overridden(args) or own is None else own
+def panel_horizon(settings, own: int | None) -> int:
+    """The horizon of a panel whose paper horizon is ``own`` (None: the study's default) under ``settings`` (a
+    ``reproduce.harness.settings.Settings``): ``settings.horizon`` if ``horizon_overridden`` or ``own`` is None,
+    else ``own``."""
+    return settings.horizon if horizon_overridden(settings) or own is None else own
 
 
 def power_of_ten(value: int) -> str:

@@ -4,6 +4,7 @@ checked per-run results, independent of any command line (docs/harness.md, "Modu
 ``runner`` (lines -> chunks -> results), ``store`` (the chunk files), ``seeds`` (the random streams),
 ``locks`` (several runs on one results folder), ``atomic`` (every file write), ``paths`` (where inputs and
 outputs live), ``limits`` (the bounds and folder checks the harness applies to its inputs), ``backends``
-(the joblib backends and a dask cluster for a block of work) and ``interrupt`` (stopping on a signal).
+(the joblib backends and a dask cluster for a block of work), ``settings`` (``Settings``, the declared settings
+of a run of a study) and ``interrupt`` (stopping on a signal).
 The command line (``reproduce.cli.arguments``) imports this package, never the reverse.
 """

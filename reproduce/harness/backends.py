@@ -8,6 +8,7 @@ import warnings
 from contextlib import contextmanager
 
 from dts_reproduction.reproduce.harness.interrupt import SIGNALS
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.harness.workers import helpers_started, start_resource_trackers
 
 BACKENDS = ("loky", "dask", "threading", "sequential")  # joblib backends that run our chunks correctly
@@ -15,15 +16,12 @@ SCHEDULER_TIMEOUT_S = 10  # an unreachable scheduler fails after this many secon
 
 
 @contextmanager
-def backend_context(options):
-    """For ``options.backend`` "dask": connect to the dask scheduler at ``options.scheduler`` or start a
-    loopback LocalCluster of ``options.local_cluster`` worker processes for the duration of the block; a
-    no-op for the local backends.  ``options`` is any object with these attributes (``local_cluster`` may be
-    absent), such as the namespace ``reproduce.cli.arguments.resolve`` returns.  An unreachable scheduler, or one
-    without any worker, is a ValueError after ``SCHEDULER_TIMEOUT_S`` seconds; "dask" without either is a
-    ValueError."""
-    backend, scheduler = options.backend, options.scheduler
-    local_cluster = getattr(options, "local_cluster", None)
+def backend_context(settings: Settings):
+    """For ``settings.backend`` "dask": connect to the dask scheduler at ``settings.scheduler`` or start a
+    loopback LocalCluster of ``settings.local_cluster`` worker processes for the duration of the block; a
+    no-op for the local backends.  An unreachable scheduler, or one without any worker, is a ValueError after
+    ``SCHEDULER_TIMEOUT_S`` seconds; "dask" without either is a ValueError."""
+    backend, scheduler, local_cluster = settings.backend, settings.scheduler, settings.local_cluster
     if backend != "dask":
         yield
         return

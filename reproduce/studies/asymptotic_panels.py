@@ -10,6 +10,7 @@ from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.config.paper import LARGE_SCALE_RUNS
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies.experiment import Curve, Panel, selected
 
 NONCONDORCET_HORIZON = 10**7  # without a Condorcet winner a run costs T slots: 1e7 fits the budget (docs/asymptotic.md)
@@ -40,13 +41,14 @@ PANELS = tuple(
         + [(d, t, ALGORITHMS, NONCONDORCET_HORIZON, NONCONDORCET_RUNS) for d, t in NONCONDORCET]))
 
 
-def cheapest_first(args):
-    """The ``order`` of ``experiment.simulate_panels``: the lines --algorithms and --datasets select (every line
-    without them), the cheapest whole line first by the harness's cost model (``estimated_run_seconds`` times the
-    runs; a line without an estimate last), so that the lines that finish soonest are on disk first."""
+def cheapest_first(settings: Settings):
+    """The ``order`` of ``experiment.simulate_panels``: the lines the line selection of ``settings`` (--algorithms
+    and --datasets) selects (every line without one), the cheapest whole line first by the harness's cost model
+    (``estimated_run_seconds`` times the runs; a line without an estimate last), so that the lines that finish
+    soonest are on disk first."""
     def line_seconds(line) -> float:
         """Estimated CPU seconds of every run of ``line`` (inf without an estimate)."""
         seconds = estimated_run_seconds(line, load_dataset(line.dataset)) * line.runs
         return seconds if math.isfinite(seconds) else math.inf
 
-    return lambda lines: sorted((line for line in lines if selected(line, args)), key=line_seconds)
+    return lambda lines: sorted((line for line in lines if selected(line, settings)), key=line_seconds)

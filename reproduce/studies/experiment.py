@@ -3,13 +3,13 @@ tables of lines and claims.
 
 A figure script declares its panels and its claim checks; its command line (parsing, ``regret_figure``,
 ``figure_main``) is ``reproduce.cli.figure``'s, which this module never imports.  ``simulate`` (cached,
-resumable) and ``plot`` (cheap, re-runnable with ``--plot-only``) are separate steps.  ``args`` below is any
-namespace with the attributes ``reproduce.cli.arguments.resolve`` sets.
+resumable) and ``plot`` (cheap, re-runnable with ``--plot-only``) are separate steps.  ``settings`` below is the
+run's ``reproduce.harness.settings.Settings`` (the command line's: ``reproduce.cli.arguments.resolve``; a
+library user's: ``Settings.library``); a flag named below is the field it sets.
 """
 
-import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -28,6 +28,7 @@ from dts_reproduction.reproduce.config.scale import panel_horizon
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.backends import backend_context
 from dts_reproduction.reproduce.harness.runner import Line, LineResult, line_key, load_line, run_lines, validate_line
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.plotting import save_figure
 from dts_reproduction.reproduce.output.tables import NOT_STORED, print_table, write_table
 
@@ -98,15 +99,15 @@ def ete_horizons(horizon: int) -> list[int]:
     return sorted({h for h in grid if h < horizon} | {horizon})
 
 
-def panel_curves(panel: Panel, args) -> list[list[Line]]:
-    """The lines of each curve of a panel under the command-line options (the panel's run count,
-    ``Panel.own_runs``, unless --runs; with --fast, each algorithm's ``AlgorithmSpec.fast`` parameters unless the curve
-    sets them).  A curve is one line, or one line per grid horizon for BTM and SAVAGE."""
-    runs = args.runs or panel.own_runs()
-    horizon = panel_horizon(args, panel.horizon)
+def panel_curves(panel: Panel, settings: Settings) -> list[list[Line]]:
+    """The lines of each curve of a panel under ``settings`` (the panel's run count, ``Panel.own_runs``, unless
+    --runs; with --fast, each algorithm's ``AlgorithmSpec.fast`` parameters unless the curve sets them).  A curve is
+    one line, or one line per grid horizon for BTM and SAVAGE."""
+    runs = settings.runs or panel.own_runs()
+    horizon = panel_horizon(settings, panel.horizon)
     curves = []
     for curve in panel.curves():
-        fast = get_algorithm(curve.algorithm).fast if getattr(args, "fast", False) else {}
+        fast = get_algorithm(curve.algorithm).fast if settings.fast else {}
         params = tuple(sorted({**fast, **dict(curve.params)}.items()))
         horizons = ete_horizons(horizon) if get_algorithm(curve.algorithm).needs_horizon else [horizon]
         curves.append([Line(dataset=panel.dataset, algorithm=curve.algorithm, horizon=h, runs=runs, params=params,
@@ -130,32 +131,32 @@ def combine_ete(results: list[LineResult]) -> LineResult:
     )
 
 
-def curves_and_stores(panels, args) -> tuple[list, dict]:
+def curves_and_stores(panels, settings: Settings) -> tuple[list, dict]:
     """Every panel's curves (``panel_curves``) and the results folder of each of their lines, ``{line:
-    folder}`` in the order the lines first appear: ``args.out``, except that with --fast a line that --fast
+    folder}`` in the order the lines first appear: ``settings.out``, except that with --fast a line that --fast
     leaves unchanged (an algorithm without fast path, or a curve that sets its fast parameters itself) is
-    the default line, read from and stored in the defaults' folder ``args.default_out`` -- the same runs,
+    the default line, read from and stored in the defaults' folder ``settings.default_out`` -- the same runs,
     never computed twice."""
-    curves = [panel_curves(panel, args) for panel in panels]
+    curves = [panel_curves(panel, settings) for panel in panels]
     flat = [line for panel in curves for curve in panel for line in curve]
-    if not getattr(args, "fast", False):
-        return curves, dict.fromkeys(flat, args.out)
-    plain = argparse.Namespace(**{**vars(args), "fast": False})
+    if not settings.fast:
+        return curves, dict.fromkeys(flat, settings.out)
+    plain = replace(settings, fast=False)
     defaults = [line for panel in panels for curve in panel_curves(panel, plain) for line in curve]
     stores = {}
     for line, default in zip(flat, defaults, strict=True):
-        stores.setdefault(line, args.default_out if line == default else args.out)
+        stores.setdefault(line, settings.default_out if line == default else settings.out)
     return curves, stores
 
 
-def selected(line, args) -> bool:
-    """Whether ``line`` is among the lines a study's --algorithms and --datasets select
-    (``cli.arguments.add_line_selection``; every line when neither is given)."""
-    return ((not args.algorithms or line.algorithm in args.algorithms)
-            and (not args.datasets or line.dataset in args.datasets))
+def selected(line, settings: Settings) -> bool:
+    """Whether ``line`` is among the lines the line selection of ``settings`` (--algorithms and --datasets,
+    ``cli.arguments.add_line_selection``) selects; every line when neither is given."""
+    return ((not settings.algorithms or line.algorithm in settings.algorithms)
+            and (not settings.datasets or line.dataset in settings.datasets))
 
 
-def simulate_panels(name: str, panels, args, order=None) -> list:
+def simulate_panels(name: str, panels, settings: Settings, order=None) -> list:
     """Run (or, with --plot-only, load) every panel's curves; returns [(title, [LineResult])].
 
     Each line is stored in the folder ``curves_and_stores`` gives it, and its result is looked up by the
@@ -166,14 +167,14 @@ def simulate_panels(name: str, panels, args, order=None) -> list:
     drawn (its claims then read "not measured"); if no curve at all is stored, ValueError (one line: nothing to
     draw).  Writes ``<figures>/<name>_lines.csv`` (``lines_table``).
     """
-    curves, stores = curves_and_stores(panels, args)
-    results = simulate_lines(name, stores, args, None if order is None else order(list(stores)))
+    curves, stores = curves_and_stores(panels, settings)
+    results = simulate_lines(name, stores, settings, None if order is None else order(list(stores)))
     require_stored(name, results, stores.values())
     out, missing = panel_results([panel.title for panel in panels], curves, results)
     if missing:
         print(f"note: not computed yet, left out: {'; '.join(missing)}", file=sys.stderr)
     flat = [line for panel in curves for curve in panel for line in curve]
-    write_table(lines_table(flat, [results[line] for line in flat]), args.figures / f"{name}_lines.csv")
+    write_table(lines_table(flat, [results[line] for line in flat]), settings.figures / f"{name}_lines.csv")
     return out
 
 
@@ -185,30 +186,30 @@ def require_stored(name: str, results: dict, folders) -> None:
                          f"{', '.join(map(str, dict.fromkeys(folders)))} (run it without --plot-only first)")
 
 
-def simulate_lines(name: str, stores: dict, args, computed=None) -> dict:
+def simulate_lines(name: str, stores: dict, settings: Settings, computed=None) -> dict:
     """The result of every line of ``stores`` ({line: results folder}), or None for a line not stored: the shared
     step of every figure and study.  Unless --plot-only, the lines are computed through ``run_lines`` (the defaults'
-    folder first), under the backend, jobs, --force, cost bound and --stored-only of ``args``; with ``computed`` (a
+    folder first), under the backend, jobs, --force, cost bound and --stored-only of ``settings``; with ``computed`` (a
     list of lines) only those, one ``run_lines`` call each in the order given, so that every finished line is
     complete on disk, and every other line is only loaded.  With --plot-only, or for a line not computed, nothing is
     written."""
     results = {}
-    for out in dict.fromkeys(sorted(stores.values(), key=lambda folder: folder == args.out)):  # the defaults first
+    for out in dict.fromkeys(sorted(stores.values(), key=lambda folder: folder == settings.out)):  # the defaults first
         lines = [line for line, store in stores.items() if store == out]
-        if args.plot_only:
+        if settings.plot_only:
             groups = []
         elif computed is None:
             groups = [lines]
         else:
             groups = [[line] for line in computed if stores.get(line) == out]
         if groups:
-            with backend_context(args):
+            with backend_context(settings):
                 for group in groups:
-                    found = run_lines(group, name, out, args.seed, n_jobs=args.n_jobs, force=args.force,
-                                      progress=not args.no_progress, backend=args.backend,
-                                      max_cpu_hours=args.max_cpu_hours, compute=not args.stored_only)
+                    found = run_lines(group, name, out, settings.seed, n_jobs=settings.n_jobs, force=settings.force,
+                                      progress=settings.progress, backend=settings.backend,
+                                      max_cpu_hours=settings.max_cpu_hours, compute=not settings.stored_only)
                     results.update(zip(group, found, strict=True))
-        results.update({line: stored_line(line, out, args.seed) for line in lines if line not in results})
+        results.update({line: stored_line(line, out, settings.seed) for line in lines if line not in results})
     return {line: results[line] for line in stores}
 
 
@@ -252,15 +253,15 @@ def lines_table(lines, results) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def evidence_note(args, panels) -> str | None:
-    """Why the claim verdicts of this run are not evidence for the paper: QUICK_PREFIX with --quick,
-    REDUCED_PREFIX when some panel has fewer runs than the paper's rule or a shorter horizon than its
+def evidence_note(settings: Settings, panels) -> str | None:
+    """Why the claim verdicts of a run of ``panels`` under ``settings`` are not evidence for the paper: QUICK_PREFIX
+    with --quick, REDUCED_PREFIX when some panel has fewer runs than the paper's rule or a shorter horizon than its
     paper horizon (--runs, --horizon); None at the paper's scale."""
-    if args.quick:
+    if settings.quick:
         return QUICK_PREFIX
     for panel in panels:
-        lines = [line for curve in panel_curves(panel, args) for line in curve]
-        paper_horizon = panel.horizon or args.default_horizon
+        lines = [line for curve in panel_curves(panel, settings) for line in curve]
+        paper_horizon = panel.horizon or settings.default_horizon
         if min(line.runs for line in lines) < panel.own_runs() or \
                 max(line.horizon for line in lines) < paper_horizon:
             return REDUCED_PREFIX

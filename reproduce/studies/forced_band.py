@@ -17,6 +17,7 @@ from dts_reproduction.algorithms.ecw_rmed_steps import gap_threshold
 from dts_reproduction.core.constants import ECW_RMED_BETA
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.config.scale import panel_horizon
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies.decades import checkpoint_before, regret_at, trapped
 from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
 
@@ -27,15 +28,15 @@ from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
 COST_MATCH = 1e-5
 
 
-def forced_band_rows(panels, args, results) -> pd.DataFrame:
-    """Per panel: its matrix, K, the band at the panel's horizon (``panel_horizon``; step 1's ``gap_threshold``),
-    the pairs i > j with |p_ij - 1/2| below it (exact ties included), how many of them hold the Condorcet winner,
-    and the winner's smallest gap min_j |p_cj - 1/2| (empty without a Condorcet winner); where ECW-RMED's line is
-    among the panel's ``results`` (title, LineResults), ``band_pair_runs``."""
+def forced_band_rows(panels, settings: Settings, results) -> pd.DataFrame:
+    """Per panel: its matrix, K, the band at the panel's horizon under ``settings`` (``panel_horizon``; step 1's
+    ``gap_threshold``), the pairs i > j with |p_ij - 1/2| below it (exact ties included), how many of them hold the
+    Condorcet winner, and the winner's smallest gap min_j |p_cj - 1/2| (empty without a Condorcet winner); where
+    ECW-RMED's line is among the panel's ``results`` (title, LineResults), ``band_pair_runs``."""
     rows = []
     for panel, (_, curves) in zip(panels, results, strict=True):
         dataset = load_dataset(panel.dataset)
-        horizon = panel_horizon(args, panel.horizon)
+        horizon = panel_horizon(settings, panel.horizon)
         band = float(gap_threshold(float(horizon), ECW_RMED_BETA))  # it only falls with t: the band up to T
         gaps = np.abs(dataset.P - 0.5)
         lower = np.tril(np.ones_like(gaps, dtype=bool), k=-1)

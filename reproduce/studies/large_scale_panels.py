@@ -22,6 +22,7 @@ from dts_reproduction.reproduce.config.paper import (
 )
 from dts_reproduction.reproduce.config.scale import horizon_overridden
 from dts_reproduction.reproduce.harness.runner import Line
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies.experiment import ete_horizons
 from dts_reproduction.reproduce.studies.paper_panels import FIG4_PANELS
 
@@ -103,14 +104,14 @@ def nested_lines(runs: int, horizon: int) -> list[Line]:
             for dataset in NESTED for algorithm, params, tag in entries]
 
 
-def all_curves(args) -> dict[str, list[list[Line]]]:
-    """Every curve of every panel under the command line (--runs, --horizon, --quick scale every panel down)."""
-    scaled = horizon_overridden(args)
-    horizon = args.horizon if scaled else LARGE_SCALE_HORIZON
-    runs = args.runs or LARGE_SCALE_RUNS
+def all_curves(settings: Settings) -> dict[str, list[list[Line]]]:
+    """Every curve of every panel under ``settings`` (--runs, --horizon, --quick scale every panel down)."""
+    scaled = horizon_overridden(settings)
+    horizon = settings.horizon if scaled else LARGE_SCALE_HORIZON
+    runs = settings.runs or LARGE_SCALE_RUNS
     panels = {title: [[line] for line in mslr_lines(dataset, runs, horizon)] for dataset, title in MSLR_MATRICES}
-    horizon500 = args.horizon if scaled else HORIZON
-    runs500 = min(args.runs, QUICK_RUNS_500) if args.quick else args.runs
+    horizon500 = settings.horizon if scaled else HORIZON
+    runs500 = min(settings.runs, QUICK_RUNS_500) if settings.quick else settings.runs
     panels[f"(e) 500-armed Copeland, T={horizon500:.0e}"] = copeland500_curves(runs500, horizon500)
     panels["(f) R(T) against K, nested MSLR Perfect subsets"] = [[line] for line in nested_lines(runs, horizon)]
     return panels

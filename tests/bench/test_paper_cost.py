@@ -12,6 +12,7 @@ from dts_reproduction.reproduce import fig5_diversity
 from dts_reproduction.reproduce.config.paper import HORIZON, ROOT_SEED
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import load_line
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies.experiment import panel_curves
 from tests.bench_scripts import bench_script
 
@@ -39,9 +40,8 @@ def test_measured_hours_are_the_stored_records(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(paper_cost, "STORES", (("defaults", RESULTS, False), ("--fast", tmp_path, True)))
     paper_cost.main(["--measured", "--figures", "fig5_diversity"])
     rows = _rows(capsys.readouterr().out)
-    cli = type("Cli", (), {"runs": None, "horizon": HORIZON, "horizon_given": False, "quick": False,
-                          "default_horizon": HORIZON})()
-    lines = {line for panel in fig5_diversity.PANELS for curve in panel_curves(panel, cli) for line in curve}
+    paper_scale = Settings.library(default_horizon=HORIZON)
+    lines = {line for panel in fig5_diversity.PANELS for curve in panel_curves(panel, paper_scale) for line in curve}
     worker = sum(load_line(line, load_dataset(line.dataset), get_algorithm(line.algorithm), RESULTS, ROOT_SEED)
                  .meta["worker_seconds"] for line in lines) / 3600
     lines_count, missing, worker_h, cpu_h, no_cpu, busy_h, _ = rows["fig5_diversity", "defaults"]
@@ -61,16 +61,15 @@ def test_large_scale_prints_every_line_with_its_estimate_and_plan(capsys):
     """--large-scale: one row per line of the study plan of reproduce/large_scale.py, "unavailable" exactly for
     the unregistered algorithms, "-" as the estimate exactly where bench/step_cost.csv has no row, whether the
     plan takes it, and the totals of the planned and the over-budget estimates in the last line."""
-    from types import SimpleNamespace
-
     from dts_reproduction.reproduce.config.paper import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
     from dts_reproduction.reproduce.studies import large_scale_panels, large_scale_plan
 
     _paper_cost().main(["--large-scale"])
     out = capsys.readouterr().out.splitlines()
-    cli = SimpleNamespace(quick=False, horizon_given=False, horizon=LARGE_SCALE_HORIZON, runs=None)
+    paper_scale = Settings.library(default_horizon=LARGE_SCALE_HORIZON)
     costs = large_scale_plan.study_costs()
-    _, plan = large_scale_plan.planned_panels(large_scale_panels.all_curves(cli), costs, LARGE_SCALE_CPU_HOURS)
+    _, plan = large_scale_plan.planned_panels(large_scale_panels.all_curves(paper_scale), costs,
+                                              LARGE_SCALE_CPU_HOURS)
     rows = [text.split() for text in out[1:-1]]
     assert len(rows) == len(plan)
     totals = {True: 0.0, False: 0.0}

@@ -42,23 +42,24 @@ def test_the_fast_paths_of_the_paper_algorithms():
                                                                               "savage", "scb", "sparring"}
 
 
-def _args(tmp_path, *flags):
+def _settings(tmp_path, *flags):
+    """The ``Settings`` the command line ``flags`` give, results and figures under ``tmp_path``."""
     return resolve(build_parser("test", HORIZON).parse_args(
         ["--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *flags]))
 
 
 def test_fast_lines_carry_the_fast_parameters_unless_the_curve_sets_them(tmp_path):
     panel = Panel("mslr5_condorcet", "p", ("dts", "sparring", Curve("rucb", (("skip", "off"),), tag="RUCB slow")))
-    default = [curve[0].params for curve in panel_curves(panel, _args(tmp_path))]
-    fast = [curve[0].params for curve in panel_curves(panel, _args(tmp_path, "--fast"))]
+    default = [curve[0].params for curve in panel_curves(panel, _settings(tmp_path))]
+    fast = [curve[0].params for curve in panel_curves(panel, _settings(tmp_path, "--fast"))]
     assert default == [(), (), (("skip", "off"),)]
     assert fast == [(("sampling", "fast"),), (), (("skip", "off"),)]
 
 
 @pytest.mark.parametrize("flags, sub", [((), ""), (("--fast",), "fast"), (("--quick", "--fast"), "quick/fast")])
 def test_fast_results_and_figures_go_to_their_own_folders(tmp_path, flags, sub):
-    args = _args(tmp_path, *flags)
-    assert args.out == tmp_path / "r" / sub and args.figures == tmp_path / "f" / sub
+    settings = _settings(tmp_path, *flags)
+    assert settings.out == tmp_path / "r" / sub and settings.figures == tmp_path / "f" / sub
 
 
 def test_the_report_of_a_fast_folder_says_so(tmp_path):
@@ -74,12 +75,12 @@ def test_lines_fast_leaves_unchanged_are_stored_with_the_defaults(tmp_path):
     """Under --fast a line of an algorithm without fast path, or of a curve setting its fast parameter
     itself, is the default line: it is read from and stored in the defaults' folder, never twice."""
     panel = Panel("mslr5_condorcet", "p", ("dts", "sparring", Curve("rucb", (("skip", "off"),), tag="RUCB slow")))
-    _, stores = curves_and_stores([panel], _args(tmp_path, "--fast"))
+    _, stores = curves_and_stores([panel], _settings(tmp_path, "--fast"))
     assert list(stores.values()) == [tmp_path / "r" / "fast", tmp_path / "r", tmp_path / "r"]
-    _, stores = curves_and_stores([panel], _args(tmp_path, "--quick", "--fast"))
+    _, stores = curves_and_stores([panel], _settings(tmp_path, "--quick", "--fast"))
     assert list(stores.values()) == [tmp_path / "r" / "quick" / "fast", tmp_path / "r" / "quick",
                                      tmp_path / "r" / "quick"]
-    assert list(curves_and_stores([panel], _args(tmp_path))[1].values()) == [tmp_path / "r"] * 3
+    assert list(curves_and_stores([panel], _settings(tmp_path))[1].values()) == [tmp_path / "r"] * 3
 
 
 @pytest.mark.process
@@ -104,8 +105,8 @@ def test_a_fast_run_reuses_the_default_line_of_an_algorithm_without_fast_path(tm
 def test_a_given_horizon_replaces_every_panel_horizon_even_the_default(tmp_path, flags, horizons):
     """Fig. 1(b) runs to 2e6 by default; --horizon T, even T = the script's default 1e6, applies to every panel;
     so does --quick's horizon, unless --horizon is given too (``reproduce.config.scale``)."""
-    args = _args(tmp_path, *flags)
-    found = {line.horizon for panel in fig1_mslr.PANELS for curve in panel_curves(panel, args) for line in curve
+    settings = _settings(tmp_path, *flags)
+    found = {line.horizon for panel in fig1_mslr.PANELS for curve in panel_curves(panel, settings) for line in curve
              if line.algorithm not in ("btm", "savage")}
     assert found == horizons
 

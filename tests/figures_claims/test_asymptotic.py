@@ -5,17 +5,18 @@ the stored T = 1e6 fast-path runs bit for bit."""
 
 import math
 from dataclasses import replace
-from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import asymptotic
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies import asymptotic_panels, decades, pair_costs
 from dts_reproduction.reproduce.studies.experiment import panel_curves, stored_line
 from dts_reproduction.reproduce.studies.regret_bound import (
@@ -24,6 +25,8 @@ from dts_reproduction.reproduce.studies.regret_bound import (
     kl_to_half,
     winner_constant,
 )
+
+PAPER_SCALE = Settings.library(default_horizon=MAX_EXACT_HORIZON, fast=True)  # the study's own runs and horizons
 
 
 def fake_result(curves, horizon):
@@ -154,9 +157,8 @@ def test_skipping_lines_on_condorcet_matrices_are_chunked_by_their_cost():
 def stored_pairs():
     """(asymptotic line, its stored result, the stored T = 1e6 --fast line of Fig. 3 with the same parameters)
     for every Condorcet panel of the study and algorithm that both store."""
-    args = SimpleNamespace(fast=True, runs=None, horizon=None, quick=False, horizon_given=False)
     for panel in asymptotic.PANELS[:len(asymptotic_panels.CONDORCET)]:
-        for curve in panel_curves(panel, args):
+        for curve in panel_curves(panel, PAPER_SCALE):
             line = curve[0]
             short = Line(line.dataset, line.algorithm, 10**6, line.runs, line.params, line.tag)
             long_result = stored_line(line, RESULTS, ROOT_SEED)
@@ -195,8 +197,7 @@ def test_allocation_re_simulates_the_stored_runs_and_shows_where_the_regret_goes
     RMED1 spends its regret on comparisons with the winner, RMED2 (paper) on the optimal partners; a stored R(T)
     that the re-simulation does not reproduce is refused."""
     panel = asymptotic.PANELS[0]
-    args = SimpleNamespace(fast=True, runs=None, horizon=None, quick=False, horizon_given=False)
-    lines = {curve[0].name: curve[0] for curve in panel_curves(panel, args)}
+    lines = {curve[0].name: curve[0] for curve in panel_curves(panel, PAPER_SCALE)}
     results = [stored_line(lines[name], RESULTS, ROOT_SEED) for name in ("rmed1", asymptotic_panels.RMED2_PAPER.tag)]
     rows = asymptotic.allocation_rows([panel], [(panel.title, results)]).set_index("algorithm")
     assert rows.loc["rmed1", "winner_pairs"] > 10 * rows.loc["rmed1", "partner_pairs"]
@@ -211,19 +212,17 @@ def test_allocation_re_simulates_the_stored_runs_and_shows_where_the_regret_goes
 def test_the_study_computes_the_selected_lines_cheapest_first():
     """``cheapest_first`` keeps exactly the lines --algorithms and --datasets select and orders them by the cost
     model's CPU seconds of the whole line, ascending (a line without an estimate last)."""
-    args = SimpleNamespace(fast=True, runs=None, quick=False, horizon_given=False, horizon=None,
-                           algorithms=["rcs", "dts", "rmed2"], datasets=["gap", "mslr136_perfect", "cyclic"])
-    lines = [line for panel in asymptotic.PANELS for curve in panel_curves(panel, args) for line in curve]
-    order = asymptotic_panels.cheapest_first(args)(lines)
+    chosen = replace(PAPER_SCALE, algorithms=("rcs", "dts", "rmed2"), datasets=("gap", "mslr136_perfect", "cyclic"))
+    lines = [line for panel in asymptotic.PANELS for curve in panel_curves(panel, chosen) for line in curve]
+    order = asymptotic_panels.cheapest_first(chosen)(lines)
     assert {(line.algorithm, line.dataset) for line in order} == {
-        (a, d) for a in args.algorithms for d in args.datasets}
+        (a, d) for a in chosen.algorithms for d in chosen.datasets}
     assert len(order) == 3 * 3 + 3  # RMED2 runs twice per matrix: as run and with the paper's sign
     seconds = [asymptotic.estimated_run_seconds(line, load_dataset(line.dataset)) * line.runs for line in order]
     finite = [s for s in seconds if math.isfinite(s)]
     assert finite == sorted(finite) and seconds[:len(finite)] == finite
     assert order[0].dataset == "cyclic" and order[-1].dataset in ("gap", "mslr136_perfect")
-    args.algorithms = args.datasets = None
-    assert len(asymptotic_panels.cheapest_first(args)(lines)) == len(lines)
+    assert len(asymptotic_panels.cheapest_first(PAPER_SCALE)(lines)) == len(lines)
 
 
 @pytest.mark.parametrize("flag", ["--algorithms", "--datasets"])
@@ -244,8 +243,7 @@ def test_forced_band_rows_count_the_pairs_inside_the_band():
     from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS
     from dts_reproduction.reproduce.studies.forced_band import forced_band_rows
 
-    args = SimpleNamespace(horizon=2**53, quick=False, horizon_given=False)
-    rows = forced_band_rows(PANELS, args, [(panel.title, []) for panel in PANELS]).set_index("dataset")
+    rows = forced_band_rows(PANELS, PAPER_SCALE, [(panel.title, []) for panel in PANELS]).set_index("dataset")
     for dataset_name in ("sushi", "mslr136_perfect", "mslr5_noncondorcet"):
         P = load_dataset(dataset_name).P
         row = rows.loc[dataset_name]
@@ -336,8 +334,7 @@ def test_costliest_pair_re_simulates_the_stored_runs_and_finds_the_pair_at_0_51_
     """On Gap, the re-simulated runs of D-TS reproduce their stored R(T) and lose nearly all of it on the pair of arms
     1 and 4 (p = 0.51), whose price r / KL is r_14 / KL(0.51, 1/2); an edited stored R(T) is refused."""
     panel = next(panel for panel in asymptotic.PANELS if panel.dataset == "gap")
-    args = SimpleNamespace(fast=True, runs=None, horizon=None, quick=False, horizon_given=False)
-    line = next(curve[0] for curve in panel_curves(panel, args) if curve[0].name == "dts")
+    line = next(curve[0] for curve in panel_curves(panel, PAPER_SCALE) if curve[0].name == "dts")
     result = stored_line(line, RESULTS, ROOT_SEED)
     (row,) = pair_costs.costliest_pair_rows([panel], [(panel.title, [result])]).to_dict("records")
     assert row["pair"] == "1 vs 4" and row["p"] == 0.51 and row["share_of_regret"] > 0.9

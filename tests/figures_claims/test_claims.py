@@ -318,9 +318,9 @@ def test_claims_of_a_run_below_the_paper_scale_are_marked_not_evidence(tmp_path,
     from dts_reproduction.reproduce.reporting.report import marked_like
     from dts_reproduction.reproduce.studies.experiment import evidence_note
 
-    args = resolve(build_parser("fig1", fig1_mslr.HORIZON).parse_args(
+    settings = resolve(build_parser("fig1", fig1_mslr.HORIZON).parse_args(
         [*flags, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")]))
-    assert evidence_note(args, fig1_mslr.PANELS) == note
+    assert evidence_note(settings, fig1_mslr.PANELS) == note
     table = pd.DataFrame({"verdict": [not_evidence_verdict(HOLDS, note)] if note else [HOLDS]})
     marked = marked_like(table, FAILS, quick=False)
     assert marked == (FAILS if note in (None, "quick run, not evidence") else not_evidence_verdict(FAILS, note))

@@ -2,7 +2,6 @@
 figures' claims from their committed runs come out the same when the panels are reordered and retitled, each on
 the same site (``Site.id``), so each keeps its reason (``reproduce.claims.reasons``, keyed by claim and site)."""
 
-import argparse
 import dataclasses
 
 import pytest
@@ -12,16 +11,16 @@ from dts_reproduction.reproduce.claims import paper as pc
 from dts_reproduction.reproduce.claims.reasons import reason_of
 from dts_reproduction.reproduce.config.paper import HORIZON, ROOT_SEED
 from dts_reproduction.reproduce.harness.paths import RESULTS
+from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.reporting.report import explained
 from dts_reproduction.reproduce.studies.experiment import simulate_panels
 
 
 def stored_results(panels, tmp_path):
     """[(title, [LineResult])] of ``panels`` from the committed runs (nothing computed or written to results/)."""
-    args = argparse.Namespace(out=RESULTS, default_out=RESULTS, figures=tmp_path, plot_only=True, fast=False,
-                              quick=False, runs=None, horizon=HORIZON, horizon_given=False, seed=ROOT_SEED,
-                              stored_only=True)
-    return simulate_panels("keys", panels, args)
+    settings = Settings.library(default_horizon=HORIZON, out=RESULTS, figures=tmp_path, seed=ROOT_SEED,
+                                plot_only=True, stored_only=True)
+    return simulate_panels("keys", panels, settings)
 
 
 def verdicts(rows, renamed=None) -> list:

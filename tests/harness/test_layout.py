@@ -2,11 +2,11 @@
 ``reproduce.cli``: its parsing, and ``reproduce.cli.figure`` built on it) is imported only by entry points,
 the scripts run as ``python <script>.py``; the library -- the harness ``reproduce.harness``, the experiment,
 tables, claims and plotting modules -- never loads it, even through another module; the harness depends on no other
-``reproduce`` module than ``studies.paper_config``; no figure script imports another; a table is written without
-matplotlib; and every ``reproduce`` module a source or a test names exists in this repository (the
-installed project would otherwise answer an import of a moved module from another checkout).  Each rule is
-checked on the sources (``ast``) or in a fresh interpreter, and the checks are run on small made-up sources
-to show that they catch what they guard."""
+``reproduce`` package than ``config`` (the paper's constants, a run's scale); no figure script imports another; a
+table is written without matplotlib; and every ``reproduce`` module a source or a test names exists in this
+repository (the installed project would otherwise answer an import of a moved module from another checkout).
+Each rule is checked on the sources (``ast``) or in a fresh interpreter, and the checks are run on small made-up
+sources to show that they catch what they guard."""
 
 import ast
 import subprocess
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CLI = "reproduce.cli"  # the command line itself, a package: parsing and the scripts' shared main
 FIGURE_PREFIX = "reproduce.fig"  # reproduce/fig1_mslr.py ... fig7_pure_dts.py
 HARNESS = "reproduce.harness"
-HARNESS_MAY_IMPORT = {"reproduce.config.paper"}  # besides the harness itself: the paper's constants
+HARNESS_MAY_IMPORT = {"reproduce.config"}  # besides the harness itself: the paper's constants, a run's scale
 
 
 def module_name(path: Path) -> str:
@@ -190,7 +190,8 @@ def test_the_checks_catch_what_they_guard(tmp_path):
     trees = {name: ast.parse(text) for name, text in {
         "reproduce.experiment": "from reproduce.cli import resolve\n",
         "reproduce.harness.runner": ("from reproduce import plotting\n"
-                                     "from reproduce.config.paper import ROOT_SEED\n"),
+                                     "from reproduce.config.paper import ROOT_SEED\n"
+                                     "from reproduce.config.scale import QUICK_RUNS\n"),
         "reproduce.harness.store": "from . import atomic\nfrom .. import cli\n",
         "reproduce.fig2_regret_std": "from reproduce import fig1_mslr\nimport reproduce.cli\n" + script,
         "reproduce.fig1_mslr": "from reproduce.cli.figure import regret_figure\n" + script,

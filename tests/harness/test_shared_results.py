@@ -102,8 +102,8 @@ def test_custom_matrix_named_like_a_paper_dataset_gets_its_own_folder(tmp_path, 
 
 
 def test_run_py_writes_to_the_git_ignored_custom_folders_by_default():
-    args = run.build_parser("x", 10).parse_args([])
-    assert args.out is None  # the figure scripts' default: results/
+    namespace = run.build_parser("x", 10).parse_args([])
+    assert namespace.out is None  # the figure scripts' default: results/
 
     for folder in ("results/custom/a/b.npz", "figures/custom/x.png", "results/mslr5_condorcet/.chunks.lock",
                    "results/.lower_bounds.json.lock"):

@@ -1,7 +1,6 @@
 """reproduce/verify.py: fresh chunks check out, altered or stream-stale ones do not, and the committed
 paper-scale chunks re-simulate bit for bit."""
 
-import argparse
 import dataclasses
 import re
 from pathlib import Path
@@ -20,23 +19,16 @@ def test_verify_accepts_reproduced_chunks_and_flags_changed_ones(tmp_path, capsy
     """reproduce/verify.py: fresh results check out; a chunk whose stored numbers were altered does not."""
     lines = [Line(dataset="gap", algorithm=a, horizon=400, runs=3) for a in ("ccb", "rucb")]
     run_lines(lines, "ver", tmp_path, seed=5, n_jobs=1, progress=False)
-    args = argparse.Namespace(folders=[tmp_path], runs_per_chunk=2, algorithms=None, max_horizon=None)
-    assert verify(args) == 0
+    assert verify([tmp_path], runs_per_chunk=2) == 0
     path = next(line_folder(tmp_path, lines[0], 5).glob("*.npz"))
     chunk = read_chunk(path)
     meta = chunk.pop("meta")
     chunk["final"][1] += 1.0  # with the last point of its curve, through the store (a fresh digest): only
     chunk["regret"][1, -1] = chunk["final"][1]  # re-simulating run 1 can tell
     save_chunk(path, chunk, meta)
-    assert verify(args) == 1
+    assert verify([tmp_path], runs_per_chunk=2) == 1
     assert "run 1: final differs" in capsys.readouterr().err
-    assert verify(argparse.Namespace(**{**vars(args), "algorithms": ["rucb"]})) == 0
-
-
-def _args(*folders, **flags):
-    """verify's arguments: ``folders``, first run of each chunk, no filter unless ``flags`` set one."""
-    return argparse.Namespace(**{"folders": list(folders), "runs_per_chunk": 1, "algorithms": None,
-                                 "max_horizon": None, **flags})
+    assert verify([tmp_path], runs_per_chunk=2, algorithms=["rucb"]) == 0
 
 
 def test_verify_refuses_filters_that_select_nothing(tmp_path, capsys):
@@ -48,7 +40,7 @@ def test_verify_refuses_filters_that_select_nothing(tmp_path, capsys):
              ({"algorithms": ["rucb", "dts"], "max_horizon": 10}, "--algorithms rucb dts, --max-horizon 10")]
     for flags, named in cases:
         with pytest.raises(ValueError) as refused:
-            verify(_args(tmp_path, **flags))
+            verify([tmp_path], **flags)
         assert str(refused.value) == f"no chunk under {tmp_path} is selected by {named}"
     assert capsys.readouterr().out == ""
 
@@ -57,7 +49,7 @@ def test_verify_counts_each_chunk_once(tmp_path, capsys):
     """A folder given twice, or with a folder inside it, was counted twice."""
     line = Line(dataset="gap", algorithm="ccb", horizon=400, runs=2)
     run_lines([line], "ver", tmp_path, seed=5, n_jobs=1, progress=False)
-    assert verify(_args(tmp_path, tmp_path, line_folder(tmp_path, line, 5), tmp_path / "." / "gap.s5")) == 0
+    assert verify([tmp_path, tmp_path, line_folder(tmp_path, line, 5), tmp_path / "." / "gap.s5"]) == 0
     out = capsys.readouterr().out
     assert out.count("ok   ") == 1 and out.endswith("1 chunks checked, 0 damaged, 0 mismatches, 0 without a digest\n")
 
@@ -71,7 +63,7 @@ def test_verify_refuses_a_format_it_does_not_know(tmp_path, capsys):
     meta = chunk.pop("meta")
     meta["config"]["format"] = 2
     save_chunk(path, chunk, meta)
-    assert verify(_args(tmp_path)) == 1
+    assert verify([tmp_path]) == 1
     assert capsys.readouterr().err == f"{path}: unknown format 2 (this code reads format 1)\n"
 
 
@@ -81,11 +73,10 @@ def test_verify_handles_stream_versions(tmp_path, capsys, monkeypatch):
     parameter 'sampling_stream'", exit 2), and reports it stale once the code draws another version."""
     run_lines([Line(dataset="gap", algorithm="dts", horizon=400, runs=2, params=(("sampling", "fast"),))], "ver",
               tmp_path, seed=5, n_jobs=1, progress=False)
-    args = argparse.Namespace(folders=[tmp_path], runs_per_chunk=2, algorithms=None, max_horizon=None)
-    assert verify(args) == 0
+    assert verify([tmp_path], runs_per_chunk=2) == 0
     spec = get_algorithm("dts")
     monkeypatch.setitem(ALGORITHMS, "dts", dataclasses.replace(spec, streams={"sampling": {"fast": 99}}))
-    assert verify(args) == 1
+    assert verify([tmp_path], runs_per_chunk=2) == 1
     assert re.search(r"drawn with stream versions \{'sampling_stream': 3\}, the code now draws "
                      r"\{'sampling_stream': 99\}: stale, recompute it", capsys.readouterr().err)
 
@@ -114,5 +105,5 @@ def test_verify_reports_a_seed_it_cannot_use_as_damaged(tmp_path, capsys):
     meta = chunk.pop("meta")
     meta["config"]["seed"] = "five"
     save_chunk(path, chunk, meta)
-    assert verify(_args(tmp_path)) == 1
+    assert verify([tmp_path]) == 1
     assert capsys.readouterr().err.startswith(f"{path}: metadata cannot be used (TypeError: ")

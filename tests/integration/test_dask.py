@@ -79,14 +79,13 @@ def test_local_cluster_flag_of_the_scripts(tmp_path):
 
 
 def test_scheduler_without_workers_is_an_error_not_a_hang(monkeypatch):
-    import argparse
-
     from dts_reproduction.reproduce.harness import backends
+    from dts_reproduction.reproduce.harness.settings import Settings
 
     monkeypatch.setattr(backends, "SCHEDULER_TIMEOUT_S", 1)
     with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
-        args = argparse.Namespace(backend="dask", scheduler=cluster.scheduler_address, local_cluster=None)
+        settings = Settings.library(backend="dask", scheduler=cluster.scheduler_address)
         with pytest.raises(ValueError, match=r"dask scheduler \S+ has no workers \(waited 1 s; start some with: "
                                              r"dask worker \S+ --nthreads 1\)"):
-            with backends.backend_context(args):
+            with backends.backend_context(settings):
                 pass
