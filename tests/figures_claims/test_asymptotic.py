@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dts_reproduction.core.copeland import copeland_winners
+from dts_reproduction.core.kl import kl_bernoulli
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import asymptotic
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
@@ -18,12 +20,7 @@ from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
 from dts_reproduction.reproduce.studies import asymptotic_panels, decades, pair_costs
 from dts_reproduction.reproduce.studies.experiment import panel_curves, stored_line
-from dts_reproduction.reproduce.studies.regret_bound import (
-    condorcet_allocation,
-    condorcet_lower_bound,
-    kl_to_half,
-    winner_constant,
-)
+from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, condorcet_lower_bound, winner_constant
 
 
 def fake_result(curves, horizon):
@@ -131,7 +128,7 @@ def test_cyclic_allocation_by_hand():
     best = condorcet_allocation(P)
     assert best.winner == 0
     assert list(best.partner) == [-1, 3, 1, 2]
-    kl_far, kl_near = kl_to_half(0.1), kl_to_half(0.4)
+    kl_far, kl_near = kl_bernoulli(0.1, 0.5), kl_bernoulli(0.4, 0.5)
     np.testing.assert_allclose(best.comparisons[1:], 1 / kl_far)
     np.testing.assert_allclose(best.cost[1:], (2 / 3) / kl_far)
     assert condorcet_lower_bound(P) == pytest.approx(3 * (2 / 3) / kl_far)
@@ -327,7 +324,7 @@ def test_flipping_a_pair_keeps_a_winner_or_not():
     """Gap: arm 1 (index 0) keeps a Copeland win over arm 4 at p = 0.51; flipped, it ties the others at two wins
     and is still a winner.  Its win over arm 2 (0.8) flipped, arm 2 gets three wins alone: no winner survives."""
     P = load_dataset("gap").P
-    assert pair_costs.copeland_winners(P) == {0}
+    assert copeland_winners(P).tolist() == [0]
     assert pair_costs.flip_keeps_a_winner(P, 0, 3) and pair_costs.flip_keeps_a_winner(P, 3, 0)
     assert not pair_costs.flip_keeps_a_winner(P, 0, 1)
 
@@ -341,7 +338,7 @@ def test_costliest_pair_re_simulates_the_stored_runs_and_finds_the_pair_at_0_51_
     result = stored_line(line, RESULTS, ROOT_SEED)
     (row,) = pair_costs.costliest_pair_rows([panel], [(panel.title, [result])]).to_dict("records")
     assert row["pair"] == "1 vs 4" and row["p"] == 0.51 and row["share_of_regret"] > 0.9
-    assert row["price_per_log_t"] == pytest.approx(0.25 / kl_to_half(0.51))
+    assert row["price_per_log_t"] == pytest.approx(0.25 / kl_bernoulli(0.51, 0.5))
     result.final[1] += 1.0
     with pytest.raises(ValueError, match="run 1 re-simulated"):
         pair_costs.costliest_pair_rows([panel], [(panel.title, [result])])

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
+from dts_reproduction.core.bound_allocation import kl_to_half
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.lower_bounds import main
 from dts_reproduction.reproduce.studies.lower_bounds import CACHE_NAME, lower_bound
@@ -18,7 +19,6 @@ from dts_reproduction.reproduce.studies.regret_bound import (
     condorcet_lower_bound,
     copeland_groups,
     copeland_lower_bound,
-    kl_to_half,
     lower_bound_lp,
     pair_regrets,
     regret_lower_bound,
