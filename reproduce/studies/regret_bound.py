@@ -1,5 +1,7 @@
 """Asymptotic regret lower bounds: the constant C(P) with liminf E[R(T)] / ln T >= C(P) for every
-uniformly good algorithm, for the Copeland regret of the paper's Eq. (1).
+uniformly good algorithm, for the Copeland regret of the paper's Eq. (1).  This one quantity is called the lower
+bound everywhere (identifiers ``lower_bound``, the tables' ``lower_bound_*`` columns, "C" in figures and docs);
+this module is its computation and ``reproduce.studies.lower_bounds`` its cache on disk.
 
 Both bounds come from the same change-of-measure argument (Komiyama et al., COLT 2015, Thm. 2 for the
 Condorcet case; Komiyama et al., ICML 2016, Thm. 1 for the Copeland case).  An *alternative* is a matrix
@@ -169,11 +171,11 @@ def copeland_groups(P) -> list[Family]:
 def copeland_lower_bound(P, exact_max_arms: int = EXACT_MAX_ARMS, max_cuts: int = MAX_CUTS) -> float:
     """The Copeland-model constant (see the module docstring): exact for K <= ``exact_max_arms`` unless
     constraint generation needs more than ``max_cuts`` alternatives, else a valid lower bound (see
-    ``copeland_bound_and_exactness``)."""
-    return copeland_bound_and_exactness(P, exact_max_arms, max_cuts)[0]
+    ``copeland_lower_bound_and_exactness``)."""
+    return copeland_lower_bound_and_exactness(P, exact_max_arms, max_cuts)[0]
 
 
-def copeland_bound_and_exactness(P, exact_max_arms: int = EXACT_MAX_ARMS,
+def copeland_lower_bound_and_exactness(P, exact_max_arms: int = EXACT_MAX_ARMS,
                                  max_cuts: int = MAX_CUTS) -> tuple[float, bool]:
     """(C, exact): the program of the families of ``copeland_groups`` and, for K <= ``exact_max_arms``, of
     the alternatives ``cheapest_alternative`` adds while the solution violates one (at most ``max_cuts``);
@@ -329,5 +331,5 @@ def regret_lower_bound(P) -> tuple[float, str]:
     P = np.asarray(P, dtype=np.float64)
     if condorcet_winner(P) >= 0:
         return condorcet_lower_bound(P), "Condorcet (Komiyama et al. 2015)"
-    constant, exact = copeland_bound_and_exactness(P)
+    constant, exact = copeland_lower_bound_and_exactness(P)
     return constant, "Copeland (Komiyama et al. 2016)" + ("" if exact else ", relaxation")

@@ -242,11 +242,11 @@ def test_cache_of_an_older_method_is_recomputed_and_other_folders_share_the_repo
 
 def test_a_capped_constraint_generation_is_a_named_relaxation():
     """Stopped after max_cuts generated alternatives, the value is not above the exact one and is flagged."""
-    from dts_reproduction.reproduce.studies.regret_bound import copeland_bound_and_exactness
+    from dts_reproduction.reproduce.studies.regret_bound import copeland_lower_bound_and_exactness
 
     P = load_dataset("mslr5_noncondorcet").P
-    exact = copeland_bound_and_exactness(P)
-    capped = copeland_bound_and_exactness(P, max_cuts=0)
+    exact = copeland_lower_bound_and_exactness(P)
+    capped = copeland_lower_bound_and_exactness(P, max_cuts=0)
     assert exact[1] and not capped[1]
     assert capped[0] <= exact[0] * (1 + 1e-9)
     assert regret_lower_bound(P)[1] == "Copeland (Komiyama et al. 2016)"
