@@ -92,23 +92,24 @@ RATIO_TICKS = (0.5, 1, 2, 5, 10, 20, 50)  # the x ticks of the slope-over-bound 
 WINNER_APART = 1e-3
 
 
-def bounds_of(panels, args) -> dict:
-    """{panel title: (C, its model, C_w or NaN)}: each panel's lower bound (``reproduce.studies.lower_bounds``)
-    and, with a Condorcet winner, its winner constant."""
+def lower_bounds_of(panels, args) -> dict:
+    """{panel id (``Panel.key``): (C, its model, C_w or NaN)}: each panel's lower bound
+    (``reproduce.studies.lower_bounds``) and, with a Condorcet winner, its winner constant."""
     out = {}
     for panel in panels:
         constant, model = lower_bound(panel.dataset, args.out, store=not (args.plot_only or args.stored_only))
         dataset = load_dataset(panel.dataset)
-        out[panel.title] = (constant, model, winner_constant(dataset.P) if dataset.has_condorcet_winner else math.nan)
+        out[panel.key] = (constant, model, winner_constant(dataset.P) if dataset.has_condorcet_winner else math.nan)
     return out
 
 
-def slope_rows(results, bounds) -> pd.DataFrame:
+def slope_rows(panels, results, lower_bounds) -> pd.DataFrame:
     """One row per panel, curve and decade end t: the mean slope over [t/10, t] of its logarithmic runs with
-    standard error and 95 % bootstrap interval, R(t)/ln t, and the panel's C and C_w."""
+    standard error and 95 % bootstrap interval, R(t)/ln t, and the panel's C and C_w (``results``: the (title,
+    curves) of ``panels``; ``lower_bounds``: ``lower_bounds_of``'s)."""
     rows = []
-    for title, curves in results:
-        constant, _model, winner = bounds[title]
+    for panel, (title, curves) in zip(panels, results, strict=True):
+        constant, _model, winner = lower_bounds[panel.key]
         for res in curves:
             if linear(res):
                 continue
@@ -122,26 +123,29 @@ def slope_rows(results, bounds) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def summary_table(results, bounds) -> pd.DataFrame:
+def summary_table(panels, results, lower_bounds) -> pd.DataFrame:
     """Per panel and curve: ``experiment.final_table`` of its logarithmic runs with the panel's lower bound, the
     number of trapped runs, the last decade's slope over C and over C_w, and the fitted limit of the slope and
     weight of ln ln t (``decades.slope_limit``; NaN with fewer than three decades past 1e6); a ``decades.linear``
-    line has a row with its counts of logarithmic (``runs``) and trapped runs and no slope."""
+    line has a row with its counts of logarithmic (``runs``) and trapped runs and no slope (``results``: the (title,
+    curves) of ``panels``; ``lower_bounds``: ``lower_bounds_of``'s).  The column ``slope_over_bound`` is the slope
+    over the lower bound C, named as in the committed tables."""
     logarithmic = [(title, [untrapped(res) for res in curves if not linear(res)]) for title, curves in results]
     linear_lines = [{"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name, "label": res.label,
                      "horizon": res.line.horizon, "runs": int((~trapped(res)).sum()),
                      "trapped_runs": int(trapped(res).sum()), "slope_last_decade": math.nan,
-                     "lower_bound_slope": bounds[title][0], "lower_bound_model": bounds[title][1],
-                     "winner_constant": bounds[title][2]}
-                    for title, curves in results for res in curves if linear(res)]
+                     "lower_bound_slope": lower_bounds[panel.key][0], "lower_bound_model": lower_bounds[panel.key][1],
+                     "winner_constant": lower_bounds[panel.key][2]}
+                    for panel, (title, curves) in zip(panels, results, strict=True) for res in curves if linear(res)]
     if not any(curves for _, curves in logarithmic):
         return pd.DataFrame(linear_lines)
-    table = with_lower_bounds(final_table(logarithmic), {title: bound[:2] for title, bound in bounds.items()})
+    table = with_lower_bounds(final_table(logarithmic), lower_bounds, panels)
     counts = {(title, res.line.name): int(trapped(res).sum()) for title, curves in results for res in curves}
     limits = {(title, res.line.name): slope_limit(decade_slopes(res))
               for title, curves in logarithmic for res in curves}
     table["trapped_runs"] = [counts[key] for key in zip(table["panel"], table["algorithm"], strict=True)]
-    table["winner_constant"] = table["panel"].map(lambda title: bounds[title][2])
+    panel_ids = {panel.title: panel.key for panel in panels}
+    table["winner_constant"] = table["panel"].map(lambda title: lower_bounds[panel_ids[title]][2])
     table["slope_over_bound"] = table["slope_last_decade"] / table["lower_bound_slope"]
     table["slope_over_winner_constant"] = table["slope_last_decade"] / table["winner_constant"]
     fits = [limits[key] for key in zip(table["panel"], table["algorithm"], strict=True)]
@@ -291,12 +295,13 @@ def theorem2_claims(site: Site, parts: pd.DataFrame) -> list[dict]:
                             "grows like ln ln t", fades)] if first["remaining_pairs"] else [])
 
 
-def panel_claims(key: str, title: str, curves, bounds, dataset, parts: pd.DataFrame) -> list[dict]:
+def panel_claims(key: str, title: str, curves, lower_bounds, dataset, parts: pd.DataFrame) -> list[dict]:
     """The claim rows of the panel ``key`` (``Panel.key``), titled ``title``, on ``dataset`` (only C5 and A1-A7 on
-    the Condorcet panels; A7 where ``parts``, the panel's ``decade_pairs.class_limit_rows``, has rows)."""
+    the Condorcet panels; A7 where ``parts``, the panel's ``decade_pairs.class_limit_rows``, has rows);
+    ``lower_bounds``: ``lower_bounds_of``'s."""
     if not dataset.has_condorcet_winner:
         return []
-    constant, _model, winner = bounds[title]
+    constant, _model, winner = lower_bounds[key]
     site = pc.panel_site(NAME, "Asymptotic", key, title)
     r = by_name(curves)
     logarithmic = {name: untrapped(res) for name, res in r.items()}
@@ -370,18 +375,19 @@ def room_above(ax, note_lines: int) -> None:
     ax.set_ylim(low, low * (high / low) ** (1.0 / data_share))
 
 
-def plot(results, bounds) -> tuple:
+def plot(panels, results, lower_bounds) -> tuple:
     """The slope figure: per panel, the slope of R against ln t per decade (y, log scale) over log10 t, one line per
     algorithm with its 95 % bootstrap band, C (dark, solid) and C_w (dark, dotted) as horizontal lines, x up to the
     panel's horizon; a ``decades.linear`` line (most runs trapped) is named in the panel with its trapped runs out
     of all, not drawn, and so are the trapped runs a line's slope leaves out (``trapped_note``); then
-    ``<stem>_ratio``: each algorithm's last-decade slope over C per Condorcet matrix.  Returns (figure, bottom)."""
+    ``<stem>_ratio``: each algorithm's last-decade slope over C per Condorcet matrix (``results``: the (title, curves)
+    of ``panels``; ``lower_bounds``: ``lower_bounds_of``'s).  Returns (figure, bottom)."""
     setup_theme()
     ncols = 3
     rows = -(-len(results) // ncols)
     fig, axes = plt.subplots(rows, ncols, figsize=(4.2 * ncols, 3.0 * rows), squeeze=False)
-    for ax, (title, curves) in zip(axes.flat, results, strict=False):
-        constant, _model, winner = bounds[title]
+    for ax, panel, (title, curves) in zip(axes.flat, panels, results, strict=False):
+        constant, _model, winner = lower_bounds[panel.key]
         for res in curves:
             if linear(res):
                 continue
@@ -481,10 +487,10 @@ def build(args) -> None:
     args.fast = True
     check_selection(args, [line for panel in PANELS for curve in panel_curves(panel, args) for line in curve])
     results = simulate_panels(NAME, PANELS, args, cheapest_first(args))
-    bounds = bounds_of(PANELS, args)
+    lower_bounds = lower_bounds_of(PANELS, args)
     stem = args.figures / NAME
-    write_table(slope_rows(results, bounds), stem.with_name(f"{NAME}.csv"))
-    table = summary_table(results, bounds)
+    write_table(slope_rows(PANELS, results, lower_bounds), stem.with_name(f"{NAME}.csv"))
+    table = summary_table(PANELS, results, lower_bounds)
     write_table(table, stem.with_name(f"{NAME}_final.csv"))
     write_table(cost_rows(PANELS, results), stem.with_name(f"{NAME}_cost.csv"))
     allocation_path = stem.with_name(f"{NAME}_allocation.csv")
@@ -504,9 +510,9 @@ def build(args) -> None:
     write_table(parts, stem.with_name(f"{NAME}_decade_parts.csv"))
     write_table(partner_switch_rows(PANELS, results), stem.with_name(f"{NAME}_partner_runs.csv"))
     claim_rows = [row for panel, (title, curves) in zip(PANELS, results, strict=True)
-                  for row in panel_claims(panel.key, title, curves, bounds, load_dataset(panel.dataset),
+                  for row in panel_claims(panel.key, title, curves, lower_bounds, load_dataset(panel.dataset),
                                           parts[parts["panel"] == title] if not parts.empty else parts)]
-    fig, bottom = plot(results, bounds)
+    fig, bottom = plot(PANELS, results, lower_bounds)
     checks = save_figure_with_claims(fig, stem, bottom, claim_rows, evidence_note(args, PANELS))
     ratio_figure(table, stem)
     print_table(checks.drop(columns="statement"))

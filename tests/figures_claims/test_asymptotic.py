@@ -19,7 +19,7 @@ from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
 from dts_reproduction.reproduce.studies import asymptotic_panels, decades, pair_costs
-from dts_reproduction.reproduce.studies.experiment import panel_curves, stored_line
+from dts_reproduction.reproduce.studies.experiment import Panel, panel_curves, stored_line
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, condorcet_lower_bound, winner_constant
 
 
@@ -103,12 +103,13 @@ def test_a_line_most_of_whose_runs_are_trapped_is_linear_and_has_no_slope():
     mostly = fake_result([logarithmic, trapped_curve, trapped_curve], horizon)
     half = fake_result([logarithmic, trapped_curve], horizon)
     assert decades.linear(mostly) and not decades.linear(half)
-    bounds = {"(a)": (5.0, "Copeland", math.nan)}
+    panels = [Panel("mslr5_noncondorcet", "(a)", ("rmed2",))]
+    lower_bounds = {"mslr5_noncondorcet": (5.0, "Copeland", math.nan)}
     for lines in ([mostly], [half, mostly]):
-        row = asymptotic.summary_table([("(a)", lines)], bounds).iloc[-1]
+        row = asymptotic.summary_table(panels, [("(a)", lines)], lower_bounds).iloc[-1]
         assert (row["runs"], row["trapped_runs"]) == (1, 2) and math.isnan(row["slope_last_decade"])
-    assert asymptotic.slope_rows([("(a)", [mostly])], bounds).empty
-    assert not asymptotic.slope_rows([("(a)", [half])], bounds).empty
+    assert asymptotic.slope_rows(panels, [("(a)", [mostly])], lower_bounds).empty
+    assert not asymptotic.slope_rows(panels, [("(a)", [half])], lower_bounds).empty
 
 
 def test_at_the_non_condorcet_horizon_a_steep_logarithmic_run_is_not_trapped():
@@ -310,8 +311,8 @@ def test_c5_fails_against_a_linear_line_and_shows_its_logarithmic_runs(ecw_rmed_
     """C5's "about the same slope" against a line most of whose runs are trapped (``decades.linear``): it has no
     slope, so the row fails and names its trapped runs; a minority of trapped runs is named and left out of the
     slope (the remaining runs hold the claim)."""
-    bounds = {"(a)": (5.0, "Condorcet", 6.0)}
-    rows = asymptotic.panel_claims("cyclic", "(a)", c5_panel(ecw_rmed_trapped), bounds, load_dataset("cyclic"),
+    lower_bounds = {"cyclic": (5.0, "Condorcet", 6.0)}
+    rows = asymptotic.panel_claims("cyclic", "(a)", c5_panel(ecw_rmed_trapped), lower_bounds, load_dataset("cyclic"),
                                    pd.DataFrame())
     row = next(row for row in rows if row["claim"] == "C5")
     assert row["verdict"] == verdict
@@ -416,11 +417,12 @@ def test_each_committed_c5_reason_of_ecw_rmed_names_what_its_line_shows():
     by a sweep inside C5's window of a line that keeps a slope: the committed tables must show just that."""
     from dts_reproduction.reproduce.claims.reasons import FORCED_BAND_PANELS, SWEEP_PANELS
     from dts_reproduction.reproduce.harness.paths import FIGURES
+    from dts_reproduction.reproduce.reporting.report import load_tables
 
-    finals = pd.read_csv(FIGURES / "asymptotic_final.csv")
-    ecw_rmed = finals[finals["algorithm"] == "ecw_rmed"].set_index("dataset")
+    finals = load_tables(FIGURES, "_final.csv")[asymptotic.NAME]
+    ecw_rmed = finals[finals["algorithm"] == "ecw_rmed"].set_index("panel_id")
     trapped_share = ecw_rmed["trapped_runs"] / (ecw_rmed["trapped_runs"] + ecw_rmed["runs"])
-    sweeps = pd.read_csv(FIGURES / "asymptotic_sweeps.csv").set_index("dataset")
+    sweeps = load_tables(FIGURES, "_sweeps.csv")[asymptotic.NAME].set_index("panel_id")
     assert (trapped_share[list(FORCED_BAND_PANELS)] > decades.LINEAR_SHARE).all()
     assert (trapped_share[list(SWEEP_PANELS)] <= decades.LINEAR_SHARE).all()
     assert sweeps.loc[list(SWEEP_PANELS), "in_c5_window"].all()
