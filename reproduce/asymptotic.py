@@ -46,7 +46,25 @@ from dts_reproduction.reproduce.cli.figure import figure_main
 from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
-from dts_reproduction.reproduce.output.plotting import figure_legend, save_figure, setup_theme, style
+from dts_reproduction.reproduce.output.plotting import (
+    LOWER_BOUND_LOOK,
+    NOTE_LINE,
+    NOTE_MARGIN,
+    NOTE_TOP,
+    OPTIMAL_ORACLE_LOOK,
+    PAPER_SIGN_LOOK,
+    RATIO_AXIS_HEIGHT,
+    RATIO_FIGURE_WIDTH,
+    RATIO_ROW_HEIGHT,
+    RATIO_TICKS,
+    SLOPE_PANEL_SIZE,
+    WINNER_CONSTANT_LOOK,
+    WINNER_ORACLE_LOOK,
+    figure_legend,
+    save_figure,
+    setup_theme,
+    style,
+)
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.asymptotic_panels import (
     ORACLE_OPTIMAL,
@@ -86,7 +104,6 @@ COST_HORIZON = 10**10  # what the lines without a Condorcet winner would cost at
 # The re-simulated runs whose comparisons per pair are tabulated (``allocation_rows``), on matrices up to this K.
 ALLOCATION_RUNS = 10
 ALLOCATION_MAX_ARMS = 32
-RATIO_TICKS = (0.5, 1, 2, 5, 10, 20, 50)  # the x ticks of the slope-over-bound figure
 # C_w and C differ when C_w exceeds C by more than this share (they are equal, up to rounding, when the winner is
 # every arm's optimal partner): then C_w is drawn beside C and A5 also checks that D-TS's limit is above C.
 WINNER_APART = 1e-3
@@ -345,13 +362,6 @@ def panel_claims(key: str, title: str, curves, lower_bounds, dataset, parts: pd.
     return rows
 
 
-# A panel's note on trapped runs starts at NOTE_TOP of its height, each of its lines taking NOTE_LINE (7 pt in a
-# panel about 2.2 in high); the data end NOTE_MARGIN below it.
-NOTE_TOP = 0.95
-NOTE_LINE = 0.05
-NOTE_MARGIN = 0.02
-
-
 def trapped_note(curves) -> str:
     """A panel's note on its trapped runs: the ``decades.linear`` lines, named with their trapped runs out of all
     under "regret linear in t", then the lines that keep a slope but leave some trapped runs out of it; two lines
@@ -385,7 +395,8 @@ def plot(panels, results, lower_bounds) -> tuple:
     setup_theme()
     ncols = 3
     rows = -(-len(results) // ncols)
-    fig, axes = plt.subplots(rows, ncols, figsize=(4.2 * ncols, 3.0 * rows), squeeze=False)
+    width, height = SLOPE_PANEL_SIZE
+    fig, axes = plt.subplots(rows, ncols, figsize=(width * ncols, height * rows), squeeze=False)
     for ax, panel, (title, curves) in zip(axes.flat, panels, results, strict=False):
         constant, _model, winner = lower_bounds[panel.key]
         for res in curves:
@@ -400,9 +411,9 @@ def plot(panels, results, lower_bounds) -> tuple:
         if not curves:
             ax.text(0.5, 0.5, "not computed yet", transform=ax.transAxes, ha="center", va="center", fontsize=8,
                     color="0.4")
-        ax.axhline(constant, color="0.35", linewidth=1.4, label=LOWER_BOUND_LABEL)
+        ax.axhline(constant, label=LOWER_BOUND_LABEL, **LOWER_BOUND_LOOK)
         if math.isfinite(winner) and winner > constant * (1.0 + WINNER_APART):
-            ax.axhline(winner, color="0.35", linewidth=1.2, linestyle=(0, (1, 1.5)), label="winner constant C_w")
+            ax.axhline(winner, label="winner constant C_w", **WINNER_CONSTANT_LOOK)
         ax.set_yscale("log")
         panel_note = trapped_note(curves)
         if panel_note:
@@ -426,12 +437,9 @@ def plot(panels, results, lower_bounds) -> tuple:
     return fig, bottom
 
 
-# How a tagged curve is drawn apart from its algorithm's ``plotting.style``: RMED2 with the paper's sign dotted in
-# black beside RMED2 as run; the two oracles grey, dark and dashed (optimal partners), light, dash-dotted and with
-# pentagons (the winner).
-TAGGED_LOOKS = {RMED2_PAPER.tag: {"color": "black", "linestyle": ":"},
-                ORACLE_OPTIMAL.tag: {"linestyle": "--"},
-                ORACLE_WINNER.tag: {"color": "#9a9a9a", "linestyle": "-.", "marker": "p"}}
+# How a tagged curve is drawn apart from its algorithm's ``plotting.style`` (the looks are ``plotting``'s).
+TAGGED_LOOKS = {RMED2_PAPER.tag: PAPER_SIGN_LOOK, ORACLE_OPTIMAL.tag: OPTIMAL_ORACLE_LOOK,
+                ORACLE_WINNER.tag: WINNER_ORACLE_LOOK}
 
 
 def curve_look(result) -> dict:
@@ -448,7 +456,7 @@ def ratio_figure(table: pd.DataFrame, stem) -> None:
     setup_theme()
     condorcet = table[table["winner_constant"].notna() & (table["runs"] > 0)]
     panels = list(dict.fromkeys(condorcet["panel"]))
-    fig, ax = plt.subplots(figsize=(8.5, 0.45 * len(panels) + 1.4))
+    fig, ax = plt.subplots(figsize=(RATIO_FIGURE_WIDTH, RATIO_ROW_HEIGHT * len(panels) + RATIO_AXIS_HEIGHT))
     labels = list(dict.fromkeys(condorcet["label"]))
     looks = {}
     for k, label in enumerate(labels):
@@ -469,8 +477,8 @@ def ratio_figure(table: pd.DataFrame, stem) -> None:
     for k, panel in enumerate(panels):
         ratio = condorcet[condorcet["panel"] == panel]["slope_over_winner_constant"]
         winner_over_bound = (condorcet[condorcet["panel"] == panel]["slope_over_bound"] / ratio).iloc[0]
-        ax.plot([winner_over_bound] * 2, [k - 0.4, k + 0.4], color="0.35", linestyle=(0, (1, 1.5)), linewidth=1.2)
-    ax.axvline(1.0, color="0.35", linewidth=1.4)
+        ax.plot([winner_over_bound] * 2, [k - 0.4, k + 0.4], **WINNER_CONSTANT_LOOK)
+    ax.axvline(1.0, **LOWER_BOUND_LOOK)
     ax.set_xscale("log")
     ax.set_xticks(RATIO_TICKS, [f"{tick:g}" for tick in RATIO_TICKS])
     ax.set_yticks(range(len(panels)), panels, fontsize=8)

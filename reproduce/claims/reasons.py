@@ -25,6 +25,8 @@ from dts_reproduction.reproduce.claims.verdict import (
     COMPARABLE_FACTOR,
     HOLDS,
     NOISE_SE,
+    NOT_FALLING,
+    WIDE_SPREAD,
     Estimate,
     stable_slope,
 )
@@ -68,12 +70,6 @@ RMED2_CYCLIC_DOC = "docs/asymptotic.md#rmed2-with-the-papers-sign-on-cyclic"
 # The claims whose rows are decided on a fitted limit (``claims.verdict.reaches_limit``): the family over which a
 # false FAILS from noise is counted.
 LIMIT_CLAIMS = ("A1", "A2", "A3", "A5", "A6", "A7")
-# A MergeDTS regret whose runs' standard deviation exceeds this multiple of its mean is called widely spread in
-# its L1 reason (a few runs carry the mean: the tuned MergeDTS on Informational-CDC at T = 1e8).
-WIDE_SPREAD = 1.0
-# A regret per slot over the last decade at least this share of the decade before's has not fallen: linear regret
-# over those two decades (D-TS on MSLR Informational at T = 1e7, the tuned MergeDTS there from 1e7 to 1e8).
-NOT_FALLING = 0.8
 MSLR5_NC = "mslr5_noncondorcet"
 
 

@@ -449,6 +449,8 @@ def test_room_above_keeps_the_data_below_the_note():
     """After room_above the data's top sits at NOTE_TOP minus the note's lines and a margin of the log axis."""
     import matplotlib.pyplot as plt
 
+    from dts_reproduction.reproduce.output.plotting import NOTE_LINE, NOTE_MARGIN, NOTE_TOP
+
     fig, ax = plt.subplots()
     ax.set_yscale("log")
     ax.plot([0, 1], [10.0, 1e4])
@@ -456,5 +458,5 @@ def test_room_above_keeps_the_data_below_the_note():
     asymptotic.room_above(ax, 4)
     low, high = ax.get_ylim()
     share = math.log(1e4 / low) / math.log(high / low)
-    assert share == pytest.approx(asymptotic.NOTE_TOP - 4 * asymptotic.NOTE_LINE - asymptotic.NOTE_MARGIN)
+    assert share == pytest.approx(NOTE_TOP - 4 * NOTE_LINE - NOTE_MARGIN)
     plt.close(fig)
