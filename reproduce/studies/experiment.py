@@ -309,7 +309,7 @@ def with_lower_bounds(table: pd.DataFrame, lower_bounds: dict, panels) -> pd.Dat
 
 def final_table(panels) -> pd.DataFrame:
     """Per panel and curve: runs, mean, std and standard error of the exact final regret R(T), the slope
-    of R against ln t over the last decade with its standard error (``claims.log_slope``), and the worker
+    of R against ln t over the last decade with its standard error (``claims.verdict.log_slope``), and the worker
     seconds its stored runs took.  With one run the std and both s.e. are NaN (not estimable), never 0."""
     rows = []
     for title, results in panels:
