@@ -63,7 +63,7 @@ from dts_reproduction.reproduce.config.paper import (
     LARGE_SCALE_HORIZON,
     ROOT_SEED,
 )
-from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
+from dts_reproduction.reproduce.harness.cost import estimated_line_seconds
 from dts_reproduction.reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
 from dts_reproduction.reproduce.harness.runner import git_commit, line_seconds
 from dts_reproduction.reproduce.output.tables import write_table
@@ -294,7 +294,7 @@ def print_measured(args):
 
 def print_asymptotic() -> None:
     """Every line of reproduce/asymptotic.py at its full scale, in the order the study computes them (cheapest first,
-    ``cheapest_first``): estimated CPU hours (``harness.cost.estimated_run_seconds`` times the runs),
+    ``cheapest_first``): estimated CPU hours (``harness.cost.estimated_line_seconds``),
     status (stored / missing) and stored busy hours; then the estimated hours of the missing lines and their wall
     time on 2 cores."""
     cli = SimpleNamespace(fast=True, quick=False, horizon_given=False, horizon=None, runs=None, algorithms=None,
@@ -305,7 +305,7 @@ def print_asymptotic() -> None:
     missing = 0.0
     for line in cheapest_first(cli)(lines):
         dataset = load_dataset(line.dataset)
-        hours = estimated_run_seconds(line, dataset) * line.runs / 3600.0
+        hours = estimated_line_seconds(line, dataset) / 3600.0
         found = stored_hours([line], dataset)
         missing += hours if found is None and math.isfinite(hours) else 0.0
         print(f"{line.dataset:<26} {line.name[:22]:<22} {dataset.K:>4} {line.horizon:>8.1e} {line.runs:>5} "

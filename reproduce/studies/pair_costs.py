@@ -37,8 +37,8 @@ def resimulated_comparisons(dataset, result, runs: int, title: str) -> list[np.n
 def flip_keeps_a_winner(P, i: int, j: int) -> bool:
     """Whether some Copeland winner of P is still one when the pair (i, j) alone is moved past 1/2 (p_ij <- 1 -
     p_ij).  Then that flip is no alternative of the Copeland bound, whose alternatives must make the winners disjoint
-    (``regret_bound.copeland_lower_bound``: an algorithm that plays a winner of both matrices need not tell them
-    apart); the pair can count only together with other flips."""
+    (``regret_bound.copeland_lower_bound_and_exactness``: an algorithm that plays a winner of both matrices need not
+    tell them apart); the pair can count only together with other flips."""
     P = np.asarray(P, dtype=np.float64)
     flipped = P.copy()
     flipped[i, j], flipped[j, i] = flipped[j, i], flipped[i, j]

@@ -16,7 +16,7 @@ sum_{e in S} x_e >= 1 in x_e = E[N_e] KL(p_e, 1/2) / ln T, and C is the least co
 * ``condorcet_lower_bound``: the model is "P has a Condorcet winner"; the alternatives make one arm i
   the Condorcet winner by moving all its losses past 1/2, which gives the closed form
   C = sum_{i != c} min_{j beats i} r_ij / KL(p_ij, 1/2).
-* ``copeland_lower_bound``: the model is every matrix.  It starts from the families of
+* ``copeland_lower_bound_and_exactness``: the model is every matrix.  It starts from the families of
   ``copeland_groups`` (alternatives written as "these pairs and any k of those", each one checked to
   make the winners disjoint) and, up to EXACT_MAX_ARMS arms, adds by constraint generation the cheapest
   alternative the current solution violates (a small integer program over the flips,
@@ -79,7 +79,7 @@ def condorcet_allocation(P) -> CondorcetAllocation:
     P = np.ascontiguousarray(P, dtype=np.float64)
     winner = int(condorcet_winner(P))
     if winner < 0:
-        raise ValueError("the matrix has no Condorcet winner: use copeland_lower_bound")
+        raise ValueError("the matrix has no Condorcet winner: use copeland_lower_bound_and_exactness")
     r, d = pair_regrets(P), kl_to_half(P)
     partner = optimal_partners(P)
     comparisons, cost, winner_cost = np.zeros(P.shape[0]), np.zeros(P.shape[0]), np.zeros(P.shape[0])
@@ -168,16 +168,10 @@ def copeland_groups(P) -> list[Family]:
     return groups
 
 
-def copeland_lower_bound(P, exact_max_arms: int = EXACT_MAX_ARMS, max_cuts: int = MAX_CUTS) -> float:
-    """The Copeland-model constant (see the module docstring): exact for K <= ``exact_max_arms`` unless
-    constraint generation needs more than ``max_cuts`` alternatives, else a valid lower bound (see
-    ``copeland_lower_bound_and_exactness``)."""
-    return copeland_lower_bound_and_exactness(P, exact_max_arms, max_cuts)[0]
-
-
 def copeland_lower_bound_and_exactness(P, exact_max_arms: int = EXACT_MAX_ARMS,
-                                 max_cuts: int = MAX_CUTS) -> tuple[float, bool]:
-    """(C, exact): the program of the families of ``copeland_groups`` and, for K <= ``exact_max_arms``, of
+                                       max_cuts: int = MAX_CUTS) -> tuple[float, bool]:
+    """(C, exact): the Copeland-model constant (see the module docstring), the program of the families of
+    ``copeland_groups`` and, for K <= ``exact_max_arms``, of
     the alternatives ``cheapest_alternative`` adds while the solution violates one (at most ``max_cuts``);
     exact is True when none is left (then C is the exact constant; otherwise C is the optimum over a subset
     of the alternatives, a valid lower bound).  math.inf if an alternative is made of ties alone."""
