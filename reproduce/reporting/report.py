@@ -50,9 +50,11 @@ from dts_reproduction.reproduce.output.tables import NOT_STORED, OVER_BUDGET
 from dts_reproduction.reproduce.reporting import newcomer
 from dts_reproduction.reproduce.reporting.constants_table import constants_frame, defaults_frame
 from dts_reproduction.reproduce.studies.asymptotic_panels import ORACLE_LINES, ORACLE_OPTIMAL, ORACLE_WINNER
+from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS as ASYMPTOTIC_PANELS
 from dts_reproduction.reproduce.studies.decade_pairs import theorem2_table
 from dts_reproduction.reproduce.studies.decades import trapped_scale
 from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES
+from dts_reproduction.reproduce.studies.large_scale_panels import MSLR_MATRICES
 from dts_reproduction.reproduce.studies.partner_runs import partner_runs_table
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
 
@@ -72,6 +74,12 @@ BLOCK_FILES = {"summary": "README.md", "fidelity": "README.md", "claims": "READM
                "newcomer_suites": "docs/testing.md", "startup": "docs/install.md"}
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
 FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
+# {table stem: {panel title: panel id}}: the id by which claims are attached to a panel (``Panel.key``; the
+# large-scale study's matrix for its panels (a)-(d), ``large_scale_claims``; its panels (e) and (f) carry no claim
+# and no id), for the studies whose tables name a panel by its title.
+PANEL_IDS = {**{stem: {panel.title: panel.key for panel in figure.panels} for stem, figure in PAPER_FIGURES.items()},
+             ASYMPTOTIC: {panel.title: panel.key for panel in ASYMPTOTIC_PANELS},
+             LARGE_SCALE: {title: dataset for dataset, title in MSLR_MATRICES}}
 
 
 def figure_id(stem: str) -> str:
@@ -81,8 +89,21 @@ def figure_id(stem: str) -> str:
 
 
 def load_tables(folder: Path, suffix: str) -> dict[str, pd.DataFrame]:
-    """{figure stem: table} of every ``<stem><suffix>`` in ``folder``."""
-    return {path.name[: -len(suffix)]: read_table(path) for path in sorted(folder.glob(f"*{suffix}"))}
+    """{figure stem: table} of every ``<stem><suffix>`` in ``folder``, each table with a ``panel`` column given the
+    ``panel_id`` of each row (``with_panel_id``)."""
+    tables = {path.name[: -len(suffix)]: read_table(path) for path in sorted(folder.glob(f"*{suffix}"))}
+    return {stem: with_panel_id(stem, table) for stem, table in tables.items()}
+
+
+def with_panel_id(stem: str, table: pd.DataFrame) -> pd.DataFrame:
+    """``table``, of the figure ``stem``, with a ``panel_id`` column beside its ``panel`` column (the panel's title):
+    the id the panel has in ``PANEL_IDS``, by which the claims (``claims.c19``) and the reasons (``claims.reasons``)
+    find a panel's rows; NaN for a title its study has no id for.  Kept in memory only: the tables on disk name a
+    panel by its title, and a column added to them would rewrite every committed table.  A table without a
+    ``panel`` column is returned as it is."""
+    if "panel" not in table:
+        return table
+    return table.assign(panel_id=table["panel"].map(PANEL_IDS.get(stem, {})))
 
 
 def numbers_of(folder: Path, claims: pd.DataFrame, finals: dict[str, pd.DataFrame] | None = None) -> Numbers:
