@@ -42,8 +42,9 @@ from dts_reproduction.algorithms.base import (
     check_skip,
     exact_skip_hook,
 )
-from dts_reproduction.core.bound_allocation import condorcet_winner_of, optimal_partners
+from dts_reproduction.core.bound_allocation import optimal_partners
 from dts_reproduction.core.bounds import update_pair
+from dts_reproduction.core.copeland import condorcet_winner
 from dts_reproduction.core.kl import kl_bernoulli
 from dts_reproduction.core.skipping import last_slot_before, record_self_run
 
@@ -90,7 +91,7 @@ def oracle_partners(params, dataset, P):
     plays is the Condorcet model's)."""
     check_choice("partner", params["partner"], PARTNER_CHOICES)
     P = np.ascontiguousarray(P, dtype=np.float64)
-    winner = condorcet_winner_of(P)
+    winner = condorcet_winner(P)
     if winner < 0:
         raise ValueError(f"the oracle plays the Condorcet-model bound: dataset {dataset.name!r} has no Condorcet "
                          "winner")

@@ -62,7 +62,7 @@ from dts_reproduction.reproduce.config.paper import (
     LARGE_SCALE_HORIZON,
     ROOT_SEED,
 )
-from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
+from dts_reproduction.reproduce.harness.cost import estimated_line_seconds
 from dts_reproduction.reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
 from dts_reproduction.reproduce.harness.runner import git_commit, line_seconds
 from dts_reproduction.reproduce.harness.settings import Settings
@@ -294,7 +294,7 @@ def print_measured(args):
 
 def print_asymptotic() -> None:
     """Every line of reproduce/asymptotic.py at its full scale, in the order the study computes them (cheapest first,
-    ``cheapest_first``): estimated CPU hours (``harness.cost.estimated_run_seconds`` times the runs),
+    ``cheapest_first``): estimated CPU hours (``harness.cost.estimated_line_seconds``),
     status (stored / missing) and stored busy hours; then the estimated hours of the missing lines and their wall
     time on 2 cores."""
     paper_scale = Settings.library(default_horizon=MAX_EXACT_HORIZON, fast=True)
@@ -304,7 +304,7 @@ def print_asymptotic() -> None:
     missing = 0.0
     for line in cheapest_first(paper_scale)(lines):
         dataset = load_dataset(line.dataset)
-        hours = estimated_run_seconds(line, dataset) * line.runs / 3600.0
+        hours = estimated_line_seconds(line, dataset) / 3600.0
         found = stored_hours([line], dataset)
         missing += hours if found is None and math.isfinite(hours) else 0.0
         print(f"{line.dataset:<26} {line.name[:22]:<22} {dataset.K:>4} {line.horizon:>8.1e} {line.runs:>5} "

@@ -214,17 +214,3 @@ def upper_copeland_from_switches(switch, log_t, counts):
                 count += 1
         counts[i] = count
     return counts
-
-
-@njit(cache=True)
-def lower_copeland_from_switches(lower, log_t, counts):
-    """Fill ``counts[i] = #{j != i : l_ij >= 1/2}`` from cached lower switch times
-    (``lcb_switch_log_t``; CCB's lower Copeland counts).  counts: int64 (K,).  Returns counts."""
-    K = lower.shape[0]
-    for i in range(K):
-        count = 0
-        for j in range(K):
-            if j != i and log_t <= lower[i, j]:
-                count += 1
-        counts[i] = count
-    return counts

@@ -18,12 +18,14 @@ Without ``--sources`` the conversions are skipped, so only the tables and the su
 rebuilt (from the committed 136x136 matrix).  Every file gets a ``#`` header (source, derivation, checks)
 and a ``# labels:`` line.  Each check below raises ValueError if it fails.
 It reads and writes the matrices with numpy alone, not through the ``data`` package (whose loader reads
-what this module writes).
+what this module writes); the Copeland scores and winners are ``core.copeland``'s.
 """
 
 from pathlib import Path
 
 import numpy as np
+
+from dts_reproduction.core.copeland import copeland_scores, copeland_winners
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = REPO / "data" / "matrices"
@@ -206,11 +208,6 @@ MSLR16_SOURCE = "MSLR_Informational_16_Condorcet_rankers_10-22-36-58-59-66-67-68
 FIVE_ARMED_RANKERS = {"mslr5_condorcet": [2, 4, 3, 1, 5], "mslr5_noncondorcet": [93, 7, 92, 94, 105]}
 
 
-def copeland_scores(P):
-    """#{j : p_ij > 0.5} per row (strict; the 0.5 diagonal never counts)."""
-    return (np.asarray(P) > 0.5).sum(axis=1)
-
-
 def check_consistent(P, what):
     """Raise ValueError unless P is square with diagonal 0.5 and p_ij + p_ji == 1 exactly."""
     P = np.asarray(P)
@@ -228,7 +225,7 @@ def summary_lines(P, labels):
     """Header lines stating the Copeland scores (K <= 32) and the Copeland winners by label."""
     s = copeland_scores(P)
     K = len(labels)
-    winners = [labels[i] for i in np.flatnonzero(s == s.max())]
+    winners = [labels[i] for i in copeland_winners(P)]
     kind = "Condorcet winner" if s.max() == K - 1 else "Copeland winners (no Condorcet winner)"
     lines = []
     if K <= 32:
@@ -279,7 +276,7 @@ def mslr_subset_text(name, P136):
     s = copeland_scores(P)
     if list(s) != printed_scores:
         raise ValueError(f"{name}: Copeland scores {list(s)} differ from Table 9 {printed_scores}")
-    winners = [rankers[i] for i in np.flatnonzero(s == s.max())]
+    winners = [rankers[i] for i in copeland_winners(P)]
     if winners != printed_winners:
         raise ValueError(f"{name}: winners {winners} differ from Table 9 {printed_winners}")
     labels = [str(r) for r in rankers]

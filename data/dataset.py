@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dts_reproduction.core import copeland
+
 from .validation import validate_preference_matrix
 
 
@@ -24,8 +26,8 @@ class Dataset:
     Build it with ``load_dataset`` or ``dataset_from_matrix``, which validate P; the
     constructor itself only checks the name, the shape and the number of labels.
 
-    Copeland quantities use the strict comparison p_ij > 0.5 (paper Sec. 3; docs/harness.md#regret),
-    so an exact 0.5 pair counts for neither arm.
+    The Copeland scores and winners are ``core.copeland``'s (strict p_ij > 0.5: an exact 0.5 pair counts for
+    neither arm).
     """
 
     name: str
@@ -63,8 +65,8 @@ class Dataset:
 
     @property
     def copeland_scores(self):
-        """int64 array: score_i = #{j != i : p_ij > 0.5}."""
-        return (self.P > 0.5).sum(axis=1).astype(np.int64)
+        """int64 array: score_i = #{j != i : p_ij > 0.5} (``core.copeland.copeland_scores``)."""
+        return copeland.copeland_scores(self.P)
 
     @property
     def normalized_copeland(self):
@@ -73,19 +75,20 @@ class Dataset:
 
     @property
     def winners(self):
-        """int array of the Copeland winners (indices with the maximal score), ascending."""
-        s = self.copeland_scores
-        return np.flatnonzero(s == s.max())
+        """int array of the Copeland winners (indices with the maximal score), ascending
+        (``core.copeland.copeland_winners``)."""
+        return copeland.copeland_winners(self.P)
 
     @property
     def has_condorcet_winner(self):
         """True iff some arm beats every other arm (score K - 1)."""
-        return bool(self.copeland_scores.max() == self.K - 1)
+        return self.condorcet_winner is not None
 
     @property
     def condorcet_winner(self):
-        """Index of the Condorcet winner, or None if there is none."""
-        return int(self.winners[0]) if self.has_condorcet_winner else None
+        """Index of the Condorcet winner, or None if there is none (``core.copeland.condorcet_winner``)."""
+        winner = int(copeland.condorcet_winner(self.P))
+        return winner if winner >= 0 else None
 
     @property
     def zeta_star(self):

@@ -47,7 +47,25 @@ from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
 from dts_reproduction.reproduce.harness.settings import Settings
-from dts_reproduction.reproduce.output.plotting import figure_legend, save_figure, setup_theme, style
+from dts_reproduction.reproduce.output.plotting import (
+    LOWER_BOUND_LOOK,
+    NOTE_LINE,
+    NOTE_MARGIN,
+    NOTE_TOP,
+    OPTIMAL_ORACLE_LOOK,
+    PAPER_SIGN_LOOK,
+    RATIO_AXIS_HEIGHT,
+    RATIO_FIGURE_WIDTH,
+    RATIO_ROW_HEIGHT,
+    RATIO_TICKS,
+    SLOPE_PANEL_SIZE,
+    WINNER_CONSTANT_LOOK,
+    WINNER_ORACLE_LOOK,
+    figure_legend,
+    save_figure,
+    setup_theme,
+    style,
+)
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.asymptotic_panels import (
     ORACLE_OPTIMAL,
@@ -87,30 +105,31 @@ COST_HORIZON = 10**10  # what the lines without a Condorcet winner would cost at
 # The re-simulated runs whose comparisons per pair are tabulated (``allocation_rows``), on matrices up to this K.
 ALLOCATION_RUNS = 10
 ALLOCATION_MAX_ARMS = 32
-RATIO_TICKS = (0.5, 1, 2, 5, 10, 20, 50)  # the x ticks of the slope-over-bound figure
 # C_w and C differ when C_w exceeds C by more than this share (they are equal, up to rounding, when the winner is
 # every arm's optimal partner): then C_w is drawn beside C and A5 also checks that D-TS's limit is above C.
 WINNER_APART = 1e-3
 
 
-def bounds_of(panels, settings: Settings) -> dict:
-    """{panel title: (C, its model, C_w or NaN)}: each panel's lower bound (``reproduce.studies.lower_bounds``,
-    cached in ``settings.out`` unless the run only reads) and, with a Condorcet winner, its winner constant."""
+def lower_bounds_of(panels, settings: Settings) -> dict:
+    """{panel id (``Panel.key``): (C, its model, C_w or NaN)}: each panel's lower bound
+    (``reproduce.studies.lower_bounds``, cached in ``settings.out`` unless the run only reads) and, with a Condorcet
+    winner, its winner constant."""
     out = {}
     for panel in panels:
         constant, model = lower_bound(panel.dataset, settings.out,
                                       store=not (settings.plot_only or settings.stored_only))
         dataset = load_dataset(panel.dataset)
-        out[panel.title] = (constant, model, winner_constant(dataset.P) if dataset.has_condorcet_winner else math.nan)
+        out[panel.key] = (constant, model, winner_constant(dataset.P) if dataset.has_condorcet_winner else math.nan)
     return out
 
 
-def slope_rows(results, bounds) -> pd.DataFrame:
+def slope_rows(panels, results, lower_bounds) -> pd.DataFrame:
     """One row per panel, curve and decade end t: the mean slope over [t/10, t] of its logarithmic runs with
-    standard error and 95 % bootstrap interval, R(t)/ln t, and the panel's C and C_w."""
+    standard error and 95 % bootstrap interval, R(t)/ln t, and the panel's C and C_w (``results``: the (title,
+    curves) of ``panels``; ``lower_bounds``: ``lower_bounds_of``'s)."""
     rows = []
-    for title, curves in results:
-        constant, _model, winner = bounds[title]
+    for panel, (title, curves) in zip(panels, results, strict=True):
+        constant, _model, winner = lower_bounds[panel.key]
         for res in curves:
             if linear(res):
                 continue
@@ -124,26 +143,29 @@ def slope_rows(results, bounds) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def summary_table(results, bounds) -> pd.DataFrame:
+def summary_table(panels, results, lower_bounds) -> pd.DataFrame:
     """Per panel and curve: ``experiment.final_table`` of its logarithmic runs with the panel's lower bound, the
     number of trapped runs, the last decade's slope over C and over C_w, and the fitted limit of the slope and
     weight of ln ln t (``decades.slope_limit``; NaN with fewer than three decades past 1e6); a ``decades.linear``
-    line has a row with its counts of logarithmic (``runs``) and trapped runs and no slope."""
+    line has a row with its counts of logarithmic (``runs``) and trapped runs and no slope (``results``: the (title,
+    curves) of ``panels``; ``lower_bounds``: ``lower_bounds_of``'s).  The column ``slope_over_bound`` is the slope
+    over the lower bound C, named as in the committed tables."""
     logarithmic = [(title, [untrapped(res) for res in curves if not linear(res)]) for title, curves in results]
     linear_lines = [{"panel": title, "dataset": res.line.dataset, "algorithm": res.line.name, "label": res.label,
                      "horizon": res.line.horizon, "runs": int((~trapped(res)).sum()),
                      "trapped_runs": int(trapped(res).sum()), "slope_last_decade": math.nan,
-                     "lower_bound_slope": bounds[title][0], "lower_bound_model": bounds[title][1],
-                     "winner_constant": bounds[title][2]}
-                    for title, curves in results for res in curves if linear(res)]
+                     "lower_bound_slope": lower_bounds[panel.key][0], "lower_bound_model": lower_bounds[panel.key][1],
+                     "winner_constant": lower_bounds[panel.key][2]}
+                    for panel, (title, curves) in zip(panels, results, strict=True) for res in curves if linear(res)]
     if not any(curves for _, curves in logarithmic):
         return pd.DataFrame(linear_lines)
-    table = with_lower_bounds(final_table(logarithmic), {title: bound[:2] for title, bound in bounds.items()})
+    table = with_lower_bounds(final_table(logarithmic), lower_bounds, panels)
     counts = {(title, res.line.name): int(trapped(res).sum()) for title, curves in results for res in curves}
     limits = {(title, res.line.name): slope_limit(decade_slopes(res))
               for title, curves in logarithmic for res in curves}
     table["trapped_runs"] = [counts[key] for key in zip(table["panel"], table["algorithm"], strict=True)]
-    table["winner_constant"] = table["panel"].map(lambda title: bounds[title][2])
+    panel_ids = {panel.title: panel.key for panel in panels}
+    table["winner_constant"] = table["panel"].map(lambda title: lower_bounds[panel_ids[title]][2])
     table["slope_over_bound"] = table["slope_last_decade"] / table["lower_bound_slope"]
     table["slope_over_winner_constant"] = table["slope_last_decade"] / table["winner_constant"]
     fits = [limits[key] for key in zip(table["panel"], table["algorithm"], strict=True)]
@@ -293,12 +315,13 @@ def theorem2_claims(site: Site, parts: pd.DataFrame) -> list[dict]:
                             "grows like ln ln t", fades)] if first["remaining_pairs"] else [])
 
 
-def panel_claims(key: str, title: str, curves, bounds, dataset, parts: pd.DataFrame) -> list[dict]:
+def panel_claims(key: str, title: str, curves, lower_bounds, dataset, parts: pd.DataFrame) -> list[dict]:
     """The claim rows of the panel ``key`` (``Panel.key``), titled ``title``, on ``dataset`` (only C5 and A1-A7 on
-    the Condorcet panels; A7 where ``parts``, the panel's ``decade_pairs.class_limit_rows``, has rows)."""
+    the Condorcet panels; A7 where ``parts``, the panel's ``decade_pairs.class_limit_rows``, has rows);
+    ``lower_bounds``: ``lower_bounds_of``'s."""
     if not dataset.has_condorcet_winner:
         return []
-    constant, _model, winner = bounds[title]
+    constant, _model, winner = lower_bounds[key]
     site = pc.panel_site(NAME, "Asymptotic", key, title)
     r = by_name(curves)
     logarithmic = {name: untrapped(res) for name, res in r.items()}
@@ -342,13 +365,6 @@ def panel_claims(key: str, title: str, curves, bounds, dataset, parts: pd.DataFr
     return rows
 
 
-# A panel's note on trapped runs starts at NOTE_TOP of its height, each of its lines taking NOTE_LINE (7 pt in a
-# panel about 2.2 in high); the data end NOTE_MARGIN below it.
-NOTE_TOP = 0.95
-NOTE_LINE = 0.05
-NOTE_MARGIN = 0.02
-
-
 def trapped_note(curves) -> str:
     """A panel's note on its trapped runs: the ``decades.linear`` lines, named with their trapped runs out of all
     under "regret linear in t", then the lines that keep a slope but leave some trapped runs out of it; two lines
@@ -372,18 +388,20 @@ def room_above(ax, note_lines: int) -> None:
     ax.set_ylim(low, low * (high / low) ** (1.0 / data_share))
 
 
-def plot(results, bounds) -> tuple:
+def plot(panels, results, lower_bounds) -> tuple:
     """The slope figure: per panel, the slope of R against ln t per decade (y, log scale) over log10 t, one line per
     algorithm with its 95 % bootstrap band, C (dark, solid) and C_w (dark, dotted) as horizontal lines, x up to the
     panel's horizon; a ``decades.linear`` line (most runs trapped) is named in the panel with its trapped runs out
     of all, not drawn, and so are the trapped runs a line's slope leaves out (``trapped_note``); then
-    ``<stem>_ratio``: each algorithm's last-decade slope over C per Condorcet matrix.  Returns (figure, bottom)."""
+    ``<stem>_ratio``: each algorithm's last-decade slope over C per Condorcet matrix (``results``: the (title, curves)
+    of ``panels``; ``lower_bounds``: ``lower_bounds_of``'s).  Returns (figure, bottom)."""
     setup_theme()
     ncols = 3
     rows = -(-len(results) // ncols)
-    fig, axes = plt.subplots(rows, ncols, figsize=(4.2 * ncols, 3.0 * rows), squeeze=False)
-    for ax, (title, curves) in zip(axes.flat, results, strict=False):
-        constant, _model, winner = bounds[title]
+    width, height = SLOPE_PANEL_SIZE
+    fig, axes = plt.subplots(rows, ncols, figsize=(width * ncols, height * rows), squeeze=False)
+    for ax, panel, (title, curves) in zip(axes.flat, panels, results, strict=False):
+        constant, _model, winner = lower_bounds[panel.key]
         for res in curves:
             if linear(res):
                 continue
@@ -396,9 +414,9 @@ def plot(results, bounds) -> tuple:
         if not curves:
             ax.text(0.5, 0.5, "not computed yet", transform=ax.transAxes, ha="center", va="center", fontsize=8,
                     color="0.4")
-        ax.axhline(constant, color="0.35", linewidth=1.4, label=LOWER_BOUND_LABEL)
+        ax.axhline(constant, label=LOWER_BOUND_LABEL, **LOWER_BOUND_LOOK)
         if math.isfinite(winner) and winner > constant * (1.0 + WINNER_APART):
-            ax.axhline(winner, color="0.35", linewidth=1.2, linestyle=(0, (1, 1.5)), label="winner constant C_w")
+            ax.axhline(winner, label="winner constant C_w", **WINNER_CONSTANT_LOOK)
         ax.set_yscale("log")
         panel_note = trapped_note(curves)
         if panel_note:
@@ -422,12 +440,9 @@ def plot(results, bounds) -> tuple:
     return fig, bottom
 
 
-# How a tagged curve is drawn apart from its algorithm's ``plotting.style``: RMED2 with the paper's sign dotted in
-# black beside RMED2 as run; the two oracles grey, dark and dashed (optimal partners), light, dash-dotted and with
-# pentagons (the winner).
-TAGGED_LOOKS = {RMED2_PAPER.tag: {"color": "black", "linestyle": ":"},
-                ORACLE_OPTIMAL.tag: {"linestyle": "--"},
-                ORACLE_WINNER.tag: {"color": "#9a9a9a", "linestyle": "-.", "marker": "p"}}
+# How a tagged curve is drawn apart from its algorithm's ``plotting.style`` (the looks are ``plotting``'s).
+TAGGED_LOOKS = {RMED2_PAPER.tag: PAPER_SIGN_LOOK, ORACLE_OPTIMAL.tag: OPTIMAL_ORACLE_LOOK,
+                ORACLE_WINNER.tag: WINNER_ORACLE_LOOK}
 
 
 def curve_look(result) -> dict:
@@ -444,7 +459,7 @@ def ratio_figure(table: pd.DataFrame, stem) -> None:
     setup_theme()
     condorcet = table[table["winner_constant"].notna() & (table["runs"] > 0)]
     panels = list(dict.fromkeys(condorcet["panel"]))
-    fig, ax = plt.subplots(figsize=(8.5, 0.45 * len(panels) + 1.4))
+    fig, ax = plt.subplots(figsize=(RATIO_FIGURE_WIDTH, RATIO_ROW_HEIGHT * len(panels) + RATIO_AXIS_HEIGHT))
     labels = list(dict.fromkeys(condorcet["label"]))
     looks = {}
     for k, label in enumerate(labels):
@@ -465,8 +480,8 @@ def ratio_figure(table: pd.DataFrame, stem) -> None:
     for k, panel in enumerate(panels):
         ratio = condorcet[condorcet["panel"] == panel]["slope_over_winner_constant"]
         winner_over_bound = (condorcet[condorcet["panel"] == panel]["slope_over_bound"] / ratio).iloc[0]
-        ax.plot([winner_over_bound] * 2, [k - 0.4, k + 0.4], color="0.35", linestyle=(0, (1, 1.5)), linewidth=1.2)
-    ax.axvline(1.0, color="0.35", linewidth=1.4)
+        ax.plot([winner_over_bound] * 2, [k - 0.4, k + 0.4], **WINNER_CONSTANT_LOOK)
+    ax.axvline(1.0, **LOWER_BOUND_LOOK)
     ax.set_xscale("log")
     ax.set_xticks(RATIO_TICKS, [f"{tick:g}" for tick in RATIO_TICKS])
     ax.set_yticks(range(len(panels)), panels, fontsize=8)
@@ -483,10 +498,10 @@ def build(settings: Settings) -> None:
     settings = replace(settings, fast=True)
     check_selection(settings, [line for panel in PANELS for curve in panel_curves(panel, settings) for line in curve])
     results = simulate_panels(NAME, PANELS, settings, cheapest_first(settings))
-    bounds = bounds_of(PANELS, settings)
+    lower_bounds = lower_bounds_of(PANELS, settings)
     stem = settings.figures / NAME
-    write_table(slope_rows(results, bounds), stem.with_name(f"{NAME}.csv"))
-    table = summary_table(results, bounds)
+    write_table(slope_rows(PANELS, results, lower_bounds), stem.with_name(f"{NAME}.csv"))
+    table = summary_table(PANELS, results, lower_bounds)
     write_table(table, stem.with_name(f"{NAME}_final.csv"))
     write_table(cost_rows(PANELS, results), stem.with_name(f"{NAME}_cost.csv"))
     allocation_path = stem.with_name(f"{NAME}_allocation.csv")
@@ -506,9 +521,9 @@ def build(settings: Settings) -> None:
     write_table(parts, stem.with_name(f"{NAME}_decade_parts.csv"))
     write_table(partner_switch_rows(PANELS, results), stem.with_name(f"{NAME}_partner_runs.csv"))
     claim_rows = [row for panel, (title, curves) in zip(PANELS, results, strict=True)
-                  for row in panel_claims(panel.key, title, curves, bounds, load_dataset(panel.dataset),
+                  for row in panel_claims(panel.key, title, curves, lower_bounds, load_dataset(panel.dataset),
                                           parts[parts["panel"] == title] if not parts.empty else parts)]
-    fig, bottom = plot(results, bounds)
+    fig, bottom = plot(PANELS, results, lower_bounds)
     checks = save_figure_with_claims(fig, stem, bottom, claim_rows, evidence_note(settings, PANELS))
     ratio_figure(table, stem)
     print_table(checks.drop(columns="statement"))

@@ -26,6 +26,7 @@ from dts_reproduction.reproduce.claims.verdict import (
     FAILS,
     HOLDS,
     QUICK_PREFIX,
+    RARE_SHARE,
     Site,
     checked,
     claim_row,
@@ -51,11 +52,6 @@ DATASETS = ("cyclic", "strong_borda", "arxiv", "sushi", "mslr5_condorcet", "mslr
 PRACTICAL = ("arxiv", "sushi", "mslr5_condorcet", "mslr16_condorcet", "mslr32_condorcet", "mslr5_noncondorcet",
              "mslr16_noncondorcet", "mslr32_noncondorcet")
 DEFAULT_RUNS, DEFAULT_HORIZON = 20, HORIZON
-# "Seldom": the elimination changes the first candidate in fewer than this share of the slots.  The paper gives no
-# number; one slot in twenty is the usual cut for a rare event (as a 5 % test level).  The measured shares fall into
-# two groups far apart, and 5 % lies between them, where any threshold gives the same verdicts; which thresholds
-# flip the summary row, with the numbers: docs/verdicts.md#the-elimination-on-mslr-non-condorcet.
-RARE_SHARE = 0.05
 
 
 def diagnostic_lines(runs: int, horizon: int) -> list[Line]:

@@ -11,6 +11,7 @@ Usage: ``python reproduce/fig4_noncondorcet.py [--quick] [--runs N] [--horizon T
 from dts_reproduction.reproduce.claims import paper as pc
 from dts_reproduction.reproduce.claims.registry import FIG4
 from dts_reproduction.reproduce.claims.verdict import (
+    C12_FROM_SLOT,
     HOLDS,
     Site,
     above,
@@ -38,9 +39,6 @@ PANEL_CLAIMS = {  # by ``Panel.key``
     K16: (*C8_C9, pc.c13_plus_below_dts),
     K32: (*C8_C9, pc.c13_plus_below_dts),
 }
-# C12 compares ECW-RMED with D-TS+ at every checkpoint from this slot on (before it, both are in
-# their initial exploration and the order is noise).
-C12_FROM_SLOT = 1000
 
 
 def c12_rows(results) -> list[dict]:

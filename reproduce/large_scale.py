@@ -45,7 +45,11 @@ from dts_reproduction.reproduce.config.paper import LARGE_SCALE_CPU_HOURS, LARGE
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.plotting import (
     FIGURE_WIDTH,
+    MSLR_FIRST_SLOT,
+    MSLR_LOG_FLOOR,
     PANEL_HEIGHT,
+    RANKING_MARGIN,
+    TITLE_CHARACTERS,
     bootstrap_interval,
     curve_frame,
     figure_legend,
@@ -53,7 +57,6 @@ from dts_reproduction.reproduce.output.plotting import (
     regret_note,
     save_figure,
     setup_theme,
-    style,
 )
 from dts_reproduction.reproduce.output.tables import OVER_BUDGET, print_table, write_table
 from dts_reproduction.reproduce.studies.experiment import (
@@ -70,6 +73,7 @@ from dts_reproduction.reproduce.studies.large_scale_panels import (
     all_curves,
     arms,
     available,
+    curve_look,
 )
 from dts_reproduction.reproduce.studies.large_scale_plan import (
     estimated_hours,
@@ -80,12 +84,6 @@ from dts_reproduction.reproduce.studies.large_scale_plan import (
 )
 
 NAME = "large_scale"
-# Panels (a)-(d) start where their curves part: below t = 100 and a regret of 100 every algorithm is still in
-# its first round of comparisons, and the decades they would take are left to the band where L1 and L2 are read.
-MSLR_LOG_FLOOR = 100.0  # the bottom of the log y axis
-MSLR_FIRST_SLOT = 100.0  # the left end of the log time axis
-TITLE_CHARACTERS = 44  # a panel title wraps beyond this many characters (at FIGURE_WIDTH, two panels a row)
-RANKING_MARGIN = 1.06  # panel (e)'s regret axis ends this far beyond the highest interval
 
 
 def simulate(settings: Settings, budget: float, max_hours: float) -> tuple[dict, pd.DataFrame]:
@@ -128,7 +126,7 @@ def ranking_axes(ax, frame: pd.DataFrame, results, title: str) -> None:
     colour and marker.  Sixteen curves that all stay near 0 until t = 1e4 and then fan out over the last decade
     cannot be told apart as curves; the curves themselves are in the figure's CSV."""
     ends = frame.loc[frame.groupby("label", sort=False)["t"].idxmax()].sort_values("mean_regret", ascending=False)
-    looks = {res.label: style(res) for res in results}
+    looks = {res.label: curve_look(res) for res in results}
     usual = ends["runs"].mode().min() if len(ends) else 0
     for row_index, row in enumerate(ends.itertuples()):
         error = [[row.mean_regret - row.ci95_low], [row.ci95_high - row.mean_regret]]
@@ -153,7 +151,7 @@ def plot(results: dict, stem) -> pd.DataFrame:
         metric = "g2w" if title in dict((t, d) for d, t in MSLR_MATRICES[:3]) else "regret"
         frame = curve_frame(results[title], title, metric)
         frames.append(frame)
-        regret_axes(ax, frame, results[title], title)
+        regret_axes(ax, frame, results[title], title, look_of=curve_look)
         ax.set_title(textwrap.fill(ax.get_title(), TITLE_CHARACTERS))  # (d)'s title is too long for one line
         # The other panels draw the G2W regret: (d), which has no Condorcet winner, says which regret it draws.
         ax.set_ylabel("G2W regret (MergeDTS's regret x 2)" if metric == "g2w" else "Copeland regret (Eq. 1)")
@@ -171,7 +169,7 @@ def plot(results: dict, stem) -> pd.DataFrame:
         K = [arms(res.line.dataset) for res in curves]
         mean = np.array([g2w_final(res).value for res in curves])
         low, high = np.array([bootstrap_interval(res.g2w[:, -1]) for res in curves]).T
-        ax.errorbar(K, mean, yerr=(mean - low, high - mean), label=tag, capsize=3, **style(curves[0]))
+        ax.errorbar(K, mean, yerr=(mean - low, high - mean), label=tag, capsize=3, **curve_look(curves[0]))
         frames.append(pd.DataFrame({"panel": titles[5], "label": tag, "metric": "g2w", "t": curves[0].line.horizon,
                                     "K": K, "mean_regret": mean, "ci95_low": low, "ci95_high": high}))
     ax.set_xscale("log")

@@ -44,10 +44,9 @@ def subset_summary(name: str) -> dict:
     many pairs i < j are closer than ELIMINATED_GAP."""
     dataset = load_dataset(name)
     gaps = np.abs(dataset.P - 0.5)[np.triu_indices(dataset.K, 1)]
-    scores = dataset.copeland_scores
-    winners = [dataset.labels[i] for i in np.flatnonzero(scores == scores.max())]
+    winners = [dataset.labels[i] for i in dataset.winners]
     return {"subset": TABLE9[name][0], "K": dataset.K, "winners": ", ".join(winners),
-            "condorcet": bool(scores.max() == dataset.K - 1), "min_gap": float(gaps.min()),
+            "condorcet": dataset.has_condorcet_winner, "min_gap": float(gaps.min()),
             "pairs_below_gap": int((gaps < ELIMINATED_GAP).sum())}
 
 

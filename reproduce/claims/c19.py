@@ -2,7 +2,8 @@
 
 Unlike the other checks it reads no curves: it compares the final regrets R(T) that Figs. 1, 3 and 4 write
 (``<figures>/<stem>_final.csv``, one row per panel and algorithm with ``mean_final_regret`` and
-``sem_final_regret``) and returns claims-table rows (``reproduce.claims.verdict.claim_row``) that
+``sem_final_regret``, as the report reads them: with each row's ``panel_id``, ``reporting.report.with_panel_id``)
+and returns claims-table rows (``reproduce.claims.verdict.claim_row``) that
 ``reproduce/report.py`` adds to the figures' own.
 """
 
@@ -29,7 +30,7 @@ C19 = EVERY_CLAIM["C19"]
 # Not "existing methods" of the summary: pure D-TS, and ECW-RMED (compared separately), including its
 # fixed-order curve on Gap (tagged "ECW-RMED (fixed order)").
 NOT_COMPARED_IN_C19 = ("pure_dts", "ecw_rmed")
-C19_EXCEPTIONS = ("strong_borda",)  # the paper's own exception: SAVAGE is lowest there (C2, C7)
+C19_EXCEPTIONS = ("strong_borda",)  # by panel id: the paper's own exception, SAVAGE is lowest there (C2, C7)
 
 
 def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | None = None) -> list[dict]:
@@ -38,20 +39,21 @@ def c19_rows(finals: dict[str, pd.DataFrame], lines: dict[str, pd.DataFrame] | N
     against ECW-RMED CLEAR_FACTOR times lower on Condorcet panels, lower or within COMPARABLE_FACTOR otherwise.
     A panel some of whose curves are not computed yet (``lines``: the figures' ``_lines.csv``, runs 0) is
     not measured; StrongBorda, where the paper itself reports SAVAGE lowest (C2, C7), is left out.  The D-TS
-    variants are those the panel draws (``lines``; D-TS alone on the 500-armed panel), both without ``lines``.
-    Each row's site is its figure's panel: "<stem>:<dataset>", shown as "<stem> <panel title>"."""
+    variants are those the panel draws (``lines``: the lines of the panel's matrix; D-TS alone on the 500-armed panel),
+    both without ``lines``.  Each row's site is its figure's panel: "<stem>:<panel id>", shown as "<stem> <panel
+    title>"."""
     rows = []
     for stem in C19.figures:
         if stem not in finals:
             continue
         drawn = (lines or {}).get(stem)
         for title, panel in finals[stem].groupby("panel", sort=False):
-            dataset = panel["dataset"].iloc[0]
-            if dataset in C19_EXCEPTIONS:
+            panel_id, dataset = panel["panel_id"].iloc[0], panel["dataset"].iloc[0]
+            if panel_id in C19_EXCEPTIONS:
                 continue
             estimates = {row.algorithm: Estimate(row.mean_final_regret, row.sem_final_regret)
                          for row in panel.itertuples()}
-            site = Site(f"{stem}:{dataset}", f"{stem} {title}")
+            site = Site(f"{stem}:{panel_id}", f"{stem} {title}")
             on_panel = set(drawn.loc[drawn["dataset"] == dataset, "algorithm"]) if drawn is not None else set()
             family = [name for name in DTS_FAMILY if name in on_panel] or list(DTS_FAMILY)
             missing = sorted(set(drawn.loc[(drawn["dataset"] == dataset) & (drawn["runs"] == 0), "algorithm"])) \

@@ -5,8 +5,8 @@ its site (``reproduce.claims.verdict.Site``: "<figure stem>:<panel key>", and "/
 retitling or reordering).  ``tests/figures_claims/test_verdict_reasons.py`` checks this for every committed claims
 table, and that every entry is used and links to a heading of ``docs/``.  An entry names a category
 (``CATEGORIES``), the section of ``docs/`` that explains it, and a short text; a text that cites a number computes
-it from the figure tables the report reads (``Numbers``, which finds a panel by its key), so that it follows the
-stored runs.
+it from the figure tables the report reads (``Numbers``, which finds a panel's rows by its id, their ``panel_id``),
+so that it follows the stored runs.
 """
 
 import math
@@ -25,6 +25,8 @@ from dts_reproduction.reproduce.claims.verdict import (
     COMPARABLE_FACTOR,
     HOLDS,
     NOISE_SE,
+    NOT_FALLING,
+    WIDE_SPREAD,
     Estimate,
     stable_slope,
 )
@@ -68,12 +70,6 @@ RMED2_CYCLIC_DOC = "docs/asymptotic.md#rmed2-with-the-papers-sign-on-cyclic"
 # The claims whose rows are decided on a fitted limit (``claims.verdict.reaches_limit``): the family over which a
 # false FAILS from noise is counted.
 LIMIT_CLAIMS = ("A1", "A2", "A3", "A5", "A6", "A7")
-# A MergeDTS regret whose runs' standard deviation exceeds this multiple of its mean is called widely spread in
-# its L1 reason (a few runs carry the mean: the tuned MergeDTS on Informational-CDC at T = 1e8).
-WIDE_SPREAD = 1.0
-# A regret per slot over the last decade at least this share of the decade before's has not fallen: linear regret
-# over those two decades (D-TS on MSLR Informational at T = 1e7, the tuned MergeDTS there from 1e7 to 1e8).
-NOT_FALLING = 0.8
 MSLR5_NC = "mslr5_noncondorcet"
 
 
@@ -82,7 +78,9 @@ class Numbers:
     claims table of the report (every row, C19 included), and the further tables the studies declare
     (``reproduce.studies.study.Study.tables``), {suffix: {stem: table}}: the asymptotic study's
     ``studies.forced_sweeps`` (``_sweeps.csv``), ``studies.decade_pairs.class_limit_rows`` (``_decade_parts.csv``)
-    and ``studies.partner_runs`` (``_partner_runs.csv``)."""
+    and ``studies.partner_runs`` (``_partner_runs.csv``).  Each row of a figure table carries its panel's id
+    (``panel_id``, as the report reads the tables: ``reporting.report.with_panel_id``); a ``panel`` argument below is
+    that id."""
 
     def __init__(self, finals: dict[str, pd.DataFrame], claims: pd.DataFrame,
                  tables: dict[str, dict[str, pd.DataFrame]] | None = None):
@@ -95,32 +93,30 @@ class Numbers:
         self.partner_runs = tables.get("_partner_runs.csv", {})
 
     def part_row(self, stem: str, panel: str, algorithm: str, part: str) -> pd.Series:
-        """The row of the decade-parts table of figure ``stem`` for ``algorithm``'s class ``part`` on the panel whose
-        matrix is ``panel``."""
+        """The row of the decade-parts table of figure ``stem`` for ``algorithm``'s class ``part`` on the panel
+        ``panel``."""
         table = self.parts[stem]
-        return table[(table["dataset"] == panel) & (table["algorithm"] == algorithm) & (table["part"] == part)].iloc[0]
+        return table[(table["panel_id"] == panel) & (table["algorithm"] == algorithm) & (table["part"] == part)].iloc[0]
 
     def has_parts(self, stem: str, panel: str, algorithm: str) -> bool:
-        """Whether the decade-parts table of figure ``stem`` splits ``algorithm`` on the panel of matrix ``panel``."""
+        """Whether the decade-parts table of figure ``stem`` splits ``algorithm`` on the panel ``panel``."""
         table = self.parts.get(stem)
-        return table is not None and bool(((table["dataset"] == panel) & (table["algorithm"] == algorithm)).any())
+        return table is not None and bool(((table["panel_id"] == panel) & (table["algorithm"] == algorithm)).any())
 
     def partner_row(self, stem: str, panel: str, algorithm: str) -> pd.Series:
-        """The row of the partner-runs table of figure ``stem`` for ``algorithm`` on the panel whose matrix is
-        ``panel``."""
+        """The row of the partner-runs table of figure ``stem`` for ``algorithm`` on the panel ``panel``."""
         table = self.partner_runs[stem]
-        return table[(table["dataset"] == panel) & (table["algorithm"] == algorithm)].iloc[0]
+        return table[(table["panel_id"] == panel) & (table["algorithm"] == algorithm)].iloc[0]
 
     def sweep_row(self, stem: str, panel: str) -> pd.Series:
-        """The row of the sweeps table of figure ``stem`` for the panel whose matrix is ``panel``."""
+        """The row of the sweeps table of figure ``stem`` for the panel ``panel``."""
         table = self.sweeps[stem]
-        return table[table["dataset"] == panel].iloc[0]
+        return table[table["panel_id"] == panel].iloc[0]
 
     def row(self, stem: str, panel: str, algorithm: str) -> pd.Series:
-        """The final-regret row of ``algorithm`` on the panel of figure ``stem`` whose ``Panel.key`` is ``panel``
-        (a final table holds Copeland-regret panels, whose key is their matrix: its ``dataset`` column)."""
+        """The final-regret row of ``algorithm`` on the panel ``panel`` of figure ``stem``."""
         table = self.finals[stem]
-        return table[(table["dataset"] == panel) & (table["algorithm"] == algorithm)].iloc[0]
+        return table[(table["panel_id"] == panel) & (table["algorithm"] == algorithm)].iloc[0]
 
     def final(self, stem: str, panel: str, algorithm: str) -> Estimate:
         """R(T) of a curve: mean and standard error over its runs."""
@@ -268,9 +264,10 @@ def c7_g2w(n: Numbers) -> str:
 
 
 def large_scale_row(n: Numbers, panel: str, label: str) -> pd.Series:
-    """The final-regret row of the curve ``label`` on the panel ``panel`` (its matrix) of the large-scale study."""
+    """The final-regret row of the curve ``label`` on the panel ``panel`` (its id: its matrix) of the large-scale
+    study."""
     table = n.finals[LARGE_SCALE]
-    return table[(table["dataset"] == panel) & (table["label"] == label)].iloc[0]
+    return table[(table["panel_id"] == panel) & (table["label"] == label)].iloc[0]
 
 
 def mergedts_against_dts(panel: str, merge: str, suffix: str = "") -> Reason:
@@ -279,7 +276,7 @@ def mergedts_against_dts(panel: str, merge: str, suffix: str = "") -> Reason:
     (its slope per ln t over the last decade)."""
     def text(n: Numbers) -> str:
         """The MergeDTS regrets at T, the ratio of ``merge``'s to D-TS's and the last-decade slopes."""
-        drawn = set(n.finals[LARGE_SCALE].query("dataset == @panel")["label"])
+        drawn = set(n.finals[LARGE_SCALE].query("panel_id == @panel")["label"])
         labels = [label + suffix for label in (merge, "D-TS", "D-TS (best)") if label + suffix in drawn]
         rows = {label: large_scale_row(n, panel, label) for label in labels}
         slopes = {label: stable_slope(float(row["slope_last_decade"]), float(row["mergedts_regret"]))
@@ -320,7 +317,7 @@ def merge_without_condorcet(panel: str, merge: str) -> Reason:
                                        "not falling, it is still exploring the arm pairs at this horizon"))
         parts = [at_t, dts, f"{merge} {rates(m)}"]
         long_label = merge + LONG_SUFFIX
-        if long_label in set(n.finals[LARGE_SCALE].query("dataset == @panel")["label"]):
+        if long_label in set(n.finals[LARGE_SCALE].query("panel_id == @panel")["label"]):
             long = large_scale_row(n, panel, long_label)
             rate = float(long["regret_per_slot_last_decade"])
             span = f"from T = {power_of_ten(d['horizon'])} to {power_of_ten(long['horizon'])}"
@@ -333,7 +330,7 @@ def merge_without_condorcet(panel: str, merge: str) -> Reason:
 
 
 def asymptotic_row(n: Numbers, panel: str, algorithm: str) -> pd.Series:
-    """The asymptotic study's summary row of ``algorithm`` on the panel ``panel`` (its matrix)."""
+    """The asymptotic study's summary row of ``algorithm`` on the panel ``panel``."""
     return n.row(ASYMPTOTIC, panel, algorithm)
 
 

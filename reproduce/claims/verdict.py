@@ -63,6 +63,21 @@ FAMILY_LEVEL = 0.05
 # panels): a tenth is under a third of that, and far above the share of a winner an algorithm does not spread to
 # (ECW-RMED gives its other winners together under 1 %, mean over runs, on both panels).
 SUBSTANTIAL_SHARE = 0.10
+# C12 compares ECW-RMED with D-TS+ at every checkpoint from this slot on (before it, both are in
+# their initial exploration and the order is noise).
+C12_FROM_SLOT = 1000
+# C18, "seldom": the elimination changes the first candidate in fewer than this share of the slots.  The paper gives
+# no number; one slot in twenty is the usual cut for a rare event (as a 5 % test level).  The measured shares fall
+# into two groups far apart, and 5 % lies between them, where any threshold gives the same verdicts; which thresholds
+# flip the summary row, with the numbers: docs/verdicts.md#the-elimination-on-mslr-non-condorcet.
+RARE_SHARE = 0.05
+# The words of the reasons (``reproduce.claims.reasons``).  A MergeDTS regret whose runs' standard deviation exceeds
+# this multiple of its mean is called widely spread in its L1 reason (a few runs carry the mean: the tuned MergeDTS
+# on Informational-CDC at T = 1e8).
+WIDE_SPREAD = 1.0
+# A regret per slot over the last decade at least this share of the decade before's has not fallen: linear regret
+# over those two decades (D-TS on MSLR Informational at T = 1e7, the tuned MergeDTS there from 1e7 to 1e8).
+NOT_FALLING = 0.8
 # Bootstrap resamples for the standard error of a standard deviation (Fig. 2); a fixed seed keeps the
 # report reproducible.
 SPREAD_BOOTSTRAP_RESAMPLES = 400

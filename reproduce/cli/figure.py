@@ -59,14 +59,15 @@ def regret_figure(name: str, description: str, panels, default_horizon: int, cla
         store = not (settings.plot_only or settings.stored_only)  # nothing written but the figure and its tables
         with atomic_group(settings.figures):  # the figure and its tables appear together, or none of them (a full disk)
             results = simulate_panels(name, panels, settings)
-            bounds = [lower_bound(panel.dataset, settings.out, store=store) if panel.metric == "regret" else None
-                      for panel in panels]
+            lower_bounds = {panel.key: lower_bound(panel.dataset, settings.out, store=store) for panel in panels
+                            if panel.metric == "regret"}
             table = with_lower_bounds(final_table([(title, res) for (title, res), panel
                                                    in zip(results, panels, strict=True) if panel.metric == "regret"]),
-                                      {title: b for (title, _), b in zip(results, bounds, strict=True) if b})
+                                      lower_bounds, panels)
             plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels],
                                metrics=[panel.metric for panel in panels],
-                               references=[(b[0], LOWER_BOUND_LABEL) if b else None for b in bounds])
+                               references=[(lower_bounds[panel.key][0], LOWER_BOUND_LABEL)
+                                           if panel.key in lower_bounds else None for panel in panels])
             write_table(table, stem.with_name(f"{name}_final.csv"))
             checks = None if claims is None else write_claims(claims(results), stem.with_name(f"{name}_claims.csv"),
                                                               evidence_note(settings, panels))

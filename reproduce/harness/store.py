@@ -203,12 +203,6 @@ def inspect_chunk(path: Path, config: dict | None = None, shapes: dict | None = 
     return chunk, None
 
 
-def load_chunk(path: Path, config: dict, shapes: dict | None = None) -> dict | None:
-    """The arrays and meta of ``path`` if it exists, passes every check and was made with ``config``;
-    else None (use ``inspect_chunk`` to learn why)."""
-    return inspect_chunk(path, config, shapes)[0]
-
-
 def save_matrix(folder: Path, matrix: np.ndarray) -> Path:
     """Store ``matrix`` once in the dataset folder ``folder`` (``MATRIX_NAME``, float64, compressed, atomically),
     unless the file there already holds exactly it: the chunks of a matrix that is not packaged reference it

@@ -24,7 +24,6 @@ from matplotlib.scale import InvertedLogTransform, LogScale, LogTransform, regis
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from dts_reproduction.algorithms import get_algorithm  # noqa: E402
-from dts_reproduction.reproduce.config.paper import LARGE_SCALE_HORIZON  # noqa: E402
 from dts_reproduction.reproduce.harness import portable_math  # noqa: E402
 from dts_reproduction.reproduce.harness.atomic import write_atomic  # noqa: E402
 from dts_reproduction.reproduce.output.tables import write_table  # noqa: E402
@@ -106,22 +105,47 @@ PNG_DPI = 200
 LEGEND_ROW_INCHES = 0.17
 NOTE_LINE_INCHES = 0.12
 BOTTOM_MARGIN_INCHES = 0.05
+# A curve drawn with open markers beside a curve of the same look (which curves: the study that draws them).
+OPEN_MARKERS = {"markerfacecolor": "none"}
+
+# The asymptotic study's figures (reproduce/asymptotic.py).  A slope panel's width and height (inches), three a row;
+# the slope-over-bound figure's width, its height per matrix and the height of its axis and margins.
+SLOPE_PANEL_SIZE = (4.2, 3.0)
+RATIO_FIGURE_WIDTH, RATIO_ROW_HEIGHT, RATIO_AXIS_HEIGHT = 8.5, 0.45, 1.4
+RATIO_TICKS = (0.5, 1, 2, 5, 10, 20, 50)  # the x ticks of the slope-over-bound figure
+# The lower bound C (solid) and the winner constant C_w (dotted), dark grey.
+LOWER_BOUND_LOOK = {"color": "0.35", "linewidth": 1.4}
+WINNER_CONSTANT_LOOK = {"color": "0.35", "linewidth": 1.2, "linestyle": (0, (1, 1.5))}
+# A panel's note on trapped runs starts at NOTE_TOP of its height, each of its lines taking NOTE_LINE (7 pt in a
+# panel about 2.2 in high); the data end NOTE_MARGIN below it.
+NOTE_TOP = 0.95
+NOTE_LINE = 0.05
+NOTE_MARGIN = 0.02
+# Curves drawn apart from their algorithm's ``style``: RMED2 with the paper's sign dotted in black beside RMED2 as
+# run; the two oracles grey, dark and dashed (optimal partners), light, dash-dotted and with pentagons (the winner).
+PAPER_SIGN_LOOK = {"color": "black", "linestyle": ":"}
+OPTIMAL_ORACLE_LOOK = {"linestyle": "--"}
+WINNER_ORACLE_LOOK = {"color": "#9a9a9a", "linestyle": "-.", "marker": "p"}
+
+# The large-scale study's figure (reproduce/large_scale.py).  Panels (a)-(d) start where their curves part: below
+# t = 100 and a regret of 100 every algorithm is still in its first round of comparisons, and the decades they
+# would take are left to the band where L1 and L2 are read.
+MSLR_LOG_FLOOR = 100.0  # the bottom of the log y axis
+MSLR_FIRST_SLOT = 100.0  # the left end of the log time axis
+TITLE_CHARACTERS = 44  # a panel title wraps beyond this many characters (at FIGURE_WIDTH, two panels a row)
+RANKING_MARGIN = 1.06  # panel (e)'s regret axis ends this far beyond the highest interval
 
 
 def style(result) -> dict:
     """Colour, marker and line style of a curve: its algorithm's (declared with the algorithm); dashed when
     the arms keep the dataset's order, dash-dotted when its parameters are one of the algorithm's presets
-    (``AlgorithmSpec.presets``, e.g. "best"), with open markers beyond ``LARGE_SCALE_HORIZON`` (the T = 1e8
-    lines of reproduce/large_scale.py next to their T = 1e7 lines)."""
+    (``AlgorithmSpec.presets``, e.g. "best")."""
     spec = get_algorithm(result.line.algorithm)
     params = dict(result.line.params)
     preset = any(all(params.get(name) == value for name, value in values.items())
                  for values in spec.presets.values())
     linestyle = "--" if not result.line.shuffle else ("-." if preset else "-")
-    look = {"color": spec.color, "marker": spec.marker, "linestyle": linestyle}
-    if result.line.horizon > LARGE_SCALE_HORIZON:
-        look["markerfacecolor"] = "none"
-    return look
+    return {"color": spec.color, "marker": spec.marker, "linestyle": linestyle}
 
 
 def setup_theme() -> None:
@@ -190,12 +214,12 @@ def reference_line(frame: pd.DataFrame, slope: float) -> tuple[np.ndarray, np.nd
     return t[keep], line[keep]
 
 
-def draw_curves(ax, frame: pd.DataFrame, results, detail: bool = True) -> None:
-    """The mean curve of each of ``results`` (their rows of ``frame``) on ``ax``; with ``detail`` also its
-    markers, band (ci95_low..ci95_high) and legend label."""
+def draw_curves(ax, frame: pd.DataFrame, results, detail: bool = True, look_of=style) -> None:
+    """The mean curve of each of ``results`` (their rows of ``frame``) on ``ax``, drawn as ``look_of(result)`` gives
+    (``style`` unless given); with ``detail`` also its markers, band (ci95_low..ci95_high) and legend label."""
     for res in results:
         rows = frame[frame["algorithm"] == res.line.name]
-        look = style(res)
+        look = look_of(res)
         if detail:
             ax.plot(rows["t"], rows["mean_regret"], label=res.label, markevery=max(1, len(rows) // MARKERS_PER_CURVE),
                     markersize=3, linewidth=1.0, **look)
@@ -231,14 +255,15 @@ def full_range_inset(ax, frame: pd.DataFrame, results, ymax: float):
     return inset
 
 
-def regret_axes(ax, frame: pd.DataFrame, results, title: str, zoom: float | None = None, reference=None):
+def regret_axes(ax, frame: pd.DataFrame, results, title: str, zoom: float | None = None, reference=None,
+                look_of=style):
     """Mean curves and 95% intervals (``bootstrap_interval``) of ``results`` (their rows of ``frame``,
-    see ``curve_frame``) on ``ax``, semilog-x.  ``zoom``: clip the y axis at 0..zoom and show the full
-    range in an inset (``full_range_inset``).  ``reference``: optional (slope C, label): the dotted
-    ``reference_line`` of slope C (an asymptotic lower bound: C ln T is approached only as T grows); C is
-    named in the title, and an infinite C is named, not drawn; it does not change the y range.  The title
-    also gives the runs per curve.  Returns ``ax``."""
-    draw_curves(ax, frame, results)
+    see ``curve_frame``) on ``ax``, semilog-x, each drawn as ``look_of(result)`` gives (``style`` unless given).
+    ``zoom``: clip the y axis at 0..zoom and show the full range in an inset (``full_range_inset``).
+    ``reference``: optional (slope C, label): the dotted ``reference_line`` of slope C (an asymptotic lower bound:
+    C ln T is approached only as T grows); C is named in the title, and an infinite C is named, not drawn; it does
+    not change the y range.  The title also gives the runs per curve.  Returns ``ax``."""
+    draw_curves(ax, frame, results, look_of=look_of)
     notes = []
     if len(frame):
         notes.append(f"{'/'.join(str(r) for r in sorted({int(r) for r in frame['runs']}))} runs")

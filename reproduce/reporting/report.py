@@ -52,6 +52,9 @@ BLOCK_FILES = {**REPORT_BLOCK_FILES, **{name: study.block_file for study in STUD
 YARDSTICKS = frozenset(name for study in STUDIES for name in study.yardsticks)
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
 FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
+# {table stem: {panel title: panel id}}: the id by which claims are attached to a panel, as each study declares
+# them (``Study.panel_ids``); its tables name a panel by its title.
+PANEL_IDS = {study.stem: study.panel_ids for study in STUDIES}
 
 
 def figure_id(stem: str) -> str:
@@ -60,14 +63,29 @@ def figure_id(stem: str) -> str:
     return stem.split("_")[0]
 
 
+def read_study_tables(folder: Path, suffix: str) -> dict[str, pd.DataFrame]:
+    """{study stem: table} of every ``<stem><suffix>`` in ``folder`` (``output.tables.load_tables``), each table with
+    a ``panel_id`` column for its ``panel`` column (``with_panel_id``)."""
+    return {stem: with_panel_id(stem, table) for stem, table in load_tables(folder, suffix).items()}
+
+
+def with_panel_id(stem: str, table: pd.DataFrame) -> pd.DataFrame:
+    """``table``, of the figure ``stem``, with a ``panel_id`` column beside its ``panel`` column (the panel's title):
+    the id the panel has in ``PANEL_IDS``, by which the claims (``claims.c19``) and the reasons (``claims.reasons``)
+    find a panel's rows; NaN for a title its study has no id for.  Kept in memory only: the tables on disk name a
+    panel by its title, and a column added to them would rewrite every committed table.  A table without a
+    ``panel`` column is returned as it is."""
+    if "panel" not in table:
+        return table
+    return table.assign(panel_id=table["panel"].map(PANEL_IDS.get(stem, {})))
 
 
 def numbers_of(folder: Path, claims: pd.DataFrame, finals: dict[str, pd.DataFrame] | None = None) -> Numbers:
     """The ``Numbers`` the reasons of ``folder``'s report read: its final tables (``finals``, read if not given),
     ``claims``, and every table a study declares its reasons read (``Study.tables``)."""
     suffixes = dict.fromkeys(suffix for study in STUDIES for suffix in study.tables)
-    return Numbers(load_tables(folder, "_final.csv") if finals is None else finals, claims,
-                   {suffix: load_tables(folder, suffix) for suffix in suffixes})
+    return Numbers(read_study_tables(folder, "_final.csv") if finals is None else finals, claims,
+                   {suffix: read_study_tables(folder, suffix) for suffix in suffixes})
 
 
 
@@ -92,11 +110,11 @@ def claims_table(folder: Path) -> pd.DataFrame:
     rows of its figure, ``marked_like``), and a "not measured" row for each claim and each of its
     figures (``Claim.figures``) that has not checked it -- a claim checked by one of its figures but not yet by
     another (C15a by fig2, C15b by fig4) is not complete."""
-    tables = load_tables(folder, "_claims.csv")
+    tables = read_study_tables(folder, "_claims.csv")
     rows = pd.concat(list(tables.values()), ignore_index=True) if tables else pd.DataFrame(
         columns=list(CLAIM_COLUMNS))
-    finals = load_tables(folder, "_final.csv")
-    c19 = pd.DataFrame(c19_rows(finals, load_tables(folder, "_lines.csv")))
+    finals = read_study_tables(folder, "_final.csv")
+    c19 = pd.DataFrame(c19_rows(finals, read_study_tables(folder, "_lines.csv")))
     if len(c19):
         c19["verdict"] = [marked_like(tables.get(site.split(":")[0]), verdict, is_quick(folder))
                           for site, verdict in zip(c19["site"], c19["verdict"], strict=True)]
@@ -229,7 +247,7 @@ def compute_table(folder: Path) -> pd.DataFrame:
     draws (the wall time each chunk took in its worker; each line counted once per figure, a line shared by two
     figures in both)."""
     rows = []
-    for stem, lines in load_tables(folder, "_lines.csv").items():
+    for stem, lines in read_study_tables(folder, "_lines.csv").items():
         stored = lines["commits"] != NOT_STORED
         rows.append({"figure": stem, "lines": len(lines), "not computed yet": int((~stored).sum()),
                      "runs": int(lines.loc[stored, "runs"].sum()),
@@ -316,7 +334,7 @@ def generated_blocks(folder: Path) -> dict[str, str]:
     ``bench`` (step costs, ``bench_table``), ``startup`` (the first use's cost, ``startup_table``) and the newcomer's
     times (``newcomer_blocks``); then every study's (``Study.written_blocks``)."""
     claims = claims_table(folder)
-    finals = load_tables(folder, "_final.csv")
+    finals = read_study_tables(folder, "_final.csv")
     counts = verdict_summary(claims)
     counts.insert(1, "statement", counts["claim"].map(lambda claim: EVERY_CLAIM[claim].statement))
     studies = {name: text for study in STUDIES for name, text in study.written_blocks(folder).items()}
@@ -347,7 +365,7 @@ def build_report(folder: Path) -> str:
     """The text of REPORT.md for the tables in ``folder``."""
     folder = Path(folder)
     claims = claims_table(folder)
-    finals = load_tables(folder, "_final.csv")
+    finals = read_study_tables(folder, "_final.csv")
     numbers = numbers_of(folder, claims, finals)
     docs = docs_prefix(folder)
     quick = is_quick(folder)

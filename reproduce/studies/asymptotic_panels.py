@@ -9,7 +9,7 @@ import math
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.config.paper import LARGE_SCALE_RUNS
-from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
+from dts_reproduction.reproduce.harness.cost import estimated_line_seconds
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies.experiment import Curve, Panel, selected
 
@@ -44,11 +44,11 @@ PANELS = tuple(
 def cheapest_first(settings: Settings):
     """The ``order`` of ``experiment.simulate_panels``: the lines the line selection of ``settings`` (--algorithms
     and --datasets) selects (every line without one), the cheapest whole line first by the harness's cost model
-    (``estimated_run_seconds`` times the runs; a line without an estimate last), so that the lines that finish
-    soonest are on disk first."""
+    (``estimated_line_seconds``; a line without an estimate last), so that the lines that finish soonest are on disk
+    first."""
     def line_seconds(line) -> float:
         """Estimated CPU seconds of every run of ``line`` (inf without an estimate)."""
-        seconds = estimated_run_seconds(line, load_dataset(line.dataset)) * line.runs
+        seconds = estimated_line_seconds(line, load_dataset(line.dataset))
         return seconds if math.isfinite(seconds) else math.inf
 
     return lambda lines: sorted((line for line in lines if selected(line, settings)), key=line_seconds)

@@ -9,7 +9,7 @@ import pandas as pd
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC
 from dts_reproduction.reproduce.output.tables import markdown_table, read_table
-from dts_reproduction.reproduce.studies.asymptotic_panels import ORACLE_LINES, ORACLE_OPTIMAL, ORACLE_WINNER
+from dts_reproduction.reproduce.studies.asymptotic_panels import ORACLE_LINES, ORACLE_OPTIMAL, ORACLE_WINNER, PANELS
 from dts_reproduction.reproduce.studies.decade_pairs import theorem2_table
 from dts_reproduction.reproduce.studies.decades import trapped_scale
 from dts_reproduction.reproduce.studies.partner_runs import partner_runs_table
@@ -118,7 +118,8 @@ def pair_rows_shown(pairs: pd.DataFrame) -> pd.DataFrame:
                          "a winner survives its flip": pairs["flip_keeps_a_winner"].map({True: "yes", False: "no"})})
 
 ASYMPTOTIC_STUDY = Study(
-    ASYMPTOTIC, "python reproduce/asymptotic.py", tables=("_sweeps.csv", "_decade_parts.csv", "_partner_runs.csv"),
+    ASYMPTOTIC, "python reproduce/asymptotic.py", PANELS,
+    tables=("_sweeps.csv", "_decade_parts.csv", "_partner_runs.csv"),
     yardsticks=tuple(sorted(ORACLE_LINES)),
     block_file="docs/asymptotic.md", blocks=asymptotic_blocks,
     block_names=("asymptotic", "allocation", "asymptotic_cost", "forced_band", "forced_sweeps", "oracle",

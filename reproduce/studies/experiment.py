@@ -296,19 +296,21 @@ def print_checks(checks: pd.DataFrame, stem) -> None:
 LOWER_BOUND_LABEL = "slope C of the lower bound"
 
 
-def with_lower_bounds(table: pd.DataFrame, bounds: dict) -> pd.DataFrame:
-    """``table`` (a ``final_table``) with each panel's asymptotic lower bound: its constant C (R(T) >= C ln T
-    asymptotically), the bound's model, and C ln T at each curve's horizon."""
+def with_lower_bounds(table: pd.DataFrame, lower_bounds: dict, panels) -> pd.DataFrame:
+    """``table`` (a ``final_table`` of some of ``panels``, which names each by its title) with each panel's
+    asymptotic lower bound from ``lower_bounds`` ({panel id (``Panel.key``): (C, model, ...)}): its constant C
+    (R(T) >= C ln T asymptotically), the lower bound's model, and C ln T at each curve's horizon."""
+    panel_ids = table["panel"].map({panel.title: panel.key for panel in panels})
     table = table.copy()
-    table["lower_bound_slope"] = table["panel"].map(lambda title: bounds[title][0])
-    table["lower_bound_model"] = table["panel"].map(lambda title: bounds[title][1])
+    table["lower_bound_slope"] = panel_ids.map(lambda panel_id: lower_bounds[panel_id][0])
+    table["lower_bound_model"] = panel_ids.map(lambda panel_id: lower_bounds[panel_id][1])
     table["lower_bound_at_T"] = table["lower_bound_slope"] * portable_math.log(table["horizon"].to_numpy(float))
     return table
 
 
 def final_table(panels) -> pd.DataFrame:
     """Per panel and curve: runs, mean, std and standard error of the exact final regret R(T), the slope
-    of R against ln t over the last decade with its standard error (``claims.log_slope``), and the worker
+    of R against ln t over the last decade with its standard error (``claims.verdict.log_slope``), and the worker
     seconds its stored runs took.  With one run the std and both s.e. are NaN (not estimable), never 0."""
     rows = []
     for title, results in panels:

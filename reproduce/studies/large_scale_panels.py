@@ -23,6 +23,7 @@ from dts_reproduction.reproduce.config.paper import (
 from dts_reproduction.reproduce.config.scale import horizon_overridden
 from dts_reproduction.reproduce.harness.runner import Line
 from dts_reproduction.reproduce.harness.settings import Settings
+from dts_reproduction.reproduce.output.plotting import OPEN_MARKERS, style
 from dts_reproduction.reproduce.studies.experiment import ete_horizons
 from dts_reproduction.reproduce.studies.paper_panels import FIG4_PANELS
 
@@ -115,6 +116,15 @@ def all_curves(settings: Settings) -> dict[str, list[list[Line]]]:
     panels[f"(e) 500-armed Copeland, T={horizon500:.0e}"] = copeland500_curves(runs500, horizon500)
     panels["(f) R(T) against K, nested MSLR Perfect subsets"] = [[line] for line in nested_lines(runs, horizon)]
     return panels
+
+
+def curve_look(result) -> dict:
+    """How the large-scale figure draws a curve: its ``plotting.style``, with open markers (``plotting.OPEN_MARKERS``)
+    for a line past ``LARGE_SCALE_HORIZON`` (the T = 1e8 lines of ``LONG_TAGS``), drawn beside its T = 1e7 line."""
+    look = style(result)
+    if result.line.horizon > LARGE_SCALE_HORIZON:
+        look.update(OPEN_MARKERS)
+    return look
 
 
 def available(line: Line) -> bool:

@@ -9,10 +9,12 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.core.bound_allocation import kl_to_half
+from dts_reproduction.core.copeland import copeland_winners
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
 from dts_reproduction.reproduce.studies.decades import linear
-from dts_reproduction.reproduce.studies.regret_bound import kl_to_half, pair_regrets
+from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
 
 PAIR_RUNS = 3  # runs of a line without a Condorcet winner simulated again for ``costliest_pair_rows``
 
@@ -32,20 +34,15 @@ def resimulated_comparisons(dataset, result, runs: int, title: str) -> list[np.n
     return counts
 
 
-def copeland_winners(P) -> set[int]:
-    """The arms with the most wins (p > 1/2) against the others."""
-    scores = (np.asarray(P) > 0.5).sum(axis=1)
-    return set(np.flatnonzero(scores == scores.max()).tolist())
-
-
 def flip_keeps_a_winner(P, i: int, j: int) -> bool:
     """Whether some Copeland winner of P is still one when the pair (i, j) alone is moved past 1/2 (p_ij <- 1 -
     p_ij).  Then that flip is no alternative of the Copeland bound, whose alternatives must make the winners disjoint
-    (``regret_bound.copeland_lower_bound``: an algorithm that plays a winner of both matrices need not tell them
-    apart); the pair can count only together with other flips."""
-    flipped = np.array(P, dtype=np.float64)
+    (``regret_bound.copeland_lower_bound_and_exactness``: an algorithm that plays a winner of both matrices need not
+    tell them apart); the pair can count only together with other flips."""
+    P = np.asarray(P, dtype=np.float64)
+    flipped = P.copy()
     flipped[i, j], flipped[j, i] = flipped[j, i], flipped[i, j]
-    return bool(copeland_winners(P) & copeland_winners(flipped))
+    return bool(np.intersect1d(copeland_winners(P), copeland_winners(flipped)).size)
 
 
 def costliest_pair_rows(panels, results, known: pd.DataFrame | None = None) -> pd.DataFrame:

@@ -1,5 +1,7 @@
 """Asymptotic regret lower bounds: the constant C(P) with liminf E[R(T)] / ln T >= C(P) for every
-uniformly good algorithm, for the Copeland regret of the paper's Eq. (1).
+uniformly good algorithm, for the Copeland regret of the paper's Eq. (1).  This one quantity is called the lower
+bound everywhere (identifiers ``lower_bound``, the tables' ``lower_bound_*`` columns, "C" in figures and docs);
+this module is its computation and ``reproduce.studies.lower_bounds`` its cache on disk.
 
 Both bounds come from the same change-of-measure argument (Komiyama et al., COLT 2015, Thm. 2 for the
 Condorcet case; Komiyama et al., ICML 2016, Thm. 1 for the Copeland case).  An *alternative* is a matrix
@@ -14,7 +16,7 @@ sum_{e in S} x_e >= 1 in x_e = E[N_e] KL(p_e, 1/2) / ln T, and C is the least co
 * ``condorcet_lower_bound``: the model is "P has a Condorcet winner"; the alternatives make one arm i
   the Condorcet winner by moving all its losses past 1/2, which gives the closed form
   C = sum_{i != c} min_{j beats i} r_ij / KL(p_ij, 1/2).
-* ``copeland_lower_bound``: the model is every matrix.  It starts from the families of
+* ``copeland_lower_bound_and_exactness``: the model is every matrix.  It starts from the families of
   ``copeland_groups`` (alternatives written as "these pairs and any k of those", each one checked to
   make the winners disjoint) and, up to EXACT_MAX_ARMS arms, adds by constraint generation the cheapest
   alternative the current solution violates (a small integer program over the flips,
@@ -32,24 +34,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dts_reproduction.core.bound_allocation import condorcet_winner_of, copeland_pair_regrets, optimal_partners
+from dts_reproduction.core.bound_allocation import copeland_pair_regrets, kl_to_half, optimal_partners
 from dts_reproduction.core.constants import TIE_TOLERANCE
-from dts_reproduction.reproduce.harness import portable_math
+from dts_reproduction.core.copeland import condorcet_winner, copeland_scores, copeland_winners
 
 # Bumped whenever a change of this module changes a computed constant, so that cached constants are
 # recomputed (2: alternatives must make the winners disjoint, and the Copeland bound is exact up to
 # EXACT_MAX_ARMS; version 1 also counted alternatives that kept a winner and was up to 30x too high).
 METHOD_VERSION = 2
 
-
-
-def kl_to_half(p) -> np.ndarray:
-    """KL(Bernoulli(p) || Bernoulli(1/2)) elementwise (0 log 0 = 0)."""
-    p = np.asarray(p, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = (np.where(p > 0, p * portable_math.log(2 * p), 0.0)
-                 + np.where(p < 1, (1 - p) * portable_math.log(2 * (1 - p)), 0.0))
-    return terms
 
 
 def pair_regrets(P) -> np.ndarray:
@@ -84,9 +77,9 @@ def condorcet_allocation(P) -> CondorcetAllocation:
     no Condorcet winner.  A non-winner beaten only by ties (none below 1/2 - TIE_TOLERANCE) gets partner -1 and
     contributes nothing (the matrix cannot have such an arm when it has a Condorcet winner)."""
     P = np.ascontiguousarray(P, dtype=np.float64)
-    winner = int(condorcet_winner_of(P))
+    winner = int(condorcet_winner(P))
     if winner < 0:
-        raise ValueError("the matrix has no Condorcet winner: use copeland_lower_bound")
+        raise ValueError("the matrix has no Condorcet winner: use copeland_lower_bound_and_exactness")
     r, d = pair_regrets(P), kl_to_half(P)
     partner = optimal_partners(P)
     comparisons, cost, winner_cost = np.zeros(P.shape[0]), np.zeros(P.shape[0]), np.zeros(P.shape[0])
@@ -145,9 +138,9 @@ def copeland_groups(P) -> list[Family]:
     Families that would need more flips than there are pairs are left out."""
     P = np.asarray(P, dtype=np.float64)
     K = P.shape[0]
-    scores = (P > 0.5).sum(axis=1)
+    scores = copeland_scores(P)
     best = int(scores.max())
-    winners = set(np.flatnonzero(scores == best).tolist())
+    winners = set(copeland_winners(P).tolist())
     ties = (np.abs(P - 0.5) <= TIE_TOLERANCE) & ~np.eye(K, dtype=bool)
 
     def pair(i, j):
@@ -175,16 +168,10 @@ def copeland_groups(P) -> list[Family]:
     return groups
 
 
-def copeland_lower_bound(P, exact_max_arms: int = EXACT_MAX_ARMS, max_cuts: int = MAX_CUTS) -> float:
-    """The Copeland-model constant (see the module docstring): exact for K <= ``exact_max_arms`` unless
-    constraint generation needs more than ``max_cuts`` alternatives, else a valid lower bound (see
-    ``copeland_bound_and_exactness``)."""
-    return copeland_bound_and_exactness(P, exact_max_arms, max_cuts)[0]
-
-
-def copeland_bound_and_exactness(P, exact_max_arms: int = EXACT_MAX_ARMS,
-                                 max_cuts: int = MAX_CUTS) -> tuple[float, bool]:
-    """(C, exact): the program of the families of ``copeland_groups`` and, for K <= ``exact_max_arms``, of
+def copeland_lower_bound_and_exactness(P, exact_max_arms: int = EXACT_MAX_ARMS,
+                                       max_cuts: int = MAX_CUTS) -> tuple[float, bool]:
+    """(C, exact): the Copeland-model constant (see the module docstring), the program of the families of
+    ``copeland_groups`` and, for K <= ``exact_max_arms``, of
     the alternatives ``cheapest_alternative`` adds while the solution violates one (at most ``max_cuts``);
     exact is True when none is left (then C is the exact constant; otherwise C is the optimum over a subset
     of the alternatives, a valid lower bound).  math.inf if an alternative is made of ties alone."""
@@ -226,8 +213,8 @@ def cheapest_alternative(P, x) -> tuple[float, list]:
     P = np.asarray(P, dtype=np.float64)
     K = P.shape[0]
     iu, ju, _ = _pair_index(K)
-    scores = (P > 0.5).sum(axis=1).astype(np.float64)
-    winners = np.flatnonzero(scores == scores.max())
+    scores = copeland_scores(P).astype(np.float64)
+    winners = copeland_winners(P)
     leaders = np.flatnonzero(scores < scores.max())
     if leaders.size == 0:  # every arm is a winner: no alternative exists, every pair has zero regret
         return math.inf, []
@@ -336,7 +323,7 @@ def regret_lower_bound(P) -> tuple[float, str]:
     """(constant, model): the Condorcet bound if P has a Condorcet winner, else the Copeland bound (the
     model names a relaxation where it is not exact)."""
     P = np.asarray(P, dtype=np.float64)
-    if (P > 0.5).sum(axis=1).max() == P.shape[0] - 1:
+    if condorcet_winner(P) >= 0:
         return condorcet_lower_bound(P), "Condorcet (Komiyama et al. 2015)"
-    constant, exact = copeland_bound_and_exactness(P)
+    constant, exact = copeland_lower_bound_and_exactness(P)
     return constant, "Copeland (Komiyama et al. 2016)" + ("" if exact else ", relaxation")

@@ -20,9 +20,10 @@ ReportSection = Callable[[Path, str], list[str]]
 class Study:
     """One study.  ``stem``: its tables are ``<figures>/<stem>_*.csv`` (and its figure ``<stem>.png``), its claims'
     ``figures`` name it (``reproduce.claims.registry``) and its script is ``reproduce/<stem>.py``; ``command``: what
-    computes its tables (a "not measured" row tells the reader to run it); ``panels``: what it simulates at the
-    paper's horizon, for the cost estimates of ``bench/paper_cost.py`` (empty: it reads another study's runs, or its
-    plan is its own); ``tables``: the suffixes of its tables besides ``_final.csv`` and ``_claims.csv`` that its
+    computes its tables (a "not measured" row tells the reader to run it); ``panels``: the panels it simulates
+    (``experiment.Panel``; a paper figure's at the paper's horizon, which ``bench/paper_cost.py`` estimates; empty: it
+    reads another study's runs); ``titled_ids``: (title, id) of the panels its tables name that are no ``Panel``
+    record (``panel_ids``); ``tables``: the suffixes of its tables besides ``_final.csv`` and ``_claims.csv`` that its
     reasons read (``reproduce.claims.reasons.Numbers``); ``yardsticks``: the algorithm names of its lines that are
 yardsticks, not algorithms (an oracle that knows the matrix), which the report's closest-slope table leaves out;
 ``block_file`` and ``blocks``: the file (from the repository
@@ -32,6 +33,7 @@ yardsticks, not algorithms (an oracle that knows the matrix), which the report's
     stem: str
     command: str
     panels: tuple = ()
+    titled_ids: tuple[tuple[str, str], ...] = ()
     tables: tuple[str, ...] = ()
     yardsticks: tuple[str, ...] = ()
     block_file: str | None = None
@@ -43,6 +45,12 @@ yardsticks, not algorithms (an oracle that knows the matrix), which the report's
     def script(self) -> str:
         """The script that computes and draws the study, from the repository's root."""
         return f"reproduce/{self.stem}.py"
+
+    @property
+    def panel_ids(self) -> dict[str, str]:
+        """{panel title: panel id}: the id (``Panel.key``) by which claims and reasons find a panel's rows in its
+        tables, which name the panel by its title."""
+        return {**{panel.title: panel.key for panel in self.panels}, **dict(self.titled_ids)}
 
     @property
     def claims(self) -> tuple[str, ...]:

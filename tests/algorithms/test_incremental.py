@@ -14,9 +14,9 @@ from numba import njit
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.ccb import CHECKED_AT, COUNTED_LEN, UNRESOLVED
-from dts_reproduction.core.bounds import lower_copeland_from_switches, upper_copeland_from_switches
+from dts_reproduction.core.bounds import upper_copeland_from_switches
 from dts_reproduction.data import load_dataset
-from tests.reference.scans import ccb_select_scan, savage_select_scan
+from tests.reference.scans import ccb_select_scan, lower_copeland_from_switches, savage_select_scan
 
 SLOTS = 3000
 

@@ -11,6 +11,8 @@ import pandas as pd
 import pytest
 
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
+from dts_reproduction.core.copeland import copeland_winners
+from dts_reproduction.core.kl import kl_bernoulli
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import asymptotic
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
@@ -18,13 +20,8 @@ from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies import asymptotic_panels, decades, pair_costs
-from dts_reproduction.reproduce.studies.experiment import panel_curves, stored_line
-from dts_reproduction.reproduce.studies.regret_bound import (
-    condorcet_allocation,
-    condorcet_lower_bound,
-    kl_to_half,
-    winner_constant,
-)
+from dts_reproduction.reproduce.studies.experiment import Panel, panel_curves, stored_line
+from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, condorcet_lower_bound, winner_constant
 
 PAPER_SCALE = Settings.library(default_horizon=MAX_EXACT_HORIZON, fast=True)  # the study's own runs and horizons
 
@@ -109,12 +106,13 @@ def test_a_line_most_of_whose_runs_are_trapped_is_linear_and_has_no_slope():
     mostly = fake_result([logarithmic, trapped_curve, trapped_curve], horizon)
     half = fake_result([logarithmic, trapped_curve], horizon)
     assert decades.linear(mostly) and not decades.linear(half)
-    bounds = {"(a)": (5.0, "Copeland", math.nan)}
+    panels = [Panel("mslr5_noncondorcet", "(a)", ("rmed2",))]
+    lower_bounds = {"mslr5_noncondorcet": (5.0, "Copeland", math.nan)}
     for lines in ([mostly], [half, mostly]):
-        row = asymptotic.summary_table([("(a)", lines)], bounds).iloc[-1]
+        row = asymptotic.summary_table(panels, [("(a)", lines)], lower_bounds).iloc[-1]
         assert (row["runs"], row["trapped_runs"]) == (1, 2) and math.isnan(row["slope_last_decade"])
-    assert asymptotic.slope_rows([("(a)", [mostly])], bounds).empty
-    assert not asymptotic.slope_rows([("(a)", [half])], bounds).empty
+    assert asymptotic.slope_rows(panels, [("(a)", [mostly])], lower_bounds).empty
+    assert not asymptotic.slope_rows(panels, [("(a)", [half])], lower_bounds).empty
 
 
 def test_at_the_non_condorcet_horizon_a_steep_logarithmic_run_is_not_trapped():
@@ -134,7 +132,7 @@ def test_cyclic_allocation_by_hand():
     best = condorcet_allocation(P)
     assert best.winner == 0
     assert list(best.partner) == [-1, 3, 1, 2]
-    kl_far, kl_near = kl_to_half(0.1), kl_to_half(0.4)
+    kl_far, kl_near = kl_bernoulli(0.1, 0.5), kl_bernoulli(0.4, 0.5)
     np.testing.assert_allclose(best.comparisons[1:], 1 / kl_far)
     np.testing.assert_allclose(best.cost[1:], (2 / 3) / kl_far)
     assert condorcet_lower_bound(P) == pytest.approx(3 * (2 / 3) / kl_far)
@@ -311,8 +309,8 @@ def test_c5_fails_against_a_linear_line_and_shows_its_logarithmic_runs(ecw_rmed_
     """C5's "about the same slope" against a line most of whose runs are trapped (``decades.linear``): it has no
     slope, so the row fails and names its trapped runs; a minority of trapped runs is named and left out of the
     slope (the remaining runs hold the claim)."""
-    bounds = {"(a)": (5.0, "Condorcet", 6.0)}
-    rows = asymptotic.panel_claims("cyclic", "(a)", c5_panel(ecw_rmed_trapped), bounds, load_dataset("cyclic"),
+    lower_bounds = {"cyclic": (5.0, "Condorcet", 6.0)}
+    rows = asymptotic.panel_claims("cyclic", "(a)", c5_panel(ecw_rmed_trapped), lower_bounds, load_dataset("cyclic"),
                                    pd.DataFrame())
     row = next(row for row in rows if row["claim"] == "C5")
     assert row["verdict"] == verdict
@@ -325,7 +323,7 @@ def test_flipping_a_pair_keeps_a_winner_or_not():
     """Gap: arm 1 (index 0) keeps a Copeland win over arm 4 at p = 0.51; flipped, it ties the others at two wins
     and is still a winner.  Its win over arm 2 (0.8) flipped, arm 2 gets three wins alone: no winner survives."""
     P = load_dataset("gap").P
-    assert pair_costs.copeland_winners(P) == {0}
+    assert copeland_winners(P).tolist() == [0]
     assert pair_costs.flip_keeps_a_winner(P, 0, 3) and pair_costs.flip_keeps_a_winner(P, 3, 0)
     assert not pair_costs.flip_keeps_a_winner(P, 0, 1)
 
@@ -338,7 +336,7 @@ def test_costliest_pair_re_simulates_the_stored_runs_and_finds_the_pair_at_0_51_
     result = stored_line(line, RESULTS, ROOT_SEED)
     (row,) = pair_costs.costliest_pair_rows([panel], [(panel.title, [result])]).to_dict("records")
     assert row["pair"] == "1 vs 4" and row["p"] == 0.51 and row["share_of_regret"] > 0.9
-    assert row["price_per_log_t"] == pytest.approx(0.25 / kl_to_half(0.51))
+    assert row["price_per_log_t"] == pytest.approx(0.25 / kl_bernoulli(0.51, 0.5))
     result.final[1] += 1.0
     with pytest.raises(ValueError, match="run 1 re-simulated"):
         pair_costs.costliest_pair_rows([panel], [(panel.title, [result])])
@@ -415,11 +413,12 @@ def test_each_committed_c5_reason_of_ecw_rmed_names_what_its_line_shows():
     by a sweep inside C5's window of a line that keeps a slope: the committed tables must show just that."""
     from dts_reproduction.reproduce.claims.reasons import FORCED_BAND_PANELS, SWEEP_PANELS
     from dts_reproduction.reproduce.harness.paths import FIGURES
+    from dts_reproduction.reproduce.reporting.report import read_study_tables
 
-    finals = pd.read_csv(FIGURES / "asymptotic_final.csv")
-    ecw_rmed = finals[finals["algorithm"] == "ecw_rmed"].set_index("dataset")
+    finals = read_study_tables(FIGURES, "_final.csv")[asymptotic.NAME]
+    ecw_rmed = finals[finals["algorithm"] == "ecw_rmed"].set_index("panel_id")
     trapped_share = ecw_rmed["trapped_runs"] / (ecw_rmed["trapped_runs"] + ecw_rmed["runs"])
-    sweeps = pd.read_csv(FIGURES / "asymptotic_sweeps.csv").set_index("dataset")
+    sweeps = read_study_tables(FIGURES, "_sweeps.csv")[asymptotic.NAME].set_index("panel_id")
     assert (trapped_share[list(FORCED_BAND_PANELS)] > decades.LINEAR_SHARE).all()
     assert (trapped_share[list(SWEEP_PANELS)] <= decades.LINEAR_SHARE).all()
     assert sweeps.loc[list(SWEEP_PANELS), "in_c5_window"].all()
@@ -446,6 +445,8 @@ def test_room_above_keeps_the_data_below_the_note():
     """After room_above the data's top sits at NOTE_TOP minus the note's lines and a margin of the log axis."""
     import matplotlib.pyplot as plt
 
+    from dts_reproduction.reproduce.output.plotting import NOTE_LINE, NOTE_MARGIN, NOTE_TOP
+
     fig, ax = plt.subplots()
     ax.set_yscale("log")
     ax.plot([0, 1], [10.0, 1e4])
@@ -453,5 +454,5 @@ def test_room_above_keeps_the_data_below_the_note():
     asymptotic.room_above(ax, 4)
     low, high = ax.get_ylim()
     share = math.log(1e4 / low) / math.log(high / low)
-    assert share == pytest.approx(asymptotic.NOTE_TOP - 4 * asymptotic.NOTE_LINE - asymptotic.NOTE_MARGIN)
+    assert share == pytest.approx(NOTE_TOP - 4 * NOTE_LINE - NOTE_MARGIN)
     plt.close(fig)

@@ -9,9 +9,8 @@ from pathlib import Path
 
 from dts_reproduction.reproduce.claims.c19 import c19_rows
 from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, claim_id
-from dts_reproduction.reproduce.output.tables import load_tables
 from dts_reproduction.reproduce.reporting import report
-from tests.harness.test_layout import imports
+from tests.harness.test_layers import imports_of, project
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "figures"
@@ -21,9 +20,9 @@ REGISTRY = ROOT / "reproduce" / "claims" / "registry.py"
 def produced(folder: Path) -> set[tuple[str, str]]:
     """(row label, table stem) of every check in ``folder``: the rows of each ``<stem>_claims.csv`` and the C19
     rows computed from the final tables (the report's ``claims_table`` collects the same)."""
-    pairs = {(label, stem) for stem, table in load_tables(folder, "_claims.csv").items()
+    pairs = {(label, stem) for stem, table in report.read_study_tables(folder, "_claims.csv").items()
              for label in table["claim"]}
-    c19 = c19_rows(load_tables(folder, "_final.csv"))
+    c19 = c19_rows(report.read_study_tables(folder, "_final.csv"))
     return pairs | {(row["claim"], row["site"].split(":")[0]) for row in c19}
 
 
@@ -106,8 +105,9 @@ def test_every_statement_is_written_once_under_reproduce():
 
 def test_the_registry_imports_nothing_from_the_project():
     """So that every checking, collecting or rendering module can import it (never the report, nor a figure)."""
-    found = imports(ast.parse(REGISTRY.read_text()), "dts_reproduction.reproduce.claims.registry")
-    assert not {name for name in found if name.split(".")[0] == "dts_reproduction"}
+    found = project(ROOT)
+    relative = REGISTRY.relative_to(ROOT)
+    assert imports_of(relative, found.trees[relative], found.modules) == []
 
 
 def test_the_checks_catch_an_unregistered_id_an_unproduced_claim_and_a_copied_statement():

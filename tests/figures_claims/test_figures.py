@@ -371,18 +371,21 @@ def test_zoomed_row_is_presentation_only(tmp_path):
 
 def test_a_preset_line_is_dash_dotted_and_a_long_line_has_open_markers():
     """plotting.style: a preset (MergeDTS "best", D-TS "best") keeps its algorithm's colour and marker but is
-    dash-dotted, a line beyond LARGE_SCALE_HORIZON has open markers, the defaults (with the exact fast paths)
-    are solid."""
+    dash-dotted, the defaults (with the exact fast paths) are solid; the large-scale study draws a line beyond
+    LARGE_SCALE_HORIZON with open markers (``large_scale_panels.curve_look``), and only that."""
     from dts_reproduction.core import constants
     from dts_reproduction.reproduce.config.paper import LARGE_SCALE_HORIZON
     from dts_reproduction.reproduce.output.plotting import style
+    from dts_reproduction.reproduce.studies.large_scale_panels import curve_look
 
-    def look(algorithm, params=(), horizon=10**6):
-        return style(SimpleNamespace(line=Line("mslr136_perfect", algorithm, horizon, 1, tuple(params))))
+    def look(algorithm, params=(), horizon=10**6, look_of=style):
+        return look_of(SimpleNamespace(line=Line("mslr136_perfect", algorithm, horizon, 1, tuple(params))))
 
     fast = (("sampling", "fast"),)
     assert look("dts", fast)["linestyle"] == "-" and "markerfacecolor" not in look("dts", fast)
     best = look("dts", (*fast, *constants.DTS_BEST.items()))
     assert best["linestyle"] == "-." and best["color"] == look("dts")["color"]
     assert look("merge_dts", constants.MERGE_DTS_BEST.items())["linestyle"] == "-."
-    assert look("dts", fast, horizon=10 * LARGE_SCALE_HORIZON)["markerfacecolor"] == "none"
+    long = look("dts", fast, horizon=10 * LARGE_SCALE_HORIZON, look_of=curve_look)
+    assert long == {**look("dts", fast, horizon=10 * LARGE_SCALE_HORIZON), "markerfacecolor": "none"}
+    assert look("dts", fast, horizon=LARGE_SCALE_HORIZON, look_of=curve_look) == look("dts", fast)

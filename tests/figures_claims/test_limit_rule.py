@@ -19,6 +19,7 @@ from dts_reproduction.reproduce.claims.verdict import (
     reaches_limit,
 )
 from dts_reproduction.reproduce.harness.paths import ROOT
+from dts_reproduction.reproduce.reporting.report import read_study_tables
 from dts_reproduction.reproduce.studies import decades
 
 FIGURES = ROOT / "figures"
@@ -95,14 +96,14 @@ def committed_limit_rows():
     """The asymptotic claims table's rows decided by the limit rule on one line (A1, A2, A5's first half, A6), each
     with the value it names and the line's fitted limit, standard error and tolerance from the final table."""
     claims = pd.read_csv(FIGURES / "asymptotic_claims.csv")
-    final = pd.read_csv(FIGURES / "asymptotic_final.csv")
+    final = read_study_tables(FIGURES, "_final.csv")["asymptotic"]
     rows = []
     for _, row in claims[claims["claim"].isin(["A1", "A2", "A5", "A6"])].iterrows():
         if row["site"].endswith("/above_C"):
             continue
-        panel_key, _, curve = row["site"].partition(":")[2].partition("/")
+        panel_id, _, curve = row["site"].partition(":")[2].partition("/")
         name = curve or "dts"
-        line = final[(final["dataset"] == panel_key) & (final["algorithm"] == name)].iloc[0]
+        line = final[(final["panel_id"] == panel_id) & (final["algorithm"] == name)].iloc[0]
         target = line["winner_constant"] if row["statement"].endswith("of C_w") else line["lower_bound_slope"]
         rows.append((row, line, target))
     return rows

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
+from dts_reproduction.core.bound_allocation import kl_to_half
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.lower_bounds import main
 from dts_reproduction.reproduce.studies.lower_bounds import CACHE_NAME, lower_bound
@@ -17,12 +18,16 @@ from dts_reproduction.reproduce.studies.regret_bound import (
     Family,
     condorcet_lower_bound,
     copeland_groups,
-    copeland_lower_bound,
-    kl_to_half,
+    copeland_lower_bound_and_exactness,
     lower_bound_lp,
     pair_regrets,
     regret_lower_bound,
 )
+
+
+def copeland_lower_bound(P, **limits) -> float:
+    """The Copeland-model constant C alone (``copeland_lower_bound_and_exactness``, with its ``limits``)."""
+    return copeland_lower_bound_and_exactness(P, **limits)[0]
 
 
 def random_matrix(K, seed):
@@ -242,11 +247,9 @@ def test_cache_of_an_older_method_is_recomputed_and_other_folders_share_the_repo
 
 def test_a_capped_constraint_generation_is_a_named_relaxation():
     """Stopped after max_cuts generated alternatives, the value is not above the exact one and is flagged."""
-    from dts_reproduction.reproduce.studies.regret_bound import copeland_bound_and_exactness
-
     P = load_dataset("mslr5_noncondorcet").P
-    exact = copeland_bound_and_exactness(P)
-    capped = copeland_bound_and_exactness(P, max_cuts=0)
+    exact = copeland_lower_bound_and_exactness(P)
+    capped = copeland_lower_bound_and_exactness(P, max_cuts=0)
     assert exact[1] and not capped[1]
     assert capped[0] <= exact[0] * (1 + 1e-9)
     assert regret_lower_bound(P)[1] == "Copeland (Komiyama et al. 2016)"

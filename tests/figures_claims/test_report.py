@@ -100,8 +100,9 @@ def test_every_claim_is_listed_and_unchecked_ones_are_not_measured(tmp_path):
 
 
 def final_row(panel, dataset, algorithm, mean, sem=1.0):
-    return {"panel": panel, "dataset": dataset, "algorithm": algorithm, "label": algorithm, "horizon": 1000,
-            "runs": 100, "mean_final_regret": mean, "sem_final_regret": sem}
+    """A row of a final table as the report reads it, its panel titled ``panel``, its id the matrix ``dataset``."""
+    return {"panel": panel, "panel_id": dataset, "dataset": dataset, "algorithm": algorithm, "label": algorithm,
+            "horizon": 1000, "runs": 100, "mean_final_regret": mean, "sem_final_regret": sem}
 
 
 @pytest.mark.parametrize("dataset, ecw, verdict", [

@@ -73,8 +73,10 @@ def test_every_reason_text_renders_on_the_committed_tables():
 
 
 def final_table(rows):
-    """A ``_final.csv`` stand-in: (panel key, algorithm, mean, s.e., std) rows, each panel titled "(a) <key>"."""
-    return pd.DataFrame([{"panel": f"(a) {panel}", "dataset": panel, "algorithm": name, "label": name.upper(),
+    """A ``_final.csv`` stand-in as the report reads it: (panel id, algorithm, mean, s.e., std) rows, each panel
+    titled "(a) <id>"."""
+    return pd.DataFrame([{"panel": f"(a) {panel}", "panel_id": panel, "dataset": panel, "algorithm": name,
+                          "label": name.upper(),
                           "mean_final_regret": mean,
                           "sem_final_regret": se, "std_final_regret": std} for panel, name, mean, se, std in rows])
 
@@ -172,7 +174,8 @@ def test_the_oracles_are_never_the_closest_or_lowest_slope():
 def l1_numbers(rows) -> Numbers:
     """The large-scale finals of the panel "mslr136_perfect" (titled "(a)") from (label, horizon, MergeDTS regret, its
     s.e., slope) rows of 50 runs."""
-    table = pd.DataFrame([{"panel": "(a)", "dataset": "mslr136_perfect", "label": label, "horizon": horizon, "runs": 50,
+    table = pd.DataFrame([{"panel": "(a)", "panel_id": "mslr136_perfect", "dataset": "mslr136_perfect", "label": label,
+                           "horizon": horizon, "runs": 50,
                            "mergedts_regret": regret,
                            "mergedts_se": se, "slope_last_decade": slope}
                           for label, horizon, regret, se, slope in rows])
@@ -212,7 +215,8 @@ def test_l1_reason_says_when_a_few_runs_carry_the_mean():
 def l2_numbers(rows) -> Numbers:
     """The large-scale finals of the panel "mslr136_informational" (titled "(d)") from (label, horizon, Copeland
     regret, its s.e., regret per slot over the last decade, over the decade before) rows."""
-    table = pd.DataFrame([{"panel": "(d)", "dataset": "mslr136_informational", "label": label, "horizon": horizon,
+    table = pd.DataFrame([{"panel": "(d)", "panel_id": "mslr136_informational", "dataset": "mslr136_informational",
+                           "label": label, "horizon": horizon,
                            "copeland_regret": regret,
                            "copeland_se": se, "regret_per_slot_last_decade": last,
                            "regret_per_slot_decade_before": before}

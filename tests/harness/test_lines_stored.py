@@ -11,16 +11,16 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness import runner
 from dts_reproduction.reproduce.harness.runner import Line, line_folder, line_key, load_line, run_lines, validate_line
-from dts_reproduction.reproduce.harness.store import chunk_path, load_chunk, save_chunk
+from dts_reproduction.reproduce.harness.store import chunk_path, inspect_chunk, save_chunk
 
 
 def test_store_roundtrip_and_stale_or_corrupt_files(tmp_path):
     path = chunk_path(tmp_path, 0, 3)
     save_chunk(path, {"x": np.arange(3)}, {"config": {"a": 1}})
-    assert load_chunk(path, {"a": 1})["x"].tolist() == [0, 1, 2]
-    assert load_chunk(path, {"a": 2}) is None
+    assert inspect_chunk(path, {"a": 1})[0]["x"].tolist() == [0, 1, 2]
+    assert inspect_chunk(path, {"a": 2})[0] is None
     path.write_bytes(b"garbage")
-    assert load_chunk(path, {"a": 1}) is None
+    assert inspect_chunk(path, {"a": 1})[0] is None
     assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temp file left behind
 
 

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
+from dts_reproduction.core import copeland
 from dts_reproduction.core.argmax import argmax_first, argmax_uniform, argmin_first, fill_true, uniform_member
 from dts_reproduction.core.bounds import (
     direct_upper_column,
     fill_direct_bound_switches,
     fill_direct_switches,
     fill_mirrored_switches,
-    lower_copeland_from_switches,
     mirrored_bounds,
     update_pair,
     upper_copeland_from_switches,
@@ -22,6 +22,7 @@ from dts_reproduction.core.kl import kl_bernoulli, kl_clamped, kl_lcb, kl_ucb
 from dts_reproduction.core.thompson import fill_above_half, sample_beta_given_side, sample_votes
 from dts_reproduction.data import dataset_from_matrix
 from tests import reference as ref
+from tests.reference.scans import lower_copeland_from_switches
 
 
 def random_stats(K, rng, max_count=30):
@@ -109,7 +110,9 @@ def test_update_pair():
     assert n[1, 1] == 2 and w[1, 1] == 1
 
 
-def test_dataset_copeland_scores_match_reference():
+def test_copeland_scores_and_winners_match_reference():
+    """``core.copeland`` and the ``Dataset`` built on it against the reference, with a tie, with and without a
+    Condorcet winner."""
     rng = np.random.default_rng(3)
     P = rng.random((7, 7))
     P = np.triu(P, 1) + np.tril(1 - P.T, -1)
@@ -117,7 +120,15 @@ def test_dataset_copeland_scores_match_reference():
     P[1, 4], P[4, 1] = 0.5, 0.5  # an exact tie counts for nobody
     expected = (P > 0.5).sum(axis=1)
     np.testing.assert_array_equal(ref.copeland_scores(P), expected)
-    np.testing.assert_array_equal(dataset_from_matrix(P, "random7").copeland_scores, expected)
+    np.testing.assert_array_equal(copeland.copeland_scores(P), expected)
+    dataset = dataset_from_matrix(P, "random7")
+    np.testing.assert_array_equal(dataset.copeland_scores, expected)
+    np.testing.assert_array_equal(dataset.winners, np.flatnonzero(expected == expected.max()))
+    assert copeland.condorcet_winner(P) == -1 and dataset.condorcet_winner is None
+    P[2], P[:, 2] = 0.9, 0.1  # arm 2 beats every other arm
+    P[2, 2] = 0.5
+    assert copeland.copeland_winners(P).tolist() == [2]
+    assert copeland.condorcet_winner(P) == 2 and dataset_from_matrix(P, "condorcet7").condorcet_winner == 2
 
 
 def draw(rng, w, rows, done, theta, above, votes, indicators):

@@ -3,8 +3,9 @@ versions must make the same choices (tests/algorithms/test_incremental.py).  num
 loop over the 124750 pairs of K = 500 arms would take hours.
 
 * SAVAGE (commit 3ff124f): step 4 on every pair of X and a scan of X for step 1 at every slot;
-* CCB (commit 1f8f69d): both Copeland counts recounted from the switch tables, step 2 run on every list,
-  and step 5 by walking every list, at every slot.
+* CCB (commit 1f8f69d): both Copeland counts recounted from the switch tables (the lower ones by
+  ``lower_copeland_from_switches``, which CCB no longer needs: it keeps its counts between slots), step 2 run on
+  every list, and step 5 by walking every list, at every slot.
 """
 
 import math
@@ -21,8 +22,22 @@ from dts_reproduction.algorithms.ccb import (
 )
 from dts_reproduction.algorithms.savage import prune
 from dts_reproduction.core.argmax import uniform_member
-from dts_reproduction.core.bounds import direct_upper_column, lower_copeland_from_switches, upper_copeland_from_switches
+from dts_reproduction.core.bounds import direct_upper_column, upper_copeland_from_switches
 from dts_reproduction.core.constants import CCB_P_EXPLORE, CCB_P_RESTRICT
+
+
+@njit
+def lower_copeland_from_switches(lower, log_t, counts):
+    """Fill ``counts[i] = #{j != i : l_ij >= 1/2}`` from cached lower switch times (``lcb_switch_log_t``; CCB's
+    lower Copeland counts, recounted).  counts: int64 (K,).  Returns counts."""
+    K = lower.shape[0]
+    for i in range(K):
+        count = 0
+        for j in range(K):
+            if j != i and log_t <= lower[i, j]:
+                count += 1
+        counts[i] = count
+    return counts
 
 
 @njit
