@@ -1,9 +1,10 @@
-"""Why a verdict is not "holds": one table keyed by (claim, site), read by ``reproduce/report.py``.
+"""Why a verdict is not "holds": one table keyed by (claim, site), read by ``reproduce/report.py`` together with
+each study's own (``reproduce.studies.study.Study.reasons``; ``reporting.report.EVERY_REASON``).
 
-Every row of a claims table whose verdict is not "holds" has an entry in ``REASONS`` under its claim label and
-its site (``reproduce.claims.verdict.Site``: "<figure stem>:<panel key>", and "/<curve>"; stable under a panel's
-retitling or reordering).  ``tests/figures_claims/test_verdict_reasons.py`` checks this for every committed claims
-table, and that every entry is used and links to a heading of ``docs/``.  An entry names a category
+Every row of a claims table whose verdict is not "holds" has an entry in ``REASONS`` or its study's under its claim
+label and its site (``reproduce.claims.verdict.Site``: "<figure stem>:<panel key>", and "/<curve>"; stable under a
+panel's retitling or reordering).  ``tests/figures_claims/test_verdict_reasons.py`` checks this for every committed
+claims table, and that every entry is used and links to a heading of ``docs/``.  An entry names a category
 (``CATEGORIES``), the section of ``docs/`` that explains it, and a short text; a text that cites a number computes
 it from the figure tables the report reads (``Numbers``, which finds a panel's rows by its id, their ``panel_id``),
 so that it follows the stored runs.
@@ -688,7 +689,3 @@ REASONS: dict[tuple[str, str], Reason] = {
        for panel in CONSTANT_FACTOR_PANELS},
 }
 
-
-def reason_of(claim: str, site_id: str) -> Reason | None:
-    """The reason recorded for the row (``claim``, ``site_id``: its ``site`` column), or None."""
-    return REASONS.get((claim, site_id))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from dts_reproduction.reproduce.claims.c19 import C19, c19_rows
-from dts_reproduction.reproduce.claims.reasons import CATEGORIES, WORD_AS_FACTOR, Numbers, reason_of
+from dts_reproduction.reproduce.claims.reasons import CATEGORIES, REASONS, WORD_AS_FACTOR, Numbers, Reason
 from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
 from dts_reproduction.reproduce.claims.verdict import (
     CLAIM_COLUMNS,
@@ -50,11 +50,19 @@ REPORT_BLOCK_FILES = {"summary": "README.md", "claims": "README.md", "bounds": "
 BLOCK_FILES = {**REPORT_BLOCK_FILES, **{name: study.block_file for study in STUDIES for name in study.block_names}}
 # The algorithm names of the lines that are yardsticks, not algorithms (the studies' oracles): no slope ranks them.
 YARDSTICKS = frozenset(name for study in STUDIES for name in study.yardsticks)
+# Why each check that does not hold does not, {(claim label, site id): Reason}: the reasons the paper's figures share
+# and each study's own (``Study.reasons``).
+EVERY_REASON = {**REASONS, **{key: reason for study in STUDIES for key, reason in study.reasons.items()}}
 # The column of a *_final.csv holding R(T): the paper figures' mean, or the large-scale table's Copeland regret.
 FINAL_REGRET_COLUMNS = ("mean_final_regret", "copeland_regret")
 # {table stem: {panel title: panel id}}: the id by which claims are attached to a panel, as each study declares
 # them (``Study.panel_ids``); its tables name a panel by its title.
 PANEL_IDS = {study.stem: study.panel_ids for study in STUDIES}
+
+
+def reason_of(claim: str, site_id: str) -> Reason | None:
+    """The reason recorded for the row (``claim``, ``site_id``: its ``site`` column) in ``EVERY_REASON``, or None."""
+    return EVERY_REASON.get((claim, site_id))
 
 
 def figure_id(stem: str) -> str:
@@ -158,7 +166,7 @@ def why(row, numbers: Numbers, docs: str) -> str:
         return ""
     reason = reason_of(row["claim"], row["site"])
     if reason is None:
-        return "no reason recorded (reproduce/claims/reasons.py)"
+        return "no reason recorded (reproduce/claims/reasons.py or the study's reasons)"
     return f"{reason.category}: {reason.text(numbers)} ([why]({docs}{reason.anchor}))"
 
 

@@ -3,10 +3,11 @@ its reasons read, which generated blocks of the docs it writes and what it adds 
 (``reproduce.reporting``) iterates ``reproduce.studies.registry.STUDIES`` and knows no study by name, so adding a
 study is its module plus one line in the registry."""
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from dts_reproduction.reproduce.claims.reasons import Reason
 from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM
 
 # What a study's generated blocks are: {block name: markdown text}, from the tables in a figures folder.
@@ -28,7 +29,9 @@ class Study:
 yardsticks, not algorithms (an oracle that knows the matrix), which the report's closest-slope table leaves out;
 ``block_file`` and ``blocks``: the file (from the repository
     root) holding its generated blocks and the function writing them, whose names ``block_names`` lists;
-    ``report_section``: what it adds to REPORT.md after the shared sections."""
+    ``report_section``: what it adds to REPORT.md after the shared sections; ``reasons``: why each of its checks
+that does not hold does not, {(claim label, site id): ``reproduce.claims.reasons.Reason``} (the reasons shared by
+the paper's figures are ``claims.reasons.REASONS``)."""
 
     stem: str
     command: str
@@ -40,6 +43,7 @@ yardsticks, not algorithms (an oracle that knows the matrix), which the report's
     block_names: tuple[str, ...] = ()
     blocks: Blocks | None = None
     report_section: ReportSection | None = None
+    reasons: Mapping[tuple[str, str], Reason] = field(default_factory=dict)
 
     @property
     def script(self) -> str:

@@ -8,11 +8,10 @@ import pytest
 
 from dts_reproduction.reproduce import fig1_mslr, fig3_condorcet, fig4_noncondorcet, fig7_pure_dts
 from dts_reproduction.reproduce.claims import paper as pc
-from dts_reproduction.reproduce.claims.reasons import reason_of
 from dts_reproduction.reproduce.config.paper import HORIZON, ROOT_SEED
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.settings import Settings
-from dts_reproduction.reproduce.reporting.report import explained
+from dts_reproduction.reproduce.reporting.report import explained, reason_of
 from dts_reproduction.reproduce.studies.experiment import simulate_panels
 
 

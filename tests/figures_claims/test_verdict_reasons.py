@@ -1,5 +1,6 @@
-"""reproduce/claims/reasons.py: every committed verdict that is not "holds" has a reason, every reason is
-used and links to an existing docs heading, and reason texts compute their numbers from the tables."""
+"""reproduce/claims/reasons.py and the studies' reasons (``report.EVERY_REASON``): every committed verdict that is
+not "holds" has a reason, every reason is used and links to an existing docs heading, and reason texts compute their
+numbers from the tables."""
 
 import re
 from pathlib import Path
@@ -9,7 +10,6 @@ import pytest
 
 from dts_reproduction.reproduce.claims.reasons import (
     CATEGORIES,
-    REASONS,
     Numbers,
     false_verdict_share,
     merge_without_condorcet,
@@ -44,18 +44,19 @@ def heading_anchors(path: Path) -> set[str]:
 def test_every_committed_verdict_but_holds_has_a_reason():
     missing = [(folder.name, row.claim, row.site, row.verdict) for folder, claims in committed_claims()
                for row in claims.itertuples() if report.explained(row.verdict)
-               and (row.claim, row.site) not in REASONS]
+               and (row.claim, row.site) not in report.EVERY_REASON]
     assert not missing, f"verdicts without a reason in reproduce/claims/reasons.py: {missing}"
 
 
 def test_every_reason_is_used_by_a_committed_verdict():
     used = {(row.claim, row.site) for _, claims in committed_claims() for row in claims.itertuples()
             if report.explained(row.verdict)}
-    assert not set(REASONS) - used, f"reasons no committed verdict needs: {sorted(set(REASONS) - used)}"
+    unused = sorted(set(report.EVERY_REASON) - used)
+    assert not unused, f"reasons no committed verdict needs: {unused}"
 
 
 def test_every_reason_links_to_an_existing_docs_heading_and_has_a_known_category():
-    for key, reason in REASONS.items():
+    for key, reason in report.EVERY_REASON.items():
         path, anchor = reason.anchor.split("#")
         assert path.startswith("docs/") and (ROOT / path).is_file(), (key, reason.anchor)
         assert anchor in heading_anchors(ROOT / path), (key, reason.anchor)
