@@ -3,13 +3,7 @@
 ``Policy`` classes), ``dts_reproduction.data`` (the preference matrices) and ``dts_reproduction.reproduce``
 (the harness, figures and claims); docs/install.md says what an install holds.
 
-An installed wheel holds the four packages inside this folder.  In a clone they are the folders beside it (the
-repository's layout), so there this package's path also covers the clone's root.
+The four packages are the clone's top-level folders; this folder links to each (``core -> ../core``, ...), so
+nothing is assembled at import time and an installed wheel holds the same tree as files (docs/design.md, "One
+package, the user's folders").
 """
-
-from pathlib import Path
-
-_HERE = Path(__file__).resolve().parent
-
-if not (_HERE / "core").is_dir():
-    __path__.append(str(_HERE.parent))

@@ -24,6 +24,7 @@ and a table is written without matplotlib.  Each check is run on small made-up s
 what it guards."""
 
 import ast
+import os
 import re
 import subprocess
 import sys
@@ -415,16 +416,20 @@ def test_a_drawing_that_is_not_the_rules_is_found():
                                    "core/       c  imports nothing of ours\ndata/       d  -> core/"))
 
 
-def test_every_package_is_installed():
-    """pyproject.toml lists its packages one by one: a new package of the tree missing from it is absent from the
-    wheel (and from an install that is not editable), so a user's ``import`` of it fails."""
-    import tomllib
+def test_the_package_links_the_four_folders_and_finds_every_package():
+    """dts_reproduction/ holds its ``__init__.py`` and one relative link per package folder of the layout (core ->
+    ../core, ...), nothing else; setuptools' search through those links (pyproject.toml's ``packages.find``) finds every
+    package of the tree, so a new package is in the wheel without a list to update, and nothing else of the clone
+    (tests/, bench/, results/) is a package of the install."""
+    from setuptools import find_packages
 
-    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    folders = {".".join((PACKAGE, *init.parent.relative_to(ROOT).parts)): init.parent.relative_to(ROOT).as_posix()
+    package = ROOT / PACKAGE
+    assert sorted(path.name for path in package.iterdir() if path.name != "__pycache__") == sorted(
+        ("__init__.py", *PACKAGES))
+    assert all(os.readlink(package / folder) == f"../{folder}" for folder in PACKAGES)
+    folders = {".".join((PACKAGE, *init.parent.relative_to(ROOT).parts))
                for folder in PACKAGES for init in (ROOT / folder).rglob("__init__.py")}
-    assert set(setuptools["packages"]) == {PACKAGE, *folders}
-    assert setuptools["package-dir"] == folders
+    assert set(find_packages(str(ROOT), include=[f"{PACKAGE}*"])) == {PACKAGE, *folders}
 
 
 @pytest.mark.process

@@ -81,7 +81,8 @@ def build_wheel(tmp_path: Path) -> Path:
     source.mkdir()
     for name in SOURCES:
         if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", ".*"))
+            shutil.copytree(ROOT / name, source / name, symlinks=True,  # dts_reproduction/ links to the four folders
+                            ignore=shutil.ignore_patterns("__pycache__", ".*"))
         elif (ROOT / name).exists():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, source / name)
