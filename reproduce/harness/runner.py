@@ -55,7 +55,12 @@ from dts_reproduction.reproduce.harness.store import (
     save_chunk,
     save_matrix,
 )
-from dts_reproduction.reproduce.harness.workers import init_loky_worker, remove_stale_files, start_resource_trackers
+from dts_reproduction.reproduce.harness.workers import (
+    init_loky_worker,
+    remove_stale_files,
+    start_loky_workers,
+    start_resource_trackers,
+)
 
 FORMAT_VERSION = 1
 CHECKPOINTS_PER_DECADE = 40
@@ -696,6 +701,8 @@ def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter)
         local = {"initializer": init_loky_worker, "initargs": (os.getpid(),)}
     try:
         with parallel_config(backend=backend, n_jobs=n_jobs, **local):
+            if backend == "loky":
+                start_loky_workers()
             jobs = Parallel(return_as="generator_unordered")(
                 delayed(_compute_chunk)(task.line, task.dataset, seed, task.start, task.stop, task.path, task.config)
                 for task in tasks

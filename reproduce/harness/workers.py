@@ -5,6 +5,10 @@ workers -- never outlive it, take no signal meant for it, and leave nothing behi
   process of the group on Ctrl-C or a closed terminal (the main process stops its workers itself), and a daemon
   thread ends it within ``PARENT_POLL_S`` once its parent is gone, whatever killed the parent (``kill -9``
   included): it was re-parented, so ``os.getppid()`` changed.
+* ``start_loky_workers()``: the workers are started before the run's first task, with SIGINT and SIGHUP blocked
+  (``helpers_started``), which they inherit; such a signal during a worker's start-up (its imports, before its
+  initializer) then waits, pending, until the initializer ignores it, instead of ending the worker with a
+  KeyboardInterrupt traceback on the terminal.
 * ``helpers_started(signals)``: a block during which this thread starts helper processes with signals blocked,
   which they inherit: the resource trackers (``start_resource_trackers``; the run's termination signals, SIGTERM,
   SIGINT and SIGHUP, ``reproduce.harness.interrupt.SIGNALS``, passed in by the caller), which otherwise
@@ -31,13 +35,18 @@ PARENT_POLL_S = 0.5  # a worker whose parent died ends within this many seconds 
 # loky's named semaphores and joblib's memory-mapping folders, named after the pid of the process that made them
 STALE_PATTERN = re.compile(r"(?:sem\.loky-|joblib_memmapping_folder_)(\d+)[-_]")
 SHARED_FOLDERS = (Path("/dev/shm"), Path(tempfile.gettempdir()))
+# The signals of the process group a loky worker starts with blocked and then ignores (the main process stops its
+# workers itself).
+START_BLOCKED = (signal.SIGINT, signal.SIGHUP)
 
 
 def init_loky_worker(parent: int) -> None:
-    """In a loky worker started by process ``parent``: ignore SIGINT and SIGHUP, and end (exit status 1) within
+    """In a loky worker started by process ``parent``: ignore SIGINT and SIGHUP, then unblock them (blocked since its
+    start, ``start_loky_workers``: one that arrived meanwhile is dropped), and end (exit status 1) within
     ``PARENT_POLL_S`` once ``parent`` is no longer this process's parent (at once if it already is not)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, START_BLOCKED)  # a signal pending since start-up is now ignored
     threading.Thread(target=_exit_with_parent, args=(parent,), name="exit-with-parent", daemon=True).start()
 
 
@@ -46,6 +55,19 @@ def _exit_with_parent(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(PARENT_POLL_S)
     os._exit(1)
+
+
+def start_loky_workers() -> None:
+    """Start the loky workers of the active ``joblib.parallel_config`` now, with ``START_BLOCKED`` blocked in this
+    thread (``helpers_started``): the workers and the executor's thread, which starts any later worker, inherit them
+    blocked, until each worker's initializer (``init_loky_worker``) ignores and unblocks them.  The run's own
+    ``Parallel`` then reuses these workers (same configuration).  Call it in the main thread, inside the
+    ``parallel_config`` of the run, after ``start_resource_trackers`` (multiprocessing's tracker, started here,
+    would unblock SIGINT in this thread)."""
+    from joblib import Parallel, delayed
+
+    with helpers_started(START_BLOCKED):
+        Parallel()(delayed(os.getpid)() for _ in range(1))
 
 
 @contextmanager
