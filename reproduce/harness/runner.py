@@ -26,7 +26,7 @@ import numpy as np
 
 from dts_reproduction.algorithms import AlgorithmSpec, get_algorithm
 from dts_reproduction.algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon, physical_memory
-from dts_reproduction.core.simulate import STOP, simulate
+from dts_reproduction.core.simulate import STOP, LoopHooks, simulate
 from dts_reproduction.data import Dataset, dataset_names, load_dataset
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness import portable_math, seeds
@@ -197,8 +197,9 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
     pair_run = spec.pair_run(state) if spec.pair_run is not None else None
     probe_counts = np.zeros(len(kind.counts) if kind is not None else 0, np.int64)
     probe_rng = seeds.algorithm_rng(seed, dataset.name, run, kind.name) if kind is not None else None
-    simulate(spec.select, spec.update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, counts, skip,
-             kind.probe if kind is not None else None, probe_rng, probe_counts, pair_run)
+    simulate(spec.select, spec.update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, counts,
+             LoopHooks(skip=skip, pair_run=pair_run, probe=kind.probe if kind is not None else None,
+                       probe_rng=probe_rng, probe_counts=probe_counts))
     self_counts = np.zeros(K, np.int64)
     self_counts[perm] = counts
     if not dataset.has_condorcet_winner:
