@@ -29,7 +29,7 @@ from dts_reproduction.algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, ch
 from dts_reproduction.core.simulate import STOP, LoopHooks, simulate
 from dts_reproduction.data import Dataset, dataset_names, load_dataset
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
-from dts_reproduction.reproduce.harness import portable_math, seeds
+from dts_reproduction.reproduce.harness import limits, portable_math, seeds
 from dts_reproduction.reproduce.harness.backends import BACKENDS
 from dts_reproduction.reproduce.harness.cost import check_plan_cost, skips_in_log_time
 from dts_reproduction.reproduce.harness.interrupt import SIGNALS, Interrupted
@@ -59,9 +59,6 @@ from dts_reproduction.reproduce.harness.workers import init_loky_worker, remove_
 
 FORMAT_VERSION = 1
 CHECKPOINTS_PER_DECADE = 40
-CHUNK_SLOTS = 5e8  # about this many (slot x arm) steps per stored chunk (see chunk_size)
-SKIP_CHUNK_HORIZON = 10**8  # above it a skipping line on a Condorcet matrix is chunked by SKIP_RUN_SLOTS (chunk_size)
-SKIP_RUN_SLOTS = 10**6  # what such a run costs, in plain slots (measured: 0.2-2 s a run at T = 2**53, K <= 32)
 LOCK_NAME = ".chunks.lock"  # in a line's folder, held by the one process computing its chunks (reproduce.harness.locks)
 
 
@@ -346,14 +343,15 @@ def validate_line(line: Line):
 
 def chunk_size(line: Line, dataset) -> int:
     """Runs per stored chunk: small enough to resume and balance work, large enough to amortise I/O.  A run costs
-    about its horizon times K (CHUNK_SLOTS such steps a chunk), except that above SKIP_CHUNK_HORIZON a line that
-    skips on a matrix with a Condorcet winner (``cost.skips_in_log_time``) simulates only the slots it does not skip,
-    whose number grows like ln T once the winner is settled: its run is counted as SKIP_RUN_SLOTS slots (no line
-    stored before this rule had such a horizon, so no stored chunk changed its runs)."""
+    about its horizon times K (``limits.CHUNK_SLOTS`` such steps a chunk), except that above
+    ``limits.SKIP_CHUNK_HORIZON`` a line that skips on a matrix with a Condorcet winner (``cost.skips_in_log_time``)
+    simulates only the slots it does not skip, whose number grows like ln T once the winner is settled: its run is
+    counted as ``limits.SKIP_RUN_SLOTS`` slots (no line stored before this rule had such a horizon, so no stored chunk
+    changed its runs)."""
     slots = line.horizon
-    if line.horizon > SKIP_CHUNK_HORIZON and skips_in_log_time(line, dataset):
-        slots = SKIP_RUN_SLOTS
-    return int(min(line.runs, max(1, round(CHUNK_SLOTS / (slots * max(dataset.K, 5))))))
+    if line.horizon > limits.SKIP_CHUNK_HORIZON and skips_in_log_time(line, dataset):
+        slots = limits.SKIP_RUN_SLOTS
+    return int(min(line.runs, max(1, round(limits.CHUNK_SLOTS / (slots * max(dataset.K, 5))))))
 
 
 def chunk_shapes(config: dict, K: int) -> dict:

@@ -14,8 +14,9 @@ import pytest
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import asymptotic
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
+from dts_reproduction.reproduce.harness.limits import SKIP_CHUNK_HORIZON
 from dts_reproduction.reproduce.harness.paths import RESULTS
-from dts_reproduction.reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
+from dts_reproduction.reproduce.harness.runner import Line, LineResult, chunk_size, log_grid
 from dts_reproduction.reproduce.studies import asymptotic_panels, decades, pair_costs
 from dts_reproduction.reproduce.studies.experiment import panel_curves, stored_line
 from dts_reproduction.reproduce.studies.regret_bound import (

@@ -10,7 +10,7 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.dts_probe import unrestricted_winner_outside
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import c18_elimination, verify
-from dts_reproduction.reproduce.harness import runner, seeds
+from dts_reproduction.reproduce.harness import limits, runner, seeds
 from dts_reproduction.reproduce.harness.interrupt import Interrupted
 from dts_reproduction.reproduce.harness.kinds import C18_ELIMINATION
 from dts_reproduction.reproduce.harness.locks import FileLock
@@ -53,7 +53,7 @@ def test_the_probe_in_the_one_loop_gives_the_plain_loops_counts_and_leaves_the_r
 
 
 def test_a_c18_line_is_stored_resumed_after_an_interrupt_and_verified(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(runner, "CHUNK_SLOTS", LINE.horizon * 5)  # one run a chunk: three chunks
+    monkeypatch.setattr(limits, "CHUNK_SLOTS", LINE.horizon * 5)  # one run a chunk: three chunks
     real_save, saved = runner.save_chunk, []
 
     def save_until_interrupted(path, arrays, meta):
