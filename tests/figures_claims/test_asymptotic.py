@@ -31,9 +31,10 @@ def fake_result(curves, horizon):
     """A LineResult holding ``curves`` (runs x checkpoints of log_grid(horizon)) as its regret."""
     curves = np.asarray(curves, dtype=np.float64)
     runs = curves.shape[0]
-    return LineResult(line=Line("cyclic", "dts", horizon, runs), label="x", checkpoints=log_grid(horizon),
-                      regret=curves, g2w=curves, final=curves[:, -1], self_counts=np.zeros((runs, 4), np.int64),
-                      permutations=np.zeros((runs, 4), np.int64))
+    return LineResult(line=Line("cyclic", "dts", horizon, runs), label="x",
+                      arrays={"checkpoints": log_grid(horizon), "regret": curves, "g2w": curves, "final": curves[:, -1],
+                              "self_counts": np.zeros((runs, 4), np.int64),
+                              "permutation": np.zeros((runs, 4), np.int64)})
 
 
 def test_decade_slopes_match_a_plain_least_squares_fit():

@@ -13,6 +13,7 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness import limits, runner
 from dts_reproduction.reproduce.harness.atomic import write_atomic, write_text_atomic
+from dts_reproduction.reproduce.harness.curves import CURVES
 from dts_reproduction.reproduce.harness.runner import Line, line_folder, line_seconds, load_line, run_lines
 from dts_reproduction.reproduce.harness.store import (
     LEGACY_DIGESTS,
@@ -199,7 +200,7 @@ def _reason(line, path):
     """What run.py's reuse says of the chunk at ``path`` (``stored_chunk``; None: reused)."""
     dataset = load_dataset(line.dataset)
     config = runner.chunk_plan(line, dataset, path.parents[2], 2)[0][3]
-    return runner.stored_chunk(path, config, dataset)[1]
+    return runner.stored_chunk(path, config, dataset, CURVES)[1]
 
 
 def _verify(folder, capsys, *flags):
