@@ -434,11 +434,17 @@ def dataset_key(dataset, seed: int = ROOT_SEED) -> str:
     return key
 
 
+def line_identity(line: Line, dataset, seed: int) -> Path:
+    """What makes two lines one stored line, wherever they are drawn or tagged: the folder of its chunks below a
+    results folder, ``<kind folder>/<dataset_key>/<line_key>`` (the kind's folder, empty for the regret curves).
+    The run range is no part of it (a line of fewer runs shares the chunks of a longer one's first runs)."""
+    return line.kind.folder / dataset_key(dataset, seed) / line_key(line)
+
+
 def line_folder(out: Path, line: Line, seed: int = ROOT_SEED, dataset=None) -> Path:
-    """Folder of a line's chunk files: ``out/<kind folder>/<dataset_key>/<line_key>``, the kind's folder empty for
-    the regret curves (``dataset``: the line's loaded dataset, if at hand)."""
-    dataset = dataset if dataset is not None else load_dataset(line.dataset)
-    return Path(out) / line.kind.folder / dataset_key(dataset, seed) / line_key(line)
+    """Folder of a line's chunk files: ``out`` / ``line_identity`` (``dataset``: the line's loaded dataset, if at
+    hand)."""
+    return Path(out) / line_identity(line, dataset if dataset is not None else load_dataset(line.dataset), seed)
 
 
 def stored_chunk(path: Path, config: dict, dataset, kind: RunKind):
