@@ -13,9 +13,9 @@ Every ``Line`` is of one kind, a ``RunKind`` that declares
 
 The harness (``reproduce.harness.runner``) calls these and never asks which kind a line is: a new kind, or a new
 stored array of one, is a declaration, not an edit of the harness.  The default kind, the regret curves, is
-``reproduce.harness.curves.CURVES``; every other kind is declared by what needs it (claim C18's in
-``reproduce.studies.c18_elimination``) and travels on its lines; ``kind_of`` finds the kind of a stored chunk among
-those its caller knows (``reproduce/verify.py``: ``reproduce.checks.verify.RUN_KINDS``).
+``reproduce.harness.curves.CURVES``; every other kind is declared by the study that needs it, outside the harness,
+and travels on its lines; ``kind_of`` finds the kind of a stored chunk among those its caller knows
+(``reproduce/verify.py``: ``reproduce.checks.verify.RUN_KINDS``).
 """
 
 import dataclasses
@@ -28,7 +28,8 @@ import numpy as np
 
 from dts_reproduction.reproduce.harness import seeds
 
-MARKER_KEY = "diagnostic"  # the config entry naming a chunk's kind (none: the curves); C18's chunks were stored with it
+# The config entry naming a chunk's kind (none: the regret curves), spelled as the first kind's chunks were stored.
+MARKER_KEY = "diagnostic"
 
 
 class ChunkSize(NamedTuple):
@@ -122,8 +123,8 @@ class RunKind:
 
     @property
     def marker(self) -> str | None:
-        """The config entry ``MARKER_KEY`` of the kind's chunks, ``"<name> v<version>"`` (C18's chunks, stored before
-        kinds had versions, carry ``"c18_elimination v1"``, which this spells); None for the regret curves."""
+        """The config entry ``MARKER_KEY`` of the kind's chunks, ``"<name> v<version>"`` (the spelling of the markers
+        stored before kinds had versions, so that those chunks stay valid); None for the regret curves."""
         return None if self.version is None else f"{self.name} v{self.version}"
 
     @property
