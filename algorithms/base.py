@@ -321,7 +321,7 @@ class Policy:
     underneath, so a policy is exactly the simulated algorithm.  ``seed`` seeds the policy's own
     ``numpy.random.Generator`` (an int, a SeedSequence or a Generator).  Feedback may arrive late:
     ``update`` must only be called for pairs that ``select`` returned, in the order of selection.
-    The njit functions are called through their compiled entry points for this state's types
+    The njit functions are called through their machine code compiled for this state's types
     (``bound_kernels``), which skips numba's per-call type dispatch (bench/policy_step.py).
 
     Each call holds ``lock`` (a re-entrant lock), so threads sharing a policy never corrupt its state or its queue
@@ -342,12 +342,12 @@ class Policy:
         self.rng = seed if isinstance(seed, np.random.Generator) else _generator(seed)
         self.t = 0
         self._selected: deque[tuple[int, int, int]] = deque()
-        self._bound: tuple = (None, None, None)  # (the state, select, update) the entry points were bound for
+        self._bound: tuple = (None, None, None)  # (the state, select, update) the kernels were bound for
         self.lock = threading.RLock()
 
     def _kernels(self) -> tuple:
-        """(select, update) compiled for the current ``state``'s types (bound again if the state was replaced; an entry
-        point is typed, not tied to one generator, so a replaced ``rng`` needs none)."""
+        """(select, update) compiled for the current ``state``'s types (bound again if the state was replaced; a bound
+        kernel is typed, not tied to one generator, so a replaced ``rng`` needs none)."""
         state, select, update = self._bound
         if state is not self.state:
             select, update = bound_kernels(self.spec, self.state, self.rng)
@@ -388,7 +388,7 @@ class Policy:
             return recommend(self.spec.name, self.state)
 
     def __getstate__(self) -> dict:
-        """The policy's attributes without its bound entry points (bound again on the next call) and its lock, so
+        """The policy's attributes without its bound kernels (bound again on the next call) and its lock, so
         that a policy can be pickled or copied as before it bound them."""
         attributes = {name: value for name, value in self.__dict__.items() if name != "lock"}
         return {**attributes, "_bound": (None, None, None)}
@@ -414,13 +414,13 @@ def check_feedback(a1, a2, a1_won) -> None:
 
 
 def bound_kernels(spec: AlgorithmSpec, state, rng) -> tuple[Callable, Callable]:
-    """(select, update) of ``spec`` as the compiled entry points (``entry_point``) for the arguments a ``Policy``
-    passes: ``state``, an int slot, ``rng``; ``state``, two int arms, a bool, an int slot."""
-    return entry_point(spec.select, (state, 1, rng)), entry_point(spec.update, (state, 0, 0, True, 1))
+    """(select, update) of ``spec`` bound to the arguments a ``Policy`` passes (``bound_kernel``): ``state``, an int
+    slot, ``rng``; ``state``, two int arms, a bool, an int slot."""
+    return bound_kernel(spec.select, (state, 1, rng)), bound_kernel(spec.update, (state, 0, 0, True, 1))
 
 
-def entry_point(kernel, args: tuple) -> Callable:
-    """The compiled entry point of the numba dispatcher ``kernel`` for the numba types of ``args``: the same
+def bound_kernel(kernel, args: tuple) -> Callable:
+    """The numba dispatcher ``kernel`` bound to the numba types of ``args``: the callable of the same
     machine code the dispatcher would run on such arguments, compiled or loaded from the cache now, called
     without the dispatcher's type resolution on every call.  A kernel that is not a numba dispatcher is
     returned as it is."""

@@ -64,7 +64,7 @@ from dts_reproduction.reproduce.config.paper import (
 )
 from dts_reproduction.reproduce.harness.cost import estimated_line_seconds
 from dts_reproduction.reproduce.harness.paths import FAST, PROBE_TABLE, RESULTS
-from dts_reproduction.reproduce.harness.runner import git_commit, line_seconds
+from dts_reproduction.reproduce.harness.runner import git_commit, line_identity, line_seconds
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies import large_scale_plan
@@ -172,9 +172,10 @@ def stored_hours(curve, dataset, results=RESULTS) -> tuple[float, float] | None:
     return sum(worker for worker, _ in seconds) / 3600, sum(cpu for _, cpu in seconds) / 3600
 
 
-def stored_line_identity(line) -> tuple:
-    """What makes two figures' lines the same stored line (the legend tag does not)."""
-    return line.dataset, line.algorithm, line.params, line.horizon, line.runs, line.delay, line.shuffle
+def counted_line(line, dataset) -> tuple:
+    """What a line is counted once by: the stored line it is (``runner.line_identity``: not its legend tag) and its
+    number of runs (two figures' lines of one stored line with different runs cost differently)."""
+    return line_identity(line, dataset, ROOT_SEED), line.runs
 
 
 def print_figure_costs(args):
@@ -191,7 +192,7 @@ def print_figure_costs(args):
         for panel in PAPER_FIGURES[figure].panels:
             dataset = load_dataset(panel.dataset)
             for curve in panel_curves(panel, paper_scale):
-                keys = {stored_line_identity(line) for line in curve}
+                keys = {counted_line(line, dataset) for line in curve}
                 reused = keys <= counted
                 hours, fast_hours = (0.0, 0.0) if reused else \
                     curve_hours(curve, dataset, probe_slots(dataset.K, args.probe_slots))
@@ -250,9 +251,9 @@ def measured_hours(figures=FIGURES, stores=None) -> dict[str, list[tuple[str, di
                 default_lines, default_folders = _panel_lines(panel, False, RESULTS)
                 for line, folder, default_line, default_folder in zip(lines, folders, default_lines, default_folders,
                                                                       strict=True):
-                    if stored_line_identity(line) in counted:
+                    if counted_line(line, dataset) in counted:
                         continue
-                    counted.add(stored_line_identity(line))
+                    counted.add(counted_line(line, dataset))
                     hours = stored_hours([line], dataset, folder)
                     total["lines"] += 1
                     if hours is None:

@@ -1,6 +1,6 @@
 """Interleaved A/B of the live ``Policy`` step against the compiled step: ns per time slot of
 ``policy.select()`` + ``policy.update(...)`` driven from Python; of the bare njit ``select`` / ``update`` calls
-from a Python loop through numba's dispatcher (what the policy paid before it bound the entry points); of two
+from a Python loop through numba's dispatcher (what the policy paid before it bound its kernels); of two
 compiled no-ops taking the same arguments (what passing the state and the numpy generator to compiled code
 costs, the floor of any Python driver); and of the simulator's compiled slot (``run_one``, the same slots
 1..N).  Each is timed in turn (``--rounds`` rounds, the best of each kept, process CPU time) on the bench's
@@ -18,7 +18,7 @@ from numba import njit
 from step_cost import DATASETS, bench_dataset, timed_run  # bench/, this script's folder
 
 from dts_reproduction.algorithms import ALGORITHMS, Policy, get_algorithm
-from dts_reproduction.algorithms.base import entry_point
+from dts_reproduction.algorithms.base import bound_kernel
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
 
 DEFAULT_ALGORITHMS = ("dts", "dts_plus", "rucb", "ccb", "rmed1", "sparring", "merge_dts")
@@ -72,12 +72,12 @@ def dispatch_seconds(spec, P: np.ndarray, uniforms: np.ndarray) -> float:
 
 
 def arguments_seconds(spec, P: np.ndarray, uniforms: np.ndarray) -> float:
-    """Process CPU seconds of the same number of slots of compiled no-ops called through their entry points with
+    """Process CPU seconds of the same number of slots of compiled no-ops bound to the numba types of
     the arguments of ``select`` and ``update``: the part of a policy step that passing the state and the
     generator costs, whatever the algorithm does."""
     state, rng = spec.make_state(P.shape[0]), np.random.default_rng(0)
-    select = entry_point(takes_select_arguments, (state, 1, rng))
-    update = entry_point(takes_update_arguments, (state, 0, 0, True, 1))
+    select = bound_kernel(takes_select_arguments, (state, 1, rng))
+    update = bound_kernel(takes_update_arguments, (state, 0, 0, True, 1))
     began = time.process_time()
     for t, u in enumerate(uniforms, start=1):
         a1, a2 = select(state, t, rng)

@@ -5,7 +5,9 @@ for a self-comparison), add the regret of the paper's Eq. (1) and the gap-to-Con
 regret, count self-comparisons per arm, and deliver the outcome to the algorithm -- at once, or in
 batches every ``delay`` slots.  Algorithms never see P.
 
-A caller may also pass an njit ``skip(state, t, rng, t_limit) -> (slots, arm)`` (an algorithm declares
+A caller hands the loop its optional hooks in one record (``LoopHooks``: none of them by default), so that a new
+hook is a field there, not another parameter of ``simulate`` and of the compiled loop.  A caller may give an njit
+``skip(state, t, rng, t_limit) -> (slots, arm)`` (an algorithm declares
 it on its spec, for the states it applies to: D-TS with sampling="fast"; RUCB, CCB, RMED and
 ECW-RMED with skip="exact"): before a slot t that follows a self-comparison (the only time skipping can pay off; a
 call costs about as much as a cheap slot) the loop asks it to decide, in at most one draw, a run of
@@ -14,7 +16,7 @@ distributed as the slot-by-slot selections would be; the loop then adds their re
 counts without simulating them.  ``skip`` returns (0, -1) when it does not apply.  Without a skip, a
 run goes through the plain loop, unchanged.
 
-A caller may also pass a pair run ``(plan, apply)`` of two njit functions (an algorithm declares it on its spec:
+A caller may also give a pair run ``(plan, apply)`` of two njit functions (an algorithm declares it on its spec:
 ECW-RMED with skip="exact", for its forced exploration): when the last ``PAIR_RUN_RETRY`` slots or more all
 compared the same two different arms, the loop asks ``plan(state, t, t_limit) -> (slots, a1, a2)`` for a run of
 ``slots`` comparisons of (a1, a2) (slots t .. t + slots - 1, all <= t_limit) that the algorithm makes *whatever
@@ -24,13 +26,13 @@ leaves the state as ``slots`` updates with that many wins would.  ``plan`` chang
 when no such run applies; the loop then asks again ``PAIR_RUN_RETRY`` slots later, and at once after a run.  Pair
 runs are only asked for without feedback delay (a delivered outcome is what every later decision reads).
 
-A caller may also pass an njit ``probe(state, rng, counts)``, a diagnostic that looks at the algorithm's state
+A caller may also give an njit ``probe(state, rng, counts)``, a diagnostic that looks at the algorithm's state
 right after every ``select`` (before the outcome is drawn and delivered) and adds what it measures to the int64
 array ``counts``, drawing from a generator of its own (so the run's draws and regrets are those of the run
 without the probe).  A probe sees every slot, so it excludes a skip and a pair run.
 
-Each algorithm gets its own entry point (``entry_point``): the loop's code compiled with that algorithm's
-select, update and skip as globals, cached on disk like every kernel, so that a process whose cache is warm
+Each algorithm gets its own compiled loop (``compiled_loop``): the loop's code compiled with that algorithm's
+select, update and hooks as globals, cached on disk like every kernel, so that a process whose cache is warm
 compiles nothing (the loop takes no function arguments, the one form numba can cache).  The loop runs in
 segments: it returns to Python about every ``SEGMENT_SECONDS`` (the next segment continues from the state
 it left, so the draws and sums are those of one uninterrupted loop), which lets a signal handler run during
@@ -47,6 +49,8 @@ its ``slots`` uniforms, so only runs in which one is planned have another random
 import threading
 import time
 import types
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -55,18 +59,18 @@ SEGMENT_SECONDS = 0.1  # the compiled loop returns to Python about this often (a
 FIRST_SEGMENT = 4096  # slots of a run's first segment; doubled while a segment takes under SEGMENT_SECONDS / 2
 # The packages of the kernels whose sources the cache folder's digest covers (core/__init__.py).
 CACHED_PACKAGES = ("dts_reproduction.core", "dts_reproduction.algorithms")
-# The carried loop state, in one int64 array between segments: the next slot, the next checkpoint's index,
-# the comparisons waiting for delivery, whether the last simulated slot was a self-comparison, the pair (a1, a2)
-# of the last simulated slot, how many slots in a row up to it compared that pair (0 after a self-comparison), and
-# at how many in a row the pair run is asked for next.
+# The loop's counters, carried in one int64 array between segments (``_Carried.counters``): the next slot, the next
+# checkpoint's index, the comparisons waiting for delivery, whether the last simulated slot was a self-comparison,
+# the pair (a1, a2) of the last simulated slot, how many slots in a row up to it compared that pair (0 after a
+# self-comparison), and at how many in a row the pair run is asked for next.
 SLOT, CHECKPOINT, PENDING, AFTER_SELF, LAST_A1, LAST_A2, REPEATS, NEXT_PAIR_RUN = range(8)
 # A pair run is asked for once a pair of different arms has been compared this many slots in a row, and again
 # every as many slots while the plan declines (a plan costs about one slot of the algorithm, so this bounds what
 # asking costs to a few parts per million of the slots).
 PAIR_RUN_RETRY = 2**16
 STOP = threading.Event()  # set: every simulate in progress stops at the end of its segment (SimulationStopped)
-_ENTRY_POINTS = {}  # (select, update, skip, probe, plan, apply) -> njit entry point (entry_point)
-# The template's kernels: every entry point binds these names to its own.
+_COMPILED_LOOPS = {}  # (select, update, skip, probe, plan, apply) -> the njit loop of those kernels (compiled_loop)
+# The template's kernels: every compiled loop binds these names to its own.
 _select = _update = _skip = _probe = _plan_pair_run = _apply_pair_run = None
 
 
@@ -74,8 +78,52 @@ class SimulationStopped(Exception):
     """A ``simulate`` stopped at the end of a segment because ``STOP`` was set."""
 
 
-def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts, skip=None,
-             probe=None, probe_rng=None, probe_counts=None, pair_run=None, pair_run_retry=PAIR_RUN_RETRY):
+class LoopHooks(NamedTuple):
+    """The optional hooks of a run (see the module docstring), each off by default (``NO_HOOKS``): ``skip``, the
+    algorithm's njit skip for this state; ``pair_run``, its njit (plan, apply), asked for every ``pair_run_retry``
+    slots of one pair in a row (an integer >= 1; tests shorten it); ``probe``, an njit ``probe(state, probe_rng,
+    probe_counts)`` called after every select, with ``probe_rng`` its generator and ``probe_counts`` the int64 array
+    it adds to.  A new hook is a field here, and in ``_Switches`` if the compiled loop reads a value of it (a
+    generator, though, is an argument of the compiled loop: ``_loop_segment`` says why)."""
+
+    skip: Callable | None = None
+    pair_run: tuple | None = None
+    pair_run_retry: int = PAIR_RUN_RETRY
+    probe: Callable | None = None
+    probe_rng: np.random.Generator | None = None
+    probe_counts: np.ndarray | None = None
+
+
+NO_HOOKS = LoopHooks()  # a plain run: slot by slot, nothing probed
+
+
+class _Switches(NamedTuple):
+    """What the compiled loop reads of a run's hooks besides their kernels (its globals) and the probe's generator
+    (an argument of its own, see ``_loop_segment``): whether it may skip, make pair runs and probe, the pair run's
+    retry and the probe's counts (``NO_COUNTS`` without a probe)."""
+
+    may_skip: bool
+    may_pair_run: bool
+    pair_run_retry: int
+    may_probe: bool
+    probe_counts: np.ndarray
+
+
+class _Carried(NamedTuple):
+    """The loop's state from one segment to the next: its ``counters`` (int64, indexed by SLOT ... NEXT_PAIR_RUN),
+    the two cumulative regrets (``sums``) and the buffers of the comparisons waiting for delivery (their arms,
+    outcomes and slots)."""
+
+    counters: np.ndarray
+    sums: np.ndarray
+    buffer_a1: np.ndarray
+    buffer_a2: np.ndarray
+    buffer_won: np.ndarray
+    buffer_t: np.ndarray
+
+
+def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts,
+             hooks: LoopHooks = NO_HOOKS):
     """Run one algorithm for ``checkpoints[-1]`` slots on the (already shuffled) matrix ``P``.
 
     select(state, t, rng) -> (a1, a2) and update(state, a1, a2, a1_won, t) are the algorithm's njit
@@ -90,12 +138,7 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     delay: feedback is delivered, in order, at the end of every slot t with t % delay == 0; the update
       of a comparison made at slot s receives s.  delay == 1 is the undelayed algorithm.
     self_counts: int64 (K,), incremented for every slot with a1 == a2 (exploitations, Fig. 5).
-    skip: None (slot by slot), or the algorithm's njit skip for this state (see the module docstring),
-      which selects the skipping loop.
-    pair_run: None, or the algorithm's njit (plan, apply) for this state (see the module docstring), asked for
-      every ``pair_run_retry`` slots of one pair in a row (an integer >= 1; tests shorten it).
-    probe: None, or an njit ``probe(state, probe_rng, probe_counts)`` called after every select (see the module
-      docstring), with ``probe_rng`` its generator and ``probe_counts`` the int64 array it adds to.
+    hooks: the run's skip, pair run and probe (``LoopHooks``; default none: slot by slot).
     Raises ValueError, before any slot, for a probe given with a skip or a pair run or without its generator or
     int64 counts, a pair_run_retry that is not an integer >= 1, a delay that is not an integer >= 1, checkpoints
     that are not a 1-D integer array of increasing slots >= 1, or output arrays of the wrong length (the compiled
@@ -123,45 +166,44 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     if len(self_counts) != P.shape[0] or len(zeta) != P.shape[0] or len(gap) != P.shape[0]:
         raise ValueError(f"self_counts, zeta and gap need one entry per arm ({P.shape[0]}), "
                          f"got {len(self_counts)}, {len(zeta)} and {len(gap)}")
-    if isinstance(pair_run_retry, (bool, np.bool_)) or not isinstance(pair_run_retry, (int, np.integer)) \
-            or pair_run_retry < 1:
-        raise ValueError(f"pair_run_retry must be an integer at least 1, got {pair_run_retry!r}")
-    if probe is not None and (skip is not None or pair_run is not None or probe_rng is None
-                              or not isinstance(probe_counts, np.ndarray) or probe_counts.dtype != np.int64):
+    retry = hooks.pair_run_retry
+    if isinstance(retry, (bool, np.bool_)) or not isinstance(retry, (int, np.integer)) or retry < 1:
+        raise ValueError(f"pair_run_retry must be an integer at least 1, got {retry!r}")
+    probed = hooks.probe is not None
+    if probed and (hooks.skip is not None or hooks.pair_run is not None or hooks.probe_rng is None
+                   or not isinstance(hooks.probe_counts, np.ndarray) or hooks.probe_counts.dtype != np.int64):
         raise ValueError("a probe sees every slot (no skip) and needs its own generator and an int64 counts array")
     delay = min(int(delay), int(checkpoints[-1]) + 1)
-    loop = entry_point(select, update, _never_skip if skip is None else skip, _never_probe if probe is None else probe,
-                       NO_PAIR_RUN if pair_run is None else pair_run)
+    loop = compiled_loop(select, update, hooks)
     horizon = int(checkpoints[-1])
-    buffers = (np.empty(delay, np.int64), np.empty(delay, np.int64), np.empty(delay, np.bool_),
-               np.empty(delay, np.int64))
-    carried = np.array([1, 0, 0, 0, -1, -1, 0, pair_run_retry], np.int64)
-    sums = np.zeros(2)
+    switches = _Switches(hooks.skip is not None, hooks.pair_run is not None and delay == 1, int(retry), probed,
+                         hooks.probe_counts if probed else NO_COUNTS)
+    carried = _Carried(np.array([1, 0, 0, 0, -1, -1, 0, retry], np.int64), np.zeros(2), np.empty(delay, np.int64),
+                       np.empty(delay, np.int64), np.empty(delay, np.bool_), np.empty(delay, np.int64))
     segment = FIRST_SEGMENT
-    may_pair_run = pair_run is not None and delay == 1
-    while carried[SLOT] <= horizon:
+    while carried.counters[SLOT] <= horizon:
         if STOP.is_set():
-            raise SimulationStopped(f"stopped at slot {int(carried[SLOT])} of {horizon}")
+            raise SimulationStopped(f"stopped at slot {int(carried.counters[SLOT])} of {horizon}")
         started = time.perf_counter()
-        loop(skip is not None, probe is not None, may_pair_run, state, rng, P, zeta, gap, checkpoints, delay, *buffers,
-             carried, sums, min(horizon, int(carried[SLOT]) + segment - 1), regret, g2w, self_counts,
-             rng if probe is None else probe_rng, NO_COUNTS if probe is None else probe_counts, int(pair_run_retry))
+        loop(state, rng, hooks.probe_rng if probed else rng, P, zeta, gap, checkpoints, delay, carried,
+             min(horizon, int(carried.counters[SLOT]) + segment - 1), regret, g2w, self_counts, switches)
         if time.perf_counter() - started < SEGMENT_SECONDS / 2:
             segment *= 2
 
 
-def entry_point(select, update, skip, probe=None, pair_run=None):
-    """The compiled loop of one algorithm: ``_loop_segment`` with ``select``, ``update``, ``skip``, ``probe`` and
-    the pair run's (plan, apply) (njit functions; no probe: ``_never_probe``; no pair run: ``NO_PAIR_RUN``) as its
-    globals, made once per process and set of kernels.  Its name in numba's cache names the kernels (the probe and
-    the pair run only if there is one, so a loop without them keeps its name); it is cached on disk only if all
-    are module-level functions of ``CACHED_PACKAGES`` (the cache folder is keyed by their sources; a kernel
-    elsewhere, or one made by a factory, which two could share a name, is compiled in each process instead)."""
-    probe = _never_probe if probe is None else probe
-    plan, apply = NO_PAIR_RUN if pair_run is None else pair_run
+def compiled_loop(select, update, hooks: LoopHooks = NO_HOOKS):
+    """The compiled loop of one algorithm: ``_loop_segment`` with ``select``, ``update`` and the kernels of
+    ``hooks`` (its skip, its pair run's (plan, apply), its probe; those it has not: ``_never_skip``, ``NO_PAIR_RUN``,
+    ``_never_probe``) as its globals, made once per process and set of kernels.  Its name in numba's cache names
+    the kernels it has, so that two loops never share a name; it is cached on disk only if all are module-level
+    functions of ``CACHED_PACKAGES`` (the cache folder is keyed by their sources; a kernel elsewhere, or one made
+    by a factory, which two could share a name, is compiled in each process instead)."""
+    skip = _never_skip if hooks.skip is None else hooks.skip
+    probe = _never_probe if hooks.probe is None else hooks.probe
+    plan, apply = NO_PAIR_RUN if hooks.pair_run is None else hooks.pair_run
     key = (select, update, skip, probe, plan, apply)
-    if key not in _ENTRY_POINTS:
-        kernels = [python_function(kernel) for kernel in key if kernel not in (_never_probe, *NO_PAIR_RUN)]
+    if key not in _COMPILED_LOOPS:
+        kernels = [python_function(kernel) for kernel in key if kernel not in (_never_skip, _never_probe, *NO_PAIR_RUN)]
         names = [f"{kernel.__module__}.{kernel.__qualname__}" for kernel in kernels]
         cache = all(".".join(name.split(".")[:2]) in CACHED_PACKAGES and "<" not in name for name in names)
         template = _loop_segment
@@ -172,8 +214,8 @@ def entry_point(select, update, skip, probe=None, pair_run=None):
         loop.__qualname__ = "_loop_segment__" + "__".join(name.removeprefix("dts_reproduction.").replace(".", "_")
                                                           for name in names)
         loop.__doc__ = template.__doc__
-        _ENTRY_POINTS[key] = njit(cache=cache)(loop)
-    return _ENTRY_POINTS[key]
+        _COMPILED_LOOPS[key] = njit(cache=cache)(loop)
+    return _COMPILED_LOOPS[key]
 
 
 def python_function(kernel):
@@ -210,34 +252,38 @@ def _never_apply(state, a1, a2, wins, slots):
 NO_PAIR_RUN = (_never_plan, _never_apply)  # the (plan, apply) of a run without pair runs
 
 
-def _loop_segment(may_skip, may_probe, may_pair_run, state, rng, P, zeta, gap, checkpoints, delay, buffer_a1,
-                  buffer_a2, buffer_won, buffer_t, carried, sums, stop, regret, g2w, self_counts, probe_rng,
-                  probe_counts, pair_run_retry):
-    """``simulate`` slot by slot from slot ``carried[SLOT]`` until a slot after ``stop`` (or the horizon), and,
-    if ``may_skip``, with runs of self-comparisons decided by ``_skip``, and, if ``may_pair_run``, with runs of one
-    pair of different arms planned by ``_plan_pair_run`` and applied by ``_apply_pair_run`` (same law, fewer slots
-    simulated), and, if ``may_probe``, ``_probe(state, probe_rng, probe_counts)`` after every select; the template
-    of every entry point (``entry_point`` binds the six kernels).
-    ``carried`` (see SLOT ... NEXT_PAIR_RUN), ``sums`` (the two cumulative regrets) and the delivery buffers hold
-    the loop's state from one segment to the next, so that segments ending anywhere make the same draws and sums
-    as one loop: without skipping, exactly the loop the stored results were made with (the same random draws in
-    the same order).  ``stop`` never limits a skip (a segment may end past it).
+def _loop_segment(state, rng, probe_rng, P, zeta, gap, checkpoints, delay, carried, stop, regret, g2w, self_counts,
+                  switches):
+    """``simulate`` slot by slot from slot ``carried.counters[SLOT]`` until a slot after ``stop`` (or the horizon),
+    and, if ``switches.may_skip``, with runs of self-comparisons decided by ``_skip``, and, if
+    ``switches.may_pair_run``, with runs of one pair of different arms planned by ``_plan_pair_run`` and applied by
+    ``_apply_pair_run`` (same law, fewer slots simulated), and, if ``switches.may_probe``,
+    ``_probe(state, probe_rng, switches.probe_counts)`` after every select; the template of every compiled loop
+    (``compiled_loop`` binds the six kernels).  The generators are arguments of their own, not fields of a record:
+    numba types a ``Generator`` inside a tuple anew on every call (measured: about 20 us a call, against 1 us for
+    one given as an argument), which a run of many short segments would pay.
+    ``carried`` (``_Carried``: the counters, the two cumulative regrets and the delivery buffers) holds the loop's
+    state from one segment to the next, so that segments ending anywhere make the same draws and sums as one
+    loop: without skipping, exactly the loop the stored results were made with (the same random draws in the same
+    order).  ``stop`` never limits a skip (a segment may end past it).
 
     The limit given to ``_skip`` and ``_plan_pair_run`` is the next checkpoint (so regrets are recorded where they
     fall) and, with delayed feedback and comparisons waiting, the next delivery slot (the state changes there);
     the horizon is the last checkpoint.  Skipped slots buffer nothing: a self-comparison changes only the
     never-read diagonal, which ``_skip`` updates itself, and a pair run is only made without delay.
     """
+    may_skip, may_pair_run, pair_run_retry, may_probe, probe_counts = switches
+    counters, sums, buffer_a1, buffer_a2, buffer_won, buffer_t = carried
     horizon = checkpoints[checkpoints.shape[0] - 1]
     zeta_star = np.max(zeta)
-    t = carried[SLOT]
-    k = carried[CHECKPOINT]
-    pending = carried[PENDING]
-    after_self = carried[AFTER_SELF] != 0
-    last_a1 = carried[LAST_A1]
-    last_a2 = carried[LAST_A2]
-    repeats = carried[REPEATS]
-    next_pair_run = carried[NEXT_PAIR_RUN]
+    t = counters[SLOT]
+    k = counters[CHECKPOINT]
+    pending = counters[PENDING]
+    after_self = counters[AFTER_SELF] != 0
+    last_a1 = counters[LAST_A1]
+    last_a2 = counters[LAST_A2]
+    repeats = counters[REPEATS]
+    next_pair_run = counters[NEXT_PAIR_RUN]
     cumulative = sums[0]
     cumulative_g2w = sums[1]
     while t <= horizon and t <= stop:
@@ -300,13 +346,13 @@ def _loop_segment(may_skip, may_probe, may_pair_run, state, rng, P, zeta, gap, c
             regret[k] = cumulative
             g2w[k] = cumulative_g2w
             k += 1
-    carried[SLOT] = t
-    carried[CHECKPOINT] = k
-    carried[PENDING] = pending
-    carried[AFTER_SELF] = after_self
-    carried[LAST_A1] = last_a1
-    carried[LAST_A2] = last_a2
-    carried[REPEATS] = repeats
-    carried[NEXT_PAIR_RUN] = next_pair_run
+    counters[SLOT] = t
+    counters[CHECKPOINT] = k
+    counters[PENDING] = pending
+    counters[AFTER_SELF] = after_self
+    counters[LAST_A1] = last_a1
+    counters[LAST_A2] = last_a2
+    counters[REPEATS] = repeats
+    counters[NEXT_PAIR_RUN] = next_pair_run
     sums[0] = cumulative
     sums[1] = cumulative_g2w

@@ -5,10 +5,10 @@ K <= 32; at every slot, right after D-TS chose its first candidate from the cand
 lines 4-11), an independent majority vote over *all* arms is drawn from the same posterior, and the slot
 counts as one where the elimination acts if that unrestricted vote winner is outside C (so D-TS's choice
 differs from what the vote alone would give).  Also recorded: the share of slots with C smaller than the
-whole arm set.  The probe is ``algorithms.dts_probe``; its lines are of the harness's run kind
-``c18_elimination`` (``reproduce.harness.kinds``), so the runner plans, locks, stores (under
-``<results>/c18_elimination/<dataset>/``), resumes, interrupts and ``reproduce/verify.py`` re-simulates them like
-every figure's lines.  Writes ``<figures>/c18_elimination.csv`` (per dataset:
+whole arm set.  The probe is ``algorithms.dts_probe``; its lines are of the run kind ``c18_elimination``
+(``reproduce.studies.c18_elimination``, a ``reproduce.harness.kinds.RunKind``), so the runner plans, locks, stores
+(under ``<results>/c18_elimination/<dataset>/``), resumes, interrupts and ``reproduce/verify.py`` re-simulates them
+like every figure's lines.  Writes ``<figures>/c18_elimination.csv`` (per dataset:
 mean and s.e. over runs) and ``c18_elimination_claims.csv``.  Defaults: 20 runs of T = 1e6 per dataset,
 the horizon of the paper's experiments (quick: 20 runs of T = 1e4); the share depends on T (at T = 1e5
 it was 22% on MSLR K = 5 non-Condorcet and 1.4% on K = 16 non-Condorcet, at T = 1e6 3.5% and 17%), so a
@@ -38,10 +38,10 @@ from dts_reproduction.reproduce.cli.figure import figure_main
 from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.config.scale import power_of_ten
 from dts_reproduction.reproduce.harness.backends import backend_context
-from dts_reproduction.reproduce.harness.kinds import C18_ELIMINATION
 from dts_reproduction.reproduce.harness.runner import Line, run_lines
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.tables import print_table, write_table
+from dts_reproduction.reproduce.studies.c18_elimination import C18_ELIMINATION
 from dts_reproduction.reproduce.studies.experiment import stored_line, write_claims
 
 NAME = C18_ELIMINATION.name
@@ -55,9 +55,10 @@ DEFAULT_RUNS, DEFAULT_HORIZON = 20, HORIZON
 
 
 def diagnostic_lines(runs: int, horizon: int) -> list[Line]:
-    """One line of the C18 run kind (``reproduce.harness.kinds.C18_ELIMINATION``) per dataset: D-TS with its
-    defaults, ``runs`` runs of ``horizon`` slots."""
-    return [Line(dataset=name, algorithm=ALGORITHM, horizon=horizon, runs=runs, kind=NAME) for name in DATASETS]
+    """One line of the C18 run kind (``reproduce.studies.c18_elimination.C18_ELIMINATION``) per dataset: D-TS with
+    its defaults, ``runs`` runs of ``horizon`` slots."""
+    return [Line(dataset=name, algorithm=ALGORITHM, horizon=horizon, runs=runs, kind=C18_ELIMINATION)
+            for name in DATASETS]
 
 
 def stored_runs(settings: Settings) -> pd.DataFrame:
@@ -86,7 +87,7 @@ def stored_runs(settings: Settings) -> pd.DataFrame:
         K = load_dataset(line.dataset).K
         rows += [{"dataset": line.dataset, "K": K, "run": run, "acts": int(outside) / settings.horizon,
                   "restricted": int(restricted) / settings.horizon}
-                 for run, (outside, restricted) in enumerate(zip(result.counts["outside"], result.counts["restricted"],
+                 for run, (outside, restricted) in enumerate(zip(result.arrays["outside"], result.arrays["restricted"],
                                                                  strict=True))]
     return pd.DataFrame(rows)
 

@@ -42,6 +42,7 @@ from dts_reproduction.reproduce.claims.verdict import FAMILY_LEVEL  # over every
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.limits import check_folder_readable, check_output_folder
 from dts_reproduction.reproduce.harness.paths import FAST, FIGURES, RESULTS
+from dts_reproduction.reproduce.harness.runner import Line, line_identity
 from dts_reproduction.reproduce.harness.store import ChunkError
 from dts_reproduction.reproduce.output.tables import write_table
 
@@ -51,8 +52,6 @@ ROW_COLUMNS = ["dataset", "algorithm", "params", "fast_params", "horizon", "dela
                "mean_default", "mean_fast", "mean_difference", "se_difference"]  # what names and sums up a line
 MIN_LINES_UNIFORMITY = 20  # from this many lines on, the summary also tests the p-values for uniformity
 AGREES, DISAGREES, IDENTICAL = "agrees", "DISAGREES", "identical"
-# The configuration entries that name a line (the run range and the parameters are handled apart).
-LINE_FIELDS = ("dataset", "matrix_sha1", "algorithm", "horizon", "delay", "shuffle", "seed", "checkpoints_per_decade")
 
 
 class StoredChunk(NamedTuple):
@@ -66,8 +65,10 @@ class StoredChunk(NamedTuple):
 
 @dataclass
 class StoredLine:
-    """The chunks of one line found in one results folder, by the first run they hold."""
+    """The chunks of one line found in one results folder, by the first run they hold, and the line's ``config``
+    (its chunks' config but the run range, with the parameters both folders share: what names its row)."""
 
+    config: dict
     chunks: dict[int, StoredChunk] = field(default_factory=dict)
 
     def complete_runs(self) -> int:
@@ -87,12 +88,11 @@ class StoredLine:
                 parts[0].checkpoints)
 
 
-def line_identity(config: dict, fast_store: bool) -> str | None:
-    """The key of the line a chunk's ``config`` belongs to, or None if it is not a line
-    this comparison covers (no fast path, a stale stream version, a fast parameter at neither value): the key leaves
-    out the fast parameters and stream versions, which is what differs between the two folders; a
-    default-folder line must have every fast parameter at its default, a fast-folder line every one at
-    its fast value."""
+def shared_params(config: dict, fast_store: bool) -> dict | None:
+    """The parameters of the line a chunk's ``config`` belongs to but its fast ones (what the two folders' lines
+    share), or None if it is not a line this comparison covers (no fast path, a stale stream version, a fast
+    parameter at neither value): a default-folder line must have every fast parameter at its default, a fast-folder
+    line every one at its fast value."""
     spec = get_algorithm(config["algorithm"])
     if not spec.fast:
         return None
@@ -103,26 +103,36 @@ def line_identity(config: dict, fast_store: bool) -> str | None:
     wanted = spec.fast if fast_store else {name: spec.defaults[name] for name in spec.fast}
     if any(resolved[name] != value for name, value in wanted.items()):
         return None
-    shared = {name: value for name, value in resolved.items() if name not in spec.fast}
-    return json.dumps({**{name: config[name] for name in LINE_FIELDS}, "params": shared}, sort_keys=True)
+    return {name: value for name, value in resolved.items() if name not in spec.fast}
 
 
-def stored_lines(folder: Path, fast_store: bool) -> dict[str, StoredLine]:
+def paired_line(config: dict, dataset, shared: dict) -> Path:
+    """The key pairing the line a chunk's ``config`` on ``dataset`` belongs to with its line in the other folder:
+    the harness's identity of the line (``runner.line_identity``) with its ``shared`` parameters and its fast ones at
+    their defaults, since those are what differs between the two folders."""
+    line = Line(dataset=config["dataset"], algorithm=config["algorithm"], horizon=config["horizon"],
+                runs=config["runs"][1], params=tuple(sorted(shared.items())), delay=config["delay"],
+                shuffle=config["shuffle"])
+    return line_identity(line, dataset, config["seed"])
+
+
+def stored_lines(folder: Path, fast_store: bool) -> dict[Path, StoredLine]:
     """Every intact chunk directly below ``folder`` (``<dataset>/<line>/runs_*.npz``; the quick and fast
     sub-folders are other stores), grouped by line; a damaged chunk is named on stderr and left out."""
-    lines: dict[str, StoredLine] = {}
+    lines: dict[Path, StoredLine] = {}
     for path in sorted(folder.glob("*/*/runs_*.npz")):
         try:
-            chunk, _dataset = intact_chunk(path)
+            chunk, dataset = intact_chunk(path)
         except ChunkError as error:
             print(f"note: left out: {error}", file=sys.stderr)
             continue
         config = chunk["meta"]["config"]
-        key = line_identity(config, fast_store)
-        if key is None:
+        shared = shared_params(config, fast_store)
+        if shared is None:
             continue
         start, stop = config["runs"]
-        lines.setdefault(key, StoredLine()).chunks[start] = StoredChunk(
+        described = {**{name: value for name, value in config.items() if name != "runs"}, "params": shared}
+        lines.setdefault(paired_line(config, dataset, shared), StoredLine(described)).chunks[start] = StoredChunk(
             stop, chunk["final"].astype(np.float64), chunk["regret"].astype(np.float64), chunk["checkpoints"])
     return lines
 
@@ -156,19 +166,16 @@ def holm_rejected(p_values: np.ndarray, level: float) -> np.ndarray:
     return rejected
 
 
-def compare(default: dict[str, StoredLine], fast: dict[str, StoredLine]) -> tuple[pd.DataFrame, int]:
-    """One row per line complete on both sides with the same runs; and the number of lines left out
-    because one side is missing or incomplete."""
-    rows, left_out = [], 0
-    for key in sorted(set(default) | set(fast)):
-        if key not in default or key not in fast:
-            left_out += 1
-            continue
+def compare(default: dict[Path, StoredLine], fast: dict[Path, StoredLine]) -> tuple[pd.DataFrame, int]:
+    """One row per line complete on both sides with the same runs, in the order of their configs (as sorted JSON);
+    and the number of lines left out because one side is missing or incomplete."""
+    rows, left_out = [], len(set(default) ^ set(fast))
+    for key in sorted(set(default) & set(fast), key=lambda key: json.dumps(default[key].config, sort_keys=True)):
         runs = default[key].complete_runs()
         if runs == 0 or runs != fast[key].complete_runs():
             left_out += 1
             continue
-        info = json.loads(key)
+        info = default[key].config
         spec = get_algorithm(info["algorithm"])
         final_d, curves_d, checkpoints = default[key].arrays(runs)
         final_f, curves_f, _ = fast[key].arrays(runs)

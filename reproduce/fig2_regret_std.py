@@ -142,7 +142,7 @@ def missing_lines(settings: Settings) -> list[str]:
     for line, out in stores.items():
         dataset, _spec = validate_line(line)
         for _start, _stop, path, config in chunk_plan(line, dataset, out, settings.seed):
-            if stored_chunk(path, config, dataset)[0] is None:
+            if stored_chunk(path, config, dataset, line.kind)[0] is None:
                 missing.append(f"{line.name} on {line.dataset} at T = {line.horizon} ({path})")
                 break
     return missing

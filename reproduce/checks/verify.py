@@ -1,15 +1,15 @@
 """Check that stored results are intact and reproduced, bit for bit, by the code as it is now.
 
 Every chunk file records how it was made (dataset, algorithm, parameters, horizon, delay, shuffle,
-root seed, run range; the run kind of a diagnostic's runs, ``reproduce.harness.kinds``).  ``verify`` reads every
-selected chunk under the given folders through the store with every check ``reproduce/run.py`` makes before it
-reuses a chunk (``reproduce.harness.store``: file readable, metadata present, content equal to its recorded digest,
-every array present with the shape its metadata implies; ``reproduce.harness.runner.chunk_consistency``: the
-checkpoints, the arm order and final regret of every run), then re-simulates the first ``--runs-per-chunk`` runs of
-each intact chunk and compares regret curves, final regrets, self-comparison counts and shuffles exactly (a run
-kind's chunk: its counts).  It never stops at the first problem: every damaged chunk and every mismatch is one line
-on stderr, and so is every chunk without a recorded digest (not a failure: its content cannot be told from a hand
-edit).  Its command line is ``reproduce/verify.py``.
+root seed, run range; the marker of its run kind, ``reproduce.harness.kinds``, found among ``RUN_KINDS``).  ``verify``
+reads every selected chunk under the given folders through the store with every check ``reproduce/run.py`` makes
+before it reuses a chunk (``reproduce.harness.store``: file readable, metadata present, content equal to its
+recorded digest, every array present with the shape its metadata implies; its kind's ``consistency``: for the regret
+curves, the checkpoints, the arm order and final regret of every run), then re-simulates the first
+``--runs-per-chunk`` runs of each intact chunk and compares every per-run array of its kind exactly (the regret
+curves, final regrets, self-comparison counts and shuffles; a C18 chunk's counts).  It never stops at the first
+problem: every damaged chunk and every mismatch is one line on stderr, and so is every chunk without a recorded
+digest (not a failure: its content cannot be told from a hand edit).  Its command line is ``reproduce/verify.py``.
 """
 
 import sys
@@ -19,15 +19,10 @@ import numpy as np
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import Dataset, load_dataset, validate_preference_matrix
-from dts_reproduction.reproduce.harness.kinds import config_kind
+from dts_reproduction.reproduce.harness.curves import CURVES
+from dts_reproduction.reproduce.harness.kinds import kind_of
 from dts_reproduction.reproduce.harness.limits import check_folder_readable
-from dts_reproduction.reproduce.harness.runner import (
-    FORMAT_VERSION,
-    chunk_consistency,
-    chunk_shapes,
-    matrix_sha1,
-    run_one,
-)
+from dts_reproduction.reproduce.harness.runner import FORMAT_VERSION, chunk_shapes, matrix_sha1, run_one
 from dts_reproduction.reproduce.harness.store import (
     ChunkError,
     check_chunk,
@@ -36,8 +31,9 @@ from dts_reproduction.reproduce.harness.store import (
     read_chunk_meta,
     recorded_digest,
 )
+from dts_reproduction.reproduce.studies.c18_elimination import C18_ELIMINATION
 
-COMPARED = ("regret", "g2w", "final", "self_counts")
+RUN_KINDS = (CURVES, C18_ELIMINATION)  # the kinds whose chunks verify knows (by their config's marker)
 
 
 def chunk_files(folders) -> list[Path]:
@@ -77,8 +73,9 @@ def chunk_dataset(path: Path, chunk: dict):
 
 def intact_chunk(path: Path):
     """``(chunk, dataset)`` for the chunk at ``path`` after every check of the store against its own
-    metadata (its digest, a format this code reads, its arrays' shapes, the matrix it was made with) and
-    ``chunk_consistency``'s on every run; ChunkError naming the first problem otherwise."""
+    metadata (its digest, a format this code reads, a kind of ``RUN_KINDS``, its arrays' shapes, the matrix it was
+    made with) and its kind's on every run (``RunKind.consistency``); ChunkError naming the first problem
+    otherwise."""
     chunk = read_chunk(path)
     config = chunk["meta"]["config"]
     if config.get("format") != FORMAT_VERSION:
@@ -86,10 +83,11 @@ def intact_chunk(path: Path):
     try:
         dataset = chunk_dataset(path, chunk)
         get_algorithm(config["algorithm"])
-        check_chunk(path, chunk, shapes=chunk_shapes(config, dataset.K))
+        kind = kind_of(config, RUN_KINDS)
+        check_chunk(path, chunk, shapes=chunk_shapes(config, dataset.K, kind))
         if matrix_sha1(dataset) != config.get("matrix_sha1"):
             raise ChunkError(path, f"dataset {config['dataset']!r} differs from the one the chunk was made with")
-        reason = chunk_consistency(chunk, config, dataset)
+        reason = kind.consistency(chunk, config, dataset)
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, ChunkError):
             raise
@@ -116,7 +114,7 @@ def verify_chunk(path: Path, runs_per_chunk: int, checked=None) -> list[str]:
     except ChunkError as error:
         return [str(error)]
     config = chunk["meta"]["config"]
-    kind = config_kind(config)
+    kind = kind_of(config, RUN_KINDS)
     spec = get_algorithm(config["algorithm"])
     params, stored = stream_split(spec, config["params"])
     try:
@@ -130,10 +128,10 @@ def verify_chunk(path: Path, runs_per_chunk: int, checked=None) -> list[str]:
     for row, run in enumerate(range(start, min(stop, start + runs_per_chunk))):
         fresh = run_one(dataset, spec, params, config["horizon"], run, config["seed"], config["delay"],
                         config["shuffle"], kind=kind)
-        for key in kind.counts if kind is not None else (*COMPARED, "permutation"):
-            value = np.asarray(fresh[key]).astype(chunk[key].dtype)
-            if not np.array_equal(value, chunk[key][row], equal_nan=True):
-                problems.append(f"{path}: run {run}: {key} differs")
+        for name in kind.per_run_arrays():
+            value = np.asarray(fresh[name]).astype(chunk[name].dtype)
+            if not np.array_equal(value, chunk[name][row], equal_nan=True):
+                problems.append(f"{path}: run {run}: {name} differs")
     return problems
 
 

@@ -1,6 +1,7 @@
 """The bounds and folder checks the harness applies to its inputs, whoever calls it (a script, a test, a
 notebook): each failure is a ValueError of one line naming the problem and the value, raised before any
-work starts or any file is written (the command line turns it into ``error: ...`` and exit status 2)."""
+work starts or any file is written (the command line turns it into ``error: ...`` and exit status 2); and the
+bounds of its chunks' size (read at each call, so that a test may shorten them)."""
 
 import os
 import tempfile
@@ -17,6 +18,13 @@ MAX_CPU_HOURS = 1000.0
 # At most this many chunk files in a plan (the whole study stores 6,761): a horizon of 1e8 or more gets one run a
 # chunk, so a million runs would plan a million files, for minutes and gigabytes, before the cost is known.
 MAX_CHUNKS = 100_000
+# A stored chunk holds about this many (slot x arm) steps of runs (runner.chunk_size): small enough to resume and
+# balance work, large enough to amortise its file.
+CHUNK_SLOTS = 5e8
+# Above this horizon a skipping line on a Condorcet matrix is chunked as if each run cost SKIP_RUN_SLOTS plain slots
+# (measured: 0.2-2 s a run at T = 2**53, K <= 32), since its slots not skipped grow like ln T.
+SKIP_CHUNK_HORIZON = 10**8
+SKIP_RUN_SLOTS = 10**6
 
 
 def _probe(folder: Path) -> str | None:

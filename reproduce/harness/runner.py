@@ -1,11 +1,13 @@
 """The shared experiment runner: (dataset x algorithm x runs x horizon) -> stored per-run results.
 
 ``Line`` describes one curve of a figure (a dataset, an algorithm with its parameters, a horizon,
-a number of runs, a feedback delay).  ``run_lines`` validates every line before any work starts
-(a bad name or value raises ValueError and writes nothing), splits each line into chunks of runs,
+a number of runs, a feedback delay, the kind of its runs).  ``run_lines`` validates every line before any work
+starts (a bad name or value raises ValueError and writes nothing), splits each line into chunks of runs,
 computes the chunks that are not already stored (in parallel with joblib, with a progress bar),
 and returns one ``LineResult`` per line.  A run is a pure function of (dataset, algorithm,
-parameters, root seed, run index): see ``reproduce.harness.seeds``.
+parameters, root seed, run index): see ``reproduce.harness.seeds``.  What a line's runs store, and how its
+chunks are checked and loaded, is its kind's (``reproduce.harness.kinds``): the runner asks the kind, whichever it
+is.
 """
 
 import functools
@@ -19,21 +21,23 @@ import threading
 import time
 import warnings
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from dts_reproduction.algorithms import AlgorithmSpec, get_algorithm
 from dts_reproduction.algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon, physical_memory
-from dts_reproduction.core.simulate import STOP, simulate
+from dts_reproduction.core.simulate import STOP, LoopHooks, simulate
 from dts_reproduction.data import Dataset, dataset_names, load_dataset
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
-from dts_reproduction.reproduce.harness import portable_math, seeds
+from dts_reproduction.reproduce.harness import limits, seeds
 from dts_reproduction.reproduce.harness.backends import BACKENDS
 from dts_reproduction.reproduce.harness.cost import check_plan_cost, skips_in_log_time
+from dts_reproduction.reproduce.harness.curves import CURVES
+from dts_reproduction.reproduce.harness.grid import CHECKPOINTS_PER_DECADE, log_grid, stored_grid
 from dts_reproduction.reproduce.harness.interrupt import SIGNALS, Interrupted
-from dts_reproduction.reproduce.harness.kinds import RunKind, config_kind, run_kind
+from dts_reproduction.reproduce.harness.kinds import ChunkSize, RunKind, checked_kind
 from dts_reproduction.reproduce.harness.limits import (
     MAX_CHUNKS,
     MAX_CPU_HOURS,
@@ -63,28 +67,7 @@ from dts_reproduction.reproduce.harness.workers import (
 )
 
 FORMAT_VERSION = 1
-CHECKPOINTS_PER_DECADE = 40
-CHUNK_SLOTS = 5e8  # about this many (slot x arm) steps per stored chunk (see chunk_size)
-SKIP_CHUNK_HORIZON = 10**8  # above it a skipping line on a Condorcet matrix is chunked by SKIP_RUN_SLOTS (chunk_size)
-SKIP_RUN_SLOTS = 10**6  # what such a run costs, in plain slots (measured: 0.2-2 s a run at T = 2**53, K <= 32)
 LOCK_NAME = ".chunks.lock"  # in a line's folder, held by the one process computing its chunks (reproduce.harness.locks)
-
-
-def log_grid(horizon: int, per_decade: int = CHECKPOINTS_PER_DECADE) -> np.ndarray:
-    """Increasing int64 slots 1 .. horizon, about ``per_decade`` per decade, always ending at horizon."""
-    exponents = np.arange(0, math.floor(math.log10(horizon) * per_decade) + 1) / per_decade
-    grid = np.unique(np.round(portable_math.power(10.0, exponents)).astype(np.int64))
-    grid = grid[grid <= horizon]
-    return np.unique(np.append(grid, horizon)).astype(np.int64)
-
-
-@functools.lru_cache(maxsize=1024)
-def _stored_grid(horizon: int, per_decade: int) -> np.ndarray:
-    """``log_grid(horizon, per_decade)``, read-only and computed once per process: the grid a stored chunk's
-    config implies, which the checks of every chunk read (``chunk_shapes``, ``chunk_consistency``)."""
-    grid = log_grid(horizon, per_decade)
-    grid.flags.writeable = False
-    return grid
 
 
 @dataclass(frozen=True)
@@ -93,8 +76,8 @@ class Line:
 
     tag names the line in the legend and tables (default: the algorithm name); delay is the
     feedback batch length d (docs/harness.md, "Feedback delay"); shuffle=False keeps
-    the dataset's arm order in every run; kind names a registered ``reproduce.harness.kinds.RunKind`` whose
-    probe's counts the runs store instead of the regret curves ("": the regret curves).
+    the dataset's arm order in every run; kind is what its runs store (a ``reproduce.harness.kinds.RunKind``;
+    default the regret curves, ``reproduce.harness.curves.CURVES``).
     """
 
     dataset: str
@@ -105,7 +88,7 @@ class Line:
     tag: str = ""
     delay: int = 1
     shuffle: bool = True
-    kind: str = ""
+    kind: RunKind = CURVES
 
     @property
     def name(self) -> str:
@@ -115,24 +98,63 @@ class Line:
 
 @dataclass
 class LineResult:
-    """Stored results of one line.  Arrays have one row per run (run index = row).
+    """Stored results of one line: the arrays of its kind by name (``arrays``, as ``RunKind.line_arrays`` presents
+    them: a per-run array has one row per run, run index = row), its legend ``label`` and ``meta``.
 
-    checkpoints (C,) slots; regret (R, C) cumulative Copeland regret (Eq. 1) at the checkpoints;
-    g2w (R, C) gap-to-Condorcet-winner regret (NaN without a Condorcet winner); final (R,) exact
-    R(T); self_counts (R, K) self-comparisons per *original* arm; permutations (R, K).  A line of a run kind
-    (``Line.kind``) has these None and its per-run counts in ``counts`` ({count name: (R,) int64}).
+    The regret curves' arrays also read as attributes: checkpoints (C,) slots; regret (R, C) cumulative Copeland
+    regret (Eq. 1) at the checkpoints; g2w (R, C) gap-to-Condorcet-winner regret (NaN without a Condorcet winner);
+    final (R,) exact R(T); self_counts (R, K) self-comparisons per *original* arm; permutations (R, K).  Read on a
+    line whose kind does not store it, such an attribute raises AttributeError naming the arrays the line has.
     """
 
     line: Line
     label: str
-    checkpoints: np.ndarray
-    regret: np.ndarray
-    g2w: np.ndarray
-    final: np.ndarray
-    self_counts: np.ndarray
-    permutations: np.ndarray
+    arrays: dict
     meta: dict = field(default_factory=dict)
-    counts: dict = field(default_factory=dict)
+
+    def _array(self, name: str) -> np.ndarray:
+        """The array ``name`` of the result; AttributeError naming its arrays if its kind stores none of that name."""
+        if name not in self.arrays:
+            raise AttributeError(f"a {self.line.kind.name} line stores no {name!r} (its arrays: "
+                                 f"{', '.join(self.arrays)})")
+        return self.arrays[name]
+
+    @property
+    def checkpoints(self) -> np.ndarray:
+        """The slots the curves are recorded at."""
+        return self._array("checkpoints")
+
+    @property
+    def regret(self) -> np.ndarray:
+        """The cumulative Copeland regret of every run at the checkpoints."""
+        return self._array("regret")
+
+    @property
+    def g2w(self) -> np.ndarray:
+        """The gap-to-Condorcet-winner regret of every run at the checkpoints."""
+        return self._array("g2w")
+
+    @property
+    def final(self) -> np.ndarray:
+        """The exact R(T) of every run."""
+        return self._array("final")
+
+    @property
+    def self_counts(self) -> np.ndarray:
+        """The self-comparisons of every run per original arm."""
+        return self._array("self_counts")
+
+    @property
+    def permutations(self) -> np.ndarray:
+        """The arm order of every run (stored as ``permutation``)."""
+        return self._array("permutation")
+
+    def of_runs(self, keep) -> "LineResult":
+        """The result restricted to the runs ``keep`` (a boolean mask or indices over its runs): every per-run
+        array of its kind indexed, the others as they are."""
+        per_run = self.line.kind.per_run_arrays()
+        return replace(self, arrays={name: array[keep] if name in per_run else array
+                                     for name, array in self.arrays.items()})
 
 
 def git_commit() -> str:
@@ -155,17 +177,18 @@ def package_versions() -> dict:
 
 def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, delay: int = 1,
             shuffle: bool = True, checkpoints: np.ndarray | None = None, comparisons: bool = False,
-            kind: RunKind | None = None) -> dict:
-    """Simulate run ``run`` of algorithm ``spec`` on ``dataset`` (a ``data.Dataset``); return its arrays.
+            kind: RunKind = CURVES) -> dict:
+    """Simulate run ``run`` of algorithm ``spec`` on ``dataset`` (a ``data.Dataset``); return its outputs by name.
 
     The matrix is permuted by the run's shuffle (shared by all algorithms of the run); regrets are
-    recorded at ``checkpoints`` (default: ``log_grid(horizon)``; given, they must end at the horizon);
-    self-comparison counts are mapped back to the original arm labels; with ``comparisons``, the result also holds
-    the algorithm's final comparison counts n_ij of every pair of different arms (``state.comparisons``, pseudo-counts
-    included, original labels, zero diagonal: every delivered comparison is counted, so with delay 1 all of them),
-    which changes nothing else of the run; with a run ``kind``, the loop also runs the kind's probe on a stream of its
-    own (keyed by the kind's name) and the result holds each of its counts (``RunKind.counts``) as an int, which
-    changes nothing else either (``validate_line`` checks that the kind can probe the algorithm).
+    recorded at ``checkpoints`` (default: ``log_grid(horizon)``; given, they must end at the horizon); the outputs
+    are ``regret``, ``g2w``, ``final``, ``self_counts`` (mapped back to the original arm labels), ``permutation`` and
+    ``checkpoints``; with ``comparisons``, also the algorithm's final comparison counts n_ij of every pair of
+    different arms (``state.comparisons``, pseudo-counts included, original labels, zero diagonal: every delivered
+    comparison is counted, so with delay 1 all of them), which changes nothing else of the run; with a ``kind``
+    that has a probe, the loop also runs it on a stream of its own (keyed by the kind's name) and the outputs hold
+    each of its counts (``RunKind.counts``) as an int, which changes nothing else either (``validate_line`` checks
+    that the kind can probe the algorithm).  A kind's chunks store the outputs it names (``RunKind.chunk_arrays``).
     A delay of the horizon or more
     delivers no feedback (``validate_line`` refuses it for a line; a compile probe may use it).
     Raises ValueError before any slot for a dataset or spec of another type, a horizon, run or seed that
@@ -198,24 +221,22 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
     regret = np.zeros(checkpoints.shape[0])
     g2w = np.zeros(checkpoints.shape[0])
     counts = np.zeros(K, np.int64)
-    skip = spec.skip(state) if spec.skip is not None else None
-    pair_run = spec.pair_run(state) if spec.pair_run is not None else None
-    probe_counts = np.zeros(len(kind.counts) if kind is not None else 0, np.int64)
-    probe_rng = seeds.algorithm_rng(seed, dataset.name, run, kind.name) if kind is not None else None
-    simulate(spec.select, spec.update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, counts, skip,
-             kind.probe if kind is not None else None, probe_rng, probe_counts, pair_run)
+    probe_counts = np.zeros(len(kind.counts), np.int64)
+    simulate(spec.select, spec.update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, counts,
+             LoopHooks(skip=spec.skip(state) if spec.skip is not None else None,
+                       pair_run=spec.pair_run(state) if spec.pair_run is not None else None,
+                       probe=kind.probe, probe_rng=kind.probe_rng(seed, dataset.name, run), probe_counts=probe_counts))
     self_counts = np.zeros(K, np.int64)
     self_counts[perm] = counts
     if not dataset.has_condorcet_winner:
         g2w[:] = np.nan
-    out = {"regret": regret, "g2w": g2w, "final": regret[-1], "self_counts": self_counts, "permutation": perm}
+    out = {"regret": regret, "g2w": g2w, "final": regret[-1], "self_counts": self_counts, "permutation": perm,
+           "checkpoints": checkpoints, **dict(zip(kind.counts, probe_counts.tolist(), strict=True))}
     if comparisons:
         pairs = np.zeros((K, K))
         pairs[np.ix_(perm, perm)] = state.comparisons
         np.fill_diagonal(pairs, 0.0)
         out["comparisons"] = pairs
-    if kind is not None:
-        out.update({name: int(value) for name, value in zip(kind.counts, probe_counts, strict=True)})
     return out
 
 
@@ -245,14 +266,13 @@ def matrix_sha1(dataset) -> str:
 
 
 def _config(line: Line, dataset, seed: int, start: int, stop: int) -> dict:
-    """What a chunk file must have been made with to be reused (a run kind's line: with its marker)."""
-    kind = run_kind(line.kind)
+    """What a chunk file must have been made with to be reused (with what its line's kind adds: its marker)."""
     return {
         "format": FORMAT_VERSION, "dataset": dataset.name,
         "matrix_sha1": matrix_sha1(dataset),
         "algorithm": line.algorithm, "params": resolved_params(line), "horizon": int(line.horizon),
         "delay": int(line.delay), "shuffle": bool(line.shuffle), "seed": int(seed), "runs": [start, stop],
-        "checkpoints_per_decade": CHECKPOINTS_PER_DECADE, **({"diagnostic": kind.marker} if kind else {}),
+        "checkpoints_per_decade": CHECKPOINTS_PER_DECADE, **line.kind.config_entries(),
     }
 
 
@@ -285,22 +305,15 @@ def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: 
 
 
 def _simulate_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: Path, config: dict):
-    """``_compute_chunk``'s work: the runs, their arrays and the chunk's meta."""
+    """``_compute_chunk``'s work: the runs, the arrays their line's kind stores of them and the chunk's meta."""
     spec = get_algorithm(line.algorithm)
     params = spec.resolve_params(dict(line.params))
-    kind = run_kind(line.kind)
     began, began_cpu = time.time(), time.process_time()
     with warnings.catch_warnings():  # a parameter's or matrix's warning: validate_line gave it in the calling process
         warnings.simplefilter("ignore", UserWarning)
-        rows = [run_one(dataset, spec, params, line.horizon, run, seed, line.delay, line.shuffle, kind=kind)
-                for run in range(start, stop)]
-    if kind is not None:
-        arrays = {name: np.array([row[name] for row in rows], np.int64) for name in kind.counts}
-    else:
-        arrays = {key: np.stack([row[key] for row in rows]) for key in rows[0]}
-        arrays["regret"] = arrays["regret"].astype(np.float32)
-        arrays["g2w"] = arrays["g2w"].astype(np.float32)
-        arrays["checkpoints"] = log_grid(line.horizon)
+        outputs = [run_one(dataset, spec, params, line.horizon, run, seed, line.delay, line.shuffle, kind=line.kind)
+                   for run in range(start, stop)]
+    arrays = line.kind.chunk_arrays(outputs)
     meta = {"config": config, "seconds": time.time() - began, "cpu_seconds": time.process_time() - began_cpu,
             "commit": git_commit(),
             "versions": package_versions(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
@@ -321,8 +334,8 @@ def validate_line(line: Line):
 
     runs at most ``MAX_RUNS`` (as on the command line); a delay d > 1 below the horizon; parameter values
     the stored JSON config can hold (str, bool, int, float, None; not e.g. numpy.float32); shuffle a bool; a
-    registered run kind that can probe the algorithm with these parameters (``RunKind.check``)."""
-    kind = run_kind(line.kind)
+    ``RunKind`` that can run the algorithm with these parameters (``RunKind.check``)."""
+    kind = checked_kind(line.kind)
     dataset = load_dataset(line.dataset)
     spec = get_algorithm(line.algorithm)
     for name, value, low in (("runs", line.runs, 1), ("horizon", line.horizon, 1), ("delay", line.delay, 1)):
@@ -338,8 +351,7 @@ def validate_line(line: Line):
         check_delay(line.delay, line.horizon)
     check_flag("shuffle", line.shuffle)
     params = spec.resolve_params(line.params)
-    if kind is not None:
-        kind.check(line.algorithm, params)
+    kind.check(line.algorithm, params)
     spec.make_state(dataset.K, line.horizon, spec.problem_params(params, dataset))
     for name, value in params.items():
         if value is not None and not isinstance(value, (str, bool, int, float)):
@@ -350,27 +362,24 @@ def validate_line(line: Line):
 
 def chunk_size(line: Line, dataset) -> int:
     """Runs per stored chunk: small enough to resume and balance work, large enough to amortise I/O.  A run costs
-    about its horizon times K (CHUNK_SLOTS such steps a chunk), except that above SKIP_CHUNK_HORIZON a line that
-    skips on a matrix with a Condorcet winner (``cost.skips_in_log_time``) simulates only the slots it does not skip,
-    whose number grows like ln T once the winner is settled: its run is counted as SKIP_RUN_SLOTS slots (no line
-    stored before this rule had such a horizon, so no stored chunk changed its runs)."""
+    about its horizon times K (``limits.CHUNK_SLOTS`` such steps a chunk), except that above
+    ``limits.SKIP_CHUNK_HORIZON`` a line that skips on a matrix with a Condorcet winner (``cost.skips_in_log_time``)
+    simulates only the slots it does not skip, whose number grows like ln T once the winner is settled: its run is
+    counted as ``limits.SKIP_RUN_SLOTS`` slots (no line stored before this rule had such a horizon, so no stored chunk
+    changed its runs)."""
     slots = line.horizon
-    if line.horizon > SKIP_CHUNK_HORIZON and skips_in_log_time(line, dataset):
-        slots = SKIP_RUN_SLOTS
-    return int(min(line.runs, max(1, round(CHUNK_SLOTS / (slots * max(dataset.K, 5))))))
+    if line.horizon > limits.SKIP_CHUNK_HORIZON and skips_in_log_time(line, dataset):
+        slots = limits.SKIP_RUN_SLOTS
+    return int(min(line.runs, max(1, round(limits.CHUNK_SLOTS / (slots * max(dataset.K, 5))))))
 
 
-def chunk_shapes(config: dict, K: int) -> dict:
-    """The shape of every array a chunk made with ``config`` holds, for a K-armed dataset: one row per
-    run of ``config["runs"]``, one column per checkpoint of ``log_grid(config["horizon"])``; a run kind's chunk
-    (``kinds.config_kind``), one entry per run and count.  ValueError for an unknown kind's marker."""
+def chunk_shapes(config: dict, K: int, kind: RunKind) -> dict:
+    """The shape of every array a chunk of ``kind`` made with ``config`` holds, for a K-armed dataset
+    (``RunKind.shapes``): its runs are those of ``config["runs"]``, its checkpoints those of the grid of
+    ``config["horizon"]`` at its density."""
     start, stop = config["runs"]
-    kind = config_kind(config)
-    if kind is not None:
-        return kind.shapes(stop - start)
-    runs, C = stop - start, _stored_grid(config["horizon"], config["checkpoints_per_decade"]).shape[0]
-    return {"checkpoints": (C,), "regret": (runs, C), "g2w": (runs, C), "final": (runs,),
-            "self_counts": (runs, K), "permutation": (runs, K)}
+    grid = stored_grid(config["horizon"], config["checkpoints_per_decade"])
+    return kind.shapes(ChunkSize(runs=stop - start, arms=K, checkpoints=grid.shape[0]))
 
 
 def resolved_params(line: Line) -> dict:
@@ -430,58 +439,29 @@ def dataset_key(dataset, seed: int = ROOT_SEED) -> str:
     return key
 
 
+def line_identity(line: Line, dataset, seed: int) -> Path:
+    """What makes two lines one stored line, wherever they are drawn or tagged: the folder of its chunks below a
+    results folder, ``<kind folder>/<dataset_key>/<line_key>`` (the kind's folder, empty for the regret curves).
+    The run range is no part of it (a line of fewer runs shares the chunks of a longer one's first runs)."""
+    return line.kind.folder / dataset_key(dataset, seed) / line_key(line)
+
+
 def line_folder(out: Path, line: Line, seed: int = ROOT_SEED, dataset=None) -> Path:
-    """Folder of a line's chunk files: ``out/<dataset_key>/<line_key>``, for a run kind's line
-    ``out/<kind folder>/<dataset_key>/<line_key>`` (``dataset``: the line's loaded dataset, if at hand)."""
-    dataset = dataset if dataset is not None else load_dataset(line.dataset)
-    kind = run_kind(line.kind)
-    return Path(out) / (kind.folder if kind else "") / dataset_key(dataset, seed) / line_key(line)
+    """Folder of a line's chunk files: ``out`` / ``line_identity`` (``dataset``: the line's loaded dataset, if at
+    hand)."""
+    return Path(out) / line_identity(line, dataset if dataset is not None else load_dataset(line.dataset), seed)
 
 
-def stored_chunk(path: Path, config: dict, dataset):
-    """``(chunk, None)`` if the chunk at ``path`` can be used for ``config`` on ``dataset``, ``(None, None)``
-    if there is none, ``(None, reason)`` if it is damaged or stale: every check of
-    ``reproduce.harness.store.inspect_chunk`` (its digest included), then ``chunk_consistency``."""
-    chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K))
+def stored_chunk(path: Path, config: dict, dataset, kind: RunKind):
+    """``(chunk, None)`` if the chunk at ``path`` can be used for ``config`` on ``dataset`` as a chunk of ``kind``,
+    ``(None, None)`` if there is none, ``(None, reason)`` if it is damaged or stale: every check of
+    ``reproduce.harness.store.inspect_chunk`` (its digest included, the shapes of ``chunk_shapes``), then the kind's
+    own (``RunKind.consistency``)."""
+    chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K, kind))
     if chunk is None:
         return chunk, reason
-    reason = chunk_consistency(chunk, config, dataset)
+    reason = kind.consistency(chunk, config, dataset)
     return (None, reason) if reason else (chunk, None)
-
-
-def chunk_consistency(chunk: dict, config: dict, dataset) -> str | None:
-    """Why the arrays of ``chunk`` (of the shapes ``chunk_shapes`` gives) contradict ``config`` on ``dataset``, or
-    None: its checkpoints must be the grid its config implies (``log_grid`` of its horizon and density), the arm
-    order of every run the one its seed draws (a seed edited by hand in the metadata is caught there, except for a
-    line with a fixed arm order), and every run's exact final regret must round to the last point of its float32
-    regret curve (an edited ``final``).  A run kind's chunk stores neither checkpoints, arm orders nor regrets:
-    nothing to check."""
-    if config_kind(config) is not None:
-        return None
-    if not np.array_equal(chunk["checkpoints"], _stored_grid(config["horizon"], config["checkpoints_per_decade"])):
-        return (f"damaged (its checkpoints are not the grid of horizon {config['horizon']} at "
-                f"{config['checkpoints_per_decade']} a decade: edited?)")
-    start, stop = config["runs"]
-    expected = np.stack([_run_permutation(config["seed"], dataset.name, run, dataset.K, config["shuffle"])
-                         for run in range(start, stop)])
-    wrong = np.flatnonzero((chunk["permutation"] != expected).any(axis=1))
-    if wrong.size:
-        return (f"stale (the arm order of run {start + int(wrong[0])} is not the one seed {config['seed']} draws: "
-                f"made with another seed than its metadata says, or edited)")
-    edited = np.flatnonzero(np.asarray(chunk["final"]).astype(np.float32) != chunk["regret"][:, -1])
-    if edited.size:
-        return (f"damaged (the final regret of run {start + int(edited[0])} is not the last point of its regret "
-                f"curve: edited?)")
-    return None
-
-
-@functools.lru_cache(maxsize=2**16)
-def _run_permutation(seed: int, dataset: str, run: int, K: int, shuffle: bool) -> np.ndarray:
-    """``seeds.run_permutation``, read-only and drawn once per process: every line of a dataset has the same runs,
-    so the arm orders ``chunk_consistency`` checks repeat across its lines (about 30 us each to draw)."""
-    permutation = seeds.run_permutation(seed, dataset, run, K, shuffle)
-    permutation.flags.writeable = False
-    return permutation
 
 
 @dataclass
@@ -502,10 +482,9 @@ class WorkFailed(OSError):
 
 
 def result_bytes(line: Line, K: int) -> int:
-    """Bytes of memory the results of ``line`` take while ``load_line`` assembles them: per run, the regret and G2W
-    curves as stored (float32), concatenated and as float64, and the self counts and permutation (int64, twice)."""
-    checkpoints = log_grid(line.horizon).shape[0]
-    return line.runs * (2 * checkpoints * (4 + 4 + 8) + 2 * K * 8 * 2 + 8)
+    """Bytes of memory the results of ``line`` take while ``load_line`` assembles them (``RunKind.loaded_bytes``:
+    its kind's arrays as stored, joined and as presented)."""
+    return line.kind.loaded_bytes(ChunkSize(runs=line.runs, arms=K, checkpoints=log_grid(line.horizon).shape[0]))
 
 
 def check_plan_size(checked_lines) -> None:
@@ -568,8 +547,9 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
             plan.setdefault(path, _Task(line, dataset, start, stop, path, config))
     tasks = [task for task in plan.values() if force or _missing(task, report=compute)]
     if tasks and not compute:
-        raise NotStored(tasks[0].path, stored_chunk(tasks[0].path, tasks[0].config, tasks[0].dataset)[1] or "missing",
-                        len(tasks))
+        first = tasks[0]
+        raise NotStored(first.path, stored_chunk(first.path, first.config, first.dataset, first.line.kind)[1]
+                        or "missing", len(tasks))
     check_plan_cost([(task.line, task.dataset, task.stop - task.start) for task in tasks], max_cpu_hours)
     _remove_left_locks({path.parent for path in plan} - {task.path.parent for task in tasks})
     if tasks:
@@ -612,7 +592,7 @@ class _Counter:
 def _missing(task: _Task, report: bool = False) -> bool:
     """Whether ``task``'s chunk still has to be computed (none stored, or a damaged or stale one, named on
     stderr with its reason if ``report``)."""
-    chunk, reason = stored_chunk(task.path, task.config, task.dataset)
+    chunk, reason = stored_chunk(task.path, task.config, task.dataset, task.line.kind)
     if chunk is None and reason is not None and report:
         print(f"recomputing {task.path}: {reason}", file=sys.stderr, flush=True)
     return chunk is None
@@ -800,10 +780,11 @@ def _chunk_seconds(metas: list[dict]) -> tuple[float, float]:
 
 
 def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
-    """Assemble the stored chunks of a line into one ``LineResult`` (ValueError if a chunk is missing)."""
+    """Assemble the stored chunks of a line into one ``LineResult`` of its kind's arrays (``RunKind.line_arrays``;
+    ValueError if a chunk is missing)."""
     parts = []
     for start, stop, path, config in chunk_plan(line, dataset, out, seed):
-        chunk, reason = stored_chunk(path, config, dataset)
+        chunk, reason = stored_chunk(path, config, dataset, line.kind)
         if chunk is None:
             raise _not_stored(line, start, stop, path, reason or "missing")
         parts.append(chunk)
@@ -811,14 +792,4 @@ def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
     meta = {"config": _config(line, dataset, seed, 0, line.runs),
             "commits": sorted({part["meta"].get("commit", "unknown") for part in parts}),
             "worker_seconds": worker, "cpu_seconds": cpu}
-    kind = run_kind(line.kind)
-    if kind is not None:
-        return LineResult(line=line, label=line.tag or spec.label, checkpoints=None, regret=None, g2w=None, final=None,
-                          self_counts=None, permutations=None, meta=meta,
-                          counts={name: np.concatenate([part[name] for part in parts]) for name in kind.counts})
-    stack = {key: np.concatenate([part[key] for part in parts]) for key in
-             ("regret", "g2w", "final", "self_counts", "permutation")}
-    return LineResult(line=line, label=spec.label if not line.tag else line.tag, checkpoints=parts[0]["checkpoints"],
-                      regret=stack["regret"].astype(np.float64), g2w=stack["g2w"].astype(np.float64),
-                      final=stack["final"], self_counts=stack["self_counts"], permutations=stack["permutation"],
-                      meta=meta)
+    return LineResult(line=line, label=line.tag or spec.label, arrays=line.kind.line_arrays(parts), meta=meta)

@@ -5,5 +5,5 @@ the comparison with the authors' code in ``authors_agreement``); and the library
 ``paper_panels`` (the panels more than one script draws), ``large_scale_panels``, ``large_scale_plan`` and
 ``large_scale_claims`` (the study past the paper: its lines, its budget, its claims L1 and L2),
 ``asymptotic_panels`` (the asymptotic study's lines), ``decades`` (slopes per decade of t), ``regret_bound``
-and ``lower_bounds`` (the asymptotic lower bound), and ``run_cost`` (what one
-run costs, measured).  The paper's settings and a run's scale are ``reproduce.config``."""
+and ``lower_bounds`` (the asymptotic lower bound), ``run_cost`` (what one run costs, measured) and
+``c18_elimination`` (claim C18's run kind).  The paper's settings and a run's scale are ``reproduce.config``."""

@@ -10,7 +10,6 @@ so the per-decade slopes, regressed on 1 / ln t, give the limit a and the weight
 """
 
 import math
-from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -104,8 +103,7 @@ def untrapped(result):
     keep = ~trapped(result)
     if keep.all():
         return result
-    return replace(result, regret=result.regret[keep], g2w=result.g2w[keep], final=result.final[keep],
-                   self_counts=result.self_counts[keep], permutations=result.permutations[keep])
+    return result.of_runs(keep)
 
 
 class DecadeSlopes(NamedTuple):

@@ -121,10 +121,10 @@ def combine_ete(results: list[LineResult]) -> LineResult:
     last = results[-1]
     return LineResult(
         line=last.line, label=last.label,
-        checkpoints=np.array([res.line.horizon for res in results], dtype=np.int64),
-        regret=np.column_stack([res.final for res in results]).astype(np.float64),
-        g2w=np.column_stack([res.g2w[:, -1] for res in results]),
-        final=last.final, self_counts=last.self_counts, permutations=last.permutations,
+        arrays={"checkpoints": np.array([res.line.horizon for res in results], dtype=np.int64),
+                "regret": np.column_stack([res.final for res in results]).astype(np.float64),
+                "g2w": np.column_stack([res.g2w[:, -1] for res in results]),
+                "final": last.final, "self_counts": last.self_counts, "permutation": last.permutations},
         meta={**last.meta, "ete_horizons": [int(res.line.horizon) for res in results],
               **{key: float(sum(res.meta.get(key, 0.0) for res in results))
                  for key in ("worker_seconds", "cpu_seconds")}},

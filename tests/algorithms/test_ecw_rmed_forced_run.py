@@ -29,7 +29,7 @@ from dts_reproduction.algorithms.ecw_rmed_forced_run import (
 )
 from dts_reproduction.algorithms.ecw_rmed_steps import count_threshold, forced_pair, gap_threshold
 from dts_reproduction.core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
-from dts_reproduction.core.simulate import simulate
+from dts_reproduction.core.simulate import LoopHooks, simulate
 
 ALPHA = 1e-3
 SPEC = get_algorithm("ecw_rmed")
@@ -185,8 +185,8 @@ def whole_run(seed, horizon, pair_runs):
     checkpoints = np.array([horizon // 4, horizon], np.int64)
     regret, g2w, self_counts = np.zeros(2), np.zeros(2), np.zeros(3, np.int64)
     simulate(SPEC.select, SPEC.update, state, np.random.default_rng(seed), P_TRAP, ZETA, GAP, checkpoints, 1, regret,
-             g2w, self_counts, SPEC.skip(state), pair_run=(small_plan, apply) if pair_runs else None,
-             pair_run_retry=32)
+             g2w, self_counts, LoopHooks(skip=SPEC.skip(state), pair_run=(small_plan, apply) if pair_runs else None,
+                                         pair_run_retry=32))
     return regret[0], regret[1], state.comparisons[2, 1], state.comparisons[1, 0]
 
 
@@ -213,7 +213,7 @@ def test_simulate_refuses_a_bad_retry_and_a_probe_with_pair_runs():
             np.zeros(1), np.zeros(1), np.zeros(3, np.int64))
     for retry in (0, 1.5, True):
         with pytest.raises(ValueError, match="pair_run_retry must be an integer at least 1"):
-            simulate(*args, pair_run=(small_plan, apply), pair_run_retry=retry)
+            simulate(*args, LoopHooks(pair_run=(small_plan, apply), pair_run_retry=retry))
     with pytest.raises(ValueError, match="a probe sees every slot"):
-        simulate(*args, probe=small_plan, probe_rng=np.random.default_rng(1), probe_counts=np.zeros(1, np.int64),
-                 pair_run=(small_plan, apply))
+        simulate(*args, LoopHooks(probe=small_plan, probe_rng=np.random.default_rng(1),
+                                  probe_counts=np.zeros(1, np.int64), pair_run=(small_plan, apply)))

@@ -18,7 +18,7 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.algorithms.dts_state import PENDING_NONE, PENDING_PAIR
 from dts_reproduction.core.constants import PSEUDO_N, PSEUDO_W
-from dts_reproduction.core.simulate import simulate
+from dts_reproduction.core.simulate import LoopHooks, simulate
 from dts_reproduction.core.skipping import first_slot_reaching, geometric_run, last_slot_before
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import Line, run_one, validate_line
@@ -449,7 +449,7 @@ def state_at(name, dataset, t_reached, seed):
     rng = np.random.default_rng(seed)
     zeros = np.zeros(P.shape[0])
     simulate(spec.select, spec.update, state, rng, P, zeros, zeros, np.array([t_reached]), 1, np.zeros(1),
-             np.zeros(1), np.zeros(P.shape[0], np.int64), spec.skip(state))
+             np.zeros(1), np.zeros(P.shape[0], np.int64), LoopHooks(skip=spec.skip(state)))
     return spec, state, rng
 
 

@@ -1,4 +1,4 @@
-"""``Policy``: for every registered algorithm the live policy, called through its bound compiled entry points,
+"""``Policy``: for every registered algorithm the live policy, called through its kernels bound to its state's types,
 makes the same draws as the njit functions driven directly with the same seed and ends in the same state, with
 feedback on time and late; its arms are Python ints; replacing its state rebinds the kernels; a pickled policy
 continues as the original."""

@@ -16,8 +16,9 @@ from dts_reproduction.core.kl import kl_bernoulli
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import asymptotic
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
+from dts_reproduction.reproduce.harness.limits import SKIP_CHUNK_HORIZON
 from dts_reproduction.reproduce.harness.paths import RESULTS
-from dts_reproduction.reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
+from dts_reproduction.reproduce.harness.runner import Line, LineResult, chunk_size, log_grid
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies import asymptotic_panels, decades, pair_costs
 from dts_reproduction.reproduce.studies.experiment import Panel, panel_curves, stored_line
@@ -30,9 +31,10 @@ def fake_result(curves, horizon):
     """A LineResult holding ``curves`` (runs x checkpoints of log_grid(horizon)) as its regret."""
     curves = np.asarray(curves, dtype=np.float64)
     runs = curves.shape[0]
-    return LineResult(line=Line("cyclic", "dts", horizon, runs), label="x", checkpoints=log_grid(horizon),
-                      regret=curves, g2w=curves, final=curves[:, -1], self_counts=np.zeros((runs, 4), np.int64),
-                      permutations=np.zeros((runs, 4), np.int64))
+    return LineResult(line=Line("cyclic", "dts", horizon, runs), label="x",
+                      arrays={"checkpoints": log_grid(horizon), "regret": curves, "g2w": curves, "final": curves[:, -1],
+                              "self_counts": np.zeros((runs, 4), np.int64),
+                              "permutation": np.zeros((runs, 4), np.int64)})
 
 
 def test_decade_slopes_match_a_plain_least_squares_fit():

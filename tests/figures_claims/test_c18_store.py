@@ -1,4 +1,5 @@
-"""The C18 diagnostic is a run kind of the harness (reproduce.harness.kinds): its probe runs inside the one
+"""The C18 diagnostic is a run kind (reproduce.studies.c18_elimination, a reproduce.harness.kinds.RunKind): its
+probe runs inside the one
 simulation loop and gives the counts of a separate plain loop bit for bit, without changing the run; its lines are
 planned, locked, stored, resumed after an interrupt and re-simulated by reproduce/verify.py like any line; the
 script computes once, reuses, and draws with --plot-only."""
@@ -10,15 +11,15 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.dts_probe import unrestricted_winner_outside
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import c18_elimination, verify
-from dts_reproduction.reproduce.harness import runner, seeds
+from dts_reproduction.reproduce.harness import limits, runner, seeds
 from dts_reproduction.reproduce.harness.interrupt import Interrupted
-from dts_reproduction.reproduce.harness.kinds import C18_ELIMINATION
 from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines, run_one
 from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
+from dts_reproduction.reproduce.studies.c18_elimination import C18_ELIMINATION
 
 ARGS = ["--runs", "2", "--horizon", "300", "--n-jobs", "1", "--backend", "sequential", "--no-progress"]
-LINE = Line(dataset="mslr5_noncondorcet", algorithm="dts", horizon=400, runs=3, kind=C18_ELIMINATION.name)
+LINE = Line(dataset="mslr5_noncondorcet", algorithm="dts", horizon=400, runs=3, kind=C18_ELIMINATION)
 
 
 def plain_counts(dataset_name: str, run: int, horizon: int, seed: int) -> tuple[int, int]:
@@ -53,7 +54,7 @@ def test_the_probe_in_the_one_loop_gives_the_plain_loops_counts_and_leaves_the_r
 
 
 def test_a_c18_line_is_stored_resumed_after_an_interrupt_and_verified(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(runner, "CHUNK_SLOTS", LINE.horizon * 5)  # one run a chunk: three chunks
+    monkeypatch.setattr(limits, "CHUNK_SLOTS", LINE.horizon * 5)  # one run a chunk: three chunks
     real_save, saved = runner.save_chunk, []
 
     def save_until_interrupted(path, arrays, meta):
@@ -75,9 +76,12 @@ def test_a_c18_line_is_stored_resumed_after_an_interrupt_and_verified(tmp_path, 
     saved.remove(None)
     assert saved[0].stat().st_mtime_ns == first and len(saved) == 3  # resumed: the stored chunk was kept
     for run in range(LINE.runs):
-        assert (result.counts["outside"][run], result.counts["restricted"][run]) == plain_counts(
+        assert (result.arrays["outside"][run], result.arrays["restricted"][run]) == plain_counts(
             LINE.dataset, run, LINE.horizon, 3)
-    assert result.regret is None and result.meta["config"]["diagnostic"] == C18_ELIMINATION.marker
+    assert set(result.arrays) == {"outside", "restricted"}
+    assert result.meta["config"]["diagnostic"] == C18_ELIMINATION.marker == "c18_elimination v1"
+    with pytest.raises(AttributeError, match="a c18_elimination line stores no 'regret'"):
+        result.regret  # noqa: B018
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_:
         verify.main([str(tmp_path), "--runs-per-chunk", "1"])
@@ -107,7 +111,7 @@ def test_a_c18_line_held_by_another_process_is_waited_for(tmp_path, monkeypatch,
     monkeypatch.setattr(FileLock, "acquire", acquire)
     result = run_lines([LINE], "t", tmp_path, 3, n_jobs=1, progress=False, backend="sequential")[0]
     assert "waiting for another run computing 1 line(s)" in capsys.readouterr().err
-    assert len(result.counts["outside"]) == LINE.runs
+    assert len(result.arrays["outside"]) == LINE.runs
 
 
 def test_a_regret_line_never_takes_a_c18_chunk_and_a_c18_line_refuses_what_it_cannot_probe(tmp_path):
@@ -117,7 +121,7 @@ def test_a_regret_line_never_takes_a_c18_chunk_and_a_c18_line_refuses_what_it_ca
     for bad, message in ((Line(LINE.dataset, "rucb", 10, 1, kind=LINE.kind), "runs dts, got algorithm 'rucb'"),
                          (Line(LINE.dataset, "dts", 10, 1, params=(("sampling", "fast"),), kind=LINE.kind),
                           "needs sampling 'indicators', got 'fast'"),
-                         (Line(LINE.dataset, "dts", 10, 1, kind="c19"), "unknown run kind 'c19'")):
+                         (Line(LINE.dataset, "dts", 10, 1, kind="c19"), "kind must be a RunKind")):
         with pytest.raises(ValueError, match=message):
             run_lines([bad], "t", tmp_path / "bad", 3, n_jobs=1, progress=False)
     assert not (tmp_path / "bad").exists()

@@ -88,7 +88,7 @@ def test_decade_regrets_refuse_a_stored_run_they_do_not_reproduce():
     edited = result.regret.copy()
     edited[1, -1] += 1.0
     with pytest.raises(ValueError, match=r"run 1 re-simulated to R\(9007199254740992\)"):
-        decade_pairs.decade_pair_regrets(dataset, replace(result, regret=edited), 2, "(a)")
+        decade_pairs.decade_pair_regrets(dataset, replace(result, arrays={**result.arrays, "regret": edited}), 2, "(a)")
 
 
 def test_switch_threshold_on_cyclic_by_hand():

@@ -3,15 +3,17 @@ whatever the figure, parameters and defaults in the key and the config."""
 
 import dataclasses
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from dts_reproduction.algorithms import get_algorithm
-from dts_reproduction.data import load_dataset
+from dts_reproduction.data import dataset_from_matrix, load_dataset
 from dts_reproduction.reproduce.harness import runner
 from dts_reproduction.reproduce.harness.runner import Line, line_folder, line_key, load_line, run_lines, validate_line
 from dts_reproduction.reproduce.harness.store import chunk_path, inspect_chunk, save_chunk
+from dts_reproduction.reproduce.studies.c18_elimination import C18_ELIMINATION
 
 
 def test_store_roundtrip_and_stale_or_corrupt_files(tmp_path):
@@ -77,3 +79,19 @@ def test_a_line_with_a_none_default_is_stored_and_reused(tmp_path):
     (result,) = run_lines([line], "x", tmp_path / "r", seed=0, n_jobs=1, progress=False)
     reloaded = load_line(line, load_dataset(line.dataset), get_algorithm(line.algorithm), tmp_path / "r", seed=0)
     np.testing.assert_array_equal(reloaded.final, result.final)
+
+
+def test_a_lines_identity_is_what_its_runs_depend_on():
+    """runner.line_identity, the one definition of "the same stored line" (the runner's folders, the fast-agreement
+    pairing, the paper-cost count): the tag, the figure, the run count and parameters spelled at their defaults do
+    not change it; a parameter, a delay, an arm order, a seed, a matrix or a kind does."""
+    gap = load_dataset("gap")
+    line = Line("gap", "dts", 1000, 5)
+    same = (dataclasses.replace(line, tag="D-TS (x)", runs=50), dataclasses.replace(line, params=(("alpha", 0.51),)))
+    assert {runner.line_identity(other, gap, 7) for other in same} == {runner.line_identity(line, gap, 7)}
+    reversed_gap = dataset_from_matrix(gap.P[::-1, ::-1], "gap")
+    changed = [dataclasses.replace(line, params=(("alpha", 0.6),)), dataclasses.replace(line, delay=10),
+               dataclasses.replace(line, shuffle=False), dataclasses.replace(line, kind=C18_ELIMINATION)]
+    others = [(other, gap, 7) for other in changed] + [(line, gap, 8), (line, reversed_gap, 7), (line, gap, 7)]
+    assert len({runner.line_identity(*other) for other in others}) == len(others)
+    assert line_folder("out", line, 7, gap) == Path("out") / runner.line_identity(line, gap, 7)

@@ -18,7 +18,7 @@ from dts_reproduction.algorithms.base import INT64_MAX
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import fig1_mslr, report, run, verify
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
-from dts_reproduction.reproduce.harness import runner
+from dts_reproduction.reproduce.harness import limits, runner
 from dts_reproduction.reproduce.harness.atomic import write_atomic
 from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.paths import RESULTS
@@ -172,7 +172,7 @@ def test_disk_full_names_the_file_not_the_temporary(tmp_path):
 
 def test_results_folder_removed_mid_run_is_exit_1_not_2(tmp_path, capsys, monkeypatch):
     """It exited 2, the bad-input status, after all the compute."""
-    monkeypatch.setattr(runner, "CHUNK_SLOTS", 100 * 5)  # one run per chunk
+    monkeypatch.setattr(limits, "CHUNK_SLOTS", 100 * 5)  # one run per chunk
     calls = []
 
     def save_then_remove(path, arrays, meta):

@@ -11,8 +11,9 @@ import pytest
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.harness import runner
+from dts_reproduction.reproduce.harness import limits, runner
 from dts_reproduction.reproduce.harness.atomic import write_atomic, write_text_atomic
+from dts_reproduction.reproduce.harness.curves import CURVES
 from dts_reproduction.reproduce.harness.runner import Line, line_folder, line_seconds, load_line, run_lines
 from dts_reproduction.reproduce.harness.store import (
     LEGACY_DIGESTS,
@@ -92,7 +93,7 @@ def test_read_chunk_meta_reads_the_record_alone_with_the_same_reasons(tmp_path):
 
 def test_line_seconds_is_what_load_line_reports_and_refuses_what_it_refuses(tmp_path, monkeypatch):
     """The metadata-only time query agrees with the full load, and a missing or stale chunk is an error there too."""
-    monkeypatch.setattr(runner, "CHUNK_SLOTS", 2 * 300 * 5)
+    monkeypatch.setattr(limits, "CHUNK_SLOTS", 2 * 300 * 5)
     line = Line(dataset="mslr5_condorcet", algorithm="rucb", horizon=300, runs=6)
     run_lines([line], "sec", tmp_path, seed=2, n_jobs=1, progress=False)
     dataset = load_dataset(line.dataset)
@@ -125,7 +126,7 @@ def _rewrite(path, drop=(), rows=None, config=None):
 @pytest.fixture
 def damaged(tmp_path, monkeypatch):
     """A line stored as 5 chunks of 2 runs, four of them then damaged in four different ways."""
-    monkeypatch.setattr(runner, "CHUNK_SLOTS", 2 * 400 * 5)
+    monkeypatch.setattr(limits, "CHUNK_SLOTS", 2 * 400 * 5)
     line = Line(dataset="mslr5_condorcet", algorithm="dts", horizon=400, runs=10)
     first = run_lines([line], "dmg", tmp_path, seed=2, n_jobs=1, progress=False)[0]
     files = sorted(tmp_path.rglob("runs_*.npz"))
@@ -142,7 +143,7 @@ def damaged(tmp_path, monkeypatch):
 
 def test_damaged_chunks_are_recomputed_and_named_on_stderr(damaged, tmp_path, capsys, monkeypatch):
     line, first, files, reasons = damaged
-    monkeypatch.setattr(runner, "CHUNK_SLOTS", 2 * 400 * 5)
+    monkeypatch.setattr(limits, "CHUNK_SLOTS", 2 * 400 * 5)
     capsys.readouterr()
     stamp = files[4].stat().st_mtime_ns
     again = run_lines([line], "dmg", tmp_path, seed=2, n_jobs=1, progress=False)[0]
@@ -199,7 +200,7 @@ def _reason(line, path):
     """What run.py's reuse says of the chunk at ``path`` (``stored_chunk``; None: reused)."""
     dataset = load_dataset(line.dataset)
     config = runner.chunk_plan(line, dataset, path.parents[2], 2)[0][3]
-    return runner.stored_chunk(path, config, dataset)[1]
+    return runner.stored_chunk(path, config, dataset, CURVES)[1]
 
 
 def _verify(folder, capsys, *flags):

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dts_reproduction.reproduce.harness import runner
+from dts_reproduction.reproduce.harness import limits
 from dts_reproduction.reproduce.harness.backends import SCHEDULER_TIMEOUT_S
 from dts_reproduction.reproduce.harness.runner import Line, run_lines
 
@@ -26,7 +26,7 @@ def tiny_lines():
 
 
 def test_local_cluster_results_are_bit_identical_to_local_backends(tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "CHUNK_SLOTS", 500 * 5)  # one run per chunk: 8 tasks spread over the workers
+    monkeypatch.setattr(limits, "CHUNK_SLOTS", 500 * 5)  # one run per chunk: 8 tasks spread over the workers
     local = run_lines(tiny_lines(), "dask", tmp_path / "seq", seed=11, n_jobs=1, progress=False, backend="sequential")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, distributed.Client(cluster):

@@ -24,9 +24,9 @@ from dts_reproduction.reproduce.harness.store import read_chunk
 pytestmark = pytest.mark.process  # real processes: run with -m process
 ROOT = Path(__file__).resolve().parents[2]
 HORIZON, RUNS, RUNS_PER_CHUNK = 100_000, 16, 2
-# run.py with chunks of 2 runs (runner.CHUNK_SLOTS patched), so that this tiny job has 8 chunks per line.
-DRIVER = (f"import sys; from dts_reproduction.reproduce.harness import runner; "
-          f"runner.CHUNK_SLOTS = {RUNS_PER_CHUNK * HORIZON * 5}; "
+# run.py with chunks of 2 runs (limits.CHUNK_SLOTS patched), so that this tiny job has 8 chunks per line.
+DRIVER = (f"import sys; from dts_reproduction.reproduce.harness import limits; "
+          f"limits.CHUNK_SLOTS = {RUNS_PER_CHUNK * HORIZON * 5}; "
           "from dts_reproduction.reproduce.run import main; main(sys.argv[1:])")
 STOPPED_WITHIN_S = 10
 
