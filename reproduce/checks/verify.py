@@ -31,7 +31,7 @@ from dts_reproduction.reproduce.harness.store import (
     read_chunk_meta,
     recorded_digest,
 )
-from dts_reproduction.reproduce.studies.c18_elimination import C18_ELIMINATION
+from dts_reproduction.reproduce.studies.elimination_study import C18_ELIMINATION
 
 RUN_KINDS = (CURVES, C18_ELIMINATION)  # the kinds whose chunks verify knows (by their config's marker)
 

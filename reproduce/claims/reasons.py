@@ -20,7 +20,7 @@ from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.algorithms.ecw_rmed_steps import gap_threshold
 from dts_reproduction.core.constants import ECW_RMED_BETA
 from dts_reproduction.reproduce.claims.paper import DTS_FAMILY
-from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC, ELIMINATION, FIG1, FIG2, FIG3, FIG4, LARGE_SCALE
+from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC, FIG1, FIG2, FIG3, FIG4, LARGE_SCALE
 from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,
     COMPARABLE_FACTOR,
@@ -58,7 +58,6 @@ FACTOR_DOC = f"{VERDICTS_DOC}#reading-words-as-factors"
 NOISE_DOC = f"{VERDICTS_DOC}#false-verdicts-expected-from-noise"
 TAIL_DOC = f"{VERDICTS_DOC}#heavy-tails"
 CONCEDED_DOC = f"{VERDICTS_DOC}#what-the-paper-concedes"
-ELIMINATION_DOC = f"{VERDICTS_DOC}#the-elimination-on-mslr-non-condorcet"
 SUSHI_DOC = f"{VERDICTS_DOC}#sushi-ecw-rmed-far-above-rmed1"
 MERGE_DOC = f"{VERDICTS_DOC}#mergedts-against-an-exact-d-ts"
 NO_WINNER_DOC = f"{VERDICTS_DOC}#the-merge-algorithms-without-a-condorcet-winner"
@@ -225,14 +224,6 @@ def c12_k16(n: Numbers) -> str:
             "at T = 5e6; App. D.2.2 says ECW-RMED, asymptotically better, \"could outperform D-TS+\" and names "
             "5e6 as the horizon up to which D-TS+ may still be better, so the curves meeting there is what it "
             "allows")
-
-
-def c18_elimination(n: Numbers) -> str:
-    """C18 on the MSLR non-Condorcet subsets with K = 16, 32."""
-    return ("on the MSLR non-Condorcet subsets with K = 16 and 32 several Copeland winners are close (the K = 32 "
-            "subset even breaks the paper's own |p - 1/2| >= 0.003 filter), so the RUCB/RLCB elimination acts "
-            f"often; the paper's \"seldom\" holds on most of its datasets ({n.claims_holding('C18')} of "
-            f"{n.checks('C18')} rows of C18 hold, the summary row included)")
 
 
 def c19_conceded(n: Numbers) -> str:
@@ -646,8 +637,6 @@ REASONS: dict[tuple[str, str], Reason] = {
     ("C12", site(FIG4, "mslr16_noncondorcet")): Reason(CONCEDED, CONCEDED_DOC, c12_k16),
     ("C12", site(FIG4, "mslr32_noncondorcet")): heavy_tail(FIG4, "mslr32_noncondorcet", "dts_plus"),
     ("C15a", site(FIG2, MSLR5_NC)): Reason(OPEN_SETTING, "docs/harness.md#regret", fig2_normalisation),
-    ("C18", site(ELIMINATION, "mslr16_noncondorcet")): Reason(DATA_VS_TEXT, ELIMINATION_DOC, c18_elimination),
-    ("C18", site(ELIMINATION, "mslr32_noncondorcet")): Reason(DATA_VS_TEXT, ELIMINATION_DOC, c18_elimination),
     ("C19", site(FIG3, "cyclic")): heavy_tail(FIG3, "cyclic", "dts_plus", "scb"),
     ("C19", site(FIG3, "sushi")): order_and_factor(FIG3, "sushi", "rmed1", "dts", "significantly"),
     ("C19", site(FIG4, "nc_strong_borda")): heavy_tail(FIG4, "nc_strong_borda", "dts_plus", "scb"),

@@ -1,4 +1,4 @@
-"""The C18 diagnostic is a run kind (reproduce.studies.c18_elimination, a reproduce.harness.kinds.RunKind): its
+"""The C18 diagnostic is a run kind (reproduce.studies.elimination_study, a reproduce.harness.kinds.RunKind): its
 probe runs inside the one
 simulation loop and gives the counts of a separate plain loop bit for bit, without changing the run; its lines are
 planned, locked, stored, resumed after an interrupt and re-simulated by reproduce/verify.py like any line; the
@@ -10,13 +10,13 @@ import pytest
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.dts_probe import unrestricted_winner_outside
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import c18_elimination, verify
 from dts_reproduction.reproduce.harness import limits, runner, seeds
 from dts_reproduction.reproduce.harness.interrupt import Interrupted
 from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines, run_one
 from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
-from dts_reproduction.reproduce.studies.c18_elimination import C18_ELIMINATION
+from dts_reproduction.reproduce.studies.elimination_study import C18_ELIMINATION, DATASETS
+from tests.scripts import run_script
 
 ARGS = ["--runs", "2", "--horizon", "300", "--n-jobs", "1", "--backend", "sequential", "--no-progress"]
 LINE = Line(dataset="mslr5_noncondorcet", algorithm="dts", horizon=400, runs=3, kind=C18_ELIMINATION)
@@ -84,14 +84,14 @@ def test_a_c18_line_is_stored_resumed_after_an_interrupt_and_verified(tmp_path, 
         result.regret  # noqa: B018
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_:
-        verify.main([str(tmp_path), "--runs-per-chunk", "1"])
+        run_script("reproduce/verify.py", [str(tmp_path), "--runs-per-chunk", "1"])
     assert exit_.value.code == 0 and "3 chunks checked, 0 damaged, 0 mismatches" in capsys.readouterr().out
     chunk = read_chunk(saved[1])
     meta = chunk.pop("meta")
     chunk["restricted"] = chunk["restricted"] + np.int64(1)
     save_chunk(saved[1], chunk, meta)
     with pytest.raises(SystemExit) as exit_:
-        verify.main([str(tmp_path)])
+        run_script("reproduce/verify.py", [str(tmp_path)])
     assert exit_.value.code == 1 and "run 1: restricted differs" in capsys.readouterr().err
 
 
@@ -129,7 +129,7 @@ def test_a_regret_line_never_takes_a_c18_chunk_and_a_c18_line_refuses_what_it_ca
 
 def run_c18(tmp_path, *extra):
     """Run the diagnostic on every dataset, 2 runs of T = 300, results and figures under ``tmp_path``."""
-    c18_elimination.main([*ARGS, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *extra])
+    run_script("reproduce/c18_elimination.py", [*ARGS, "--out", tmp_path / "r", "--figures", tmp_path / "f", *extra])
     return (tmp_path / "f" / "c18_elimination.csv").read_bytes()
 
 
@@ -137,7 +137,7 @@ def test_the_script_stores_reuses_and_draws_its_runs(tmp_path, monkeypatch):
     """A second run and a --plot-only run compute nothing and write the same table."""
     first = run_c18(tmp_path)
     chunks = sorted((tmp_path / "r" / "c18_elimination").rglob("runs_*.npz"))
-    assert len(chunks) == len(c18_elimination.DATASETS)
+    assert len(chunks) == len(DATASETS)
 
     def no_compute(*_):
         raise AssertionError("a stored C18 run was recomputed")

@@ -1,4 +1,5 @@
-"""``reproduce/fast_agreement.py``: the line-by-line comparison of the ``--fast`` results with the defaults.
+"""``reproduce/fast_agreement.py`` and its library ``reproduce.checks.fast_path_agreement``: the line-by-line
+comparison of the ``--fast`` results with the defaults.
 
 Two small stores are computed the way the figure scripts compute them (the same lines, with and without
 each algorithm's fast parameters); the real fast paths must agree with the defaults, while a fast line
@@ -16,9 +17,10 @@ import pytest
 from scipy import stats
 
 from dts_reproduction.algorithms import get_algorithm
-from dts_reproduction.reproduce import fast_agreement as fa
+from dts_reproduction.reproduce.checks import fast_path_agreement as fa
 from dts_reproduction.reproduce.harness.runner import Line, line_folder, run_lines
 from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
+from tests.scripts import run_script
 
 SEED = 7
 LINES = (Line("cyclic", "dts", horizon=3000, runs=60), Line("cyclic", "rucb", horizon=3000, runs=60),
@@ -47,7 +49,7 @@ def _copy_store(source, target):
 
 def _run(results, figures):
     with pytest.raises(SystemExit) as exit_info:
-        fa.main(["--results", str(results), "--figures", str(figures)])
+        run_script("reproduce/fast_agreement.py", ["--results", results, "--figures", figures])
     return exit_info.value.code, pd.read_csv(figures / fa.OUTPUT_NAME).set_index("algorithm")
 
 
@@ -141,7 +143,7 @@ def test_curve_p_uses_the_decade_checkpoints():
 def test_a_missing_fast_folder_is_one_line_and_status_2(tmp_path, capsys):
     (tmp_path / "r").mkdir()
     with pytest.raises(SystemExit) as exit_info:
-        fa.main(["--results", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+        run_script("reproduce/fast_agreement.py", ["--results", tmp_path / "r", "--figures", tmp_path / "f"])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "fast results folder" in err and "does not exist" in err
@@ -151,6 +153,6 @@ def test_a_missing_fast_folder_is_one_line_and_status_2(tmp_path, capsys):
 def test_a_file_as_figures_folder_is_one_line_and_status_2(stores, tmp_path, capsys):
     (tmp_path / "F").write_text("x")
     with pytest.raises(SystemExit) as exit_info:
-        fa.main(["--results", str(stores), "--figures", str(tmp_path / "F")])
+        run_script("reproduce/fast_agreement.py", ["--results", stores, "--figures", tmp_path / "F"])
     assert exit_info.value.code == 2
     assert capsys.readouterr().err == f"error: figures folder {tmp_path / 'F'}: exists and is not a folder\n"

@@ -12,6 +12,7 @@ from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS
 from dts_reproduction.reproduce.config.paper import DELAY_GRID
 from dts_reproduction.reproduce.harness.runner import Line, run_lines
 from dts_reproduction.reproduce.studies.paper_panels import delay_panels
+from tests.scripts import run_script
 
 
 def result(dataset, algorithm, final, self_counts=None, checkpoints=None, regret=None, horizon=1000):
@@ -119,7 +120,6 @@ def test_c18_runs_on_the_chosen_backend(tmp_path, monkeypatch):
     (its own Parallel call ignored them)."""
     import joblib
 
-    from dts_reproduction.reproduce import c18_elimination
     from dts_reproduction.reproduce.harness import runner
 
     seen = set()
@@ -129,18 +129,16 @@ def test_c18_runs_on_the_chosen_backend(tmp_path, monkeypatch):
         return {"outside": 0, "restricted": 0}
 
     monkeypatch.setattr(runner, "run_one", fake_run)
-    c18_elimination.main(["--runs", "2", "--horizon", "10", "--backend", "threading", "--no-progress",
-                          "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    run_script("reproduce/c18_elimination.py", ["--runs", "2", "--horizon", "10", "--backend", "threading",
+                                                "--no-progress", "--out", tmp_path / "r", "--figures", tmp_path / "f"])
     assert seen == {"ThreadingBackend"}
 
 
 def test_c18_help_gives_its_own_defaults_not_the_papers(capsys):
     """c18_elimination's --help called its 20 runs 'the paper's 500/100/10 rule'; the paper gives no
     numbers for this diagnostic (its horizon is the paper's T = 1e6)."""
-    from dts_reproduction.reproduce import c18_elimination
-
     with pytest.raises(SystemExit):
-        c18_elimination.main(["--help"])
+        run_script("reproduce/c18_elimination.py", ["--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "default: 20, this script's own" in text and "500/100/10" not in text
     assert "default: 1e6, the horizon of the paper's experiments" in text

@@ -21,7 +21,7 @@ from dts_reproduction.reproduce.harness.curves import CURVES
 from dts_reproduction.reproduce.harness.kinds import MARKER_KEY, ChunkSize, RunKind, StoredArray, kind_of
 from dts_reproduction.reproduce.harness.runner import Line, line_folder, load_line, run_lines
 from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
-from dts_reproduction.reproduce.studies.c18_elimination import C18_ELIMINATION
+from dts_reproduction.reproduce.studies.elimination_study import C18_ELIMINATION
 
 SLOTS, HEADS = range(2)  # the toy probe's counts
 
@@ -126,7 +126,7 @@ def test_a_kind_reaches_another_process_with_its_modules_probe():
     """Pickled as a worker gets it, a kind's probe is its module's compiled (and cached) kernel, not a copy rebuilt
     from its code, which the worker would compile again; the kind is equal to the one pickled."""
     code = ("import pickle, sys; from dts_reproduction.algorithms import dts_probe; "
-            "from dts_reproduction.reproduce.studies.c18_elimination import C18_ELIMINATION; "
+            "from dts_reproduction.reproduce.studies.elimination_study import C18_ELIMINATION; "
             "kind = pickle.loads(sys.stdin.buffer.read()); "
             "print(kind.probe is dts_probe.elimination_probe, kind == C18_ELIMINATION)")
     done = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(C18_ELIMINATION), capture_output=True,

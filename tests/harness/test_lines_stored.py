@@ -13,7 +13,7 @@ from dts_reproduction.data import dataset_from_matrix, load_dataset
 from dts_reproduction.reproduce.harness import runner
 from dts_reproduction.reproduce.harness.runner import Line, line_folder, line_key, load_line, run_lines, validate_line
 from dts_reproduction.reproduce.harness.store import chunk_path, inspect_chunk, save_chunk
-from dts_reproduction.reproduce.studies.c18_elimination import C18_ELIMINATION
+from dts_reproduction.reproduce.studies.elimination_study import C18_ELIMINATION
 
 
 def test_store_roundtrip_and_stale_or_corrupt_files(tmp_path):
