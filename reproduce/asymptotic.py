@@ -67,7 +67,7 @@ from dts_reproduction.reproduce.output.plotting import (
     style,
 )
 from dts_reproduction.reproduce.output.tables import print_table, write_table
-from dts_reproduction.reproduce.studies.asymptotic_panels import (
+from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import (
     ORACLE_OPTIMAL,
     ORACLE_WINNER,
     PANELS,
@@ -75,8 +75,8 @@ from dts_reproduction.reproduce.studies.asymptotic_panels import (
     TAGGED,
     cheapest_first,
 )
-from dts_reproduction.reproduce.studies.decade_pairs import class_limit_rows, decade_pair_rows
-from dts_reproduction.reproduce.studies.decades import (
+from dts_reproduction.reproduce.studies.asymptotic_study.decade_pairs import class_limit_rows, decade_pair_rows
+from dts_reproduction.reproduce.studies.asymptotic_study.decades import (
     FIRST_DECADE_END,
     decade_slopes,
     linear,
@@ -84,6 +84,10 @@ from dts_reproduction.reproduce.studies.decades import (
     trapped,
     untrapped,
 )
+from dts_reproduction.reproduce.studies.asymptotic_study.forced_band import forced_band_rows
+from dts_reproduction.reproduce.studies.asymptotic_study.forced_sweeps import sweep_rows
+from dts_reproduction.reproduce.studies.asymptotic_study.pair_costs import costliest_pair_rows, resimulated_comparisons
+from dts_reproduction.reproduce.studies.asymptotic_study.partner_runs import partner_switch_rows
 from dts_reproduction.reproduce.studies.experiment import (
     LOWER_BOUND_LABEL,
     evidence_note,
@@ -93,11 +97,7 @@ from dts_reproduction.reproduce.studies.experiment import (
     simulate_panels,
     with_lower_bounds,
 )
-from dts_reproduction.reproduce.studies.forced_band import forced_band_rows
-from dts_reproduction.reproduce.studies.forced_sweeps import sweep_rows
 from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
-from dts_reproduction.reproduce.studies.pair_costs import costliest_pair_rows, resimulated_comparisons
-from dts_reproduction.reproduce.studies.partner_runs import partner_switch_rows
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, pair_regrets, winner_constant
 
 NAME = ASYMPTOTIC

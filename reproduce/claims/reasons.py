@@ -78,10 +78,11 @@ class Numbers:
     """The figure tables a reason text computes its numbers from: the ``_final.csv`` tables ({stem: table}), the
     claims table of the report (every row, C19 included), and the further tables the studies declare
     (``reproduce.studies.study.Study.tables``), {suffix: {stem: table}}: the asymptotic study's
-    ``studies.forced_sweeps`` (``_sweeps.csv``), ``studies.decade_pairs.class_limit_rows`` (``_decade_parts.csv``)
-    and ``studies.partner_runs`` (``_partner_runs.csv``).  Each row of a figure table carries its panel's id
-    (``panel_id``, as the report reads the tables: ``reporting.report.with_panel_id``); a ``panel`` argument below is
-    that id."""
+    ``studies.asymptotic_study.forced_sweeps`` (``_sweeps.csv``),
+    ``studies.asymptotic_study.decade_pairs.class_limit_rows`` (``_decade_parts.csv``) and
+    ``studies.asymptotic_study.partner_runs`` (``_partner_runs.csv``).  Each row of a figure table carries its
+    panel's id (``panel_id``, as the report reads the tables: ``reporting.report.with_panel_id``); a ``panel``
+    argument below is that id."""
 
     def __init__(self, finals: dict[str, pd.DataFrame], claims: pd.DataFrame,
                  tables: dict[str, dict[str, pd.DataFrame]] | None = None):
@@ -374,7 +375,8 @@ def partner_not_winner(panel: str, algorithm: str) -> Reason:
 
 def superior_duels(panel: str) -> Reason:
     """D-TS's limit above C_w: Theorem 2's second part, each non-winner against its strongest superior, where that
-    is not the winner (``studies.decade_pairs``), and how much of the excess it and the remaining pairs account for."""
+    is not the winner (``studies.asymptotic_study.decade_pairs``), and how much of the excess it and the remaining
+    pairs account for."""
     def text(n: Numbers) -> str:
         """D-TS's limit against C_w, its duels of two non-winners by Theorem 2's parts, and what is left; where D-TS
         is not split on this panel, what would settle it."""
@@ -450,7 +452,7 @@ def rmed2_sign(panel: str) -> Reason:
 
 def rmed2_trapped_partner(panel: str) -> Reason:
     """RMED2 with the paper's sign above C on a matrix where the switch count separates the allocations
-    (``studies.partner_runs``): a minority of its runs show an arm beaten by the winner for good."""
+    (``studies.asymptotic_study.partner_runs``): a minority of its runs show an arm beaten by the winner for good."""
     def text(n: Numbers) -> str:
         """The limit, the median run's slope, the switched runs and their partner comparisons."""
         row, runs = asymptotic_row(n, panel, "RMED2 (paper)"), n.partner_row(ASYMPTOTIC, panel, "RMED2 (paper)")

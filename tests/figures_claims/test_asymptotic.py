@@ -1,4 +1,4 @@
-"""The asymptotic study (reproduce/asymptotic.py, reproduce/studies/decades.py, pair_costs.py): slopes per decade
+"""The asymptotic study (reproduce/asymptotic.py, reproduce/studies/asymptotic_study/): slopes per decade
 against a plain reference, trapped runs, the limit fit, the bound's optimal allocation worked by hand, the costliest
 pair without a Condorcet winner, the chunking of its lines, and its stored runs, whose first 1e6 slots are those of
 the stored T = 1e6 fast-path runs bit for bit."""
@@ -19,7 +19,7 @@ from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
 from dts_reproduction.reproduce.harness.settings import Settings
-from dts_reproduction.reproduce.studies import asymptotic_panels, decades, pair_costs
+from dts_reproduction.reproduce.studies.asymptotic_study import asymptotic_lines, decades, pair_costs
 from dts_reproduction.reproduce.studies.experiment import Panel, panel_curves, stored_line
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, condorcet_lower_bound, winner_constant
 
@@ -155,7 +155,7 @@ def test_skipping_lines_on_condorcet_matrices_are_chunked_by_their_cost():
 def stored_pairs():
     """(asymptotic line, its stored result, the stored T = 1e6 --fast line of Fig. 3 with the same parameters)
     for every Condorcet panel of the study and algorithm that both store."""
-    for panel in asymptotic.PANELS[:len(asymptotic_panels.CONDORCET)]:
+    for panel in asymptotic.PANELS[:len(asymptotic_lines.CONDORCET)]:
         for curve in panel_curves(panel, PAPER_SCALE):
             line = curve[0]
             short = Line(line.dataset, line.algorithm, 10**6, line.runs, line.params, line.tag)
@@ -179,7 +179,7 @@ def test_stored_runs_extend_the_stored_fast_runs_bit_for_bit():
 
 
 def test_every_condorcet_panel_runs_every_fast_path_at_the_largest_exact_horizon():
-    condorcet = asymptotic_panels.CONDORCET
+    condorcet = asymptotic_lines.CONDORCET
     assert [p.dataset for p in asymptotic.PANELS[:len(condorcet)]] == [d for d, _ in condorcet]
     for panel in asymptotic.PANELS:
         K = load_dataset(panel.dataset).K
@@ -196,10 +196,10 @@ def test_allocation_re_simulates_the_stored_runs_and_shows_where_the_regret_goes
     that the re-simulation does not reproduce is refused."""
     panel = asymptotic.PANELS[0]
     lines = {curve[0].name: curve[0] for curve in panel_curves(panel, PAPER_SCALE)}
-    results = [stored_line(lines[name], RESULTS, ROOT_SEED) for name in ("rmed1", asymptotic_panels.RMED2_PAPER.tag)]
+    results = [stored_line(lines[name], RESULTS, ROOT_SEED) for name in ("rmed1", asymptotic_lines.RMED2_PAPER.tag)]
     rows = asymptotic.allocation_rows([panel], [(panel.title, results)]).set_index("algorithm")
     assert rows.loc["rmed1", "winner_pairs"] > 10 * rows.loc["rmed1", "partner_pairs"]
-    paper = rows.loc[asymptotic_panels.RMED2_PAPER.tag]
+    paper = rows.loc[asymptotic_lines.RMED2_PAPER.tag]
     assert paper["partner_pairs"] > 3 * paper["winner_pairs"]
     assert paper["partner_pairs"] == pytest.approx(paper["lower_bound_slope"], rel=0.2)
     results[0].final[0] += 1.0
@@ -212,7 +212,7 @@ def test_the_study_computes_the_selected_lines_cheapest_first():
     model's CPU seconds of the whole line, ascending (a line without an estimate last)."""
     chosen = replace(PAPER_SCALE, algorithms=("rcs", "dts", "rmed2"), datasets=("gap", "mslr136_perfect", "cyclic"))
     lines = [line for panel in asymptotic.PANELS for curve in panel_curves(panel, chosen) for line in curve]
-    order = asymptotic_panels.cheapest_first(chosen)(lines)
+    order = asymptotic_lines.cheapest_first(chosen)(lines)
     assert {(line.algorithm, line.dataset) for line in order} == {
         (a, d) for a in chosen.algorithms for d in chosen.datasets}
     assert len(order) == 3 * 3 + 3  # RMED2 runs twice per matrix: as run and with the paper's sign
@@ -220,7 +220,7 @@ def test_the_study_computes_the_selected_lines_cheapest_first():
     finite = [s for s in seconds if math.isfinite(s)]
     assert finite == sorted(finite) and seconds[:len(finite)] == finite
     assert order[0].dataset == "cyclic" and order[-1].dataset in ("gap", "mslr136_perfect")
-    assert len(asymptotic_panels.cheapest_first(PAPER_SCALE)(lines)) == len(lines)
+    assert len(asymptotic_lines.cheapest_first(PAPER_SCALE)(lines)) == len(lines)
 
 
 @pytest.mark.parametrize("flag", ["--algorithms", "--datasets"])
@@ -238,8 +238,8 @@ def test_forced_band_rows_count_the_pairs_inside_the_band():
     """Against plain loops over the pairs: the band is 0.01 / ln ln T, a pair counts if |p_ij - 1/2| is below it;
     on the Condorcet matrices up to K = 32 only the exact ties of ArXiv and Sushi do, and at K = 136 none holds the
     Condorcet winner."""
-    from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS
-    from dts_reproduction.reproduce.studies.forced_band import forced_band_rows
+    from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import PANELS
+    from dts_reproduction.reproduce.studies.asymptotic_study.forced_band import forced_band_rows
 
     rows = forced_band_rows(PANELS, PAPER_SCALE, [(panel.title, []) for panel in PANELS]).set_index("dataset")
     for dataset_name in ("sushi", "mslr136_perfect", "mslr5_noncondorcet"):
@@ -262,7 +262,7 @@ def test_a_trapped_run_is_held_by_a_band_pair_when_it_pays_that_pair_s_cost_per_
     """Over its last decade a run forced to one pair pays that pair's Copeland cost r_ij at every slot: a trapped
     run at 0.03 a slot is held by a band pair of cost 0.03, one at 0.0301 (0.3 % off) by none, and a logarithmic
     run is not counted."""
-    from dts_reproduction.reproduce.studies.forced_band import COST_MATCH, band_pair_runs
+    from dts_reproduction.reproduce.studies.asymptotic_study.forced_band import COST_MATCH, band_pair_runs
 
     horizon = 10**8
     t = log_grid(horizon).astype(float)
@@ -345,7 +345,7 @@ def test_costliest_pair_re_simulates_the_stored_runs_and_finds_the_pair_at_0_51_
 def test_sweeps_fall_where_alpha_sqrt_ln_t_reaches_an_integer():
     """By hand, alpha = 3: 3 sqrt(ln 1e6) = 11.15, so the first sweep from 1e6 is m = 12 at exp(16) = 8.9e6, and the
     last before 2**53 (ln 2**53 = 36.7) is m = 18 at exp(36) = 4.3e15."""
-    from dts_reproduction.reproduce.studies.forced_sweeps import sweep_slots
+    from dts_reproduction.reproduce.studies.asymptotic_study.forced_sweeps import sweep_slots
 
     slots = sweep_slots(2**53)
     assert len(slots) == 7
@@ -359,8 +359,8 @@ def test_a_smoke_run_without_sweeps_writes_a_table_with_its_columns(tmp_path):
     """At a smoke run's T = 1e4 no sweep falls after 1e6: the table is empty but keeps its header, so the report can
     read it (an empty file stopped ``make all-figures QUICK=1``)."""
     from dts_reproduction.reproduce.output.tables import read_table, write_table
-    from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS
-    from dts_reproduction.reproduce.studies.forced_sweeps import SWEEP_COLUMNS, sweep_rows
+    from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import PANELS
+    from dts_reproduction.reproduce.studies.asymptotic_study.forced_sweeps import SWEEP_COLUMNS, sweep_rows
 
     panel = next(p for p in PANELS if p.dataset == "cyclic")
     lines = [fake_result([300 * np.log(log_grid(10**4).astype(float))], 10**4)]
@@ -377,7 +377,11 @@ def test_a_sweep_is_measured_and_taken_off_the_window_slope():
     without it (the excess taken off is the increase less the growth over the interval before, as wide in ln t);
     the run without the step is left as it was."""
     from dts_reproduction.reproduce.claims.verdict import run_slopes
-    from dts_reproduction.reproduce.studies.forced_sweeps import sweep_increases, window_slope, without_sweep
+    from dts_reproduction.reproduce.studies.asymptotic_study.forced_sweeps import (
+        sweep_increases,
+        window_slope,
+        without_sweep,
+    )
 
     horizon = 2**53
     t = log_grid(horizon).astype(float)

@@ -1,7 +1,7 @@
-"""Theorem 2's parts decade by decade (reproduce/studies/decade_pairs.py) and the runs that switch a partner
-(reproduce/studies/partner_runs.py): the classes of comparisons worked by hand on Cyclic, the rates of a class, the
-committed split against the stored runs (its classes add up to the stored regret at every decade end), and the switch
-threshold by hand."""
+"""Theorem 2's parts decade by decade (reproduce/studies/asymptotic_study/decade_pairs.py) and the runs that switch a
+partner (reproduce/studies/asymptotic_study/partner_runs.py): the classes of comparisons worked by hand on Cyclic, the
+rates of a class, the committed split against the stored runs (its classes add up to the stored regret at every decade
+end), and the switch threshold by hand."""
 
 import math
 
@@ -12,7 +12,7 @@ import pytest
 from dts_reproduction.core.bound_allocation import kl_to_half
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.paths import ROOT
-from dts_reproduction.reproduce.studies import decade_pairs, partner_runs
+from dts_reproduction.reproduce.studies.asymptotic_study import decade_pairs, partner_runs
 from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
 
 FIGURES = ROOT / "figures"

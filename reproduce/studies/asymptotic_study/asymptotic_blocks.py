@@ -9,10 +9,15 @@ import pandas as pd
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC
 from dts_reproduction.reproduce.output.tables import markdown_table, read_table
-from dts_reproduction.reproduce.studies.asymptotic_panels import ORACLE_LINES, ORACLE_OPTIMAL, ORACLE_WINNER, PANELS
-from dts_reproduction.reproduce.studies.decade_pairs import theorem2_table
-from dts_reproduction.reproduce.studies.decades import trapped_scale
-from dts_reproduction.reproduce.studies.partner_runs import partner_runs_table
+from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import (
+    ORACLE_LINES,
+    ORACLE_OPTIMAL,
+    ORACLE_WINNER,
+    PANELS,
+)
+from dts_reproduction.reproduce.studies.asymptotic_study.decade_pairs import theorem2_table
+from dts_reproduction.reproduce.studies.asymptotic_study.decades import trapped_scale
+from dts_reproduction.reproduce.studies.asymptotic_study.partner_runs import partner_runs_table
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
 from dts_reproduction.reproduce.studies.study import Study
 
@@ -23,7 +28,7 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
     with its ratio to C; trapped runs counted), ``allocation`` (regret per ln T by kind of pair) and
     ``asymptotic_cost`` (the CPU hours of the lines without a Condorcet winner, and at T = 1e10), ``forced_band``
     (per matrix, the pairs ECW-RMED's forced exploration can hold for good, and whether they hold its trapped runs),
-    ``forced_sweeps`` (the cost of ECW-RMED's sweeps of every pair, ``studies.forced_sweeps``), ``oracle``
+    ``forced_sweeps`` (the cost of ECW-RMED's sweeps of every pair, ``forced_sweeps``), ``oracle``
     (``oracle_rows``), ``noncondorcet_pairs`` (``pair_rows_shown``), ``theorem2_parts``
     (``decade_pairs.theorem2_table``), ``partner_runs`` (``partner_runs.partner_runs_table``) and ``trapped_scale``
     (``decades.trapped_scale``)."""

@@ -1,0 +1,1 @@
+"""The asymptotic study (``reproduce/asymptotic.py``; docs/asymptotic.md): every file of the study in one package."""
