@@ -3,7 +3,7 @@ cost estimates iterate ``STUDIES`` and know no study by name.  A new study is it
 ``reproduce.studies.study.Study``, plus its line here."""
 
 from dts_reproduction.reproduce.claims.registry import ELIMINATION
-from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_blocks import ASYMPTOTIC_STUDY
+from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_record import ASYMPTOTIC_STUDY
 from dts_reproduction.reproduce.studies.authors_agreement import FIDELITY_STUDY
 from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES
 from dts_reproduction.reproduce.studies.large_scale_study import LARGE_SCALE_STUDY

@@ -73,12 +73,12 @@ def test_decade_regrets_refuse_a_stored_run_they_do_not_reproduce():
     from dataclasses import replace
 
     from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
-    from dts_reproduction.reproduce import asymptotic
     from dts_reproduction.reproduce.config.paper import ROOT_SEED
     from dts_reproduction.reproduce.harness.paths import RESULTS
     from dts_reproduction.reproduce.harness.settings import Settings
+    from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import PANELS
     from dts_reproduction.reproduce.studies.experiment import panel_curves, stored_line
-    panel = next(panel for panel in asymptotic.PANELS if panel.dataset == "cyclic")
+    panel = next(panel for panel in PANELS if panel.dataset == "cyclic")
     paper_scale = Settings.library(default_horizon=MAX_EXACT_HORIZON, fast=True)
     line = next(curve[0] for curve in panel_curves(panel, paper_scale) if curve[0].name == "RMED2 (paper)")
     result = stored_line(line, RESULTS, ROOT_SEED)

@@ -1,0 +1,13 @@
+"""The asymptotic study's record for the report (``reproduce.studies.study.Study``, registered in
+``reproduce.studies.registry``): its panels, the tables its reasons read, its yardsticks and its generated blocks."""
+
+from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC
+from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_blocks import BLOCK_NAMES, asymptotic_blocks
+from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import ORACLE_LINES, PANELS
+from dts_reproduction.reproduce.studies.study import Study
+
+ASYMPTOTIC_STUDY = Study(
+    ASYMPTOTIC, "python reproduce/asymptotic.py", PANELS,
+    tables=("_sweeps.csv", "_decade_parts.csv", "_partner_runs.csv"),
+    yardsticks=tuple(sorted(ORACLE_LINES)),
+    block_file="docs/asymptotic.md", blocks=asymptotic_blocks, block_names=BLOCK_NAMES)
