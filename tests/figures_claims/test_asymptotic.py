@@ -431,11 +431,11 @@ def test_the_committed_sweeps_are_paid_by_every_logarithmic_ecw_rmed_run_at_k_13
 
 
 def test_each_committed_c5_reason_of_ecw_rmed_names_what_its_line_shows():
-    """reproduce/claims/reasons.py explains C5 on FORCED_BAND_PANELS by a linear ECW-RMED line and on SWEEP_PANELS
-    by a sweep inside C5's window of a line that keeps a slope: the committed tables must show just that."""
-    from dts_reproduction.reproduce.claims.reasons import FORCED_BAND_PANELS, SWEEP_PANELS
+    """The study's reasons explain C5 on FORCED_BAND_PANELS by a linear ECW-RMED line and on SWEEP_PANELS by a sweep
+    inside C5's window of a line that keeps a slope: the committed tables must show just that."""
     from dts_reproduction.reproduce.harness.paths import FIGURES
     from dts_reproduction.reproduce.reporting.report import read_study_tables
+    from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_reasons import FORCED_BAND_PANELS, SWEEP_PANELS
 
     finals = read_study_tables(FIGURES, "_final.csv")[ASYMPTOTIC]
     ecw_rmed = finals[finals["algorithm"] == "ecw_rmed"].set_index("panel_id")
