@@ -27,11 +27,16 @@ Its modules, in the order a run uses them:
   decade_pairs        Theorem 2's three parts of the regret, decade by decade
   partner_runs        the runs that show an arm beaten by the winner rather than by its optimal partner
   asymptotic_claims   C5 and A1-A7 per Condorcet panel
+  asymptotic_reasons  why each of its checks that does not hold does not (its ``Study.reasons``)
   asymptotic_figures  the slope figure and the ratio figure
   asymptotic_blocks   the generated blocks of docs/asymptotic.md
-  asymptotic_record   ``ASYMPTOTIC_STUDY``: what the report reads of the study (its panels, tables, blocks)
+  asymptotic_record   ``ASYMPTOTIC_STUDY``: what the report reads of the study (its panels, tables, blocks,
+                      reasons)
 
-What it uses from ``reproduce/studies/`` stays there, shared: ``experiment`` (panels, lines, simulation: every
-figure), ``regret_bound`` (the bound's optimal allocation, C and C_w: also the report and ``reproduce/lower_bounds.py``)
-and ``lower_bounds`` (the cached lower bound: every regret figure).
+No module of the study is used outside it but by the registry (its record), its script, its tests and
+``bench/paper_cost.py`` (which reads ``asymptotic_lines``), so none stays behind in ``reproduce/studies/``.  What it
+uses from there stays there, shared with other modules: ``experiment`` (panels, lines, simulation: every figure),
+``regret_bound`` (the bound's optimal allocation, C and C_w: also the report and ``reproduce/lower_bounds.py``) and
+``lower_bounds`` (the cached lower bound: every regret figure); and from ``reproduce/claims/``, ``reasons`` (the
+reason record, its categories in the report's order, and the helpers the paper figures' reasons share).
 """
