@@ -1,11 +1,9 @@
-"""The asymptotic study (reproduce/studies/asymptotic_study/, and its command line reproduce/asymptotic.py, run as a
-command): slopes per decade against a plain reference, trapped runs, the limit fit, the bound's optimal allocation
+"""The asymptotic study (reproduce/studies/asymptotic_study/, and its command line reproduce/asymptotic.py, loaded by
+its path): slopes per decade against a plain reference, trapped runs, the limit fit, the bound's optimal allocation
 worked by hand, the costliest pair without a Condorcet winner, the chunking of its lines, and its stored runs, whose
 first 1e6 slots are those of the stored T = 1e6 fast-path runs bit for bit."""
 
 import math
-import runpy
-import sys
 from dataclasses import replace
 
 import numpy as np
@@ -19,7 +17,7 @@ from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
-from dts_reproduction.reproduce.harness.paths import RESULTS, ROOT
+from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import SKIP_CHUNK_HORIZON, Line, LineResult, chunk_size, log_grid
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies.asymptotic_study import (
@@ -32,9 +30,9 @@ from dts_reproduction.reproduce.studies.asymptotic_study import (
 )
 from dts_reproduction.reproduce.studies.experiment import Panel, panel_curves, stored_line
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, condorcet_lower_bound, winner_constant
+from tests.bench_scripts import reproduce_script
 
 PAPER_SCALE = Settings.library(default_horizon=MAX_EXACT_HORIZON, fast=True)  # the study's own runs and horizons
-SCRIPT = ROOT / "reproduce" / "asymptotic.py"
 
 
 def fake_result(curves, horizon):
@@ -234,18 +232,11 @@ def test_the_study_computes_the_selected_lines_cheapest_first():
     assert len(asymptotic_lines.cheapest_first(PAPER_SCALE)(lines)) == len(lines)
 
 
-def run_command_line(argv, monkeypatch) -> None:
-    """``python reproduce/asymptotic.py *argv``, in this process: the script is run as a command (its ``__main__``),
-    never imported as a library."""
-    monkeypatch.setattr(sys, "argv", [str(SCRIPT), *argv])
-    runpy.run_path(str(SCRIPT), run_name="__main__")
-
-
 @pytest.mark.parametrize("flag", ["--algorithms", "--datasets"])
-def test_the_study_refuses_a_selection_it_has_no_line_of(flag, capsys, tmp_path, monkeypatch):
+def test_the_study_refuses_a_selection_it_has_no_line_of(flag, capsys, tmp_path):
     """A name the study has no line of: one line naming the flag and the name, exit 2, nothing written."""
     with pytest.raises(SystemExit) as stop:
-        run_command_line([flag, "nope", "--plot-only", "--figures", str(tmp_path)], monkeypatch)
+        reproduce_script("asymptotic").main([flag, "nope", "--plot-only", "--figures", str(tmp_path)])
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and err.startswith(f"error: {flag}: 'nope'")
