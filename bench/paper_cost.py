@@ -68,8 +68,8 @@ from dts_reproduction.reproduce.harness.runner import git_commit, line_identity,
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies import large_scale_plan
-from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS as ASYMPTOTIC_PANELS
-from dts_reproduction.reproduce.studies.asymptotic_panels import cheapest_first
+from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import PANELS as ASYMPTOTIC_PANELS
+from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import cheapest_first
 from dts_reproduction.reproduce.studies.experiment import curves_and_stores, panel_curves
 from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES, SIMULATED
 from dts_reproduction.reproduce.studies.large_scale_panels import all_curves, available

@@ -35,7 +35,6 @@ from dts_reproduction.reproduce.claims.verdict import QUICK_PREFIX, REDUCED_PREF
 from dts_reproduction.reproduce.cli.arguments import (
     add_line_selection,
     build_parser,
-    check_selection,
     doc_summary,
     hours_flag,
     main_guard,
@@ -60,6 +59,7 @@ from dts_reproduction.reproduce.output.plotting import (
 )
 from dts_reproduction.reproduce.output.tables import OVER_BUDGET, print_table, write_table
 from dts_reproduction.reproduce.studies.experiment import (
+    check_selection,
     panel_results,
     require_stored,
     selected,

@@ -93,8 +93,9 @@ def c4_rcs_beats_rucb_ccb(site, r):
 
 
 class TrappedRuns(NamedTuple):
-    """Of a line of the asymptotic study: its runs whose regret grows linearly (``reproduce.studies.decades.trapped``),
-    all its runs, and whether that makes the line linear (``decades.linear``: it then has no slope)."""
+    """Of a line of the asymptotic study: its runs whose regret grows linearly
+    (``reproduce.studies.asymptotic_study.decades.trapped``), all its runs, and whether that makes the line linear
+    (``decades.linear``: it then has no slope)."""
 
     trapped: int
     runs: int

@@ -306,17 +306,18 @@ def within_factor(x: Estimate, y: Estimate, factor: float) -> str:
 
 
 def reaches_limit(limit: Estimate, tolerance: float, target: float) -> str:
-    """The statement "the limit is ``target``" (a fitted asymptotic slope, ``studies.decades.fitted_limit``, or a
-    difference of two): HOLDS if |limit - target| is at most NOISE_SE standard errors plus ``tolerance`` (what the fit
-    cannot resolve, ``studies.decades.model_error``), FAILS otherwise.  No word factor: "reaches", "tends to" and
-    "the same slope" are statements about the limit itself."""
+    """The statement "the limit is ``target``" (a fitted asymptotic slope,
+    ``studies.asymptotic_study.decades.fitted_limit``, or a difference of two): HOLDS if |limit - target| is at most
+    NOISE_SE standard errors plus ``tolerance`` (what the fit cannot resolve,
+    ``studies.asymptotic_study.decades.model_error``), FAILS otherwise.  No word factor: "reaches", "tends to" and "the
+    same slope" are statements about the limit itself."""
     return HOLDS if abs(limit.value - target) <= NOISE_SE * limit.se + tolerance else FAILS
 
 
 def limit_above(limit: Estimate, tolerance: float, target: float) -> str:
     """The statement "the limit is above ``target``": HOLDS if it exceeds it by more than NOISE_SE standard errors plus
-    ``tolerance`` (``studies.decades.model_error``), NOT_SIGNIFICANT if by less, OPPOSITE_NOT_SIGNIFICANT if it is
-    below by less, FAILS if below by more."""
+    ``tolerance`` (``studies.asymptotic_study.decades.model_error``), NOT_SIGNIFICANT if by less,
+    OPPOSITE_NOT_SIGNIFICANT if it is below by less, FAILS if below by more."""
     diff, noise = limit.value - target, NOISE_SE * limit.se + tolerance
     if diff > noise:
         return HOLDS

@@ -91,22 +91,14 @@ def doc_summary(doc: str) -> str:
 
 def add_line_selection(parser: argparse.ArgumentParser) -> None:
     """``--algorithms NAME ...`` and ``--datasets NAME ...``: a study script computes only the lines they select
-    (the others are loaded if stored); ``check_selection`` checks the names against the study's lines."""
+    (the others are loaded if stored); ``studies.experiment.check_selection`` checks the names against the
+    study's lines."""
     parser.add_argument("--algorithms", nargs="+", default=None, metavar="NAME",
                         help="compute only the lines of these registry names (the others are loaded if stored)")
     parser.add_argument("--datasets", nargs="+", default=None, metavar="NAME",
                         help="compute only the lines on these matrices, e.g. mslr136_informational (the others "
                              "are loaded if stored)")
 
-
-def check_selection(settings: Settings, lines) -> None:
-    """The line selection of ``settings`` (--algorithms and --datasets) must name algorithms and matrices of
-    ``lines`` (the study's); ValueError naming the first that does not, and what the study has."""
-    for flag, chosen, known in (("--algorithms", settings.algorithms, {line.algorithm for line in lines}),
-                                ("--datasets", settings.datasets, {line.dataset for line in lines})):
-        unknown = [name for name in chosen or () if name not in known]
-        if unknown:
-            raise ValueError(f"{flag}: {unknown[0]!r} has no line in the study (it has: {', '.join(sorted(known))})")
 
 # The flags of a script that computes runs (and may hand them to a cluster); a script that only reads stored
 # runs (Fig. 2) does not offer them.  Their values when not offered: nothing to compute, read-only.

@@ -156,6 +156,16 @@ def selected(line, settings: Settings) -> bool:
             and (not settings.datasets or line.dataset in settings.datasets))
 
 
+def check_selection(settings: Settings, lines) -> None:
+    """The line selection of ``settings`` (--algorithms and --datasets) must name algorithms and matrices of
+    ``lines`` (the study's); ValueError naming the first that does not, and what the study has."""
+    for flag, chosen, known in (("--algorithms", settings.algorithms, {line.algorithm for line in lines}),
+                                ("--datasets", settings.datasets, {line.dataset for line in lines})):
+        unknown = [name for name in chosen or () if name not in known]
+        if unknown:
+            raise ValueError(f"{flag}: {unknown[0]!r} has no line in the study (it has: {', '.join(sorted(known))})")
+
+
 def simulate_panels(name: str, panels, settings: Settings, order=None) -> list:
     """Run (or, with --plot-only, load) every panel's curves; returns [(title, [LineResult])].
 

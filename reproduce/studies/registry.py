@@ -2,7 +2,7 @@
 cost estimates iterate ``STUDIES`` and know no study by name.  A new study is its module, which declares its
 ``reproduce.studies.study.Study``, plus its line here."""
 
-from dts_reproduction.reproduce.studies.asymptotic_study import ASYMPTOTIC_STUDY
+from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_record import ASYMPTOTIC_STUDY
 from dts_reproduction.reproduce.studies.authors_agreement import FIDELITY_STUDY
 from dts_reproduction.reproduce.studies.elimination_study import ELIMINATION_STUDY
 from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES

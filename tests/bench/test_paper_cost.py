@@ -143,7 +143,7 @@ def test_asymptotic_prints_every_line_cheapest_first_with_its_status(capsys):
     """--asymptotic: one row per line of the asymptotic study, in the order the study computes them (their
     estimated hours do not fall), a committed line as "stored", and the total of the missing ones; with
     --large-scale: exit 2."""
-    from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS
+    from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import PANELS
 
     _paper_cost().main(["--asymptotic"])
     lines = capsys.readouterr().out.splitlines()

@@ -1,7 +1,7 @@
-"""The asymptotic study (reproduce/asymptotic.py, reproduce/studies/decades.py, pair_costs.py): slopes per decade
-against a plain reference, trapped runs, the limit fit, the bound's optimal allocation worked by hand, the costliest
-pair without a Condorcet winner, the chunking of its lines, and its stored runs, whose first 1e6 slots are those of
-the stored T = 1e6 fast-path runs bit for bit."""
+"""The asymptotic study (reproduce/studies/asymptotic_study/, and its command line reproduce/asymptotic.py, loaded by
+its path): slopes per decade against a plain reference, trapped runs, the limit fit, the bound's optimal allocation
+worked by hand, the costliest pair without a Condorcet winner, the chunking of its lines, and its stored runs, whose
+first 1e6 slots are those of the stored T = 1e6 fast-path runs bit for bit."""
 
 import math
 from dataclasses import replace
@@ -14,15 +14,24 @@ from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.core.copeland import copeland_winners
 from dts_reproduction.core.kl import kl_bernoulli
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import asymptotic
+from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
+from dts_reproduction.reproduce.harness.cost import estimated_run_seconds
 from dts_reproduction.reproduce.harness.limits import SKIP_CHUNK_HORIZON
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import Line, LineResult, chunk_size, log_grid
 from dts_reproduction.reproduce.harness.settings import Settings
-from dts_reproduction.reproduce.studies import asymptotic_panels, decades, pair_costs
+from dts_reproduction.reproduce.studies.asymptotic_study import (
+    asymptotic_claims,
+    asymptotic_figures,
+    asymptotic_lines,
+    asymptotic_tables,
+    decades,
+    pair_costs,
+)
 from dts_reproduction.reproduce.studies.experiment import Panel, panel_curves, stored_line
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, condorcet_lower_bound, winner_constant
+from tests.scripts import run_script
 
 PAPER_SCALE = Settings.library(default_horizon=MAX_EXACT_HORIZON, fast=True)  # the study's own runs and horizons
 
@@ -111,10 +120,10 @@ def test_a_line_most_of_whose_runs_are_trapped_is_linear_and_has_no_slope():
     panels = [Panel("mslr5_noncondorcet", "(a)", ("rmed2",))]
     lower_bounds = {"mslr5_noncondorcet": (5.0, "Copeland", math.nan)}
     for lines in ([mostly], [half, mostly]):
-        row = asymptotic.summary_table(panels, [("(a)", lines)], lower_bounds).iloc[-1]
+        row = asymptotic_tables.summary_table(panels, [("(a)", lines)], lower_bounds).iloc[-1]
         assert (row["runs"], row["trapped_runs"]) == (1, 2) and math.isnan(row["slope_last_decade"])
-    assert asymptotic.slope_rows(panels, [("(a)", [mostly])], lower_bounds).empty
-    assert not asymptotic.slope_rows(panels, [("(a)", [half])], lower_bounds).empty
+    assert asymptotic_tables.slope_rows(panels, [("(a)", [mostly])], lower_bounds).empty
+    assert not asymptotic_tables.slope_rows(panels, [("(a)", [half])], lower_bounds).empty
 
 
 def test_at_the_non_condorcet_horizon_a_steep_logarithmic_run_is_not_trapped():
@@ -157,7 +166,7 @@ def test_skipping_lines_on_condorcet_matrices_are_chunked_by_their_cost():
 def stored_pairs():
     """(asymptotic line, its stored result, the stored T = 1e6 --fast line of Fig. 3 with the same parameters)
     for every Condorcet panel of the study and algorithm that both store."""
-    for panel in asymptotic.PANELS[:len(asymptotic_panels.CONDORCET)]:
+    for panel in asymptotic_lines.PANELS[:len(asymptotic_lines.CONDORCET)]:
         for curve in panel_curves(panel, PAPER_SCALE):
             line = curve[0]
             short = Line(line.dataset, line.algorithm, 10**6, line.runs, line.params, line.tag)
@@ -181,9 +190,9 @@ def test_stored_runs_extend_the_stored_fast_runs_bit_for_bit():
 
 
 def test_every_condorcet_panel_runs_every_fast_path_at_the_largest_exact_horizon():
-    condorcet = asymptotic_panels.CONDORCET
-    assert [p.dataset for p in asymptotic.PANELS[:len(condorcet)]] == [d for d, _ in condorcet]
-    for panel in asymptotic.PANELS:
+    condorcet = asymptotic_lines.CONDORCET
+    assert [p.dataset for p in asymptotic_lines.PANELS[:len(condorcet)]] == [d for d, _ in condorcet]
+    for panel in asymptotic_lines.PANELS:
         K = load_dataset(panel.dataset).K
         if load_dataset(panel.dataset).has_condorcet_winner:
             assert panel.own_runs() == (500 if K < 10 else 100 if K <= 100 else 50) and panel.horizon == 2**53
@@ -196,40 +205,40 @@ def test_allocation_re_simulates_the_stored_runs_and_shows_where_the_regret_goes
     """On Cyclic, the re-simulated runs of RMED1 and of RMED2 with the paper's sign reproduce their stored R(T);
     RMED1 spends its regret on comparisons with the winner, RMED2 (paper) on the optimal partners; a stored R(T)
     that the re-simulation does not reproduce is refused."""
-    panel = asymptotic.PANELS[0]
+    panel = asymptotic_lines.PANELS[0]
     lines = {curve[0].name: curve[0] for curve in panel_curves(panel, PAPER_SCALE)}
-    results = [stored_line(lines[name], RESULTS, ROOT_SEED) for name in ("rmed1", asymptotic_panels.RMED2_PAPER.tag)]
-    rows = asymptotic.allocation_rows([panel], [(panel.title, results)]).set_index("algorithm")
+    results = [stored_line(lines[name], RESULTS, ROOT_SEED) for name in ("rmed1", asymptotic_lines.RMED2_PAPER.tag)]
+    rows = asymptotic_tables.allocation_rows([panel], [(panel.title, results)]).set_index("algorithm")
     assert rows.loc["rmed1", "winner_pairs"] > 10 * rows.loc["rmed1", "partner_pairs"]
-    paper = rows.loc[asymptotic_panels.RMED2_PAPER.tag]
+    paper = rows.loc[asymptotic_lines.RMED2_PAPER.tag]
     assert paper["partner_pairs"] > 3 * paper["winner_pairs"]
     assert paper["partner_pairs"] == pytest.approx(paper["lower_bound_slope"], rel=0.2)
     results[0].final[0] += 1.0
     with pytest.raises(ValueError, match="run 0 re-simulated"):
-        asymptotic.allocation_rows([panel], [(panel.title, results[:1])])
+        asymptotic_tables.allocation_rows([panel], [(panel.title, results[:1])])
 
 
 def test_the_study_computes_the_selected_lines_cheapest_first():
     """``cheapest_first`` keeps exactly the lines --algorithms and --datasets select and orders them by the cost
     model's CPU seconds of the whole line, ascending (a line without an estimate last)."""
     chosen = replace(PAPER_SCALE, algorithms=("rcs", "dts", "rmed2"), datasets=("gap", "mslr136_perfect", "cyclic"))
-    lines = [line for panel in asymptotic.PANELS for curve in panel_curves(panel, chosen) for line in curve]
-    order = asymptotic_panels.cheapest_first(chosen)(lines)
+    lines = [line for panel in asymptotic_lines.PANELS for curve in panel_curves(panel, chosen) for line in curve]
+    order = asymptotic_lines.cheapest_first(chosen)(lines)
     assert {(line.algorithm, line.dataset) for line in order} == {
         (a, d) for a in chosen.algorithms for d in chosen.datasets}
     assert len(order) == 3 * 3 + 3  # RMED2 runs twice per matrix: as run and with the paper's sign
-    seconds = [asymptotic.estimated_run_seconds(line, load_dataset(line.dataset)) * line.runs for line in order]
+    seconds = [estimated_run_seconds(line, load_dataset(line.dataset)) * line.runs for line in order]
     finite = [s for s in seconds if math.isfinite(s)]
     assert finite == sorted(finite) and seconds[:len(finite)] == finite
     assert order[0].dataset == "cyclic" and order[-1].dataset in ("gap", "mslr136_perfect")
-    assert len(asymptotic_panels.cheapest_first(PAPER_SCALE)(lines)) == len(lines)
+    assert len(asymptotic_lines.cheapest_first(PAPER_SCALE)(lines)) == len(lines)
 
 
 @pytest.mark.parametrize("flag", ["--algorithms", "--datasets"])
 def test_the_study_refuses_a_selection_it_has_no_line_of(flag, capsys, tmp_path):
     """A name the study has no line of: one line naming the flag and the name, exit 2, nothing written."""
     with pytest.raises(SystemExit) as stop:
-        asymptotic.main([flag, "nope", "--plot-only", "--figures", str(tmp_path)])
+        run_script("reproduce/asymptotic.py", [flag, "nope", "--plot-only", "--figures", tmp_path])
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and err.startswith(f"error: {flag}: 'nope'")
@@ -240,8 +249,8 @@ def test_forced_band_rows_count_the_pairs_inside_the_band():
     """Against plain loops over the pairs: the band is 0.01 / ln ln T, a pair counts if |p_ij - 1/2| is below it;
     on the Condorcet matrices up to K = 32 only the exact ties of ArXiv and Sushi do, and at K = 136 none holds the
     Condorcet winner."""
-    from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS
-    from dts_reproduction.reproduce.studies.forced_band import forced_band_rows
+    from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import PANELS
+    from dts_reproduction.reproduce.studies.asymptotic_study.forced_band import forced_band_rows
 
     rows = forced_band_rows(PANELS, PAPER_SCALE, [(panel.title, []) for panel in PANELS]).set_index("dataset")
     for dataset_name in ("sushi", "mslr136_perfect", "mslr5_noncondorcet"):
@@ -264,7 +273,7 @@ def test_a_trapped_run_is_held_by_a_band_pair_when_it_pays_that_pair_s_cost_per_
     """Over its last decade a run forced to one pair pays that pair's Copeland cost r_ij at every slot: a trapped
     run at 0.03 a slot is held by a band pair of cost 0.03, one at 0.0301 (0.3 % off) by none, and a logarithmic
     run is not counted."""
-    from dts_reproduction.reproduce.studies.forced_band import COST_MATCH, band_pair_runs
+    from dts_reproduction.reproduce.studies.asymptotic_study.forced_band import COST_MATCH, band_pair_runs
 
     horizon = 10**8
     t = log_grid(horizon).astype(float)
@@ -312,8 +321,8 @@ def test_c5_fails_against_a_linear_line_and_shows_its_logarithmic_runs(ecw_rmed_
     slope, so the row fails and names its trapped runs; a minority of trapped runs is named and left out of the
     slope (the remaining runs hold the claim)."""
     lower_bounds = {"cyclic": (5.0, "Condorcet", 6.0)}
-    rows = asymptotic.panel_claims("cyclic", "(a)", c5_panel(ecw_rmed_trapped), lower_bounds, load_dataset("cyclic"),
-                                   pd.DataFrame())
+    rows = asymptotic_claims.panel_claims("cyclic", "(a)", c5_panel(ecw_rmed_trapped), lower_bounds,
+                                          load_dataset("cyclic"), pd.DataFrame())
     row = next(row for row in rows if row["claim"] == "C5")
     assert row["verdict"] == verdict
     shown = {0: "slopes per", 1: "ecw_rmed's regret is linear in 1 of 3 runs, left out (below: its logarithmic runs",
@@ -333,7 +342,7 @@ def test_flipping_a_pair_keeps_a_winner_or_not():
 def test_costliest_pair_re_simulates_the_stored_runs_and_finds_the_pair_at_0_51_on_gap():
     """On Gap, the re-simulated runs of D-TS reproduce their stored R(T) and lose nearly all of it on the pair of arms
     1 and 4 (p = 0.51), whose price r / KL is r_14 / KL(0.51, 1/2); an edited stored R(T) is refused."""
-    panel = next(panel for panel in asymptotic.PANELS if panel.dataset == "gap")
+    panel = next(panel for panel in asymptotic_lines.PANELS if panel.dataset == "gap")
     line = next(curve[0] for curve in panel_curves(panel, PAPER_SCALE) if curve[0].name == "dts")
     result = stored_line(line, RESULTS, ROOT_SEED)
     (row,) = pair_costs.costliest_pair_rows([panel], [(panel.title, [result])]).to_dict("records")
@@ -347,7 +356,7 @@ def test_costliest_pair_re_simulates_the_stored_runs_and_finds_the_pair_at_0_51_
 def test_sweeps_fall_where_alpha_sqrt_ln_t_reaches_an_integer():
     """By hand, alpha = 3: 3 sqrt(ln 1e6) = 11.15, so the first sweep from 1e6 is m = 12 at exp(16) = 8.9e6, and the
     last before 2**53 (ln 2**53 = 36.7) is m = 18 at exp(36) = 4.3e15."""
-    from dts_reproduction.reproduce.studies.forced_sweeps import sweep_slots
+    from dts_reproduction.reproduce.studies.asymptotic_study.forced_sweeps import sweep_slots
 
     slots = sweep_slots(2**53)
     assert len(slots) == 7
@@ -361,8 +370,8 @@ def test_a_smoke_run_without_sweeps_writes_a_table_with_its_columns(tmp_path):
     """At a smoke run's T = 1e4 no sweep falls after 1e6: the table is empty but keeps its header, so the report can
     read it (an empty file stopped ``make all-figures QUICK=1``)."""
     from dts_reproduction.reproduce.output.tables import read_table, write_table
-    from dts_reproduction.reproduce.studies.asymptotic_panels import PANELS
-    from dts_reproduction.reproduce.studies.forced_sweeps import SWEEP_COLUMNS, sweep_rows
+    from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import PANELS
+    from dts_reproduction.reproduce.studies.asymptotic_study.forced_sweeps import SWEEP_COLUMNS, sweep_rows
 
     panel = next(p for p in PANELS if p.dataset == "cyclic")
     lines = [fake_result([300 * np.log(log_grid(10**4).astype(float))], 10**4)]
@@ -379,7 +388,11 @@ def test_a_sweep_is_measured_and_taken_off_the_window_slope():
     without it (the excess taken off is the increase less the growth over the interval before, as wide in ln t);
     the run without the step is left as it was."""
     from dts_reproduction.reproduce.claims.verdict import run_slopes
-    from dts_reproduction.reproduce.studies.forced_sweeps import sweep_increases, window_slope, without_sweep
+    from dts_reproduction.reproduce.studies.asymptotic_study.forced_sweeps import (
+        sweep_increases,
+        window_slope,
+        without_sweep,
+    )
 
     horizon = 2**53
     t = log_grid(horizon).astype(float)
@@ -411,16 +424,16 @@ def test_the_committed_sweeps_are_paid_by_every_logarithmic_ecw_rmed_run_at_k_13
 
 
 def test_each_committed_c5_reason_of_ecw_rmed_names_what_its_line_shows():
-    """reproduce/claims/reasons.py explains C5 on FORCED_BAND_PANELS by a linear ECW-RMED line and on SWEEP_PANELS
-    by a sweep inside C5's window of a line that keeps a slope: the committed tables must show just that."""
-    from dts_reproduction.reproduce.claims.reasons import FORCED_BAND_PANELS, SWEEP_PANELS
+    """The study's reasons explain C5 on FORCED_BAND_PANELS by a linear ECW-RMED line and on SWEEP_PANELS by a sweep
+    inside C5's window of a line that keeps a slope: the committed tables must show just that."""
     from dts_reproduction.reproduce.harness.paths import FIGURES
     from dts_reproduction.reproduce.reporting.report import read_study_tables
+    from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_reasons import FORCED_BAND_PANELS, SWEEP_PANELS
 
-    finals = read_study_tables(FIGURES, "_final.csv")[asymptotic.NAME]
+    finals = read_study_tables(FIGURES, "_final.csv")[ASYMPTOTIC]
     ecw_rmed = finals[finals["algorithm"] == "ecw_rmed"].set_index("panel_id")
     trapped_share = ecw_rmed["trapped_runs"] / (ecw_rmed["trapped_runs"] + ecw_rmed["runs"])
-    sweeps = read_study_tables(FIGURES, "_sweeps.csv")[asymptotic.NAME].set_index("panel_id")
+    sweeps = read_study_tables(FIGURES, "_sweeps.csv")[ASYMPTOTIC].set_index("panel_id")
     assert (trapped_share[list(FORCED_BAND_PANELS)] > decades.LINEAR_SHARE).all()
     assert (trapped_share[list(SWEEP_PANELS)] <= decades.LINEAR_SHARE).all()
     assert sweeps.loc[list(SWEEP_PANELS), "in_c5_window"].all()
@@ -438,9 +451,9 @@ def test_the_trapped_note_names_linear_lines_and_the_runs_a_slope_leaves_out():
         runs = [linear_run] * trapped_runs + [logarithmic] * (3 - trapped_runs)
         return replace(fake_result(runs, horizon), label=label)
 
-    note = asymptotic.trapped_note([line("A", 2), line("B", 1), line("C", 0)])
+    note = asymptotic_figures.trapped_note([line("A", 2), line("B", 1), line("C", 0)])
     assert note == "regret linear in t (runs trapped):\nA (2/3)\ntrapped runs left out of the slope:\nB (1/3)"
-    assert asymptotic.trapped_note([line("C", 0)]) == ""
+    assert asymptotic_figures.trapped_note([line("C", 0)]) == ""
 
 
 def test_room_above_keeps_the_data_below_the_note():
@@ -453,7 +466,7 @@ def test_room_above_keeps_the_data_below_the_note():
     ax.set_yscale("log")
     ax.plot([0, 1], [10.0, 1e4])
     ax.set_ylim(10.0, 1e4)
-    asymptotic.room_above(ax, 4)
+    asymptotic_figures.room_above(ax, 4)
     low, high = ax.get_ylim()
     share = math.log(1e4 / low) / math.log(high / low)
     assert share == pytest.approx(NOTE_TOP - 4 * NOTE_LINE - NOTE_MARGIN)

@@ -1,7 +1,7 @@
-"""Theorem 2's parts decade by decade (reproduce/studies/decade_pairs.py) and the runs that switch a partner
-(reproduce/studies/partner_runs.py): the classes of comparisons worked by hand on Cyclic, the rates of a class, the
-committed split against the stored runs (its classes add up to the stored regret at every decade end), and the switch
-threshold by hand."""
+"""Theorem 2's parts decade by decade (reproduce/studies/asymptotic_study/decade_pairs.py) and the runs that switch a
+partner (reproduce/studies/asymptotic_study/partner_runs.py): the classes of comparisons worked by hand on Cyclic, the
+rates of a class, the committed split against the stored runs (its classes add up to the stored regret at every decade
+end), and the switch threshold by hand."""
 
 import math
 
@@ -12,7 +12,7 @@ import pytest
 from dts_reproduction.core.bound_allocation import kl_to_half
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.paths import ROOT
-from dts_reproduction.reproduce.studies import decade_pairs, partner_runs
+from dts_reproduction.reproduce.studies.asymptotic_study import decade_pairs, partner_runs
 from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
 
 FIGURES = ROOT / "figures"
@@ -73,12 +73,12 @@ def test_decade_regrets_refuse_a_stored_run_they_do_not_reproduce():
     from dataclasses import replace
 
     from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
-    from dts_reproduction.reproduce import asymptotic
     from dts_reproduction.reproduce.config.paper import ROOT_SEED
     from dts_reproduction.reproduce.harness.paths import RESULTS
     from dts_reproduction.reproduce.harness.settings import Settings
+    from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import PANELS
     from dts_reproduction.reproduce.studies.experiment import panel_curves, stored_line
-    panel = next(panel for panel in asymptotic.PANELS if panel.dataset == "cyclic")
+    panel = next(panel for panel in PANELS if panel.dataset == "cyclic")
     paper_scale = Settings.library(default_horizon=MAX_EXACT_HORIZON, fast=True)
     line = next(curve[0] for curve in panel_curves(panel, paper_scale) if curve[0].name == "RMED2 (paper)")
     result = stored_line(line, RESULTS, ROOT_SEED)

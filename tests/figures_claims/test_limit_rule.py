@@ -20,7 +20,7 @@ from dts_reproduction.reproduce.claims.verdict import (
 )
 from dts_reproduction.reproduce.harness.paths import ROOT
 from dts_reproduction.reproduce.reporting.report import read_study_tables
-from dts_reproduction.reproduce.studies import decades
+from dts_reproduction.reproduce.studies.asymptotic_study import decades
 
 FIGURES = ROOT / "figures"
 ENDS = np.array([10**k for k in range(6, 16)] + [2**53])

@@ -18,7 +18,7 @@ from dts_reproduction.reproduce.claims.reasons import (
 )
 from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS, stable_slope
 from dts_reproduction.reproduce.reporting import report
-from dts_reproduction.reproduce.studies.asymptotic_panels import ORACLE_OPTIMAL, ORACLE_WINNER
+from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import ORACLE_OPTIMAL, ORACLE_WINNER
 
 ROOT = Path(__file__).resolve().parents[2]
 # The committed paper-scale claims tables: the defaults and the --fast reproduction.

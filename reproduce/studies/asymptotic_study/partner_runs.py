@@ -21,8 +21,8 @@ import pandas as pd
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
-from dts_reproduction.reproduce.studies.asymptotic_panels import ORACLE_OPTIMAL
-from dts_reproduction.reproduce.studies.decades import decade_slopes, fit_start, linear, trapped
+from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import ORACLE_OPTIMAL
+from dts_reproduction.reproduce.studies.asymptotic_study.decades import decade_slopes, fit_start, linear, trapped
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
 
 SEPARATION = 0.01

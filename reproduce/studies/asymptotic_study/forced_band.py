@@ -18,7 +18,7 @@ from dts_reproduction.core.constants import ECW_RMED_BETA
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.config.scale import panel_horizon
 from dts_reproduction.reproduce.harness.settings import Settings
-from dts_reproduction.reproduce.studies.decades import checkpoint_before, regret_at, trapped
+from dts_reproduction.reproduce.studies.asymptotic_study.decades import checkpoint_before, regret_at, trapped
 from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
 
 # A trapped run's regret per slot over its last decade [T/10, T] matches a pair's Copeland cost r_ij when they

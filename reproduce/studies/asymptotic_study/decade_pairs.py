@@ -27,7 +27,7 @@ from dts_reproduction.core.kl import kl_bernoulli
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness import portable_math
 from dts_reproduction.reproduce.harness.runner import run_one
-from dts_reproduction.reproduce.studies.decades import (
+from dts_reproduction.reproduce.studies.asymptotic_study.decades import (
     decade_ends,
     decade_slopes,
     fit_start,

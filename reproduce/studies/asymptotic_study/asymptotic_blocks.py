@@ -1,5 +1,5 @@
-"""The asymptotic study (``reproduce/asymptotic.py``; docs/asymptotic.md): its record for the report and the
-generated blocks of docs/asymptotic.md it writes from its tables."""
+"""The generated blocks of docs/asymptotic.md that the asymptotic study writes from its tables
+(``ASYMPTOTIC_STUDY.blocks``; the report places each by its name, ``BLOCK_NAMES``)."""
 
 import math
 from pathlib import Path
@@ -9,12 +9,15 @@ import pandas as pd
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC
 from dts_reproduction.reproduce.output.tables import markdown_table, read_table
-from dts_reproduction.reproduce.studies.asymptotic_panels import ORACLE_LINES, ORACLE_OPTIMAL, ORACLE_WINNER, PANELS
-from dts_reproduction.reproduce.studies.decade_pairs import theorem2_table
-from dts_reproduction.reproduce.studies.decades import trapped_scale
-from dts_reproduction.reproduce.studies.partner_runs import partner_runs_table
+from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import ORACLE_OPTIMAL, ORACLE_WINNER
+from dts_reproduction.reproduce.studies.asymptotic_study.decade_pairs import theorem2_table
+from dts_reproduction.reproduce.studies.asymptotic_study.decades import trapped_scale
+from dts_reproduction.reproduce.studies.asymptotic_study.partner_runs import partner_runs_table
 from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
-from dts_reproduction.reproduce.studies.study import Study
+
+# The names of the blocks ``asymptotic_blocks`` writes.
+BLOCK_NAMES = ("asymptotic", "allocation", "asymptotic_cost", "forced_band", "forced_sweeps", "oracle",
+               "noncondorcet_pairs", "theorem2_parts", "partner_runs", "trapped_scale")
 
 
 def asymptotic_blocks(folder: Path) -> dict[str, str]:
@@ -23,7 +26,7 @@ def asymptotic_blocks(folder: Path) -> dict[str, str]:
     with its ratio to C; trapped runs counted), ``allocation`` (regret per ln T by kind of pair) and
     ``asymptotic_cost`` (the CPU hours of the lines without a Condorcet winner, and at T = 1e10), ``forced_band``
     (per matrix, the pairs ECW-RMED's forced exploration can hold for good, and whether they hold its trapped runs),
-    ``forced_sweeps`` (the cost of ECW-RMED's sweeps of every pair, ``studies.forced_sweeps``), ``oracle``
+    ``forced_sweeps`` (the cost of ECW-RMED's sweeps of every pair, ``forced_sweeps``), ``oracle``
     (``oracle_rows``), ``noncondorcet_pairs`` (``pair_rows_shown``), ``theorem2_parts``
     (``decade_pairs.theorem2_table``), ``partner_runs`` (``partner_runs.partner_runs_table``) and ``trapped_scale``
     (``decades.trapped_scale``)."""
@@ -116,11 +119,3 @@ def pair_rows_shown(pairs: pd.DataFrame) -> pd.DataFrame:
                          "share of R(T)": pairs["share_of_regret"].map(lambda v: f"{100 * v:.0f} %"),
                          "r / KL(p, 1/2)": pairs["price_per_log_t"].map(lambda v: f"{v:.3g}"),
                          "a winner survives its flip": pairs["flip_keeps_a_winner"].map({True: "yes", False: "no"})})
-
-ASYMPTOTIC_STUDY = Study(
-    ASYMPTOTIC, "python reproduce/asymptotic.py", PANELS,
-    tables=("_sweeps.csv", "_decade_parts.csv", "_partner_runs.csv"),
-    yardsticks=tuple(sorted(ORACLE_LINES)),
-    block_file="docs/asymptotic.md", blocks=asymptotic_blocks,
-    block_names=("asymptotic", "allocation", "asymptotic_cost", "forced_band", "forced_sweeps", "oracle",
-                 "noncondorcet_pairs", "theorem2_parts", "partner_runs", "trapped_scale"))
