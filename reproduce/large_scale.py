@@ -17,9 +17,9 @@ listed, never computed, and the claims that need them read "not measured", as fo
 Usage: ``python reproduce/large_scale.py [--plot-only] [--algorithms NAME ...] [--datasets NAME ...] [--max-hours H]
 ...``.
 
-The study's lines are declared in ``reproduce.studies.large_scale_panels``, its plan and budget in
-``reproduce.studies.large_scale_plan``, its tables and claims in ``reproduce.studies.large_scale_claims``; they are
-simulated, stored and loaded by the figures' shared step (``reproduce.studies.experiment.simulate_lines``).
+The study is the package ``reproduce.studies.large_scale_study`` (its lines in ``large_scale_panels``, its plan and
+budget in ``large_scale_plan``, its tables and claims in ``large_scale_claims``); its lines are simulated, stored and
+loaded by the figures' shared step (``reproduce.studies.experiment.simulate_lines``).
 This script holds the command line and the figure.
 """
 
@@ -66,8 +66,8 @@ from dts_reproduction.reproduce.studies.experiment import (
     simulate_lines,
     write_claims,
 )
-from dts_reproduction.reproduce.studies.large_scale_claims import claims, final_rows, g2w_final
-from dts_reproduction.reproduce.studies.large_scale_panels import (
+from dts_reproduction.reproduce.studies.large_scale_study.large_scale_claims import claims, final_rows, g2w_final
+from dts_reproduction.reproduce.studies.large_scale_study.large_scale_panels import (
     MSLR_MATRICES,
     NESTED,
     all_curves,
@@ -75,7 +75,7 @@ from dts_reproduction.reproduce.studies.large_scale_panels import (
     available,
     curve_look,
 )
-from dts_reproduction.reproduce.studies.large_scale_plan import (
+from dts_reproduction.reproduce.studies.large_scale_study.large_scale_plan import (
     estimated_hours,
     lines_table,
     planned_panels,

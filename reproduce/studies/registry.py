@@ -6,7 +6,7 @@ from dts_reproduction.reproduce.claims.registry import ELIMINATION
 from dts_reproduction.reproduce.studies.asymptotic_study import ASYMPTOTIC_STUDY
 from dts_reproduction.reproduce.studies.authors_agreement import FIDELITY_STUDY
 from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES
-from dts_reproduction.reproduce.studies.large_scale_study import LARGE_SCALE_STUDY
+from dts_reproduction.reproduce.studies.large_scale_study.large_scale_report import LARGE_SCALE_STUDY
 from dts_reproduction.reproduce.studies.study import Study, make_command
 
 STUDIES = (*PAPER_FIGURES.values(), Study("table9_mslr_subsets", make_command("table9_mslr_subsets")),

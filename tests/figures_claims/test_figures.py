@@ -376,7 +376,7 @@ def test_a_preset_line_is_dash_dotted_and_a_long_line_has_open_markers():
     from dts_reproduction.core import constants
     from dts_reproduction.reproduce.config.paper import LARGE_SCALE_HORIZON
     from dts_reproduction.reproduce.output.plotting import style
-    from dts_reproduction.reproduce.studies.large_scale_panels import curve_look
+    from dts_reproduction.reproduce.studies.large_scale_study.large_scale_panels import curve_look
 
     def look(algorithm, params=(), horizon=10**6, look_of=style):
         return look_of(SimpleNamespace(line=Line("mslr136_perfect", algorithm, horizon, 1, tuple(params))))

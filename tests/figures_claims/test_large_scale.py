@@ -24,9 +24,9 @@ from dts_reproduction.reproduce.config.paper import (
 from dts_reproduction.reproduce.harness import seeds
 from dts_reproduction.reproduce.harness.runner import Line, run_one
 from dts_reproduction.reproduce.studies import experiment
-from dts_reproduction.reproduce.studies import large_scale_claims as ls_claims
-from dts_reproduction.reproduce.studies import large_scale_panels as ls_panels
-from dts_reproduction.reproduce.studies import large_scale_plan as ls_plan
+from dts_reproduction.reproduce.studies.large_scale_study import large_scale_claims as ls_claims
+from dts_reproduction.reproduce.studies.large_scale_study import large_scale_panels as ls_panels
+from dts_reproduction.reproduce.studies.large_scale_study import large_scale_plan as ls_plan
 
 
 def test_mslr_lines_follow_the_protocol_with_fast_paths():
