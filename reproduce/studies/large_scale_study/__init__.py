@@ -5,6 +5,7 @@ algorithm on the 500-armed instance, R(T) against K on nested Perfect subsets.  
   ``large_scale_panels``  its panels and lines (per panel title its curves, under --runs, --horizon and --quick)
   ``large_scale_plan``    what each line is estimated to cost and which lines its CPU budget takes; the lines table
   ``large_scale_claims``  its final table and its claims L1 and L2
+  ``large_scale_reasons`` why its checks that do not hold do not (its ``Study.reasons``)
   ``large_scale_report``  its record, ``LARGE_SCALE_STUDY`` (registered in ``reproduce.studies.registry``), and its
                           section of REPORT.md: the lines over budget
 
