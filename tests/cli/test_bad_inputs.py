@@ -31,7 +31,6 @@ from dts_reproduction.reproduce import (
     fig2_regret_std,
     lower_bounds,
     run,
-    table9_mslr_subsets,
     verify,
 )
 from dts_reproduction.reproduce.harness.limits import check_folder_readable, check_output_folder
@@ -47,7 +46,7 @@ RO_REASON = r"(not writable|cannot be created in \S+) \(permission denied\)"
 
 
 # The scripts run from their files (``tests.scripts.run_script``), not imported: the studies' command lines.
-LARGE_SCALE = "reproduce/large_scale.py"
+LARGE_SCALE, TABLE9 = "reproduce/large_scale.py", "reproduce/table9_mslr_subsets.py"
 
 step_cost, paper_cost, skip_ab = bench_script("step_cost"), bench_script("paper_cost"), bench_script("skip_ab")
 policy_step, startup = bench_script("policy_step"), bench_script("startup")
@@ -147,7 +146,7 @@ CLI_CASES = [
     ("fig2-force", fig2_regret_std, ["--force"], r"unrecognized arguments: --force \(see --help\)"),
     ("fig2-plot-only", fig2_regret_std, ["--plot-only"], r"unrecognized arguments: --plot-only \(see --help\)"),
     ("fig2-backend", fig2_regret_std, ["--backend", "loky"], r"unrecognized arguments: --backend loky \(see --help\)"),
-    ("table9-runs", table9_mslr_subsets, ["--runs", "3"], r"unrecognized arguments: --runs 3 \(see --help\)"),
+    ("table9-runs", TABLE9, ["--runs", "3"], r"unrecognized arguments: --runs 3 \(see --help\)"),
     ("c18-fast", c18_elimination, ["--fast"], r"unrecognized arguments: --fast \(see --help\)"),
     ("fig1-quick-dask", fig1_mslr, ["--quick", "--backend", "dask"], r"--backend dask needs --scheduler ADDRESS.*"),
     ("algorithms-twice", run, ["--algorithms", "dts", "rucb", "dts"], r"--algorithms names 'dts' twice"),
@@ -274,7 +273,7 @@ def test_cli_bad_input(case, env, capsys):
         argv = ["--no-progress", "--n-jobs", "1", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
     elif module is fig2_regret_std:
         argv = ["--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
-    elif module is table9_mslr_subsets:
+    elif module == TABLE9:
         argv = ["--figures", str(tmp_path / "f"), *argv]
     before = tree(tmp_path)
     with pytest.raises(SystemExit) as exit_:
