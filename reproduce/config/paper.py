@@ -21,7 +21,7 @@ LARGE_SCALE_RUNS = 50
 LARGE_SCALE_HORIZON = 10_000_000
 LARGE_SCALE_LONG_HORIZON = 100_000_000
 LONG_SUFFIX = ", T=1e8"  # a large-scale T = LARGE_SCALE_LONG_HORIZON line's tag: its T = 1e7 line's tag and this
-LARGE_SCALE_CPU_HOURS = 24.0  # the study's budget: 12 h of wall time on 2 cores (studies.large_scale_plan.study_plan)
+LARGE_SCALE_CPU_HOURS = 24.0  # the study's budget: 12 h of wall time on 2 cores (large_scale_plan.study_plan)
 ROOT_SEED = 20161205  # default root seed of every experiment (NIPS 2016 opened on 5 Dec 2016)
 
 # The eleven algorithms of Figs. 1, 3 and 4, in the paper's legend order.

@@ -18,11 +18,12 @@ for MSLR K = 5 non-Condorcet), the paper's run count; BTM and SAVAGE use T, so t
 horizon T itself.  A run of the other algorithms at horizon 1e6 is a run at T followed by more slots, so its
 regret at t <= T is that of a run of horizon T.  The algorithms of ``OWN_LINE`` have no paper line: their project
 line is declared here (``declared_lines``: the algorithm's defaults, the cell's matrix, horizon T, the paper's run
-count), computed through the shared pipeline by ``python reproduce/fidelity.py --compute`` and stored under
-``results/`` like every line; without --compute nothing is computed.
+count), computed through the shared pipeline by ``python reproduce/fidelity.py --compute`` (``compute_declared``) and
+stored under ``results/`` like every line; without --compute nothing is computed.
 
-Writes ``figures/fidelity.csv`` (one row per cell) and ``docs/fidelity.md`` (generated: do not edit), reads
-committed files only (seconds).  ``summary_line`` is the README's ``fidelity`` block (``reproduce/report.py``).
+Writes ``figures/fidelity.csv`` (one row per cell) and ``docs/fidelity.md`` (generated: do not edit;
+``write_comparison``), reads committed files only (seconds).  ``summary_line`` is the README's ``fidelity`` block
+(``reproduce/report.py``).
 
 Usage: python reproduce/fidelity.py [--check].  Exit status 0 if every cell agrees, 1 if one does not (or, with
 --check, if docs/fidelity.md or figures/fidelity.csv is out of date), 2 on bad input.
@@ -31,6 +32,7 @@ Usage: python reproduce/fidelity.py [--check].  Exit status 0 if every cell agre
 import json
 import math
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,11 +44,15 @@ from dts_reproduction.data import dataset_names, load_dataset
 from dts_reproduction.reproduce.claims.verdict import FAMILY_LEVEL
 from dts_reproduction.reproduce.config.paper import HORIZON, HORIZON_FIG1B, ROOT_SEED, paper_runs
 from dts_reproduction.reproduce.config.scale import power_of_ten
+from dts_reproduction.reproduce.harness.atomic import write_text_atomic
 from dts_reproduction.reproduce.harness.paths import FIGURES, RESULTS, ROOT
 from dts_reproduction.reproduce.harness.runner import Line
-from dts_reproduction.reproduce.studies.experiment import stored_line
+from dts_reproduction.reproduce.harness.settings import Settings
+from dts_reproduction.reproduce.output.tables import write_table
+from dts_reproduction.reproduce.studies.experiment import simulate_lines, stored_line
 from dts_reproduction.reproduce.studies.study import Study
 
+FIDELITY = "fidelity"  # the study's stem: its table figures/fidelity.csv and its script reproduce/fidelity.py
 REFERENCE = ROOT / "bench" / "authors_reference"
 TABLE = FIGURES / "fidelity.csv"
 PAGE = ROOT / "docs" / "fidelity.md"
@@ -412,11 +418,39 @@ def page(table: pd.DataFrame) -> str:
     return "\n".join([*lines, *_not_compared(table)])
 
 
+def compute_declared(n_jobs: int) -> None:
+    """Compute (or load, if stored) every declared project line (``declared_lines``) into results/ through
+    ``experiment.simulate_lines``, with ``n_jobs`` workers and every other setting the command line's default."""
+    settings = Settings.library(n_jobs=n_jobs)
+    lines = declared_lines()
+    simulate_lines(FIDELITY, dict.fromkeys(lines, settings.out), settings)
+    print(f"{len(lines)} declared lines stored under {RESULTS.relative_to(ROOT)}")
+
+
+def write_comparison(check: bool = False) -> bool:
+    """Compare every cell (``comparisons``) and write ``TABLE`` and ``PAGE`` (``page``), saying so; with ``check``,
+    write nothing and only compare the committed ``PAGE`` with the page the comparison gives (out of date: one
+    line on stderr, and False at once).  Then print ``summary_line``.  Returns whether every project cell agrees
+    (and, with ``check``, ``PAGE`` is up to date)."""
+    table = comparisons()
+    text = page(table)
+    if check:
+        if PAGE.read_text() != text:
+            print(f"out of date: {PAGE.relative_to(ROOT)} (run python reproduce/fidelity.py)", file=sys.stderr)
+            return False
+    else:
+        write_table(table, TABLE)
+        write_text_atomic(PAGE, text)
+        print(f"wrote {TABLE.relative_to(ROOT)} and {PAGE.relative_to(ROOT)}")
+    print(summary_line(table))
+    return not (table[table.family == "project"].verdict != AGREES).any()
+
+
 def readme_blocks(_folder: Path) -> dict[str, str]:
     """The README's ``fidelity`` block (``summary_line``), from the committed comparison table ``TABLE`` whatever
     figures folder the report reads (a smoke run computes no comparison)."""
     return {"fidelity": summary_line(pd.read_csv(TABLE))}
 
 
-FIDELITY_STUDY = Study("fidelity", "make fidelity", block_file="README.md", block_names=("fidelity",),
+FIDELITY_STUDY = Study(FIDELITY, "make fidelity", block_file="README.md", block_names=("fidelity",),
                        blocks=readme_blocks)

@@ -6,9 +6,9 @@ from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_record impor
 from dts_reproduction.reproduce.studies.authors_agreement import FIDELITY_STUDY
 from dts_reproduction.reproduce.studies.elimination_study import ELIMINATION_STUDY
 from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES
-from dts_reproduction.reproduce.studies.large_scale_study import LARGE_SCALE_STUDY
-from dts_reproduction.reproduce.studies.study import Study, make_command
+from dts_reproduction.reproduce.studies.large_scale_study.large_scale_report import LARGE_SCALE_STUDY
+from dts_reproduction.reproduce.studies.mslr_subsets import TABLE9_STUDY
 
-STUDIES = (*PAPER_FIGURES.values(), Study("table9_mslr_subsets", make_command("table9_mslr_subsets")),
+STUDIES = (*PAPER_FIGURES.values(), TABLE9_STUDY,
            ELIMINATION_STUDY, LARGE_SCALE_STUDY, ASYMPTOTIC_STUDY, FIDELITY_STUDY)
 BY_STEM = {study.stem: study for study in STUDIES}

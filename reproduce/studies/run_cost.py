@@ -2,7 +2,7 @@
 the first ``probe`` slots, same seed, so the second extends the first) and the extrapolation of their process
 CPU seconds to a run of T slots.  Used by ``bench/paper_cost.py`` for the paper's figures and, through the
 probe table it writes (bench/large_scale_probes.csv), by the plan of the large-scale study
-(``reproduce.studies.large_scale_plan``)."""
+(``reproduce.studies.large_scale_study.large_scale_plan``)."""
 
 import time
 

@@ -62,7 +62,7 @@ def test_large_scale_prints_every_line_with_its_estimate_and_plan(capsys):
     the unregistered algorithms, "-" as the estimate exactly where bench/step_cost.csv has no row, whether the
     plan takes it, and the totals of the planned and the over-budget estimates in the last line."""
     from dts_reproduction.reproduce.config.paper import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
-    from dts_reproduction.reproduce.studies import large_scale_panels, large_scale_plan
+    from dts_reproduction.reproduce.studies.large_scale_study import large_scale_panels, large_scale_plan
 
     _paper_cost().main(["--large-scale"])
     out = capsys.readouterr().out.splitlines()
@@ -105,7 +105,7 @@ def test_large_scale_probe_writes_one_row_per_missing_line_and_resumes(tmp_path,
     line), claim lines first, written as soon as it is measured; a stored line, a line the bench prices above
     --max-probe-seconds and a line already probed get none; the plan then takes its estimate from the row."""
     from dts_reproduction.reproduce.harness.runner import Line, line_key
-    from dts_reproduction.reproduce.studies import large_scale_plan
+    from dts_reproduction.reproduce.studies.large_scale_study import large_scale_plan
 
     paper_cost = _paper_cost()
     missing = Line("mslr136_navigational", "dts", 10**7, 50, (("sampling", "fast"),), "D-TS")

@@ -3,8 +3,9 @@ script in quick mode, the benchmarks under bench/, the folder checks report.py u
 Policy, matrix loading).  Every case checks the exit status 2 (or the exception type), the one-line
 message, and that nothing is left behind (the tree under tmp_path is the same before and after).
 
-The CLI cases call ``main(argv)`` in-process (the same code path as the scripts, minus the interpreter
-start-up); ``test_scripts_as_subprocesses`` runs a few of them as real processes.  Cases that
+The CLI cases call ``main(argv)`` in-process, or run the script from its file in-process
+(``tests.scripts.run_script``): the same code path as the scripts, minus the interpreter start-up;
+``test_scripts_as_subprocesses`` runs a few of them as real processes.  Cases that
 tests/cli/test_command_line.py, tests/harness/test_runner.py and tests/data/test_data.py already cover
 (unknown dataset/algorithm, --horizon 0, bad matrix entries through the API...) are not repeated.
 """
@@ -28,15 +29,14 @@ from dts_reproduction.reproduce import (
     fast_agreement,
     fig1_mslr,
     fig2_regret_std,
-    large_scale,
     lower_bounds,
     run,
-    table9_mslr_subsets,
     verify,
 )
 from dts_reproduction.reproduce.harness.limits import check_folder_readable, check_output_folder
 from dts_reproduction.reproduce.harness.runner import Line, run_lines, run_one
 from tests.bench_scripts import bench_script
+from tests.scripts import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN = ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--horizon", "1000", "--n-jobs", "1",
@@ -44,6 +44,9 @@ RUN = ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--
 INT64 = "9223372036854775807"
 RO_REASON = r"(not writable|cannot be created in \S+) \(permission denied\)"
 
+
+# The scripts run from their files (``tests.scripts.run_script``), not imported: the studies' command lines.
+LARGE_SCALE, TABLE9 = "reproduce/large_scale.py", "reproduce/table9_mslr_subsets.py"
 
 step_cost, paper_cost, skip_ab = bench_script("step_cost"), bench_script("paper_cost"), bench_script("skip_ab")
 policy_step, startup = bench_script("policy_step"), bench_script("startup")
@@ -120,7 +123,7 @@ CLI_CASES = [
     ("stored-only-force", run, ["--stored-only", "--force"],
      r"--force recomputes every run, --stored-only computes none: give one of them"),
     # large_scale.py drew empty figures and exited 0.
-    ("large-scale-plot-only-nothing-stored", large_scale, ["--plot-only"],
+    ("large-scale-plot-only-nothing-stored", LARGE_SCALE, ["--plot-only"],
      r"--plot-only: no stored results of large_scale under {T}/r \(run it without --plot-only first\)"),
     ("fig1-quick-runs-0", fig1_mslr, ["--quick", "--runs", "0"], r"--runs must be >= 1, got 0"),
     ("fig1-quick-horizon-decimal", fig1_mslr, ["--quick", "--horizon", "1.5e3"], r"--horizon must be an integer .*"),
@@ -143,7 +146,7 @@ CLI_CASES = [
     ("fig2-force", fig2_regret_std, ["--force"], r"unrecognized arguments: --force \(see --help\)"),
     ("fig2-plot-only", fig2_regret_std, ["--plot-only"], r"unrecognized arguments: --plot-only \(see --help\)"),
     ("fig2-backend", fig2_regret_std, ["--backend", "loky"], r"unrecognized arguments: --backend loky \(see --help\)"),
-    ("table9-runs", table9_mslr_subsets, ["--runs", "3"], r"unrecognized arguments: --runs 3 \(see --help\)"),
+    ("table9-runs", TABLE9, ["--runs", "3"], r"unrecognized arguments: --runs 3 \(see --help\)"),
     ("c18-fast", c18_elimination, ["--fast"], r"unrecognized arguments: --fast \(see --help\)"),
     ("fig1-quick-dask", fig1_mslr, ["--quick", "--backend", "dask"], r"--backend dask needs --scheduler ADDRESS.*"),
     ("algorithms-twice", run, ["--algorithms", "dts", "rucb", "dts"], r"--algorithms names 'dts' twice"),
@@ -250,6 +253,15 @@ def tree(folder: Path) -> dict:
     return {str(p): (p.stat().st_size if p.is_file() else -1) for p in sorted(folder.rglob("*"))}
 
 
+def run_command_line(script, argv: list[str]) -> None:
+    """Run a command line of ``CLI_CASES`` with ``argv``: ``script`` is a script's path from the root (run from its
+    file, ``tests.scripts.run_script``) or a script module (its ``main(argv)`` called)."""
+    if isinstance(script, str):
+        run_script(script, argv)
+    else:
+        script.main(argv)
+
+
 @pytest.mark.parametrize("case", CLI_CASES, ids=[case[0] for case in CLI_CASES])
 def test_cli_bad_input(case, env, capsys):
     _, module, arguments, message = case
@@ -257,15 +269,15 @@ def test_cli_bad_input(case, env, capsys):
     argv = [fill(a) for a in arguments]
     if module is run:
         argv = [*RUN, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
-    elif module in (fig1_mslr, c18_elimination, large_scale):
+    elif module in (fig1_mslr, c18_elimination, LARGE_SCALE):
         argv = ["--no-progress", "--n-jobs", "1", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
     elif module is fig2_regret_std:
         argv = ["--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
-    elif module is table9_mslr_subsets:
+    elif module == TABLE9:
         argv = ["--figures", str(tmp_path / "f"), *argv]
     before = tree(tmp_path)
     with pytest.raises(SystemExit) as exit_:
-        module.main(argv)
+        run_command_line(module, argv)
     out, err = capsys.readouterr()
     assert exit_.value.code == 2, err
     assert re.fullmatch("error: " + fill(message, escape=True), err.strip()), err

@@ -1,4 +1,5 @@
-"""``reproduce/fidelity.py``: the stored runs against the authors' own code, from the committed files.
+"""The stored runs against the authors' own code, from the committed files: the study,
+``reproduce.studies.authors_agreement``, and its command line, ``reproduce/fidelity.py`` (run from its file).
 
 The committed reference runs and stored lines must agree cell by cell (the guard: it fails as soon as a stored
 line or a reference file leaves agreement, shown by scaling one line's regret), the generated page and table
@@ -13,12 +14,12 @@ import pytest
 from scipy import stats
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import fidelity as fidelity_script
 from dts_reproduction.reproduce.config.paper import ROOT_SEED, paper_runs
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.studies import authors_agreement
 from dts_reproduction.reproduce.studies.experiment import stored_line
 from tests.bench_scripts import bench_script
+from tests.scripts import run_script
 
 
 @pytest.fixture(scope="module")
@@ -188,13 +189,17 @@ def test_every_code_and_algorithm_is_compared(committed):
     assert all(name in line for name in authors_agreement.CODES.values())
 
 
-def test_compute_and_check_exclude_each_other():
+@pytest.mark.parametrize("argv,message", [
+    (["--check", "--compute"], "error: give either --check (reads only) or --compute, not both"),
+    (["--compute", "--n-jobs", "0"],
+     "error: --n-jobs must be a positive number of workers or negative (-1: all cores), got 0")])
+def test_compute_and_check_exclude_each_other(argv, message, capsys):
     """--check only reads, so --check with --compute is bad input (main_guard: one line, exit status 2), as is
     --n-jobs 0; both are refused before anything is read or computed."""
-    with pytest.raises(ValueError, match="--check"):
-        fidelity_script.main(["--check", "--compute"])
-    with pytest.raises(ValueError, match="--n-jobs"):
-        fidelity_script.main(["--compute", "--n-jobs", "0"])
+    with pytest.raises(SystemExit) as exit_:
+        run_script("reproduce/fidelity.py", argv)
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2 and err == message + "\n" and out == ""
 
 
 def fake_clone(folder, extra: str = ""):

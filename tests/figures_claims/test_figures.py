@@ -1,4 +1,5 @@
-"""The figure-specific computations of reproduce/fig*.py and table9 on synthetic results."""
+"""The figure-specific computations of reproduce/fig*.py on synthetic results, and Table 9 (its study,
+``reproduce.studies.mslr_subsets``, and its script run from its file)."""
 
 from types import SimpleNamespace
 
@@ -7,10 +8,11 @@ import pytest
 from pandas import testing as pd_testing
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import fig2_regret_std, fig5_diversity, fig6_delay, table9_mslr_subsets
+from dts_reproduction.reproduce import fig2_regret_std, fig5_diversity, fig6_delay
 from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS
 from dts_reproduction.reproduce.config.paper import DELAY_GRID
 from dts_reproduction.reproduce.harness.runner import Line, run_lines
+from dts_reproduction.reproduce.studies import mslr_subsets
 from dts_reproduction.reproduce.studies.paper_panels import delay_panels
 from tests.scripts import run_script
 
@@ -70,14 +72,14 @@ def test_regret_at_reads_the_checkpoint_or_the_final_value():
 
 
 def test_table9_scores_computed_from_data_match_the_paper():
-    for name in table9_mslr_subsets.TABLE9:
-        rows = table9_mslr_subsets.subset_rows(name)
+    for name in mslr_subsets.TABLE9:
+        rows = mslr_subsets.subset_rows(name)
         assert all(row["matches"] for row in rows)
-        assert [row["ranker"] for row in rows if row["winner"]] == table9_mslr_subsets.TABLE9[name][3]
+        assert [row["ranker"] for row in rows if row["winner"]] == mslr_subsets.TABLE9[name][3]
 
 
 def test_table9_writes_csv_and_markdown(tmp_path, capsys):
-    table9_mslr_subsets.main(["--figures", str(tmp_path)])
+    run_script("reproduce/table9_mslr_subsets.py", ["--figures", str(tmp_path)])
     text = (tmp_path / "table9_mslr_subsets.md").read_text()
     assert "## K = 32, non-Condorcet (Copeland winners: 60, 120)" in text
     assert "all 96 Copeland scores match" in capsys.readouterr().out
@@ -374,7 +376,7 @@ def test_a_preset_line_is_dash_dotted_and_a_long_line_has_open_markers():
     from dts_reproduction.core import constants
     from dts_reproduction.reproduce.config.paper import LARGE_SCALE_HORIZON
     from dts_reproduction.reproduce.output.plotting import style
-    from dts_reproduction.reproduce.studies.large_scale_panels import curve_look
+    from dts_reproduction.reproduce.studies.large_scale_study.large_scale_panels import curve_look
 
     def look(algorithm, params=(), horizon=10**6, look_of=style):
         return look_of(SimpleNamespace(line=Line("mslr136_perfect", algorithm, horizon, 1, tuple(params))))

@@ -1,4 +1,5 @@
-"""reproduce/large_scale.py and its library (large_scale_panels, _plan, _claims): the line plan (protocol, fast
+"""reproduce/large_scale.py, run as a script, and its library (the package reproduce.studies.large_scale_study:
+large_scale_panels, _plan, _claims, _figures): the line plan (protocol, fast
 paths, nested subsets), the rule for unregistered algorithms (listed as unavailable, claims not measured), the cost
 estimate from bench/step_cost.csv, the MergeDTS regret factor, bad input, and a study line through the figures'
 shared step (experiment.simulate_lines)."""
@@ -14,7 +15,6 @@ import pytest
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import large_scale as ls
 from dts_reproduction.reproduce.claims.verdict import NOT_MEASURED
 from dts_reproduction.reproduce.config.paper import (
     LARGE_SCALE_HORIZON,
@@ -24,9 +24,13 @@ from dts_reproduction.reproduce.config.paper import (
 from dts_reproduction.reproduce.harness import seeds
 from dts_reproduction.reproduce.harness.runner import Line, run_one
 from dts_reproduction.reproduce.studies import experiment
-from dts_reproduction.reproduce.studies import large_scale_claims as ls_claims
-from dts_reproduction.reproduce.studies import large_scale_panels as ls_panels
-from dts_reproduction.reproduce.studies import large_scale_plan as ls_plan
+from dts_reproduction.reproduce.studies.large_scale_study import large_scale_claims as ls_claims
+from dts_reproduction.reproduce.studies.large_scale_study import large_scale_figures as ls_figures
+from dts_reproduction.reproduce.studies.large_scale_study import large_scale_panels as ls_panels
+from dts_reproduction.reproduce.studies.large_scale_study import large_scale_plan as ls_plan
+from tests.scripts import run_script
+
+SCRIPT = "reproduce/large_scale.py"
 
 
 def test_mslr_lines_follow_the_protocol_with_fast_paths():
@@ -122,12 +126,12 @@ def test_unregistered_algorithms_are_unavailable_and_their_claims_not_measured(t
     """A registry without the merge algorithms (e.g. a trimmed copy): their lines are listed as unavailable,
     every claim reads not measured, and --plot-only writes no results.  (One line is stored first: with none,
     --plot-only has nothing to draw and refuses.)"""
-    ls.main(["--quick", "--no-progress", "--algorithms", "rmed1", "--datasets", "mslr_perfect_k8", "--out",
-             str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    run_script(SCRIPT, ["--quick", "--no-progress", "--algorithms", "rmed1", "--datasets", "mslr_perfect_k8",
+                        "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
     stored = {path: path.stat().st_mtime_ns for path in (tmp_path / "r").rglob("*")}
     registered = {name: spec for name, spec in ls_panels.ALGORITHMS.items() if not name.startswith("merge_")}
     monkeypatch.setattr(ls_panels, "ALGORITHMS", registered)
-    ls.main(["--quick", "--plot-only", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    run_script(SCRIPT, ["--quick", "--plot-only", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
     lines = pd.read_csv(tmp_path / "f" / "quick" / "large_scale_lines.csv")
     merge = lines[lines["algorithm"].isin(["merge_dts", "merge_rucb"])]
     assert len(merge) and set(merge["status"]) == {"unavailable"}
@@ -141,7 +145,7 @@ def test_unregistered_algorithms_are_unavailable_and_their_claims_not_measured(t
                                         ("--algorithms", "dts_fast"), ("--datasets", "mslr5_condorcet")])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, flag, value, capsys):
     with pytest.raises(SystemExit) as exit_:
-        ls.main(["--plot-only", flag, value, "--figures", str(tmp_path / "f")])
+        run_script(SCRIPT, ["--plot-only", flag, value, "--figures", str(tmp_path / "f")])
     out, err = capsys.readouterr()
     assert exit_.value.code == 2 and err.count("\n") == 1 and err.startswith("error: ") and flag in err
     assert out == "" and not (tmp_path / "f").exists()
@@ -150,8 +154,8 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, flag, value, capsys):
 def test_algorithms_and_datasets_narrow_what_is_computed(tmp_path):
     """--algorithms and --datasets together compute exactly their lines (quick scale); every other line is only
     listed."""
-    ls.main(["--quick", "--no-progress", "--algorithms", "rmed1", "--datasets", "mslr_perfect_k8", "--out",
-             str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    run_script(SCRIPT, ["--quick", "--no-progress", "--algorithms", "rmed1", "--datasets", "mslr_perfect_k8",
+                        "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
     assert [path.name for path in (tmp_path / "r" / "quick").iterdir()] == ["mslr_perfect_k8"]
     lines = pd.read_csv(tmp_path / "f" / "quick" / "large_scale_lines.csv")
     stored = lines[lines["status"] == "stored"]
@@ -206,7 +210,7 @@ def test_panel_e_ranks_the_regret_at_the_horizon_lowest_at_the_top():
     results = [SimpleNamespace(label=label, line=Line("copeland500", algorithm, 100, runs))  # what ``style`` reads
                for label, algorithm, runs, _ in rows]
     fig, ax = plt.subplots()
-    ls.ranking_axes(ax, frame, results, "(e)")
+    ls_figures.ranking_axes(ax, frame, results, "(e)")
     labels = [tick.get_text() for tick in ax.get_yticklabels()]
     plt.close(fig)
     assert labels == ["SCB (100 runs)", "RMED1", "D-TS"]  # bottom to top: the lowest regret is the top row
@@ -243,9 +247,9 @@ def test_a_study_line_is_computed_and_drawn_through_the_figures_shared_step(tmp_
     monkeypatch.setattr(experiment, "run_lines", spy)
     argv = ["--quick", "--no-progress", "--n-jobs", "1", "--algorithms", "rmed1", "--datasets", "mslr_perfect_k8",
             "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")]
-    ls.main(argv)
+    run_script(SCRIPT, argv)
     assert [[(line.dataset, line.algorithm) for line in lines] for lines in calls] == [[("mslr_perfect_k8", "rmed1")]]
     table = (tmp_path / "f" / "quick" / "large_scale_lines.csv").read_bytes()
     calls.clear()
-    ls.main([*argv, "--plot-only"])
+    run_script(SCRIPT, [*argv, "--plot-only"])
     assert calls == [] and (tmp_path / "f" / "quick" / "large_scale_lines.csv").read_bytes() == table

@@ -18,7 +18,7 @@ from dts_reproduction.reproduce.claims.verdict import HOLDS, NOT_MEASURED
 from dts_reproduction.reproduce.harness.paths import FIGURES
 from dts_reproduction.reproduce.output.tables import markdown_table, write_table
 from dts_reproduction.reproduce.reporting import constants_table, report
-from dts_reproduction.reproduce.studies.large_scale_study import LARGE_SCALE_STUDY
+from dts_reproduction.reproduce.studies.large_scale_study.large_scale_report import LARGE_SCALE_STUDY
 from dts_reproduction.reproduce.studies.registry import STUDIES
 from dts_reproduction.reproduce.studies.study import Study
 from tests.bench_scripts import bench_script

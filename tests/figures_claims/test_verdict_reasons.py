@@ -12,13 +12,15 @@ from dts_reproduction.reproduce.claims.reasons import (
     CATEGORIES,
     Numbers,
     false_verdict_share,
-    merge_without_condorcet,
-    mergedts_against_dts,
     order_and_factor,
 )
 from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS, stable_slope
 from dts_reproduction.reproduce.reporting import report
 from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import ORACLE_OPTIMAL, ORACLE_WINNER
+from dts_reproduction.reproduce.studies.large_scale_study.large_scale_reasons import (
+    merge_without_condorcet,
+    mergedts_against_dts,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 # The committed paper-scale claims tables: the defaults and the --fast reproduction.

@@ -21,7 +21,7 @@ from dts_reproduction.reproduce.claims.verdict import (
     worst,
 )
 from dts_reproduction.reproduce.config.paper import LONG_SUFFIX
-from dts_reproduction.reproduce.studies.large_scale_panels import CONDORCET_MATRICES, MSLR_MATRICES
+from dts_reproduction.reproduce.studies.large_scale_study.large_scale_panels import CONDORCET_MATRICES, MSLR_MATRICES
 
 GAP_AVERAGE_FACTOR = 0.5  # MergeDTS regret per slot 0.5 (gap(a1) + gap(a2)) = GAP_AVERAGE_FACTOR x the stored G2W
 

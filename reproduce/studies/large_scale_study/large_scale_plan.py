@@ -17,7 +17,7 @@ from dts_reproduction.reproduce.harness.cost import options_text
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, PROBE_TABLE
 from dts_reproduction.reproduce.harness.runner import Line, line_key
 from dts_reproduction.reproduce.output.tables import NOT_STORED, OVER_BUDGET
-from dts_reproduction.reproduce.studies.large_scale_panels import (
+from dts_reproduction.reproduce.studies.large_scale_study.large_scale_panels import (
     CONDORCET_MATRICES,
     COPELAND500,
     MSLR_MATRICES,

@@ -1,5 +1,5 @@
-"""The large-scale study (``reproduce/large_scale.py``; docs/experiments.md#large-scale-past-the-paper): its record
-for the report and the report's section on its lines over budget."""
+"""The large-scale study as the report sees it: its record, ``LARGE_SCALE_STUDY`` (``reproduce.studies.study.Study``,
+registered in ``reproduce.studies.registry``), and its section of REPORT.md, on its lines over budget."""
 
 from pathlib import Path
 
@@ -8,7 +8,8 @@ import pandas as pd
 from dts_reproduction.reproduce.claims.registry import LARGE_SCALE
 from dts_reproduction.reproduce.config.paper import LARGE_SCALE_CPU_HOURS
 from dts_reproduction.reproduce.output.tables import OVER_BUDGET, load_tables, markdown_table
-from dts_reproduction.reproduce.studies.large_scale_panels import MSLR_MATRICES
+from dts_reproduction.reproduce.studies.large_scale_study.large_scale_panels import MSLR_MATRICES
+from dts_reproduction.reproduce.studies.large_scale_study.large_scale_reasons import LARGE_SCALE_REASONS
 from dts_reproduction.reproduce.studies.study import Study
 
 
@@ -42,4 +43,4 @@ def over_budget_section(folder: Path, docs: str) -> list[str]:
 # claim and no id.
 LARGE_SCALE_STUDY = Study(LARGE_SCALE, "make large-scale FORCE=1",
                           titled_ids=tuple((title, dataset) for dataset, title in MSLR_MATRICES),
-                          report_section=over_budget_section)
+                          report_section=over_budget_section, reasons=LARGE_SCALE_REASONS)

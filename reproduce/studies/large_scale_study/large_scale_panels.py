@@ -118,6 +118,12 @@ def all_curves(settings: Settings) -> dict[str, list[list[Line]]]:
     return panels
 
 
+def every_line(settings: Settings) -> list[Line]:
+    """Every line of every curve of ``all_curves(settings)``, panel by panel: what --algorithms and --datasets
+    select from."""
+    return [line for curves in all_curves(settings).values() for curve in curves for line in curve]
+
+
 def curve_look(result) -> dict:
     """How the large-scale figure draws a curve: its ``plotting.style``, with open markers (``plotting.OPEN_MARKERS``)
     for a line past ``LARGE_SCALE_HORIZON`` (the T = 1e8 lines of ``LONG_TAGS``), drawn beside its T = 1e7 line."""
