@@ -24,7 +24,6 @@ run); this script is its command line, which parses and checks the flags and cal
 from dts_reproduction.reproduce.cli.arguments import (
     add_line_selection,
     build_parser,
-    check_selection,
     doc_summary,
     hours_flag,
     main_guard,
@@ -32,6 +31,7 @@ from dts_reproduction.reproduce.cli.arguments import (
 )
 from dts_reproduction.reproduce.config.paper import LARGE_SCALE_CPU_HOURS, LARGE_SCALE_HORIZON
 from dts_reproduction.reproduce.output.tables import OVER_BUDGET
+from dts_reproduction.reproduce.studies.experiment import check_selection
 from dts_reproduction.reproduce.studies.large_scale_study.large_scale_panels import every_line
 from dts_reproduction.reproduce.studies.large_scale_study.large_scale_run import run_study
 
