@@ -28,7 +28,7 @@ from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, ROOT
 from dts_reproduction.reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines
 from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
-from dts_reproduction.reproduce.studies.figures import SIMULATED
+from dts_reproduction.reproduce.studies.paper_figures.figures import SIMULATED
 
 
 def _permission_denied(path):
