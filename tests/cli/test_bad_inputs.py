@@ -34,6 +34,7 @@ from dts_reproduction.reproduce import (
     table9_mslr_subsets,
     verify,
 )
+from dts_reproduction.reproduce.cli.param_flags import parse_params
 from dts_reproduction.reproduce.harness.limits import check_folder_readable, check_output_folder
 from dts_reproduction.reproduce.harness.runner import Line, run_lines, run_one
 from tests.bench_scripts import bench_script
@@ -275,7 +276,7 @@ def test_cli_bad_input(case, env, capsys):
 
 def test_run_param_true_false_are_booleans():
     """--param btm.faithful_bug=False, a documented option, was kept as the text 'False' and refused."""
-    params = run.parse_params(["btm.faithful_bug=False", "dts.alpha=1", "dts.sampling=fast"], ["btm", "dts"])
+    params = parse_params(["btm.faithful_bug=False", "dts.alpha=1", "dts.sampling=fast"], ["btm", "dts"])
     assert params == {"btm": {"faithful_bug": False}, "dts": {"alpha": 1, "sampling": "fast"}}
     get_algorithm("btm").make_state(3, 10, params["btm"])
 

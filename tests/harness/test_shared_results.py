@@ -17,6 +17,8 @@ from dts_reproduction.algorithms import DTS
 from dts_reproduction.algorithms.base import INT64_MAX
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce import fig1_mslr, report, run, verify
+from dts_reproduction.reproduce.cli.arguments import build_parser
+from dts_reproduction.reproduce.cli.param_flags import parse_params
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness import runner
 from dts_reproduction.reproduce.harness.atomic import write_atomic
@@ -102,7 +104,7 @@ def test_custom_matrix_named_like_a_paper_dataset_gets_its_own_folder(tmp_path, 
 
 
 def test_run_py_writes_to_the_git_ignored_custom_folders_by_default():
-    namespace = run.build_parser("x", 10).parse_args([])
+    namespace = build_parser("x", 10).parse_args([])
     assert namespace.out is None  # the figure scripts' default: results/
 
     for folder in ("results/custom/a/b.npz", "figures/custom/x.png", "results/mslr5_condorcet/.chunks.lock",
@@ -203,8 +205,8 @@ def test_empty_csv_is_named_by_report(tmp_path, capsys):
 
 
 def test_param_one_and_one_point_zero_are_one_key():
-    a = run.parse_params(["dts.alpha=1"], ["dts"])
-    b = run.parse_params(["dts.alpha=1.0"], ["dts"])
+    a = parse_params(["dts.alpha=1"], ["dts"])
+    b = parse_params(["dts.alpha=1.0"], ["dts"])
     assert a == b and isinstance(a["dts"]["alpha"], float)
     keys = {runner.line_key(Line("gap", "dts", 10, 1, params=tuple(p["dts"].items()))) for p in (a, b)}
     assert len(keys) == 1
