@@ -2,6 +2,7 @@
 flags each script offers, its help texts, ``run.py --list``, the flags the Makefile passes, the one list of
 pinned versions and the supported Python, the licence and the citation file."""
 
+import ast
 import re
 import shlex
 import subprocess
@@ -13,68 +14,67 @@ from packaging.requirements import Requirement
 
 from dts_reproduction.algorithms import ALGORITHMS
 from dts_reproduction.data import dataset_names, load_dataset
-from dts_reproduction.reproduce import (
-    asymptotic,
-    build_matrices,
-    c18_elimination,
-    fast_agreement,
-    fidelity,
-    fig1_mslr,
-    fig2_regret_std,
-    fig3_condorcet,
-    fig4_noncondorcet,
-    fig5_diversity,
-    fig6_delay,
-    fig7_pure_dts,
-    large_scale,
-    lower_bounds,
-    report,
-    run,
-    table9_mslr_subsets,
-    verify,
-    warm_cache,
-)
 from dts_reproduction.reproduce.cli.arguments import COMPUTE_FLAGS, doc_summary
 from dts_reproduction.reproduce.harness.paths import ROOT
 from tests.bench_scripts import bench_script
+from tests.scripts import run_script
 
 COMMON = {"--runs", "--horizon", "--seed", "--quick", "--out", "--figures"}
-REGRET = {fig1_mslr, fig3_condorcet, fig4_noncondorcet, fig5_diversity, fig6_delay, fig7_pure_dts}
+
+
+def script(name: str) -> str:
+    """The path of the script ``reproduce/<name>.py`` from the root (``run_script`` runs it, no test imports it)."""
+    return f"reproduce/{name}.py"
+
+
+REGRET = {script(name) for name in ("fig1_mslr", "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay",
+                                    "fig7_pure_dts")}
 # The flags each script offers: only those that do something for it.
 OFFERED = {
-    **{module: COMMON | {"--fast"} | set(COMPUTE_FLAGS) for module in REGRET},
-    fig2_regret_std: COMMON | {"--fast"},  # reads Fig. 1's stored runs: nothing to compute, force or distribute
-    c18_elimination: COMMON | set(COMPUTE_FLAGS),  # D-TS slot by slot: no fast path
-    table9_mslr_subsets: {"--figures", "--quick"},  # reads data/ only
-    run: COMMON | {"--fast"} | set(COMPUTE_FLAGS) | {"--list", "--dataset", "--algorithms", "--param", "--delay",
-                                                     "--no-shuffle", "--name"},
+    **{path: COMMON | {"--fast"} | set(COMPUTE_FLAGS) for path in REGRET},
+    script("fig2_regret_std"): COMMON | {"--fast"},  # reads Fig. 1's stored runs: nothing to compute, force, distribute
+    script("c18_elimination"): COMMON | set(COMPUTE_FLAGS),  # D-TS slot by slot: no fast path
+    script("table9_mslr_subsets"): {"--figures", "--quick"},  # reads data/ only
+    script("run"): COMMON | {"--fast"} | set(COMPUTE_FLAGS) | {"--list", "--dataset", "--algorithms", "--param",
+                                                              "--delay", "--no-shuffle", "--name"},
 }
 
 
-def help_text(module, capsys) -> str:
-    """``module``'s ``--help`` output, whitespace collapsed."""
+def help_text(entry_point, capsys) -> str:
+    """The ``--help`` output of ``entry_point`` (a script of reproduce/ by its path, or a bench script loaded as a
+    module), whitespace collapsed."""
     with pytest.raises(SystemExit) as exit_:
-        module.main(["--help"])
+        if isinstance(entry_point, str):
+            run_script(entry_point, ["--help"])
+        else:
+            entry_point.main(["--help"])
     assert exit_.value.code == 0
     return " ".join(capsys.readouterr().out.split())
 
 
-@pytest.mark.parametrize("module", sorted(OFFERED, key=lambda m: m.__name__), ids=lambda m: m.__name__.split(".")[-1])
-def test_each_script_offers_only_its_flags(module, capsys):
+def docstring(entry_point) -> str:
+    """The module docstring of ``entry_point`` (a script of reproduce/, read from its file; a bench module's own)."""
+    if isinstance(entry_point, str):
+        return ast.get_docstring(ast.parse((ROOT / entry_point).read_text()), clean=False)
+    return entry_point.__doc__
+
+
+@pytest.mark.parametrize("path", sorted(OFFERED), ids=lambda path: path.split("/")[-1])
+def test_each_script_offers_only_its_flags(path, capsys):
     """fig2, table9 and c18 offered --runs/--force/--backend/--plot-only/--fast where they did nothing; the
     help lists exactly the flags of ``OFFERED`` and its description is the docstring's first paragraph, whole
     (table9's stopped mid-sentence)."""
-    text = help_text(module, capsys)
+    text = help_text(path, capsys)
     usage = text.split(" options: ")[0]
-    assert set(re.findall(r"\[(--[a-z-]+)", usage)) == OFFERED[module]
+    assert set(re.findall(r"\[(--[a-z-]+)", usage)) == OFFERED[path]
 
 
 # Every command line of the repository: the scripts of reproduce/ and bench/.
 ENTRY_POINTS = {
-    **{module.__name__.split(".")[-1]: module for module in (
-        asymptotic, c18_elimination, fast_agreement, fidelity, fig1_mslr, fig2_regret_std, fig3_condorcet,
-        fig4_noncondorcet, fig5_diversity, fig6_delay, fig7_pure_dts, large_scale, lower_bounds, report, run,
-        table9_mslr_subsets, verify, warm_cache, build_matrices)},
+    **{name: script(name) for name in (
+        "asymptotic", "c18_elimination", "fast_agreement", "fidelity", "fig1_mslr", "fig2_regret_std", "fig3_condorcet",
+        "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts", "large_scale", "lower_bounds", "report",
+        "run", "table9_mslr_subsets", "verify", "warm_cache", "build_matrices")},
     **{f"bench/{name}": bench_script(name)
        for name in ("authors_code", "authors_python", "cost_vs_k", "newcomer", "paper_cost", "policy_step",
                     "skip_ab", "startup", "step_cost", "targets")},
@@ -93,9 +93,9 @@ def test_every_command_line_is_listed():
 def test_help_description_is_the_docstrings_first_paragraph(name, capsys):
     """Every ``--help`` opens with its docstring's first paragraph, whole: large_scale's and cost_vs_k's stopped
     mid-sentence ("... exact D-TS on"), being the first line alone."""
-    module = ENTRY_POINTS[name]
-    text = help_text(module, capsys)
-    description = doc_summary(module.__doc__)
+    entry_point = ENTRY_POINTS[name]
+    text = help_text(entry_point, capsys)
+    description = doc_summary(docstring(entry_point))
     assert description.endswith((".", "?")), description
     assert "".join(description.split()) in "".join(text.split()), text
 
@@ -103,13 +103,13 @@ def test_help_description_is_the_docstrings_first_paragraph(name, capsys):
 def test_fig1_help_gives_the_horizon_of_each_panel(capsys):
     """fig1 --help said the default horizon is 1e6, but panel (b) runs to 2e6."""
     expected = "(default: the paper's, 1e6; 2e6 for (b) MSLR K=5, non-Condorcet)"
-    assert "".join(expected.split()) in "".join(help_text(fig1_mslr, capsys).split())  # argparse wraps at '-'
+    assert "".join(expected.split()) in "".join(help_text(script("fig1_mslr"), capsys).split())  # argparse wraps at '-'
 
 
 def test_run_list_prints_every_dataset_and_algorithm_with_defaults(capsys):
     """run.py --list: each dataset with K and Condorcet or not, each algorithm with every parameter default;
     it needs neither --dataset nor --algorithms and writes nothing."""
-    run.main(["--list"])
+    run_script(script("run"), ["--list"])
     out = capsys.readouterr().out
     for name in dataset_names():
         dataset = load_dataset(name)
@@ -125,15 +125,14 @@ def test_run_list_prints_every_dataset_and_algorithm_with_defaults(capsys):
 def test_makefile_passes_each_script_only_flags_it_offers(mode, capsys):
     """`make all-figures FORCE=1` passed --force to every script, fig2 and c18 included; each command of
     `make -n all-figures` now uses only flags its script offers."""
-    scripts = {f"reproduce/{module.__name__.split('.')[-1]}.py": module for module in OFFERED}
     out = subprocess.run(["make", "-n", "all-figures", "PYTHON=python", *mode.split()], cwd=ROOT, text=True,
                          capture_output=True, check=True).stdout
     commands = [shlex.split(line) for line in out.splitlines() if line.startswith("python reproduce/")]
     assert {c[1] for c in commands} >= {"reproduce/fig1_mslr.py", "reproduce/fig2_regret_std.py"}
     for command in commands:
-        if command[1] in scripts:
+        if command[1] in OFFERED:
             flags = {arg for arg in command[2:] if arg.startswith("--")}
-            assert flags <= OFFERED[scripts[command[1]]], command
+            assert flags <= OFFERED[command[1]], command
 
 
 def test_pinned_versions_have_one_source_and_the_python_the_readme_states():
