@@ -1,4 +1,4 @@
-"""What the figure scripts share, as a library: panels -> lines -> run/load (``simulate_panels``) -> the
+"""What the studies share, as a library: panels -> lines -> run/load (``simulate_panels``) -> the
 tables of lines and claims.
 
 A study (``reproduce.studies.study.Study``) declares its panels and its claims; a script's command line (parsing,
