@@ -70,9 +70,9 @@ from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import PANELS as ASYMPTOTIC_PANELS
 from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import cheapest_first
 from dts_reproduction.reproduce.studies.experiment import curves_and_stores, panel_curves
-from dts_reproduction.reproduce.studies.figures import PAPER_FIGURES, SIMULATED
 from dts_reproduction.reproduce.studies.large_scale_study import large_scale_plan
 from dts_reproduction.reproduce.studies.large_scale_study.large_scale_panels import all_curves, available
+from dts_reproduction.reproduce.studies.paper_figures.figures import PAPER_FIGURES, SIMULATED
 from dts_reproduction.reproduce.studies.run_cost import extrapolated_seconds, probe_seconds
 
 FIGURES = SIMULATED  # the figures that simulate runs of their own (Fig. 2 reads Fig. 1's)

@@ -8,85 +8,15 @@ shuffled in every run, and on Gap also ECW-RMED with the matrix's own arm order 
 Usage: ``python reproduce/fig4_noncondorcet.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
-from dts_reproduction.reproduce.claims import paper as pc
-from dts_reproduction.reproduce.claims.registry import FIG4
-from dts_reproduction.reproduce.claims.verdict import (
-    C12_FROM_SLOT,
-    HOLDS,
-    Site,
-    above,
-    at,
-    by_name,
-    checked,
-    final,
-    need,
-    ratio_of,
-    worst,
-)
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import regret_figure
 from dts_reproduction.reproduce.config.paper import HORIZON
-from dts_reproduction.reproduce.studies.paper_panels import FIG4_PANELS as PANELS  # shared with the large-scale study
-from dts_reproduction.reproduce.studies.paper_panels import FIXED_ORDER_ECW
-
-FIGURE, K16, K32 = "Fig. 4", "mslr16_noncondorcet", "mslr32_noncondorcet"
-C8_C9 = (pc.c8_condorcet_methods_fail, pc.c9_beat_ccb_scb)
-PANEL_CLAIMS = {  # by ``Panel.key``
-    "nc_cyclic": (*C8_C9, pc.c11_nc_cyclic),
-    "nc_strong_borda": C8_C9,
-    "gap": (*C8_C9, lambda site, r: pc.c15b_gap_order(site, r, FIXED_ORDER_ECW.tag)),
-    "copeland500": (lambda site, r: pc.c9_beat_ccb_scb(site, r, ("dts",)),),  # D-TS+ is not run on 500 arms
-    K16: (*C8_C9, pc.c13_plus_below_dts),
-    K32: (*C8_C9, pc.c13_plus_below_dts),
-}
-
-
-def c12_rows(results) -> list[dict]:
-    """C12 (App. D.2.2): on MSLR K=16 non-Condorcet ECW-RMED stays above D-TS+ for every t up to 5e6 (the rule
-    applied at every checkpoint from C12_FROM_SLOT on, the worst verdict kept); on K=32 the gap is larger (the same
-    check on K=32, since "larger" takes for granted that ECW-RMED stays above there too, and the ratio at T against
-    K=16's)."""
-    (title16, curves16), (title32, curves32) = (pc.panel_result(PANELS, results, key) for key in (K16, K32))
-    site16, site32 = pc.panel_site(FIG4, FIGURE, K16, title16), pc.panel_site(FIG4, FIGURE, K32, title32)
-    by16 = by_name(curves16)
-    by32 = by_name(curves32)
-
-    def above_everywhere(r):
-        """The C12 check on the curves ``r`` of one panel (a function, as ``checked`` takes it)."""
-        def check():
-            """(text, verdict): ECW-RMED significantly above D-TS+ at every checkpoint from C12_FROM_SLOT."""
-            ecw, plus = need(r, "ecw_rmed", "dts_plus")
-            times = ecw.checkpoints[ecw.checkpoints >= C12_FROM_SLOT]
-            verdicts = [above(at(ecw, t), at(plus, t)) for t in times]
-            share = verdicts.count(HOLDS) / len(verdicts)
-            return (f"ECW-RMED {final(ecw)} vs D-TS+ {final(plus)} at T; significantly above at {share:.0%} of the "
-                    f"checkpoints t >= {C12_FROM_SLOT}, worst: {worst(*verdicts)}"), worst(*verdicts)
-        return check
-
-    def larger_gap():
-        """(text, verdict): R_ECW-RMED / R_D-TS+ at T larger with K = 32 than with K = 16."""
-        ecw16, plus16 = (final(x) for x in need(by16, "ecw_rmed", "dts_plus"))
-        ecw32, plus32 = (final(x) for x in need(by32, "ecw_rmed", "dts_plus"))
-        gap16 = ratio_of(ecw16, plus16)
-        gap32 = ratio_of(ecw32, plus32)
-        return f"R_ECW/R_DTS+ at T: K=16 {gap16.value:.2f}, K=32 {gap32.value:.2f}", above(gap32, gap16)
-
-    return [
-        checked("C12", site16, "ECW-RMED above D-TS+ at every t", above_everywhere(by16)),
-        checked("C12", site32, "ECW-RMED above D-TS+ at every t", above_everywhere(by32)),
-        checked("C12", Site(f"{site16.id}+{K32}", f"{site16.text}, {title32}"),
-                "ECW-RMED/D-TS+ larger on K=32 than on K=16", larger_gap),
-    ]
-
-
-def claims(results) -> list[dict]:
-    """Every claim row of Fig. 4."""
-    return pc.panel_claims(FIG4, FIGURE, PANELS, results, PANEL_CLAIMS) + c12_rows(results)
+from dts_reproduction.reproduce.studies.paper_figures.noncondorcet_figure import FIG4_STUDY
 
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    regret_figure(FIG4, doc_summary(__doc__), PANELS, HORIZON, claims, argv)
+    regret_figure(FIG4_STUDY, doc_summary(__doc__), HORIZON, argv)
 
 
 if __name__ == "__main__":

@@ -6,67 +6,15 @@ linear regret while D-TS does not; (c) on the 5-armed MSLR sets pure D-TS does a
 than D-TS.  Usage: ``python reproduce/fig7_pure_dts.py [--quick] [--runs N] [--horizon T] ...``.
 """
 
-from dts_reproduction.reproduce.claims.paper import panel_result, panel_site
-from dts_reproduction.reproduce.claims.registry import FIG7
-from dts_reproduction.reproduce.claims.verdict import (
-    LINEAR_GROWTH,
-    above,
-    at_most,
-    by_name,
-    checked,
-    exceeds,
-    final,
-    growth,
-    need,
-    under,
-    worst,
-)
 from dts_reproduction.reproduce.cli.arguments import doc_summary
 from dts_reproduction.reproduce.cli.figure import regret_figure
 from dts_reproduction.reproduce.config.paper import HORIZON
-from dts_reproduction.reproduce.studies.paper_panels import FIG7_PANELS as PANELS
-
-BORDA_TRAP, CYCLIC, MSLR5 = "strong_borda", "nc_cyclic", ("mslr5_condorcet", "mslr5_noncondorcet")  # Panel.key
-
-
-def claims(results) -> list[dict]:
-    """Rows for C17 (a)-(c), each on its panel by key (``Panel.key``): (a) StrongBorda, (b) Non-Condorcet Cyclic,
-    (c) both 5-armed MSLR matrices."""
-    def panel(key):
-        """(site, curves by name) of the panel ``key``."""
-        title, curves = panel_result(PANELS, results, key)
-        return panel_site(FIG7, "Fig. 7", key, title), by_name(curves)
-
-    def borda(r):
-        """C17a: (text, verdict) of pure D-TS's R(T) above D-TS's."""
-        pure, dts = (final(x) for x in need(r, "pure_dts", "dts"))
-        return f"pure D-TS {pure} vs D-TS {dts}", above(pure, dts)
-
-    def linear(r):
-        """C17b: (text, verdict) of pure D-TS growing linearly and D-TS not."""
-        pure, dts = (growth(x) for x in need(r, "pure_dts", "dts"))
-        verdict = worst(exceeds(pure, LINEAR_GROWTH), under(dts, LINEAR_GROWTH))
-        return f"growth R(T)/R(T/10): pure D-TS {pure.value:.2f}, D-TS {dts.value:.2f}", verdict
-
-    def as_well(r):
-        """C17c: (text, verdict) of pure D-TS's R(T) not significantly above D-TS's."""
-        pure, dts = (final(x) for x in need(r, "pure_dts", "dts"))
-        return f"pure D-TS {pure} vs D-TS {dts}", at_most(pure, dts)
-
-    checks = [("C17a", BORDA_TRAP, "pure D-TS above D-TS", borda),
-              ("C17b", CYCLIC, f"pure D-TS linear (growth >= {LINEAR_GROWTH:g}), D-TS not", linear)]
-    checks += [("C17c", key, "pure D-TS as good as or better than D-TS (not significantly above)", as_well)
-               for key in MSLR5]
-    rows = []
-    for claim, key, statement, check in checks:
-        site, r = panel(key)
-        rows.append(checked(claim, site, statement, lambda check=check, r=r: check(r)))
-    return rows
+from dts_reproduction.reproduce.studies.paper_figures.pure_dts_figure import FIG7_STUDY
 
 
 def main(argv=None):
     """Run the figure from the command line (see module docstring)."""
-    regret_figure(FIG7, doc_summary(__doc__), PANELS, HORIZON, claims, argv)
+    regret_figure(FIG7_STUDY, doc_summary(__doc__), HORIZON, argv)
 
 
 if __name__ == "__main__":

@@ -2,10 +2,10 @@
 
 Each function takes ``site`` (``reproduce.claims.verdict.Site``: the panel's stable id and what the table
 shows) and ``r`` (curve name -> LineResult of that panel) and returns a claims-table row
-(``reproduce.claims.verdict.checked``).  A figure script lists which
+(``reproduce.claims.verdict.checked``).  A figure's study lists which
 claims apply to which of its panels; claims that compare panels or use another kind of figure live in
-the figure's script.  Each claim is defined in ``reproduce/claims/registry.py``; a row's statement here is the
-comparison computed, with the threshold that makes the paper's words a computation.
+the figure's module (``reproduce.studies.paper_figures``).  Each claim is defined in ``reproduce/claims/registry.py``;
+a row's statement here is the comparison computed, with the threshold that makes the paper's words a computation.
 """
 
 from typing import NamedTuple

@@ -1,22 +1,12 @@
-"""The command line of the figure scripts: ``regret_figure`` (a whole regret figure) and ``figure_main``
-(any other figure), each parsing and checking the common flags (``reproduce.cli.arguments``) and then calling the
-library (``reproduce.studies.experiment``).  Imported by figure scripts only."""
+"""The command line of the figure scripts: ``regret_figure`` (a regret figure) and ``figure_main`` (any other
+figure), each parsing and checking the common flags (``reproduce.cli.arguments``) and then calling the figure's study
+(``reproduce.studies.paper_figures``), which computes and draws it.  Imported by figure scripts only."""
 
 from dts_reproduction.reproduce.cli.arguments import build_parser, main_guard, resolve
 from dts_reproduction.reproduce.config.scale import power_of_ten
-from dts_reproduction.reproduce.harness.atomic import atomic_group
-from dts_reproduction.reproduce.harness.limits import check_output_files
-from dts_reproduction.reproduce.output.plotting import plot_regret_panels
-from dts_reproduction.reproduce.output.tables import print_table, write_table
-from dts_reproduction.reproduce.studies.experiment import (
-    LOWER_BOUND_LABEL,
-    evidence_note,
-    final_table,
-    simulate_panels,
-    with_lower_bounds,
-    write_claims,
-)
-from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
+from dts_reproduction.reproduce.output.tables import print_table
+from dts_reproduction.reproduce.studies.paper_figures.regret_figure import draw_regret_figure
+from dts_reproduction.reproduce.studies.study import Study
 
 QUICK_NOTICE = ("quick run (few runs, short horizon): a smoke test of the pipeline, NOT evidence for or against the "
                 "paper's claims; verdicts are marked as such")
@@ -41,43 +31,23 @@ def figure_main(description: str, default_horizon: int, build, argv=None, more_f
     main_guard(main)
 
 
-def regret_figure(name: str, description: str, panels, default_horizon: int, claims=None, argv=None):
-    """Entry point of a regret-figure script: parse the CLI, simulate, plot, tabulate and check claims.
-
-    Writes ``<figures>/<name>.png|pdf|csv`` (curves), ``<name>_final.csv`` (R(T) per line) and, when
-    ``claims(panels_results) -> list[dict]`` is given, ``<name>_claims.csv``; prints both tables.
-    """
+def regret_figure(study: Study, description: str, default_horizon: int, argv=None) -> None:
+    """Entry point of a regret-figure script: parse and check the common CLI (``--horizon``'s help naming the panels
+    with a paper horizon of their own), draw the figure of ``study`` (``paper_figures.regret_figure``: its curves, its
+    final-regret table and its claims), print both tables and the files written; bad input (ValueError) becomes one
+    ``error:`` line and exit status 2."""
 
     def main():
         """Parse and check the command line, then simulate, draw, tabulate and check the claims."""
-        settings = resolve(build_parser(description, default_horizon,
-                                        horizon_help=panel_horizons_help(panels, default_horizon)).parse_args(argv))
-        stem = settings.figures / name
-        check_output_files([*(stem.with_suffix(suffix) for suffix in (".png", ".pdf", ".csv")),
-                            *(settings.figures / f"{name}{end}.csv" for end in ("_final", "_lines", "_claims"))],
-                           "figure file")
-        store = not (settings.plot_only or settings.stored_only)  # nothing written but the figure and its tables
-        with atomic_group(settings.figures):  # the figure and its tables appear together, or none of them (a full disk)
-            results = simulate_panels(name, panels, settings)
-            lower_bounds = {panel.key: lower_bound(panel.dataset, settings.out, store=store) for panel in panels
-                            if panel.metric == "regret"}
-            table = with_lower_bounds(final_table([(title, res) for (title, res), panel
-                                                   in zip(results, panels, strict=True) if panel.metric == "regret"]),
-                                      lower_bounds, panels)
-            plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels],
-                               metrics=[panel.metric for panel in panels],
-                               references=[(lower_bounds[panel.key][0], LOWER_BOUND_LABEL)
-                                           if panel.key in lower_bounds else None for panel in panels])
-            write_table(table, stem.with_name(f"{name}_final.csv"))
-            checks = None if claims is None else write_claims(claims(results), stem.with_name(f"{name}_claims.csv"),
-                                                              evidence_note(settings, panels))
-        print_table(table[["panel", "label", "runs", "mean_final_regret", "sem_final_regret", "slope_last_decade",
-                           "lower_bound_slope"]])
-        if checks is not None:
-            print_table(checks.drop(columns="statement"))
+        horizon_help = panel_horizons_help(study.panels, default_horizon)
+        settings = resolve(build_parser(description, default_horizon, horizon_help=horizon_help).parse_args(argv))
+        drawn = draw_regret_figure(study, settings)
+        print_table(drawn.final[["panel", "label", "runs", "mean_final_regret", "sem_final_regret",
+                                 "slope_last_decade", "lower_bound_slope"]])
+        print_table(drawn.claims.drop(columns="statement"))
         if settings.quick:
             print(QUICK_NOTICE)
-        print(f"wrote {stem}.png, .pdf, .csv")
+        print(f"wrote {drawn.stem}.png, .pdf, .csv")
 
     main_guard(main)
 

@@ -2,7 +2,7 @@
 paper is silent: run counts, horizons, the delay grid, the root seed, the algorithm sets of the figures.
 
 Algorithm constants (alpha, gamma, ...) are not here: they live with the algorithms in
-``core/constants.py``.  Every figure script reads its settings from this module.
+``core/constants.py``.  Every figure's study reads its settings from this module.
 """
 
 RUNS_K_LT_10 = 500  # App. D: 500 independent runs for K < 10

@@ -1,6 +1,6 @@
 """Figures in the paper's style, one colour and marker per algorithm everywhere, at the size they are read.
 
-The building blocks draw on a matplotlib ``Axes`` and return it, so that a figure script only arranges
+The building blocks draw on a matplotlib ``Axes`` and return it, so that a figure's study only arranges
 them: ``regret_axes`` (mean regret curves with their interval, semilog-x, a full-range inset when the y
 axis is clipped), ``bars_axes`` (one bar per algorithm on a log axis, with error bars: Fig. 2),
 ``shares_axes`` (shares per Copeland winner: Fig. 5), ``parameter_axes`` (a statistic against a parameter

@@ -1,8 +1,8 @@
-"""What the figure scripts share, as a library: panels -> lines -> run/load (``simulate_panels``) -> the
+"""What the studies share, as a library: panels -> lines -> run/load (``simulate_panels``) -> the
 tables of lines and claims.
 
-A figure script declares its panels and its claim checks; its command line (parsing, ``regret_figure``,
-``figure_main``) is ``reproduce.cli.figure``'s, which this module never imports.  ``simulate`` (cached,
+A study (``reproduce.studies.study.Study``) declares its panels and its claims; a script's command line (parsing,
+``regret_figure``, ``figure_main``) is ``reproduce.cli.figure``'s: never imported here.  ``simulate`` (cached,
 resumable) and ``plot`` (cheap, re-runnable with ``--plot-only``) are separate steps.  ``settings`` below is the
 run's ``reproduce.harness.settings.Settings`` (the command line's: ``reproduce.cli.arguments.resolve``; a
 library user's: ``Settings.library``); a flag named below is the field it sets.

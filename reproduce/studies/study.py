@@ -9,12 +9,19 @@ from pathlib import Path
 
 from dts_reproduction.reproduce.claims.reasons import Reason
 from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM
+from dts_reproduction.reproduce.harness.settings import Settings
 
 # What a study's generated blocks are: {block name: markdown text}, from the tables in a figures folder.
 Blocks = Callable[[Path], dict[str, str]]
 # What a study adds to REPORT.md: its lines, from the tables in a figures folder and the path from REPORT.md to the
 # repository root ("" or "../", for links to docs/); none: an empty list.
 ReportSection = Callable[[Path, str], list[str]]
+# A regret figure's claims: the rows of its claims table (``reproduce.claims.verdict.checked``) from its panels and
+# their results, [(title, [LineResult])] in the panels' order.
+ClaimRows = Callable[[tuple, list], list[dict]]
+# What computes and draws a figure with a pipeline of its own under a run's ``Settings``: simulate or load its lines,
+# draw, write its tables and its claims, print them.
+Build = Callable[[Settings], None]
 
 
 @dataclass(frozen=True)
@@ -31,7 +38,9 @@ yardsticks, not algorithms (an oracle that knows the matrix), which the report's
     root) holding its generated blocks and the function writing them, whose names ``block_names`` lists;
     ``report_section``: what it adds to REPORT.md after the shared sections; ``reasons``: why each of its checks
 that does not hold does not, {(claim label, site id): ``reproduce.claims.reasons.Reason``} (the reasons shared by
-the paper's figures are ``claims.reasons.REASONS``)."""
+the paper's figures are ``claims.reasons.REASONS``).  How a paper figure is drawn (``reproduce.studies.paper_figures``):
+``claim_rows``, a regret figure's claims, which ``paper_figures.regret_figure`` checks on its panels; or ``build``, the
+pipeline of a figure drawn otherwise (Figs. 2, 5 and 6).  Its script calls one of the two through ``reproduce.cli``."""
 
     stem: str
     command: str
@@ -44,6 +53,8 @@ the paper's figures are ``claims.reasons.REASONS``)."""
     blocks: Blocks | None = None
     report_section: ReportSection | None = None
     reasons: Mapping[tuple[str, str], Reason] = field(default_factory=dict)
+    claim_rows: ClaimRows | None = None
+    build: Build | None = None
 
     @property
     def script(self) -> str:

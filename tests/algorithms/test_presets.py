@@ -7,8 +7,10 @@ import dataclasses
 import pytest
 
 from dts_reproduction.algorithms import get_algorithm
-from dts_reproduction.reproduce import run
+from dts_reproduction.reproduce.cli.param_flags import parse_params
 from dts_reproduction.reproduce.harness.runner import Line, line_key
+from dts_reproduction.reproduce.studies.custom_runs import algorithm_curve
+from dts_reproduction.reproduce.studies.experiment import Curve
 
 BEST = {
     "dts": {"alpha": 0.8**7},
@@ -39,14 +41,14 @@ def test_a_preset_line_is_the_explicit_line(name):
 
 def test_run_reads_name_colon_preset():
     """--algorithms merge_dts:best: the preset's parameters, --param overrides on top, tag "MergeDTS (best)"."""
-    curve = run.algorithm_curve("merge_dts:best", {}, True)
+    curve = algorithm_curve("merge_dts:best", {}, True)
     assert curve.algorithm == "merge_dts" and dict(curve.params) == BEST["merge_dts"]
     assert curve.tag == "MergeDTS (best)"
-    curve = run.algorithm_curve("merge_dts:best", {"batch_size": 8, "theta": "antisymmetric"}, False)
+    curve = algorithm_curve("merge_dts:best", {"batch_size": 8, "theta": "antisymmetric"}, False)
     assert dict(curve.params) == {**BEST["merge_dts"], "batch_size": 8, "theta": "antisymmetric"}
     assert not curve.shuffle
-    assert run.algorithm_curve("dts", {"alpha": 0.6}, True) == run.Curve("dts", (("alpha", 0.6),))
-    assert run.parse_params(["merge_dts:best.theta=antisymmetric"], ["merge_dts", "merge_dts:best"]) == {
+    assert algorithm_curve("dts", {"alpha": 0.6}, True) == Curve("dts", (("alpha", 0.6),))
+    assert parse_params(["merge_dts:best.theta=antisymmetric"], ["merge_dts", "merge_dts:best"]) == {
         "merge_dts": {}, "merge_dts:best": {"theta": "antisymmetric"}}
 
 
@@ -54,6 +56,6 @@ def test_unknown_presets_and_bad_presets_are_refused():
     with pytest.raises(ValueError, match=r"unknown preset 'fast' for algorithm 'merge_rucb' \(known: best\)"):
         get_algorithm("merge_rucb").preset_params("fast")
     with pytest.raises(ValueError, match=r"unknown preset 'best' for algorithm 'rucb' \(known: none\)"):
-        run.algorithm_curve("rucb:best", {}, True)
+        algorithm_curve("rucb:best", {}, True)
     with pytest.raises(ValueError, match=r"unknown parameter 'gamma' for algorithm 'dts'"):
         dataclasses.replace(get_algorithm("dts"), presets={"bad": {"gamma": 1.0}})

@@ -8,12 +8,12 @@ import pytest
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import fig5_diversity
 from dts_reproduction.reproduce.config.paper import HORIZON, ROOT_SEED
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import load_line
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies.experiment import panel_curves
+from dts_reproduction.reproduce.studies.paper_figures.diversity_figure import FIG5_STUDY
 from tests.bench_scripts import bench_script
 
 
@@ -41,7 +41,7 @@ def test_measured_hours_are_the_stored_records(tmp_path, capsys, monkeypatch):
     paper_cost.main(["--measured", "--figures", "fig5_diversity"])
     rows = _rows(capsys.readouterr().out)
     paper_scale = Settings.library(default_horizon=HORIZON)
-    lines = {line for panel in fig5_diversity.PANELS for curve in panel_curves(panel, paper_scale) for line in curve}
+    lines = {line for panel in FIG5_STUDY.panels for curve in panel_curves(panel, paper_scale) for line in curve}
     worker = sum(load_line(line, load_dataset(line.dataset), get_algorithm(line.algorithm), RESULTS, ROOT_SEED)
                  .meta["worker_seconds"] for line in lines) / 3600
     lines_count, missing, worker_h, cpu_h, no_cpu, busy_h, _ = rows["fig5_diversity", "defaults"]

@@ -3,8 +3,8 @@ script in quick mode, the benchmarks under bench/, the folder checks report.py u
 Policy, matrix loading).  Every case checks the exit status 2 (or the exception type), the one-line
 message, and that nothing is left behind (the tree under tmp_path is the same before and after).
 
-The CLI cases call ``main(argv)`` in-process, or run the script from its file in-process
-(``tests.scripts.run_script``): the same code path as the scripts, minus the interpreter start-up;
+The CLI cases run each script in-process, as ``python <script> argv`` would (``tests.scripts.run_script``; a bench
+script through the ``main(argv)`` of the module loaded from its path), minus the interpreter start-up;
 ``test_scripts_as_subprocesses`` runs a few of them as real processes.  Cases that
 tests/cli/test_command_line.py, tests/harness/test_runner.py and tests/data/test_data.py already cover
 (unknown dataset/algorithm, --horizon 0, bad matrix entries through the API...) are not repeated.
@@ -23,16 +23,7 @@ import pytest
 from dts_reproduction.algorithms import BTM, DTS, ECWRMED, Savage, Sparring, get_algorithm
 from dts_reproduction.algorithms.base import MAX_ARMS
 from dts_reproduction.data import dataset_from_matrix, load_dataset
-from dts_reproduction.reproduce import (
-    build_matrices,
-    c18_elimination,
-    fast_agreement,
-    fig1_mslr,
-    fig2_regret_std,
-    lower_bounds,
-    run,
-    verify,
-)
+from dts_reproduction.reproduce.cli.param_flags import parse_params
 from dts_reproduction.reproduce.harness.limits import check_folder_readable, check_output_folder
 from dts_reproduction.reproduce.harness.runner import Line, run_lines, run_one
 from tests.bench_scripts import bench_script
@@ -45,125 +36,127 @@ INT64 = "9223372036854775807"
 RO_REASON = r"(not writable|cannot be created in \S+) \(permission denied\)"
 
 
-# The scripts run from their files (``tests.scripts.run_script``), not imported: the studies' command lines.
-LARGE_SCALE, TABLE9 = "reproduce/large_scale.py", "reproduce/table9_mslr_subsets.py"
-
+# The scripts of reproduce/ the cases run (``tests.scripts.run_script``), by path from the root.
+RUN_PY, VERIFY, LOWER_BOUNDS = "reproduce/run.py", "reproduce/verify.py", "reproduce/lower_bounds.py"
+FIG1, FIG2, TABLE9 = "reproduce/fig1_mslr.py", "reproduce/fig2_regret_std.py", "reproduce/table9_mslr_subsets.py"
+C18, LARGE_SCALE = "reproduce/c18_elimination.py", "reproduce/large_scale.py"
+FAST_AGREEMENT, BUILD_MATRICES = "reproduce/fast_agreement.py", "reproduce/build_matrices.py"
 step_cost, paper_cost, skip_ab = bench_script("step_cost"), bench_script("paper_cost"), bench_script("skip_ab")
 policy_step, startup = bench_script("policy_step"), bench_script("startup")
 
 # (id, script, arguments, message regex); {F} a regular file, {RO} a folder nobody may write in, {M:x}
 # matrix file x of MATRICES, {T} the test's folder.  run.py cases get RUN + --out {T}/r --figures {T}/f first.
 CLI_CASES = [
-    ("out-is-file", run, ["--out", "{F}"], r"results folder {F}: exists and is not a folder"),
-    ("figures-is-file", run, ["--figures", "{F}"], r"figures folder {F}: exists and is not a folder"),
-    ("out-under-file", run, ["--out", "{F}/sub"], r"results folder {F}/sub: cannot be created, {F} is a file, not a folder"),
-    ("figures-under-file", run, ["--figures", "{F}/a/b"],
+    ("out-is-file", RUN_PY, ["--out", "{F}"], r"results folder {F}: exists and is not a folder"),
+    ("figures-is-file", RUN_PY, ["--figures", "{F}"], r"figures folder {F}: exists and is not a folder"),
+    ("out-under-file", RUN_PY, ["--out", "{F}/sub"], r"results folder {F}/sub: cannot be created, {F} is a file, not a folder"),
+    ("figures-under-file", RUN_PY, ["--figures", "{F}/a/b"],
      r"figures folder {F}/a/b: cannot be created, {F} is a file, not a folder"),
-    ("out-read-only", run, ["--out", "{RO}"], r"results folder {RO}: " + RO_REASON),
-    ("figures-read-only", run, ["--figures", "{RO}"], r"figures folder {RO}: " + RO_REASON),
-    ("horizon-decimal", run, ["--horizon", "1.5e3"],
+    ("out-read-only", RUN_PY, ["--out", "{RO}"], r"results folder {RO}: " + RO_REASON),
+    ("figures-read-only", RUN_PY, ["--figures", "{RO}"], r"figures folder {RO}: " + RO_REASON),
+    ("horizon-decimal", RUN_PY, ["--horizon", "1.5e3"],
      r"--horizon must be an integer \(digits, or a power-of-ten form such as 1e6\), got '1.5e3'"),
-    ("horizon-1e30", run, ["--horizon", "1e30"], rf"--horizon must be <= {INT64} \(int64\), got 1e30"),
-    ("horizon-int64+1", run, ["--horizon", "9223372036854775808"],
+    ("horizon-1e30", RUN_PY, ["--horizon", "1e30"], rf"--horizon must be <= {INT64} \(int64\), got 1e30"),
+    ("horizon-int64+1", RUN_PY, ["--horizon", "9223372036854775808"],
      rf"--horizon must be <= {INT64} \(int64\), got 9223372036854775808"),
-    ("horizon-negative", run, ["--horizon=-1e3"], r"--horizon must be >= 1, got -1e3"),
-    ("horizon-nan", run, ["--horizon", "nan"], r"--horizon must be an integer .*, got 'nan'"),
-    ("horizon-empty", run, ["--horizon", ""], r"--horizon must be an integer .*, got ''"),
-    ("quick-runs-0", run, ["--quick", "--runs", "0"], r"--runs must be >= 1, got 0"),
-    ("quick-horizon-0", run, ["--quick", "--horizon", "0"], r"--horizon must be >= 1, got 0"),
-    ("runs-fraction", run, ["--runs", "2.5"], r"--runs must be an integer .*, got '2.5'"),
-    ("runs-too-many", run, ["--runs", "2e6"], r"--runs must be <= 1000000, got 2e6"),
-    ("seed-negative", run, ["--seed", "-1"], r"--seed must be >= 0, got -1"),
-    ("n-jobs-huge", run, ["--n-jobs", "1e9"], r"--n-jobs must be <= 1024, got 1e9"),  # loky forked 1e9 workers
-    ("n-jobs-0", run, ["--n-jobs", "0"], r"--n-jobs must be a positive number of workers or negative .*, got 0"),
-    ("delay-0", run, ["--delay", "0"], r"--delay must be >= 1, got 0"),
-    ("delay-ge-horizon", run, ["--delay", "1000"],
+    ("horizon-negative", RUN_PY, ["--horizon=-1e3"], r"--horizon must be >= 1, got -1e3"),
+    ("horizon-nan", RUN_PY, ["--horizon", "nan"], r"--horizon must be an integer .*, got 'nan'"),
+    ("horizon-empty", RUN_PY, ["--horizon", ""], r"--horizon must be an integer .*, got ''"),
+    ("quick-runs-0", RUN_PY, ["--quick", "--runs", "0"], r"--runs must be >= 1, got 0"),
+    ("quick-horizon-0", RUN_PY, ["--quick", "--horizon", "0"], r"--horizon must be >= 1, got 0"),
+    ("runs-fraction", RUN_PY, ["--runs", "2.5"], r"--runs must be an integer .*, got '2.5'"),
+    ("runs-too-many", RUN_PY, ["--runs", "2e6"], r"--runs must be <= 1000000, got 2e6"),
+    ("seed-negative", RUN_PY, ["--seed", "-1"], r"--seed must be >= 0, got -1"),
+    ("n-jobs-huge", RUN_PY, ["--n-jobs", "1e9"], r"--n-jobs must be <= 1024, got 1e9"),  # loky forked 1e9 workers
+    ("n-jobs-0", RUN_PY, ["--n-jobs", "0"], r"--n-jobs must be a positive number of workers or negative .*, got 0"),
+    ("delay-0", RUN_PY, ["--delay", "0"], r"--delay must be >= 1, got 0"),
+    ("delay-ge-horizon", RUN_PY, ["--delay", "1000"],
      r"--delay must be smaller than --horizon \(no feedback would arrive before the end\), got --delay 1000 "
      r"with --horizon 1000"),
-    ("name-empty", run, ["--name", ""], r"--name must not be empty"),
-    ("name-escapes", run, ["--name", "../../x"], r"--name must be a plain file name .*, got '\.\./\.\./x'"),
-    ("name-separator", run, ["--name", "a/b"], r"--name must be a plain file name .*, got 'a/b'"),
-    ("name-of-a-figure", run, ["--name", "fig1_mslr"],  # overwrote the paper's Fig. 1 files
+    ("name-empty", RUN_PY, ["--name", ""], r"--name must not be empty"),
+    ("name-escapes", RUN_PY, ["--name", "../../x"], r"--name must be a plain file name .*, got '\.\./\.\./x'"),
+    ("name-separator", RUN_PY, ["--name", "a/b"], r"--name must be a plain file name .*, got 'a/b'"),
+    ("name-of-a-figure", RUN_PY, ["--name", "fig1_mslr"],  # overwrote the paper's Fig. 1 files
      r"--name fig1_mslr is the name of reproduce/fig1_mslr.py's figure, whose files \(and REPORT.md's numbers\) "
      r"it would overwrite: choose another"),
-    ("name-dotdot", run, ["--name", ".."], r"--name must be a plain file name .*, got '\.\.'"),
-    ("backend-multiprocessing", run, ["--backend", "multiprocessing"],
+    ("name-dotdot", RUN_PY, ["--name", ".."], r"--name must be a plain file name .*, got '\.\.'"),
+    ("backend-multiprocessing", RUN_PY, ["--backend", "multiprocessing"],
      r"argument --backend: invalid choice: 'multiprocessing' \(choose from 'loky', 'dask', 'threading', "
      r"'sequential'\) \(see --help\)"),
-    ("dask-without-scheduler", run, ["--backend", "dask"], r"--backend dask needs --scheduler ADDRESS or --local-cluster N"),
-    ("scheduler-with-threading", run, ["--backend", "threading", "--scheduler", "tcp://127.0.0.1:1"],
+    ("dask-without-scheduler", RUN_PY, ["--backend", "dask"], r"--backend dask needs --scheduler ADDRESS or --local-cluster N"),
+    ("scheduler-with-threading", RUN_PY, ["--backend", "threading", "--scheduler", "tcp://127.0.0.1:1"],
      r"--scheduler runs on dask, but --backend threading was given"),
-    ("local-cluster-0", run, ["--local-cluster", "0"], r"--local-cluster must be >= 1, got 0"),
-    ("local-cluster-and-scheduler", run, ["--local-cluster", "2", "--scheduler", "tcp://127.0.0.1:1"],
+    ("local-cluster-0", RUN_PY, ["--local-cluster", "0"], r"--local-cluster must be >= 1, got 0"),
+    ("local-cluster-and-scheduler", RUN_PY, ["--local-cluster", "2", "--scheduler", "tcp://127.0.0.1:1"],
      r"give either --scheduler ADDRESS or --local-cluster N, not both"),
-    ("param-malformed", run, ["--param", "dts.alpha"], r"--param must look like ALGORITHM.NAME=VALUE, got 'dts.alpha'"),
-    ("param-unknown", run, ["--param", "dts.nope=1"],
+    ("param-malformed", RUN_PY, ["--param", "dts.alpha"], r"--param must look like ALGORITHM.NAME=VALUE, got 'dts.alpha'"),
+    ("param-unknown", RUN_PY, ["--param", "dts.nope=1"],
      r"unknown parameter 'nope' for algorithm 'dts' \(accepted: alpha, sampling\)"),
-    ("unknown-option", run, ["--bogus"], r"unrecognized arguments: --bogus \(see --help\)"),
-    ("matrix-empty", run, ["--dataset", "{M:empty.txt}"], r"{M:empty.txt}: neither a K x K matrix \(0 rows of \[\] numbers\).*"),
-    ("matrix-comments-only", run, ["--dataset", "{M:comments.csv}"], r"{M:comments.csv}: neither a K x K matrix .*"),
-    ("matrix-one-arm", run, ["--dataset", "{M:one.txt}"], r"preference matrix needs K >= 2 arms: shape \(1, 1\)"),
-    ("matrix-nan", run, ["--dataset", "{M:nan.txt}"], r"p\[0,1\] = nan is not finite"),
-    ("matrix-is-folder", run, ["--dataset", "{M:folder.txt}"], r"no such matrix file: {M:folder.txt}"),
-    ("matrix-binary", run, ["--dataset", "{M:binary.txt}"], r"{M:binary.txt}: not a text matrix file \(byte 0 is not UTF-8\)"),
-    ("param-alpha-text", run, ["--param", "dts.alpha=abc"], r"alpha must be a finite number > 0, got 'abc'"),
-    ("verify-missing-folder", verify, ["{T}/missing"], r"no results folder '{T}/missing'"),
-    ("verify-file", verify, ["{F}"], r"no results folder '{F}'"),
-    ("verify-runs-per-chunk-0", verify, ["{T}", "--runs-per-chunk", "0"], r"--runs-per-chunk must be >= 1, got 0"),
-    ("verify-max-horizon-decimal", verify, ["{T}", "--max-horizon", "1.5e3"],
+    ("unknown-option", RUN_PY, ["--bogus"], r"unrecognized arguments: --bogus \(see --help\)"),
+    ("matrix-empty", RUN_PY, ["--dataset", "{M:empty.txt}"], r"{M:empty.txt}: neither a K x K matrix \(0 rows of \[\] numbers\).*"),
+    ("matrix-comments-only", RUN_PY, ["--dataset", "{M:comments.csv}"], r"{M:comments.csv}: neither a K x K matrix .*"),
+    ("matrix-one-arm", RUN_PY, ["--dataset", "{M:one.txt}"], r"preference matrix needs K >= 2 arms: shape \(1, 1\)"),
+    ("matrix-nan", RUN_PY, ["--dataset", "{M:nan.txt}"], r"p\[0,1\] = nan is not finite"),
+    ("matrix-is-folder", RUN_PY, ["--dataset", "{M:folder.txt}"], r"no such matrix file: {M:folder.txt}"),
+    ("matrix-binary", RUN_PY, ["--dataset", "{M:binary.txt}"], r"{M:binary.txt}: not a text matrix file \(byte 0 is not UTF-8\)"),
+    ("param-alpha-text", RUN_PY, ["--param", "dts.alpha=abc"], r"alpha must be a finite number > 0, got 'abc'"),
+    ("verify-missing-folder", VERIFY, ["{T}/missing"], r"no results folder '{T}/missing'"),
+    ("verify-file", VERIFY, ["{F}"], r"no results folder '{F}'"),
+    ("verify-runs-per-chunk-0", VERIFY, ["{T}", "--runs-per-chunk", "0"], r"--runs-per-chunk must be >= 1, got 0"),
+    ("verify-max-horizon-decimal", VERIFY, ["{T}", "--max-horizon", "1.5e3"],
      r"--max-horizon must be an integer .*, got '1.5e3'"),
-    ("verify-unknown-algorithm", verify, ["{T}", "--algorithms", "nope"], r"unknown algorithm 'nope'.*"),
+    ("verify-unknown-algorithm", VERIFY, ["{T}", "--algorithms", "nope"], r"unknown algorithm 'nope'.*"),
     # --algorithms took the folder after it as an algorithm, then said the folders were missing.
-    ("verify-folder-after-algorithms", verify, ["--algorithms", "rucb", "{T}"],
+    ("verify-folder-after-algorithms", VERIFY, ["--algorithms", "rucb", "{T}"],
      r"--algorithms: '{T}' is a folder, not an algorithm \(give the results folders before --algorithms\)"),
-    ("verify-no-folder", verify, ["--algorithms", "rucb"], r"no results folder given"),
+    ("verify-no-folder", VERIFY, ["--algorithms", "rucb"], r"no results folder given"),
     # Contradictory flags were taken: --force then recomputed nothing, or --stored-only refused nothing.
-    ("plot-only-force", run, ["--plot-only", "--force"],
+    ("plot-only-force", RUN_PY, ["--plot-only", "--force"],
      r"--force recomputes every run, --plot-only computes none: give one of them"),
-    ("stored-only-force", run, ["--stored-only", "--force"],
+    ("stored-only-force", RUN_PY, ["--stored-only", "--force"],
      r"--force recomputes every run, --stored-only computes none: give one of them"),
     # large_scale.py drew empty figures and exited 0.
     ("large-scale-plot-only-nothing-stored", LARGE_SCALE, ["--plot-only"],
      r"--plot-only: no stored results of large_scale under {T}/r \(run it without --plot-only first\)"),
-    ("fig1-quick-runs-0", fig1_mslr, ["--quick", "--runs", "0"], r"--runs must be >= 1, got 0"),
-    ("fig1-quick-horizon-decimal", fig1_mslr, ["--quick", "--horizon", "1.5e3"], r"--horizon must be an integer .*"),
-    ("fig1-quick-figures-file", fig1_mslr, ["--quick", "--figures", "{F}"],
+    ("fig1-quick-runs-0", FIG1, ["--quick", "--runs", "0"], r"--runs must be >= 1, got 0"),
+    ("fig1-quick-horizon-decimal", FIG1, ["--quick", "--horizon", "1.5e3"], r"--horizon must be an integer .*"),
+    ("fig1-quick-figures-file", FIG1, ["--quick", "--figures", "{F}"],
      r"figures folder {F}/quick: cannot be created, {F} is a file, not a folder"),
-    ("fig1-quick-out-read-only", fig1_mslr, ["--quick", "--out", "{RO}"], r"results folder {RO}/quick: .*"),
-    ("fig1-quick-seed-huge", fig1_mslr, ["--quick", "--seed", "1e30"], rf"--seed must be <= {INT64} \(int64\), got 1e30"),
-    ("fig1-quick-local-cluster-text", fig1_mslr, ["--quick", "--local-cluster", "two"],
+    ("fig1-quick-out-read-only", FIG1, ["--quick", "--out", "{RO}"], r"results folder {RO}/quick: .*"),
+    ("fig1-quick-seed-huge", FIG1, ["--quick", "--seed", "1e30"], rf"--seed must be <= {INT64} \(int64\), got 1e30"),
+    ("fig1-quick-local-cluster-text", FIG1, ["--quick", "--local-cluster", "two"],
      r"--local-cluster must be an integer .*, got 'two'"),
-    ("c18-plot-only-nothing-stored", c18_elimination, ["--quick", "--plot-only"],
+    ("c18-plot-only-nothing-stored", C18, ["--quick", "--plot-only"],
      r"--plot-only: no C18 runs are stored under {T}/r/quick/c18_elimination; run reproduce/c18_elimination.py "
      r"without --plot-only to compute them"),
     # Fig. 2 rewrote its committed lines table (every line "missing") and printed ~70 notes before this line.
-    ("fig2-runs-not-stored", fig2_regret_std, ["--runs", "3"],
+    ("fig2-runs-not-stored", FIG2, ["--runs", "3"],
      r"Fig. 2 is computed from Fig. 1's stored runs, and 64 of its lines are not stored \(first: btm on "
      r"mslr5_condorcet at T = 10 \({T}/r/mslr5_condorcet/btm_T10/runs_00000-00003.npz\)\): run "
      r"reproduce/fig1_mslr.py with the same flags first"),
-    ("fig2-empty-out", fig2_regret_std, ["--out", ""], r"Fig. 2 is computed from Fig. 1's stored runs, and 64 .*"),
+    ("fig2-empty-out", FIG2, ["--out", ""], r"Fig. 2 is computed from Fig. 1's stored runs, and 64 .*"),
     # Flags that do nothing for a script are not offered.
-    ("fig2-force", fig2_regret_std, ["--force"], r"unrecognized arguments: --force \(see --help\)"),
-    ("fig2-plot-only", fig2_regret_std, ["--plot-only"], r"unrecognized arguments: --plot-only \(see --help\)"),
-    ("fig2-backend", fig2_regret_std, ["--backend", "loky"], r"unrecognized arguments: --backend loky \(see --help\)"),
+    ("fig2-force", FIG2, ["--force"], r"unrecognized arguments: --force \(see --help\)"),
+    ("fig2-plot-only", FIG2, ["--plot-only"], r"unrecognized arguments: --plot-only \(see --help\)"),
+    ("fig2-backend", FIG2, ["--backend", "loky"], r"unrecognized arguments: --backend loky \(see --help\)"),
     ("table9-runs", TABLE9, ["--runs", "3"], r"unrecognized arguments: --runs 3 \(see --help\)"),
-    ("c18-fast", c18_elimination, ["--fast"], r"unrecognized arguments: --fast \(see --help\)"),
-    ("fig1-quick-dask", fig1_mslr, ["--quick", "--backend", "dask"], r"--backend dask needs --scheduler ADDRESS.*"),
-    ("algorithms-twice", run, ["--algorithms", "dts", "rucb", "dts"], r"--algorithms names 'dts' twice"),
-    ("algorithms-unknown-preset", run, ["--algorithms", "merge_dts:fast"],
+    ("c18-fast", C18, ["--fast"], r"unrecognized arguments: --fast \(see --help\)"),
+    ("fig1-quick-dask", FIG1, ["--quick", "--backend", "dask"], r"--backend dask needs --scheduler ADDRESS.*"),
+    ("algorithms-twice", RUN_PY, ["--algorithms", "dts", "rucb", "dts"], r"--algorithms names 'dts' twice"),
+    ("algorithms-unknown-preset", RUN_PY, ["--algorithms", "merge_dts:fast"],
      r"unknown preset 'fast' for algorithm 'merge_dts' \(known: best\)"),
-    ("algorithms-preset-of-unknown", run, ["--algorithms", "nope:best"], r"unknown algorithm 'nope' \(known: .*\)"),
-    ("param-bool-text", run, ["--algorithms", "btm", "--param", "btm.faithful_bug=false"],
+    ("algorithms-preset-of-unknown", RUN_PY, ["--algorithms", "nope:best"], r"unknown algorithm 'nope' \(known: .*\)"),
+    ("param-bool-text", RUN_PY, ["--algorithms", "btm", "--param", "btm.faithful_bug=false"],
      r"faithful_bug must be True or False, got 'false'"),
-    ("param-twice", run, ["--param", "dts.alpha=0.5", "--param", "dts.alpha=0.6"], r"--param dts.alpha is given twice"),
-    ("fast-agreement-missing-results", fast_agreement, ["--results", "{T}/missing"],
+    ("param-twice", RUN_PY, ["--param", "dts.alpha=0.5", "--param", "dts.alpha=0.6"], r"--param dts.alpha is given twice"),
+    ("fast-agreement-missing-results", FAST_AGREEMENT, ["--results", "{T}/missing"],
      r"results folder {T}/missing: does not exist"),
-    ("fast-agreement-no-fast-folder", fast_agreement, ["--results", "{T}"], r"fast results folder {T}/fast: does not exist"),
-    ("fast-agreement-unknown-option", fast_agreement, ["--bogus"], r"unrecognized arguments: --bogus \(see --help\)"),
-    ("verify-algorithms-empty", verify, ["{T}", "--algorithms"],
+    ("fast-agreement-no-fast-folder", FAST_AGREEMENT, ["--results", "{T}"], r"fast results folder {T}/fast: does not exist"),
+    ("fast-agreement-unknown-option", FAST_AGREEMENT, ["--bogus"], r"unrecognized arguments: --bogus \(see --help\)"),
+    ("verify-algorithms-empty", VERIFY, ["{T}", "--algorithms"],
      r"argument --algorithms: expected at least one argument \(see --help\)"),
-    ("lower-bounds-unknown-dataset", lower_bounds, ["nope"], r"unknown dataset 'nope'; available: .*"),
-    ("lower-bounds-out-is-file", lower_bounds, ["gap", "--out", "{F}"], r"results folder {F}: exists and is not a folder"),
+    ("lower-bounds-unknown-dataset", LOWER_BOUNDS, ["nope"], r"unknown dataset 'nope'; available: .*"),
+    ("lower-bounds-out-is-file", LOWER_BOUNDS, ["gap", "--out", "{F}"], r"results folder {F}: exists and is not a folder"),
     ("bench-unknown-algorithm", step_cost, ["--algorithms", "nope"], r"unknown algorithm 'nope' \(known: .*\)"),
     ("bench-warmup-negative", step_cost, ["--warmup", "-5"], r"--warmup must be >= 1, got -5"),
     ("bench-steps-0", step_cost, ["--steps", "0"], r"--steps must be >= 1, got 0"),
@@ -195,12 +188,12 @@ CLI_CASES = [
     ("startup-csv-folder", startup, ["--csv", "{T}"], r"--csv {T}: is a folder, not a file"),
     ("startup-csv-no-folder", startup, ["--csv", "{T}/none/x.csv"], r"--csv {T}/none/x.csv: no such folder {T}/none"),
     # build_matrices printed a usage block, or a traceback after creating the --out folder.
-    ("build-matrices-no-sources", build_matrices, ["--sources", "{T}/none"], r"--sources folder {T}/none: does not exist"),
-    ("build-matrices-out-is-file", build_matrices, ["--out", "{F}"], r"--out folder {F}: exists and is not a folder"),
-    ("build-matrices-out-read-only", build_matrices, ["--out", "{RO}/m"], r"--out folder {RO}/m: " + RO_REASON),
-    ("build-matrices-empty-out", build_matrices, ["--out", "{T}/new"],
+    ("build-matrices-no-sources", BUILD_MATRICES, ["--sources", "{T}/none"], r"--sources folder {T}/none: does not exist"),
+    ("build-matrices-out-is-file", BUILD_MATRICES, ["--out", "{F}"], r"--out folder {F}: exists and is not a folder"),
+    ("build-matrices-out-read-only", BUILD_MATRICES, ["--out", "{RO}/m"], r"--out folder {RO}/m: " + RO_REASON),
+    ("build-matrices-empty-out", BUILD_MATRICES, ["--out", "{T}/new"],
      r"{T}/new/mslr136_informational.txt: no such file \(4 input files missing; without --sources .*\)"),
-    ("build-matrices-empty-sources", build_matrices, ["--sources", "{T}", "--out", "{T}/new"],
+    ("build-matrices-empty-sources", BUILD_MATRICES, ["--sources", "{T}", "--out", "{T}/new"],
      r"{T}/MSLR_Informational_PMat_136x136.txt: no such file \(8 input files missing; the source files, .*\)"),
 ]
 
@@ -253,31 +246,25 @@ def tree(folder: Path) -> dict:
     return {str(p): (p.stat().st_size if p.is_file() else -1) for p in sorted(folder.rglob("*"))}
 
 
-def run_command_line(script, argv: list[str]) -> None:
-    """Run a command line of ``CLI_CASES`` with ``argv``: ``script`` is a script's path from the root (run from its
-    file, ``tests.scripts.run_script``) or a script module (its ``main(argv)`` called)."""
-    if isinstance(script, str):
-        run_script(script, argv)
-    else:
-        script.main(argv)
-
-
 @pytest.mark.parametrize("case", CLI_CASES, ids=[case[0] for case in CLI_CASES])
 def test_cli_bad_input(case, env, capsys):
-    _, module, arguments, message = case
+    _, script, arguments, message = case
     tmp_path, fill = env
     argv = [fill(a) for a in arguments]
-    if module is run:
+    if script == RUN_PY:
         argv = [*RUN, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
-    elif module in (fig1_mslr, c18_elimination, LARGE_SCALE):
+    elif script in (FIG1, C18, LARGE_SCALE):
         argv = ["--no-progress", "--n-jobs", "1", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
-    elif module is fig2_regret_std:
+    elif script == FIG2:
         argv = ["--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *argv]
-    elif module == TABLE9:
+    elif script == TABLE9:
         argv = ["--figures", str(tmp_path / "f"), *argv]
     before = tree(tmp_path)
     with pytest.raises(SystemExit) as exit_:
-        run_command_line(module, argv)
+        if isinstance(script, str):
+            run_script(script, argv)
+        else:  # a bench script, loaded by its path
+            script.main(argv)
     out, err = capsys.readouterr()
     assert exit_.value.code == 2, err
     assert re.fullmatch("error: " + fill(message, escape=True), err.strip()), err
@@ -287,7 +274,7 @@ def test_cli_bad_input(case, env, capsys):
 
 def test_run_param_true_false_are_booleans():
     """--param btm.faithful_bug=False, a documented option, was kept as the text 'False' and refused."""
-    params = run.parse_params(["btm.faithful_bug=False", "dts.alpha=1", "dts.sampling=fast"], ["btm", "dts"])
+    params = parse_params(["btm.faithful_bug=False", "dts.alpha=1", "dts.sampling=fast"], ["btm", "dts"])
     assert params == {"btm": {"faithful_bug": False}, "dts": {"alpha": 1, "sampling": "fast"}}
     get_algorithm("btm").make_state(3, 10, params["btm"])
 
@@ -539,8 +526,9 @@ def test_an_output_path_in_the_way_is_bad_input(tmp_path, capsys, in_the_way, me
         blocker.write_text("mine")
     before = _tree(tmp_path)
     with pytest.raises(SystemExit) as done:
-        run.main(["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--horizon", "100",
-                  "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+        run_script(RUN_PY, ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--horizon", "100",
+                            "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "r"), "--figures",
+                            str(tmp_path / "f")])
     assert done.value.code == 2
     assert capsys.readouterr().err == f"error: {message.format(t=tmp_path)}\n"
     assert _tree(tmp_path) == before

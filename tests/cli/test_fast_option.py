@@ -11,11 +11,12 @@ import pytest
 
 from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import fig1_mslr, run
 from dts_reproduction.reproduce.cli.arguments import build_parser, resolve
 from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.reporting import report
 from dts_reproduction.reproduce.studies.experiment import Curve, Panel, curves_and_stores, panel_curves
+from dts_reproduction.reproduce.studies.paper_panels import FIG1_PANELS
+from tests.scripts import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,15 +107,16 @@ def test_a_given_horizon_replaces_every_panel_horizon_even_the_default(tmp_path,
     """Fig. 1(b) runs to 2e6 by default; --horizon T, even T = the script's default 1e6, applies to every panel;
     so does --quick's horizon, unless --horizon is given too (``reproduce.config.scale``)."""
     settings = _settings(tmp_path, *flags)
-    found = {line.horizon for panel in fig1_mslr.PANELS for curve in panel_curves(panel, settings) for line in curve
+    found = {line.horizon for panel in FIG1_PANELS for curve in panel_curves(panel, settings) for line in curve
              if line.algorithm not in ("btm", "savage")}
     assert found == horizons
 
 
 def test_a_fast_run_names_every_results_folder_it_wrote(tmp_path, capsys):
     # D-TS's fast line goes to <out>/fast, BTM (no fast path) to <out> itself: the message named only the first.
-    run.main(["--dataset", "mslr5_condorcet", "--algorithms", "dts", "btm", "--fast", "--runs", "2", "--horizon",
-              "100", "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    run_script("reproduce/run.py", ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "btm", "--fast", "--runs",
+                                    "2", "--horizon", "100", "--n-jobs", "1", "--no-progress", "--out",
+                                    str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
     out = capsys.readouterr().out
     key = "mslr5_condorcet"
     assert f"wrote results under {tmp_path / 'r' / 'fast' / key} and {tmp_path / 'r' / key}\n" in out

@@ -11,8 +11,8 @@ from pathlib import Path
 import matplotlib.figure
 import pytest
 
-from dts_reproduction.reproduce import run
 from dts_reproduction.reproduce.harness.atomic import atomic_group, write_text_atomic
+from tests.scripts import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 NO_SPACE = OSError(errno.ENOSPC, "No space left on device")
@@ -52,8 +52,9 @@ def test_a_full_figures_folder_is_one_line_and_leaves_no_partial_set(tmp_path, m
     (figures / "custom.png").write_bytes(b"the old figure")
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", full_after_png)
     with pytest.raises(SystemExit) as done:
-        run.main(["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2", "--horizon", "200",
-                  "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "r"), "--figures", str(figures)])
+        run_script("reproduce/run.py", ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2",
+                                        "--horizon", "200", "--n-jobs", "1", "--no-progress", "--out",
+                                        str(tmp_path / "r"), "--figures", str(figures)])
     assert done.value.code == 1
     assert capsys.readouterr().err == f"error: {figures / 'custom.pdf'}: No space left on device\n"
     assert os.listdir(figures) == ["custom.png"] and (figures / "custom.png").read_bytes() == b"the old figure"

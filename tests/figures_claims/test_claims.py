@@ -217,7 +217,7 @@ def test_c9_is_not_measured_while_d_ts_plus_is_missing_from_a_panel_that_draws_i
 def test_std_over_own_mean_resamples_std_and_mean_together():
     """Fig. 2 / C15a: the STD over the algorithm's own mean was given the error of a ratio of independent
     estimates; with a few dominating runs (ECW-RMED) STD and mean move together and that error was 2x too big."""
-    from dts_reproduction.reproduce.fig2_regret_std import std_table
+    from dts_reproduction.reproduce.studies.paper_figures.std_figure import std_table
 
     values = np.random.default_rng(3).lognormal(0.0, 1.5, 500)
     rng = np.random.default_rng(4)
@@ -274,7 +274,8 @@ def test_c12_a_reversal_within_the_noise_at_the_last_checkpoints_does_not_fail()
     standard errors; the rule now applies at every checkpoint, so that is 'opposite order, not significant',
     and only a significant reversal FAILS."""
     from dts_reproduction.reproduce.claims.verdict import OPPOSITE_NOT_SIGNIFICANT
-    from dts_reproduction.reproduce.fig4_noncondorcet import c12_rows
+    from dts_reproduction.reproduce.studies.paper_figures.noncondorcet_figure import c12_rows
+    from dts_reproduction.reproduce.studies.paper_panels import FIG4_PANELS
 
     t = np.array([1000, 10_000, 100_000, 1_000_000])
     spread_runs = np.tile([-1.0, 1.0], 50)[:, None]
@@ -287,7 +288,7 @@ def test_c12_a_reversal_within_the_noise_at_the_last_checkpoints_does_not_fail()
     plus = line("dts_plus", [100.0, 1000.0, 2000.0, 3000.0], 10.0)
     dip = line("ecw_rmed", [200.0, 2000.0, 3000.0, 2999.0], 10.0)
     crash = line("ecw_rmed", [200.0, 2000.0, 3000.0, 2000.0], 10.0)
-    rows = c12_rows([None] * 4 + [("K16", [dip, plus]), ("K32", [crash, plus])])
+    rows = c12_rows(FIG4_PANELS, [None] * 4 + [("K16", [dip, plus]), ("K32", [crash, plus])])
     assert rows[0]["verdict"] == OPPOSITE_NOT_SIGNIFICANT
     assert rows[1]["verdict"] == FAILS
 
@@ -313,14 +314,15 @@ def test_claims_of_a_run_below_the_paper_scale_are_marked_not_evidence(tmp_path,
     """Only --quick used to mark verdicts: fig1 with --runs 20 wrote plain holds/FAILS into figures/ (and so
     into REPORT.md and the README); now any panel with fewer runs or a shorter horizon than the paper's
     marks them, and C19 (computed by the report from that figure's tables) follows its figure."""
-    from dts_reproduction.reproduce import fig1_mslr
     from dts_reproduction.reproduce.cli.arguments import build_parser, resolve
+    from dts_reproduction.reproduce.config.paper import HORIZON
     from dts_reproduction.reproduce.reporting.report import marked_like
     from dts_reproduction.reproduce.studies.experiment import evidence_note
+    from dts_reproduction.reproduce.studies.paper_panels import FIG1_PANELS
 
-    settings = resolve(build_parser("fig1", fig1_mslr.HORIZON).parse_args(
+    settings = resolve(build_parser("fig1", HORIZON).parse_args(
         [*flags, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")]))
-    assert evidence_note(settings, fig1_mslr.PANELS) == note
+    assert evidence_note(settings, FIG1_PANELS) == note
     table = pd.DataFrame({"verdict": [not_evidence_verdict(HOLDS, note)] if note else [HOLDS]})
     marked = marked_like(table, FAILS, quick=False)
     assert marked == (FAILS if note in (None, "quick run, not evidence") else not_evidence_verdict(FAILS, note))

@@ -1,5 +1,5 @@
-"""The figure-specific computations of reproduce/fig*.py on synthetic results, and Table 9 (its study,
-``reproduce.studies.mslr_subsets``, and its script run from its file)."""
+"""The figure-specific computations of the paper's figures (reproduce/studies/paper_figures/) on synthetic results,
+and Table 9 (its study, ``reproduce.studies.mslr_subsets``, and its script run from its file)."""
 
 from types import SimpleNamespace
 
@@ -8,12 +8,12 @@ import pytest
 from pandas import testing as pd_testing
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import fig2_regret_std, fig5_diversity, fig6_delay
 from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS
 from dts_reproduction.reproduce.config.paper import DELAY_GRID
 from dts_reproduction.reproduce.harness.runner import Line, run_lines
 from dts_reproduction.reproduce.studies import mslr_subsets
-from dts_reproduction.reproduce.studies.paper_panels import delay_panels
+from dts_reproduction.reproduce.studies.paper_figures import delay_figure, diversity_figure, std_figure
+from dts_reproduction.reproduce.studies.paper_figures.delay_figure import delay_panels
 from tests.scripts import run_script
 
 
@@ -30,7 +30,7 @@ def test_winner_shares_are_fractions_of_the_winners_self_comparisons():
     counts = np.zeros((2, dataset.K), dtype=np.int64)
     counts[0, dataset.winners] = [10, 30, 60]
     counts[0, 0 if 0 not in dataset.winners else 4] = 1000  # a non-winner's self-comparisons do not count
-    shares = fig5_diversity.winner_shares(result("nc_cyclic", "dts", [0, 0], self_counts=counts))
+    shares = diversity_figure.winner_shares(result("nc_cyclic", "dts", [0, 0], self_counts=counts))
     assert shares[0] == pytest.approx([0.1, 0.3, 0.6])
     assert shares[1] == pytest.approx([0.0, 0.0, 0.0])  # a run without any winner self-comparison
 
@@ -53,22 +53,22 @@ def test_crossover_inside_the_paper_range_holds():
     g = grid({1: {"ecw_rmed": 100, "dts": 200, "dts_plus": 190}, 100: {"ecw_rmed": 150, "dts": 210, "dts_plus": 200},
               300: {"ecw_rmed": 400, "dts": 230, "dts_plus": 220},
               1000: {"ecw_rmed": 900, "dts": 300, "dts_plus": 280}})
-    measured, verdict = fig6_delay.crossover(g)
+    measured, verdict = delay_figure.crossover(g)
     assert "d = 300" in measured and verdict == HOLDS
 
 
 def test_crossover_never_reached_fails():
     g = grid({1: {"ecw_rmed": 100, "dts": 200, "dts_plus": 190}, 1000: {"ecw_rmed": 150, "dts": 210, "dts_plus": 200}})
-    assert fig6_delay.crossover(g)[1] == FAILS
+    assert delay_figure.crossover(g)[1] == FAILS
 
 
 def test_regret_at_reads_the_checkpoint_or_the_final_value():
     res = result("mslr5_condorcet", "dts", [5.0, 7.0], checkpoints=np.array([10, 100, 1000]),
                  regret=np.array([[1.0, 2.0, 5.0], [1.0, 3.0, 7.0]]))
-    assert fig2_regret_std.regret_at(res, 1000) == pytest.approx([5.0, 7.0])
-    assert fig2_regret_std.regret_at(res, 100) == pytest.approx([2.0, 3.0])
+    assert std_figure.regret_at(res, 1000) == pytest.approx([5.0, 7.0])
+    assert std_figure.regret_at(res, 100) == pytest.approx([2.0, 3.0])
     with pytest.raises(ValueError, match="no checkpoint at t = 50"):
-        fig2_regret_std.regret_at(res, 50)
+        std_figure.regret_at(res, 50)
 
 
 def test_table9_scores_computed_from_data_match_the_paper():
@@ -273,7 +273,7 @@ def test_fig2_log_axis_labels_a_tick_at_or_below_every_bar():
         plt.close(fig)
         assert ax.get_yscale() == "log" and min(labelled) <= min(values)
         assert max(values) + 0.01 <= high
-    assert all("R_" not in label for _, label in fig2_regret_std.NORMALISATIONS)
+    assert all("R_" not in label for _, label in std_figure.NORMALISATIONS)
 
 
 @pytest.mark.parametrize("values", [[0.0, 0.3, 2.0], [0.0, 0.0, 0.0]])

@@ -11,7 +11,6 @@ from scipy.optimize import linprog
 
 from dts_reproduction.core.bound_allocation import kl_to_half
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.lower_bounds import main
 from dts_reproduction.reproduce.studies.lower_bounds import CACHE_NAME, lower_bound
 from dts_reproduction.reproduce.studies.regret_bound import (
     TIE_TOLERANCE,
@@ -23,6 +22,7 @@ from dts_reproduction.reproduce.studies.regret_bound import (
     pair_regrets,
     regret_lower_bound,
 )
+from tests.scripts import run_script
 
 
 def copeland_lower_bound(P, **limits) -> float:
@@ -205,7 +205,7 @@ def test_cache_and_command_line(tmp_path, capsys):
     cache["cyclic"].update(matrix_sha1="stale", constant=-1.0)
     (tmp_path / CACHE_NAME).write_text(json.dumps(cache))
     assert lower_bound("cyclic", tmp_path)[0] == pytest.approx(expected[0])
-    main(["cyclic", "mslr5_condorcet", "--out", str(tmp_path)])
+    run_script("reproduce/lower_bounds.py", ["cyclic", "mslr5_condorcet", "--out", str(tmp_path)])
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
     assert [row[0] for row in rows] == ["cyclic", "mslr5_condorcet"]
     assert float(rows[0][1]) == pytest.approx(expected[0], rel=1e-3)

@@ -11,7 +11,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dts_reproduction.reproduce import report as report_script
 from dts_reproduction.reproduce.claims.c19 import c19_rows
 from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, PAPER_CLAIMS, claim_id
 from dts_reproduction.reproduce.claims.verdict import HOLDS, NOT_MEASURED
@@ -22,6 +21,7 @@ from dts_reproduction.reproduce.studies.large_scale_study.large_scale_report imp
 from dts_reproduction.reproduce.studies.registry import STUDIES
 from dts_reproduction.reproduce.studies.study import Study
 from tests.bench_scripts import bench_script
+from tests.scripts import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,13 +67,13 @@ def test_a_missing_block_file_is_refused_before_anything_is_written(tmp_path, ca
     readme = (tmp_path / "README.md").read_text()
     argv = ["--figures", str(ROOT / "figures"), "--readme", str(tmp_path / "README.md")]
     with pytest.raises(SystemExit) as stop:
-        report_script.main(argv)
+        run_script("reproduce/report.py", argv)
     assert stop.value.code == 2 and "docs/figures.md: no such file" in capsys.readouterr().err
     for relative in set(report.BLOCK_FILES.values()) - {"README.md"}:
         (tmp_path / relative).parent.mkdir(exist_ok=True)
         (tmp_path / relative).write_text("no markers\n")
     with pytest.raises(SystemExit) as stop:
-        report_script.main(argv)
+        run_script("reproduce/report.py", argv)
     error = capsys.readouterr().err.strip()
     assert stop.value.code == 2
     assert re.fullmatch(r"error: docs/figures.md has no generated block '(bounds|compute)'", error)
@@ -290,13 +290,11 @@ def test_a_claim_checked_by_one_of_its_figures_only_is_not_measured_on_the_other
 
 
 def test_report_collects_claims_and_final_tables(tmp_path):
-    from dts_reproduction.reproduce.report import main as report_main
-
     (tmp_path / "figX_final.csv").write_text(
         "panel,dataset,algorithm,label,horizon,runs,mean_final_regret,std_final_regret,sem_final_regret\n"
         "(a),gap,dts,D-TS,100,2,18.25,5.0,3.5\n")
     (tmp_path / "figX_claims.csv").write_text("claim,where,statement,measured,verdict\nC1,w,s,m,holds\n")
-    report_main(["--figures", str(tmp_path)])
+    run_script("reproduce/report.py", ["--figures", str(tmp_path)])
     text = (tmp_path / "REPORT.md").read_text()
     assert "## Final regret R(T): figX" in text and "| C1 | w | s | m | holds |" in text
     assert "| (a) | D-TS | 100 | 2 | 18.2 |" in text

@@ -14,7 +14,6 @@ from numba import njit
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import verify
 from dts_reproduction.reproduce.checks import verify as checks_verify
 from dts_reproduction.reproduce.harness import limits, runner
 from dts_reproduction.reproduce.harness.curves import CURVES
@@ -22,6 +21,7 @@ from dts_reproduction.reproduce.harness.kinds import MARKER_KEY, ChunkSize, RunK
 from dts_reproduction.reproduce.harness.runner import Line, line_folder, load_line, run_lines
 from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
 from dts_reproduction.reproduce.studies.elimination_study import C18_ELIMINATION
+from tests.scripts import run_script
 
 SLOTS, HEADS = range(2)  # the toy probe's counts
 
@@ -52,7 +52,7 @@ def verify_main(folder: Path, capsys) -> tuple[int, str, str]:
     """reproduce/verify.py on ``folder``, one run a chunk: (exit status, stdout, stderr)."""
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_:
-        verify.main([str(folder), "--runs-per-chunk", "1"])
+        run_script("reproduce/verify.py", [folder, "--runs-per-chunk", "1"])
     out, err = capsys.readouterr()
     return exit_.value.code, out, err
 

@@ -10,6 +10,8 @@ one parser: ``imports_of``; issue 33, "Rules as tests"; docs/design.md and docs/
   the command line      (the package reproduce.cli) -> imported by entry points only (and by itself)
   every module          -> never a script (so no figure script imports another; scripts and bench import the
                         library)
+  tests/                -> never a script either: a test runs one as ``python <script>`` would (tests/scripts.py's
+                        ``run_script``) and imports the library it calls
   every file, tests included -> the project only as ``dts_reproduction.<package>`` (a bare ``core`` or ``data``
                         would be another module of that name in a user's environment), and no ``reproduce`` module
                         that is not in this repository (the installed project would otherwise answer an import of a
@@ -54,6 +56,7 @@ NOT_HERE = "a reproduce module imported is a module of this repository"
 TOP_LEVEL = "the top level of reproduce/ holds entry points only (a library module goes into a package)"
 IN_A_PACKAGE = "a library package holds no entry point (a script goes at the top level of reproduce/)"
 NO_PACKAGE = "a folder of reproduce/ is a library package (an __init__.py)"
+NO_SCRIPT_IN_TESTS = "a test imports no script: it runs one as `python <script>` would (tests/scripts.py's run_script)"
 
 
 def layer_rule(layer: str) -> str:
@@ -258,6 +261,15 @@ def misplaced_modules(root: Path) -> list[tuple[str, str]]:
     return sorted(found)
 
 
+def script_imports_in_tests(root: Path) -> list[Import]:
+    """Every import of a script of the project's packages (a module with a top-level ``if __name__ ==
+    "__main__":``) by a file under ``root``'s tests/, sorted by file and line.  A bench script is loaded by its path
+    (tests/bench_scripts.py), never imported by name."""
+    found = project(root)
+    return sorted(imported for path, tree in found.trees.items() if path.parts[0] == "tests"
+                  for imported in imports_of(path, tree, found.modules) if imported.module in found.scripts)
+
+
 def drawn_layers(text: str) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
     """The layers as the first code block of docs/design.md draws them: {folder: the folders it imports}, a layer a
     line (``<folder>/  <what it holds>  -> <folder>/ <folder>/``, "imports nothing of ours" for none), and the
@@ -400,6 +412,27 @@ def test_a_misplaced_module_is_found(tmp_path):
     assert misplaced_modules(tmp_path) == [("reproduce/claims/run.py", IN_A_PACKAGE),
                                            ("reproduce/loose/panels.py", NO_PACKAGE),
                                            ("reproduce/tables.py", TOP_LEVEL)]
+
+
+def test_no_test_imports_a_script():
+    """A test runs a script in-process as ``python <script> argv`` would (tests/scripts.py's ``run_script``) and
+    imports the library the script calls, never the script (issue #51): each import of a script is named by file and
+    line."""
+    imports = [f"{imported.file}:{imported.line}: imports {imported.name}: {NO_SCRIPT_IN_TESTS}"
+               for imported in script_imports_in_tests(ROOT)]
+    assert imports == []
+
+
+def test_a_test_importing_a_script_is_found(tmp_path):
+    script = '\n\nif __name__ == "__main__":\n    pass\n'
+    write_tree(tmp_path, {"reproduce/__init__.py": "", "reproduce/fig1.py": "PANELS = ()" + script,
+                          "reproduce/studies/__init__.py": "", "reproduce/studies/panels.py": "",
+                          "tests/test_x.py": ("import runpy\n\nfrom dts_reproduction.reproduce import fig1\n"
+                                              "from dts_reproduction.reproduce.studies import panels\n"),
+                          "tests/test_y.py": ("def test():\n    from dts_reproduction.reproduce.fig1 import PANELS\n\n"
+                                              "    runpy.run_path('reproduce/fig1.py', run_name='__main__')\n")})
+    assert [(imported.file, imported.line, imported.name) for imported in script_imports_in_tests(tmp_path)] == [
+        ("tests/test_x.py", 3, "reproduce.fig1"), ("tests/test_y.py", 2, "reproduce.fig1.PANELS")]
 
 
 def test_a_drawing_that_is_not_the_rules_is_found():

@@ -21,14 +21,14 @@ import pytest
 
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.data import Dataset, load_dataset
-from dts_reproduction.reproduce import run, verify
 from dts_reproduction.reproduce.harness import cost, limits, runner
 from dts_reproduction.reproduce.harness.atomic import write_atomic
 from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, ROOT
 from dts_reproduction.reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines
 from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
-from dts_reproduction.reproduce.studies.figures import SIMULATED
+from dts_reproduction.reproduce.studies.paper_figures.figures import SIMULATED
+from tests.scripts import run_script
 
 
 def _permission_denied(path):
@@ -158,7 +158,7 @@ def test_verify_checks_the_chunks_of_a_renormalised_matrix_file(tmp_path, capsys
         run_lines([Line(str(matrix), "dts", 50, 2)], "t", tmp_path / "r", 1, n_jobs=1, progress=False,
                   backend="sequential")
     with pytest.raises(SystemExit) as done:
-        verify.main([str(tmp_path / "r")])
+        run_script("reproduce/verify.py", [str(tmp_path / "r")])
     assert done.value.code == 0, capsys.readouterr()
     assert capsys.readouterr().out.splitlines()[-1] == "1 chunks checked, 0 damaged, 0 mismatches, 0 without a digest"
 
@@ -170,7 +170,7 @@ def test_verify_refuses_a_folder_without_chunks(tmp_path, capsys, make):
     if make == "no chunks":
         (folder / "notes.txt").write_text("a mistyped folder\n")
     with pytest.raises(SystemExit) as done:
-        verify.main([str(folder)])
+        run_script("reproduce/verify.py", [str(folder)])
     err = capsys.readouterr().err
     assert done.value.code == 2
     assert err == f"error: no chunk files (runs_*.npz) under {folder}\n"
@@ -178,7 +178,7 @@ def test_verify_refuses_a_folder_without_chunks(tmp_path, capsys, make):
 
 def test_verify_refuses_a_path_too_long_as_bad_input(tmp_path, capsys):
     with pytest.raises(SystemExit) as done:
-        verify.main([str(tmp_path / ("x" * 5000))])
+        run_script("reproduce/verify.py", [str(tmp_path / ("x" * 5000))])
     err = capsys.readouterr().err
     assert done.value.code == 2
     assert err.startswith("error: results folder '") and err.endswith("...: file name too long\n")
@@ -259,8 +259,8 @@ def test_the_cost_model_interpolates_between_and_beyond_the_measured_k():
 
 def test_max_cpu_hours_is_checked_on_the_command_line(tmp_path, capsys):
     with pytest.raises(SystemExit) as done:
-        run.main(["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--max-cpu-hours", "0", "--out",
-                  str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+        run_script("reproduce/run.py", ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--max-cpu-hours", "0",
+                                        "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
     assert done.value.code == 2
     assert capsys.readouterr().err == "error: --max-cpu-hours must be > 0, got '0'\n"
     assert not (tmp_path / "r").exists()
@@ -275,18 +275,21 @@ RUN_ARGS = ["--dataset", "mslr5_condorcet", "--algorithms", "dts", "--runs", "2"
 def _run(tmp_path, *extra) -> int:
     """reproduce/run.py on ``tmp_path``'s folders; its exit status."""
     try:
-        run.main([*RUN_ARGS, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"), *extra])
+        run_script("reproduce/run.py", [*RUN_ARGS, "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f"),
+                                        *extra])
     except SystemExit as done:
         return done.code
     return 0
 
 
 def test_stored_only_refuses_a_missing_chunk_with_the_command_that_recomputes_it(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(sys, "argv", ["reproduce/run.py", *RUN_ARGS, "--stored-only"])
+    monkeypatch.chdir(ROOT)  # the command is given from the root, as the script was run
     assert _run(tmp_path, "--stored-only") == 2
     chunk = line_folder(tmp_path / "r", Line("mslr5_condorcet", "dts", 50, 2)) / "runs_00000-00002.npz"
+    command = shlex.join(["python", "reproduce/run.py", *RUN_ARGS, "--out", str(tmp_path / "r"), "--figures",
+                          str(tmp_path / "f")])
     assert capsys.readouterr().err == (f"error: {chunk} is missing, and computing is off (--stored-only); recompute "
-                                       f"it with: python reproduce/run.py {' '.join(RUN_ARGS)}\n")
+                                       f"it with: {command}\n")
     assert not (tmp_path / "r").exists()
 
 
@@ -347,7 +350,7 @@ def test_plot_only_says_it_read_the_results(tmp_path, capsys):
 
 
 def test_list_keeps_its_columns_for_the_longest_names(capsys):
-    run.main(["--list"])
+    run_script("reproduce/run.py", ["--list"])
     out = capsys.readouterr().out.splitlines()
     datasets = [line for line in out if " K = " in line]
     assert len({line.index(" K = ") for line in datasets}) == 1
@@ -421,20 +424,20 @@ def test_the_matrix_of_a_custom_dataset_is_stored_once_for_all_its_chunks(tmp_pa
     assert "recomputing" not in capsys.readouterr().err  # resumed: every chunk reused
     np.testing.assert_array_equal(again[0].regret, first[0].regret)
     with pytest.raises(SystemExit) as done:
-        verify.main([str(tmp_path / "r")])
+        run_script("reproduce/verify.py", [str(tmp_path / "r")])
     assert done.value.code == 0
     assert capsys.readouterr().out.endswith("2 chunks checked, 0 damaged, 0 mismatches, 0 without a digest\n")
 
     (folder / "matrix.npz").unlink()
     with pytest.raises(SystemExit) as done:
-        verify.main([str(tmp_path / "r")])
+        run_script("reproduce/verify.py", [str(tmp_path / "r")])
     err = capsys.readouterr().err
     assert done.value.code == 1 and err.count(f"its matrix file {(folder / 'matrix.npz').resolve()} is missing") == 2
     # A run that reuses the chunks stores the matrix file again (it left it missing, and verify failing).
     run_lines(lines, "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
     np.testing.assert_array_equal(np.load(folder / "matrix.npz")["matrix"], load_dataset(str(matrix)).P)
     with pytest.raises(SystemExit) as done:
-        verify.main([str(tmp_path / "r")])
+        run_script("reproduce/verify.py", [str(tmp_path / "r")])
     assert done.value.code == 0, capsys.readouterr()
 
 
@@ -451,7 +454,7 @@ def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path,
     save_chunk(path, {**chunk, "matrix": np.load(folder / "matrix.npz")["matrix"]}, meta)
     (folder / "matrix.npz").unlink()
     with pytest.raises(SystemExit) as done:
-        verify.main([str(tmp_path / "r")])
+        run_script("reproduce/verify.py", [str(tmp_path / "r")])
     assert done.value.code == 0
     assert capsys.readouterr().out.endswith("1 chunks checked, 0 damaged, 0 mismatches, 0 without a digest\n")
     again, = run_lines([line], "t", tmp_path / "r", 1, n_jobs=1, progress=False, backend="sequential")
@@ -462,13 +465,11 @@ def test_a_chunk_that_holds_its_matrix_itself_still_loads_and_verifies(tmp_path,
 def test_stored_only_adds_no_lower_bound_to_the_results_folder(tmp_path, capsys):
     """make all-figures FAST=1 (--stored-only) added the constants results/fast/lower_bounds.json lacked, copied
     from results/lower_bounds.json: a committed file changed."""
-    from dts_reproduction.reproduce import fig7_pure_dts
-
     out = tmp_path / "r"
     args = ["--quick", "--out", str(out), "--figures", str(tmp_path / "f")]
-    fig7_pure_dts.main([*args, "--n-jobs", "1", "--no-progress"])
+    run_script("reproduce/fig7_pure_dts.py", [*args, "--n-jobs", "1", "--no-progress"])
     (out / "quick" / "lower_bounds.json").unlink()
-    fig7_pure_dts.main([*args, "--stored-only"])
+    run_script("reproduce/fig7_pure_dts.py", [*args, "--stored-only"])
     assert "error" not in capsys.readouterr().err
     assert not (out / "quick" / "lower_bounds.json").exists()
 
@@ -542,7 +543,8 @@ def test_run_py_refuses_a_folder_name_too_long_as_bad_input(tmp_path, capsys, fl
     long = tmp_path / ("a" * 300) / "x"
     folders = {"--out": tmp_path / "r", "--figures": tmp_path / "f", flag: long}
     with pytest.raises(SystemExit) as done:
-        run.main([*RUN_ARGS, "--out", str(folders["--out"]), "--figures", str(folders["--figures"])])
+        run_script("reproduce/run.py", [*RUN_ARGS, "--out", str(folders["--out"]), "--figures",
+                                        str(folders["--figures"])])
     err = capsys.readouterr().err
     assert done.value.code == 2 and err.count("\n") == 1 and err.endswith("...: file name too long\n"), err
     assert sorted(tmp_path.iterdir()) == []
@@ -559,8 +561,9 @@ def test_a_fast_path_on_a_near_tie_is_costed_slot_by_slot_and_refused(tmp_path, 
     assert not cost.skips_in_log_time(line, tie)
     assert cost.estimated_run_seconds(line, tie) == pytest.approx(float(_bench_row("dts", "-", 5)["ns_later"]) * 1e6)
     with pytest.raises(SystemExit) as done:
-        run.main(["--dataset", str(matrix), "--algorithms", "dts", "--fast", "--runs", "1", "--horizon", "1e15",
-                  "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+        run_script("reproduce/run.py", ["--dataset", str(matrix), "--algorithms", "dts", "--fast", "--runs", "1",
+                                        "--horizon", "1e15", "--out", str(tmp_path / "r"), "--figures",
+                                        str(tmp_path / "f")])
     assert done.value.code == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith("error: the plan is estimated at ")

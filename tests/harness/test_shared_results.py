@@ -16,7 +16,8 @@ import pytest
 from dts_reproduction.algorithms import DTS
 from dts_reproduction.algorithms.base import INT64_MAX
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce import fig1_mslr, report, run, verify
+from dts_reproduction.reproduce.cli.arguments import build_parser
+from dts_reproduction.reproduce.cli.param_flags import parse_params
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness import limits, runner
 from dts_reproduction.reproduce.harness.atomic import write_atomic
@@ -25,6 +26,7 @@ from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import Line, dataset_key, line_folder, load_line, run_lines
 from dts_reproduction.reproduce.harness.store import chunk_matrix, read_chunk, save_chunk
 from dts_reproduction.reproduce.studies import lower_bounds
+from tests.scripts import run_script
 
 PAPER_MATRIX = Path(load_dataset("mslr5_condorcet").source)
 
@@ -62,7 +64,8 @@ def test_committed_paper_lines_keep_their_folders_and_load():
 
 def test_verify_committed_short_lines(capsys):
     with pytest.raises(SystemExit) as exit_:
-        verify.main([str(RESULTS / "mslr5_condorcet"), "--max-horizon", "1000", "--algorithms", "btm"])
+        run_script("reproduce/verify.py", [str(RESULTS / "mslr5_condorcet"), "--max-horizon", "1000", "--algorithms",
+                                           "btm"])
     out = capsys.readouterr().out
     assert exit_.value.code == 0, out
     assert re.search(r"^([1-9]\d*) chunks checked, 0 damaged, 0 mismatches, 0 without a digest$", out, re.M), out
@@ -85,8 +88,9 @@ def test_custom_matrix_named_like_a_paper_dataset_gets_its_own_folder(tmp_path, 
     reported every chunk made from a matrix file damaged."""
     matrix = other_matrix(tmp_path)
     out = tmp_path / "r"
-    run.main(["--dataset", str(matrix), "--algorithms", "btm", "dts", "--runs", "3", "--horizon", "100", "--n-jobs",
-              "1", "--no-progress", "--out", str(out), "--figures", str(tmp_path / "f"), "--name", "own"])
+    run_script("reproduce/run.py", ["--dataset", str(matrix), "--algorithms", "btm", "dts", "--runs", "3",
+                                    "--horizon", "100", "--n-jobs", "1", "--no-progress", "--out", str(out),
+                                    "--figures", str(tmp_path / "f"), "--name", "own"])
     stdout = capsys.readouterr().out
     key = dataset_key(load_dataset(matrix))
     assert [p.name for p in out.iterdir()] == [key] and key != "mslr5_condorcet"
@@ -95,14 +99,14 @@ def test_custom_matrix_named_like_a_paper_dataset_gets_its_own_folder(tmp_path, 
     path = next((out / key).rglob("runs_*.npz"))
     np.testing.assert_array_equal(chunk_matrix(path, read_chunk(path)), load_dataset(matrix).P)
     with pytest.raises(SystemExit) as exit_:
-        verify.main([str(out)])
+        run_script("reproduce/verify.py", [str(out)])
     assert exit_.value.code == 0, capsys.readouterr()
     # BTM at T = 10, 30, 100; D-TS
     assert "4 chunks checked, 0 damaged, 0 mismatches, 0 without a digest" in capsys.readouterr().out
 
 
 def test_run_py_writes_to_the_git_ignored_custom_folders_by_default():
-    namespace = run.build_parser("x", 10).parse_args([])
+    namespace = build_parser("x", 10).parse_args([])
     assert namespace.out is None  # the figure scripts' default: results/
 
     for folder in ("results/custom/a/b.npz", "figures/custom/x.png", "results/mslr5_condorcet/.chunks.lock",
@@ -113,7 +117,8 @@ def test_run_py_writes_to_the_git_ignored_custom_folders_by_default():
 def test_plot_only_nothing_stored_is_one_line_exit_2(tmp_path, capsys):
     """It was a KeyError: 'panel' traceback, and an empty figure written."""
     with pytest.raises(SystemExit) as exit_:
-        fig1_mslr.main(["--quick", "--plot-only", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+        run_script("reproduce/fig1_mslr.py", ["--quick", "--plot-only", "--out", str(tmp_path / "r"), "--figures",
+                                              str(tmp_path / "f")])
     out, err = capsys.readouterr()
     assert exit_.value.code == 2
     assert err == (f"error: --plot-only: no stored results of fig1_mslr under {tmp_path / 'r' / 'quick'} "
@@ -131,7 +136,8 @@ def test_plot_only_draws_what_exists_from_a_read_only_folder(tmp_path, capsys):
         if folder.is_dir():
             folder.chmod(0o555)
     try:
-        fig1_mslr.main(["--quick", "--plot-only", "--out", str(out), "--figures", str(tmp_path / "f")])
+        run_script("reproduce/fig1_mslr.py", ["--quick", "--plot-only", "--out", str(out), "--figures",
+                                              str(tmp_path / "f")])
     finally:
         for folder in [out, *out.rglob("*")]:
             if folder.is_dir():
@@ -152,7 +158,7 @@ def test_chunk_name_taken_by_a_folder_is_bad_input_before_any_compute(tmp_path, 
     blocker.mkdir(parents=True)
     before = tree(tmp_path)
     with pytest.raises(SystemExit) as exit_:
-        run.main(args)
+        run_script("reproduce/run.py", args)
     err = capsys.readouterr().err
     assert exit_.value.code == 2
     assert err == (f"error: results folder {tmp_path / 'r'}: {blocker} is in the way of a chunk file "
@@ -183,8 +189,9 @@ def test_results_folder_removed_mid_run_is_exit_1_not_2(tmp_path, capsys, monkey
 
     monkeypatch.setattr(runner, "save_chunk", save_then_remove)
     with pytest.raises(SystemExit) as exit_:
-        run.main(["--dataset", "gap", "--algorithms", "dts", "--runs", "2", "--horizon", "100", "--n-jobs", "1",
-                  "--no-progress", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+        run_script("reproduce/run.py", ["--dataset", "gap", "--algorithms", "dts", "--runs", "2", "--horizon", "100",
+                                        "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "r"), "--figures",
+                                        str(tmp_path / "f")])
     err = capsys.readouterr().err
     assert exit_.value.code == 1
     assert re.fullmatch(r"error: missing or stale results for dts on gap, runs 0-0 \(\S+: missing\): stored by this "
@@ -195,7 +202,7 @@ def test_results_folder_removed_mid_run_is_exit_1_not_2(tmp_path, capsys, monkey
 def test_empty_csv_is_named_by_report(tmp_path, capsys):
     (tmp_path / "fig1_mslr_final.csv").write_bytes(b"")
     with pytest.raises(SystemExit) as exit_:
-        report.main(["--figures", str(tmp_path)])
+        run_script("reproduce/report.py", ["--figures", str(tmp_path)])
     err = capsys.readouterr().err
     assert exit_.value.code == 2
     assert err == (f"error: {tmp_path / 'fig1_mslr_final.csv'}: empty file, not a table "
@@ -203,8 +210,8 @@ def test_empty_csv_is_named_by_report(tmp_path, capsys):
 
 
 def test_param_one_and_one_point_zero_are_one_key():
-    a = run.parse_params(["dts.alpha=1"], ["dts"])
-    b = run.parse_params(["dts.alpha=1.0"], ["dts"])
+    a = parse_params(["dts.alpha=1"], ["dts"])
+    b = parse_params(["dts.alpha=1.0"], ["dts"])
     assert a == b and isinstance(a["dts"]["alpha"], float)
     keys = {runner.line_key(Line("gap", "dts", 10, 1, params=tuple(p["dts"].items()))) for p in (a, b)}
     assert len(keys) == 1
@@ -229,8 +236,9 @@ def test_seed_edited_in_a_chunk_is_not_reused(tmp_path, capsys):
 
 def test_one_run_has_no_standard_error(tmp_path, capsys):
     """--runs 1 printed s.e. 0.00."""
-    run.main(["--dataset", "gap", "--algorithms", "dts", "--runs", "1", "--horizon", "100", "--n-jobs", "1",
-              "--no-progress", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
+    run_script("reproduce/run.py", ["--dataset", "gap", "--algorithms", "dts", "--runs", "1", "--horizon", "100",
+                                    "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "r"), "--figures",
+                                    str(tmp_path / "f")])
     out = capsys.readouterr().out
     row = out.splitlines()[1].split()
     assert row[7:9] == ["NaN", "NaN"], out  # std_final_regret, sem_final_regret

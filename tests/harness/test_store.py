@@ -25,7 +25,7 @@ from dts_reproduction.reproduce.harness.store import (
     read_chunk_meta,
     save_chunk,
 )
-from dts_reproduction.reproduce.verify import main as verify_main
+from tests.scripts import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 ARRAYS = ("regret", "g2w", "final", "self_counts", "permutation", "checkpoints")
@@ -162,7 +162,7 @@ def test_verify_lists_every_damaged_chunk_and_exits_1(damaged, tmp_path, capsys)
     _, _, files, reasons = damaged
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_:
-        verify_main([str(tmp_path)])
+        run_script("reproduce/verify.py", [str(tmp_path)])
     assert exit_.value.code == 1
     out, err = capsys.readouterr()
     err = err.strip().splitlines()
@@ -207,7 +207,7 @@ def _verify(folder, capsys, *flags):
     """reproduce/verify.py on ``folder`` (first run of each chunk, its default): (exit status, stdout, stderr)."""
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_:
-        verify_main([str(folder), *flags])
+        run_script("reproduce/verify.py", [str(folder), *flags])
     out, err = capsys.readouterr()
     return exit_.value.code, out, err
 

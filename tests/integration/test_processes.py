@@ -27,7 +27,7 @@ HORIZON, RUNS, RUNS_PER_CHUNK = 100_000, 16, 2
 # run.py with chunks of 2 runs (limits.CHUNK_SLOTS patched), so that this tiny job has 8 chunks per line.
 DRIVER = (f"import sys; from dts_reproduction.reproduce.harness import limits; "
           f"limits.CHUNK_SLOTS = {RUNS_PER_CHUNK * HORIZON * 5}; "
-          "from dts_reproduction.reproduce.run import main; main(sys.argv[1:])")
+          "import runpy; sys.argv[0] = 'reproduce/run.py'; runpy.run_path(sys.argv[0], run_name='__main__')")
 STOPPED_WITHIN_S = 10
 
 

@@ -1,0 +1,89 @@
+"""A run of one's own (``reproduce/run.py``, its command line): any algorithms on any dataset or matrix file, drawn
+and tabulated.  An ``--algorithms`` entry's curve (``algorithm_curve``: a preset's parameters with the overrides on
+top), a parameter value in the type of its default (``canonical_value``: one value, one storage key), what ``--list``
+prints (``listing``) and the run itself (``run_custom``)."""
+
+from pathlib import Path
+
+import pandas as pd
+
+from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
+from dts_reproduction.data import dataset_names, load_dataset
+from dts_reproduction.reproduce.harness.atomic import atomic_group
+from dts_reproduction.reproduce.harness.limits import check_output_files
+from dts_reproduction.reproduce.harness.runner import dataset_key
+from dts_reproduction.reproduce.harness.settings import Settings
+from dts_reproduction.reproduce.output.plotting import plot_regret_panels
+from dts_reproduction.reproduce.output.tables import write_table
+from dts_reproduction.reproduce.studies.experiment import Curve, Panel, curves_and_stores, final_table, simulate_panels
+
+
+def canonical_value(entry: str, name: str, value):
+    """``value`` in the type of the parameter's default where that loses nothing (alpha=1 is alpha=1.0, a
+    float parameter; an int parameter given as 3.0 is 3), so that one value has one storage key; ``entry`` is
+    an ``--algorithms`` entry, NAME or NAME:PRESET."""
+    default = get_algorithm(entry.partition(":")[0]).defaults.get(name)
+    if isinstance(value, bool) or isinstance(default, bool):
+        return value
+    if isinstance(default, float) and isinstance(value, int):
+        return float(value)
+    if isinstance(default, int) and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def listing() -> str:
+    """What ``--list`` prints: every dataset with K and whether it has a Condorcet winner, then every algorithm
+    with its legend label and its parameters with their defaults (``--param ALG.NAME=VALUE`` overrides one)."""
+    lines = ["datasets (--dataset NAME, or a path to a matrix file):"]
+    width = max(map(len, dataset_names()))
+    for name in dataset_names():
+        dataset = load_dataset(name)
+        winner = "Condorcet winner" if dataset.has_condorcet_winner else "no Condorcet winner"
+        lines.append(f"  {name:<{width}} K = {dataset.K:<4} {winner}")
+    lines.append("algorithms (--algorithms NAME ...; parameters with defaults, --param ALG.PARAM=VALUE):")
+    entries = [name + suffix for name, spec in ALGORITHMS.items() for suffix in ["", *(f":{p}" for p in spec.presets)]]
+    width, label_width = max(map(len, entries)), max(len(spec.label) for spec in ALGORITHMS.values())
+    for name, spec in ALGORITHMS.items():
+        params = ", ".join(f"{key}={value!r}" for key, value in spec.defaults.items()) or "(none)"
+        lines.append(f"  {name:<{width}} {spec.label:<{label_width}} {params}")
+        for preset, values in spec.presets.items():
+            settings = ", ".join(f"{key}={value!r}" for key, value in values.items())
+            lines.append(f"  {name + ':' + preset:<{width}} {'(preset)':<{label_width}} {settings}")
+    return "\n".join(lines)
+
+
+def algorithm_curve(entry: str, params: dict, shuffle: bool) -> Curve:
+    """The curve of one ``--algorithms`` entry, ``NAME`` or ``NAME:PRESET``, with the ``--param`` overrides
+    ``params`` on top of the preset's parameters; a preset curve is tagged "<label> (<preset>)".  ValueError
+    for an unknown algorithm or preset."""
+    name, sep, preset = entry.partition(":")
+    spec = get_algorithm(name)
+    if not sep:
+        return Curve(name, tuple(params.items()), shuffle=shuffle)
+    merged = {**dict(spec.preset_params(preset)), **params}
+    return Curve(name, tuple(sorted(merged.items())), tag=f"{spec.label} ({preset})", shuffle=shuffle)
+
+
+def run_custom(name: str, dataset: str, params: dict, delay: int, shuffle: bool,
+               settings: Settings) -> tuple[pd.DataFrame, list[Path]]:
+    """Run the curve of every ``--algorithms`` entry of ``params`` ({entry: its ``--param`` overrides}, in the order
+    of ``--algorithms``; ``algorithm_curve``) on ``dataset`` (a name or a matrix file) under ``settings``, with
+    feedback every ``delay`` slots and the arms shuffled in every run unless not ``shuffle``; write
+    ``<figures>/<name>.png|pdf|csv``, ``<name>_final.csv`` and ``<name>_lines.csv``, all or none of them (a full
+    disk).  A file in the way, or a bad dataset, algorithm or preset, is bad input (ValueError) before anything is
+    computed.  Returns the final-regret table and the results folders read or written (``<out>/<dataset key>``,
+    ``runner.dataset_key``; with --fast the defaults' too)."""
+    stem = settings.figures / name
+    check_output_files([*(stem.with_suffix(suffix) for suffix in (".png", ".pdf", ".csv")),
+                        *(settings.figures / f"{name}{end}.csv" for end in ("_final", "_lines"))], "figure file")
+    matrix = load_dataset(dataset)
+    panel = Panel(dataset=dataset, title=matrix.name, delay=delay,
+                  algorithms=tuple(algorithm_curve(entry, overrides, shuffle) for entry, overrides in params.items()))
+    with atomic_group(settings.figures):  # the figure and its tables appear together, or none of them (a full disk)
+        panels = simulate_panels(name, [panel], settings)
+        table = final_table(panels)
+        plot_regret_panels(panels, stem, ncols=1)
+        write_table(table, settings.figures / f"{name}_final.csv")
+    folders = dict.fromkeys(curves_and_stores([panel], settings)[1].values())  # --fast: the defaults' folder too
+    return table, [folder / dataset_key(matrix, settings.seed) for folder in folders]
