@@ -38,7 +38,7 @@ Everything is recounted, and step 2 run on every list, after ``sync_ccb`` or whe
 3 and 4 cost O(K) a slot plus O(K) per arm they move.  Step 5 (probability 1/4) sums kept per-row
 counts of the unresolved pairs in each list (counted when the row is recounted, and again when the
 list's length has changed, the only way a list changes) and walks only the list holding the drawn pair.
-The same integers as a full recount (tests/reference/scans.py keeps the full-scan select; the lockstep
+The same integers as a full recount (tests/reference/scans_reference.py keeps the full-scan select; the lockstep
 in tests/algorithms/test_incremental.py), so every draw and choice is unchanged.
 """
 

@@ -26,7 +26,7 @@ they are integers).  Steps 4-5 change the bookkeeping (X, best): they run at the
 nothing, since U = 1 and L = 0 leave every pair in X); with a delay they use the stale bounds.  L is
 refreshed in both variants but read only by the Copeland one.
 
-Cost: O(K) a slot, not O(K^2), with the same choices as the full test and scan (tests/reference/scans.py).
+Cost: O(K) a slot, not O(K^2), with the same choices as the full test and scan (tests/reference/scans_reference.py).
 Pairs only leave X, so step 4 needs to look only where something changed since the previous prune:
 
 * Condorcet: a pair leaves when one of its arms has up < K - 1; an arm seen so is marked, and all its

@@ -5,8 +5,8 @@ README's second command (install and the default test suite), then, unless ``--n
 one deselects as .ci/run runs them (``-m process -n 0``, ``-m slow``).  After each step the clone's ``git status``
 must have nothing to report.  Each step's wall time and the CPU time of its processes (children included) are
 recorded with pytest's own test count and duration; ``reproduce/report.py`` renders them into the README and
-docs/testing.md (``reproduce.reporting.newcomer``).  The clones live in a temporary folder, removed at the end.  On a
-shared machine the times move with the load: measure on an otherwise idle one.
+docs/testing.md (``reproduce.reporting.newcomer_times``).  The clones live in a temporary folder, removed at the
+end.  On a shared machine the times move with the load: measure on an otherwise idle one.
 
 Usage: python bench/newcomer.py [--no-suites] [--out bench/newcomer.csv]
 """
@@ -24,7 +24,7 @@ import pandas as pd
 
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.limits import check_output_folder
-from dts_reproduction.reproduce.reporting.newcomer import COLUMNS, TABLE, pytest_summary, readme_commands
+from dts_reproduction.reproduce.reporting.newcomer_times import COLUMNS, TABLE, pytest_summary, readme_commands
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -29,7 +29,7 @@ import pandas as pd
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.atomic import write_text_atomic
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE
-from dts_reproduction.reproduce.reporting.report import update_readme
+from dts_reproduction.reproduce.reporting.claims_report import update_readme
 
 BENCH_README = Path(__file__).resolve().parent / "README.md"
 # "at least as fast as today": a fast path whose mean cost is above its defaults' by more than this factor

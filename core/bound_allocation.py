@@ -1,7 +1,7 @@
 """The optimal allocation of the Condorcet-model regret lower bound (Komiyama, Honda, Kashima and Nakagawa, COLT
 2015, Thm. 2): which arm each non-winner is shown beaten by most cheaply, and the two matrices every cost
 r_ij / KL(p_ij, 1/2) of the lower bound is made of (``copeland_pair_regrets``, ``kl_to_half``).  One definition for
-the places that need them: the lower bound itself (``reproduce.studies.regret_bound``) and the oracle that plays
+the places that need them: the lower bound itself (``reproduce.studies.lower_bound``) and the oracle that plays
 the allocation (``algorithms.oracle``), so that both name the same partner bit for bit
 (docs/asymptotic.md#the-bounds-optimal-allocation-and-the-winner-constant).
 """

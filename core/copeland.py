@@ -1,6 +1,6 @@
 """The Copeland scores and winners of a preference matrix, defined once for every layer that needs them: the
 ``Dataset`` record and the matrices' headers (``data/``), the lower bound's optimal allocation
-(``core.bound_allocation``, ``algorithms.oracle``) and the lower bound itself (``reproduce.studies.regret_bound``).
+(``core.bound_allocation``, ``algorithms.oracle``) and the lower bound itself (``reproduce.studies.lower_bound``).
 
 A score uses the strict comparison p_ij > 1/2 (paper Sec. 3; docs/harness.md#regret): a pair at exactly 1/2
 counts for neither arm, and the 1/2 diagonal never counts.  Compiled, so that the compiled bound kernels call them

@@ -1,7 +1,7 @@
-"""The asymptotic regret lower bound of each dataset (``reproduce.studies.regret_bound``), cached on disk.
+"""The asymptotic regret lower bound of each dataset (``reproduce.studies.lower_bound``), cached on disk.
 
 The cache (``<results>/lower_bounds.json``, its keys, its lock and its fallback to the repository's file) is
-``reproduce.studies.lower_bounds``'s; this script is its command line.
+``reproduce.studies.lower_bound_cache``'s; this script is its command line.
 
 Usage: ``python reproduce/lower_bounds.py [DATASET ...] [--out RESULTS]`` prints C and its model for the
 named datasets (default: every dataset in data/), filling the cache.
@@ -13,7 +13,7 @@ from dts_reproduction.data import dataset_names, load_dataset
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, main_guard
 from dts_reproduction.reproduce.harness.limits import check_output_folder
 from dts_reproduction.reproduce.harness.paths import RESULTS
-from dts_reproduction.reproduce.studies.lower_bounds import CACHE_NAME, lower_bound
+from dts_reproduction.reproduce.studies.lower_bound_cache import CACHE_NAME, lower_bound
 
 
 def main(argv=None) -> None:

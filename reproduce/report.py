@@ -1,6 +1,6 @@
 """Every claim of the paper, its numbers and its verdict, collected from the tables the figure scripts write.
 
-What REPORT.md and every generated block hold is ``reproduce.reporting.report``'s; this script is its command
+What REPORT.md and every generated block hold is ``reproduce.reporting.claims_report``'s; this script is its command
 line: it writes ``<figures>/REPORT.md`` and, with ``--readme README.md``, rewrites every generated block in the
 file that holds it; ``--check`` only compares and exits 1 if a file is out of date.
 Usage: ``python reproduce/report.py [--figures DIR] [--readme README.md [--check]]``.
@@ -13,7 +13,7 @@ from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary,
 from dts_reproduction.reproduce.harness.atomic import write_text_atomic
 from dts_reproduction.reproduce.harness.limits import check_folder_readable, check_output_folder
 from dts_reproduction.reproduce.harness.paths import FIGURES
-from dts_reproduction.reproduce.reporting.report import build_report, generated_blocks, updated_files
+from dts_reproduction.reproduce.reporting.claims_report import build_report, generated_blocks, updated_files
 
 
 def main(argv=None):

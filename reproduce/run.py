@@ -26,7 +26,7 @@ from dts_reproduction.reproduce.config.paper import HORIZON
 from dts_reproduction.reproduce.harness.paths import CUSTOM, FIGURES, RESULTS
 from dts_reproduction.reproduce.harness.runner import check_delay
 from dts_reproduction.reproduce.studies.custom_runs import listing, run_custom
-from dts_reproduction.reproduce.studies.registry import BY_STEM
+from dts_reproduction.reproduce.studies.study_registry import BY_STEM
 
 
 def main(argv=None):

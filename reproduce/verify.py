@@ -1,7 +1,7 @@
 """Check that stored results are intact and reproduced, bit for bit, by the code as it is now.
 
 The checks (the chunks found, read through the store, re-simulated and compared) are
-``reproduce.checks.verify``'s; this script is their command line.  Use it after changing a kernel that should
+``reproduce.checks.resimulate``'s; this script is their command line.  Use it after changing a kernel that should
 not change any decision.
 
 Usage: ``python reproduce/verify.py results/mslr5_condorcet [--runs-per-chunk 1] [--algorithms ccb rucb]
@@ -11,7 +11,7 @@ Usage: ``python reproduce/verify.py results/mslr5_condorcet [--runs-per-chunk 1]
 
 import sys
 
-from dts_reproduction.reproduce.checks.verify import verify
+from dts_reproduction.reproduce.checks.resimulate import verify
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
 
 

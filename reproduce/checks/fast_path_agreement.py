@@ -35,7 +35,7 @@ import pandas as pd
 from scipy import stats
 
 from dts_reproduction.algorithms import get_algorithm
-from dts_reproduction.reproduce.checks.verify import intact_chunk, stream_split
+from dts_reproduction.reproduce.checks.resimulate import intact_chunk, stream_split
 from dts_reproduction.reproduce.claims.verdict import FAMILY_LEVEL  # over every test of every line
 from dts_reproduction.reproduce.harness.runner import Line, line_identity
 from dts_reproduction.reproduce.harness.store import ChunkError

@@ -2,7 +2,7 @@
 
 Unlike the other checks it reads no curves: it compares the final regrets R(T) that Figs. 1, 3 and 4 write
 (``<figures>/<stem>_final.csv``, one row per panel and algorithm with ``mean_final_regret`` and
-``sem_final_regret``, as the report reads them: with each row's ``panel_id``, ``reporting.report.with_panel_id``)
+``sem_final_regret``, as the report reads them: with each row's ``panel_id``, ``reporting.claims_report.with_panel_id``)
 and returns claims-table rows (``reproduce.claims.verdict.claim_row``) that
 ``reproduce/report.py`` adds to the figures' own.
 """
@@ -10,7 +10,7 @@ and returns claims-table rows (``reproduce.claims.verdict.claim_row``) that
 import pandas as pd
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.claims.paper import DTS_FAMILY
+from dts_reproduction.reproduce.claims.paper_checks import DTS_FAMILY
 from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM
 from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,

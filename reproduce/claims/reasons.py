@@ -1,5 +1,5 @@
 """Why a verdict is not "holds": one table keyed by (claim, site), read by ``reproduce/report.py`` together with
-each study's own (``reproduce.studies.study.Study.reasons``; ``reporting.report.EVERY_REASON``).
+each study's own (``reproduce.studies.study.Study.reasons``; ``reporting.claims_report.EVERY_REASON``).
 
 Every row of a claims table whose verdict is not "holds" has an entry in ``REASONS`` or its study's under its claim
 label and its site (``reproduce.claims.verdict.Site``: "<figure stem>:<panel key>", and "/<curve>"; stable under a
@@ -57,7 +57,7 @@ class Numbers:
     """The figure tables a reason text computes its numbers from: the ``_final.csv`` tables ({stem: table}), the
     claims table of the report (every row, C19 included), and the further tables the studies declare
     (``reproduce.studies.study.Study.tables``; ``table``), {suffix: {stem: table}}.  Each row of a figure table
-    carries its panel's id (``panel_id``, as the report reads the tables: ``reporting.report.with_panel_id``); a
+    carries its panel's id (``panel_id``, as the report reads the tables: ``reporting.claims_report.with_panel_id``); a
     ``panel`` argument below is that id."""
 
     def __init__(self, finals: dict[str, pd.DataFrame], claims: pd.DataFrame,

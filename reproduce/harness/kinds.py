@@ -15,7 +15,7 @@ The harness (``reproduce.harness.runner``) calls these and never asks which kind
 stored array of one, is a declaration, not an edit of the harness.  The default kind, the regret curves, is
 ``reproduce.harness.curves.CURVES``; every other kind is declared by the study that needs it, outside the harness,
 and travels on its lines; ``kind_of`` finds the kind of a stored chunk among those its caller knows
-(``reproduce/verify.py``: ``reproduce.checks.verify.RUN_KINDS``).
+(``reproduce/verify.py``: ``reproduce.checks.resimulate.RUN_KINDS``).
 """
 
 import dataclasses

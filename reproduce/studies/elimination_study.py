@@ -3,7 +3,7 @@ run kind, its lines, its table, its claim rows and the reasons of its verdicts, 
 
 The run kind: D-TS with the probe of ``algorithms.dts_probe``, whose two counts per run its chunks store
 (docs/harness.md, "Run kinds"), declared here by the study that needs it and handed to the harness on its lines;
-``reproduce.checks.verify.RUN_KINDS`` knows it, so that ``reproduce/verify.py`` re-simulates its chunks.  What the
+``reproduce.checks.resimulate.RUN_KINDS`` knows it, so that ``reproduce/verify.py`` re-simulates its chunks.  What the
 study measures and why: its command line, ``reproduce/c18_elimination.py``.
 """
 

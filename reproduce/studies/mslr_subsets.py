@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.data.build_matrices import TABLE9
+from dts_reproduction.data.matrix_provenance import TABLE9
 from dts_reproduction.reproduce.harness.atomic import write_text_atomic
 from dts_reproduction.reproduce.harness.limits import check_output_folder
 from dts_reproduction.reproduce.output.tables import write_table

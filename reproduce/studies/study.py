@@ -1,6 +1,6 @@
 """The study as the unit: one ``Study`` record per study says what it computes, which command does it, which tables
 its reasons read, which generated blocks of the docs it writes and what it adds to the report.  The report
-(``reproduce.reporting``) iterates ``reproduce.studies.registry.STUDIES`` and knows no study by name, so adding a
+(``reproduce.reporting``) iterates ``reproduce.studies.study_registry.STUDIES`` and knows no study by name, so adding a
 study is its module plus one line in the registry."""
 
 from collections.abc import Callable, Mapping

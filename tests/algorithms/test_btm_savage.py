@@ -19,8 +19,8 @@ from dts_reproduction.algorithms.savage import (
 )
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
-from tests.reference.btm import btm_slot
-from tests.reference.savage import savage_counts, savage_prune
+from tests.reference.btm_reference import btm_slot
+from tests.reference.savage_reference import savage_counts, savage_prune
 
 RNG = np.random.default_rng(0)  # select never draws in the SAVAGE tests; any generator will do
 STRONG3 = np.array([[0.5, 0.9, 0.95], [0.1, 0.5, 0.85], [0.05, 0.15, 0.5]])

@@ -1,5 +1,5 @@
 """The kept-up-to-date bookkeeping of SAVAGE and CCB makes exactly the choices of the full recomputation it
-replaced (tests/reference/scans.py), slot by slot, at K = 136 (mslr136_informational) and K = 500
+replaced (tests/reference/scans_reference.py), slot by slot, at K = 136 (mslr136_informational) and K = 500
 (copeland500), and for SAVAGE through most of the exploration phase at K = 16.
 
 Both run from the same random stream on the same matrix, each on its own state updated by the current
@@ -16,7 +16,7 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.ccb import CHECKED_AT, COUNTED_LEN, UNRESOLVED
 from dts_reproduction.core.bounds import upper_copeland_from_switches
 from dts_reproduction.data import load_dataset
-from tests.reference.scans import ccb_select_scan, lower_copeland_from_switches, savage_select_scan
+from tests.reference.scans_reference import ccb_select_scan, lower_copeland_from_switches, savage_select_scan
 
 SLOTS = 3000
 

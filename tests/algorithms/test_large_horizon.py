@@ -501,8 +501,8 @@ def crossing_state():
 
 def _reference(name):
     """The plain reference of ``name`` in 40-digit arithmetic, for K = 3."""
-    from tests.reference.ccb import RefCCB
-    from tests.reference.rucb import RefRUCB
+    from tests.reference.ccb_reference import RefCCB
+    from tests.reference.rucb_reference import RefRUCB
 
     return {"rucb": RefRUCB, "ccb": RefCCB}[name](3)
 
@@ -511,11 +511,12 @@ def _reference(name):
 def test_challenger_matches_the_exact_reference_where_a_bound_crosses_half_at_large_t(name):
     """300 slots around the slot at which arm 1's bound against arm 0 reaches 1/2 at t = 1.1e15, in the frozen
     statistics, each slot drawn from its own generator: the njit select and the reference in 40-digit arithmetic
-    (``tests.reference.rucb``, ``tests.reference.ccb``) make the same pairs, but for the slots by which the rounding
-    of the switch time moves the crossing (7 here: ln t has one unit in the last place per 8 slots).  The rounded
-    sum mean + width stays at or below 1/2 for ~120 slots after the switch time; choosing the challenger by it (the
-    code before ``core.bounds.challenger_from_column`` in RUCB, before the switch-time scan of ``algorithms.ccb`` in
-    CCB) gave (0, 0) with arm 1 a candidate in about half of them (docs/asymptotic.md#rucbs-last-decade)."""
+    (``tests.reference.rucb_reference``, ``tests.reference.ccb_reference``) make the same pairs, but for the slots
+    by which the rounding of the switch time moves the crossing (7 here: ln t has one unit in the last place per 8
+    slots).  The rounded sum mean + width stays at or below 1/2 for ~120 slots after the switch time; choosing the
+    challenger by it (the code before ``core.bounds.challenger_from_column`` in RUCB, before the switch-time scan of
+    ``algorithms.ccb`` in CCB) gave (0, 0) with arm 1 a candidate in about half of them
+    (docs/asymptotic.md#rucbs-last-decade)."""
     n, w = crossing_state()
     spec = get_algorithm(name)
     state = spec.make_state(3)

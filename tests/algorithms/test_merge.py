@@ -1,5 +1,5 @@
 """MergeDTS and MergeRUCB (docs/algorithms.md#mergedts, #mergerucb): whole runs of the njit kernels in lockstep
-with the plain-Python transcription of tests/reference/merge.py (the same decisions at every slot, through
+with the plain-Python transcription of tests/reference/merge_reference.py (the same decisions at every slot, through
 one-arm merges, pruning and stage merges), the laws of a pair drawn from a fixed state against exact
 probabilities, the pruning law, the Condorcet winner's survival, a non-Condorcet run, parameters and the
 Policy classes.  Binomial checks allow 5 standard deviations and chi-square checks a p-value of 1e-5, so a
@@ -20,7 +20,7 @@ from dts_reproduction.core.merge_batches import build_batches, new_batches, prun
 from dts_reproduction.core.simulate import simulate
 from dts_reproduction.data import dataset_from_matrix, load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
-from tests.reference.merge import RefMerge
+from tests.reference.merge_reference import RefMerge
 
 SPECS = {"merge_dts": MERGE_DTS_SPEC, "merge_rucb": MERGE_RUCB_SPEC}
 CHI2_LEVEL = 1e-5

@@ -25,7 +25,7 @@ from dts_reproduction.core.simulate import simulate
 from dts_reproduction.core.skipping import first_slot_reaching
 from dts_reproduction.data import dataset_names, load_dataset
 from dts_reproduction.reproduce.harness.runner import Line, line_key, resolved_params, run_one, validate_line
-from dts_reproduction.reproduce.studies.regret_bound import condorcet_lower_bound, winner_constant
+from dts_reproduction.reproduce.studies.lower_bound import condorcet_lower_bound, winner_constant
 from tests.same_law import CASE_FIELDS, assert_fast_path_exact, cases
 
 SPEC = get_algorithm("oracle")

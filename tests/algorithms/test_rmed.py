@@ -21,10 +21,10 @@ from dts_reproduction.algorithms.ecw_rmed_steps import (
 from dts_reproduction.algorithms.rmed import RMED1, RMED1_SPEC, RMED2_SPEC, divergence
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import log_grid, run_one
-from tests.reference.ecw_rmed import RefECW, ref_confident, ref_find_min_regret, ref_row_summaries
-from tests.reference.kl import kl_clamped
-from tests.reference.pairs import pair_order
-from tests.reference.rmed import RefRMED
+from tests.reference.ecw_rmed_reference import RefECW, ref_confident, ref_find_min_regret, ref_row_summaries
+from tests.reference.kl_reference import kl_clamped
+from tests.reference.pairs_reference import pair_order
+from tests.reference.rmed_reference import RefRMED
 
 RNG = np.random.default_rng(0)  # never read by RMED/ECW-RMED: they are deterministic given the outcomes
 

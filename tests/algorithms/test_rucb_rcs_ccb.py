@@ -19,9 +19,9 @@ from dts_reproduction.algorithms.rucb import NO_ARM, RUCB, RUCB_SPEC
 from dts_reproduction.core.constants import ALPHA
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
-from tests.reference.ccb import RefCCB
-from tests.reference.rcs import RefRCS
-from tests.reference.rucb import RefRUCB
+from tests.reference.ccb_reference import RefCCB
+from tests.reference.rcs_reference import RefRCS
+from tests.reference.rucb_reference import RefRUCB
 
 
 def assert_binomial(count, trials, p):

@@ -12,7 +12,7 @@ from dts_reproduction.core.kl import kl_lcb, kl_ucb
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
 from tests import reference as ref
-from tests.reference.scb import RefSCB
+from tests.reference.scb_reference import RefSCB
 
 KAPPA, EPS = 0.51, 1e-6
 

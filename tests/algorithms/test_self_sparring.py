@@ -15,7 +15,7 @@ from dts_reproduction.algorithms.self_sparring_fast import LEADER_TAIL, draw_abo
 from dts_reproduction.core.thompson import REJECTION_MIN_PROB
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
-from tests.reference.self_sparring import argmax_law, ref_trajectory
+from tests.reference.self_sparring_reference import argmax_law, ref_trajectory
 from tests.same_law import CASE_FIELDS, assert_fast_path_exact, cases
 
 SPEC = SELF_SPARRING_SPEC

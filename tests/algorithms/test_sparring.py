@@ -11,7 +11,7 @@ from dts_reproduction.algorithms.sparring import MULTISBM_SPEC, SPARRING_SPEC, M
 from dts_reproduction.core.sbm import new_sbm_arrays, sbm_pull, sbm_update
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
-from tests.reference.sparring import SCALE, ref_pull, ref_trajectory
+from tests.reference.sparring_reference import SCALE, ref_pull, ref_trajectory
 
 RNG = np.random.default_rng(0)  # select of Sparring draws nothing; MultiSBM only for its initial x
 

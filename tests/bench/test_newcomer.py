@@ -1,24 +1,24 @@
 """The newcomer measurements: the README's commands as bench/newcomer.py finds them, pytest's summary line, and the
-blocks rendered from the table (reproduce.reporting.newcomer)."""
+blocks rendered from the table (reproduce.reporting.newcomer_times)."""
 
 import pandas as pd
 import pytest
 
 from dts_reproduction.reproduce.harness.paths import ROOT
-from dts_reproduction.reproduce.reporting import newcomer
+from dts_reproduction.reproduce.reporting import newcomer_times
 
 
 def test_the_readme_opens_with_the_two_commands():
-    main, tests = newcomer.readme_commands((ROOT / "README.md").read_text())
+    main, tests = newcomer_times.readme_commands((ROOT / "README.md").read_text())
     assert main.startswith("python3 -m venv .venv && ") and main.endswith("reproduce/fig1_mslr.py")
     assert tests.startswith("python3 -m venv .venv && ") and tests.endswith("-m pytest -q")
 
 
 def test_readme_commands_refuses_a_readme_without_two_one_line_blocks():
     with pytest.raises(ValueError, match="1 bash code blocks"):
-        newcomer.readme_commands("```bash\nls\n```\n")
+        newcomer_times.readme_commands("```bash\nls\n```\n")
     with pytest.raises(ValueError, match="more than one line"):
-        newcomer.readme_commands("```bash\nls\npwd\n```\n```bash\nls\n```\n")
+        newcomer_times.readme_commands("```bash\nls\npwd\n```\n```bash\nls\n```\n")
 
 
 @pytest.mark.parametrize("output, expected", [
@@ -27,7 +27,7 @@ def test_readme_commands_refuses_a_readme_without_two_one_line_blocks():
     ("===== 1290 deselected in 3.20s =====\n", (0, 3.20)),
 ])
 def test_pytest_summary_reads_count_and_duration(output, expected):
-    assert newcomer.pytest_summary(output) == expected
+    assert newcomer_times.pytest_summary(output) == expected
 
 
 @pytest.mark.parametrize("output, message", [
@@ -37,7 +37,7 @@ def test_pytest_summary_reads_count_and_duration(output, expected):
 ])
 def test_pytest_summary_refuses_failures_and_missing_lines(output, message):
     with pytest.raises(ValueError, match=message):
-        newcomer.pytest_summary(output)
+        newcomer_times.pytest_summary(output)
 
 
 def table(clean=True):
@@ -52,16 +52,16 @@ def table(clean=True):
 
 
 def test_the_blocks_state_the_measured_numbers():
-    assert newcomer.main_block(table()) == (
+    assert newcomer_times.main_block(table()) == (
         "Measured on a fresh clone of 0123456 (2 cores, 2026-12-02): 70 s, most of it the install; then "
         "`make all-figures` 130 s, computing nothing, with `git status` clean.")
     assert "1,300 tests passed in 4.0 min; the whole command, install included, 5.0 min (7.7 min of CPU)" in \
-        newcomer.tests_block(table())
-    assert newcomer.suites_block(table()).endswith(
+        newcomer_times.tests_block(table())
+    assert newcomer_times.suites_block(table()).endswith(
         "`-m process -n 0`: 38 tests in 4.1 min; `-m slow`: 35 tests in 8.4 min.")
 
 
 def test_a_dirty_clone_is_said_and_a_missing_step_named():
-    assert "`git status` NOT clean" in newcomer.main_block(table(clean=False))
+    assert "`git status` NOT clean" in newcomer_times.main_block(table(clean=False))
     with pytest.raises(ValueError, match="no row for step 'slow'"):
-        newcomer.suites_block(table()[lambda frame: frame["step"] != "slow"])
+        newcomer_times.suites_block(table()[lambda frame: frame["step"] != "slow"])

@@ -13,7 +13,7 @@ from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.cli.arguments import build_parser, resolve
 from dts_reproduction.reproduce.config.paper import HORIZON
-from dts_reproduction.reproduce.reporting import report
+from dts_reproduction.reproduce.reporting import claims_report
 from dts_reproduction.reproduce.studies.experiment import Curve, Panel, curves_and_stores, panel_curves
 from dts_reproduction.reproduce.studies.paper_panels import FIG1_PANELS
 from tests.scripts import run_script
@@ -66,10 +66,10 @@ def test_fast_results_and_figures_go_to_their_own_folders(tmp_path, flags, sub):
 def test_the_report_of_a_fast_folder_says_so(tmp_path):
     for folder in (tmp_path / "fast", tmp_path / "quick" / "fast"):
         folder.mkdir(parents=True)
-        text = report.build_report(folder)
+        text = claims_report.build_report(folder)
         assert "Computed with `--fast`" in text
         assert ("Quick run" in text) == (folder.parent.name == "quick")
-    assert "Computed with `--fast`" not in report.build_report(tmp_path)
+    assert "Computed with `--fast`" not in claims_report.build_report(tmp_path)
 
 
 def test_lines_fast_leaves_unchanged_are_stored_with_the_defaults(tmp_path):

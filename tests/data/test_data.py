@@ -9,18 +9,18 @@ import pytest
 from dts_reproduction import data
 from dts_reproduction.data import (
     Dataset,
-    build_matrices,
     dataset_from_matrix,
     dataset_names,
     load_dataset,
     make_copeland_500,
+    matrix_provenance,
     read_matrix_file,
     validate_preference_matrix,
 )
 
 MATRICES = Path(data.__file__).resolve().parent / "matrices"
 
-# The paper's tables (D-TS App. D), typed in again independently of data/build_matrices.py.
+# The paper's tables (D-TS App. D), typed in again independently of data/matrix_provenance.py.
 PAPER_TABLES = {
     "cyclic": [  # Table 1
         [0.5, 0.6, 0.6, 0.6],
@@ -206,7 +206,7 @@ def test_table9_copeland_scores_and_winners(name):
 @pytest.mark.parametrize("name", sorted(TABLE9))
 def test_table9_subsets_regenerate_from_136_matrix(name):
     P136 = np.loadtxt(MATRICES / "mslr136_informational.txt")
-    assert build_matrices.mslr_subset_text(name, P136) == (MATRICES / f"{name}.txt").read_text()
+    assert matrix_provenance.mslr_subset_text(name, P136) == (MATRICES / f"{name}.txt").read_text()
 
 
 def test_cdc_is_informational_without_ranker_110_bit_for_bit():
@@ -217,7 +217,7 @@ def test_cdc_is_informational_without_ranker_110_bit_for_bit():
     assert np.array_equal(cdc.P, P136[np.ix_(keep, keep)])
     assert cdc.labels == tuple(str(r + 1) for r in keep)
     assert cdc.condorcet_winner == 113 and cdc.labels[113] == "115"
-    assert build_matrices.cdc_text(np.loadtxt(MATRICES / "mslr136_informational.txt")) == \
+    assert matrix_provenance.cdc_text(np.loadtxt(MATRICES / "mslr136_informational.txt")) == \
         (MATRICES / "mslr135_informational_cdc.txt").read_text()
     # Row 0 of the authors' file, first and last entries as printed there (%.18e), read back to the same doubles.
     assert cdc.P[0, 1] == 2.430399158954673344e-01 and cdc.P[0, 134] == 1.592416124536436550e-01
@@ -228,19 +228,19 @@ def test_nested_perfect_subsets():
     # Condorcet winner ranker 110; the files regenerate from the 136x136 matrix.
     perfect = load_dataset("mslr136_perfect")
     previous = set()
-    for size in build_matrices.NESTED_SIZES:
+    for size in matrix_provenance.NESTED_SIZES:
         d = load_dataset(f"mslr_perfect_k{size}")
         rows = np.array([int(label) - 1 for label in d.labels])
         assert np.array_equal(d.P, perfect.P[np.ix_(rows, rows)])
         assert previous < set(rows.tolist()) and d.labels[d.condorcet_winner] == "110"
         previous = set(rows.tolist())
-        assert build_matrices.nested_text(size, np.loadtxt(MATRICES / "mslr136_perfect.txt")) == \
+        assert matrix_provenance.nested_text(size, np.loadtxt(MATRICES / "mslr136_perfect.txt")) == \
             (MATRICES / f"mslr_perfect_k{size}.txt").read_text()
 
 
 @pytest.mark.parametrize("name", sorted(PAPER_TABLES))
 def test_printed_table_files_regenerate(name):
-    assert build_matrices.printed_table_text(name) == (MATRICES / f"{name}.txt").read_text()
+    assert matrix_provenance.printed_table_text(name) == (MATRICES / f"{name}.txt").read_text()
 
 
 @pytest.mark.parametrize("name, K, winners, zeta, scores", DATASET_TABLE, ids=[row[0] for row in DATASET_TABLE])

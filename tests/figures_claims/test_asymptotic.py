@@ -30,7 +30,7 @@ from dts_reproduction.reproduce.studies.asymptotic_study import (
     pair_costs,
 )
 from dts_reproduction.reproduce.studies.experiment import Panel, panel_curves, stored_line
-from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, condorcet_lower_bound, winner_constant
+from dts_reproduction.reproduce.studies.lower_bound import condorcet_allocation, condorcet_lower_bound, winner_constant
 from tests.scripts import run_script
 
 PAPER_SCALE = Settings.library(default_horizon=MAX_EXACT_HORIZON, fast=True)  # the study's own runs and horizons
@@ -427,7 +427,7 @@ def test_each_committed_c5_reason_of_ecw_rmed_names_what_its_line_shows():
     """The study's reasons explain C5 on FORCED_BAND_PANELS by a linear ECW-RMED line and on SWEEP_PANELS by a sweep
     inside C5's window of a line that keeps a slope: the committed tables must show just that."""
     from dts_reproduction.reproduce.harness.paths import FIGURES
-    from dts_reproduction.reproduce.reporting.report import read_study_tables
+    from dts_reproduction.reproduce.reporting.claims_report import read_study_tables
     from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_reasons import FORCED_BAND_PANELS, SWEEP_PANELS
 
     finals = read_study_tables(FIGURES, "_final.csv")[ASYMPTOTIC]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dts_reproduction.reproduce.claims.c19 import c19_rows
 from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, claim_id
-from dts_reproduction.reproduce.reporting import report
+from dts_reproduction.reproduce.reporting import claims_report
 from tests.harness.test_layers import imports_of, project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,9 +20,9 @@ REGISTRY = ROOT / "reproduce" / "claims" / "registry.py"
 def produced(folder: Path) -> set[tuple[str, str]]:
     """(row label, table stem) of every check in ``folder``: the rows of each ``<stem>_claims.csv`` and the C19
     rows computed from the final tables (the report's ``claims_table`` collects the same)."""
-    pairs = {(label, stem) for stem, table in report.read_study_tables(folder, "_claims.csv").items()
+    pairs = {(label, stem) for stem, table in claims_report.read_study_tables(folder, "_claims.csv").items()
              for label in table["claim"]}
-    c19 = c19_rows(report.read_study_tables(folder, "_final.csv"))
+    c19 = c19_rows(claims_report.read_study_tables(folder, "_final.csv"))
     return pairs | {(row["claim"], row["site"].split(":")[0]) for row in c19}
 
 
@@ -93,7 +93,7 @@ def test_every_claim_id_of_the_committed_tables_is_registered():
 
 def test_every_registered_claim_is_produced_by_each_of_its_figures():
     assert unproduced(produced(FIGURES)) == []
-    assert all(stem in report.FIGURE_COMMANDS for claim in EVERY_CLAIM.values() for stem in claim.figures), \
+    assert all(stem in claims_report.FIGURE_COMMANDS for claim in EVERY_CLAIM.values() for stem in claim.figures), \
         "a figure without the command that measures it"
 
 

@@ -203,7 +203,7 @@ def panel(**means):
 
 def test_c9_is_not_measured_while_d_ts_plus_is_missing_from_a_panel_that_draws_it():
     """C9 used to check D-TS alone when D-TS+ was not computed yet, and report that as the claim's verdict."""
-    from dts_reproduction.reproduce.claims.paper import c9_beat_ccb_scb
+    from dts_reproduction.reproduce.claims.paper_checks import c9_beat_ccb_scb
 
     partial = panel(dts=100.0, ccb=500.0, scb=500.0)
     row = c9_beat_ccb_scb(SITE, partial)
@@ -254,7 +254,7 @@ def test_asymptotic_slope_span_sees_only_the_late_slope():
 def test_c2_and_c4_read_their_words_with_the_shared_factors():
     """C2 ("much better") needs every baseline CLEAR_FACTOR above both D-TS variants; C4's "limited"
     improvement holds under either reading (x1.5, or below D-TS's own gain over RCS)."""
-    from dts_reproduction.reproduce.claims.paper import ALL_ELEVEN, c2_lowest, c4_rcs_beats_rucb_ccb
+    from dts_reproduction.reproduce.claims.paper_checks import ALL_ELEVEN, c2_lowest, c4_rcs_beats_rucb_ccb
     from dts_reproduction.reproduce.claims.verdict import CLEAR_FACTOR
 
     base = {name: 1000.0 for name in ALL_ELEVEN}
@@ -316,7 +316,7 @@ def test_claims_of_a_run_below_the_paper_scale_are_marked_not_evidence(tmp_path,
     marks them, and C19 (computed by the report from that figure's tables) follows its figure."""
     from dts_reproduction.reproduce.cli.arguments import build_parser, resolve
     from dts_reproduction.reproduce.config.paper import HORIZON
-    from dts_reproduction.reproduce.reporting.report import marked_like
+    from dts_reproduction.reproduce.reporting.claims_report import marked_like
     from dts_reproduction.reproduce.studies.experiment import evidence_note
     from dts_reproduction.reproduce.studies.paper_panels import FIG1_PANELS
 

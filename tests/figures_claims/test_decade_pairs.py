@@ -13,7 +13,7 @@ from dts_reproduction.core.bound_allocation import kl_to_half
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.paths import ROOT
 from dts_reproduction.reproduce.studies.asymptotic_study import decade_pairs, partner_runs
-from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
+from dts_reproduction.reproduce.studies.lower_bound import pair_regrets
 
 FIGURES = ROOT / "figures"
 

@@ -19,7 +19,7 @@ from dts_reproduction.reproduce.claims.verdict import (
     reaches_limit,
 )
 from dts_reproduction.reproduce.harness.paths import ROOT
-from dts_reproduction.reproduce.reporting.report import read_study_tables
+from dts_reproduction.reproduce.reporting.claims_report import read_study_tables
 from dts_reproduction.reproduce.studies.asymptotic_study import decades
 
 FIGURES = ROOT / "figures"

@@ -6,12 +6,12 @@ import dataclasses
 
 import pytest
 
-from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims import paper_checks as pc
 from dts_reproduction.reproduce.claims.registry import FIG1, FIG3, FIG4, FIG7
 from dts_reproduction.reproduce.config.paper import HORIZON, ROOT_SEED
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.settings import Settings
-from dts_reproduction.reproduce.reporting.report import explained, reason_of
+from dts_reproduction.reproduce.reporting.claims_report import explained, reason_of
 from dts_reproduction.reproduce.studies.experiment import simulate_panels
 from dts_reproduction.reproduce.studies.paper_figures import condorcet_figure, mslr_figure, noncondorcet_figure
 from dts_reproduction.reproduce.studies.paper_figures.figures import PAPER_FIGURES

@@ -1,4 +1,4 @@
-"""The asymptotic regret lower bounds of reproduce/studies/regret_bound.py against closed forms, a brute-force LP and
+"""The asymptotic regret lower bounds of reproduce/studies/lower_bound.py against closed forms, a brute-force LP and
 the program over every alternative, enumerated."""
 
 import json
@@ -11,8 +11,7 @@ from scipy.optimize import linprog
 
 from dts_reproduction.core.bound_allocation import kl_to_half
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.studies.lower_bounds import CACHE_NAME, lower_bound
-from dts_reproduction.reproduce.studies.regret_bound import (
+from dts_reproduction.reproduce.studies.lower_bound import (
     TIE_TOLERANCE,
     Family,
     condorcet_lower_bound,
@@ -22,6 +21,7 @@ from dts_reproduction.reproduce.studies.regret_bound import (
     pair_regrets,
     regret_lower_bound,
 )
+from dts_reproduction.reproduce.studies.lower_bound_cache import CACHE_NAME, lower_bound
 from tests.scripts import run_script
 
 
@@ -225,7 +225,7 @@ def test_cache_of_an_older_method_is_recomputed_and_other_folders_share_the_repo
     """An entry without the current METHOD_VERSION (e.g. the version-1 bound, up to 30x too high) is
     recomputed; a results folder without the constant (--quick, --fast) takes it from the repository's
     cache instead of computing it (the exact K = 32 bound takes minutes)."""
-    import dts_reproduction.reproduce.studies.lower_bounds as module
+    import dts_reproduction.reproduce.studies.lower_bound_cache as module
     expected = regret_lower_bound(load_dataset("nc_cyclic").P)
     repository, quick = tmp_path / "repository", tmp_path / "quick"
     repository.mkdir()

@@ -16,10 +16,10 @@ from dts_reproduction.reproduce.claims.registry import EVERY_CLAIM, PAPER_CLAIMS
 from dts_reproduction.reproduce.claims.verdict import HOLDS, NOT_MEASURED
 from dts_reproduction.reproduce.harness.paths import FIGURES
 from dts_reproduction.reproduce.output.tables import markdown_table, write_table
-from dts_reproduction.reproduce.reporting import constants_table, report
+from dts_reproduction.reproduce.reporting import claims_report, constants_table
 from dts_reproduction.reproduce.studies.large_scale_study.large_scale_report import LARGE_SCALE_STUDY
-from dts_reproduction.reproduce.studies.registry import STUDIES
 from dts_reproduction.reproduce.studies.study import Study
+from dts_reproduction.reproduce.studies.study_registry import STUDIES
 from tests.bench_scripts import bench_script
 from tests.scripts import run_script
 
@@ -27,18 +27,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_generated_blocks_agree_with_the_committed_tables_and_the_code():
-    """The numbers in the README, docs/ and bench/README.md are the ones report.py computes from figures/*.csv,
+    """The numbers in the README, docs/ and bench/README.md are the ones claims_report.py computes from figures/*.csv,
     bench/step_cost.csv and the code (never typed by hand), each block in the file BLOCK_FILES names."""
-    blocks = report.generated_blocks(ROOT / "figures")
-    assert set(blocks) == set(report.BLOCK_FILES)
-    stale = [path.name for path, (current, wanted) in report.updated_files(ROOT, blocks).items() if current != wanted]
+    blocks = claims_report.generated_blocks(ROOT / "figures")
+    assert set(blocks) == set(claims_report.BLOCK_FILES)
+    stale = [path.name for path, (current, wanted) in claims_report.updated_files(ROOT, blocks).items()
+             if current != wanted]
     assert not stale, f"{stale} out of date: run python reproduce/report.py --readme README.md"
 
 
 def test_a_changed_constant_makes_the_algorithms_doc_stale(monkeypatch):
     """The constants block is read from core/constants.py: change a constant without regenerating and the
     committed docs/algorithms.md no longer agrees (so the test above fails); a changed default does the same."""
-    blocks = report.generated_blocks(ROOT / "figures")
+    blocks = claims_report.generated_blocks(ROOT / "figures")
     doc = ROOT / "docs" / "algorithms.md"
     btm = dataclasses.replace(constants_table.ALGORITHMS["btm"], defaults={"gamma": 1.4, "faithful_bug": True})
     for change in (lambda patch: patch.setattr(constants_table.constants, "BTM_GAMMA", 1.4),
@@ -48,7 +49,7 @@ def test_a_changed_constant_makes_the_algorithms_doc_stale(monkeypatch):
             fresh = {"constants": markdown_table(constants_table.constants_frame()),
                      "defaults": markdown_table(constants_table.defaults_frame())}
         assert fresh != {name: blocks[name] for name in fresh}
-        current, wanted = report.updated_files(ROOT, {**blocks, **fresh})[doc]
+        current, wanted = claims_report.updated_files(ROOT, {**blocks, **fresh})[doc]
         assert current != wanted
 
 
@@ -63,13 +64,13 @@ def test_a_missing_block_file_is_refused_before_anything_is_written(tmp_path, ca
     and no file touched, not even the README whose blocks could be written."""
     (tmp_path / "README.md").write_text("".join(
         f"<!-- BEGIN generated: {name} -->\nold\n<!-- END generated: {name} -->\n"
-        for name, where in report.BLOCK_FILES.items() if where == "README.md"))
+        for name, where in claims_report.BLOCK_FILES.items() if where == "README.md"))
     readme = (tmp_path / "README.md").read_text()
     argv = ["--figures", str(ROOT / "figures"), "--readme", str(tmp_path / "README.md")]
     with pytest.raises(SystemExit) as stop:
         run_script("reproduce/report.py", argv)
     assert stop.value.code == 2 and "docs/figures.md: no such file" in capsys.readouterr().err
-    for relative in set(report.BLOCK_FILES.values()) - {"README.md"}:
+    for relative in set(claims_report.BLOCK_FILES.values()) - {"README.md"}:
         (tmp_path / relative).parent.mkdir(exist_ok=True)
         (tmp_path / relative).write_text("no markers\n")
     with pytest.raises(SystemExit) as stop:
@@ -78,14 +79,14 @@ def test_a_missing_block_file_is_refused_before_anything_is_written(tmp_path, ca
     assert stop.value.code == 2
     assert re.fullmatch(r"error: docs/figures.md has no generated block '(bounds|compute)'", error)
     assert (tmp_path / "README.md").read_text() == readme
-    assert all((tmp_path / relative).read_text() == "no markers\n" for relative in set(report.BLOCK_FILES.values())
-               if relative != "README.md")
+    assert all((tmp_path / relative).read_text() == "no markers\n"
+               for relative in set(claims_report.BLOCK_FILES.values()) if relative != "README.md")
 
 
 def test_every_claim_is_listed_and_unchecked_ones_are_not_measured(tmp_path):
     pd.DataFrame([{"claim": "C10(ii)", "where": "Fig. 1 (b)", "statement": "s", "measured": "m",
                    "verdict": HOLDS}]).to_csv(tmp_path / "fig1_mslr_claims.csv", index=False)
-    table = report.claims_table(tmp_path)
+    table = claims_report.claims_table(tmp_path)
     ids = [claim_id(label) for label in table["claim"]]
     order = list(EVERY_CLAIM)
     assert list(dict.fromkeys(ids)) == order == [*PAPER_CLAIMS, "L1", "L2", "A1", "A2", "A3", "A4", "A5", "A6", "A7"], \
@@ -96,7 +97,7 @@ def test_every_claim_is_listed_and_unchecked_ones_are_not_measured(tmp_path):
     assert c4["verdict"] == NOT_MEASURED and "make fig3" in c4["measured"]
     l1 = table[table["claim"] == "L1"].iloc[0]
     assert l1["verdict"] == NOT_MEASURED and "make large-scale FORCE=1" in l1["measured"]
-    assert "of 19 claims" in report.summary(table, "")  # the paper's claims only
+    assert "of 19 claims" in claims_report.summary(table, "")  # the paper's claims only
 
 
 def final_row(panel, dataset, algorithm, mean, sem=1.0):
@@ -135,13 +136,13 @@ def test_c19_fails_when_a_baseline_beats_both_variants():
 
 def test_update_readme_refuses_a_readme_without_the_block():
     with pytest.raises(ValueError, match="no generated block 'claims'"):
-        report.update_readme("no markers here", {"claims": "x"})
+        claims_report.update_readme("no markers here", {"claims": "x"})
 
 
 def test_quick_report_says_it_is_not_evidence(tmp_path):
     quick = tmp_path / "quick"
     quick.mkdir()
-    assert "not evidence" in report.build_report(quick)
+    assert "not evidence" in claims_report.build_report(quick)
 
 
 @pytest.mark.process
@@ -163,13 +164,13 @@ def test_startup_block_is_rendered_from_the_startup_table(tmp_path):
             for step, cache, cpu, wall, compiles, load in [("first DTS(5).select()", "cold", 24.456, 30.0, 80, 2.5),
                                                            ("make warm-cache", "warm", 6.0, 6.5, 0, 3.25)]]
     pd.DataFrame(rows).to_csv(tmp_path / "startup.csv", index=False)
-    text = report.startup_table(tmp_path / "startup.csv")
+    text = claims_report.startup_table(tmp_path / "startup.csv")
     assert "on 2026-12-02 01:00 UTC at commit 0123456, load average 2.5-3.2" in text
     lines = text.splitlines()
     assert lines[2] == "| step (a new process each) | numba cache | CPU s | wall s | compilations |"
     assert lines[4:] == ["| first DTS(5).select() | cold | 24.46 | 30.00 | 80 |",
                          "| make warm-cache | warm | 6.00 | 6.50 | 0 |"]
-    assert report.startup_table(tmp_path / "missing.csv") == ("Not measured in this checkout: run "
+    assert claims_report.startup_table(tmp_path / "missing.csv") == ("Not measured in this checkout: run "
                                                              "`python bench/startup.py`.")
 
 
@@ -182,7 +183,7 @@ def test_bench_block_is_rendered_from_the_bench_table(tmp_path):
                                 ("dts", "-", 16, 2000.0), ("rucb", "-", 5, 300.0),
                                 ("rucb", "-", 16, 48000.0)]]
     pd.DataFrame(rows).to_csv(tmp_path / "step_cost.csv", index=False)
-    text = report.bench_table(tmp_path / "step_cost.csv")
+    text = claims_report.bench_table(tmp_path / "step_cost.csv")
     assert "one Beta draw 40.0 ns" in text and "commit 0123456" in text and "load average 2.0" in text
     assert "re-measured" not in text
     assert "| algorithm | options | K = 5 | K = 16 |" in text
@@ -192,16 +193,16 @@ def test_bench_block_is_rendered_from_the_bench_table(tmp_path):
     whole = pd.DataFrame(rows).assign(ns_whole=[900.0, 2.0, 1800.0, 250.0, 40000.0],
                                       whole_slots=[1_000_000, 1_000_000, 1_000_000, 1_000_000, 1_000_000])
     whole.to_csv(tmp_path / "step_cost.csv", index=False)
-    text = report.bench_table(tmp_path / "step_cost.csv")
+    text = claims_report.bench_table(tmp_path / "step_cost.csv")
     assert "whole run from slot 1 (T = 1e+06 at K = 5, 16;" in text
     assert "| dts | - | 900 (22.5) | 1,800 (45) |" in text and "| rucb | - | 250 (6.25) | 40,000 (1,000) |" in text
     # A row without a whole run (e.g. the defaults at K = 2000, too slow to time whole) shows "-", not nan.
     whole.assign(ns_whole=[900.0, 2.0, float("nan"), 250.0, 40000.0],
                  whole_slots=[1_000_000, 1_000_000, 0, 1_000_000, 1_000_000]).to_csv(tmp_path / "step_cost.csv",
                                                                                     index=False)
-    text = report.bench_table(tmp_path / "step_cost.csv")
+    text = claims_report.bench_table(tmp_path / "step_cost.csv")
     assert "nan" not in text and "T = 0e+00" not in text and "| dts | - | 900 (22.5) | - |" in text
-    assert report.bench_table(tmp_path / "missing.csv") == "Not measured in this checkout: run `make bench`."
+    assert claims_report.bench_table(tmp_path / "missing.csv") == "Not measured in this checkout: run `make bench`."
 
 
 def test_bench_block_names_rows_measured_later_with_merge(tmp_path):
@@ -220,7 +221,7 @@ def test_bench_block_names_rows_measured_later_with_merge(tmp_path):
     assert merged[["algorithm", "options", "K"]].equals(old[["algorithm", "options", "K"]])
     assert merged.loc[3, "ns_later"] == 8.0 and (merged.drop(index=3)["ns_later"] == 100.0).all()
     merged.to_csv(tmp_path / "step_cost.csv", index=False)
-    text = report.bench_table(tmp_path / "step_cost.csv")
+    text = claims_report.bench_table(tmp_path / "step_cost.csv")
     assert "commit 0123456, load average 2.0, one Beta draw 40.0 ns" in text
     assert "the rows of dts at K = 16 measured 2026-11-27 01:00 UTC at commit fedcba9, load average 3.5" in text
     assert "| dts | fast | 100 (2.5) | 8 (0.25) |" in text
@@ -240,7 +241,7 @@ def test_compute_block_counts_the_lines_not_computed_yet(tmp_path):
                                                                       ("missing", math.nan, "missing"),
                                                                       ("over budget", math.nan, "missing"))]
     write_table(pd.DataFrame(planned), tmp_path / "large_scale_lines.csv")
-    table = report.compute_table(tmp_path)
+    table = claims_report.compute_table(tmp_path)
     assert table.to_dict("records") == [
         {"figure": "figX", "lines": 3, "not computed yet": 1, "runs": 1000, "worker hours": 1.5},
         {"figure": "large_scale", "lines": 3, "not computed yet": 2, "runs": 50, "worker hours": 2.0}]
@@ -268,7 +269,7 @@ def test_c19_rows_of_a_quick_run_are_marked_not_evidence(tmp_path):
             (("dts", 100.0), ("dts_plus", 110.0), ("rucb", 300.0), ("ecw_rmed", 300.0))]
     write_table(pd.DataFrame(rows), quick / "fig1_mslr_final.csv")
     def c19_verdicts(folder):
-        table = report.claims_table(folder)
+        table = claims_report.claims_table(folder)
         return table.loc[(table["claim"] == "C19") & table["where"].str.startswith("fig1_mslr"), "verdict"].tolist()
 
     (verdict,) = c19_verdicts(quick)
@@ -281,7 +282,7 @@ def test_a_claim_checked_by_one_of_its_figures_only_is_not_measured_on_the_other
     """C15 is C15a (fig2) and C15b (fig4): with fig4's rows alone the report showed C15 as fully checked."""
     pd.DataFrame([{"claim": "C15b", "where": "Fig. 4 (c)", "statement": "s", "measured": "m", "verdict": HOLDS}]
                  ).to_csv(tmp_path / "fig4_noncondorcet_claims.csv", index=False)
-    table = report.claims_table(tmp_path)
+    table = claims_report.claims_table(tmp_path)
     c15 = table[table["claim"] == "C15"]
     assert c15["verdict"].tolist() == [NOT_MEASURED] and c15["where"].item() == "fig2"
     assert c15["measured"].item() == "not measured yet: run make fig2"
@@ -322,12 +323,12 @@ def test_the_report_lists_the_lines_over_budget_with_what_they_would_need(tmp_pa
 
 def test_a_report_of_no_checked_claim_says_so(tmp_path):
     # It read "0 of 19 claims hold on every check: ." above a list of every claim not measured.
-    text = report.summary(report.claims_table(tmp_path), "")
+    text = claims_report.summary(claims_report.claims_table(tmp_path), "")
     assert text == ("**What reproduces.** No claim was checked: this folder holds no figure's claims table (make the "
                     "figures first).")
     pd.DataFrame([{"claim": "C10(ii)", "where": "Fig. 1 (b)", "statement": "s", "measured": "m",
                    "verdict": "fails"}]).to_csv(tmp_path / "fig1_mslr_claims.csv", index=False)
-    assert report.summary(report.claims_table(tmp_path), "").startswith(
+    assert claims_report.summary(claims_report.claims_table(tmp_path), "").startswith(
         "**What reproduces.** 0 of 19 claims hold on every check. Of all ")
 
 
@@ -336,7 +337,7 @@ def test_every_study_writes_the_blocks_it_declares_into_its_file():
     report places them in that file (``BLOCK_FILES``).  A study that writes an undeclared block is refused by name."""
     for study in STUDIES:
         assert set(study.written_blocks(FIGURES)) == set(study.block_names), study.stem
-        assert all(report.BLOCK_FILES[name] == study.block_file for name in study.block_names), study.stem
+        assert all(claims_report.BLOCK_FILES[name] == study.block_file for name in study.block_names), study.stem
     stray = Study("toy", "make toy", block_file="README.md", block_names=("toy",),
                   blocks=lambda folder: {"toy": "x", "other": "y"})
     with pytest.raises(ValueError, match="study toy: wrote the blocks"):
@@ -347,11 +348,11 @@ def test_a_registered_study_reaches_the_report_without_a_report_edit(tmp_path, m
     """Adding a study is its module plus a registry line: a toy study's section appears in REPORT.md, and the
     report's code (reproduce/reporting/) names none of the registered studies and imports only their registry."""
     toy = Study("toy_study", "make toy", report_section=lambda folder, docs: ["## The toy study's section", ""])
-    monkeypatch.setattr(report, "STUDIES", (*STUDIES, toy))
-    assert "## The toy study's section" in report.build_report(tmp_path)
-    source = Path(report.__file__).parent.glob("*.py")
+    monkeypatch.setattr(claims_report, "STUDIES", (*STUDIES, toy))
+    assert "## The toy study's section" in claims_report.build_report(tmp_path)
+    source = Path(claims_report.__file__).parent.glob("*.py")
     names = {study.stem for study in STUDIES} | {"asymptotic", "large_scale", "fidelity", "c18"}
     for path in source:
         text = path.read_text()
         assert not [name for name in names if f'"{name}' in text or f"studies.{name}" in text], path
-        assert "reproduce.studies." not in text.replace("reproduce.studies.registry", ""), path
+        assert "reproduce.studies." not in text.replace("reproduce.studies.study_registry", ""), path

@@ -1,5 +1,5 @@
-"""reproduce/claims/reasons.py and the studies' reasons (``report.EVERY_REASON``): every committed verdict that is
-not "holds" has a reason, every reason is used and links to an existing docs heading, and reason texts compute their
+"""reproduce/claims/reasons.py and the studies' reasons (``claims_report.EVERY_REASON``): every committed verdict that
+is not "holds" has a reason, every reason is used and links to an existing docs heading, and reason texts compute their
 numbers from the tables."""
 
 import re
@@ -15,7 +15,7 @@ from dts_reproduction.reproduce.claims.reasons import (
     order_and_factor,
 )
 from dts_reproduction.reproduce.claims.verdict import FAILS, HOLDS, stable_slope
-from dts_reproduction.reproduce.reporting import report
+from dts_reproduction.reproduce.reporting import claims_report
 from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import ORACLE_OPTIMAL, ORACLE_WINNER
 from dts_reproduction.reproduce.studies.large_scale_study.large_scale_reasons import (
     merge_without_condorcet,
@@ -29,7 +29,7 @@ COMMITTED = (ROOT / "figures", ROOT / "figures" / "fast")
 
 def committed_claims() -> list[tuple[Path, pd.DataFrame]]:
     """(folder, claims table as the report builds it, C19 included) of every committed figures folder."""
-    return [(folder, report.claims_table(folder)) for folder in COMMITTED]
+    return [(folder, claims_report.claims_table(folder)) for folder in COMMITTED]
 
 
 def heading_anchors(path: Path) -> set[str]:
@@ -45,20 +45,20 @@ def heading_anchors(path: Path) -> set[str]:
 
 def test_every_committed_verdict_but_holds_has_a_reason():
     missing = [(folder.name, row.claim, row.site, row.verdict) for folder, claims in committed_claims()
-               for row in claims.itertuples() if report.explained(row.verdict)
-               and (row.claim, row.site) not in report.EVERY_REASON]
+               for row in claims.itertuples() if claims_report.explained(row.verdict)
+               and (row.claim, row.site) not in claims_report.EVERY_REASON]
     assert not missing, f"verdicts without a reason in reproduce/claims/reasons.py: {missing}"
 
 
 def test_every_reason_is_used_by_a_committed_verdict():
     used = {(row.claim, row.site) for _, claims in committed_claims() for row in claims.itertuples()
-            if report.explained(row.verdict)}
-    unused = sorted(set(report.EVERY_REASON) - used)
+            if claims_report.explained(row.verdict)}
+    unused = sorted(set(claims_report.EVERY_REASON) - used)
     assert not unused, f"reasons no committed verdict needs: {unused}"
 
 
 def test_every_reason_links_to_an_existing_docs_heading_and_has_a_known_category():
-    for key, reason in report.EVERY_REASON.items():
+    for key, reason in claims_report.EVERY_REASON.items():
         path, anchor = reason.anchor.split("#")
         assert path.startswith("docs/") and (ROOT / path).is_file(), (key, reason.anchor)
         assert anchor in heading_anchors(ROOT / path), (key, reason.anchor)
@@ -68,11 +68,11 @@ def test_every_reason_links_to_an_existing_docs_heading_and_has_a_known_category
 def test_every_reason_text_renders_on_the_committed_tables():
     """The report calls each text on its folder's tables: no text may fail on them or leave a NaN."""
     for folder, claims in committed_claims():
-        numbers = report.numbers_of(folder, claims)
+        numbers = claims_report.numbers_of(folder, claims)
         for _, row in claims.iterrows():
-            cell = report.why(row, numbers, "")
+            cell = claims_report.why(row, numbers, "")
             assert not re.search(r"\bnan\b", cell) and "no reason" not in cell, (folder.name, row["claim"], cell)
-            assert bool(cell) == report.explained(row["verdict"])
+            assert bool(cell) == claims_report.explained(row["verdict"])
 
 
 def final_table(rows):
@@ -109,7 +109,7 @@ def test_summary_groups_the_checks_by_reason_and_lists_the_claims_that_hold_ever
         {"claim": "C6", "where": "Fig. 3 (a) Cyclic", "site": "fig3_condorcet:cyclic", "statement": "s",
          "measured": "m", "verdict": HOLDS},
     ])
-    text = report.summary(claims, "../")
+    text = claims_report.summary(claims, "../")
     assert "1 of 19 claims hold on every check: C3. Of all 3 checks, 2 hold." in text
     assert ("* *the paper's data disagree with its text* ([why](../docs/verdicts.md#sushi-ecw-rmed-far-above-rmed1)): "
             "C6 Fig. 3 (d) Sushi: FAILS.") in text
@@ -124,7 +124,7 @@ def test_summary_links_a_line_once_when_its_checks_share_one_section():
             ("C18", "diagnostic mslr16_noncondorcet", "c18_elimination:mslr16_noncondorcet", FAILS)]
     claims = pd.DataFrame([{"claim": claim, "where": where, "site": site, "statement": "s", "measured": "m",
                             "verdict": verdict} for claim, where, site, verdict in rows])
-    text = report.summary(claims, "")
+    text = claims_report.summary(claims, "")
     assert ("* *noise: a false verdict expected across the checks* ([why](docs/verdicts.md#false-verdicts-expected-"
             "from-noise)): C1 Fig. 3 (b) StrongBorda: FAILS; C6 Fig. 3 (c) ArXiv: FAILS.") in text
     assert ("* *the paper's data disagree with its text*: C6 Fig. 3 (d) Sushi: FAILS ([why](docs/verdicts.md#sushi-"
@@ -141,7 +141,7 @@ def test_a_slope_that_is_zero_up_to_rounding_prints_as_zero():
             {"panel": "(a)", "algorithm": name, "label": name, "mean_final_regret": mean, "slope_last_decade": s,
              "slope_se": 0.1, "lower_bound_slope": 58.2, "lower_bound_model": "Copeland"}
             for name, mean, s in (("scb", 2714.8, slope), ("dts", 2350.0, 228.0))])}
-    drawn, redrawn = report.slope_table(table(7.861686e-12)), report.slope_table(table(7.849158e-12))
+    drawn, redrawn = claims_report.slope_table(table(7.861686e-12)), claims_report.slope_table(table(7.849158e-12))
     assert drawn.equals(redrawn)
     assert drawn["lowest slope"].item() == "scb 0"
     assert stable_slope(1e-3, 2714.8) == 1e-3
@@ -155,7 +155,7 @@ def test_a_panel_of_linear_lines_reads_every_line_linear_and_linear_lines_are_le
         """A final-table row of line ``name`` on ``panel`` with last-decade slope ``slope`` (NaN: a linear line)."""
         return {"panel": panel, "algorithm": name, "label": name, "mean_final_regret": 1000.0,
                 "slope_last_decade": slope, "slope_se": 1.0, "lower_bound_slope": 11.0, "lower_bound_model": "Copeland"}
-    table = report.slope_table({"asymptotic": pd.DataFrame([
+    table = claims_report.slope_table({"asymptotic": pd.DataFrame([
         row("(a)", "rucb", float("nan")), row("(a)", "dts", 40.0), row("(b)", "rucb", float("nan")),
         row("(b)", "rmed1", float("nan"))])})
     assert table["closest slope"].tolist() == ["dts 40 +- 1", "every line linear"]
@@ -170,7 +170,7 @@ def test_the_oracles_are_never_the_closest_or_lowest_slope():
     rows = [{"panel": "(a)", "algorithm": name, "label": name, "mean_final_regret": 100.0, "slope_last_decade": slope,
              "slope_se": 1.0, "lower_bound_slope": 5.43, "lower_bound_model": "Condorcet"}
             for name, slope in ((ORACLE_OPTIMAL.tag, 5.4), (ORACLE_WINNER.tag, 3.0), ("dts", 56.0), ("rmed1", 50.0))]
-    table = report.slope_table({"asymptotic": pd.DataFrame(rows)})
+    table = claims_report.slope_table({"asymptotic": pd.DataFrame(rows)})
     assert table["closest slope"].item() == "rmed1 50 +- 1" and table["lowest slope"].item() == "rmed1 50"
 
 

@@ -14,7 +14,7 @@ from numba import njit
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.checks import verify as checks_verify
+from dts_reproduction.reproduce.checks import resimulate as checks_verify
 from dts_reproduction.reproduce.harness import limits, runner
 from dts_reproduction.reproduce.harness.curves import CURVES
 from dts_reproduction.reproduce.harness.kinds import MARKER_KEY, ChunkSize, RunKind, StoredArray, kind_of

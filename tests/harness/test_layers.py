@@ -414,6 +414,25 @@ def test_a_misplaced_module_is_found(tmp_path):
                                            ("reproduce/tables.py", TOP_LEVEL)]
 
 
+def shared_file_names(root: Path) -> dict[str, list[str]]:
+    """{file name: its paths} of every name that two modules below ``root`` share (the packages', bench/'s and
+    tests/'; ``__init__.py`` aside)."""
+    paths = {}
+    for path in project(root).trees:
+        if path.name != "__init__.py":
+            paths.setdefault(path.name, []).append(str(path))
+    return {name: sorted(found) for name, found in sorted(paths.items()) if len(found) > 1}
+
+
+def test_no_two_modules_share_a_file_name(tmp_path):
+    """One file name, one module (issue 51: verify.py, report.py, fidelity.py ... each named a script and a library
+    module; the algorithms' plain transcriptions the algorithms): a name two modules share is found with both paths."""
+    assert shared_file_names(ROOT) == {}
+    write_tree(tmp_path, {"core/kl.py": "", "tests/reference/kl.py": "", "reproduce/__init__.py": "",
+                          "reproduce/verify.py": "", "algorithms/dts.py": ""})
+    assert shared_file_names(tmp_path) == {"kl.py": ["core/kl.py", "tests/reference/kl.py"]}
+
+
 def test_no_test_imports_a_script():
     """A test runs a script in-process as ``python <script> argv`` would (tests/scripts.py's ``run_script``) and
     imports the library the script calls, never the script (issue #51): each import of a script is named by file and

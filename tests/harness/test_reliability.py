@@ -387,17 +387,17 @@ def test_the_alpha_warning_is_printed_once(tmp_path):
 
 def test_a_cache_of_lower_bounds_that_is_not_json_is_named_once(tmp_path, monkeypatch, capsys):
     """It was named four times by a figure of four panels: once per read, and a stored entry reads it twice."""
-    from dts_reproduction.reproduce.studies import lower_bounds
+    from dts_reproduction.reproduce.studies import lower_bound_cache
 
-    monkeypatch.setattr(lower_bounds, "_REPORTED", set())
-    monkeypatch.setattr(lower_bounds, "regret_lower_bound", lambda P: (float(P[0, 1]), "fake model"))
-    monkeypatch.setattr(lower_bounds, "RESULTS", tmp_path / "shared")  # no entry to take from the repository's
-    cache = tmp_path / "r" / lower_bounds.CACHE_NAME
+    monkeypatch.setattr(lower_bound_cache, "_REPORTED", set())
+    monkeypatch.setattr(lower_bound_cache, "regret_lower_bound", lambda P: (float(P[0, 1]), "fake model"))
+    monkeypatch.setattr(lower_bound_cache, "RESULTS", tmp_path / "shared")  # no entry to take from the repository's
+    cache = tmp_path / "r" / lower_bound_cache.CACHE_NAME
     cache.parent.mkdir()
     cache.write_text("{not json")
     for name in ("mslr5_condorcet", "mslr16_condorcet"):
-        lower_bounds.lower_bound(name, tmp_path / "r", store=False)
-    lower_bounds.lower_bound("mslr5_condorcet", tmp_path / "r")
+        lower_bound_cache.lower_bound(name, tmp_path / "r", store=False)
+    lower_bound_cache.lower_bound("mslr5_condorcet", tmp_path / "r")
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"recomputing {cache}: not valid JSON"), err
 

@@ -25,7 +25,7 @@ from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import Line, dataset_key, line_folder, load_line, run_lines
 from dts_reproduction.reproduce.harness.store import chunk_matrix, read_chunk, save_chunk
-from dts_reproduction.reproduce.studies import lower_bounds
+from dts_reproduction.reproduce.studies import lower_bound_cache
 from tests.scripts import run_script
 
 PAPER_MATRIX = Path(load_dataset("mslr5_condorcet").source)
@@ -279,11 +279,11 @@ def test_file_lock_excludes_a_second_holder_and_leaves_no_file(tmp_path):
 
 
 def test_lower_bound_of_a_custom_matrix_keeps_the_paper_entry(tmp_path, monkeypatch):
-    monkeypatch.setattr(lower_bounds, "regret_lower_bound", lambda P: (1.0, "fake model"))
+    monkeypatch.setattr(lower_bound_cache, "regret_lower_bound", lambda P: (1.0, "fake model"))
     shutil.copy(RESULTS / "lower_bounds.json", tmp_path / "lower_bounds.json")
     paper = json.loads((tmp_path / "lower_bounds.json").read_text())["mslr5_condorcet"]
     matrix = other_matrix(tmp_path / "m")
-    assert lower_bounds.lower_bound(str(matrix), tmp_path) == (1.0, "fake model")
+    assert lower_bound_cache.lower_bound(str(matrix), tmp_path) == (1.0, "fake model")
     cache = json.loads((tmp_path / "lower_bounds.json").read_text())
     assert cache["mslr5_condorcet"] == paper and cache[dataset_key(load_dataset(matrix))]["model"] == "fake model"
     assert not any(name.endswith(".lock") for name in os.listdir(tmp_path))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
-from dts_reproduction.reproduce.checks.verify import verify, verify_chunk
+from dts_reproduction.reproduce.checks.resimulate import verify, verify_chunk
 from dts_reproduction.reproduce.harness.runner import Line, line_folder, run_lines
 from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
 

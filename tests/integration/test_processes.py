@@ -211,10 +211,10 @@ def test_runs_of_two_seeds_and_two_same_named_matrices_at_once(tmp_path, whole):
 
 LOWER_BOUND_DRIVER = """
 import sys
-from dts_reproduction.reproduce.studies import lower_bounds
-lower_bounds.regret_lower_bound = lambda P: (float(P[0, 1]), "fake model")
+from dts_reproduction.reproduce.studies import lower_bound_cache
+lower_bound_cache.regret_lower_bound = lambda P: (float(P[0, 1]), "fake model")
 for path in sys.argv[2:]:
-    lower_bounds.lower_bound(path, sys.argv[1])
+    lower_bound_cache.lower_bound(path, sys.argv[1])
 """
 
 

@@ -22,7 +22,7 @@ from dts_reproduction.core.kl import kl_bernoulli, kl_clamped, kl_lcb, kl_ucb
 from dts_reproduction.core.thompson import fill_above_half, sample_beta_given_side, sample_votes
 from dts_reproduction.data import dataset_from_matrix
 from tests import reference as ref
-from tests.reference.scans import lower_copeland_from_switches
+from tests.reference.scans_reference import lower_copeland_from_switches
 
 
 def random_stats(K, rng, max_count=30):

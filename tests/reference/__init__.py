@@ -2,15 +2,15 @@
 paper and docs/algorithms.md with no numba: the tests compare the fast code against them.
 
 The kernel references are re-exported here (``from tests import reference as ref``; ``ref.kl`` ...);
-the algorithm transcriptions are imported from their modules (``tests.reference.rucb.RefRUCB`` ...).
+the algorithm transcriptions are imported from their modules (``tests.reference.rucb_reference.RefRUCB`` ...).
 """
 
-from tests.reference.argmax import argmax_first, argmin_first
-from tests.reference.bounds import direct_UL, mirrored_UL
-from tests.reference.copeland import copeland_scores
-from tests.reference.dts import dts_select
-from tests.reference.harness import simulate
-from tests.reference.kl import kl, kl_clamped
+from tests.reference.argmax_reference import argmax_first, argmin_first
+from tests.reference.bounds_reference import direct_UL, mirrored_UL
+from tests.reference.copeland_reference import copeland_scores
+from tests.reference.dts_reference import dts_select
+from tests.reference.harness_reference import simulate
+from tests.reference.kl_reference import kl, kl_clamped
 
 __all__ = ["argmax_first", "argmin_first", "copeland_scores", "direct_UL", "dts_select", "kl", "kl_clamped",
            "mirrored_UL", "simulate"]

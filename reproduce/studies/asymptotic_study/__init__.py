@@ -1,6 +1,6 @@
 """The asymptotic study: past the paper, in time (docs/asymptotic.md; its command is ``reproduce/asymptotic.py``,
 ``make asymptotic`` draws it from the stored runs).  Every file of the study is in this package; its record for the
-report is ``asymptotic_record.ASYMPTOTIC_STUDY`` (``reproduce.studies.registry``).
+report is ``asymptotic_record.ASYMPTOTIC_STUDY`` (``reproduce.studies.study_registry``).
 
 The regret slope of every algorithm with an exact fast path, decade by decade up to T = 2**53, against the lower
 bound, on every paper matrix with a Condorcet winner, and at T = 1e7 on the matrices without one.  Per matrix: the

@@ -13,7 +13,7 @@ from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import
 from dts_reproduction.reproduce.studies.asymptotic_study.decade_pairs import theorem2_table
 from dts_reproduction.reproduce.studies.asymptotic_study.decades import trapped_scale
 from dts_reproduction.reproduce.studies.asymptotic_study.partner_runs import partner_runs_table
-from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
+from dts_reproduction.reproduce.studies.lower_bound import condorcet_allocation
 
 # The names of the blocks ``asymptotic_blocks`` writes.
 BLOCK_NAMES = ("asymptotic", "allocation", "asymptotic_cost", "forced_band", "forced_sweeps", "oracle",

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims import paper_checks as pc
 from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC
 from dts_reproduction.reproduce.claims.verdict import (
     Estimate,

@@ -12,7 +12,7 @@ import pandas as pd
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.algorithms.ecw_rmed_steps import gap_threshold
 from dts_reproduction.core.constants import ECW_RMED_BETA
-from dts_reproduction.reproduce.claims.paper import DTS_FAMILY
+from dts_reproduction.reproduce.claims.paper_checks import DTS_FAMILY
 from dts_reproduction.reproduce.claims.reasons import (
     ASSUMPTION2,
     DATA_VS_TEXT,

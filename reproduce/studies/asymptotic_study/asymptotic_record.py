@@ -1,6 +1,6 @@
 """The asymptotic study's record for the report (``reproduce.studies.study.Study``, registered in
-``reproduce.studies.registry``): its panels, the tables its reasons read, its yardsticks, its generated blocks and its
-reasons."""
+``reproduce.studies.study_registry``): its panels, the tables its reasons read, its yardsticks, its generated blocks
+and its reasons."""
 
 from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC
 from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_blocks import BLOCK_NAMES, asymptotic_blocks

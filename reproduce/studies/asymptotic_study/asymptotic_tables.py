@@ -21,8 +21,8 @@ from dts_reproduction.reproduce.studies.asymptotic_study.decades import (
 )
 from dts_reproduction.reproduce.studies.asymptotic_study.pair_costs import resimulated_comparisons
 from dts_reproduction.reproduce.studies.experiment import final_table, panel_curves, with_lower_bounds
-from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
-from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation, pair_regrets, winner_constant
+from dts_reproduction.reproduce.studies.lower_bound import condorcet_allocation, pair_regrets, winner_constant
+from dts_reproduction.reproduce.studies.lower_bound_cache import lower_bound
 
 COST_HORIZON = 10**10  # what the lines without a Condorcet winner would cost at this horizon (``cost_rows``)
 # The re-simulated runs whose comparisons per pair are tabulated (``allocation_rows``), on matrices up to this K.
@@ -32,8 +32,8 @@ ALLOCATION_MAX_ARMS = 32
 
 def lower_bounds_of(panels, settings: Settings) -> dict:
     """{panel id (``Panel.key``): (C, its model, C_w or NaN)}: each panel's lower bound
-    (``reproduce.studies.lower_bounds``, cached in ``settings.out`` unless the run only reads) and, with a Condorcet
-    winner, its winner constant."""
+    (``reproduce.studies.lower_bound_cache``, cached in ``settings.out`` unless the run only reads) and, with a
+    Condorcet winner, its winner constant."""
     out = {}
     for panel in panels:
         constant, model = lower_bound(panel.dataset, settings.out,

@@ -35,7 +35,7 @@ from dts_reproduction.reproduce.studies.asymptotic_study.decades import (
     linear,
     regret_at,
 )
-from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
+from dts_reproduction.reproduce.studies.lower_bound import pair_regrets
 
 PAIR_CLASSES = ("winner", "superior", "other", "self")
 # The lines whose regret is split decade by decade (``asymptotic_panels`` names: D-TS, D-TS+, RMED1, RMED2 with the

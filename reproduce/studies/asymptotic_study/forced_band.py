@@ -19,7 +19,7 @@ from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.config.scale import panel_horizon
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies.asymptotic_study.decades import checkpoint_before, regret_at, trapped
-from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
+from dts_reproduction.reproduce.studies.lower_bound import pair_regrets
 
 # A trapped run's regret per slot over its last decade [T/10, T] matches a pair's Copeland cost r_ij when they
 # differ by less than this fraction of r_ij.  A run forced to the pair at all but the first ~1e6 slots (the stored

@@ -20,7 +20,7 @@ from dts_reproduction.core.constants import ECW_RMED_ALPHA
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims.verdict import ASYMPTOTIC_SPAN, run_slopes
 from dts_reproduction.reproduce.studies.asymptotic_study.decades import regret_at, untrapped
-from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
+from dts_reproduction.reproduce.studies.lower_bound import pair_regrets
 
 FIRST_SWEEP_FROM = 10**6  # sweeps before 1e6 drown in the regret of settling the winner (the hump at K = 136)
 # The columns of ``sweep_rows``, also when no panel has a sweep (a smoke run's T = 1e4).

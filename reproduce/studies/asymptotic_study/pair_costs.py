@@ -14,7 +14,7 @@ from dts_reproduction.core.copeland import copeland_winners
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
 from dts_reproduction.reproduce.studies.asymptotic_study.decades import linear
-from dts_reproduction.reproduce.studies.regret_bound import pair_regrets
+from dts_reproduction.reproduce.studies.lower_bound import pair_regrets
 
 PAIR_RUNS = 3  # runs of a line without a Condorcet winner simulated again for ``costliest_pair_rows``
 

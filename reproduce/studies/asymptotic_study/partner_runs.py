@@ -23,7 +23,7 @@ from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
 from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_lines import ORACLE_OPTIMAL
 from dts_reproduction.reproduce.studies.asymptotic_study.decades import decade_slopes, fit_start, linear, trapped
-from dts_reproduction.reproduce.studies.regret_bound import condorcet_allocation
+from dts_reproduction.reproduce.studies.lower_bound import condorcet_allocation
 
 SEPARATION = 0.01
 COUNTED_RUNS = 50

@@ -9,8 +9,8 @@ only; its modules:
   ``large_scale_reasons`` why its checks that do not hold do not (its ``Study.reasons``)
   ``large_scale_figures`` its figure: regret curves, the ranking at T on the 500-armed instance, R(T) against K
   ``large_scale_run``     a run of the study: its lines computed or loaded, its figure and tables written
-  ``large_scale_report``  its record, ``LARGE_SCALE_STUDY`` (registered in ``reproduce.studies.registry``), and its
-                          section of REPORT.md: the lines over budget
+  ``large_scale_report``  its record, ``LARGE_SCALE_STUDY`` (registered in ``reproduce.studies.study_registry``),
+                          and its section of REPORT.md: the lines over budget
 
 The modules it shares stay in ``reproduce.studies``: ``experiment`` (the figures' shared step that simulates,
 stores and loads its lines), ``paper_panels`` (the paper's 500-armed panel, whose stored runs it reuses) and

@@ -1,5 +1,5 @@
 """The large-scale study as the report sees it: its record, ``LARGE_SCALE_STUDY`` (``reproduce.studies.study.Study``,
-registered in ``reproduce.studies.registry``), and its section of REPORT.md, on its lines over budget."""
+registered in ``reproduce.studies.study_registry``), and its section of REPORT.md, on its lines over budget."""
 
 from pathlib import Path
 

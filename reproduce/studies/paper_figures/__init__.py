@@ -1,8 +1,8 @@
 """The paper's seven figures, one study each (``reproduce.studies.study.Study``), every module of them in this
 package: each figure's module declares its panels, its claims and how it is drawn, its ``FIG<n>_STUDY``, and the
 figure's script (``reproduce/fig<n>_*.py``) parses the command line and calls it.  ``figures.PAPER_FIGURES`` lists
-them, by their stem, for the registry (``reproduce.studies.registry``) and ``bench/paper_cost.py``, which never load a
-script.
+them, by their stem, for the registry (``reproduce.studies.study_registry``) and ``bench/paper_cost.py``, which
+never load a script.
 
   mslr_figure          Fig. 1: all eleven algorithms on MSLR K=5, Condorcet and not; C1-C3, C5, C8-C10, C13
   std_figure           Fig. 2: the STD of R(T) from Fig. 1's stored runs; C15a

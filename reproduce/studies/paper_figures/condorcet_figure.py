@@ -3,7 +3,7 @@ K=32), and (g) the gap-to-Condorcet-winner regret of StrongBorda from the same r
 omits, for claim C7); its panels and its claims C1-C7.  A regret figure (``regret_figure``); its script is
 ``reproduce/fig3_condorcet.py``."""
 
-from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims import paper_checks as pc
 from dts_reproduction.reproduce.claims.registry import FIG3
 from dts_reproduction.reproduce.config.paper import ALL_ELEVEN
 from dts_reproduction.reproduce.studies.experiment import Panel

@@ -6,7 +6,7 @@ horizon (``delay_panels``; d = 1 is no delay, the runs of Figs. 1(a) and 4(a)) -
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from dts_reproduction.reproduce.claims.paper import panel_site
+from dts_reproduction.reproduce.claims.paper_checks import panel_site
 from dts_reproduction.reproduce.claims.registry import FIG6
 from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.claims.paper import panel_site
+from dts_reproduction.reproduce.claims.paper_checks import panel_site
 from dts_reproduction.reproduce.claims.registry import FIG5
 from dts_reproduction.reproduce.claims.verdict import (
     SUBSTANTIAL_SHARE,

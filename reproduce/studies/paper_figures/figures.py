@@ -1,5 +1,5 @@
 """The paper's seven figures, one ``Study`` each, by stem (the claim registry's, ``reproduce.claims.registry``): what
-the study registry (``reproduce.studies.registry``) and ``bench/paper_cost.py`` read, never a script."""
+the study registry (``reproduce.studies.study_registry``) and ``bench/paper_cost.py`` read, never a script."""
 
 from dts_reproduction.reproduce.studies.paper_figures.condorcet_figure import FIG3_STUDY
 from dts_reproduction.reproduce.studies.paper_figures.delay_figure import FIG6_STUDY

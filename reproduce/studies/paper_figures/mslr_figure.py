@@ -3,7 +3,7 @@
 C5 on (a); C8, C9, C10 and C13 on (b).  A regret figure (``regret_figure``); its script is
 ``reproduce/fig1_mslr.py``."""
 
-from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims import paper_checks as pc
 from dts_reproduction.reproduce.claims.registry import FIG1
 from dts_reproduction.reproduce.claims.verdict import above, below, by_name, checked, final, need
 from dts_reproduction.reproduce.studies.paper_panels import FIG1_PANELS

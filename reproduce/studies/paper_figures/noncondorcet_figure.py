@@ -3,7 +3,7 @@
 C8, C9, C11, C13 and C15b per panel, and C12 across MSLR K=16 and K=32.  A regret figure (``regret_figure``); its
 script is ``reproduce/fig4_noncondorcet.py``."""
 
-from dts_reproduction.reproduce.claims import paper as pc
+from dts_reproduction.reproduce.claims import paper_checks as pc
 from dts_reproduction.reproduce.claims.registry import FIG4
 from dts_reproduction.reproduce.claims.verdict import (
     C12_FROM_SLOT,

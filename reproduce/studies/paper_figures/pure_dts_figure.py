@@ -2,7 +2,7 @@
 StrongBorda, Non-Condorcet Cyclic and both 5-armed MSLR matrices; its panels and its claims C17 (a)-(c).  A regret
 figure (``regret_figure``); its script is ``reproduce/fig7_pure_dts.py``."""
 
-from dts_reproduction.reproduce.claims.paper import panel_result, panel_site
+from dts_reproduction.reproduce.claims.paper_checks import panel_result, panel_site
 from dts_reproduction.reproduce.claims.registry import FIG7
 from dts_reproduction.reproduce.claims.verdict import (
     LINEAR_GROWTH,

@@ -20,7 +20,7 @@ from dts_reproduction.reproduce.studies.experiment import (
     with_lower_bounds,
     write_claims,
 )
-from dts_reproduction.reproduce.studies.lower_bounds import lower_bound
+from dts_reproduction.reproduce.studies.lower_bound_cache import lower_bound
 from dts_reproduction.reproduce.studies.study import Study
 
 

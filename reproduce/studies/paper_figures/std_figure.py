@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from dts_reproduction.algorithms import get_algorithm
-from dts_reproduction.reproduce.claims.paper import panel_result, panel_site
+from dts_reproduction.reproduce.claims.paper_checks import panel_result, panel_site
 from dts_reproduction.reproduce.claims.registry import FIG2
 from dts_reproduction.reproduce.claims.verdict import (
     CLEAR_FACTOR,

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from dts_reproduction.core.kl import kl_lcb, kl_ucb
-from tests.reference.kl import kl_clamped
+from tests.reference.kl_reference import kl_clamped
 
 KAPPA, EPS = 0.51, 1e-6
 

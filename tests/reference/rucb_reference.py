@@ -1,7 +1,7 @@
 """RUCB (Zoghi et al. 2014, Algorithm 1) as run, transcribed in plain Python."""
 
 from dts_reproduction.core.constants import ALPHA
-from tests.reference.direct import DirectStatistics
+from tests.reference.direct_reference import DirectStatistics
 
 
 class RefRUCB(DirectStatistics):

@@ -4,7 +4,7 @@ import numpy as np
 from scipy import special
 
 from dts_reproduction.core.constants import ALPHA
-from tests.reference.direct import DirectStatistics
+from tests.reference.direct_reference import DirectStatistics
 
 
 class RefRCS(DirectStatistics):

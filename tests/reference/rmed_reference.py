@@ -4,8 +4,8 @@ import math
 
 import numpy as np
 
-from tests.reference.kl import kl
-from tests.reference.pairs import pair_order
+from tests.reference.kl_reference import kl
+from tests.reference.pairs_reference import pair_order
 
 
 class RefRMED:

@@ -2,7 +2,7 @@
 
 
 from dts_reproduction.core.constants import ALPHA
-from tests.reference.direct import DirectStatistics
+from tests.reference.direct_reference import DirectStatistics
 
 
 class RefCCB(DirectStatistics):

@@ -35,9 +35,9 @@ from dts_reproduction.reproduce.claims.verdict import (
 )
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, FAST, QUICK, ROOT, STARTUP_TABLE
 from dts_reproduction.reproduce.output.tables import NOT_STORED, load_tables, markdown_table, read_table
-from dts_reproduction.reproduce.reporting import newcomer
+from dts_reproduction.reproduce.reporting import newcomer_times
 from dts_reproduction.reproduce.reporting.constants_table import constants_frame, defaults_frame
-from dts_reproduction.reproduce.studies.registry import STUDIES
+from dts_reproduction.reproduce.studies.study_registry import STUDIES
 
 # The command that writes each study's tables (by table stem, as a claim's ``figures`` name them).
 FIGURE_COMMANDS = {study.stem: study.command for study in STUDIES}
@@ -352,12 +352,12 @@ def generated_blocks(folder: Path) -> dict[str, str]:
             "bench": bench_table(), "startup": startup_table(), **newcomer_blocks(), **studies}
 
 
-def newcomer_blocks(path: Path = newcomer.TABLE) -> dict[str, str]:
+def newcomer_blocks(path: Path = newcomer_times.TABLE) -> dict[str, str]:
     """The measured times and test counts of the README's commands and of the deselected suites
-    (``reproduce.reporting.newcomer``, from ``bench/newcomer.csv``)."""
+    (``reproduce.reporting.newcomer_times``, from ``bench/newcomer.csv``)."""
     table = pd.read_csv(path)
-    return {"newcomer_main": newcomer.main_block(table), "newcomer_tests": newcomer.tests_block(table),
-            "newcomer_suites": newcomer.suites_block(table)}
+    return {"newcomer_main": newcomer_times.main_block(table), "newcomer_tests": newcomer_times.tests_block(table),
+            "newcomer_suites": newcomer_times.suites_block(table)}
 
 
 
@@ -400,7 +400,7 @@ def build_report(folder: Path) -> str:
               "## Every check", "", markdown_table(checks), "",
               "## Distance to the asymptotic lower bound", "",
               "C is the constant of the asymptotic regret lower bound (R(T) >= C ln T for large T; "
-              "`reproduce/studies/regret_bound.py`): with a Condorcet winner Komiyama et al. (2015), else the "
+              "`reproduce/studies/lower_bound.py`): with a Condorcet winner Komiyama et al. (2015), else the "
               "linear program of Komiyama et al. (2016) over the alternative matrices whose Copeland winners are "
               "all different, solved exactly up to 32 arms; \"relaxation\" marks a valid bound from a subset of those "
               "alternatives.  Each curve's slope is fitted against ln t over the last decade (a slope that is zero "

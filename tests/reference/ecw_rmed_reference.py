@@ -5,8 +5,8 @@ import math
 
 import numpy as np
 
-from tests.reference.kl import kl_clamped
-from tests.reference.pairs import pair_order
+from tests.reference.kl_reference import kl_clamped
+from tests.reference.pairs_reference import pair_order
 
 
 def ref_confident(n, p, lam, precheck):

@@ -1,9 +1,9 @@
-"""The asymptotic regret lower bound of each dataset (``reproduce.studies.regret_bound``), cached on disk.
+"""The asymptotic regret lower bound of each dataset (``reproduce.studies.lower_bound``), cached on disk.
 
 The exact Copeland bound of MSLR K = 32 non-Condorcet takes ~2 minutes and the 500-armed instance's
 ~50 s, so every constant is kept in ``<results>/lower_bounds.json``, keyed by the dataset (its results-folder
 name, ``reproduce.harness.runner.dataset_key``, so a matrix file of one's own never replaces a paper dataset's entry),
-its matrix digest and ``reproduce.studies.regret_bound.METHOD_VERSION``: a changed matrix or method is recomputed, a
+its matrix digest and ``reproduce.studies.lower_bound.METHOD_VERSION``: a changed matrix or method is recomputed, a
 figure redrawn from stored runs is not slowed down.  An entry is added under the cache's lock
 (``reproduce.harness.locks``), re-reading the file first, so processes filling one cache at once keep every
 entry.  ``--plot-only`` reads the cache and never writes it.  Another results folder (``--quick``, ``--fast``,
@@ -20,7 +20,7 @@ from dts_reproduction.reproduce.harness.atomic import write_text_atomic
 from dts_reproduction.reproduce.harness.locks import FileLock
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import dataset_key, matrix_sha1
-from dts_reproduction.reproduce.studies.regret_bound import METHOD_VERSION, regret_lower_bound
+from dts_reproduction.reproduce.studies.lower_bound import METHOD_VERSION, regret_lower_bound
 
 CACHE_NAME = "lower_bounds.json"
 LOCK_NAME = ".lower_bounds.json.lock"  # next to the cache, held while an entry is added

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from tests.reference.argmax import argmax_first
-from tests.reference.bounds import mirrored_UL
-from tests.reference.kl import kl_clamped
+from tests.reference.argmax_reference import argmax_first
+from tests.reference.bounds_reference import mirrored_UL
+from tests.reference.kl_reference import kl_clamped
 
 
 def dts_select(n, w, t, rng, alpha=0.51, variant="dts", tie_break="as-run"):

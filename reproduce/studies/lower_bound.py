@@ -1,7 +1,7 @@
 """Asymptotic regret lower bounds: the constant C(P) with liminf E[R(T)] / ln T >= C(P) for every
 uniformly good algorithm, for the Copeland regret of the paper's Eq. (1).  This one quantity is called the lower
 bound everywhere (identifiers ``lower_bound``, the tables' ``lower_bound_*`` columns, "C" in figures and docs);
-this module is its computation and ``reproduce.studies.lower_bounds`` its cache on disk.
+this module is its computation and ``reproduce.studies.lower_bound_cache`` its cache on disk.
 
 Both bounds come from the same change-of-measure argument (Komiyama et al., COLT 2015, Thm. 2 for the
 Condorcet case; Komiyama et al., ICML 2016, Thm. 1 for the Copeland case).  An *alternative* is a matrix

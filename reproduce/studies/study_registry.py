@@ -1,5 +1,5 @@
-"""Every study, one line each: the report (``reproduce.reporting.report``), the claims' "not measured" rows and the
-cost estimates iterate ``STUDIES`` and know no study by name.  A new study is its module, which declares its
+"""Every study, one line each: the report (``reproduce.reporting.claims_report``), the claims' "not measured" rows
+and the cost estimates iterate ``STUDIES`` and know no study by name.  A new study is its module, which declares its
 ``reproduce.studies.study.Study``, plus its line here."""
 
 from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_record import ASYMPTOTIC_STUDY
