@@ -24,6 +24,7 @@ from matplotlib.scale import InvertedLogTransform, LogScale, LogTransform, regis
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from dts_reproduction.algorithms import get_algorithm  # noqa: E402
+from dts_reproduction.reproduce.claims.intervals import BAND_BOOTSTRAP_RESAMPLES, bootstrap_interval
 from dts_reproduction.reproduce.harness import portable_math  # noqa: E402
 from dts_reproduction.reproduce.harness.atomic import write_atomic  # noqa: E402
 from dts_reproduction.reproduce.output.tables import write_table  # noqa: E402
@@ -82,10 +83,6 @@ register_scale(PortableLogScale)
 
 
 Z_95 = 1.959963984540054
-# The interval of every regret (curve, R(T)): percentile bootstrap of the mean over runs, with a fixed
-# seed so that a redraw from the same runs writes the same numbers.
-BAND_BOOTSTRAP_RESAMPLES = 2000
-BAND_BOOTSTRAP_SEED = 20161205
 INTERVAL_NOTE = (f"95% bootstrap percentile interval of the mean ({BAND_BOOTSTRAP_RESAMPLES} resamples of the runs, "
                  "fixed seed)")
 # The lower-bound slope line spans this many decades of t, ending at the horizon.
@@ -153,27 +150,6 @@ def setup_theme() -> None:
     sns.set_theme(style="whitegrid", context="paper", rc={
         "font.size": 7.5, "axes.titlesize": 7.5, "axes.labelsize": 7.5, "xtick.labelsize": 6.5,
         "ytick.labelsize": 6.5, "legend.fontsize": 7, "axes.linewidth": 0.6, "grid.linewidth": 0.5})
-
-
-def bootstrap_interval(values, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """(low, high): the percentile bootstrap ``level`` interval of the mean over runs (axis 0) of
-    ``values`` ((runs,) or (runs, points); each point's interval from the same BAND_BOOTSTRAP_RESAMPLES
-    resamples of the runs, drawn with BAND_BOOTSTRAP_SEED, so the result depends on the values only).  It
-    follows a heavy tail (asymmetric, never outside the values' range); one run gives NaN (no spread
-    can be estimated from one run)."""
-    values = np.asarray(values, dtype=np.float64)
-    flat = values.reshape(values.shape[0], -1)
-    runs = flat.shape[0]
-    if runs < 2:
-        undefined = np.full(values.shape[1:], np.nan)
-        return undefined, undefined.copy()
-    draws = np.random.default_rng(BAND_BOOTSTRAP_SEED).integers(0, runs, size=(BAND_BOOTSTRAP_RESAMPLES, runs))
-    offsets = runs * np.arange(BAND_BOOTSTRAP_RESAMPLES)[:, None]
-    counts = np.bincount((draws + offsets).ravel(), minlength=BAND_BOOTSTRAP_RESAMPLES * runs)
-    counts = counts.reshape(BAND_BOOTSTRAP_RESAMPLES, runs).astype(np.float64)
-    means = np.einsum("br,rp->bp", counts, flat, optimize=False) / runs  # no BLAS: the same bits every time
-    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2], axis=0)
-    return low.reshape(values.shape[1:]), high.reshape(values.shape[1:])
 
 
 def curve_frame(results, panel: str, metric: str = "regret") -> pd.DataFrame:

@@ -157,7 +157,7 @@ def curve(name, t, regret, algorithm="dts"):
 def test_bootstrap_interval_is_the_percentile_interval_of_resampled_means():
     """Against a plain numpy bootstrap with the same draws: resample the runs, take the mean, the 2.5% and
     97.5% percentiles; per point of a curve and for one value per run."""
-    from dts_reproduction.reproduce.output.plotting import (
+    from dts_reproduction.reproduce.claims.intervals import (
         BAND_BOOTSTRAP_RESAMPLES,
         BAND_BOOTSTRAP_SEED,
         bootstrap_interval,
@@ -178,7 +178,8 @@ def test_bootstrap_interval_is_the_percentile_interval_of_resampled_means():
 def test_bootstrap_interval_respects_a_heavy_tail():
     """One huge run among many small ones (SCB on Cyclic): mean +- 1.96 s.e. reaches below zero, the
     percentile interval stays within the values and is asymmetric around the mean."""
-    from dts_reproduction.reproduce.output.plotting import Z_95, bootstrap_interval
+    from dts_reproduction.reproduce.claims.intervals import bootstrap_interval
+    from dts_reproduction.reproduce.output.plotting import Z_95
 
     values = np.concatenate([np.full(199, 10.0), [1e5]])
     mean, se = values.mean(), values.std(ddof=1) / np.sqrt(values.size)

@@ -15,9 +15,9 @@ from typing import NamedTuple
 import numpy as np
 
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
+from dts_reproduction.reproduce.claims.intervals import bootstrap_interval
 from dts_reproduction.reproduce.claims.verdict import NOISE_SE, Estimate, mean_se, run_slopes
 from dts_reproduction.reproduce.harness import portable_math
-from dts_reproduction.reproduce.output.plotting import bootstrap_interval
 
 FIRST_DECADE_END = 10**3  # the first decade drawn is [1e2, 1e3]: before it every algorithm is still initialising
 # A run is trapped (its regret grows linearly) when it gains more than T**TRAPPED_EXPONENT over its last decade
@@ -108,7 +108,7 @@ def untrapped(result):
 
 class DecadeSlopes(NamedTuple):
     """Per decade end t (``decade_ends``): the mean over the logarithmic runs of the slope of R against ln t over
-    [t/10, t], its standard error and 95 % bootstrap interval (``plotting.bootstrap_interval``), and the mean
+    [t/10, t], its standard error and 95 % bootstrap interval (``claims.intervals.bootstrap_interval``), and the mean
     R(t) / ln t; ``per_run`` (runs, decades) holds each run's slopes."""
 
     ends: np.ndarray

@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from dts_reproduction.reproduce.claims.intervals import bootstrap_interval
 from dts_reproduction.reproduce.output.plotting import (
     FIGURE_WIDTH,
     MSLR_FIRST_SLOT,
@@ -15,7 +16,6 @@ from dts_reproduction.reproduce.output.plotting import (
     PANEL_HEIGHT,
     RANKING_MARGIN,
     TITLE_CHARACTERS,
-    bootstrap_interval,
     curve_frame,
     figure_legend,
     regret_axes,

@@ -6,6 +6,7 @@ horizon (``delay_panels``; d = 1 is no delay, the runs of Figs. 1(a) and 4(a)) -
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from dts_reproduction.reproduce.claims.intervals import bootstrap_interval
 from dts_reproduction.reproduce.claims.paper_checks import panel_site
 from dts_reproduction.reproduce.claims.registry import FIG6
 from dts_reproduction.reproduce.claims.verdict import (
@@ -23,7 +24,6 @@ from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.plotting import (
     FIGURE_WIDTH,
     INTERVAL_NOTE,
-    bootstrap_interval,
     figure_legend,
     parameter_axes,
     setup_theme,
@@ -60,7 +60,7 @@ CROSSOVER_RANGE = (100, 1000)
 
 def delay_table(results) -> pd.DataFrame:
     """Per dataset, algorithm and delay: runs, mean R(T), its standard error and its 95% interval
-    (``plotting.bootstrap_interval``)."""
+    (``claims.intervals.bootstrap_interval``)."""
     rows = []
     for key, curves in results:
         title, delay = key.split("|")
