@@ -73,7 +73,7 @@ asymptotic:
 	$(PYTHON) reproduce/asymptotic.py $(if $(QUICK)$(FORCE),$(FLAGS),--plot-only)
 
 # REPORT.md from every figure's tables; at paper scale also every generated block of the README and the pages
-# under docs/ and bench/ (reproduce/report.py BLOCK_FILES; docs/design.md#generated-blocks).
+# under docs/ and bench/ (BLOCK_FILES in reproduce/reporting/claims_report.py; docs/design.md#generated-blocks).
 report:
 	$(PYTHON) reproduce/report.py --figures $(FIGDIR) $(if $(QUICK)$(FAST),,--readme README.md)
 
