@@ -1,27 +1,10 @@
-"""Do the exact fast paths (``--fast``) give the same results as the defaults, line by line, at the scale stored?
-The comparison itself; its command line, and what it writes and prints, is ``reproduce/fast_agreement.py``.
-
-Every line of an algorithm with a fast path (``AlgorithmSpec.fast``) stored both under the default
-results folder and under its ``fast/`` sub-folder (same dataset, algorithm, parameters apart from the
-fast ones, horizon, delay, shuffle, seed and runs) is compared.  (A line ``--fast`` leaves unchanged,
-such as every BTM line, is the default line itself, stored once in the default folder.)  The fast path
-draws other random numbers from the same law, so the two samples of runs must agree in distribution.
-Run r of both lines shares the arm shuffle and the generator's seed, so the runs are paired: the mean
-of the paired differences of R(T) is tested against zero (t test), the two samples of R(T) are
-compared by a two-sample Kolmogorov-Smirnov test (conservative under this positive dependence), and
-the whole curve by the paired test at every decade checkpoint t = 10^k, combined by Bonferroni.  The
-p-values of all lines together are corrected by Holm's method; a line "DISAGREES" if one of its tests
-is rejected at the family-wise level ``FAMILY_LEVEL``, else it "agrees".  A line whose fast runs equal
-the default runs bit for bit (every R(T) and every point of every curve) is "identical" and not tested:
-its fast path never took a fast step in any run (e.g. D-TS below ``algorithms.dts_fast.BITS_MIN_K`` arms on
-data where no self-comparison run is ever skipped), so it drew the defaults' random stream, and its p-values (all 1)
-would say nothing about the law; they are left empty and out of the Holm family and of the uniformity
-check of the summary.
-
-``compare`` gives the table (one row per line: both means, the paired difference and its standard error, the three
-p-values (empty for an identical line), the verdict) and how many lines are stored on one side only (still being
-computed: left out); ``summary`` its lines of text.
-"""
+"""Whether the exact fast paths (``--fast``) give the same results as the defaults, line by line: ``stored_lines``
+pairs every line stored under a results folder and its ``fast/`` sub-folder, ``compare`` tests each pair (the paired t
+test of R(T), two-sample Kolmogorov-Smirnov, the curve at every decade checkpoint, Holm over all lines at
+``FAMILY_LEVEL``) and gives the table (one row per line: both means, the paired difference and its standard error,
+the three p-values, empty for an identical line, and the verdict) with how many lines are stored on one side only
+(left out); ``summary`` gives its lines of text.  Why each test, and what "identical" means: the command line's
+docstring, ``reproduce/fast_agreement.py``."""
 
 import json
 import math
