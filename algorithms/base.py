@@ -5,8 +5,9 @@ changes as NumPy arrays; a changing scalar as a one-element array, several as th
 record, ``counters[0].<name>``; a kernel binds the fields it uses to locals of the same names in its
 opening lines and does not use ``state`` after them, because numba counts a reference to every array of
 a state that is live in a call -- docs/extending.md#adding-an-algorithm) and three functions:
-``init`` (plain Python: validates parameters, builds the state), and the njit ``select(state, t, rng)
--> (a1, a2)`` and ``update(state, a1, a2, a1_won, t)``.  ``select`` may change bookkeeping (round-robin
+``init`` (plain Python: validates parameters, builds the state), and ``select(state, t, rng) -> (a1, a2)`` and
+``update(state, a1, a2, a1_won, t)``, njit-compiled (every built-in algorithm) or plain Python (a researcher's own,
+at the cost of speed: ``core.simulate.compiled_loop``).  ``select`` may change bookkeeping (round-robin
 pointers, candidate lists); ``update`` changes only the comparison statistics, so that feedback delay
 (docs/harness.md#feedback-delay) is well defined.
 """
@@ -59,8 +60,8 @@ class AlgorithmSpec:
     """Everything the harness needs to know about one algorithm.
 
     name: registry key (CLI name); label: legend label as in the paper; init(K, horizon, **params)
-    -> state; select/update: njit functions of the contract; defaults: the parameters ``init`` accepts,
-    with the paper's values; needs_horizon: explore-then-exploit algorithms (BTM, SAVAGE) whose
+    -> state; select/update: the functions of the contract, njit or plain Python; defaults: the parameters ``init``
+    accepts, with the paper's values; needs_horizon: explore-then-exploit algorithms (BTM, SAVAGE) whose
     confidence widths use T and are re-run on the horizon grid (docs/harness.md#checkpoints); reference: paper and
     equation/line implemented; from_problem(params, dataset, P): see ``problem_params``; sync(state): recompute every
     cache an algorithm derives from its statistics (n, w) = (state.comparisons, state.wins)
@@ -100,7 +101,11 @@ class AlgorithmSpec:
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self):
-        """Refuse (ValueError) a preset that sets a parameter the algorithm does not accept."""
+        """Refuse (ValueError) an init, select or update that is not callable, and a preset that sets a parameter
+        the algorithm does not accept."""
+        for role in ("init", "select", "update"):
+            if not callable(getattr(self, role)):
+                raise ValueError(f"algorithm {self.name!r}: {role} must be a function, got {getattr(self, role)!r}")
         for preset in self.presets:
             self.resolve_params(self.presets[preset])
 
@@ -317,8 +322,8 @@ class Policy:
     ``policy.update(a1, a2, a1_won)`` once the comparison result is known; ``policy.best_arm()`` is the arm it
     recommends now.
 
-    Subclasses set ``spec``.  Arms are 0..K-1.  The same njit functions as the simulator run
-    underneath, so a policy is exactly the simulated algorithm.  ``seed`` seeds the policy's own
+    Subclasses set ``spec``.  Arms are 0..K-1.  The same functions as the simulator run underneath (njit or
+    plain Python), so a policy is exactly the simulated algorithm.  ``seed`` seeds the policy's own
     ``numpy.random.Generator`` (an int, a SeedSequence or a Generator).  Feedback may arrive late:
     ``update`` must only be called for pairs that ``select`` returned, in the order of selection.
     The njit functions are called through their machine code compiled for this state's types

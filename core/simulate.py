@@ -33,7 +33,10 @@ without the probe).  A probe sees every slot, so it excludes a skip and a pair r
 
 Each algorithm gets its own compiled loop (``compiled_loop``): the loop's code compiled with that algorithm's
 select, update and hooks as globals, cached on disk like every kernel, so that a process whose cache is warm
-compiles nothing (the loop takes no function arguments, the one form numba can cache).  The loop runs in
+compiles nothing (the loop takes no function arguments, the one form numba can cache).  An algorithm whose select,
+update or a hook is plain Python (not numba-compiled) gets the same code with the same globals run as Python: the
+same draws in the same order, so the same run as its njit transcription, only slower (about 70 times for the
+plug-in tests' Copeland-UCB at K = 5; docs/extending.md#your-own-algorithm-as-a-plug-in).  The loop runs in
 segments: it returns to Python about every ``SEGMENT_SECONDS`` (the next segment continues from the state
 it left, so the draws and sums are those of one uninterrupted loop), which lets a signal handler run during
 a long run.
@@ -54,6 +57,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.core.dispatcher import Dispatcher
 
 SEGMENT_SECONDS = 0.1  # the compiled loop returns to Python about this often (a signal is handled then)
 FIRST_SEGMENT = 4096  # slots of a run's first segment; doubled while a segment takes under SEGMENT_SECONDS / 2
@@ -126,9 +130,9 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
              hooks: LoopHooks = NO_HOOKS):
     """Run one algorithm for ``checkpoints[-1]`` slots on the (already shuffled) matrix ``P``.
 
-    select(state, t, rng) -> (a1, a2) and update(state, a1, a2, a1_won, t) are the algorithm's njit
-    functions; ``state`` is its tuple of arrays; ``rng`` a ``numpy.random.Generator`` used for the
-    algorithm's own sampling and for the comparison outcomes.
+    select(state, t, rng) -> (a1, a2) and update(state, a1, a2, a1_won, t) are the algorithm's functions, njit or
+    plain Python (``compiled_loop``); ``state`` is its tuple of arrays; ``rng`` a ``numpy.random.Generator`` used
+    for the algorithm's own sampling and for the comparison outcomes.
     zeta: float64 (K,) normalised Copeland scores of ``P``; the per-slot Copeland regret is
       ``max(zeta) - (zeta[a1] + zeta[a2]) / 2`` (Eq. 1).
     gap: float64 (K,) ``p_{c,a} - 1/2`` for the Condorcet winner c (Yue et al.'s definition, twice
@@ -139,13 +143,18 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
       of a comparison made at slot s receives s.  delay == 1 is the undelayed algorithm.
     self_counts: int64 (K,), incremented for every slot with a1 == a2 (exploitations, Fig. 5).
     hooks: the run's skip, pair run and probe (``LoopHooks``; default none: slot by slot).
-    Raises ValueError, before any slot, for a probe given with a skip or a pair run or without its generator or
-    int64 counts, a pair_run_retry that is not an integer >= 1, a delay that is not an integer >= 1, checkpoints
-    that are not a 1-D integer array of increasing slots >= 1, or output arrays of the wrong length (the compiled
-    loop does not check its indices).  A delay beyond the horizon delivers nothing, as horizon + 1 does: the loop
-    is given that, so its buffers are at most one slot longer than the run.  Raises SimulationStopped at the end
-    of a segment once ``STOP`` is set.
+    Raises ValueError, before any slot, for a select, update or hook kernel that is not callable, a probe given
+    with a skip or a pair run or without its generator or int64 counts, a pair_run_retry that is not an integer
+    >= 1, a delay that is not an integer >= 1, checkpoints that are not a 1-D integer array of increasing slots >= 1,
+    or output arrays of the wrong length (the compiled loop does not check its indices).  A delay beyond the horizon
+    delivers nothing, as horizon + 1 does: the loop is given that, so its buffers are at most one slot longer than
+    the run.  Raises SimulationStopped at the end of a segment once ``STOP`` is set.
     """
+    plan, apply = hooks.pair_run or (None, None)
+    hooked = (("skip", hooks.skip), ("probe", hooks.probe), ("pair run plan", plan), ("pair run apply", apply))
+    for name, kernel in (("select", select), ("update", update), *(item for item in hooked if item[1] is not None)):
+        if not callable(kernel):
+            raise ValueError(f"{name} must be a function (njit or plain Python), got {kernel!r}")
     if isinstance(delay, (bool, np.bool_)) or not isinstance(delay, (int, np.integer)) or delay < 1:
         raise ValueError(f"delay must be an integer at least 1 (1 = no delay), got {delay!r}")
     if not (isinstance(checkpoints, np.ndarray) and checkpoints.ndim == 1 and checkpoints.dtype.kind in "iu"):
@@ -192,35 +201,47 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
 
 
 def compiled_loop(select, update, hooks: LoopHooks = NO_HOOKS):
-    """The compiled loop of one algorithm: ``_loop_segment`` with ``select``, ``update`` and the kernels of
-    ``hooks`` (its skip, its pair run's (plan, apply), its probe; those it has not: ``_never_skip``, ``NO_PAIR_RUN``,
-    ``_never_probe``) as its globals, made once per process and set of kernels.  Its name in numba's cache names
-    the kernels it has, so that two loops never share a name; it is cached on disk only if all are module-level
-    functions of ``CACHED_PACKAGES`` (the cache folder is keyed by their sources; a kernel elsewhere, or one made
-    by a factory, which two could share a name, is compiled in each process instead)."""
+    """The loop of one algorithm: ``_loop_segment`` with ``select``, ``update`` and the kernels of ``hooks`` (its
+    skip, its pair run's (plan, apply), its probe; those it has not: ``_never_skip``, ``NO_PAIR_RUN``,
+    ``_never_probe``) as its globals, made once per process and set of kernels.  It is njit-compiled when every one
+    of them is a numba dispatcher; otherwise (a plain-Python kernel, e.g. a researcher's own algorithm, or numba run
+    with ``NUMBA_DISABLE_JIT=1``, whose njit returns every function as it is) it is the same template run as Python,
+    which calls a compiled kernel through its dispatcher: the same draws from the same generator in the same order
+    (numba's ``random`` and ``binomial`` draw what numpy's do), so the same run.  A compiled loop's name in numba's
+    cache names the kernels it has, so that two loops never share a name; it is cached on disk only if all are
+    module-level functions of ``CACHED_PACKAGES`` (the cache folder is keyed by their sources; a kernel elsewhere,
+    or one made by a factory, which two could share a name, is compiled in each process instead).  Such a loop also
+    calls the uncached stand-ins of the hooks it has not (``UNCACHED_STAND_INS``): a cached kernel compiled for the
+    state type of a module no other process can import by name (a plug-in file's, ``algorithms.plugins``) would add
+    that type to the kernel's cache index, which every later process loading the index would fail to read."""
     skip = _never_skip if hooks.skip is None else hooks.skip
     probe = _never_probe if hooks.probe is None else hooks.probe
     plan, apply = NO_PAIR_RUN if hooks.pair_run is None else hooks.pair_run
     key = (select, update, skip, probe, plan, apply)
     if key not in _COMPILED_LOOPS:
-        kernels = [python_function(kernel) for kernel in key if kernel not in (_never_skip, _never_probe, *NO_PAIR_RUN)]
-        names = [f"{kernel.__module__}.{kernel.__qualname__}" for kernel in kernels]
-        cache = all(".".join(name.split(".")[:2]) in CACHED_PACKAGES and "<" not in name for name in names)
+        kernels = dict(zip(("_select", "_update", "_skip", "_probe", "_plan_pair_run", "_apply_pair_run"), key,
+                           strict=True))
+        compiled = all(isinstance(kernel, Dispatcher) for kernel in key)
+        if compiled:
+            names = [f"{python_function(kernel).__module__}.{python_function(kernel).__qualname__}" for kernel in key
+                     if kernel not in UNCACHED_STAND_INS]
+            cache = all(".".join(name.split(".")[:2]) in CACHED_PACKAGES and "<" not in name for name in names)
+            if not cache:
+                kernels = {name: UNCACHED_STAND_INS.get(kernel, kernel) for name, kernel in kernels.items()}
         template = _loop_segment
-        loop = types.FunctionType(template.__code__, {**template.__globals__, "_select": select,
-                                                      "_update": update, "_skip": skip, "_probe": probe,
-                                                      "_plan_pair_run": plan, "_apply_pair_run": apply},
-                                  template.__name__)
-        loop.__qualname__ = "_loop_segment__" + "__".join(name.removeprefix("dts_reproduction.").replace(".", "_")
-                                                          for name in names)
+        loop = types.FunctionType(template.__code__, {**template.__globals__, **kernels}, template.__name__)
         loop.__doc__ = template.__doc__
-        _COMPILED_LOOPS[key] = njit(cache=cache)(loop)
+        if compiled:
+            loop.__qualname__ = "_loop_segment__" + "__".join(
+                name.removeprefix("dts_reproduction.").replace(".", "_") for name in names)
+            loop = njit(cache=cache)(loop)
+        _COMPILED_LOOPS[key] = loop
     return _COMPILED_LOOPS[key]
 
 
 def python_function(kernel):
-    """The Python function an njit ``kernel`` was compiled from: its ``py_func``, or ``kernel`` itself when numba
-    runs with ``NUMBA_DISABLE_JIT=1`` (njit then returns the function undecorated)."""
+    """The Python function an njit ``kernel`` was compiled from: its ``py_func``, or ``kernel`` itself when it is
+    plain Python (numba run with ``NUMBA_DISABLE_JIT=1`` returns every njit function undecorated)."""
     return getattr(kernel, "py_func", kernel)
 
 
@@ -250,6 +271,8 @@ def _never_apply(state, a1, a2, wins, slots):
 
 
 NO_PAIR_RUN = (_never_plan, _never_apply)  # the (plan, apply) of a run without pair runs
+# The same four as compiled in each process, never cached: the stand-ins in a loop that is not cached (compiled_loop).
+UNCACHED_STAND_INS = {kernel: njit(python_function(kernel)) for kernel in (_never_skip, _never_probe, *NO_PAIR_RUN)}
 
 
 def _loop_segment(state, rng, probe_rng, P, zeta, gap, checkpoints, delay, carried, stop, regret, g2w, self_counts,
