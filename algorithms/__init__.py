@@ -5,7 +5,8 @@ followed by the lines the paper computes but does not plot, by pure D-TS, and by
 algorithms past the paper (Self-Sparring, MergeDTS, MergeRUCB).  Each algorithm also has a ``Policy`` class for
 live experiments.  ``YARDSTICKS`` holds what the simulator runs beside them but is not a dueling-bandit algorithm
 (it is told what an algorithm has to learn, so it has no live policy): the oracle that plays the lower bound's
-allocation (``algorithms.oracle``).  ``get_algorithm`` looks a name up in both.
+allocation (``algorithms.oracle``).  ``get_algorithm`` looks a name up in both, then among the researcher's own
+algorithms loaded as plug-ins (``algorithms.plugins``: a file or module of one's own, or an installed entry point).
 
 Before any kernel is imported, numba's cache is keyed on the sources of ``core/`` and ``algorithms/``
 (``core.use_source_cache``): an algorithm's cached machine code includes the core kernels it calls.
@@ -25,6 +26,7 @@ from dts_reproduction.algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
 from dts_reproduction.algorithms.merge_dts import MERGE_DTS_SPEC, MergeDTS
 from dts_reproduction.algorithms.merge_rucb import MERGE_RUCB_SPEC, MergeRUCB
 from dts_reproduction.algorithms.oracle import ORACLE_SPEC
+from dts_reproduction.algorithms.plugins import FORMS, is_plugin_reference, load_plugin, plugin_names, plugin_spec
 from dts_reproduction.algorithms.rcs import RCS, RCS_SPEC
 from dts_reproduction.algorithms.rmed import RMED1, RMED1_SPEC, RMED2, RMED2_SPEC
 from dts_reproduction.algorithms.rucb import RUCB, RUCB_SPEC
@@ -47,18 +49,30 @@ YARDSTICKS: dict[str, AlgorithmSpec] = {ORACLE_SPEC.name: ORACLE_SPEC}
 
 
 def get_algorithm(name: str) -> AlgorithmSpec:
-    """The spec registered under ``name`` in ``ALGORITHMS`` or ``YARDSTICKS``; ValueError listing the known names
-    otherwise."""
-    try:
+    """The spec of the algorithm named ``name``: a built-in one (``ALGORITHMS``, ``YARDSTICKS``), else a plug-in
+    loaded in this process, else one an installed entry point offers (``algorithms.plugins``, loaded now).
+    ValueError listing the known names otherwise (a plug-in reference is no name: ``resolve_algorithm``), or if
+    that entry point cannot be loaded."""
+    if isinstance(name, str) and (name in ALGORITHMS or name in YARDSTICKS):
         return ALGORITHMS[name] if name in ALGORITHMS else YARDSTICKS[name]
-    except (KeyError, TypeError):
-        raise ValueError(
-            f"unknown algorithm {name!r} (known: {', '.join(sorted([*ALGORITHMS, *YARDSTICKS]))})"
-        ) from None
+    spec = plugin_spec(name) if isinstance(name, str) else None
+    if spec is not None:
+        return spec
+    hint = f"; {name!r} is a plug-in reference, not a name: load it with load_plugin" \
+        if is_plugin_reference(name) else f"; or a plug-in of one's own, {FORMS}"
+    raise ValueError(f"unknown algorithm {name!r} (known: {', '.join(sorted([*ALGORITHMS, *YARDSTICKS]))}"
+                     f"{''.join(f', {plugin}' for plugin in plugin_names())}{hint})")
+
+
+def resolve_algorithm(entry: str) -> AlgorithmSpec:
+    """The spec of an algorithm given by name (``get_algorithm``) or by plug-in reference (``is_plugin_reference``:
+    loaded and registered, ``load_plugin``), as a command line's ``--algorithms`` takes them; ValueError as theirs."""
+    return load_plugin(entry) if is_plugin_reference(entry) else get_algorithm(entry)
 
 
 __all__ = [
-    "ALGORITHMS", "YARDSTICKS", "AlgorithmSpec", "Policy", "get_algorithm",
+    "ALGORITHMS", "YARDSTICKS", "AlgorithmSpec", "Policy", "get_algorithm", "is_plugin_reference", "load_plugin",
+    "resolve_algorithm",
     "BTM", "CCB", "DTS", "DTSPlus", "ECWRMED", "MergeDTS", "MergeRUCB", "MultiSBM", "PureDTS", "RCS", "RMED1",
     "RMED2", "RUCB", "SCB", "Savage", "SelfSparring", "Sparring",
 ]
