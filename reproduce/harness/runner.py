@@ -28,6 +28,7 @@ import numpy as np
 
 from dts_reproduction.algorithms import AlgorithmSpec, get_algorithm
 from dts_reproduction.algorithms.base import INT64_MAX, SKIP_OFF, SKIP_PARAM, check_horizon, physical_memory
+from dts_reproduction.algorithms.plugins import load_plugins, plugin_references
 from dts_reproduction.core.simulate import STOP, LoopHooks, simulate
 from dts_reproduction.data import Dataset, dataset_names, load_dataset
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
@@ -288,24 +289,29 @@ class _ThreadsInChunk(threading.Condition):
 _IN_CHUNK = _ThreadsInChunk()
 
 
-def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: Path, config: dict):
+def _compute_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: Path, config: dict,
+                   plugins: tuple):
     """Simulate runs start..stop-1 of ``line``; return ``(path, arrays, meta, slots run)``.
 
-    Runs in a worker (a local process, a thread of the threading backend, or a dask worker on another machine);
-    the calling process stores the chunk, so workers need no access to the results folder.  While it runs, its
+    Runs in a worker (a local process, a thread of the threading backend, or a dask worker on another machine),
+    which starts without this process's plug-ins: it loads the references ``plugins`` first (once per process).
+    The calling process stores the chunk, so workers need no access to the results folder.  While it runs, its
     thread is counted in ``_IN_CHUNK`` (``_stop_workers`` waits for the count to reach zero)."""
     with _IN_CHUNK:
         _IN_CHUNK.threads += 1
     try:
-        return _simulate_chunk(line, dataset, seed, start, stop, path, config)
+        return _simulate_chunk(line, dataset, seed, start, stop, path, config, plugins)
     finally:
         with _IN_CHUNK:
             _IN_CHUNK.threads -= 1
             _IN_CHUNK.notify_all()
 
 
-def _simulate_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: Path, config: dict):
-    """``_compute_chunk``'s work: the runs, the arrays their line's kind stores of them and the chunk's meta."""
+def _simulate_chunk(line: Line, dataset, seed: int, start: int, stop: int, path: Path, config: dict,
+                    plugins: tuple):
+    """``_compute_chunk``'s work: the plug-ins loaded, the runs, the arrays their line's kind stores of them and the
+    chunk's meta (with the plug-in references, which ``reproduce/verify.py`` names when it is not given them)."""
+    load_plugins(plugins)
     spec = get_algorithm(line.algorithm)
     params = spec.resolve_params(dict(line.params))
     began, began_cpu = time.time(), time.process_time()
@@ -317,6 +323,8 @@ def _simulate_chunk(line: Line, dataset, seed: int, start: int, stop: int, path:
     meta = {"config": config, "seconds": time.time() - began, "cpu_seconds": time.process_time() - began_cpu,
             "commit": git_commit(),
             "versions": package_versions(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    if plugins:
+        meta["plugins"] = list(plugins)
     return path, arrays, meta, (stop - start) * line.horizon
 
 
@@ -466,7 +474,9 @@ def stored_chunk(path: Path, config: dict, dataset, kind: RunKind):
 
 @dataclass
 class _Task:
-    """A chunk to compute: runs ``start .. stop-1`` of ``line`` on ``dataset``, stored at ``path``."""
+    """A chunk to compute: runs ``start .. stop-1`` of ``line`` on ``dataset``, stored at ``path``; ``plugins``: the
+    plug-in references a worker loads to know the line's algorithm (``algorithms.plugins.plugin_references``; none
+    for a built-in one)."""
 
     line: Line
     dataset: Dataset
@@ -474,6 +484,7 @@ class _Task:
     stop: int
     path: Path
     config: dict
+    plugins: tuple
 
 
 class WorkFailed(OSError):
@@ -544,7 +555,7 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
         for start, stop, path, config in chunk_plan(line, dataset, out, seed):
             if path.exists() and not path.is_file():
                 raise ValueError(f"results folder {out}: {path} is in the way of a chunk file (it is not a file)")
-            plan.setdefault(path, _Task(line, dataset, start, stop, path, config))
+            plan.setdefault(path, _Task(line, dataset, start, stop, path, config, plugin_references([line.algorithm])))
     tasks = [task for task in plan.values() if force or _missing(task, report=compute)]
     if tasks and not compute:
         first = tasks[0]
@@ -684,7 +695,8 @@ def _compute(tasks, experiment, seed, n_jobs, progress, backend, done: _Counter)
             if backend == "loky":
                 start_loky_workers()
             jobs = Parallel(return_as="generator_unordered")(
-                delayed(_compute_chunk)(task.line, task.dataset, seed, task.start, task.stop, task.path, task.config)
+                delayed(_compute_chunk)(task.line, task.dataset, seed, task.start, task.stop, task.path, task.config,
+                                        task.plugins)
                 for task in tasks
             )
             try:
