@@ -5,19 +5,20 @@ Example::
     python reproduce/run.py --dataset mslr5_condorcet --algorithms dts dts_plus rucb \
         --horizon 100000 --runs 50 --param dts.alpha=0.6 --name my_study
 
-``--dataset`` takes a dataset name (``data.dataset_names()``) or a path to a .txt/.csv matrix;
-``--algorithms`` takes registry names, or ``NAME:PRESET`` for a named parameter set of the algorithm
-(``AlgorithmSpec.presets``, e.g. ``merge_dts:best``, drawn as "MergeDTS (best)"; it is the same stored
-line as the one with the preset's parameters written out); ``--param ALG.NAME=VALUE`` (ALG as written in
-``--algorithms``, a preset included) overrides a parameter (numbers and True/False are parsed, other values kept as
-text); ``--delay d`` batches feedback every d slots (d = 1: no delay; else d < T); ``--no-shuffle`` keeps
-the matrix's arm order.  Results go to ``<out>/<dataset key>/<line>/`` (``runner.dataset_key``: a matrix file
-of one's own gets its content digest in the key, so it never lands in a paper line's folder) and the figure to
-``<figures>/<name>.png|pdf|csv`` (``--name``: a plain file name); ``<out>`` and ``<figures>`` default to the
-git-ignored ``results/custom/`` and ``figures/custom/``, and both folders written are printed at the end.
-``--list`` prints the datasets and the algorithms with their parameters.  All the common flags of the figure
-scripts apply (``--quick --force --n-jobs --seed --backend --scheduler --local-cluster``...); every value and
-both folders are checked before any computation.
+``--dataset`` takes a dataset name (``data.dataset_names()``) or a path to a .txt/.csv matrix; ``--algorithms``
+takes registry names, or ``NAME:PRESET`` for a named parameter set of the algorithm (``AlgorithmSpec.presets``, e.g.
+``merge_dts:best``, drawn as "MergeDTS (best)"; it is the same stored line as the one with the preset's parameters
+written out), or a plug-in reference to an algorithm of one's own, ``path/to/file.py:ATTR`` or
+``package.module:ATTR`` (docs/extending.md, "Your own algorithm as a plug-in"); ``--param ALG.NAME=VALUE`` (ALG as
+written in ``--algorithms``, a preset or a plug-in reference included) overrides a parameter (numbers and True/False
+are parsed, other values kept as text); ``--delay d`` batches feedback every d slots (d = 1: no delay; else d < T);
+``--no-shuffle`` keeps the matrix's arm order.  Results go to ``<out>/<dataset key>/<line>/``
+(``runner.dataset_key``: a matrix file of one's own gets its content digest in the key, so it never lands in a paper
+line's folder) and the figure to ``<figures>/<name>.png|pdf|csv`` (``--name``: a plain file name); ``<out>`` and
+``<figures>`` default to the git-ignored ``results/custom/`` and ``figures/custom/``, and both folders written are
+printed at the end.  ``--list`` prints the datasets and the algorithms with their parameters.  All the common flags of
+the figure scripts apply (``--quick --force --n-jobs --seed --backend --scheduler --local-cluster``...); every value
+and both folders are checked before any computation.
 """
 
 from dts_reproduction.reproduce.cli.arguments import build_parser, check_name, doc_summary, integer, main_guard, resolve
@@ -37,8 +38,9 @@ def main(argv=None):
                              "parameters, defaults and presets, then stop")
     parser.add_argument("--dataset", help="dataset name or matrix file path (required unless --list)")
     parser.add_argument("--algorithms", nargs="+", dest="algorithm_entries",  # the curves, not a line selection
-                        help="algorithm registry names, or NAME:PRESET for a named parameter set (e.g. "
-                             "merge_dts:best); required unless --list")
+                        help="algorithm registry names, NAME:PRESET for a named parameter set (e.g. "
+                             "merge_dts:best), or plug-in references path/to/file.py:ATTR or package.module:ATTR; "
+                             "required unless --list")
     parser.add_argument("--param", action="append", help="ALG.NAME=VALUE parameter override (repeatable)")
     parser.add_argument("--delay", default="1", help="feedback delivered every d slots, d < T (default 1: no delay)")
     parser.add_argument("--no-shuffle", action="store_true", help="keep the matrix's arm order in every run")

@@ -5,8 +5,10 @@ The checks (the chunks found, read through the store, re-simulated and compared)
 not change any decision.
 
 Usage: ``python reproduce/verify.py results/mslr5_condorcet [--runs-per-chunk 1] [--algorithms ccb rucb]
-[--max-horizon 1e6]``.  Exit code 0 if every chunk is intact and every checked run matches, 1 otherwise,
-2 on bad input.
+[--max-horizon 1e6] [--plugins path/to/file.py:ATTR ...]``.  Exit code 0 if every chunk is intact and every checked
+run matches, 1 otherwise, 2 on bad input.  Chunks of a researcher's own algorithm need its plug-in to be
+re-simulated: ``--plugins`` (or its reference in ``--algorithms``) loads it; a chunk of an algorithm that is neither
+built in nor given is bad input, one line naming the plug-in to pass (docs/extending.md).
 """
 
 import sys
@@ -20,7 +22,11 @@ def main(argv=None) -> None:
     parser = OneLineParser(description=doc_summary(__doc__))
     parser.add_argument("folders", nargs="*", help="results folders (searched recursively for chunks; at least one)")
     parser.add_argument("--runs-per-chunk", default="1", help="runs re-simulated per chunk (default 1)")
-    parser.add_argument("--algorithms", nargs="+", default=None, help="only chunks of these algorithms")
+    parser.add_argument("--algorithms", nargs="+", default=None,
+                        help="only chunks of these algorithms (names, or plug-in references path/to/file.py:ATTR)")
+    parser.add_argument("--plugins", nargs="+", default=(), metavar="REF",
+                        help="plug-ins to load (path/to/file.py:ATTR or package.module:ATTR), so that the chunks of "
+                             "their algorithms can be re-simulated")
     parser.add_argument("--max-horizon", default=None, help="skip chunks with a longer horizon (e.g. 1e6)")
 
     def run():
@@ -29,7 +35,7 @@ def main(argv=None) -> None:
         runs_per_chunk = integer(args.runs_per_chunk, "--runs-per-chunk")
         max_horizon = None if args.max_horizon is None else integer(args.max_horizon, "--max-horizon")
         sys.exit(verify(args.folders, runs_per_chunk=runs_per_chunk, algorithms=args.algorithms,
-                        max_horizon=max_horizon))
+                        max_horizon=max_horizon, plugins=args.plugins))
 
     main_guard(run)
 

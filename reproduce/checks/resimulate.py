@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.algorithms import get_algorithm, resolve_algorithm
+from dts_reproduction.algorithms.plugins import FORMS, load_plugins
 from dts_reproduction.data import Dataset, load_dataset, validate_preference_matrix
 from dts_reproduction.reproduce.harness.curves import CURVES
 from dts_reproduction.reproduce.harness.kinds import kind_of
@@ -147,29 +148,54 @@ def selected(path: Path, algorithms, max_horizon: int | None) -> bool:
         return True
 
 
-def verify(folders, *, runs_per_chunk: int = 1, algorithms=None, max_horizon: int | None = None) -> int:
-    """Check the chunks under ``folders`` (searched recursively) that ``selected`` keeps (``algorithms``,
-    ``max_horizon``: --algorithms, --max-horizon), re-simulating the first ``runs_per_chunk`` runs of each; print one
-    line per chunk on stdout and one per problem (and per chunk without a digest) on stderr; return the exit status
-    (1 if any chunk is damaged or differs).  ValueError, before any chunk is checked, for ``runs_per_chunk`` below
-    1, an unknown algorithm name (or a folder given as one), no folder, or filters that select no chunk."""
-    if runs_per_chunk < 1:
-        raise ValueError(f"--runs-per-chunk must be >= 1, got {runs_per_chunk}")
-    for name in algorithms or ():
+def check_algorithms_known(paths) -> None:
+    """ValueError, naming the chunk and the plug-in to pass, for the first chunk of ``paths`` whose algorithm is
+    neither built in nor a plug-in loaded (or offered by an entry point): its runs cannot be re-simulated without
+    that plug-in's code.  The plug-in is the one its metadata records (``meta["plugins"]``, written by the runner),
+    if any.  A chunk whose record cannot be read is left to ``intact_chunk`` (reported damaged)."""
+    for path in paths:
+        try:
+            meta = read_chunk_meta(path)
+            name = meta["config"]["algorithm"]
+        except (ChunkError, KeyError, TypeError):
+            continue
         try:
             get_algorithm(name)
         except ValueError:
-            if Path(name).is_dir():
-                raise ValueError(f"--algorithms: {name!r} is a folder, not an algorithm (give the results folders "
+            recorded = " ".join(meta.get("plugins") or ()) or FORMS
+            raise ValueError(f"{path} holds runs of algorithm {name!r}, which is no built-in algorithm nor a loaded "
+                             f"plug-in: pass the plug-in that defines it, --plugins {recorded}") from None
+
+
+def verify(folders, *, runs_per_chunk: int = 1, algorithms=None, max_horizon: int | None = None,
+           plugins=()) -> int:
+    """Check the chunks under ``folders`` (searched recursively) that ``selected`` keeps (``algorithms``,
+    ``max_horizon``: --algorithms, names or plug-in references, and --max-horizon), re-simulating the first
+    ``runs_per_chunk`` runs of each with the plug-ins ``plugins`` (references, --plugins) loaded; print one line per
+    chunk on stdout and one per problem (and per chunk without a digest) on stderr; return the exit status (1 if any
+    chunk is damaged or differs).  ValueError, before any chunk is checked, for ``runs_per_chunk`` below 1, a
+    plug-in that cannot be loaded, an unknown algorithm name (or a folder given as one), no folder, filters that
+    select no chunk, or a chunk of an algorithm no plug-in given defines (``check_algorithms_known``)."""
+    if runs_per_chunk < 1:
+        raise ValueError(f"--runs-per-chunk must be >= 1, got {runs_per_chunk}")
+    load_plugins(plugins)
+    names = []
+    for entry in algorithms or ():
+        try:
+            names.append(resolve_algorithm(entry).name)
+        except ValueError:
+            if Path(entry).is_dir():
+                raise ValueError(f"--algorithms: {entry!r} is a folder, not an algorithm (give the results folders "
                                  f"before --algorithms)") from None
             raise
     if not folders:
         raise ValueError("no results folder given")
-    paths = [path for path in chunk_files(folders) if selected(path, algorithms, max_horizon)]
+    paths = [path for path in chunk_files(folders) if selected(path, names, max_horizon)]
     if not paths:
         filters = [f"--algorithms {' '.join(algorithms)}"] if algorithms else []
         filters += [f"--max-horizon {max_horizon}"] if max_horizon is not None else []
         raise ValueError(f"no chunk under {', '.join(map(str, folders))} is selected by {', '.join(filters)}")
+    check_algorithms_known(paths)
     checked, damaged, problems, undigested = 0, 0, [], []
     for path in paths:
         try:

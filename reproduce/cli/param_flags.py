@@ -27,7 +27,7 @@ def parse_params(items, algorithms) -> dict:
     params = {name: {} for name in algorithms}
     for item in items or ():
         key, sep, value = item.partition("=")
-        alg, dot, name = key.partition(".")
+        alg, dot, name = key.rpartition(".")  # a plug-in reference holds dots; a parameter's name holds none
         if not sep or not dot or not name:
             raise ValueError(f"--param must look like ALGORITHM.NAME=VALUE, got {item!r}")
         if alg not in params:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
+from dts_reproduction.algorithms import ALGORITHMS, get_algorithm, is_plugin_reference, resolve_algorithm
+from dts_reproduction.algorithms.plugins import entry_point_names
 from dts_reproduction.data import dataset_names, load_dataset
 from dts_reproduction.reproduce.harness.atomic import atomic_group
 from dts_reproduction.reproduce.harness.limits import check_output_files
@@ -18,11 +19,17 @@ from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies.experiment import Curve, Panel, curves_and_stores, final_table, simulate_panels
 
 
+def entry_spec(entry: str):
+    """The spec of an ``--algorithms`` entry: a plug-in reference's (loaded, ``algorithms.plugins``), else that of
+    the NAME of ``NAME`` or ``NAME:PRESET``; ValueError for an unknown name or a plug-in that cannot be loaded."""
+    return resolve_algorithm(entry if is_plugin_reference(entry) else entry.partition(":")[0])
+
+
 def canonical_value(entry: str, name: str, value):
     """``value`` in the type of the parameter's default where that loses nothing (alpha=1 is alpha=1.0, a
     float parameter; an int parameter given as 3.0 is 3), so that one value has one storage key; ``entry`` is
-    an ``--algorithms`` entry, NAME or NAME:PRESET."""
-    default = get_algorithm(entry.partition(":")[0]).defaults.get(name)
+    an ``--algorithms`` entry, NAME, NAME:PRESET or a plug-in reference."""
+    default = entry_spec(entry).defaults.get(name)
     if isinstance(value, bool) or isinstance(default, bool):
         return value
     if isinstance(default, float) and isinstance(value, int):
@@ -34,7 +41,9 @@ def canonical_value(entry: str, name: str, value):
 
 def listing() -> str:
     """What ``--list`` prints: every dataset with K and whether it has a Condorcet winner, then every algorithm
-    with its legend label and its parameters with their defaults (``--param ALG.NAME=VALUE`` overrides one)."""
+    (the built-in ones, then those installed distributions offer as entry points, ``algorithms.plugins``) with its
+    legend label and its parameters with their defaults (``--param ALG.NAME=VALUE`` overrides one); an entry point
+    that cannot be loaded is listed last with the reason."""
     lines = ["datasets (--dataset NAME, or a path to a matrix file):"]
     width = max(map(len, dataset_names()))
     for name in dataset_names():
@@ -42,27 +51,34 @@ def listing() -> str:
         winner = "Condorcet winner" if dataset.has_condorcet_winner else "no Condorcet winner"
         lines.append(f"  {name:<{width}} K = {dataset.K:<4} {winner}")
     lines.append("algorithms (--algorithms NAME ...; parameters with defaults, --param ALG.PARAM=VALUE):")
-    entries = [name + suffix for name, spec in ALGORITHMS.items() for suffix in ["", *(f":{p}" for p in spec.presets)]]
-    width, label_width = max(map(len, entries)), max(len(spec.label) for spec in ALGORITHMS.values())
-    for name, spec in ALGORITHMS.items():
+    specs, broken = dict(ALGORITHMS), []
+    for name in entry_point_names():
+        try:
+            specs[name] = get_algorithm(name)
+        except ValueError as error:
+            broken.append(f"  {name}: cannot be loaded ({error})")
+    entries = [name + suffix for name, spec in specs.items() for suffix in ["", *(f":{p}" for p in spec.presets)]]
+    width, label_width = max(map(len, entries)), max(len(spec.label) for spec in specs.values())
+    for name, spec in specs.items():
         params = ", ".join(f"{key}={value!r}" for key, value in spec.defaults.items()) or "(none)"
         lines.append(f"  {name:<{width}} {spec.label:<{label_width}} {params}")
         for preset, values in spec.presets.items():
             settings = ", ".join(f"{key}={value!r}" for key, value in values.items())
             lines.append(f"  {name + ':' + preset:<{width}} {'(preset)':<{label_width}} {settings}")
-    return "\n".join(lines)
+    return "\n".join(lines + broken)
 
 
 def algorithm_curve(entry: str, params: dict, shuffle: bool) -> Curve:
-    """The curve of one ``--algorithms`` entry, ``NAME`` or ``NAME:PRESET``, with the ``--param`` overrides
-    ``params`` on top of the preset's parameters; a preset curve is tagged "<label> (<preset>)".  ValueError
-    for an unknown algorithm or preset."""
-    name, sep, preset = entry.partition(":")
-    spec = get_algorithm(name)
-    if not sep:
-        return Curve(name, tuple(params.items()), shuffle=shuffle)
+    """The curve of one ``--algorithms`` entry, ``NAME``, ``NAME:PRESET`` or a plug-in reference (``entry_spec``: a
+    plug-in's curve is its algorithm's, by name), with the ``--param`` overrides ``params`` on top of the preset's
+    parameters; a preset curve is tagged "<label> (<preset>)".  ValueError for an unknown algorithm or preset, or a
+    plug-in that cannot be loaded."""
+    spec = entry_spec(entry)
+    _name, sep, preset = entry.partition(":")
+    if not sep or is_plugin_reference(entry):
+        return Curve(spec.name, tuple(params.items()), shuffle=shuffle)
     merged = {**dict(spec.preset_params(preset)), **params}
-    return Curve(name, tuple(sorted(merged.items())), tag=f"{spec.label} ({preset})", shuffle=shuffle)
+    return Curve(spec.name, tuple(sorted(merged.items())), tag=f"{spec.label} ({preset})", shuffle=shuffle)
 
 
 def run_custom(name: str, dataset: str, params: dict, delay: int, shuffle: bool,
