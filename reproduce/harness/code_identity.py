@@ -7,7 +7,7 @@ them all.  The functions are found from roots by following what each one reads b
 
 * the roots: the algorithm's ``init``, ``select``, ``update`` and ``from_problem``; its ``skip`` and ``pair_run``
   hooks (their own text only) and the kernels they return for a state of the line's parameters; the run kind's
-  probe; the simulation loop (``core.simulate.simulate`` and its template ``_loop_segment``); the environment's
+  probe and its generator (``RunKind.probe_rng``); the simulation loop (``core.simulate.simulate`` and its template ``_loop_segment``); the environment's
   draws (every function of ``reproduce.harness.seeds`` and ``runner.run_one``);
 * from a function: every global or closure variable its code (nested code included) names, and every attribute it
   names of a module it reads (``seeds.run_permutation``); a numba dispatcher is followed through the Python function
@@ -68,7 +68,7 @@ def unwrapped(value):
     for _ in range(8):
         if isinstance(value, (types.FunctionType, type)):
             return value
-        if isinstance(value, types.ModuleType) or not callable(value):
+        if isinstance(value, types.ModuleType) or not (callable(value) or isinstance(value, classmethod)):
             return None
         inner = next((getattr(value, attribute) for attribute in ("py_func", "_defn", "__wrapped__", "__func__")
                       if hasattr(value, attribute)), None)
@@ -258,7 +258,7 @@ def run_code(spec, params: dict, dataset, horizon: int, kind) -> dict:
     key = (id(spec), json.dumps(params, sort_keys=True, default=repr), horizon, kind.name, kind.version)
     known = _RUN_CODES.setdefault(dataset, {})
     if key not in known or known[key][0] is not spec or known[key][1] is not kind:
-        own = [spec.init, spec.select, spec.update, spec.from_problem, kind.probe]
+        own = [spec.init, spec.select, spec.update, spec.from_problem, kind.probe, kind.probe_rng]
         kernels = _hooked_kernels(spec, params, dataset, horizon)
         modules = {getattr(unwrapped(item), "__module__", None) for item in [*own, *kernels] if unwrapped(item)}
         seed_functions = [value for value in vars(seeds).values()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
+from dts_reproduction.algorithms import ALGORITHMS, YARDSTICKS, get_algorithm
 from dts_reproduction.algorithms.base import AlgorithmSpec
 from dts_reproduction.core import thompson
 from dts_reproduction.data import load_dataset
@@ -27,7 +27,9 @@ from dts_reproduction.reproduce.harness.code_identity import (
     changed_functions,
     function_digests,
     git_dirty,
+    qualified_name,
     run_code,
+    unwrapped,
 )
 from dts_reproduction.reproduce.harness.curves import CURVES
 from dts_reproduction.reproduce.harness.runner import Line, line_folder, run_lines
@@ -181,6 +183,24 @@ def test_the_identity_follows_constants_closures_and_the_hooks_a_state_uses(tmp_
                          update=toy_chain.helper)
     functions = run_code(spec, {}, load_dataset(DATASET), 2000, CURVES)["functions"]
     assert {"toy_chain.select", "toy_chain.helper", "core.simulate._loop_segment"} <= set(functions)
+
+
+def test_every_algorithm_has_an_identity_with_its_kernels_and_the_loop():
+    """Every registered algorithm, with its defaults and with its fast paths, has an identity naming its select and
+    update, the loop and the environment's draws; the D-TS family shares its kernels' digests; a fast path taken
+    through a skip hook has an identity of its own (one chosen inside select, Self-Sparring's, runs the same
+    functions)."""
+    dataset = load_dataset(DATASET)
+    for spec in [*ALGORITHMS.values(), *YARDSTICKS.values()]:
+        identities = [run_code(spec, spec.resolve_params(params), dataset, 2000, CURVES) for params in ({}, spec.fast)]
+        for functions in (identity["functions"] for identity in identities):
+            kernels = {qualified_name(unwrapped(kernel)) for kernel in (spec.select, spec.update)}
+            assert kernels | {"core.simulate._loop_segment", "reproduce.harness.seeds.algorithm_rng",
+                              "reproduce.harness.runner.run_one"} <= set(functions), spec.name
+        assert (identities[0] != identities[1]) == (spec.skip is not None and bool(spec.fast)), spec.name
+    family = [_here(name)["functions"] for name in ("dts", "dts_plus", "pure_dts")]
+    assert family[0]["algorithms.dts.select"] == family[1]["algorithms.dts.select"] == \
+        family[2]["algorithms.dts.select"]
 
 
 def _toy(tmp_path, monkeypatch, edit=None):
