@@ -230,8 +230,8 @@ def note_unchecked_code(results: dict) -> None:
     --plot-only, or not computed by this run) whose chunks are not known to come from the code as it is now
     (``LineResult.meta["unchecked_code"]``, docs/harness.md, "What a stored line knows of its code"): they are drawn as
     stored; a run that computes them (without --plot-only) re-checks them.  Nothing if there is none."""
-    unchecked = [f"{line.name} on {line.dataset} ({result.meta['unchecked_code']})" for line, result in results.items()
-                 if result is not None and result.meta.get("unchecked_code")]
+    unchecked = [f"{line.dataset}/{line_key(line)} ({result.meta['unchecked_code']})"
+                 for line, result in results.items() if result is not None and result.meta.get("unchecked_code")]
     if unchecked:
         more = f"; and {len(unchecked) - 3} more" if len(unchecked) > 3 else ""
         print(f"note: drawn as stored, their code unchecked (a run that computes them re-checks it): "

@@ -302,8 +302,8 @@ def test_a_line_stored_before_identities_is_re_checked_once(tmp_path, monkeypatc
     real = runner.resimulated_differences
     monkeypatch.setattr(runner, "resimulated_differences", lambda *args: resimulated.append(args[-1]) or real(*args))
     assert _run(tmp_path, "rucb", "--plot-only") == 0
-    assert "note: drawn as stored, their code unchecked (a run that computes them re-checks it): rucb on " \
-           "mslr5_condorcet (no identity recorded)" in capsys.readouterr().err
+    assert "note: drawn as stored, their code unchecked (a run that computes them re-checks it): " \
+           "mslr5_condorcet/rucb_T2000 (no identity recorded)\n" in capsys.readouterr().err
     assert resimulated == [] and not (folder / code_record.CODE_FILE).exists()
     assert _run(tmp_path, "rucb", "--stored-only") == 0
     assert "(no identity recorded): run 0 re-simulated bit for bit" in capsys.readouterr().err
