@@ -7,8 +7,9 @@ them all.  The functions are found from roots by following what each one reads b
 
 * the roots: the algorithm's ``init``, ``select``, ``update`` and ``from_problem``; its ``skip`` and ``pair_run``
   hooks (their own text only) and the kernels they return for a state of the line's parameters; the run kind's
-  probe and its generator (``RunKind.probe_rng``); the simulation loop (``core.simulate.simulate`` and its template ``_loop_segment``); the environment's
-  draws (every function of ``reproduce.harness.seeds`` and ``runner.run_one``);
+  probe and its generator (``RunKind.probe_rng``); the simulation loop (``core.simulate.simulate`` and its template
+  ``_loop_segment``); the environment's draws (every function of ``reproduce.harness.seeds`` and
+  ``runner.run_one``);
 * from a function: every global or closure variable its code (nested code included) names, and every attribute it
   names of a module it reads (``seeds.run_permutation``); a numba dispatcher is followed through the Python function
   it compiles (``py_func``), an intrinsic through its definition, a wrapper through ``__wrapped__``; a class through
@@ -42,6 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dts_reproduction.core.simulate import _loop_segment, simulate
 from dts_reproduction.reproduce.harness import seeds
 from dts_reproduction.reproduce.harness.paths import ROOT
 
@@ -252,7 +254,6 @@ def run_code(spec, params: dict, dataset, horizon: int, kind) -> dict:
     """The code identity (``identity``) of a line of the algorithm ``spec`` with the resolved ``params`` on
     ``dataset`` at ``horizon``, of the run kind ``kind``: the digests of every function its runs can execute (the
     module docstring lists the roots).  Memoized per process."""
-    from dts_reproduction.core.simulate import _loop_segment, simulate
     from dts_reproduction.reproduce.harness.runner import run_one  # the runner imports this module
 
     key = (id(spec), json.dumps(params, sort_keys=True, default=repr), horizon, kind.name, kind.version)
