@@ -5,10 +5,13 @@ The checks (the chunks found, read through the store, re-simulated and compared)
 not change any decision.
 
 Usage: ``python reproduce/verify.py results/mslr5_condorcet [--runs-per-chunk 1] [--algorithms ccb rucb]
-[--max-horizon 1e6] [--plugins path/to/file.py:ATTR ...]``.  Exit code 0 if every chunk is intact and every checked
-run matches, 1 otherwise, 2 on bad input.  Chunks of a researcher's own algorithm need its plug-in to be
+[--max-horizon 1e6] [--plugins path/to/file.py:ATTR ...] [--record-code]``.  Exit code 0 if every chunk is intact and
+every checked run matches, 1 otherwise, 2 on bad input.  Chunks of a researcher's own algorithm need its plug-in to be
 re-simulated: ``--plugins`` (or its reference in ``--algorithms``) loads it; a chunk of an algorithm that is neither
-built in nor given is bad input, one line naming the plug-in to pass (docs/extending.md).
+built in nor given is bad input, one line naming the plug-in to pass (docs/extending.md).  ``--record-code`` also
+records, in each line folder whose chunks all re-simulated bit for bit, that the code as it is now reproduces them (its
+``code.json``, docs/harness.md, "What a stored line knows of its code"), so that a run reuses them without re-checking
+them.
 """
 
 import sys
@@ -28,6 +31,9 @@ def main(argv=None) -> None:
                         help="plug-ins to load (path/to/file.py:ATTR or package.module:ATTR), so that the chunks of "
                              "their algorithms can be re-simulated")
     parser.add_argument("--max-horizon", default=None, help="skip chunks with a longer horizon (e.g. 1e6)")
+    parser.add_argument("--record-code", action="store_true",
+                        help="record the code as it is now in the code.json of every line folder whose chunks all "
+                             "re-simulated bit for bit")
 
     def run():
         """Check the arguments and verify the chunks; the exit status says whether all matched."""
@@ -35,7 +41,7 @@ def main(argv=None) -> None:
         runs_per_chunk = integer(args.runs_per_chunk, "--runs-per-chunk")
         max_horizon = None if args.max_horizon is None else integer(args.max_horizon, "--max-horizon")
         sys.exit(verify(args.folders, runs_per_chunk=runs_per_chunk, algorithms=args.algorithms,
-                        max_horizon=max_horizon, plugins=args.plugins))
+                        max_horizon=max_horizon, plugins=args.plugins, record=args.record_code))
 
     main_guard(run)
 

@@ -15,15 +15,22 @@ digest (not a failure: its content cannot be told from a hand edit).  Its comman
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from dts_reproduction.algorithms import get_algorithm, resolve_algorithm
 from dts_reproduction.algorithms.plugins import FORMS, load_plugins
 from dts_reproduction.data import Dataset, load_dataset, validate_preference_matrix
+from dts_reproduction.reproduce.harness import code_record
+from dts_reproduction.reproduce.harness.code_identity import run_code
 from dts_reproduction.reproduce.harness.curves import CURVES
 from dts_reproduction.reproduce.harness.kinds import kind_of
 from dts_reproduction.reproduce.harness.limits import check_folder_readable
-from dts_reproduction.reproduce.harness.runner import FORMAT_VERSION, chunk_shapes, matrix_sha1, run_one
+from dts_reproduction.reproduce.harness.locks import FileLock
+from dts_reproduction.reproduce.harness.runner import (
+    FORMAT_VERSION,
+    LOCK_NAME,
+    chunk_shapes,
+    matrix_sha1,
+    resimulated_differences,
+)
 from dts_reproduction.reproduce.harness.store import (
     ChunkError,
     check_chunk,
@@ -125,15 +132,9 @@ def verify_chunk(path: Path, runs_per_chunk: int, checked=None) -> list[str]:
     if stored != current:
         return [f"{path}: drawn with stream versions {stored}, the code now draws {current}: stale, recompute it"]
     start, stop = config["runs"]
-    problems = []
-    for row, run in enumerate(range(start, min(stop, start + runs_per_chunk))):
-        fresh = run_one(dataset, spec, params, config["horizon"], run, config["seed"], config["delay"],
-                        config["shuffle"], kind=kind)
-        for name in kind.per_run_arrays():
-            value = np.asarray(fresh[name]).astype(chunk[name].dtype)
-            if not np.array_equal(value, chunk[name][row], equal_nan=True):
-                problems.append(f"{path}: run {run}: {name} differs")
-    return problems
+    runs = range(start, min(stop, start + runs_per_chunk))
+    return [f"{path}: run {run}: {name} differs"
+            for run, name in resimulated_differences(chunk, dataset, spec, params, kind, runs)]
 
 
 def selected(path: Path, algorithms, max_horizon: int | None) -> bool:
@@ -167,15 +168,40 @@ def check_algorithms_known(paths) -> None:
                              f"plug-in: pass the plug-in that defines it, --plugins {recorded}") from None
 
 
+def record_code(agreeing: dict) -> int:
+    """Record, in the ``code_record.CODE_FILE`` of every line folder of ``agreeing`` ({folder: [(path, meta, content
+    digest, dataset)] of its chunks that re-simulated bit for bit, or None if one did not}), that the code as it is now
+    (``code_identity.run_code`` of the line its first chunk's config names) reproduces its chunks that are not known
+    to come from it already, under the line's lock.  Returns the number of files written."""
+    written = 0
+    for folder, chunks in agreeing.items():
+        if not chunks:
+            continue
+        config, dataset = chunks[0][1]["config"], chunks[0][3]
+        spec = get_algorithm(config["algorithm"])
+        params, _tags = stream_split(spec, config["params"])
+        current = run_code(spec, spec.resolve_params(params), dataset, config["horizon"], kind_of(config, RUN_KINDS))
+        accepted = code_record.entries(folder)
+        new = {path.name: content for path, meta, content, _dataset in chunks
+               if not code_record.known(path.name, meta, content, current, accepted)}
+        if new:
+            with FileLock(folder / LOCK_NAME):
+                code_record.record(folder, current, new)
+            written += 1
+    return written
+
+
 def verify(folders, *, runs_per_chunk: int = 1, algorithms=None, max_horizon: int | None = None,
-           plugins=()) -> int:
+           plugins=(), record: bool = False) -> int:
     """Check the chunks under ``folders`` (searched recursively) that ``selected`` keeps (``algorithms``,
     ``max_horizon``: --algorithms, names or plug-in references, and --max-horizon), re-simulating the first
     ``runs_per_chunk`` runs of each with the plug-ins ``plugins`` (references, --plugins) loaded; print one line per
     chunk on stdout and one per problem (and per chunk without a digest) on stderr; return the exit status (1 if any
-    chunk is damaged or differs).  ValueError, before any chunk is checked, for ``runs_per_chunk`` below 1, a
-    plug-in that cannot be loaded, an unknown algorithm name (or a folder given as one), no folder, filters that
-    select no chunk, or a chunk of an algorithm no plug-in given defines (``check_algorithms_known``)."""
+    chunk is damaged or differs).  With ``record`` (--record-code), record the code as it is now in every line folder
+    whose checked chunks all re-simulated bit for bit (``record_code``), and say in how many.  ValueError, before any
+    chunk is checked, for ``runs_per_chunk`` below 1, a plug-in that cannot be loaded, an unknown algorithm name (or a
+    folder given as one), no folder, filters that select no chunk, or a chunk of an algorithm no plug-in given defines
+    (``check_algorithms_known``)."""
     if runs_per_chunk < 1:
         raise ValueError(f"--runs-per-chunk must be >= 1, got {runs_per_chunk}")
     load_plugins(plugins)
@@ -196,16 +222,21 @@ def verify(folders, *, runs_per_chunk: int = 1, algorithms=None, max_horizon: in
         filters += [f"--max-horizon {max_horizon}"] if max_horizon is not None else []
         raise ValueError(f"no chunk under {', '.join(map(str, folders))} is selected by {', '.join(filters)}")
     check_algorithms_known(paths)
-    checked, damaged, problems, undigested = 0, 0, [], []
+    checked, damaged, problems, undigested, agreeing = 0, 0, [], [], {}
     for path in paths:
         try:
             found = intact_chunk(path)
         except ChunkError as error:
             damaged += 1
             problems.append(str(error))
+            agreeing[path.parent] = None
             print(f"BAD  {path}", flush=True)
             continue
         diffs = verify_chunk(path, runs_per_chunk, found)
+        if record and agreeing.get(path.parent, []) is not None:
+            agreeing[path.parent] = None if diffs else [
+                *agreeing.get(path.parent, []),
+                (path, found[0]["meta"], code_record.content_digest(path, found[0]), found[1])]
         checked += 1
         if recorded_digest(path, found[0]["meta"]) is None:
             undigested.append(f"{path}: no digest (written before chunks recorded one: a hand edit consistent with "
@@ -214,6 +245,8 @@ def verify(folders, *, runs_per_chunk: int = 1, algorithms=None, max_horizon: in
         problems += diffs
     for problem in problems + undigested:
         print(problem, file=sys.stderr)
+    if record:
+        print(f"recorded the code as it is now in {record_code(agreeing)} line folder(s) ({code_record.CODE_FILE})")
     print(f"{checked} chunks checked, {damaged} damaged, {len(problems) - damaged} mismatches, "
           f"{len(undigested)} without a digest")
     return 1 if problems else 0

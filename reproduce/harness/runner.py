@@ -32,8 +32,9 @@ from dts_reproduction.algorithms.plugins import load_plugins, plugin_references
 from dts_reproduction.core.simulate import STOP, LoopHooks, simulate
 from dts_reproduction.data import Dataset, dataset_names, load_dataset
 from dts_reproduction.reproduce.config.paper import ROOT_SEED
-from dts_reproduction.reproduce.harness import limits, seeds
+from dts_reproduction.reproduce.harness import code_record, limits, seeds
 from dts_reproduction.reproduce.harness.backends import BACKENDS
+from dts_reproduction.reproduce.harness.code_identity import git_dirty, run_code
 from dts_reproduction.reproduce.harness.cost import check_plan_cost, skips_in_log_time
 from dts_reproduction.reproduce.harness.curves import CURVES
 from dts_reproduction.reproduce.harness.grid import CHECKPOINTS_PER_DECADE, log_grid, stored_grid
@@ -56,6 +57,7 @@ from dts_reproduction.reproduce.harness.store import (
     chunk_path,
     config_difference,
     inspect_chunk,
+    read_chunk,
     read_chunk_meta,
     save_chunk,
     save_matrix,
@@ -241,6 +243,23 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
     return out
 
 
+def resimulated_differences(chunk: dict, dataset, spec, params: dict, kind: RunKind, runs) -> list[tuple[int, str]]:
+    """(run, array name) of every per-run array of ``kind`` that differs when the runs ``runs`` (run indices within
+    the stored ``chunk``'s range, as ``store.read_chunk`` gives it) are simulated again by the code as it is now
+    (``run_one``): by ``spec`` with the algorithm's ``params`` on ``dataset``, at the horizon, root seed, delay and arm
+    order of the chunk's config.  Empty if every run re-simulates bit for bit."""
+    config = chunk["meta"]["config"]
+    start = config["runs"][0]
+    differences = []
+    for run in runs:
+        fresh = run_one(dataset, spec, params, config["horizon"], run, config["seed"], config["delay"],
+                        config["shuffle"], kind=kind)
+        differences += [(run, name) for name in kind.per_run_arrays()
+                        if not np.array_equal(np.asarray(fresh[name]).astype(chunk[name].dtype),
+                                              chunk[name][run - start], equal_nan=True)]
+    return differences
+
+
 def check_seed(seed) -> int:
     """The root seed as an int; ValueError unless it is an integer in [0, 2**63 - 1]."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= INT64_MAX:
@@ -321,7 +340,8 @@ def _simulate_chunk(line: Line, dataset, seed: int, start: int, stop: int, path:
                    for run in range(start, stop)]
     arrays = line.kind.chunk_arrays(outputs)
     meta = {"config": config, "seconds": time.time() - began, "cpu_seconds": time.process_time() - began_cpu,
-            "commit": git_commit(),
+            "commit": git_commit(), "dirty": git_dirty(),
+            "code": run_code(spec, params, dataset, line.horizon, line.kind),
             "versions": package_versions(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     if plugins:
         meta["plugins"] = list(plugins)
@@ -528,7 +548,10 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
     follows joblib (-1 = all cores), at most ``MAX_JOBS`` (loky starts that many processes whatever the
     number of chunks); backend is one of ``BACKENDS`` ("dask" needs a ``dask.distributed.Client``: see
     ``reproduce.harness.backends.backend_context``).  A stored chunk is reused only if it passes ``stored_chunk``; a
-    damaged or stale one is recomputed and named on stderr with the reason.  Workers only compute; this
+    damaged or stale one is recomputed and named on stderr with the reason.  A line whose
+    chunks to reuse are not known to come from the code as it is now is re-checked before anything is computed
+    (``_check_code``: reused, and recorded, if a sample of its runs re-simulates bit for bit, else
+    ``code_record.CodeChanged``).  Workers only compute; this
     process writes each chunk (atomically) as it arrives, so remote dask workers need no access to ``out``.
 
     Several processes may share ``out``: a line's chunks are computed under its lock (``LOCK_NAME``), and a
@@ -556,12 +579,14 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
             if path.exists() and not path.is_file():
                 raise ValueError(f"results folder {out}: {path} is in the way of a chunk file (it is not a file)")
             plan.setdefault(path, _Task(line, dataset, start, stop, path, config, plugin_references([line.algorithm])))
-    tasks = [task for task in plan.values() if force or _missing(task, report=compute)]
+    reused = {}  # path -> the record of a stored chunk to reuse (_missing)
+    tasks = [task for task in plan.values() if force or _missing(task, report=compute, reused=reused)]
     if tasks and not compute:
         first = tasks[0]
         raise NotStored(first.path, stored_chunk(first.path, first.config, first.dataset, first.line.kind)[1]
                         or "missing", len(tasks))
     check_plan_cost([(task.line, task.dataset, task.stop - task.start) for task in tasks], max_cpu_hours)
+    _check_code([(task, reused[task.path]) for task in plan.values() if task.path in reused])
     _remove_left_locks({path.parent for path in plan} - {task.path.parent for task in tasks})
     if tasks:
         # joblib only where chunks are computed: run_one and the stored runs work without the figures extra.
@@ -600,13 +625,69 @@ class _Counter:
     total: int
 
 
-def _missing(task: _Task, report: bool = False) -> bool:
+def _missing(task: _Task, report: bool = False, reused: dict | None = None) -> bool:
     """Whether ``task``'s chunk still has to be computed (none stored, or a damaged or stale one, named on
-    stderr with its reason if ``report``)."""
+    stderr with its reason if ``report``); a chunk that need not be has its record put in ``reused`` (if given) under
+    its path."""
     chunk, reason = stored_chunk(task.path, task.config, task.dataset, task.line.kind)
     if chunk is None and reason is not None and report:
         print(f"recomputing {task.path}: {reason}", file=sys.stderr, flush=True)
+    if chunk is not None and reused is not None:
+        reused[task.path] = chunk["meta"]
     return chunk is None
+
+
+def _line_code(line: Line, dataset) -> tuple[AlgorithmSpec, dict, dict]:
+    """(spec, resolved parameters, code identity: ``code_identity.run_code``) of ``line`` on ``dataset``."""
+    spec = get_algorithm(line.algorithm)
+    params = spec.resolve_params(dict(line.params))
+    return spec, params, run_code(spec, params, dataset, line.horizon, line.kind)
+
+
+def _check_code(reused) -> None:
+    """Re-check the stored chunks of ``reused`` ((task, the record of its stored chunk) of the chunks to reuse) that
+    are not known to come from the code as it is now (``code_record.known``), line by line: re-simulate the first run
+    of the first and of the last of them (``resimulated_differences``); if every line's sample is bit for bit the
+    stored one, record the current identity in each such line's ``code_record.CODE_FILE`` (under its lock; a folder
+    that cannot be written, as under --stored-only on a read-only folder, is named on stderr and re-checked next
+    time), chunks unchanged.  Otherwise raise ``code_record.CodeChanged`` naming the first such line, what changed
+    and --force, before any file is written."""
+    folders = {}
+    for task, meta in sorted(reused, key=lambda item: item[0].start):
+        folders.setdefault(task.path.parent, []).append((task, meta))
+    accepted = []
+    for folder, group in folders.items():
+        line, dataset = group[0][0].line, group[0][0].dataset
+        spec, params, current = _line_code(line, dataset)
+        earlier = code_record.entries(folder)
+        unknown = []
+        for task, meta in group:
+            content = code_record.content_digest(task.path, meta)
+            if not code_record.known(task.path.name, meta, content, current, earlier):
+                unknown.append((task, meta, content))
+        if not unknown:
+            continue
+        changed = code_record.what_changed(unknown[0][0].path.name, *unknown[0][1:], current, earlier)
+        sample = [unknown[0][0]] if len(unknown) == 1 else [unknown[0][0], unknown[-1][0]]
+        for task in sample:
+            differences = resimulated_differences(read_chunk(task.path), dataset, spec, params, line.kind,
+                                                  [task.start])
+            if differences:
+                run, array = differences[0]
+                raise code_record.CodeChanged(
+                    f"the stored runs of {line.name} on {line.dataset} ({folder}) are not what the code draws now "
+                    f"(run {run}: {array} differs; {changed}): recompute them with --force")
+        runs = " and ".join(f"run {task.start}" for task in sample)
+        accepted.append((folder, current, {task.path.name: content for task, _meta, content in unknown},
+                         f"re-checked {folder} ({changed}): {runs} re-simulated bit for bit"))
+    for folder, current, chunks, message in accepted:
+        print(message, file=sys.stderr, flush=True)
+        try:
+            with FileLock(folder / LOCK_NAME):
+                code_record.record(folder, current, chunks)
+        except OSError as error:
+            print(f"note: could not record the re-check in {folder / code_record.CODE_FILE} "
+                  f"({error.strerror or error}): it is made again next time", file=sys.stderr, flush=True)
 
 
 def _remove_left_locks(folders) -> None:
@@ -791,17 +872,34 @@ def _chunk_seconds(metas: list[dict]) -> tuple[float, float]:
             float(sum(meta.get("cpu_seconds", math.nan) for meta in metas)))
 
 
+def _unchecked_code(line: Line, dataset, chunks: list[dict], paths: list[Path]) -> str | None:
+    """None if every stored chunk of ``line`` (``chunks``, read from ``paths``) is known to come from the code as it
+    is now (``code_record.known``), else what changed for the first that is not (``code_record.what_changed``).
+    Compares records only: nothing is re-simulated or written."""
+    _spec, _params, current = _line_code(line, dataset)
+    accepted = code_record.entries(paths[0].parent) if paths else []
+    for chunk, path in zip(chunks, paths, strict=True):
+        content = code_record.content_digest(path, chunk)
+        if not code_record.known(path.name, chunk["meta"], content, current, accepted):
+            return code_record.what_changed(path.name, chunk["meta"], content, current, accepted)
+    return None
+
+
 def load_line(line: Line, dataset, spec, out: Path, seed: int) -> LineResult:
     """Assemble the stored chunks of a line into one ``LineResult`` of its kind's arrays (``RunKind.line_arrays``;
-    ValueError if a chunk is missing)."""
-    parts = []
+    ValueError if a chunk is missing).  Its ``meta["unchecked_code"]`` is None if every chunk is known to come from the
+    code as it is now, else what changed (``_unchecked_code``; ``run_lines`` re-checks such chunks before it returns,
+    a line only loaded is drawn as stored)."""
+    parts, paths = [], []
     for start, stop, path, config in chunk_plan(line, dataset, out, seed):
         chunk, reason = stored_chunk(path, config, dataset, line.kind)
         if chunk is None:
             raise _not_stored(line, start, stop, path, reason or "missing")
         parts.append(chunk)
+        paths.append(path)
     worker, cpu = _chunk_seconds([part["meta"] for part in parts])
     meta = {"config": _config(line, dataset, seed, 0, line.runs),
             "commits": sorted({part["meta"].get("commit", "unknown") for part in parts}),
-            "worker_seconds": worker, "cpu_seconds": cpu}
+            "worker_seconds": worker, "cpu_seconds": cpu,
+            "unchecked_code": _unchecked_code(line, dataset, parts, paths)}
     return LineResult(line=line, label=line.tag or spec.label, arrays=line.kind.line_arrays(parts), meta=meta)

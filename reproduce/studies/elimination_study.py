@@ -33,7 +33,7 @@ from dts_reproduction.reproduce.harness.kinds import RunKind, StoredArray
 from dts_reproduction.reproduce.harness.runner import Line, run_lines
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.tables import print_table, write_table
-from dts_reproduction.reproduce.studies.experiment import stored_line, write_claims
+from dts_reproduction.reproduce.studies.experiment import note_unchecked_code, stored_line, write_claims
 from dts_reproduction.reproduce.studies.study import Study, make_command
 
 # Per run, the slots where D-TS's elimination changes its first candidate, and the slots with the candidate set
@@ -78,6 +78,7 @@ def stored_runs(settings: Settings) -> pd.DataFrame:
                              f"run reproduce/{NAME}.py without --plot-only to compute them")
         if missing:
             print(f"note: not computed yet, left out: {', '.join(missing)}", file=sys.stderr)
+        note_unchecked_code(dict(zip(lines, results, strict=True)))
     else:
         with backend_context(settings):
             results = run_lines(lines, NAME, settings.out, settings.seed, n_jobs=settings.n_jobs,

@@ -202,7 +202,7 @@ def simulate_lines(name: str, stores: dict, settings: Settings, computed=None) -
     folder first), under the backend, jobs, --force, cost bound and --stored-only of ``settings``; with ``computed`` (a
     list of lines) only those, one ``run_lines`` call each in the order given, so that every finished line is
     complete on disk, and every other line is only loaded.  With --plot-only, or for a line not computed, nothing is
-    written."""
+    written, and a line whose code is unchecked is drawn as stored, named in one note (``note_unchecked_code``)."""
     results = {}
     for out in dict.fromkeys(sorted(stores.values(), key=lambda folder: folder == settings.out)):  # the defaults first
         lines = [line for line, store in stores.items() if store == out]
@@ -219,8 +219,23 @@ def simulate_lines(name: str, stores: dict, settings: Settings, computed=None) -
                                       progress=settings.progress, backend=settings.backend,
                                       max_cpu_hours=settings.max_cpu_hours, compute=not settings.stored_only)
                     results.update(zip(group, found, strict=True))
-        results.update({line: stored_line(line, out, settings.seed) for line in lines if line not in results})
+        loaded = {line: stored_line(line, out, settings.seed) for line in lines if line not in results}
+        note_unchecked_code(loaded)
+        results.update(loaded)
     return {line: results[line] for line in stores}
+
+
+def note_unchecked_code(results: dict) -> None:
+    """One note on stderr naming the lines of ``results`` ({line: LineResult or None}, lines only loaded: with
+    --plot-only, or not computed by this run) whose chunks are not known to come from the code as it is now
+    (``LineResult.meta["unchecked_code"]``, docs/harness.md, "What a stored line knows of its code"): they are drawn as
+    stored; a run that computes them (without --plot-only) re-checks them.  Nothing if there is none."""
+    unchecked = [f"{line.dataset}/{line_key(line)} ({result.meta['unchecked_code']})"
+                 for line, result in results.items() if result is not None and result.meta.get("unchecked_code")]
+    if unchecked:
+        more = f"; and {len(unchecked) - 3} more" if len(unchecked) > 3 else ""
+        print(f"note: drawn as stored, their code unchecked (a run that computes them re-checks it): "
+              f"{'; '.join(unchecked[:3])}{more}", file=sys.stderr)
 
 
 def panel_results(titles, curves, results: dict) -> tuple[list, list[str]]:
