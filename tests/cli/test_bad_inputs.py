@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dts_reproduction.algorithms import BTM, DTS, ECWRMED, Savage, Sparring, get_algorithm
+from dts_reproduction.algorithms import ALGORITHMS, BTM, DTS, ECWRMED, Savage, Sparring, get_algorithm
 from dts_reproduction.algorithms.base import MAX_ARMS
 from dts_reproduction.data import dataset_from_matrix, load_dataset
 from dts_reproduction.reproduce.cli.param_flags import parse_params
@@ -473,7 +473,7 @@ STATISTICS_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name", ["dts", "rucb", "rcs", "ccb"])
+@pytest.mark.parametrize("name", [name for name, spec in ALGORITHMS.items() if spec.sync is not None])
 @pytest.mark.parametrize("case", STATISTICS_CASES, ids=[case[0] for case in STATISTICS_CASES])
 def test_set_statistics_refuses_impossible_statistics(case, name):
     """A warm start with statistics no run can have (a scalar or a row was broadcast, NaN or negative counts
