@@ -182,7 +182,7 @@ CLI_CASES = [
     ("skip-ab-rounds-decimal", skip_ab, ["--rounds", "1.5"], r"--rounds must be an integer .*"),
     ("policy-step-unknown-algorithm", policy_step, ["--algorithms", "nope"], r"--algorithms: unknown algorithm 'nope'"),
     ("policy-step-needs-problem", policy_step, ["--algorithms", "btm"],
-     r"--algorithms: 'btm' needs the horizon and the matrix's variant; not timed here"),
+     r"--algorithms: 'btm' needs the horizon or settings derived from the true matrix; not timed here"),
     ("policy-step-K", policy_step, ["--K", "7"], r"--K 7: the bench has datasets for K = 5, 16, 32, 136, 500, 2000 only"),
     ("policy-step-steps-0", policy_step, ["--steps", "0"], r"--steps must be >= 1, got 0"),
     ("startup-csv-folder", startup, ["--csv", "{T}"], r"--csv {T}: is a folder, not a file"),
