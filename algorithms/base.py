@@ -8,7 +8,8 @@ a state that is live in a call -- docs/extending.md#adding-an-algorithm) and thr
 ``init`` (plain Python: validates parameters, builds the state), and the njit ``select(state, t, rng)
 -> (a1, a2)`` and ``update(state, a1, a2, a1_won, t)``.  ``select`` may change bookkeeping (round-robin
 pointers, candidate lists); ``update`` changes only the comparison statistics, so that feedback delay
-(docs/harness.md#feedback-delay) is well defined.
+(docs/harness.md#feedback-delay) is well defined.  What it recommends (``Policy.best_arm()``) is the empirical Copeland
+winner of ``state.comparisons`` / ``state.wins`` unless its spec declares its own rule (``AlgorithmSpec.best_arm``).
 """
 
 import math
