@@ -9,7 +9,8 @@ a state that is live in a call -- docs/extending.md#adding-an-algorithm) and thr
 ``update(state, a1, a2, a1_won, t)``, njit-compiled (every built-in algorithm) or plain Python (a researcher's own,
 at the cost of speed: ``core.simulate.compiled_loop``).  ``select`` may change bookkeeping (round-robin
 pointers, candidate lists); ``update`` changes only the comparison statistics, so that feedback delay
-(docs/harness.md#feedback-delay) is well defined.
+(docs/harness.md#feedback-delay) is well defined.  What it recommends (``Policy.best_arm()``) is the empirical Copeland
+winner of ``state.comparisons`` / ``state.wins`` unless its spec declares its own rule (``AlgorithmSpec.best_arm``).
 """
 
 import math
@@ -79,7 +80,11 @@ class AlgorithmSpec:
     presets: named parameter sets, ``{preset: {parameter: value}}`` (e.g. the tuned "best" settings of
     MergeDTS, MergeRUCB and D-TS), each value defined once in ``core/constants.py``; a line uses one by
     writing its parameters (``preset_params``), so a preset line is the same stored line as the one with
-    those parameters written out; run.py's ``--algorithms NAME:PRESET`` does that.
+    those parameters written out; run.py's ``--algorithms NAME:PRESET`` does that;
+    best_arm(state): the arm the algorithm recommends in ``state`` (``Policy.best_arm()``), read from what the
+    algorithm keeps, never from the true matrix; None (the default) recommends the empirical Copeland winner of its
+    pair statistics ``state.comparisons`` / ``state.wins`` (``algorithms.recommend``), which an algorithm whose state
+    has no such statistics must override (docs/algorithms.md#recommendations).
     """
 
     name: str
@@ -99,6 +104,7 @@ class AlgorithmSpec:
     streams: Mapping[str, Mapping[Any, int]] = field(default_factory=dict)
     fast: Mapping[str, Any] = field(default_factory=dict)
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    best_arm: Callable[[Any], int] | None = None
 
     def __post_init__(self):
         """Refuse (ValueError) an init, select or update that is not callable, and a preset that sets a parameter
@@ -387,10 +393,11 @@ class Policy:
             update(self.state, s1, s2, bool(a1_won), t)
 
     def best_arm(self) -> int:
-        """The arm the algorithm would recommend now, from its own statistics or winner estimate (the rule of
-        each algorithm: ``algorithms.recommend``, docs/algorithms.md#recommendations); changes nothing."""
+        """The arm the algorithm would recommend now, from its own statistics or winner estimate (its spec's
+        ``best_arm``, else the empirical Copeland winner: ``algorithms.recommend``,
+        docs/algorithms.md#recommendations); changes nothing."""
         with self.lock:
-            return recommend(self.spec.name, self.state)
+            return recommend(self.spec, self.state)
 
     def __getstate__(self) -> dict:
         """The policy's attributes without its bound kernels (bound again on the next call) and its lock, so
@@ -406,6 +413,19 @@ class Policy:
     def __repr__(self) -> str:
         """The policy's class, K, slots played and parameters."""
         return f"{type(self).__name__}(K={self.K}, t={self.t}, params={self.params})"
+
+
+def policy_classes() -> dict[str, type]:
+    """Registry name -> the ``Policy`` subclass of the algorithm of that name (its ``spec.name``), for every subclass
+    defined so far (each algorithm's module defines its own); of several subclasses of one algorithm, the one nearest
+    to ``Policy`` (first defined on ties), so that a user's subclass of ``DTS`` does not displace ``DTS``."""
+    found, level = {}, Policy.__subclasses__()
+    while level:
+        for cls in level:
+            if hasattr(cls, "spec"):
+                found.setdefault(cls.spec.name, cls)
+        level = [sub for cls in level for sub in cls.__subclasses__()]
+    return found
 
 
 def check_feedback(a1, a2, a1_won) -> None:

@@ -167,12 +167,22 @@ def update(state, a1, a2, a1_won, t):
         wins_in_active[a1] += in_w
 
 
+def btm_best_active(state) -> int:
+    """BTM: the arm of the working set W with the highest empirical win rate against W, P_i = S_i / N_i (1/2
+    for N_i = 0): the arm BTM keeps when W shrinks to one."""
+    counts = np.asarray(state.count_in_active, dtype=np.float64)
+    rate = np.divide(np.asarray(state.wins_in_active, dtype=np.float64), counts, out=np.full(counts.shape, 0.5),
+                     where=counts > 0)
+    return int(np.argmax(np.where(state.in_active, rate, -np.inf)))
+
+
 BTM_SPEC = AlgorithmSpec(
     name="btm", label="BTM", init=init_btm, select=select, update=update,
     color="#7f7f7f", marker="v",
     defaults={"gamma": BTM_GAMMA, "faithful_bug": True},
     needs_horizon=True,
     reference="Yue & Joachims 2011, Beat-the-Mean (online), as run by Wu & Liu 2016 (docs/algorithms.md#btm)",
+    best_arm=btm_best_active,
 )
 
 

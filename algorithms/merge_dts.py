@@ -212,12 +212,21 @@ def update(state, a1, a2, a1_won, t):
         refresh_prob_above(prob_above, wins, a1, a2)
 
 
+def merge_survivor(state) -> int:
+    """MergeDTS, MergeRUCB: the last surviving arm, or else the surviving arm (any arm before the first slot)
+    with the most empirical wins (W_ij > W_ji) against the other survivors, the lowest arm on ties."""
+    survivors = np.sort(state.batch_arms[: state.tree[0]["survivors"]])
+    wins = state.wins[np.ix_(survivors, survivors)]
+    return int(survivors[int(np.argmax((wins > wins.T).sum(axis=1)))])
+
+
 MERGE_DTS_SPEC = AlgorithmSpec(
     name="merge_dts", label="MergeDTS", init=init_merge_dts, select=select, update=update,
     color="#e6550d", marker="8", fast={"sampling": "indicators"},
     defaults={**MERGE_DEFAULTS, "theta": "independent", "second_arm": "loser", "sampling": "direct"},
     presets={"best": MERGE_DTS_BEST},
     reference="Li, Markov, de Rijke & Zoghi, ACM TOIS 2020, Algorithm 1 (MergeDTS), as in the authors' merge_dts.py",
+    best_arm=merge_survivor,
 )
 
 
@@ -225,6 +234,6 @@ class MergeDTS(Policy):
     """MergeDTS as a live policy; parameters ``alpha`` (1.01), ``batch_size`` (4), ``C`` (None: its
     formula), ``epsilon`` (0.01), ``clock`` ("stage" or "run"), ``theta`` ("independent" or
     "antisymmetric"), ``second_arm`` ("loser" or "challenger"), ``sampling`` ("direct" or "indicators");
-    ``policy.best_arm()`` is the arm it recommends (``algorithms.recommend.merge_survivor``)."""
+    ``policy.best_arm()`` is the arm it recommends (``merge_survivor``)."""
 
     spec = MERGE_DTS_SPEC

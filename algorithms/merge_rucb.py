@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from dts_reproduction.algorithms.base import AlgorithmSpec, Policy
-from dts_reproduction.algorithms.merge_dts import MERGE_DEFAULTS, merge_settings
+from dts_reproduction.algorithms.merge_dts import MERGE_DEFAULTS, merge_settings, merge_survivor
 from dts_reproduction.core.argmax import argmax_uniform, fill_true
 from dts_reproduction.core.constants import MERGE_ALPHA, MERGE_BATCH_SIZE, MERGE_EPSILON, MERGE_RUCB_BEST
 from dts_reproduction.core.merge_batches import new_batches, open_slot, prune_one, record_win, upper_bound
@@ -101,12 +101,13 @@ MERGE_RUCB_SPEC = AlgorithmSpec(
     color="#31a354", marker="x", defaults=dict(MERGE_DEFAULTS), presets={"best": MERGE_RUCB_BEST},
     reference="Zoghi, Whiteson & de Rijke, WSDM 2015, Algorithm 1 (MergeRUCB), as in the MergeDTS authors' "
               "merge_rucb.py",
+    best_arm=merge_survivor,
 )
 
 
 class MergeRUCB(Policy):
     """MergeRUCB as a live policy; parameters ``alpha`` (1.01), ``batch_size`` (4), ``C`` (None: its
     formula), ``epsilon`` (0.01), ``clock`` ("stage" or "run"); ``policy.best_arm()`` is the arm it
-    recommends (``algorithms.recommend.merge_survivor``)."""
+    recommends (``algorithms.merge_dts.merge_survivor``)."""
 
     spec = MERGE_RUCB_SPEC

@@ -45,6 +45,7 @@ from dts_reproduction.algorithms.base import (
     check_skip,
     exact_skip_hook,
 )
+from dts_reproduction.algorithms.recommend import copeland_of_statistics
 from dts_reproduction.core.argmax import argmax_first, argmin_first, fill_true, uniform_member
 from dts_reproduction.core.bounds import direct_upper_column, ucb_switch_log_t
 from dts_reproduction.core.constants import ALPHA, PSEUDO_N, PSEUDO_W
@@ -346,11 +347,19 @@ def skip(state, t, rng, t_limit):
     return slots, arm
 
 
+def rcs_champion(state) -> int:
+    """RCS: the arm chosen most often as champion (Zoghi et al. WSDM 2014 recommend it), else, before the
+    first slot, the empirical Copeland winner."""
+    counts = np.asarray(state.champion_counts)
+    return int(np.argmax(counts)) if counts.max() > 0 else copeland_of_statistics(state)
+
+
 RCS_SPEC = AlgorithmSpec(
     name="rcs", label="RCS", init=init_rcs, select=select, update=update, sync=sync_rcs, skip=exact_skip_hook(skip),
     color="#e377c2", marker="D", streams=SAMPLING_STREAMS, fast=FAST_PARAMS,
     defaults={"alpha": ALPHA, "fallback": "least-champion", "sampling": "indicators", "skip": SKIP_OFF},
     reference="Zoghi et al. WSDM 2014, Relative Confidence Sampling, as run by Wu & Liu 2016",
+    best_arm=rcs_champion,
 )
 
 

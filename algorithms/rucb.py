@@ -42,6 +42,7 @@ from dts_reproduction.algorithms.base import (
     check_skip,
     exact_skip_hook,
 )
+from dts_reproduction.algorithms.recommend import copeland_of_statistics
 from dts_reproduction.core.argmax import fill_true, uniform_member
 from dts_reproduction.core.bounds import (
     challenger_from_column,
@@ -206,11 +207,19 @@ def skip(state, t, rng, t_limit):
     return slots, a
 
 
+def rucb_hypothesis(state) -> int:
+    """RUCB: its hypothesis B (the arm it currently takes for the Condorcet winner), else the empirical
+    Copeland winner."""
+    arm = int(state.hypothesis_arm[0])
+    return arm if arm >= 0 else copeland_of_statistics(state)
+
+
 RUCB_SPEC = AlgorithmSpec(
     name="rucb", label="RUCB", init=init_rucb, select=select, update=update, sync=sync_rucb,
     skip=exact_skip_hook(skip), fast=EXACT_SKIP, color="#ff7f0e", marker="s",
     defaults={"alpha": ALPHA, "hypothesis": "as-run", "skip": SKIP_OFF},
     reference="Zoghi et al. ICML 2014, Algorithm 1 (RUCB), as run by Wu & Liu 2016",
+    best_arm=rucb_hypothesis,
 )
 
 

@@ -104,6 +104,14 @@ def update_self_sparring(state, a1, a2, a1_won, t):
         refresh_after_update(successes, failures, epoch, tail_above, order, rank, a1, a2, t)
 
 
+def posterior_mean_leader(state) -> int:
+    """Self-Sparring: the highest posterior mean S_i / (S_i + F_i).  (The MergeDTS authors' ``get_winner``
+    returns the first arm whose mean exceeds 1/2, arm 0 if none does; the highest mean is that rule's intent and
+    is defined for every state.)"""
+    means = np.asarray(state.successes) / (np.asarray(state.successes) + np.asarray(state.failures))
+    return int(np.argmax(means))
+
+
 SELF_SPARRING_SPEC = AlgorithmSpec(
     name="self_sparring", label="Self-Sparring", init=init_self_sparring, select=select_self_sparring,
     update=update_self_sparring, defaults={"learning_rate": SELF_SPARRING_LEARNING_RATE, "sampling": "direct"},
@@ -111,6 +119,7 @@ SELF_SPARRING_SPEC = AlgorithmSpec(
     color="#7b4173", marker="8",
     reference="Sui, Zhuang, Burdick & Yue 2017, Alg. 1 (independent Beta arms, m = 2), as in chang-li/MergeDTS "
               "self_sparring.py",
+    best_arm=posterior_mean_leader,
 )
 
 

@@ -127,17 +127,29 @@ def update_multisbm(state, a1, a2, a1_won, t):
     sbm_update(plays[a1], reward_sums[a1], a2, 0.0 if a1_won else 1.0)
 
 
+def sparring_left(state) -> int:
+    """Sparring: the arm the left SBM (the one that picks a1) played most."""
+    return int(np.argmax(state.plays[0]))
+
+
+def multisbm_most_played(state) -> int:
+    """MultiSBM: the arm played most over all its SBMs."""
+    return int(np.argmax(np.asarray(state.plays).sum(axis=0)))
+
+
 SPARRING_SPEC = AlgorithmSpec(
     name="sparring", label="Sparring", init=init_sparring, select=select_sparring,
     color="#8c564b", marker="P",
     update=update_sparring, defaults={"scale": SBM_SCALE, "sbm_init": "as-run"},
     reference="Ailon, Karnin & Joachims 2014, Sparring with UCB SBMs (authors' Alg_Sparring.cpp)",
+    best_arm=sparring_left,
 )
 MULTISBM_SPEC = AlgorithmSpec(
     name="multisbm", label="MultiSBM", init=init_multisbm, select=select_multisbm,
     color="#c49c94", marker="d",
     update=update_multisbm, defaults={"scale": SBM_SCALE, "sbm_init": "as-run"},
     reference="Ailon, Karnin & Joachims 2014, MultiSBM with UCB SBMs (authors' Alg_MultiSBM.cpp)",
+    best_arm=multisbm_most_played,
 )
 
 

@@ -63,7 +63,6 @@ EDITS = ("empty <tchar.h> and <SDKDDKVer.h> (Windows-only headers) in the includ
          "main() replaced by bench/authors_driver.cpp (their mains read a hard-coded Windows path); "
          "DuelingBandit.cpp, DuelingBandit_singleAlg.cpp and stdafx.cpp not compiled")
 CPP_INDEX = {name: index for index, name in enumerate(CPP_ALGORITHMS)}  # their ALG_* index of each algorithm
-ETE = ("btm", "savage")
 # Per matrix: every algorithm, at T = 1e5 (their regret at t <= 1e5 is read off the stored T = 1e6 lines, a run
 # being a prefix of a longer one; MultiSBM and RMED2 have no paper line: off the lines of horizon T that
 # reproduce/studies/authors_agreement.py declares), 100 runs; D-TS at T = 1e4 (its C++ costs ~40 us a slot at

@@ -1,7 +1,8 @@
 """Cost against K: nanoseconds per slot (after the warm-up) of every benchmarked algorithm against the number of
 arms, log-log, drawn from bench/step_cost.csv (``make bench``) as small multiples, one panel per family
-(``PANELS``): the D-TS family with the authors' C++ D-TS and D-TS+, the merge algorithms, the UCB and KL family,
-the rest.  In each panel the family is in its colours and D-TS (default and ``sampling="fast"``) in red as the
+(``panels()``): the D-TS family with the authors' C++ D-TS and D-TS+, the merge algorithms, the UCB and KL family
+(``FAMILIES``), then every other registered algorithm (``algorithms.ALGORITHMS``), so that a new algorithm is drawn
+with no edit here.  In each panel the family is in its colours and D-TS (default and ``sampling="fast"``) in red as the
 reference, the defaults solid, the exact fast paths dashed; every other series is a thin grey line behind
 them, one Beta draw (the median of the timings in the table) a dotted line, and the authors' C++ per-step
 times where the table has them (``ns_later / x_cpp``, from ``CPP_ANCHOR_US`` of bench/step_cost.py: RUCB,
@@ -27,14 +28,15 @@ from dts_reproduction.reproduce.output.plotting import save_figure, setup_theme
 from dts_reproduction.reproduce.output.tables import write_table
 
 NAME = "cost_vs_k"
-# The small multiples, one panel per family: (title, algorithms drawn in colour).  D-TS, the reference of every
-# comparison, is drawn in colour in every panel; every other series is a thin grey line behind the panel's own.
-PANELS = (
+# The families drawn in a panel of their own: (title, algorithms drawn in colour); every other registered algorithm is
+# drawn in the last panel, REST (``panels``).  D-TS, the reference of every comparison, is drawn in colour in every
+# panel; every other series is a thin grey line behind the panel's own.
+FAMILIES = (
     ("D-TS family and the authors' C++", ("dts", "dts_plus", "pure_dts")),
     ("merge algorithms against D-TS", ("merge_dts", "merge_rucb")),
     ("UCB and KL family against D-TS", ("rucb", "ccb", "rmed1", "rmed2", "ecw_rmed")),
-    ("the rest against D-TS", ("btm", "savage", "scb", "sparring", "self_sparring", "multisbm", "rcs")),
 )
+REST = "the rest against D-TS"
 REFERENCE = "dts"
 BACKGROUND = "#cccccc"
 PANEL_SIZE = (3.5, 3.4)  # inches, legend under it included: two side by side fill FIGURE_WIDTH, as the docs show it
@@ -53,6 +55,13 @@ def cost_table(table: pd.DataFrame) -> pd.DataFrame:
         ["algorithm", "path", "K"])
 
 
+
+
+def panels() -> tuple:
+    """The small multiples, (title, algorithms drawn in colour) each: the ``FAMILIES``, then ``REST`` with every
+    registered algorithm that no family names, in registry order."""
+    named = {algorithm for _, family in FAMILIES for algorithm in family}
+    return (*FAMILIES, (REST, tuple(name for name in ALGORITHMS if name not in named)))
 
 
 def series_label(algorithm: str, path: str, options: str) -> str:
@@ -88,21 +97,24 @@ def panel_axes(ax, drawn: pd.DataFrame, cpp: pd.DataFrame, family: tuple, beta: 
 
 
 def plot(frame: pd.DataFrame, stem: Path) -> None:
-    """Draw the cost-against-K figure from ``cost_table`` rows, one panel per family of ``PANELS`` (every
-    algorithm of ``frame`` in exactly one), and write ``stem``.png/.pdf/.csv."""
-    placed = [algorithm for _, family in PANELS for algorithm in family]
+    """Draw the cost-against-K figure from ``cost_table`` rows, one panel per family of ``panels()`` (every
+    algorithm of ``frame`` in exactly one: ValueError naming one that is in none, i.e. is not registered, before
+    anything is drawn), and write ``stem``.png/.pdf/.csv."""
+    layout = panels()
+    placed = [algorithm for _, family in layout for algorithm in family]
     missing = sorted(set(frame["algorithm"]) - set(placed))
     if missing or len(placed) != len(set(placed)):
-        raise ValueError(f"cost_vs_k.PANELS must hold every algorithm once; not placed: {missing}")
+        raise ValueError(f"cost_vs_k.FAMILIES must name each algorithm once, and every algorithm drawn must be "
+                         f"registered; not placed: {missing}")
     setup_theme()
     columns = 2
-    rows = -(-len(PANELS) // columns)
+    rows = -(-len(layout) // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(PANEL_SIZE[0] * columns, PANEL_SIZE[1] * rows),
                              sharex=True, sharey=True)
     drawn = frame[frame["ns_later"] > 0]  # 0 ns: every later slot skipped (RCS's fast paths at K = 5), no log value
     cpp = frame.dropna(subset=["cpp_ns"]).drop_duplicates(["algorithm", "K"])
     beta = float(frame["beta_ns"].median())
-    for ax, (title, family) in zip(axes.flat, PANELS, strict=True):
+    for ax, (title, family) in zip(axes.flat, layout, strict=True):
         panel_axes(ax, drawn, cpp, family, beta)
         ax.set_title(title, loc="left")
     for ax in axes.flat:

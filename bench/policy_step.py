@@ -17,13 +17,11 @@ import numpy as np
 from numba import njit
 from step_cost import DATASETS, bench_dataset, timed_run  # bench/, this script's folder
 
-from dts_reproduction.algorithms import ALGORITHMS, Policy, get_algorithm
-from dts_reproduction.algorithms.base import bound_kernel
+from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
+from dts_reproduction.algorithms.base import bound_kernel, policy_classes
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
 
 DEFAULT_ALGORITHMS = ("dts", "dts_plus", "rucb", "ccb", "rmed1", "sparring", "merge_dts")
-# Algorithms whose live policy needs settings the simulator derives from the true matrix (not timed here).
-NEEDS_PROBLEM = ("btm", "savage")
 
 
 @njit(cache=True)
@@ -36,17 +34,6 @@ def takes_select_arguments(state, t, rng):
 def takes_update_arguments(state, a1, a2, a1_won, t):
     """Nothing: the cost of passing ``update``'s arguments from Python to compiled code."""
     return None
-
-
-def policy_class(name: str) -> type:
-    """The ``Policy`` subclass of the registered algorithm ``name``."""
-    todo = list(Policy.__subclasses__())
-    while todo:
-        cls = todo.pop()
-        if getattr(cls, "spec", None) is not None and cls.spec.name == name:
-            return cls
-        todo += cls.__subclasses__()
-    raise ValueError(f"algorithm {name!r} has no Policy class")
 
 
 def policy_seconds(cls, P: np.ndarray, uniforms: np.ndarray) -> float:
@@ -88,7 +75,7 @@ def arguments_seconds(spec, P: np.ndarray, uniforms: np.ndarray) -> float:
 def interleaved(name: str, K: int, steps: int, rounds: int) -> dict:
     """{"policy" | "dispatch" | "arguments" | "compiled": best ns per slot over ``rounds``}, taken in turn."""
     spec, dataset = get_algorithm(name), bench_dataset(K)
-    cls, P = policy_class(name), dataset.P
+    cls, P = policy_classes()[name], dataset.P
     uniforms = np.random.default_rng(1).random(steps)
     timers = {"policy": lambda: policy_seconds(cls, P, uniforms),
               "dispatch": lambda: dispatch_seconds(spec, P, uniforms),
@@ -117,8 +104,12 @@ def parse_arguments(argv=None):
     for name in args.algorithms:
         if name not in ALGORITHMS:
             raise ValueError(f"--algorithms: unknown algorithm {name!r}")
-        if name in NEEDS_PROBLEM:
-            raise ValueError(f"--algorithms: {name!r} needs the horizon and the matrix's variant; not timed here")
+        spec = ALGORITHMS[name]
+        if spec.needs_horizon or spec.from_problem is not None:
+            raise ValueError(f"--algorithms: {name!r} needs the horizon or settings derived from the true matrix; "
+                             f"not timed here")
+        if name not in policy_classes():
+            raise ValueError(f"--algorithms: {name!r} has no Policy class")
     for k in args.K:
         if k not in DATASETS:
             raise ValueError(f"--K {k}: the bench has datasets for K = {', '.join(map(str, DATASETS))} only")

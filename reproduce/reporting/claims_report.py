@@ -36,7 +36,7 @@ from dts_reproduction.reproduce.claims.verdict import (
 from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, FAST, QUICK, ROOT, STARTUP_TABLE
 from dts_reproduction.reproduce.output.tables import NOT_STORED, load_tables, markdown_table, read_table
 from dts_reproduction.reproduce.reporting import newcomer_times
-from dts_reproduction.reproduce.reporting.constants_table import constants_frame, defaults_frame
+from dts_reproduction.reproduce.reporting.constants_table import constants_frame, defaults_frame, registry_frame
 from dts_reproduction.reproduce.studies.study_registry import STUDIES
 
 # The command that writes each study's tables (by table stem, as a claim's ``figures`` name them).
@@ -44,7 +44,8 @@ FIGURE_COMMANDS = {study.stem: study.command for study in STUDIES}
 # The report's own generated blocks and the file that holds each, relative to the README's folder (the repository
 # root); every study's blocks are in the file its record names (``BLOCK_FILES``).
 REPORT_BLOCK_FILES = {"summary": "README.md", "claims": "README.md", "bounds": "docs/figures.md",
-                      "compute": "docs/figures.md", "constants": "docs/algorithms.md", "defaults": "docs/algorithms.md",
+                      "compute": "docs/figures.md", "registry": "docs/algorithms.md", "constants": "docs/algorithms.md",
+                      "defaults": "docs/algorithms.md",
                       "bench": "bench/README.md", "newcomer_main": "README.md", "newcomer_tests": "README.md",
                       "newcomer_suites": "docs/testing.md", "startup": "docs/install.md"}
 BLOCK_FILES = {**REPORT_BLOCK_FILES, **{name: study.block_file for study in STUDIES for name in study.block_names}}
@@ -337,8 +338,9 @@ def docs_prefix(folder: Path) -> str:
 def generated_blocks(folder: Path) -> dict[str, str]:
     """Every generated block (``BLOCK_FILES`` says where each lives): the report's own, ``summary`` (what
     reproduces and why the rest does not, ``summary``), ``claims`` (verdict counts per claim), ``compute`` (worker
-    hours per figure), ``bounds`` (lower bounds and closest slopes), ``constants`` and ``defaults``
-    (``core/constants.py`` and the algorithms' defaults and presets, ``reproduce/reporting/constants_table.py``),
+    hours per figure), ``bounds`` (lower bounds and closest slopes), ``registry``, ``constants`` and ``defaults``
+    (the registered algorithms, ``core/constants.py`` and the algorithms' defaults and presets,
+    ``reproduce/reporting/constants_table.py``),
     ``bench`` (step costs, ``bench_table``), ``startup`` (the first use's cost, ``startup_table``) and the newcomer's
     times (``newcomer_blocks``); then every study's (``Study.written_blocks``)."""
     claims = claims_table(folder)
@@ -348,7 +350,8 @@ def generated_blocks(folder: Path) -> dict[str, str]:
     studies = {name: text for study in STUDIES for name, text in study.written_blocks(folder).items()}
     return {"summary": summary(claims, ""), "claims": markdown_table(counts),
             "compute": markdown_table(compute_table(folder)), "bounds": markdown_table(slope_table(finals)),
-            "constants": markdown_table(constants_frame()), "defaults": markdown_table(defaults_frame()),
+            "registry": markdown_table(registry_frame()), "constants": markdown_table(constants_frame()),
+            "defaults": markdown_table(defaults_frame()),
             "bench": bench_table(), "startup": startup_table(), **newcomer_blocks(), **studies}
 
 

@@ -1,10 +1,12 @@
-"""The constants and defaults tables of docs/algorithms.md, generated from the code so that they cannot drift.
+"""The registry, constants and defaults tables of docs/algorithms.md, generated from the code so that they cannot drift.
 
+``registry_frame()`` walks the registry: every algorithm's name, live-policy class, legend label, source, parameters
+and exact fast paths, so that a newly registered algorithm has its row once the blocks are regenerated.
 ``constants_frame()`` reads ``core/constants.py``: every constant, its value (as the module holds it), the
 source its line names (the comment after the assignment) and the modules of ``core/``, ``algorithms/`` and
 ``reproduce/`` that import it.  ``defaults_frame()`` reads the registry: every algorithm's default parameters
-and presets (``AlgorithmSpec.defaults``, ``AlgorithmSpec.presets``).  ``reproduce/report.py`` writes both
-as the ``constants`` and ``defaults`` blocks of docs/algorithms.md.
+and presets (``AlgorithmSpec.defaults``, ``AlgorithmSpec.presets``).  ``reproduce/report.py`` writes them
+as the ``registry``, ``constants`` and ``defaults`` blocks of docs/algorithms.md.
 """
 
 import ast
@@ -15,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from dts_reproduction.algorithms import ALGORITHMS, YARDSTICKS
+from dts_reproduction.algorithms.base import policy_classes
 from dts_reproduction.core import constants
 from dts_reproduction.reproduce.harness.paths import ROOT
 
@@ -81,4 +84,26 @@ def defaults_frame() -> pd.DataFrame:
     return pd.DataFrame([{"algorithm": f"`{name}`", "defaults": shown(dict(spec.defaults)) if spec.defaults else "-",
                           "presets": ", ".join(f"`{name}:{preset}` {shown(dict(params))}"
                                                for preset, params in spec.presets.items()) or "-"}
+                         for name, spec in {**ALGORITHMS, **YARDSTICKS}.items()])
+
+
+def recommendation_rule(spec) -> str:
+    """How the table names an algorithm's recommendation rule: its ``best_arm`` function, or the default's name."""
+    return f"`{spec.best_arm.__name__}`" if spec.best_arm is not None else "empirical Copeland winner"
+
+
+def registry_frame() -> pd.DataFrame:
+    """One row per registered algorithm and yardstick (``algorithms.YARDSTICKS``), in registry order: its name (for
+    ``--algorithms`` and ``get_algorithm``), its live-policy class ("-" for a yardstick, which has none), legend label,
+    source (``AlgorithmSpec.reference``), parameters (``AlgorithmSpec.defaults``; their values are in the defaults
+    table), exact fast path (``AlgorithmSpec.fast``, "-" if none), recommendation rule (``AlgorithmSpec.best_arm``, or
+    the default, docs/algorithms.md#recommendations; "-" without a live policy) and whether it needs the horizon
+    (``AlgorithmSpec.needs_horizon``: a live policy must be given it, the simulator re-runs it on the horizon grid)."""
+    classes = policy_classes()
+    return pd.DataFrame([{"name": f"`{name}`", "class": f"`{classes[name].__name__}`" if name in classes else "-",
+                          "label": spec.label, "source": spec.reference,
+                          "parameters": ", ".join(f"`{parameter}`" for parameter in spec.defaults) or "-",
+                          "fast path": shown(dict(spec.fast)) if spec.fast else "-",
+                          "best arm": recommendation_rule(spec) if name in classes else "-",
+                          "needs the horizon": "yes" if spec.needs_horizon else "-"}
                          for name, spec in {**ALGORITHMS, **YARDSTICKS}.items()])

@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import dataset_names, load_dataset
 from dts_reproduction.reproduce.claims.verdict import FAMILY_LEVEL
 from dts_reproduction.reproduce.config.paper import HORIZON, HORIZON_FIG1B, ROOT_SEED, paper_runs
@@ -65,7 +66,8 @@ CPP_ALGORITHMS = ("btm", "savage", "rucb", "rcs", "multisbm", "sparring", "ccb",
 # The algorithms of the MergeDTS authors' Python (bench/authors_python.py) and the record of their runs.
 PYTHON_ALGORITHMS = ("merge_dts", "merge_rucb", "self_sparring")
 PYTHON_PROVENANCE = REFERENCE / "PROVENANCE_python.json"
-HORIZON_DEPENDENT = ("btm", "savage")  # run separately for every horizon (docs/harness.md#checkpoints)
+# Run separately for every horizon (``AlgorithmSpec.needs_horizon``, docs/harness.md#checkpoints): BTM and SAVAGE.
+HORIZON_DEPENDENT = tuple(name for name in CPP_ALGORITHMS if get_algorithm(name).needs_horizon)
 OWN_LINE = ("multisbm", "rmed2", *PYTHON_ALGORITHMS)  # no stored paper line: a line at the reference horizon
 P_COLUMNS = ("p_mean", "p_ks", "p_curve")
 CELL_NAME = re.compile(r"(?P<algorithm>[a-z0-9_]+?)_T(?P<horizon>[0-9]+)(?P<reused>_reused)?\.csv")

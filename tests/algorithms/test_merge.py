@@ -13,9 +13,8 @@ import pytest
 from scipy import integrate, stats
 
 from dts_reproduction.algorithms import MergeDTS, MergeRUCB
-from dts_reproduction.algorithms.merge_dts import MERGE_DTS_SPEC, refresh_prob_above
+from dts_reproduction.algorithms.merge_dts import MERGE_DTS_SPEC, merge_survivor, refresh_prob_above
 from dts_reproduction.algorithms.merge_rucb import MERGE_RUCB_SPEC
-from dts_reproduction.algorithms.recommend import merge_survivor
 from dts_reproduction.core.merge_batches import build_batches, new_batches, prune_one
 from dts_reproduction.core.simulate import simulate
 from dts_reproduction.data import dataset_from_matrix, load_dataset

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from dts_reproduction.algorithms import ALGORITHMS, DTS
-from dts_reproduction.algorithms.base import bound_kernels
-from tests.algorithms.test_recommend import OPTIONS, P, policy_classes
+from dts_reproduction.algorithms.base import bound_kernels, policy_classes
+from tests.algorithms.test_recommend import P, live_options
 
 SLOTS = 300
 
@@ -21,7 +21,7 @@ def driven(name: str, delay: int) -> tuple[list, list, tuple, tuple]:
     slots on the 4-arm matrix of test_recommend, each comparison's feedback given ``delay`` slots after it was
     selected (as a numpy bool every other slot, as a user's ``u < P[a1, a2]`` would be)."""
     cls = policy_classes()[name]
-    live = cls(4, seed=11, **OPTIONS.get(name, {}))
+    live = cls(4, seed=11, **live_options(cls.spec))
     spec = cls.spec
     # A copy of the live policy's fresh state, so that scratch arrays left uninitialised by ``init`` start equal too.
     state = type(live.state)(*(np.copy(x) if isinstance(x, np.ndarray) else x for x in live.state))

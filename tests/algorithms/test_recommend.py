@@ -1,12 +1,16 @@
-"""``Policy.best_arm()``: every registered algorithm has a recommendation rule and a Policy class, and after
-enough comparisons on a matrix with a clear Condorcet winner each recommends that winner
-(docs/algorithms.md#recommendations)."""
+"""``Policy.best_arm()``: every registered algorithm has a recommendation rule (its spec's ``best_arm``, or the
+default read from its pair statistics) and a Policy class, and after enough comparisons on a matrix with a clear
+Condorcet winner each recommends that winner (docs/algorithms.md#recommendations)."""
+
+import dataclasses
 
 import numpy as np
 import pytest
 
-from dts_reproduction.algorithms import ALGORITHMS, Policy
-from dts_reproduction.algorithms.recommend import RECOMMENDERS, empirical_copeland_winner, recommend
+from dts_reproduction.algorithms import ALGORITHMS
+from dts_reproduction.algorithms.base import policy_classes
+from dts_reproduction.algorithms.recommend import empirical_copeland_winner, recommend
+from dts_reproduction.data import dataset_from_matrix
 
 K = 4
 WINNER = 2
@@ -14,40 +18,40 @@ WINNER = 2
 P = np.full((K, K), 0.5)
 for i, j, p in ((WINNER, 0, 0.8), (WINNER, 1, 0.8), (WINNER, 3, 0.8), (0, 1, 0.6), (1, 3, 0.6), (3, 0, 0.6)):
     P[i, j], P[j, i] = p, 1.0 - p
+DATASET = dataset_from_matrix(P, "recommend_cycle", source="tests/algorithms/test_recommend.py")
 SLOTS = 4_000
-# The settings a live policy of these algorithms needs (the simulator derives them from the true matrix).
-OPTIONS = {"btm": {"horizon": SLOTS}, "savage": {"horizon": SLOTS, "variant": "condorcet"}}
 
 
-def policy_classes() -> dict:
-    """Registry name -> Policy class, for every Policy subclass defined by the algorithm modules."""
-    found, todo = {}, list(Policy.__subclasses__())
-    while todo:
-        cls = todo.pop()
-        todo += cls.__subclasses__()
-        if hasattr(cls, "spec"):
-            found[cls.spec.name] = cls
-    return found
+def live_options(spec) -> dict:
+    """The settings a live policy of ``spec`` needs that the simulator would give it: the horizon (SLOTS) if the
+    algorithm needs one, and its parameters as completed from the true matrix (``AlgorithmSpec.problem_params``,
+    e.g. SAVAGE's variant)."""
+    horizon = {"horizon": SLOTS} if spec.needs_horizon else {}
+    return {**horizon, **spec.problem_params(spec.resolve_params({}), DATASET)}
 
 
 def test_every_registered_algorithm_has_a_rule_and_a_policy():
-    """A new algorithm must come with a recommendation rule and a Policy class; no rule names an algorithm
-    that is not registered."""
-    assert sorted(RECOMMENDERS) == sorted(ALGORITHMS)
-    assert sorted(policy_classes()) == sorted(ALGORITHMS)
+    """A new algorithm must come with a Policy class, and with a recommendation rule: its own ``best_arm``, or a
+    state holding the pair statistics the default rule reads."""
+    classes = policy_classes()
+    for name, spec in ALGORITHMS.items():
+        assert classes[name].spec is spec
+        fields = classes[name](K, seed=0, **live_options(spec)).state._fields
+        assert spec.best_arm is not None or {"comparisons", "wins"} <= set(fields), name
 
 
-def test_unknown_algorithm_is_refused():
-    """``recommend`` names the algorithm without a rule."""
-    with pytest.raises(ValueError, match="'nope' has no recommendation rule"):
-        recommend("nope", None)
+def test_an_algorithm_without_a_rule_is_refused():
+    """``recommend`` names the algorithm that declares no rule and whose state has no statistics for the default."""
+    nope = dataclasses.replace(ALGORITHMS["sparring"], name="nope", best_arm=None)
+    with pytest.raises(ValueError, match="'nope' has no recommendation rule.*declare best_arm="):
+        recommend(nope, nope.make_state(K))
 
 
 @pytest.mark.parametrize("name", sorted(ALGORITHMS))
 def test_recommends_the_condorcet_winner(name):
     """Before any slot the recommendation is a valid arm; after SLOTS comparisons it is the Condorcet winner;
     asking for it changes no entry of the algorithm's state."""
-    policy = policy_classes()[name](K, seed=3, **OPTIONS.get(name, {}))
+    policy = policy_classes()[name](K, seed=3, **live_options(ALGORITHMS[name]))
     assert 0 <= policy.best_arm() < K
     users = np.random.default_rng(5)
     for _ in range(SLOTS):

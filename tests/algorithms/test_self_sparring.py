@@ -9,8 +9,7 @@ import pytest
 from scipy import special, stats
 
 from dts_reproduction.algorithms import get_algorithm
-from dts_reproduction.algorithms.recommend import posterior_mean_leader
-from dts_reproduction.algorithms.self_sparring import SELF_SPARRING_SPEC, SelfSparring
+from dts_reproduction.algorithms.self_sparring import SELF_SPARRING_SPEC, SelfSparring, posterior_mean_leader
 from dts_reproduction.algorithms.self_sparring_fast import LEADER_TAIL, draw_above, start_epoch
 from dts_reproduction.core.thompson import REJECTION_MIN_PROB
 from dts_reproduction.data import load_dataset

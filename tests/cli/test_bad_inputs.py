@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dts_reproduction.algorithms import BTM, DTS, ECWRMED, Savage, Sparring, get_algorithm
+from dts_reproduction.algorithms import ALGORITHMS, BTM, DTS, ECWRMED, Savage, Sparring, get_algorithm
 from dts_reproduction.algorithms.base import MAX_ARMS
 from dts_reproduction.data import dataset_from_matrix, load_dataset
 from dts_reproduction.reproduce.cli.param_flags import parse_params
@@ -182,7 +182,7 @@ CLI_CASES = [
     ("skip-ab-rounds-decimal", skip_ab, ["--rounds", "1.5"], r"--rounds must be an integer .*"),
     ("policy-step-unknown-algorithm", policy_step, ["--algorithms", "nope"], r"--algorithms: unknown algorithm 'nope'"),
     ("policy-step-needs-problem", policy_step, ["--algorithms", "btm"],
-     r"--algorithms: 'btm' needs the horizon and the matrix's variant; not timed here"),
+     r"--algorithms: 'btm' needs the horizon or settings derived from the true matrix; not timed here"),
     ("policy-step-K", policy_step, ["--K", "7"], r"--K 7: the bench has datasets for K = 5, 16, 32, 136, 500, 2000 only"),
     ("policy-step-steps-0", policy_step, ["--steps", "0"], r"--steps must be >= 1, got 0"),
     ("startup-csv-folder", startup, ["--csv", "{T}"], r"--csv {T}: is a folder, not a file"),
@@ -473,7 +473,7 @@ STATISTICS_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name", ["dts", "rucb", "rcs", "ccb"])
+@pytest.mark.parametrize("name", [name for name, spec in ALGORITHMS.items() if spec.sync is not None])
 @pytest.mark.parametrize("case", STATISTICS_CASES, ids=[case[0] for case in STATISTICS_CASES])
 def test_set_statistics_refuses_impossible_statistics(case, name):
     """A warm start with statistics no run can have (a scalar or a row was broadcast, NaN or negative counts

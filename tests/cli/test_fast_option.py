@@ -39,8 +39,7 @@ def test_the_fast_paths_of_the_paper_algorithms():
         **{name: {"sampling": "fast"} for name in ("dts", "dts_plus", "pure_dts", "self_sparring")},
         "rcs": {"sampling": "knockout", "skip": "exact"},
         **{name: {"skip": "exact"} for name in ("rucb", "ccb", "rmed1", "rmed2", "ecw_rmed")}}
-    assert {name for name in ALGORITHMS if not get_algorithm(name).fast} == {"btm", "merge_rucb", "multisbm",
-                                                                              "savage", "scb", "sparring"}
+    assert not any(get_algorithm(name).fast for name in ("btm", "merge_rucb", "multisbm", "savage", "scb", "sparring"))
 
 
 def _settings(tmp_path, *flags):

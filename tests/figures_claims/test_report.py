@@ -38,16 +38,20 @@ def test_generated_blocks_agree_with_the_committed_tables_and_the_code():
 
 def test_a_changed_constant_makes_the_algorithms_doc_stale(monkeypatch):
     """The constants block is read from core/constants.py: change a constant without regenerating and the
-    committed docs/algorithms.md no longer agrees (so the test above fails); a changed default does the same."""
+    committed docs/algorithms.md no longer agrees (so the test above fails); a changed default, or a changed source
+    of a registered algorithm, does the same."""
     blocks = claims_report.generated_blocks(ROOT / "figures")
     doc = ROOT / "docs" / "algorithms.md"
     btm = dataclasses.replace(constants_table.ALGORITHMS["btm"], defaults={"gamma": 1.4, "faithful_bug": True})
+    rucb = dataclasses.replace(constants_table.ALGORITHMS["rucb"], reference="another paper")
     for change in (lambda patch: patch.setattr(constants_table.constants, "BTM_GAMMA", 1.4),
-                   lambda patch: patch.setitem(constants_table.ALGORITHMS, "btm", btm)):
+                   lambda patch: patch.setitem(constants_table.ALGORITHMS, "btm", btm),
+                   lambda patch: patch.setitem(constants_table.ALGORITHMS, "rucb", rucb)):
         with monkeypatch.context() as patch:
             change(patch)
             fresh = {"constants": markdown_table(constants_table.constants_frame()),
-                     "defaults": markdown_table(constants_table.defaults_frame())}
+                     "defaults": markdown_table(constants_table.defaults_frame()),
+                     "registry": markdown_table(constants_table.registry_frame())}
         assert fresh != {name: blocks[name] for name in fresh}
         current, wanted = claims_report.updated_files(ROOT, {**blocks, **fresh})[doc]
         assert current != wanted

@@ -9,7 +9,7 @@ import pytest
 
 from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.algorithms.base import STATE_PROBE_K, state_bytes
-from dts_reproduction.data import load_dataset
+from dts_reproduction.data import dataset_from_matrix, load_dataset
 from dts_reproduction.reproduce.harness import runner
 from dts_reproduction.reproduce.harness.runner import Line, log_grid, run_lines, run_one, validate_line
 
@@ -90,14 +90,20 @@ def test_run_one_resolves_defaults_and_problem_params():
         assert not np.array_equal(default, run_one(dataset, spec, {"variant": other}, 30000, 0, 1)["regret"])
 
 
-@pytest.mark.parametrize("name", ["dts", "dts_plus", "ccb", "rcs", "rucb", "rmed1", "ecw_rmed", "scb", "btm",
-                                  "sparring", "multisbm"])
+def ordered_dataset(K: int):
+    """K arms where arm i beats arm j > i with probability 0.6 (arm 0 the Condorcet winner)."""
+    P = np.full((K, K), 0.5) + 0.1 * np.sign(np.subtract.outer(np.arange(K), np.arange(K))).T
+    return dataset_from_matrix(P, f"ordered{K}", source="tests/harness/test_runner.py")
+
+
+@pytest.mark.parametrize("name", sorted(ALGORITHMS))
 def test_state_size_grows_at_most_as_k_squared(name):
     """make_state sizes a state of K > STATE_PROBE_K arms as (K / STATE_PROBE_K)^2 times a probe state's
-    before allocating it: that must not underestimate (checked at 2 STATE_PROBE_K, within rounding)."""
+    before allocating it: that must not underestimate (checked at 2 STATE_PROBE_K, within rounding), for every
+    registered algorithm with its defaults completed from a matrix of as many arms (SAVAGE's variant)."""
     spec = get_algorithm(name)
-    params = spec.resolve_params({})
-    probe, real = (state_bytes(spec.init(K, 1000, **params)) for K in (STATE_PROBE_K, 2 * STATE_PROBE_K))
+    probe, real = (state_bytes(spec.init(K, 1000, **spec.problem_params(spec.resolve_params({}), ordered_dataset(K))))
+                   for K in (STATE_PROBE_K, 2 * STATE_PROBE_K))
     assert real <= 4 * probe * 1.001
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
 
@@ -18,8 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # The simulation tests run without the JIT: the loop against its reference, and the runner (its state-size check
 # is left out: it builds states of 2 * STATE_PROBE_K arms, minutes of plain-Python initialisation).
 SIMULATION_TESTS = ("tests/kernels/test_simulate.py", "tests/harness/test_runner.py", "-k", "not state_size")
-# (algorithm, parameters) run for 500 slots on mslr5_condorcet both ways: a skip, a record of counters, the defaults.
-CASES = [["dts", {}], ["dts", {"sampling": "fast"}], ["rmed1", {}], ["scb", {}]]
+# (algorithm, parameters) run for 500 slots on mslr5_condorcet both ways: every registered algorithm with its defaults
+# and with its exact fast paths (skips, records of counters, ...), about 3 s without the JIT.
+CASES = [[name, params] for name, spec in ALGORITHMS.items()
+         for params in ({}, *([dict(spec.fast)] if spec.fast else []))]
 RUN = """
 import json, sys
 from dts_reproduction.algorithms import get_algorithm
