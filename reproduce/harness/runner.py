@@ -586,7 +586,8 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
         raise NotStored(first.path, stored_chunk(first.path, first.config, first.dataset, first.line.kind)[1]
                         or "missing", len(tasks))
     check_plan_cost([(task.line, task.dataset, task.stop - task.start) for task in tasks], max_cpu_hours)
-    _check_code([(task, reused[task.path]) for task in plan.values() if task.path in reused])
+    if compute:  # --stored-only simulates nothing: its lines are drawn as stored, unchecked ones named (load_line)
+        _check_code([(task, reused[task.path]) for task in plan.values() if task.path in reused])
     _remove_left_locks({path.parent for path in plan} - {task.path.parent for task in tasks})
     if tasks:
         # joblib only where chunks are computed: run_one and the stored runs work without the figures extra.

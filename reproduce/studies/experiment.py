@@ -201,8 +201,9 @@ def simulate_lines(name: str, stores: dict, settings: Settings, computed=None) -
     step of every figure and study.  Unless --plot-only, the lines are computed through ``run_lines`` (the defaults'
     folder first), under the backend, jobs, --force, cost bound and --stored-only of ``settings``; with ``computed`` (a
     list of lines) only those, one ``run_lines`` call each in the order given, so that every finished line is
-    complete on disk, and every other line is only loaded.  With --plot-only, or for a line not computed, nothing is
-    written, and a line whose code is unchecked is drawn as stored, named in one note (``note_unchecked_code``)."""
+    complete on disk, and every other line is only loaded.  With --plot-only or --stored-only, or for a line not
+    computed, nothing is simulated or written, and a line whose code is unchecked is drawn as stored, named in one
+    note (``note_unchecked_code``)."""
     results = {}
     for out in dict.fromkeys(sorted(stores.values(), key=lambda folder: folder == settings.out)):  # the defaults first
         lines = [line for line, store in stores.items() if store == out]
@@ -220,7 +221,7 @@ def simulate_lines(name: str, stores: dict, settings: Settings, computed=None) -
                                       max_cpu_hours=settings.max_cpu_hours, compute=not settings.stored_only)
                     results.update(zip(group, found, strict=True))
         loaded = {line: stored_line(line, out, settings.seed) for line in lines if line not in results}
-        note_unchecked_code(loaded)
+        note_unchecked_code({**loaded, **(results if settings.stored_only else {})})
         results.update(loaded)
     return {line: results[line] for line in stores}
 
