@@ -290,9 +290,9 @@ def _strip_identities(folder: Path) -> dict:
 
 
 def test_a_line_stored_before_identities_is_re_checked_once(tmp_path, monkeypatch, capsys):
-    """A RUCB line whose chunks record no identity: --plot-only draws it as stored with a note and writes nothing;
-    --stored-only (make all-figures) re-simulates its sample once and records the identity; the next run re-simulates
-    nothing."""
+    """A RUCB line whose chunks record no identity: --plot-only and --stored-only (make all-figures) draw it as stored
+    with a note and re-simulate and write nothing; a run that may compute re-simulates its sample once and records the
+    identity; the next runs re-simulate nothing and note nothing."""
     line = Line(DATASET, "rucb", 2000, 4)
     folder = line_folder(tmp_path / "r", line)
     assert _run(tmp_path, "rucb") == 0
@@ -301,15 +301,16 @@ def test_a_line_stored_before_identities_is_re_checked_once(tmp_path, monkeypatc
     resimulated = []
     real = runner.resimulated_differences
     monkeypatch.setattr(runner, "resimulated_differences", lambda *args: resimulated.append(args[-1]) or real(*args))
-    assert _run(tmp_path, "rucb", "--plot-only") == 0
-    assert "note: drawn as stored, their code unchecked (a run that computes them re-checks it): " \
-           "mslr5_condorcet/rucb_T2000 (no identity recorded)\n" in capsys.readouterr().err
-    assert resimulated == [] and not (folder / code_record.CODE_FILE).exists()
-    assert _run(tmp_path, "rucb", "--stored-only") == 0
+    for flag in ("--plot-only", "--stored-only"):
+        assert _run(tmp_path, "rucb", flag) == 0
+        assert "note: drawn as stored, their code unchecked (a run that computes them re-checks it): " \
+               "mslr5_condorcet/rucb_T2000 (no identity recorded)\n" in capsys.readouterr().err
+        assert resimulated == [] and not (folder / code_record.CODE_FILE).exists()
+    assert _run(tmp_path, "rucb") == 0
     assert "(no identity recorded): run 0 re-simulated bit for bit" in capsys.readouterr().err
     assert resimulated == [[0]] and (folder / code_record.CODE_FILE).exists() and _chunks(tmp_path, "rucb") == stored
-    assert _run(tmp_path, "rucb", "--stored-only") == 0
-    assert _run(tmp_path, "rucb", "--plot-only") == 0
+    for flag in ((), ("--stored-only",), ("--plot-only",)):
+        assert _run(tmp_path, "rucb", *flag) == 0
     assert resimulated == [[0]] and "note:" not in capsys.readouterr().err
 
 
