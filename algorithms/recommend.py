@@ -6,6 +6,8 @@ One rule per registered algorithm, read from the statistics or the winner estima
 ``recommend`` (and by the test that walks the registry).
 """
 
+import importlib
+
 import numpy as np
 
 # A pair counts for the empirical Copeland score once it has been compared at least once (the pseudo-counts of
@@ -79,6 +81,17 @@ def merge_survivor(state) -> int:
     return int(survivors[int(np.argmax((wins > wins.T).sum(axis=1)))])
 
 
+def defined_in(module: str, function: str):
+    """The rule ``function`` of ``algorithms.<module>``, looked up when first called: an algorithm module imports
+    ``algorithms.base``, which imports this module, so this module cannot import it first."""
+
+    def rule(state) -> int:
+        """``function`` of ``module`` applied to ``state``."""
+        return getattr(importlib.import_module(f"dts_reproduction.algorithms.{module}"), function)(state)
+
+    return rule
+
+
 RECOMMENDERS = {
     "dts": copeland_of_statistics, "dts_plus": copeland_of_statistics, "pure_dts": copeland_of_statistics,
     "ccb": copeland_of_statistics, "scb": copeland_of_statistics, "rmed1": copeland_of_statistics,
@@ -86,6 +99,8 @@ RECOMMENDERS = {
     "rucb": rucb_hypothesis, "rcs": rcs_champion, "btm": btm_best_active, "sparring": sparring_left,
     "multisbm": multisbm_most_played, "self_sparring": posterior_mean_leader,
     "merge_dts": merge_survivor, "merge_rucb": merge_survivor,
+    "rex3": defined_in("rex3", "highest_weight"),
+    "ws_s": defined_in("winner_stays", "current_winner"), "ws_w": defined_in("winner_stays", "current_winner"),
 }
 
 

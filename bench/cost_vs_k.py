@@ -33,7 +33,8 @@ PANELS = (
     ("D-TS family and the authors' C++", ("dts", "dts_plus", "pure_dts")),
     ("merge algorithms against D-TS", ("merge_dts", "merge_rucb")),
     ("UCB and KL family against D-TS", ("rucb", "ccb", "rmed1", "rmed2", "ecw_rmed")),
-    ("the rest against D-TS", ("btm", "savage", "scb", "sparring", "self_sparring", "multisbm", "rcs")),
+    ("the rest against D-TS", ("btm", "savage", "scb", "sparring", "self_sparring", "multisbm", "rcs", "rex3",
+                               "ws_s", "ws_w")),
 )
 REFERENCE = "dts"
 BACKGROUND = "#cccccc"

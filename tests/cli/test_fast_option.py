@@ -40,7 +40,8 @@ def test_the_fast_paths_of_the_paper_algorithms():
         "rcs": {"sampling": "knockout", "skip": "exact"},
         **{name: {"skip": "exact"} for name in ("rucb", "ccb", "rmed1", "rmed2", "ecw_rmed")}}
     assert {name for name in ALGORITHMS if not get_algorithm(name).fast} == {"btm", "merge_rucb", "multisbm",
-                                                                              "savage", "scb", "sparring"}
+                                                                              "rex3", "savage", "scb", "sparring",
+                                                                              "ws_s", "ws_w"}
 
 
 def _settings(tmp_path, *flags):
