@@ -50,4 +50,4 @@ DTS_BEST = {"alpha": 0.8**7}  # demo.py 'DTSBEST': D-TS with a tuned alpha
 # ICML 2017) ---------------------------------------------------------------------------------------------------
 REX3_GAMMA_CAP = 0.5  # Gajane et al. 2015: gamma in (0, 1/2]; the cap of gamma = min(1/2, sqrt(K ln K / T))
 REX3_GAMMA_MIN_SLOTS = 10_000  # chang-li/MergeDTS rex3.py: adaptive gamma_t = min(1/2, sqrt(K ln K / max(t, 1e4)))
-WS_S_BETA = 1.05  # Chen & Frazier 2017, WS-S: exploitation phase of round r lasts floor(beta^r) slots (beta > 1)
+WS_S_BETA = 1.05  # Chen & Frazier 2017, WS-S: round r exploits floor(beta^r) slots, beta > 1 (1.05 as Kolpaczki et al.)
