@@ -23,8 +23,8 @@ stored under ``results/`` like every line; without --compute nothing is computed
 
 Writes ``figures/fidelity.csv`` (one row per cell) and ``docs/fidelity.md`` (generated: do not edit;
 ``write_comparison``; its last section, the successors REX3, WS-W and WS-S against public code, is
-``reproduce.studies.successors_agreement``'s), reads committed files only (seconds).  ``summary_line`` is the README's ``fidelity`` block
-(``reproduce/report.py``).
+``reproduce.studies.successors_agreement``'s), reads committed files only (seconds).  ``summary_line`` is the
+README's ``fidelity`` block (``reproduce/report.py``).
 
 Usage: python reproduce/fidelity.py [--check].  Exit status 0 if every cell agrees, 1 if one does not (or, with
 --check, if docs/fidelity.md or figures/fidelity.csv is out of date), 2 on bad input.
