@@ -11,8 +11,9 @@ weight by exp(c gamma / (K p_winner)) and the loser's by exp(-c gamma / (K p_los
 Options (docs/algorithms.md#rex3):
 
 * ``gamma``: None (default, as run) is the MergeDTS authors' adaptive rate gamma_t = min(1/2, sqrt(K ln K /
-  max(t, 1e4))), the paper's horizon-tuned gamma = min(1/2, sqrt(K ln K / T)) with T replaced by the slot (never below
-  1e4); a number in (0, 1/2] is a fixed gamma, as in the paper's Algorithm 1.
+  max(t, 1e4))), the horizon-tuned gamma = min(1/2, sqrt(K ln K / T)) of the REX3 authors' own library
+  (TanguyUrvoy/pmlib) with T replaced by the slot (never below 1e4); a number in (0, 1/2] is a fixed gamma, as in the
+  paper's Algorithm 1.
 * ``estimate``: "as-run" (default) steps by c = 1, as the MergeDTS authors' code does; "paper" by c = 1/2, the
   paper's reward estimate +-psi / (2 p_i), which makes the step an unbiased estimate of the arm's reward relative to
   the strategy's own.
