@@ -1,12 +1,13 @@
 """Dueling-bandit algorithms, each an ``AlgorithmSpec`` composed from the ``core`` kernels.
 
 ``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order
-followed by the lines the paper computes but does not plot, by pure D-TS, and by the large-scale
-algorithms past the paper (Self-Sparring, MergeDTS, MergeRUCB).  Each algorithm also has a ``Policy`` class for
-live experiments.  ``YARDSTICKS`` holds what the simulator runs beside them but is not a dueling-bandit algorithm
-(it is told what an algorithm has to learn, so it has no live policy): the oracle that plays the lower bound's
-allocation (``algorithms.oracle``).  ``get_algorithm`` looks a name up in both, then among the researcher's own
-algorithms loaded as plug-ins (``algorithms.plugins``: a file or module of one's own, or an installed entry point).
+followed by the lines the paper computes but does not plot, by pure D-TS, by the large-scale
+algorithms past the paper (Self-Sparring, MergeDTS, MergeRUCB) and by the successors REX3, WS-S and WS-W.
+Each algorithm also has a ``Policy`` class for live experiments.  ``YARDSTICKS`` holds what the simulator runs
+beside them but is not a dueling-bandit algorithm (it is told what an algorithm has to learn, so it has no live
+policy): the oracle that plays the lower bound's allocation (``algorithms.oracle``).  ``get_algorithm`` looks a
+name up in both, then among the researcher's own algorithms loaded as plug-ins (``algorithms.plugins``: a file or
+module of one's own, or an installed entry point).
 
 Before any kernel is imported, numba's cache is keyed on the sources of ``core/`` and ``algorithms/``
 (``core.use_source_cache``): an algorithm's cached machine code includes the core kernels it calls.
@@ -28,19 +29,21 @@ from dts_reproduction.algorithms.merge_rucb import MERGE_RUCB_SPEC, MergeRUCB
 from dts_reproduction.algorithms.oracle import ORACLE_SPEC
 from dts_reproduction.algorithms.plugins import FORMS, is_plugin_reference, load_plugin, plugin_names, plugin_spec
 from dts_reproduction.algorithms.rcs import RCS, RCS_SPEC
+from dts_reproduction.algorithms.rex3 import REX3_SPEC, Rex3
 from dts_reproduction.algorithms.rmed import RMED1, RMED1_SPEC, RMED2, RMED2_SPEC
 from dts_reproduction.algorithms.rucb import RUCB, RUCB_SPEC
 from dts_reproduction.algorithms.savage import SAVAGE_SPEC, Savage
 from dts_reproduction.algorithms.scb import SCB, SCB_SPEC
 from dts_reproduction.algorithms.self_sparring import SELF_SPARRING_SPEC, SelfSparring
 from dts_reproduction.algorithms.sparring import MULTISBM_SPEC, SPARRING_SPEC, MultiSBM, Sparring
+from dts_reproduction.algorithms.winner_stays import WS_S_SPEC, WS_W_SPEC, WinnerStaysStrong, WinnerStaysWeak
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {
     spec.name: spec
     for spec in (
         BTM_SPEC, SAVAGE_SPEC, RUCB_SPEC, RCS_SPEC, SPARRING_SPEC, CCB_SPEC, SCB_SPEC, RMED1_SPEC,
         ECW_RMED_SPEC, DTS_SPEC, DTS_PLUS_SPEC, MULTISBM_SPEC, RMED2_SPEC, PURE_DTS_SPEC, SELF_SPARRING_SPEC,
-        MERGE_DTS_SPEC, MERGE_RUCB_SPEC,
+        MERGE_DTS_SPEC, MERGE_RUCB_SPEC, REX3_SPEC, WS_S_SPEC, WS_W_SPEC,
     )
 }
 
@@ -74,5 +77,5 @@ __all__ = [
     "ALGORITHMS", "YARDSTICKS", "AlgorithmSpec", "Policy", "get_algorithm", "is_plugin_reference", "load_plugin",
     "resolve_algorithm",
     "BTM", "CCB", "DTS", "DTSPlus", "ECWRMED", "MergeDTS", "MergeRUCB", "MultiSBM", "PureDTS", "RCS", "RMED1",
-    "RMED2", "RUCB", "SCB", "Savage", "SelfSparring", "Sparring",
+    "RMED2", "RUCB", "Rex3", "SCB", "Savage", "SelfSparring", "Sparring", "WinnerStaysStrong", "WinnerStaysWeak",
 ]

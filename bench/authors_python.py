@@ -127,10 +127,11 @@ def copeland_and_gap(matrix: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray,
     return copeland, np.cumsum(0.5 * (gap[pairs[:, 0]] + gap[pairs[:, 1]]))
 
 
-def run_once(demo, matrix_name: str, algorithm: str, horizon: int, seed: int) -> np.ndarray:
-    """One run of their ``run_bandits`` with seed ``seed``: the Copeland regret at every slot 1 .. horizon."""
+def run_once(demo, matrix_name: str, method: str, horizon: int, seed: int) -> np.ndarray:
+    """One run of their ``run_bandits`` of ``method`` (a key of their ``demo.METHOD_INIT``, e.g. METHODS[algorithm])
+    with seed ``seed``: the Copeland regret at every slot 1 .. horizon."""
     pairs = []
-    make = demo.METHOD_INIT[METHODS[algorithm]]
+    make = demo.METHOD_INIT[method]
 
     def recording(arms, bandit_seed):
         """Their algorithm object, its ``get_arms`` recording every pair it returns."""
@@ -148,18 +149,18 @@ def run_once(demo, matrix_name: str, algorithm: str, horizon: int, seed: int) ->
     matrix = np.asarray(load_dataset(matrix_name).P, np.float64)
     demo.FLAGS = argparse.Namespace(iterations=horizon, scale=1)
     demo.SEED = [seed]
-    demo.METHOD_INIT = {**demo.METHOD_INIT, METHODS[algorithm]: recording}
+    demo.METHOD_INIT = {**demo.METHOD_INIT, method: recording}
     np.random.seed(seed)
     try:
-        theirs, _seconds = demo.run_bandits(0, matrix, METHODS[algorithm], matrix_name, demo.FLAGS)
+        theirs, _seconds = demo.run_bandits(0, matrix, method, matrix_name, demo.FLAGS)
     finally:
-        demo.METHOD_INIT = {**demo.METHOD_INIT, METHODS[algorithm]: make}
+        demo.METHOD_INIT = {**demo.METHOD_INIT, method: make}
     if len(pairs) != horizon:
-        raise RuntimeError(f"{matrix_name} {algorithm}: their loop played {len(pairs)} slots, not {horizon}")
+        raise RuntimeError(f"{matrix_name} {method}: their loop played {len(pairs)} slots, not {horizon}")
     permutation = np.random.RandomState(seed).permutation(len(matrix))  # their loop's first draw
     copeland, gap = copeland_and_gap(matrix[np.ix_(permutation, permutation)], np.array(pairs, np.int64))
     if not np.allclose(gap, theirs, rtol=0, atol=1e-6):
-        raise RuntimeError(f"{matrix_name} {algorithm} seed {seed}: the recorded pairs do not give their regret")
+        raise RuntimeError(f"{matrix_name} {method} seed {seed}: the recorded pairs do not give their regret")
     return copeland
 
 
@@ -168,7 +169,8 @@ def run_cell(demo, matrix: str, algorithm: str, horizon: int, runs: int) -> floa
     grid = reference_grid(horizon)
     seed = cell_seed(matrix, algorithm, horizon, False)
     start = time.process_time()
-    regret = np.array([run_once(demo, matrix, algorithm, horizon, seed + run)[grid - 1] for run in range(runs)])
+    regret = np.array([run_once(demo, matrix, METHODS[algorithm], horizon, seed + run)[grid - 1]
+                       for run in range(runs)])
     seconds = time.process_time() - start
     write_cell(reference_path(matrix, algorithm, horizon, False), seed, grid, regret)
     return seconds
@@ -181,7 +183,7 @@ def measure(demo, horizon: int = SLOTS_PER_EPOCH) -> dict:
     for matrix in PLAN_MATRICES:
         for algorithm in PYTHON_ALGORITHMS:
             start = time.process_time()
-            run_once(demo, matrix, algorithm, horizon, 0)
+            run_once(demo, matrix, METHODS[algorithm], horizon, 0)
             costs[f"{matrix}/{algorithm}"] = round((time.process_time() - start) / horizon * 1e6, 1)
     return costs
 

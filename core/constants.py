@@ -45,3 +45,9 @@ MERGE_EPSILON = 0.01  # merge_dts.py / merge_rucb.py default: failure probabilit
 MERGE_DTS_BEST = {"alpha": 0.8**6, "C": 4e5, "batch_size": 16}  # demo.py 'MergeDTSBest' (tuned)
 MERGE_RUCB_BEST = {"alpha": 0.8**6, "C": 4e5, "batch_size": 8}  # demo.py 'MergeRUCBBEST' (tuned)
 DTS_BEST = {"alpha": 0.8**7}  # demo.py 'DTSBEST': D-TS with a tuned alpha
+
+# --- Successors past the paper: REX3 (Gajane, Urvoy & Clerot, ICML 2015) and Winner Stays (Chen & Frazier,
+# ICML 2017) ---------------------------------------------------------------------------------------------------
+REX3_GAMMA_CAP = 0.5  # Gajane et al. 2015: gamma in (0, 1/2]; the cap of gamma = min(1/2, sqrt(K ln K / T))
+REX3_GAMMA_MIN_SLOTS = 10_000  # chang-li/MergeDTS rex3.py: adaptive gamma_t = min(1/2, sqrt(K ln K / max(t, 1e4)))
+WS_S_BETA = 1.05  # Chen & Frazier 2017, WS-S: round r exploits floor(beta^r) slots, beta > 1 (1.05 as Kolpaczki et al.)

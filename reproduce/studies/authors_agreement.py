@@ -22,8 +22,9 @@ count), computed through the shared pipeline by ``python reproduce/fidelity.py -
 stored under ``results/`` like every line; without --compute nothing is computed.
 
 Writes ``figures/fidelity.csv`` (one row per cell) and ``docs/fidelity.md`` (generated: do not edit;
-``write_comparison``), reads committed files only (seconds).  ``summary_line`` is the README's ``fidelity`` block
-(``reproduce/report.py``).
+``write_comparison``; its last section, the successors REX3, WS-W and WS-S against public code, is
+``reproduce.studies.successors_agreement``'s), reads committed files only (seconds).  ``summary_line`` is the
+README's ``fidelity`` block (``reproduce/report.py``).
 
 Usage: python reproduce/fidelity.py [--check].  Exit status 0 if every cell agrees, 1 if one does not (or, with
 --check, if docs/fidelity.md or figures/fidelity.csv is out of date), 2 on bad input.
@@ -42,6 +43,7 @@ from scipy import stats
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import dataset_names, load_dataset
+from dts_reproduction.reproduce.claims.two_sample import holm_adjusted, welch_p
 from dts_reproduction.reproduce.claims.verdict import FAMILY_LEVEL
 from dts_reproduction.reproduce.config.paper import HORIZON, HORIZON_FIG1B, ROOT_SEED, paper_runs
 from dts_reproduction.reproduce.config.scale import power_of_ten
@@ -52,9 +54,9 @@ from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.tables import write_table
 from dts_reproduction.reproduce.studies.experiment import simulate_lines, stored_line
 from dts_reproduction.reproduce.studies.study import Study
+from dts_reproduction.reproduce.studies.successors_agreement import REFERENCE, section
 
 FIDELITY = "fidelity"  # the study's stem: its table figures/fidelity.csv and its script reproduce/fidelity.py
-REFERENCE = ROOT / "bench" / "authors_reference"
 TABLE = FIGURES / "fidelity.csv"
 PAGE = ROOT / "docs" / "fidelity.md"
 POWER = 0.8  # the power at which the detectable difference is stated
@@ -166,13 +168,6 @@ def project_regret(cell: ReferenceCell, results: Path = RESULTS) -> np.ndarray |
     return on_lattice(np.column_stack(columns).astype(np.float64), cell.matrix)
 
 
-def welch_p(a: np.ndarray, b: np.ndarray) -> float:
-    """Two-sided p-value of Welch's t test of equal means (1.0 if both samples are constant and equal)."""
-    if np.ptp(a) == 0 and np.ptp(b) == 0:
-        return 1.0 if a[0] == b[0] else 0.0
-    return float(stats.ttest_ind(a, b, equal_var=False).pvalue)
-
-
 def cell_tests(a: np.ndarray, b: np.ndarray) -> dict:
     """The tests of two samples of (runs, decades) regrets: Welch on the mean R(T), KS on R(T), Welch at the
     decades below T (Bonferroni); the means of R(T) and the standard error of their difference."""
@@ -182,16 +177,6 @@ def cell_tests(a: np.ndarray, b: np.ndarray) -> dict:
             "p_mean": welch_p(a[:, -1], b[:, -1]),
             "p_ks": float(stats.ks_2samp(a[:, -1], b[:, -1]).pvalue),
             "p_curve": min(1.0, min(below) * len(below)) if below else 1.0}
-
-
-def holm_adjusted(p_values: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjusted p-values: p_(i) * (m - i + 1), made monotone, capped at 1 (in input order)."""
-    p_values = np.asarray(p_values, np.float64)
-    order = np.argsort(p_values, kind="stable")
-    scaled = p_values[order] * (p_values.size - np.arange(p_values.size))
-    adjusted = np.empty_like(p_values)
-    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
-    return adjusted
 
 
 def detectable_difference(se: float, tests: int) -> float:
@@ -417,7 +402,7 @@ def page(table: pd.DataFrame) -> str:
               *(f"| {name} | {default} | `{option}` |" for name, default, option in DELIBERATE),
               "| all | the C++ draws all K(K+1)/2 outcomes every slot with `rand()` (15 bits under MSVC, 31 under the "
               "glibc build above); the project draws the played pair only, in double precision | — |", ""]
-    return "\n".join([*lines, *_not_compared(table)])
+    return "\n".join([*lines, *_not_compared(table), *section()])
 
 
 def compute_declared(n_jobs: int) -> None:

@@ -57,7 +57,8 @@ ENTRY_POINTS = (
         "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts", "large_scale",
         "lower_bounds", "report", "run", "table9_mslr_subsets", "verify", "warm_cache", "build_matrices")),
     *(f"bench/{name}.py" for name in ("authors_code", "authors_python", "cost_vs_k", "newcomer", "paper_cost",
-                                      "policy_step", "skip_ab", "startup", "step_cost", "targets")),
+                                      "policy_step", "skip_ab", "startup", "step_cost", "successors_fidelity",
+                                      "targets")),
 )
 
 
