@@ -20,7 +20,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
+from matplotlib.font_manager import FontProperties  # noqa: E402
 from matplotlib.scale import InvertedLogTransform, LogScale, LogTransform, register_scale  # noqa: E402
+from matplotlib.textpath import TextToPath  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from dts_reproduction.algorithms import get_algorithm  # noqa: E402
@@ -98,10 +100,12 @@ METRIC_LABELS = {"regret": "Regret", "g2w": "G2W regret"}
 FIGURE_WIDTH = 7.0
 PANEL_HEIGHT = 2.6
 PNG_DPI = 200
-# The band under a figure: inches per legend row, per note line, and the margin below.
+# The band under a figure: inches per legend row, per note line, and the margin below (also the least margin left
+# and right of the note and the legend, which are wrapped or given fewer columns to keep it).
 LEGEND_ROW_INCHES = 0.17
 NOTE_LINE_INCHES = 0.12
 BOTTOM_MARGIN_INCHES = 0.05
+NOTE_FONT_SIZE = 6.5
 # A curve drawn with open markers beside a curve of the same look (which curves: the study that draws them).
 OPEN_MARKERS = {"markerfacecolor": "none"}
 
@@ -232,13 +236,14 @@ def full_range_inset(ax, frame: pd.DataFrame, results, ymax: float):
 
 
 def regret_axes(ax, frame: pd.DataFrame, results, title: str, zoom: float | None = None, reference=None,
-                look_of=style):
+                look_of=style, stacked_title: bool = False):
     """Mean curves and 95% intervals (``bootstrap_interval``) of ``results`` (their rows of ``frame``,
     see ``curve_frame``) on ``ax``, semilog-x, each drawn as ``look_of(result)`` gives (``style`` unless given).
     ``zoom``: clip the y axis at 0..zoom and show the full range in an inset (``full_range_inset``).
     ``reference``: optional (slope C, label): the dotted ``reference_line`` of slope C (an asymptotic lower bound:
     C ln T is approached only as T grows); C is named in the title, and an infinite C is named, not drawn; it does
-    not change the y range.  The title also gives the runs per curve.  Returns ``ax``."""
+    not change the y range.  The title also gives the runs per curve, after the panel's title or, with
+    ``stacked_title`` (a narrow panel), on a line of its own under it.  Returns ``ax``."""
     draw_curves(ax, frame, results, look_of=look_of)
     notes = []
     if len(frame):
@@ -255,7 +260,8 @@ def regret_axes(ax, frame: pd.DataFrame, results, title: str, zoom: float | None
     ax.set_xscale("log")
     ax.set_xlabel("Time t")
     ax.set_ylabel(METRIC_LABELS.get(frame["metric"].iloc[0], "Regret") if len(frame) else "Regret")
-    ax.set_title(f"{title} ({', '.join(notes)})" if len(frame) else f"{title} (not computed)")
+    separator = "\n" if stacked_title else " "
+    ax.set_title(f"{title}{separator}({', '.join(notes) if len(frame) else 'not computed'})")
     if zoom is not None:
         ax.set_ylim(0.0, zoom)
         full_range_inset(ax, frame, results, zoom)
@@ -354,25 +360,67 @@ def parameter_axes(ax, table: pd.DataFrame, x: str, title: str, xlabel: str, yla
     return ax
 
 
+def text_inches(text: str, size: float) -> float:
+    """The printed width in inches of the one-line ``text`` at font ``size`` (points) in the theme's font: its
+    outline's, as the PDF draws it (a screen renderer rounds each glyph to whole pixels, wider at low resolution)."""
+    width, _height, _descent = TextToPath().get_text_width_height_descent(text, FontProperties(size=size),
+                                                                          ismath=False)
+    return width / 72.0
+
+
+def wrapped_note(note: str, width: float) -> str:
+    """``note`` with every line wider than ``width`` inches (at NOTE_FONT_SIZE) broken between words into lines that
+    fit (a single word wider than that stays whole); a line that fits is left as it is."""
+    lines = []
+    for line in note.split("\n"):
+        current = ""
+        for word in line.split(" "):
+            longer = f"{current} {word}" if current else word
+            if current and text_inches(longer, NOTE_FONT_SIZE) > width:
+                lines.append(current)
+                longer = word
+            current = longer
+        lines.append(current)
+    return "\n".join(lines)
+
+
+def legend_columns(fig, handles, labels, ncol: int, width: float) -> int:
+    """The columns of ``fig``'s legend of ``handles`` and ``labels``: ``ncol`` at most, rows filled evenly, and fewer
+    (more rows) while the legend is wider than ``width`` inches (at least one column)."""
+    for most in range(ncol, 0, -1):
+        columns = -(-len(labels) // -(-len(labels) // most))  # as many rows as ``most`` columns need, filled evenly
+        trial = fig.legend(handles, labels, ncol=columns, frameon=False, columnspacing=1.2, handlelength=2.2)
+        inches = trial.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
+        trial.remove()
+        if inches <= width:
+            return columns
+    return 1
+
+
 def figure_legend(fig, axes, note: str = "", ncol: int = 6, last=()) -> float:
     """Grow ``fig`` by a band at the bottom holding one legend (every label drawn in any of ``axes``, once,
     those in ``last`` at the end; at most ``ncol`` a row, rows filled evenly) and, under it, ``note``
     (lines separated by newlines) clear of the legend; returns the band's fraction of the new height
-    (the bottom of the layout's rect)."""
+    (the bottom of the layout's rect).  Neither is cut at the figure's edges: a note line wider than the figure
+    less BOTTOM_MARGIN_INCHES each side is broken between words (``wrapped_note``), and a legend that wide gets
+    fewer columns (``legend_columns``): a single-panel figure is half as wide as the others."""
     seen = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             seen.setdefault(label, handle)
     seen = {**{k: v for k, v in seen.items() if k not in last}, **{k: v for k, v in seen.items() if k in last}}
+    width, height = fig.get_size_inches()
+    room = width - 2 * BOTTOM_MARGIN_INCHES
+    note = wrapped_note(note, room) if note else note
+    ncol = legend_columns(fig, list(seen.values()), list(seen), ncol, room) if seen else ncol
     rows = -(-len(seen) // ncol)
-    ncol = -(-len(seen) // rows) if rows else ncol
     note_inches = NOTE_LINE_INCHES * (note.count("\n") + 1) if note else 0.0
     band = BOTTOM_MARGIN_INCHES + note_inches + LEGEND_ROW_INCHES * rows + (0.08 if rows else 0.0)
-    width, height = fig.get_size_inches()
     fig.set_size_inches(width, height + band)
     total = height + band
     if note:
-        fig.text(0.5, BOTTOM_MARGIN_INCHES / total, note, ha="center", va="bottom", fontsize=6.5, linespacing=1.3)
+        fig.text(0.5, BOTTOM_MARGIN_INCHES / total, note, ha="center", va="bottom", fontsize=NOTE_FONT_SIZE,
+                 linespacing=1.3)
     if seen:
         fig.legend(list(seen.values()), list(seen), loc="lower center", ncol=ncol, frameon=False,
                    bbox_to_anchor=(0.5, (BOTTOM_MARGIN_INCHES + note_inches) / total), borderaxespad=0.2,
@@ -400,15 +448,17 @@ def regret_note(references, zoomed: bool) -> str:
     return "\n".join(lines)
 
 
-def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None, metrics=None, references=None) -> pd.DataFrame:
-    """Draw one axis per (title, results) panel, ``ncols`` a row at FIGURE_WIDTH; write
-    ``stem``.png/.pdf/.csv; return the tidy frame (``curve_frame``, every curve whole).
+def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None, metrics=None, references=None,
+                       stacked_titles: bool = False) -> pd.DataFrame:
+    """Draw one axis per (title, results) panel, ``ncols`` a row at FIGURE_WIDTH (half of it for a single column);
+    write ``stem``.png/.pdf/.csv; return the tidy frame (``curve_frame``, every curve whole).
 
     zooms: optional y upper limit per panel (None: no zoom); a panel whose curves rise above its limit is
     clipped there, with the full range in an inset (``regret_axes``), so that close curves near the bottom
     stay distinguishable (presentation only).  metrics: per panel "regret" (default) or "g2w".
-    references: per panel None or (slope, label) of a reference line (see ``regret_axes``).  One legend
-    and a note (``regret_note``) under the figure.
+    references: per panel None or (slope, label) of a reference line (see ``regret_axes``).  stacked_titles: each
+    panel's runs and C on a line under its title (``regret_axes``), for panels too narrow for both on one line (three
+    columns or more).  One legend and a note (``regret_note``) under the figure.
     """
     setup_theme()
     n = len(panels)
@@ -424,7 +474,7 @@ def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None, metrics=N
                              squeeze=False)
     flat = list(axes.flat)
     for ax, (title, results), frame, zoom, reference in zip(flat[:n], panels, frames, zooms, references, strict=True):
-        regret_axes(ax, frame, results, title, zoom=zoom, reference=reference)
+        regret_axes(ax, frame, results, title, zoom=zoom, reference=reference, stacked_title=stacked_titles)
     for ax in flat[n:]:
         ax.set_visible(False)
     bottom = figure_legend(fig, flat[:n], regret_note(references, any(z is not None for z in zooms)),
