@@ -166,19 +166,22 @@ def check_selection(settings: Settings, lines) -> None:
             raise ValueError(f"{flag}: {unknown[0]!r} has no line in the study (it has: {', '.join(sorted(known))})")
 
 
-def simulate_panels(name: str, panels, settings: Settings, order=None) -> list:
+def simulate_panels(name: str, panels, settings: Settings, order=None, known=None) -> list:
     """Run (or, with --plot-only, load) every panel's curves; returns [(title, [LineResult])].
 
     Each line is stored in the folder ``curves_and_stores`` gives it, and its result is looked up by the
-    line itself.  ``order``, if given, maps the list of every line to the lines to compute, in the order to compute
-    them (``simulate_lines``' ``computed``: each complete on disk before the next begins); the rest are only
-    loaded.  With --plot-only nothing is written into the results folders: a curve whose runs are not all stored
-    yet is left out of its panel (listed on stderr), so that a figure whose computation is still under way can be
-    drawn (its claims then read "not measured"); if no curve at all is stored, ValueError (one line: nothing to
-    draw).  Writes ``<figures>/<name>_lines.csv`` (``lines_table``).
+    line itself.  ``known`` ({line: LineResult}, e.g. ``stored_lines`` of other folders), if given, holds lines
+    already read: taken as they are, neither computed nor loaded again.  ``order``, if given, maps the list of every
+    other line to the lines to compute, in the order to compute them (``simulate_lines``' ``computed``: each complete
+    on disk before the next begins); the rest are only loaded.  With --plot-only nothing is written into the results
+    folders: a curve whose runs are not all stored yet is left out of its panel (listed on stderr), so that a figure
+    whose computation is still under way can be drawn (its claims then read "not measured"); if no curve at all is
+    stored, ValueError (one line: nothing to draw).  Writes ``<figures>/<name>_lines.csv`` (``lines_table``).
     """
     curves, stores = curves_and_stores(panels, settings)
-    results = simulate_lines(name, stores, settings, None if order is None else order(list(stores)))
+    known = known or {}
+    todo = {line: folder for line, folder in stores.items() if line not in known}
+    results = {**simulate_lines(name, todo, settings, None if order is None else order(list(todo))), **known}
     require_stored(name, results, stores.values())
     out, missing = panel_results([panel.title for panel in panels], curves, results)
     if missing:
@@ -186,6 +189,14 @@ def simulate_panels(name: str, panels, settings: Settings, order=None) -> list:
     flat = [line for panel in curves for curve in panel for line in curve]
     write_table(lines_table(flat, [results[line] for line in flat]), settings.figures / f"{name}_lines.csv")
     return out
+
+
+def stored_lines(panels, settings: Settings) -> dict:
+    """{line: LineResult} of the lines of ``panels`` under ``settings`` that are stored whole, unchanged, in the
+    folders ``curves_and_stores`` gives them; nothing is computed or written (``stored_line``)."""
+    found = {line: stored_line(line, folder, settings.seed)
+             for line, folder in curves_and_stores(panels, settings)[1].items()}
+    return {line: result for line, result in found.items() if result is not None}
 
 
 def require_stored(name: str, results: dict, folders) -> None:

@@ -10,17 +10,9 @@ import pandas as pd
 from dts_reproduction.reproduce.harness.atomic import atomic_group
 from dts_reproduction.reproduce.harness.limits import check_output_files
 from dts_reproduction.reproduce.harness.settings import Settings
-from dts_reproduction.reproduce.output.plotting import plot_regret_panels
 from dts_reproduction.reproduce.output.tables import write_table
-from dts_reproduction.reproduce.studies.experiment import (
-    LOWER_BOUND_LABEL,
-    evidence_note,
-    final_table,
-    simulate_panels,
-    with_lower_bounds,
-    write_claims,
-)
-from dts_reproduction.reproduce.studies.lower_bound_cache import lower_bound
+from dts_reproduction.reproduce.studies.experiment import evidence_note, write_claims
+from dts_reproduction.reproduce.studies.regret_panels import draw_regret_panels
 from dts_reproduction.reproduce.studies.study import Study
 
 
@@ -45,19 +37,9 @@ def draw_regret_figure(study: Study, settings: Settings) -> RegretFigure:
     check_output_files([*(stem.with_suffix(suffix) for suffix in (".png", ".pdf", ".csv")),
                         *(settings.figures / f"{study.stem}{end}.csv" for end in ("_final", "_lines", "_claims"))],
                        "figure file")
-    store = not (settings.plot_only or settings.stored_only)  # nothing written but the figure and its tables
     panels = study.panels
     with atomic_group(settings.figures):  # the figure and its tables appear together, or none of them (a full disk)
-        results = simulate_panels(study.stem, panels, settings)
-        lower_bounds = {panel.key: lower_bound(panel.dataset, settings.out, store=store) for panel in panels
-                        if panel.metric == "regret"}
-        table = with_lower_bounds(final_table([(title, res) for (title, res), panel
-                                               in zip(results, panels, strict=True) if panel.metric == "regret"]),
-                                  lower_bounds, panels)
-        plot_regret_panels(results, stem, zooms=[panel.zoom for panel in panels],
-                           metrics=[panel.metric for panel in panels],
-                           references=[(lower_bounds[panel.key][0], LOWER_BOUND_LABEL)
-                                       if panel.key in lower_bounds else None for panel in panels])
+        results, table = draw_regret_panels(study.stem, panels, settings)
         write_table(table, stem.with_name(f"{study.stem}_final.csv"))
         checks = write_claims(study.claim_rows(panels, results), stem.with_name(f"{study.stem}_claims.csv"),
                               evidence_note(settings, panels))
