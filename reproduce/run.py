@@ -5,20 +5,23 @@ Example::
     python reproduce/run.py --dataset mslr5_condorcet --algorithms dts dts_plus rucb \
         --horizon 100000 --runs 50 --param dts.alpha=0.6 --name my_study
 
-``--dataset`` takes a dataset name (``data.dataset_names()``) or a path to a .txt/.csv matrix; ``--algorithms``
-takes registry names, or ``NAME:PRESET`` for a named parameter set of the algorithm (``AlgorithmSpec.presets``, e.g.
-``merge_dts:best``, drawn as "MergeDTS (best)"; it is the same stored line as the one with the preset's parameters
-written out), or a plug-in reference to an algorithm of one's own, ``path/to/file.py:ATTR`` or
-``package.module:ATTR`` (docs/extending.md, "Your own algorithm as a plug-in"); ``--param ALG.NAME=VALUE`` (ALG as
-written in ``--algorithms``, a preset or a plug-in reference included) overrides a parameter (numbers and True/False
-are parsed, other values kept as text); ``--delay d`` batches feedback every d slots (d = 1: no delay; else d < T);
-``--no-shuffle`` keeps the matrix's arm order.  Results go to ``<out>/<dataset key>/<line>/``
-(``runner.dataset_key``: a matrix file of one's own gets its content digest in the key, so it never lands in a paper
-line's folder) and the figure to ``<figures>/<name>.png|pdf|csv`` (``--name``: a plain file name); ``<out>`` and
-``<figures>`` default to the git-ignored ``results/custom/`` and ``figures/custom/``, and both folders written are
-printed at the end.  ``--list`` prints the datasets and the algorithms with their parameters.  All the common flags of
-the figure scripts apply (``--quick --force --n-jobs --seed --backend --scheduler --local-cluster``...); every value
-and both folders are checked before any computation.
+``--dataset`` takes one or more dataset names (``data.dataset_names()``) or paths to .txt/.csv matrices, one panel
+each in one figure (its tables name each line's panel and dataset), every panel with the slope of its asymptotic
+lower bound C ln t wherever it can be computed (Condorcet or Copeland; ``reproduce.studies.regret_panels``);
+``--algorithms`` takes registry names, or ``NAME:PRESET`` for a named parameter set of the algorithm
+(``AlgorithmSpec.presets``, e.g. ``merge_dts:best``, drawn as "MergeDTS (best)"; it is the same stored line as the
+one with the preset's parameters written out), or a plug-in reference to an algorithm of one's own,
+``path/to/file.py:ATTR`` or ``package.module:ATTR`` (docs/extending.md, "Your own algorithm as a plug-in");
+``--param ALG.NAME=VALUE`` (ALG as written in ``--algorithms``, a preset or a plug-in reference included) overrides
+a parameter (numbers and True/False are parsed, other values kept as text); ``--delay d`` batches feedback every d
+slots (d = 1: no delay; else d < T); ``--no-shuffle`` keeps the matrix's arm order. Results go to
+``<out>/<dataset key>/<line>/`` (``runner.dataset_key``: a matrix file of one's own gets its content digest in the
+key, so it never lands in a paper line's folder) and the figure to ``<figures>/<name>.png|pdf|csv`` (``--name``: a
+plain file name); ``<out>`` and ``<figures>`` default to the git-ignored ``results/custom/`` and
+``figures/custom/``, and both folders written are printed at the end. ``--list`` prints the datasets and the
+algorithms with their parameters. All the common flags of the figure scripts apply
+(``--quick --force --n-jobs --seed --backend --scheduler --local-cluster``...); every value and both folders are
+checked before any computation.
 """
 
 from dts_reproduction.reproduce.cli.arguments import build_parser, check_name, doc_summary, integer, main_guard, resolve
@@ -36,7 +39,8 @@ def main(argv=None):
     parser.add_argument("--list", action="store_true",
                         help="print the datasets (K, Condorcet winner or not) and the algorithms with their "
                              "parameters, defaults and presets, then stop")
-    parser.add_argument("--dataset", help="dataset name or matrix file path (required unless --list)")
+    parser.add_argument("--dataset", nargs="+", dest="dataset_entries",  # the panels, not a line selection
+                        help="dataset names or matrix file paths, one panel each (required unless --list)")
     parser.add_argument("--algorithms", nargs="+", dest="algorithm_entries",  # the curves, not a line selection
                         help="algorithm registry names, NAME:PRESET for a named parameter set (e.g. "
                              "merge_dts:best), or plug-in references path/to/file.py:ATTR or package.module:ATTR; "
@@ -54,7 +58,7 @@ def main(argv=None):
         if namespace.list:
             print(listing())
             return
-        for flag, value in (("--dataset", namespace.dataset), ("--algorithms", namespace.algorithm_entries)):
+        for flag, value in (("--dataset", namespace.dataset_entries), ("--algorithms", namespace.algorithm_entries)):
             if value is None:
                 parser.error(f"the following argument is required: {flag} (or --list)")
         settings = resolve(namespace)
@@ -65,7 +69,8 @@ def main(argv=None):
         delay = integer(namespace.delay, "--delay")
         check_delay(delay, settings.horizon, ("--delay", "--horizon"))
         params = parse_params(namespace.param, namespace.algorithm_entries)
-        table, folders = run_custom(name, namespace.dataset, params, delay, not namespace.no_shuffle, settings)
+        table, folders = run_custom(name, namespace.dataset_entries, params, delay, not namespace.no_shuffle,
+                                    settings)
         print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
         verb = "read" if settings.plot_only or settings.stored_only else "wrote"
         print(f"{verb} results under {' and '.join(map(str, folders))}")

@@ -1,7 +1,7 @@
 """A run of one's own (``reproduce/run.py``, its command line): any algorithms on any dataset or matrix file, drawn
 and tabulated.  An ``--algorithms`` entry's curve (``algorithm_curve``: a preset's parameters with the overrides on
 top), a parameter value in the type of its default (``canonical_value``: one value, one storage key), what ``--list``
-prints (``listing``) and the run itself (``run_custom``)."""
+prints (``listing``), one panel per dataset (``dataset_panels``) and the run itself (``run_custom``)."""
 
 from pathlib import Path
 
@@ -14,9 +14,9 @@ from dts_reproduction.reproduce.harness.atomic import atomic_group
 from dts_reproduction.reproduce.harness.limits import check_output_files
 from dts_reproduction.reproduce.harness.runner import dataset_key
 from dts_reproduction.reproduce.harness.settings import Settings
-from dts_reproduction.reproduce.output.plotting import plot_regret_panels
 from dts_reproduction.reproduce.output.tables import write_table
-from dts_reproduction.reproduce.studies.experiment import Curve, Panel, curves_and_stores, final_table, simulate_panels
+from dts_reproduction.reproduce.studies.experiment import Curve, Panel, curves_and_stores
+from dts_reproduction.reproduce.studies.regret_panels import draw_regret_panels
 
 
 def entry_spec(entry: str):
@@ -81,25 +81,37 @@ def algorithm_curve(entry: str, params: dict, shuffle: bool) -> Curve:
     return Curve(spec.name, tuple(sorted(merged.items())), tag=f"{spec.label} ({preset})", shuffle=shuffle)
 
 
-def run_custom(name: str, dataset: str, params: dict, delay: int, shuffle: bool,
+def dataset_panels(datasets, curves: tuple, delay: int = 1) -> list[Panel]:
+    """One panel per dataset of ``datasets`` (names or matrix files, in the order given) holding ``curves``, titled by
+    its matrix's name (the name as given where two matrices share one), with feedback every ``delay`` slots.
+    ValueError for a dataset named twice (its two panels could only be the same runs) or one that does not load."""
+    twice = sorted({name for name in datasets if list(datasets).count(name) > 1})
+    if twice:
+        raise ValueError(f"dataset {twice[0]!r} is given twice")
+    names = [load_dataset(dataset).name for dataset in datasets]
+    return [Panel(dataset=dataset, title=name if names.count(name) == 1 else dataset, delay=delay, algorithms=curves)
+            for dataset, name in zip(datasets, names, strict=True)]
+
+
+def run_custom(name: str, datasets, params: dict, delay: int, shuffle: bool,
                settings: Settings) -> tuple[pd.DataFrame, list[Path]]:
     """Run the curve of every ``--algorithms`` entry of ``params`` ({entry: its ``--param`` overrides}, in the order
-    of ``--algorithms``; ``algorithm_curve``) on ``dataset`` (a name or a matrix file) under ``settings``, with
-    feedback every ``delay`` slots and the arms shuffled in every run unless not ``shuffle``; write
-    ``<figures>/<name>.png|pdf|csv``, ``<name>_final.csv`` and ``<name>_lines.csv``, all or none of them (a full
-    disk).  A file in the way, or a bad dataset, algorithm or preset, is bad input (ValueError) before anything is
-    computed.  Returns the final-regret table and the results folders read or written (``<out>/<dataset key>``,
+    of ``--algorithms``; ``algorithm_curve``) on each of ``datasets`` (names or matrix files: one panel each,
+    ``dataset_panels``) under ``settings``, with feedback every ``delay`` slots and the arms shuffled in every run
+    unless not ``shuffle``; write ``<figures>/<name>.png|pdf|csv`` (one panel per dataset, each with the slope of its
+    lower bound wherever it can be computed: ``regret_panels.draw_regret_panels``), ``<name>_final.csv`` (with the
+    panel's dataset and lower bound) and ``<name>_lines.csv``, all or none of them (a full disk).  A file in the way,
+    or a bad dataset, algorithm or preset, is bad input (ValueError) before anything is computed.  Returns the
+    final-regret table and the results folders read or written (``<out>/<dataset key>`` per dataset,
     ``runner.dataset_key``; with --fast the defaults' too)."""
     stem = settings.figures / name
     check_output_files([*(stem.with_suffix(suffix) for suffix in (".png", ".pdf", ".csv")),
                         *(settings.figures / f"{name}{end}.csv" for end in ("_final", "_lines"))], "figure file")
-    matrix = load_dataset(dataset)
-    panel = Panel(dataset=dataset, title=matrix.name, delay=delay,
-                  algorithms=tuple(algorithm_curve(entry, overrides, shuffle) for entry, overrides in params.items()))
+    panels = dataset_panels(datasets, tuple(algorithm_curve(entry, overrides, shuffle)
+                                            for entry, overrides in params.items()), delay)
     with atomic_group(settings.figures):  # the figure and its tables appear together, or none of them (a full disk)
-        panels = simulate_panels(name, [panel], settings)
-        table = final_table(panels)
-        plot_regret_panels(panels, stem, ncols=1)
+        _results, table = draw_regret_panels(name, panels, settings, ncols=1 if len(panels) == 1 else 2)
         write_table(table, settings.figures / f"{name}_final.csv")
-    folders = dict.fromkeys(curves_and_stores([panel], settings)[1].values())  # --fast: the defaults' folder too
-    return table, [folder / dataset_key(matrix, settings.seed) for folder in folders]
+    folders = dict.fromkeys(curves_and_stores(panels, settings)[1].values())  # --fast: the defaults' folder too
+    return table, [folder / dataset_key(load_dataset(dataset), settings.seed) for folder in folders
+                   for dataset in datasets]
