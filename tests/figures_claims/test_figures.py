@@ -254,6 +254,40 @@ def test_figure_note_is_clear_of_the_legend_and_the_axes(monkeypatch):
     assert all(not box.overlaps(ax) for box in boxes for ax in axes)
 
 
+def test_a_single_panel_figures_note_and_legend_stay_inside_it(monkeypatch):
+    """A single-panel figure (run.py with one dataset) is half as wide as the others: its note ran past both edges and
+    was cut.  Every line of the note and the legend now lie inside the figure, and the note keeps every word."""
+    from dts_reproduction.reproduce.output import plotting
+
+    kept = []
+    monkeypatch.setattr(plotting, "save_figure", lambda fig, stem: kept.append(fig))
+    monkeypatch.setattr(plotting, "write_table", lambda table, path: None)
+    t = np.array([1, 10, 100, 1000])
+    names = ("dts", "dts_plus", "rmed1", "ecw_rmed", "rucb")
+    plotting.plot_regret_panels([("(a) p", [curve(name, t, [[0, 1, 2, 3], [0, 1, 2, 5]], name) for name in names])],
+                                "unused", ncols=1, zooms=[1.0], references=[(1.0, "slope C of the lower bound")])
+    (fig,) = kept
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    (legend,) = fig.legends
+    (note,) = fig.texts
+    inside = fig.bbox
+    for box in (legend.get_window_extent(renderer), note.get_window_extent(renderer)):
+        assert inside.x0 <= box.x0 and box.x1 <= inside.x1, (box, inside)
+    whole = plotting.regret_note([(1.0, "slope")], True)
+    assert note.get_text().split() == whole.split() and note.get_text().count("\n") > whole.count("\n")
+
+
+def test_a_note_line_that_fits_is_left_as_it_is_and_a_wider_one_is_broken_between_words():
+    from dts_reproduction.reproduce.output.plotting import NOTE_FONT_SIZE, text_inches, wrapped_note
+
+    line = "lines: mean over runs; bands: a 95% interval of the mean"
+    assert wrapped_note(line, text_inches(line, NOTE_FONT_SIZE)) == line
+    lines = wrapped_note(f"{line}\nshort", 1.2).split("\n")
+    assert len(lines) > 3 and lines[-1] == "short" and " ".join(lines[:-1]) == line
+    assert all(text_inches(part, NOTE_FONT_SIZE) <= 1.2 for part in lines)
+
+
 def test_fig2_log_axis_labels_a_tick_at_or_below_every_bar():
     """Fig. 2 had 9 of 11 bars below its first labelled tick, and a raw 'R_ECW-RMED' as y label."""
     import matplotlib.pyplot as plt
