@@ -29,6 +29,8 @@ OFFERED = {
     "reproduce/table9_mslr_subsets.py": {"--figures", "--quick"},  # reads data/ only
     "reproduce/run.py": COMMON | {"--fast"} | set(COMPUTE_FLAGS) | {"--list", "--dataset", "--algorithms", "--param",
                                                                     "--delay", "--no-shuffle", "--name"},
+    "reproduce/benchmark.py": COMMON | {"--fast"} | set(COMPUTE_FLAGS) | {"--tier", "--algorithms", "--param",
+                                                                          "--datasets", "--against"},
 }
 
 
@@ -53,7 +55,7 @@ def test_each_script_offers_only_its_flags(script, capsys):
 # Every command line of the repository, by its path from the root: the scripts of reproduce/ and bench/.
 ENTRY_POINTS = (
     *(f"reproduce/{name}.py" for name in (
-        "asymptotic", "c18_elimination", "fast_agreement", "fidelity", "fig1_mslr", "fig2_regret_std",
+        "asymptotic", "benchmark", "c18_elimination", "fast_agreement", "fidelity", "fig1_mslr", "fig2_regret_std",
         "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts", "large_scale",
         "lower_bounds", "report", "run", "table9_mslr_subsets", "verify", "warm_cache", "build_matrices")),
     *(f"bench/{name}.py" for name in ("authors_code", "authors_python", "cost_vs_k", "newcomer", "paper_cost",
