@@ -18,7 +18,7 @@ NAME = "benchmark"  # the stem of every file it writes
 TIERS = {
     "quick": f"the quick run's scale, {QUICK_RUNS} runs per line and T = {power_of_ten(QUICK_HORIZON)}: minutes, a "
              "smoke test, not evidence",
-    "paper": "each matrix at the run count and horizon of its panel in the paper's Figs. 3 and 4 (App. D)",
+    "paper": "each matrix at the run count and horizon of its panel in the paper's Figs. 3 and 4, App. D",
 }
 DEFAULT_TIER = "quick"
 DEFAULT_ALGORITHMS = ("dts", "dts_plus", "rmed1", "ecw_rmed", "rucb")

@@ -19,6 +19,8 @@ from dts_reproduction.reproduce.studies.benchmark_study.benchmark_ranking import
 # The chance that the rule reads "holds" for two algorithms of equal expected regret: a normal difference beyond
 # NOISE_SE standard errors, one side.
 FALSE_HOLDS = 0.5 * math.erfc(NOISE_SE / math.sqrt(2.0))
+COMMIT_DIGITS = 10  # a commit as the provenance names it: its hash's first digits
+COMMITS_NAMED = 3  # the provenance names the commits up to this many, else counts them
 MEASURED = ("R(T) is the cumulative Copeland regret at the horizon T (Wu & Liu 2016, Eq. 1) of one run, each run on "
             "the matrix with its arms shuffled; per algorithm and matrix the table gives its mean over independent "
             "runs, the standard error (s.e.) of that mean and its 95% percentile bootstrap interval "
@@ -75,7 +77,7 @@ def matrix_section(rows: pd.DataFrame) -> list[str]:
     dataset = load_dataset(first["dataset"])
     winner = "a Condorcet winner" if dataset.has_condorcet_winner else "no Condorcet winner"
     slope = first["lower_bound_slope"]
-    bound = f"; C = {slope:.3g}, C ln T = {number(first['lower_bound_at_T'])}" if np.isfinite(slope) else ""
+    bound = f"; C = {number(slope)}, C ln T = {number(first['lower_bound_at_T'])}" if np.isfinite(slope) else ""
     columns = {"rank": rows["rank"], "algorithm": rows["label"], "runs": rows["runs"],
                "T": [power_of_ten(int(value)) for value in rows["horizon"]],
                "mean R(T)": [number(value) for value in rows["mean_final_regret"]],
@@ -94,11 +96,12 @@ def matrix_section(rows: pd.DataFrame) -> list[str]:
             markdown_table(pd.DataFrame(columns)), "", summary, ""]
 
 
-def report_text(ranking: pd.DataFrame, tier: str, note: str | None, command: str, commits) -> str:
-    """``benchmark.md`` from the ranking table ``ranking`` (``benchmark_ranking.ranking_table``) of a run of ``tier``
-    (``note``: its ``experiment.evidence_note``), made by the command line ``command`` from runs computed by
-    ``commits``."""
-    labels = list(dict.fromkeys(ranking["label"]))
+def report_text(ranking: pd.DataFrame, entries, tier: str, note: str | None, command: str, commits) -> str:
+    """``benchmark.md`` from the ranking table ``ranking`` (``benchmark_ranking.ranking_table``) of the ``--algorithms``
+    ``entries`` (in the order given) in a run of ``tier`` (``note``: its ``experiment.evidence_note``), made by the
+    command line ``command`` from runs computed by ``commits`` (full hashes)."""
+    names = dict(zip(ranking["algorithm"], ranking["label"], strict=True))
+    labels = [names[entry] for entry in entries if entry in names]
     matrices = list(dict.fromkeys(ranking["matrix"]))
     against = list(ranking.loc[ranking["algorithm"] == ranking["against"], "label"])
     lines = [f"# {', '.join(labels)} on {len(matrices)} preference matrices", "",
@@ -109,11 +112,13 @@ def report_text(ranking: pd.DataFrame, tier: str, note: str | None, command: str
              f"lower\" is the verdict that the first-ranked has lower regret than that row's algorithm"
              + (f", and \"lower than {against[0]}\" that the row's algorithm has lower regret than {against[0]}."
                 if against else "."), "",
-             "## Ranks", "", "Rank by mean R(T) on each matrix (1: lowest regret); the matrices are named below.", "",
+             "## Ranks", "", "Rank by mean R(T) on each matrix (1: lowest regret; -: runs not stored, left out); the "
+             "matrices are named below.", "",
              markdown_table(ranks_table(ranking)), "", "## Per matrix", ""]
     for matrix in matrices:
         lines += matrix_section(ranking[ranking["matrix"] == matrix])
-    lines += ["## Provenance", "", f"Produced by `{command}` from stored runs computed by the commits "
-              f"{', '.join(commits) or 'not recorded'}; the figure is {NAME}.pdf ({NAME}.png) beside this file, and "
-              f"every number above is in {NAME}_ranking.csv.", ""]
+    named = f" ({', '.join(commit[:COMMIT_DIGITS] for commit in commits)})" if len(commits) <= COMMITS_NAMED else ""
+    lines += ["## Provenance", "", f"Produced by `{command}` from stored runs computed by {len(commits)} commit(s) of "
+              f"the code{named}, each line's in {NAME}_lines.csv; the figure is {NAME}.pdf ({NAME}.png) beside this "
+              f"file, and every number above is in {NAME}_ranking.csv.", ""]
     return "\n".join(lines)

@@ -76,6 +76,6 @@ def run_benchmark(params: dict, datasets, against: str | None, tier: str, settin
         write_table(ranking, settings.figures / f"{NAME}_ranking.csv")
         commits = sorted({commit for _title, found in results for res in found
                           for commit in res.meta.get("commits", [])})
-        report = report_text(ranking, tier, note, command, commits)
+        report = report_text(ranking, list(params), tier, note, command, commits)
         write_text_atomic(settings.figures / f"{NAME}.md", report)
     return Benchmark(settings.figures, ranking, report)
