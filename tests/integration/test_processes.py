@@ -200,8 +200,8 @@ def test_runs_of_two_seeds_and_two_same_named_matrices_at_once(tmp_path, whole):
     assert [proc.returncode for proc in procs] == [0, 0, 0, 0], errs
     assert errs == ["", "", "", ""]
     custom = dataset_key(load_dataset(other))
-    assert sorted(path.name for path in out.iterdir()) == sorted(
-        ["mslr5_condorcet", "mslr5_condorcet.s1", "mslr5_condorcet.s2", custom])
+    assert sorted(path.name for path in out.iterdir()) == sorted(  # and the lower bounds' cache the four shared
+        ["mslr5_condorcet", "mslr5_condorcet.s1", "mslr5_condorcet.s2", custom, "lower_bounds.json"])
     for path in chunks(out / "mslr5_condorcet"):  # the paper matrix's line: the single run's chunks
         reference = read_chunk(whole / "mslr5_condorcet" / path.relative_to(out / "mslr5_condorcet"))
         np.testing.assert_array_equal(read_chunk(path)["regret"], reference["regret"])
