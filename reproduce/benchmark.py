@@ -41,7 +41,11 @@ def main(argv=None):
     parser = build_parser(doc_summary(__doc__), HORIZON,
                           runs_help="runs per line (default: the tier's; quick: 20, paper: the paper's rule by K)",
                           horizon_help="time horizon T, e.g. 100000 or 1e5 (default: the tier's; quick: 1e4, paper: "
-                                       "each matrix's paper horizon)")
+                                       "each matrix's paper horizon)",
+                          folders_help=(f"results folder for the lines not read from {RESULTS} (default "
+                                        f"{RESULTS / CUSTOM}; quick/ appended for the quick tier)",
+                                        f"figures folder of the outputs (default {FIGURES / CUSTOM / NAME}; quick/ "
+                                        "appended for the quick tier)"))
     parser.add_argument("--tier", choices=tuple(TIERS), default=DEFAULT_TIER,
                         help="; ".join(f"{name}: {text}" for name, text in TIERS.items())
                         + f" (default {DEFAULT_TIER}; --quick is --tier quick)")

@@ -110,12 +110,14 @@ READ_ONLY_DEFAULTS = {"n_jobs": "1", "force": False, "backend": None, "scheduler
 
 
 def build_parser(description: str, default_horizon: int, fast: bool = True, computes: bool = True,
-                 runs_help: str | None = None, horizon_help: str | None = None) -> argparse.ArgumentParser:
+                 runs_help: str | None = None, horizon_help: str | None = None,
+                 folders_help: tuple[str, str] | None = None) -> argparse.ArgumentParser:
     """The common parser; ``default_horizon`` is the figure's paper horizon.  Each script offers only the flags
     that apply to it: ``fast`` offers ``--fast`` (a script whose computation has no fast path leaves it out; the
     namespace then holds fast=False); ``computes=False`` leaves out ``COMPUTE_FLAGS`` (a script that only reads
     stored runs; the namespace then holds ``READ_ONLY_DEFAULTS``); ``runs_help`` and ``horizon_help`` replace the
-    default help of ``--runs`` (the paper's rule by K) and ``--horizon`` (``default_horizon``, the paper's).  The
+    default help of ``--runs`` (the paper's rule by K) and ``--horizon`` (``default_horizon``, the paper's), and
+    ``folders_help`` that of ``--out`` and ``--figures`` (a script whose default folders are its own).  The
     line selection is ``add_line_selection``'s (without it: none).  Numbers are read as text and checked by
     ``resolve``, so every error reads ``error: --option ...``."""
     parser = OneLineParser(description=description)
@@ -136,10 +138,11 @@ def build_parser(description: str, default_horizon: int, fast: bool = True, comp
                                  f"random streams; docs/harness.md#fast-paths), results and figures under '{FAST}/'")
     if computes:
         parser.add_argument("--force", action="store_true", help="recompute results even if stored")
-    parser.add_argument("--out", type=Path, default=None,
-                        help=f"results folder (default {RESULTS}; reproduce/run.py: {RESULTS / CUSTOM})")
-    parser.add_argument("--figures", type=Path, default=None,
-                        help=f"figures folder (default {FIGURES}; reproduce/run.py: {FIGURES / CUSTOM})")
+    out_help, figures_help = folders_help or (
+        f"results folder (default {RESULTS}; reproduce/run.py: {RESULTS / CUSTOM})",
+        f"figures folder (default {FIGURES}; reproduce/run.py: {FIGURES / CUSTOM})")
+    parser.add_argument("--out", type=Path, default=None, help=out_help)
+    parser.add_argument("--figures", type=Path, default=None, help=figures_help)
     if computes:
         parser.add_argument("--backend", choices=BACKENDS, default=None,
                             help="joblib backend: loky (default, local processes), threading, sequential, or dask "
