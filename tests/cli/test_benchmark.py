@@ -89,6 +89,8 @@ def test_the_repositorys_stored_lines_are_read_there_not_computed_again(tmp_path
     again = benchmark(tmp_path, "--algorithms", "dts", "rmed1", "rucb")
     printed = capsys.readouterr().out
     assert "to compute: 2 of 6 lines" in printed and "4 lines reused" in printed
+    report = (again / "benchmark.md").read_text()
+    assert "4 of the lines were read as stored" in report and "not yet checked" not in report  # this code made them
     assert sorted(path.name for path in (tmp_path / "r" / "quick" / "cyclic").iterdir()) == ["rucb_T2000"]
     second = pd.read_csv(again / "benchmark_ranking.csv")
     merged = first.merge(second, on=["dataset", "algorithm"])

@@ -12,7 +12,7 @@ from dts_reproduction.data import Dataset, load_dataset
 from dts_reproduction.reproduce.harness.cost import check_plan_cost, estimated_line_seconds
 from dts_reproduction.reproduce.harness.runner import Line, line_seconds
 from dts_reproduction.reproduce.harness.settings import Settings
-from dts_reproduction.reproduce.studies.experiment import curves_and_stores, stored_lines
+from dts_reproduction.reproduce.studies.experiment import curves_and_stores, note_unchecked_code, stored_lines
 
 TO_COMPUTE = "to compute"
 
@@ -27,8 +27,14 @@ def scripts_settings(settings: Settings) -> Settings:
 def reused_lines(panels, settings: Settings) -> dict:
     """{line: LineResult} of the lines of ``panels`` under ``settings`` that the figure scripts' results folders
     (``scripts_settings``) hold whole and unchanged: read there, never computed or written again.  None with
-    --force (which recomputes every line into the run's own folder)."""
-    return {} if settings.force else stored_lines(panels, scripts_settings(settings))
+    --force (which recomputes every line into the run's own folder).  The benchmark only loads them, so, as a study
+    draws a line it only loads, a line not known to come from the code as it is now is drawn as stored and named on
+    stderr (``note_unchecked_code``; docs/harness.md, "What a stored line knows of its code")."""
+    if settings.force:
+        return {}
+    found = stored_lines(panels, scripts_settings(settings))
+    note_unchecked_code(found)
+    return found
 
 
 def _stored(line, dataset, folder, seed: int) -> bool:

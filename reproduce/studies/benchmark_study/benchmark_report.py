@@ -4,6 +4,7 @@ per matrix the algorithms ranked with their intervals and verdicts.  Every numbe
 (``benchmark_ranking``), itself computed from the stored runs; it links nothing."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,6 +13,7 @@ from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims.intervals import BAND_BOOTSTRAP_RESAMPLES
 from dts_reproduction.reproduce.claims.verdict import NOISE_SE, QUICK_PREFIX, REDUCED_PREFIX
 from dts_reproduction.reproduce.config.scale import power_of_ten
+from dts_reproduction.reproduce.harness.paths import ROOT
 from dts_reproduction.reproduce.output.tables import markdown_table
 from dts_reproduction.reproduce.studies.benchmark_study.benchmark_panels import NAME, TIERS
 from dts_reproduction.reproduce.studies.benchmark_study.benchmark_ranking import NO_VERDICT, RULE
@@ -96,10 +98,25 @@ def matrix_section(rows: pd.DataFrame) -> list[str]:
             markdown_table(pd.DataFrame(columns)), "", summary, ""]
 
 
-def report_text(ranking: pd.DataFrame, entries, tier: str, note: str | None, command: str, commits) -> str:
+def reuse_text(reused: dict, folder) -> str:
+    """What the report says of the lines ``reused`` ({line: LineResult}, ``benchmark_plan.reused_lines``) read from
+    ``folder`` (named from the repository's root where it is below it): how many, and how many of them are not known
+    to come from the code as it is now."""
+    if not reused:
+        return ""
+    folder = Path(folder).relative_to(ROOT) if Path(folder).is_relative_to(ROOT) else folder  # no local path
+    unchecked = sum(bool(result.meta.get("unchecked_code")) for result in reused.values())
+    return (f" {len(reused)} of the lines were read as stored from the repository's {folder}"
+            + (f", {unchecked} of them with their code not yet checked against the current code (`python "
+               f"reproduce/verify.py {folder} --record-code` re-simulates and records it)" if unchecked else "") + ".")
+
+
+def report_text(ranking: pd.DataFrame, entries, tier: str, note: str | None, command: str, commits,
+                reused: str = "") -> str:
     """``benchmark.md`` from the ranking table ``ranking`` (``benchmark_ranking.ranking_table``) of the ``--algorithms``
     ``entries`` (in the order given) in a run of ``tier`` (``note``: its ``experiment.evidence_note``), made by the
-    command line ``command`` from runs computed by ``commits`` (full hashes)."""
+    command line ``command`` from runs computed by ``commits`` (full hashes); ``reused``: what it says of the lines
+    read from the repository's results (``reuse_text``)."""
     names = dict(zip(ranking["algorithm"], ranking["label"], strict=True))
     labels = [names[entry] for entry in entries if entry in names]
     matrices = list(dict.fromkeys(ranking["matrix"]))
@@ -119,6 +136,6 @@ def report_text(ranking: pd.DataFrame, entries, tier: str, note: str | None, com
         lines += matrix_section(ranking[ranking["matrix"] == matrix])
     named = f" ({', '.join(commit[:COMMIT_DIGITS] for commit in commits)})" if len(commits) <= COMMITS_NAMED else ""
     lines += ["## Provenance", "", f"Produced by `{command}` from stored runs computed by {len(commits)} commit(s) of "
-              f"the code{named}, each line's in {NAME}_lines.csv; the figure is {NAME}.pdf ({NAME}.png) beside this "
-              f"file, and every number above is in {NAME}_ranking.csv.", ""]
+              f"the code{named}, each line's in {NAME}_lines.csv.{reused} The figure is {NAME}.pdf ({NAME}.png) "
+              f"beside this file, and every number above is in {NAME}_ranking.csv.", ""]
     return "\n".join(lines)

@@ -21,7 +21,7 @@ from dts_reproduction.reproduce.studies.benchmark_study.benchmark_plan import (
     scripts_settings,
 )
 from dts_reproduction.reproduce.studies.benchmark_study.benchmark_ranking import ranking_table
-from dts_reproduction.reproduce.studies.benchmark_study.benchmark_report import report_text
+from dts_reproduction.reproduce.studies.benchmark_study.benchmark_report import report_text, reuse_text
 from dts_reproduction.reproduce.studies.custom_runs import algorithm_curve
 from dts_reproduction.reproduce.studies.experiment import evidence_note
 from dts_reproduction.reproduce.studies.regret_panels import draw_regret_panels
@@ -76,6 +76,7 @@ def run_benchmark(params: dict, datasets, against: str | None, tier: str, settin
         write_table(ranking, settings.figures / f"{NAME}_ranking.csv")
         commits = sorted({commit for _title, found in results for res in found
                           for commit in res.meta.get("commits", [])})
-        report = report_text(ranking, list(params), tier, note, command, commits)
+        report = report_text(ranking, list(params), tier, note, command, commits,
+                             reuse_text(reused, scripts_settings(settings).out))
         write_text_atomic(settings.figures / f"{NAME}.md", report)
     return Benchmark(settings.figures, ranking, report)
