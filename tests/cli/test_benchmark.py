@@ -28,6 +28,7 @@ from dts_reproduction.reproduce.studies.benchmark_study.benchmark_ranking import
 from dts_reproduction.reproduce.studies.paper_figures.condorcet_figure import FIG3_STUDY
 from dts_reproduction.reproduce.studies.paper_figures.noncondorcet_figure import FIG4_STUDY
 from tests.scripts import run_script
+from tests.toy_plugins import empty_plugin_table, write_plugins
 
 SCRIPT = "reproduce/benchmark.py"
 TINY = ["--algorithms", "dts", "rmed1", "--datasets", "cyclic", "nc_cyclic", "--runs", "4", "--horizon", "2000",
@@ -96,6 +97,21 @@ def test_the_repositorys_stored_lines_are_read_there_not_computed_again(tmp_path
     merged = first.merge(second, on=["dataset", "algorithm"])
     assert len(merged) == 4
     assert np.array_equal(merged["mean_final_regret_x"], merged["mean_final_regret_y"])
+
+
+def test_a_plug_in_reference_is_benchmarked_and_can_be_the_reference(tmp_path, monkeypatch):
+    """An algorithm of one's own by reference (``algorithms.plugins``; the plain-Python toy, nothing to compile) is read
+    as run.py reads it, ranked and compared as --against."""
+    empty_plugin_table(monkeypatch)
+    _njit, mine = write_plugins(tmp_path / "plugins")
+    run_script(SCRIPT, ["--algorithms", "dts", mine, "--against", mine, "--datasets", "cyclic", "--runs", "2",
+                        "--horizon", "300", "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "r"),
+                        "--figures", str(tmp_path / "f")])
+    ranking = pd.read_csv(tmp_path / "f" / "quick" / "benchmark_ranking.csv", keep_default_na=False)
+    assert set(ranking["algorithm"]) == {"dts", mine} and set(ranking["against"]) == {mine}
+    assert set(ranking["label"]) == {"D-TS", "Copeland-UCB (Python)"}
+    dts = ranking[ranking["algorithm"] == "dts"].iloc[0]
+    assert dts["verdict_lower_than_against"].startswith(QUICK_PREFIX)
 
 
 def test_without_the_reference_the_verdicts_against_it_are_left_out(tmp_path):
