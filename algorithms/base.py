@@ -333,7 +333,8 @@ class Policy:
     ``numpy.random.Generator`` (an int, a SeedSequence or a Generator).  Feedback may arrive late:
     ``update`` must only be called for pairs that ``select`` returned, in the order of selection.
     The njit functions are called through their machine code compiled for this state's types
-    (``bound_kernels``), which skips numba's per-call type dispatch (bench/policy_step.py).
+    (``policy_kernels``), which skips numba's per-call type dispatch (bench/policy_step.py); each is bound when it is
+    first called, so that the first ``select`` does not wait for ``update`` to compile (docs/install.md#first-use).
 
     Each call holds ``lock`` (a re-entrant lock), so threads sharing a policy never corrupt its state or its queue
     of pending pairs.  Feedback must still come in the order of selection: threads that each select and update
@@ -353,17 +354,20 @@ class Policy:
         self.rng = seed if isinstance(seed, np.random.Generator) else _generator(seed)
         self.t = 0
         self._selected: deque[tuple[int, int, int]] = deque()
-        self._bound: tuple = (None, None, None)  # (the state, select, update) the kernels were bound for
+        self._bound: tuple = (None, None, None)  # (the state, select, update) bound for it, None until first called
         self.lock = threading.RLock()
 
-    def _kernels(self) -> tuple:
-        """(select, update) compiled for the current ``state``'s types (bound again if the state was replaced; a bound
-        kernel is typed, not tied to one generator, so a replaced ``rng`` needs none)."""
-        state, select, update = self._bound
+    def _kernel(self, index: int) -> Callable:
+        """``select`` (``index`` 0) or ``update`` (1) compiled for the current ``state``'s types, bound when first
+        called and again once the state was replaced (a bound kernel is typed, not tied to one generator, so a
+        replaced ``rng`` needs none)."""
+        state, *kernels = self._bound
         if state is not self.state:
-            select, update = bound_kernels(self.spec, self.state, self.rng)
-            self._bound = (self.state, select, update)
-        return select, update
+            kernels = [None, None]
+        if kernels[index] is None:
+            kernels[index] = bound_kernel(*policy_kernels(self.spec, self.state, self.rng)[index])
+            self._bound = (self.state, *kernels)
+        return kernels[index]
 
     def select(self) -> tuple[int, int]:
         """The pair (first, second candidate) to compare in the next time slot; ValueError once t, an int64 in
@@ -372,7 +376,7 @@ class Policy:
             if self.t >= INT64_MAX:
                 raise ValueError(f"select(): the policy has played t = {self.t} slots, the most its int64 slot "
                                  f"counter holds")
-            select, _ = self._kernels()
+            select = self._kernel(0)
             self.t += 1
             a1, a2 = select(self.state, self.t, self.rng)
             self._selected.append((a1, a2, self.t))
@@ -389,7 +393,7 @@ class Policy:
             if a1 != s1 or a2 != s2:
                 raise ValueError(f"update() for pair ({a1}, {a2}) but the oldest pending pair is ({s1}, {s2})")
             self._selected.popleft()
-            _, update = self._kernels()
+            update = self._kernel(1)
             update(self.state, s1, s2, bool(a1_won), t)
 
     def best_arm(self) -> int:
@@ -438,10 +442,10 @@ def check_feedback(a1, a2, a1_won) -> None:
         raise ValueError(f"update(): a1_won must be a bool (or 0/1), got {a1_won!r}")
 
 
-def bound_kernels(spec: AlgorithmSpec, state, rng) -> tuple[Callable, Callable]:
-    """(select, update) of ``spec`` bound to the arguments a ``Policy`` passes (``bound_kernel``): ``state``, an int
-    slot, ``rng``; ``state``, two int arms, a bool, an int slot."""
-    return bound_kernel(spec.select, (state, 1, rng)), bound_kernel(spec.update, (state, 0, 0, True, 1))
+def policy_kernels(spec: AlgorithmSpec, state, rng) -> tuple[tuple[Any, tuple], tuple[Any, tuple]]:
+    """(select, its arguments), (update, its arguments) of ``spec`` as a ``Policy`` calls them, the arguments to bind
+    each to (``bound_kernel``): ``state``, an int slot, ``rng``; ``state``, two int arms, a bool, an int slot."""
+    return (spec.select, (state, 1, rng)), (spec.update, (state, 0, 0, True, 1))
 
 
 def bound_kernel(kernel, args: tuple) -> Callable:

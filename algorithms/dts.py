@@ -115,6 +115,34 @@ def _second_candidate(rng, comparisons, wins, prob_above, switch_log_t, alpha, v
 
 
 @njit(cache=True)
+def _fast_votes(rng, q_planes, prob_above, wins, in_candidates, vote_bits, votes, word_scratch, above, rows_drawn,
+                rows_scratch, theta, first_row, lead, prune):
+    """``draw_votes_fast`` (the arguments are its own) for a state with sampling "fast"; a state without bit planes
+    (``q_planes`` None, ``algorithms.dts_state``) never calls it and compiles it as returning False, without them."""
+    if q_planes is None:
+        return False
+    return draw_votes_fast(rng, q_planes, prob_above, wins, in_candidates, vote_bits, votes, word_scratch, above,
+                           rows_drawn, rows_scratch, theta, first_row, lead, prune)
+
+
+@njit(cache=True)
+def _least_estimated_regret(rng, regret_est, q_planes, bitsliced, vote_bits, first_row, wins, prob_above, indicators,
+                            in_candidates, tied, rows_drawn, rows_scratch, theta, above, votes, tie_break):
+    """D-TS+'s line 11 when several arms of C tie (Sec. 4.3): the tied arm of least estimated regret, from the votes
+    of every row (``break_tie``; with "fast", the bit-sliced rows unpacked first).  A state without D-TS+'s
+    estimates (``regret_est`` None: D-TS, pure D-TS) never calls it and compiles it as returning -1, without the
+    tie-break.  The arrays are the ``DTSState`` fields of the same names."""
+    if regret_est is None:
+        return -1
+    if q_planes is not None:
+        if bitsliced:
+            unpack_rows(vote_bits, in_candidates, first_row, above)
+        copy_prefix(rows_drawn, in_candidates, in_candidates.shape[0])
+    return break_tie(rng, wins, prob_above, indicators, in_candidates, tied, rows_drawn, rows_scratch, theta, above,
+                     votes, tie_break, regret_est)
+
+
+@njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: Algorithm 1 lines 3-14, with the D-TS+ (line 11) and pure (no lines 4-6)
     variants.  Only the Thompson samples a decision needs are drawn (module docstring)."""
@@ -144,9 +172,9 @@ def select(state, t, rng):
         a1 = argmax_first(upper_counts, in_candidates)
     else:
         if fast:  # lines 7-10, the rows of C
-            bitsliced = draw_votes_fast(rng, q_planes, prob_above, wins, in_candidates, vote_bits, votes, word_scratch,
-                                        above, rows_drawn, rows_scratch, theta, first_row,
-                                        -1 if variant == VARIANT_PLUS else skip_state[0].lead, variant != VARIANT_PLUS)
+            bitsliced = _fast_votes(rng, q_planes, prob_above, wins, in_candidates, vote_bits, votes, word_scratch,
+                                    above, rows_drawn, rows_scratch, theta, first_row,
+                                    -1 if variant == VARIANT_PLUS else skip_state[0].lead, variant != VARIANT_PLUS)
         else:
             rows_drawn[:] = False
             sample_votes(rng, wins, prob_above, indicators, in_candidates, rows_drawn, theta, above, votes)
@@ -156,19 +184,24 @@ def select(state, t, rng):
                 skip_state[0].lead = a1
         elif mark_tied(votes, in_candidates, tied) == 1:
             a1 = argmax_first(votes, tied)
-        else:  # Sec. 4.3: the tied arm of least estimated regret, from the votes of every row
-            if fast:
-                if bitsliced:
-                    unpack_rows(vote_bits, in_candidates, first_row, above)
-                copy_prefix(rows_drawn, in_candidates, in_candidates.shape[0])
-            a1 = break_tie(rng, wins, prob_above, indicators, in_candidates, tied, rows_drawn, rows_scratch, theta,
-                           above, votes, tie_break, regret_est)
+        else:
+            a1 = _least_estimated_regret(rng, regret_est, q_planes, bitsliced, vote_bits, first_row, wins, prob_above,
+                                         indicators, in_candidates, tied, rows_drawn, rows_scratch, theta, above,
+                                         votes, tie_break)
     # Phase 2, lines 13-14: fresh samples against a1 among the arms with l_{i a1} <= 1/2.
     a2 = _second_candidate(rng, comparisons, wins, prob_above, switch_log_t, alpha, variant, sampling, a1, log_t,
                            theta2, eligible)
     if fast:
         skip_state[0].last_self = a1 if a1 == a2 else -1
     return a1, a2
+
+
+@njit(cache=True)
+def _refresh_fast_planes(q_planes, prob_above, a1, a2):
+    """The bit planes of the pair (a1, a2) after its vote probabilities changed (``refresh_planes``); nothing for a
+    state without them (``q_planes`` None: compiled without them, as ``_fast_votes``)."""
+    if q_planes is not None:
+        refresh_planes(q_planes, prob_above, a1, a2)
 
 
 @njit(cache=True)
@@ -183,7 +216,7 @@ def update(state, a1, a2, a1_won, t):
     record_comparison(comparisons, wins, prob_above, a1, a2, a1_won, sampling != SAMPLING_DIRECT, fast)
     kept = a1 != a2 and counts_at[0] >= 0.0
     if fast:
-        refresh_planes(q_planes, prob_above, a1, a2)
+        _refresh_fast_planes(q_planes, prob_above, a1, a2)
         skip_state[0].updates += a1 != a2
     if kept:
         move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, -1)

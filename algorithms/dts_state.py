@@ -5,6 +5,12 @@ Every sampling keeps the upper Copeland counts instead of K^2 comparisons a slot
 when ln t reaches a cached switch time (then all are recounted and the next switch time above ln t
 found) or when a pair is updated (``update`` moves that pair's two entries, ``move_switch_entries``).
 They are the same integers as a recount at every slot, so C and every draw are unchanged.
+
+The fields only one mode uses are None in the other states: the bit planes of sampling="fast" (``q_planes``,
+``vote_bits``, ``word_scratch``) and D-TS+'s estimated regrets (``regret_est``).  numba types a state by its
+fields, and a kernel taking such a field as an argument is compiled without the branch ``if field is None``
+excludes (``algorithms.dts``), so a D-TS state with the default sampling compiles neither the bit-sliced votes nor
+D-TS+'s tie-break (docs/install.md#first-use).
 """
 
 import math
@@ -60,15 +66,15 @@ class DTSState(NamedTuple):
     rows_drawn: np.ndarray  # bool (K,): rows of theta drawn at this slot
     theta2: np.ndarray  # float64 (K,): second-round samples against a1 (line 13)
     eligible: np.ndarray  # bool (K,): arms that may be the second candidate (l_{i a1} <= 1/2, line 14)
-    regret_est: np.ndarray  # float64 (K,): D-TS+ estimated regrets of the tied arms (Sec. 4.3)
+    regret_est: np.ndarray | None  # float64 (K,): D-TS+ estimated regrets of the tied arms (Sec. 4.3), else None
     prob_above: np.ndarray  # q, float64 (K, K): q[i, j] = P(theta_ij > 1/2) (not kept with "direct")
     above: np.ndarray  # bool (K, K): the vote indicators 1(theta_ij > 1/2) drawn at this slot
     tied: np.ndarray  # bool (K,): arms of C with the most votes (D-TS+)
     switch_log_t: np.ndarray  # float64 (K, K): the ln t from which the mirrored u_ij >= 1/2
-    # Only used with sampling="fast" (q_planes and vote_bits have size 1 otherwise):
-    q_planes: np.ndarray  # int64 planes_shape(K): binary digits of prob_above, bit-sliced (core.bitvotes)
-    vote_bits: np.ndarray  # int64 (K, W): the first-round vote indicators of the rows of C, bit-packed
-    word_scratch: np.ndarray  # int64 (scratch_rows(K), W): scratch of core.bitvotes.candidate_votes
+    # Only used with sampling="fast" (None otherwise):
+    q_planes: np.ndarray | None  # int64 planes_shape(K): binary digits of prob_above, bit-sliced (core.bitvotes)
+    vote_bits: np.ndarray | None  # int64 (K, W): the first-round vote indicators of the rows of C, bit-packed
+    word_scratch: np.ndarray | None  # int64 (scratch_rows(K), W): scratch of core.bitvotes.candidate_votes
     skip_state: np.ndarray  # DTS_SKIP_STATE (1,): skip's bookkeeping, by name (``skip_state[0].pending``)
     # Used with every sampling (the kept upper counts, see candidate_set):
     counts_at: np.ndarray  # float64 (2,): ln t at which upper_counts is valid (-1: not), next switch time above
@@ -86,19 +92,21 @@ def make_state(K, variant, alpha, tie_break=TIE_BREAK_AS_RUN, sampling="indicato
     prob_above = np.full((K, K), 0.5)
     if mode != SAMPLING_DIRECT:
         fill_above_half(prob_above, wins, fast)
-    words = words_for(K) if fast else 1
-    q_planes = np.zeros(planes_shape(K) if fast else (1, 1, 1), np.int64)
+    q_planes = vote_bits = word_scratch = regret_est = None  # module docstring
     if fast:
-        fill_planes(prob_above, q_planes)
+        q_planes = fill_planes(prob_above, np.zeros(planes_shape(K), np.int64))
+        vote_bits = np.zeros((K, words_for(K)), np.int64)
+        word_scratch = np.zeros((scratch_rows(K), words_for(K)), np.int64)
+    if variant == VARIANT_PLUS:
+        regret_est = np.zeros(K)
     return DTSState(
         comparisons=comparisons, wins=wins, alpha=float(alpha), variant=int(variant), tie_break=int(tie_break),
         sampling=int(mode), upper_counts=np.zeros(K, np.int64), in_candidates=np.zeros(K, np.bool_),
         theta=np.full((K, K), 0.5), votes=np.zeros(K, np.int64), rows_drawn=np.zeros(K, np.bool_),
-        theta2=np.zeros(K), eligible=np.zeros(K, np.bool_), regret_est=np.zeros(K), prob_above=prob_above,
+        theta2=np.zeros(K), eligible=np.zeros(K, np.bool_), regret_est=regret_est, prob_above=prob_above,
         above=np.zeros((K, K), np.bool_), tied=np.zeros(K, np.bool_),
         switch_log_t=fill_mirrored_switches(comparisons, wins, alpha, np.zeros((K, K))),
-        q_planes=q_planes, vote_bits=np.zeros((K if fast else 1, words), np.int64),
-        word_scratch=np.zeros((scratch_rows(K) if fast else 1, words), np.int64),
+        q_planes=q_planes, vote_bits=vote_bits, word_scratch=word_scratch,
         skip_state=record(DTS_SKIP_STATE, (PENDING_NONE, 0, 0, -1, 0, -1, -1)),
         counts_at=np.array([-1.0, -1.0]), rows_scratch=np.zeros(K, np.bool_), log_suffix_scratch=np.zeros(K),
     )
@@ -135,7 +143,9 @@ def candidate_set(variant, switch_log_t, upper_counts, in_candidates, counts_at,
         counts_at[1] = following
     else:
         counts_at[0] = log_t  # no switch time in between: the counts hold
-    top = np.max(upper_counts)
+    top = upper_counts[0]  # a loop, not np.max: that compiles numpy's reduction, 0.5 CPU s of a first select
+    for i in range(1, K):
+        top = max(top, upper_counts[i])
     size = 0
     for i in range(K):
         in_candidates[i] = upper_counts[i] == top
@@ -143,7 +153,7 @@ def candidate_set(variant, switch_log_t, upper_counts, in_candidates, counts_at,
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: ``update`` calls it with two constant signs, each its own compile
 def move_switch_entries(switch_log_t, upper_counts, counts_at, a1, a2, sign):
     """Add ``sign`` times the contribution of the entries (a1, a2), (a2, a1) of the switch table to
     the kept upper counts; with sign = +1, also lower the next switch time if one of them is above

@@ -4,11 +4,13 @@ against a Monte-Carlo of a plain NumPy transcription of Algorithm 1, parameters,
 import functools
 import warnings
 
+import numba
 import numpy as np
 import pytest
 from scipy import stats
 
 from dts_reproduction.algorithms import DTS, DTSPlus, PureDTS, get_algorithm
+from dts_reproduction.algorithms.dts import _fast_votes, _least_estimated_regret, _refresh_fast_planes
 from dts_reproduction.core.thompson import fill_above_half
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import log_grid, run_one
@@ -174,6 +176,38 @@ def test_policy_classes_drive_the_same_functions():
     policy.select()
     with pytest.raises(ValueError, match="oldest pending pair"):
         policy.update(*((9, 9)), True)
+
+
+def kernels_typed(kernel, *args) -> set[str]:
+    """The names of the njit functions whose calls a fresh (uncached) compile of ``kernel``'s code for the types of
+    ``args`` types: a branch numba pruned before typing contributes none."""
+    fresh = numba.njit(kernel.py_func)
+    fresh.compile(tuple(numba.typeof(arg) for arg in args))
+    typemap = next(iter(fresh.overloads.values())).fndesc.typemap
+    return {kind.dispatcher.py_func.__name__ for kind in typemap.values() if isinstance(kind, numba.types.Dispatcher)}
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
+@pytest.mark.parametrize("cls, sampling", [(DTS, "indicators"), (PureDTS, "direct"), (DTSPlus, "indicators"),
+                                           (DTS, "fast"), (DTSPlus, "fast")])
+def test_a_state_compiles_only_the_branches_of_its_variant_and_sampling(cls, sampling):
+    """The fields a variant or sampling does not use are None (``algorithms.dts_state``), and the kernels that take
+    them leave out the branches for them: a default D-TS state compiles neither the bit-sliced votes, nor their
+    update, nor D-TS+'s tie-break (docs/install.md#first-use).  Fails if the pruning stops working (every state would
+    compile every mode again)."""
+    state = cls(5, sampling=sampling).state
+    fast, plus = sampling == "fast", cls is DTSPlus
+    rng = np.random.default_rng(0)
+    assert kernels_typed(_fast_votes, rng, state.q_planes, state.prob_above, state.wins, state.in_candidates,
+                         state.vote_bits, state.votes, state.word_scratch, state.above, state.rows_drawn,
+                         state.rows_scratch, state.theta, -1, -1, True) == ({"draw_votes_fast"} if fast else set())
+    assert kernels_typed(_refresh_fast_planes, state.q_planes, state.prob_above, 0, 1) == (
+        {"refresh_planes"} if fast else set())
+    tie_break = kernels_typed(_least_estimated_regret, rng, state.regret_est, state.q_planes, False, state.vote_bits,
+                              -1, state.wins, state.prob_above, True, state.in_candidates, state.tied,
+                              state.rows_drawn, state.rows_scratch, state.theta, state.above, state.votes,
+                              state.tie_break)
+    assert tie_break == (({"break_tie"} | ({"unpack_rows", "copy_prefix"} if fast else set())) if plus else set())
 
 
 def test_delayed_feedback_through_the_policy():

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from dts_reproduction.algorithms import ALGORITHMS, DTS
-from dts_reproduction.algorithms.base import bound_kernels, policy_classes
+from dts_reproduction.algorithms.base import bound_kernel, policy_classes, policy_kernels
 from tests.algorithms.test_recommend import P, live_options
 
 SLOTS = 300
@@ -60,10 +60,21 @@ def test_a_replaced_state_is_rebound():
     assert policy._bound[0] is policy.state is not first and 0 <= a1 < 6 and 0 <= a2 < 6
 
 
+def test_each_kernel_is_bound_when_first_called():
+    """The first ``select`` binds ``select`` only, so it does not wait for ``update`` to compile
+    (docs/install.md#first-use); the first ``update`` binds ``update`` and keeps the bound ``select``."""
+    policy = DTS(4, seed=0)
+    a1, a2 = policy.select()
+    state, select, update = policy._bound
+    assert state is policy.state and select is not None and update is None
+    policy.update(a1, a2, True)
+    assert policy._bound[1] is select and policy._bound[2] is not None
+
+
 def test_bound_kernels_are_the_dispatchers_compiled_code():
     spec = ALGORITHMS["dts"]
     state, rng = spec.make_state(4), np.random.default_rng(0)
-    select, update = bound_kernels(spec, state, rng)
+    select, update = (bound_kernel(kernel, args) for kernel, args in policy_kernels(spec, state, rng))
     assert any(select is result.entry_point for result in spec.select.overloads.values())
     assert any(update is result.entry_point for result in spec.update.overloads.values())
 
