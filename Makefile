@@ -25,7 +25,7 @@ C18_FLAGS := $(QUICK_FLAG) $(if $(FORCE),--force,) $(STORED_FLAG)
 FIGURES := fig1 fig2 fig3 fig4 fig5 fig6 fig7
 
 .PHONY: install warm-cache all-figures $(FIGURES) table9 c18 large-scale asymptotic cost-vs-k report readme verify fast-agreement test test-process test-jit-off test-all \
-        lint bench bench-paper bench-targets fidelity clean
+        lint bench bench-plugin bench-paper bench-targets fidelity clean
 
 install:
 	python3 -m venv .venv
@@ -119,6 +119,14 @@ lint:
 bench:
 	$(PYTHON) bench/step_cost.py --whole --csv bench/step_cost.csv
 	$(MAKE) --no-print-directory cost-vs-k PYTHON="$(PYTHON)"
+
+# ns per slot of a plug-in (bench/plugin_cost.csv): the toy Copeland-UCB of tests/toy_plugins.py, compiled and in
+# plain Python, written into a temporary folder and timed by reference as a researcher's own file would be. The cost
+# model prices a plain-Python plug-in by its Python row (reproduce/harness/cost.py). About 5 minutes.
+bench-plugin:
+	toy=$$(mktemp -d) && trap 'rm -rf "$$toy"' EXIT && \
+	refs=$$($(PYTHON) -c 'import sys, pathlib, tests.toy_plugins as toy; print(*toy.write_plugins(pathlib.Path(sys.argv[1])))' "$$toy") && \
+	$(PYTHON) bench/step_cost.py --algorithms $$refs --K 5 16 32 136 --whole --csv bench/plugin_cost.csv
 
 # The cost-against-K figure from the committed step-cost table (seconds; make bench re-measures the table first).
 cost-vs-k:

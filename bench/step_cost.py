@@ -41,7 +41,13 @@ With ``--whole`` each row also times one whole run from slot 1 (``WHOLE``: 1e6 s
 2e5 from K = 136 on; ``--whole-slots N``: N at every K) and reports its mean ns per slot, the cost a
 figure actually pays.
 
-Usage: python bench/step_cost.py [--algorithms dts dts_plus ...] [--K 5 16 ...] [--warmup N] [--steps N]
+``--algorithms`` takes registered names and plug-in references (``path/to/file.py:ATTR`` or
+``package.module:ATTR``, docs/extending.md), so a researcher's own algorithm is timed as the registered ones are; its
+rows are named by its spec's name, the name a run of it is stored and costed under.  ``bench/plugin_cost.csv``
+holds the rows of the toy Copeland-UCB of tests/toy_plugins.py, compiled and in plain Python (``make
+bench-plugin``): the cost model prices a plain-Python plug-in by them (``reproduce.harness.cost``).
+
+Usage: python bench/step_cost.py [--algorithms dts mine.py:MINE_SPEC ...] [--K 5 16 ...] [--warmup N] [--steps N]
        [--paths reference fast] [--whole [--whole-slots N]] [--csv PATH [--merge]]
        python bench/step_cost.py --csv PATH --refresh-cpp
 """
@@ -55,7 +61,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
+from dts_reproduction.algorithms import ALGORITHMS, get_algorithm, resolve_algorithm
 from dts_reproduction.data import dataset_from_matrix, load_dataset, make_copeland_500
 from dts_reproduction.reproduce.cli.arguments import OneLineParser, doc_summary, integer, main_guard
 from dts_reproduction.reproduce.config.paper import HORIZON
@@ -176,9 +182,13 @@ def step_cost(name: str, K: int, warmup: int, steps: int, params, adapt: bool = 
 
 
 def parse_arguments(argv=None):
-    """The command line, every value checked before any timing: a bad one raises ValueError (one line)."""
+    """The command line, every value checked before any timing: a bad one raises ValueError (one line).  Each
+    ``--algorithms`` entry is replaced by its algorithm's name, a plug-in reference loaded and registered
+    (``resolve_algorithm``), so that the rest of the bench looks every algorithm up by name."""
     parser = OneLineParser(description=doc_summary(__doc__))
-    parser.add_argument("--algorithms", nargs="+", default=sorted(ALGORITHMS))
+    parser.add_argument("--algorithms", nargs="+", default=sorted(ALGORITHMS),
+                        help="registered names or plug-in references (path/to/file.py:ATTR, package.module:ATTR); "
+                             "default: every registered algorithm")
     parser.add_argument("--K", nargs="+", type=int, default=[5, 16, 32, 136, 500], choices=sorted(DATASETS))
     parser.add_argument("--warmup", default=None, help=f"slots before timing (default: by K, tenfold more while "
                         f"the timed slots take under {MIN_TIMED_SECONDS} s)")
@@ -209,8 +219,7 @@ def parse_arguments(argv=None):
     args.whole_slots = None if args.whole_slots is None else integer(args.whole_slots, "--whole-slots")
     if args.whole_slots is not None and not args.whole:
         raise ValueError(f"--whole-slots {args.whole_slots} needs --whole")
-    for name in args.algorithms:
-        get_algorithm(name)
+    args.algorithms = [resolve_algorithm(entry).name for entry in args.algorithms]
     return args
 
 

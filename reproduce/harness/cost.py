@@ -18,7 +18,15 @@ The model, per run of T slots of an algorithm with K arms:
 
 Between the measured K (5, 16, 32, 136, 500, 2000) every column is interpolated linearly in log K (log of the
 column too), beyond them extrapolated from the last two (below K = 5: the K = 5 row).  An algorithm or options
-the table does not hold are costed as the most expensive algorithm at that K.
+the table does not hold (a plug-in, ``algorithms.plugins``, unless its rows were added to the table) are costed as
+the most expensive built-in algorithm (``algorithms.ALGORITHMS``) at that K -- if its ``select`` and ``update`` are
+numba dispatchers.  If either is plain Python (``runs_as_python``), the simulator runs its loop as Python
+(``core.simulate.compiled_loop``), tens of times slower than any compiled slot: it is costed as the plain-Python
+Copeland-UCB of tests/toy_plugins.py (``PLAIN_PYTHON``, the row of ``bench/plugin_cost.csv`` that ``make
+bench-plugin`` measures, interpolated in K as above), or the most expensive built-in at that K if that is dearer.
+The toy's select does a handful of NumPy operations on K x K arrays a slot, so this is the order of magnitude of a
+Python algorithm, not a bound: one doing more Python work a slot costs more, and its own rows in the table
+(``bench/step_cost.py --algorithms path/to/file.py:ATTR --csv ... --merge``) cost it as measured.
 """
 
 import csv
@@ -26,11 +34,15 @@ import functools
 import math
 
 import numpy as np
+from numba.core.dispatcher import Dispatcher
 
 from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
-from dts_reproduction.reproduce.harness.paths import BENCH_TABLE
+from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, PLUGIN_TABLE
 
 COLUMNS = ("ns_later", "ns_whole", "whole_slots")  # the bench table's columns the model reads
+# The row of PLUGIN_TABLE (algorithm, options) that costs a slot of a plain-Python algorithm: the toy Copeland-UCB of
+# tests/toy_plugins.py, its plain-Python transcription.
+PLAIN_PYTHON = ("copeland_ucb_py", "-")
 
 
 def options_text(algorithm: str, params) -> str:
@@ -50,12 +62,22 @@ def _number(text: str) -> float:
     return value if value > 0 else math.nan
 
 
-@functools.cache
 def step_costs() -> dict[tuple[str, str], dict[str, np.ndarray]]:
-    """bench/step_cost.csv by (algorithm, options): the measured K (increasing) and, per K, each of ``COLUMNS``
-    (NaN where not measured).  Empty if the table is missing."""
+    """bench/step_cost.csv (``cost_table``)."""
+    return cost_table(BENCH_TABLE)
+
+
+def plugin_costs() -> dict[tuple[str, str], dict[str, np.ndarray]]:
+    """bench/plugin_cost.csv, the toy plug-in's rows (``cost_table``)."""
+    return cost_table(PLUGIN_TABLE)
+
+
+@functools.cache
+def cost_table(path) -> dict[tuple[str, str], dict[str, np.ndarray]]:
+    """A table written by bench/step_cost.py's ``--csv`` by (algorithm, options): the measured K (increasing) and,
+    per K, each of ``COLUMNS`` (NaN where not measured).  Empty if the table is missing."""
     try:
-        with open(BENCH_TABLE, newline="", encoding="utf-8") as handle:
+        with open(path, newline="", encoding="utf-8") as handle:
             rows = list(csv.DictReader(handle))
     except OSError:
         return {}
@@ -82,15 +104,29 @@ def _at_k(Ks: np.ndarray, values: np.ndarray, K: int) -> float:
     return values[at - 1] * (K / Ks[at - 1]) ** slope
 
 
-def _costs_at_k(algorithm: str, options: str, K: int) -> dict[str, float]:
-    """Each of ``COLUMNS`` for (algorithm, options) at K; for an algorithm or options not in the table, the
-    largest ns per slot of any row at K (and its whole-run columns)."""
+def _row_at_k(row: dict[str, np.ndarray], K: int) -> dict[str, float]:
+    """Each of ``COLUMNS`` of one (algorithm, options) of a cost table at K (``_at_k``)."""
+    return {column: _at_k(row["K"], row[column], K) for column in COLUMNS}
+
+
+def runs_as_python(spec) -> bool:
+    """Whether a run of ``spec`` goes through the simulator's loop as plain Python: its ``select`` or ``update`` is
+    no numba dispatcher (``core.simulate.compiled_loop`` compiles the loop only when every kernel is one)."""
+    return not all(isinstance(kernel, Dispatcher) for kernel in (spec.select, spec.update))
+
+
+def _costs_at_k(algorithm: str, options: str, K: int, python: bool = False) -> dict[str, float]:
+    """Each of ``COLUMNS`` for (algorithm, options) at K.  For an algorithm or options not in the table: the row at K
+    with the largest ns per slot among the built-in algorithms' (its whole-run columns with it) and, if ``python``
+    (the algorithm runs as plain Python), the ``PLAIN_PYTHON`` row of bench/plugin_cost.csv; all NaN if none."""
     table = step_costs()
     if (algorithm, options) in table:
-        row = table[(algorithm, options)]
-        return {column: _at_k(row["K"], row[column], K) for column in COLUMNS}
-    every = [{column: _at_k(row["K"], row[column], K) for column in COLUMNS} for row in table.values()]
-    return max(every, key=lambda costs: costs["ns_later"], default=dict.fromkeys(COLUMNS, math.nan))
+        return _row_at_k(table[(algorithm, options)], K)
+    candidates = [_row_at_k(row, K) for (name, _options), row in table.items() if name in ALGORITHMS]
+    if python and PLAIN_PYTHON in plugin_costs():
+        candidates.append(_row_at_k(plugin_costs()[PLAIN_PYTHON], K))
+    known = [costs for costs in candidates if math.isfinite(costs["ns_later"])]
+    return max(known, key=lambda costs: costs["ns_later"], default=dict.fromkeys(COLUMNS, math.nan))
 
 
 def uses_skip(line) -> bool:
@@ -126,7 +162,7 @@ def estimated_run_seconds(line, dataset) -> float:
     in_log_time = skips_in_log_time(line, dataset)
     # A skipping fast path was benchmarked where it skips; where it cannot, every slot costs what a default slot does.
     options = "-" if not in_log_time and uses_skip(line) else options_text(line.algorithm, line.params)
-    costs = _costs_at_k(line.algorithm, options, dataset.K)
+    costs = _costs_at_k(line.algorithm, options, dataset.K, python=runs_as_python(get_algorithm(line.algorithm)))
     T = float(line.horizon)
     whole, slots = costs["ns_whole"], costs["whole_slots"]
     if in_log_time and math.isfinite(whole) and math.isfinite(slots):
@@ -155,8 +191,10 @@ def check_plan_cost(work, max_cpu_hours: float) -> float:
     total = sum(hour for hour, _line, _runs in hours if math.isfinite(hour))
     if total > max_cpu_hours:
         worst, line, runs = max(hours, key=lambda item: item[0])
+        tables = "bench/step_cost.csv" + (" and bench/plugin_cost.csv" if runs_as_python(get_algorithm(line.algorithm))
+                                          else "")
         raise ValueError(f"the plan is estimated at {total:.3g} CPU hours, over the bound of {max_cpu_hours:g} (the "
                          f"costliest line: {line.name} on {line.dataset}, {runs} run(s) of T = {line.horizon:.3g}, "
-                         f"{worst:.3g} h; bench/step_cost.csv): raise it with --max-cpu-hours, or shorten the plan "
+                         f"{worst:.3g} h; {tables}): raise it with --max-cpu-hours, or shorten the plan "
                          f"(--runs, --horizon; --fast on a matrix with a Condorcet winner)")
     return total

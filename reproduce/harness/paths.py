@@ -10,6 +10,9 @@ RESULTS = (Path.cwd() if INSTALLED else ROOT) / "results"
 FIGURES = (Path.cwd() if INSTALLED else ROOT) / "figures"
 # Written by `make bench`, read for bench/README.md and by the cost model (a wheel carries it: setup.py).
 BENCH_TABLE = ROOT / "bench" / "step_cost.csv"
+# Written by `make bench-plugin` (the toy plug-in, compiled and plain Python), read by the cost model (a wheel
+# carries it too).
+PLUGIN_TABLE = ROOT / "bench" / "plugin_cost.csv"
 STARTUP_TABLE = ROOT / "bench" / "startup.csv"  # written by bench/startup.py, read for docs/install.md
 PROBE_TABLE = ROOT / "bench" / "large_scale_probes.csv"  # written by bench/paper_cost.py --large-scale --probe
 QUICK = "quick"  # sub-folder of RESULTS and FIGURES for --quick runs, so they never overwrite paper runs

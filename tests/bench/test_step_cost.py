@@ -1,5 +1,5 @@
-"""bench/step_cost.py: how many slots a row is timed on, and the x_cpp column recomputed from the C++ anchors
-(the timings themselves are not tested)."""
+"""bench/step_cost.py: how many slots a row is timed on, the x_cpp column recomputed from the C++ anchors, and a
+plug-in timed by its reference (the timings themselves are not tested)."""
 
 import math
 
@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from tests.bench_scripts import bench_script
+from tests.toy_plugins import empty_plugin_table, write_plugins
 
 
 @pytest.fixture()
@@ -92,3 +93,36 @@ def test_refresh_cpp_needs_an_existing_csv(step_cost, tmp_path, capsys):
     assert stop.value.code == 2
     assert capsys.readouterr().err == f"error: --refresh-cpp needs --csv naming an existing file, got {missing}\n"
     assert not missing.exists()
+
+
+def test_a_plugin_reference_is_timed_and_its_rows_carry_its_name(step_cost, monkeypatch, tmp_path, capsys):
+    """``--algorithms`` takes plug-in references beside names: each is loaded and timed as a registered algorithm is,
+    its printed and written rows named by its spec's name (the name its runs are stored and costed under)."""
+    empty_plugin_table(monkeypatch)
+    njit, python = write_plugins(tmp_path / "plugins")
+    _fake_clock(step_cost, monkeypatch, 2e-5)
+    monkeypatch.setattr(step_cost, "state_mb", lambda spec, K, params: 0.0)
+    monkeypatch.setattr(step_cost, "beta_draw_ns", lambda: 40.0)
+    monkeypatch.setattr(step_cost, "uniform_draw_ns", lambda: 4.0)
+    table = tmp_path / "plugin_cost.csv"
+    step_cost.main(["--algorithms", python, njit, "rucb", "--K", "5", "32", "--csv", str(table)])
+    printed = [line.split()[:3] for line in capsys.readouterr().out.splitlines() if line.startswith(("cop", "rucb"))]
+    assert printed == [["copeland_ucb_py", "-", "5"], ["copeland_ucb_py", "-", "32"], ["copeland_ucb", "-", "5"],
+                       ["copeland_ucb", "-", "32"], ["rucb", "-", "5"], ["rucb", "skip=exact", "5"],
+                       ["rucb", "-", "32"], ["rucb", "skip=exact", "32"]]
+    rows = pd.read_csv(table)
+    assert [tuple(row) for row in rows[["algorithm", "options", "K"]].to_numpy()] == [
+        tuple([name, options, int(K)]) for name, options, K in printed]
+    assert rows["ns_later"].tolist() == pytest.approx([2e4] * 8) and rows["x_beta"].tolist() == pytest.approx([500] * 8)
+
+
+def test_a_bad_plugin_reference_is_one_line_before_any_timing(step_cost, monkeypatch, tmp_path, capsys):
+    """A reference to a missing file: one ``error:`` line naming it, exit status 2, nothing timed or written."""
+    empty_plugin_table(monkeypatch)
+    monkeypatch.setattr(step_cost, "beta_draw_ns", lambda: pytest.fail("timed before the references were checked"))
+    missing, table = tmp_path / "mine.py", tmp_path / "plugin_cost.csv"
+    with pytest.raises(SystemExit) as stop:
+        step_cost.main(["--algorithms", "dts", f"{missing}:MINE_SPEC", "--csv", str(table)])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == f"error: plug-in '{missing}:MINE_SPEC': no file {missing}\n"
+    assert not table.exists()

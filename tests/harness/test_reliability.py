@@ -19,16 +19,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dts_reproduction.algorithms import ALGORITHMS, load_plugin
 from dts_reproduction.algorithms.base import MAX_EXACT_HORIZON
 from dts_reproduction.data import Dataset, load_dataset
 from dts_reproduction.reproduce.harness import cost, limits, runner
 from dts_reproduction.reproduce.harness.atomic import write_atomic
 from dts_reproduction.reproduce.harness.locks import FileLock
-from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, ROOT
+from dts_reproduction.reproduce.harness.paths import BENCH_TABLE, PLUGIN_TABLE, ROOT
 from dts_reproduction.reproduce.harness.runner import LOCK_NAME, Line, line_folder, run_lines
 from dts_reproduction.reproduce.harness.store import read_chunk, save_chunk
 from dts_reproduction.reproduce.studies.paper_figures.figures import SIMULATED
 from tests.scripts import run_script
+from tests.toy_plugins import empty_plugin_table, write_plugins
 
 
 def _permission_denied(path):
@@ -187,11 +189,16 @@ def test_verify_refuses_a_path_too_long_as_bad_input(tmp_path, capsys):
 
 # --- defect 2: a plan bounded before it starts by its size, memory and estimated cost --------------------------
 
-def _bench_row(algorithm: str, options: str, K: int) -> dict:
-    """The row of bench/step_cost.csv for (algorithm, options, K)."""
-    with open(BENCH_TABLE, newline="", encoding="utf-8") as handle:
-        return next(row for row in csv.DictReader(handle)
-                    if (row["algorithm"], row["options"], row["K"]) == (algorithm, options, str(K)))
+def _bench_rows(table: Path = BENCH_TABLE) -> list[dict]:
+    """The rows of a step-cost table (bench/step_cost.csv unless ``table``)."""
+    with open(table, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _bench_row(algorithm: str, options: str, K: int, table: Path = BENCH_TABLE) -> dict:
+    """The row of bench/step_cost.csv (or ``table``) for (algorithm, options, K)."""
+    key = (algorithm, options, str(K))
+    return next(row for row in _bench_rows(table) if (row["algorithm"], row["options"], row["K"]) == key)
 
 
 def test_a_plan_of_years_is_refused_before_anything_is_written(tmp_path):
@@ -255,6 +262,84 @@ def test_the_cost_model_interpolates_between_and_beyond_the_measured_k():
     assert K16 < between < K32
     tiny = cost.estimated_run_seconds(Line("gap", "dts", 10**9, 1), load_dataset("gap"))
     assert tiny == pytest.approx(float(_bench_row("dts", "-", 5)["ns_later"]))
+
+
+def _matrix(K: int) -> Dataset:
+    """A made-up K-armed matrix of ties (the cost model reads only its K and its Condorcet winner: none)."""
+    return Dataset(f"k{K}", np.full((K, K), 0.5), range(K), "test")
+
+
+@pytest.fixture
+def toy_specs(tmp_path, monkeypatch):
+    """The toy Copeland-UCB of tests/toy_plugins.py loaded as plug-ins: (its njit spec, its plain-Python spec)."""
+    empty_plugin_table(monkeypatch)
+    return tuple(load_plugin(reference) for reference in write_plugins(tmp_path / "plugins"))
+
+
+@pytest.mark.parametrize("K", [5, 16, 32, 136])
+def test_a_plain_python_plugin_is_costed_at_least_as_the_measured_python_slot(toy_specs, K):
+    """A plug-in whose select and update are plain Python costs a slot what the plain-Python toy's row of
+    bench/plugin_cost.csv measured (about 70 times a compiled slot at K = 5), or the dearest built-in's if that is
+    more; its njit transcription, whose loop is compiled, costs the dearest built-in's, as before."""
+    njit, python = toy_specs
+    assert not cost.runs_as_python(njit) and cost.runs_as_python(python)
+    python_slot = float(_bench_row("copeland_ucb_py", "-", K, PLUGIN_TABLE)["ns_later"])
+    builtin_slot = max(float(row["ns_later"]) for row in _bench_rows() if row["K"] == str(K)
+                       and row["algorithm"] in ALGORITHMS)
+    compiled = cost.estimated_run_seconds(Line(f"k{K}", njit.name, 10**6, 1), _matrix(K))
+    plain = cost.estimated_run_seconds(Line(f"k{K}", python.name, 10**6, 1), _matrix(K))
+    assert compiled == pytest.approx(builtin_slot * 1e-3)
+    assert plain == pytest.approx(max(python_slot, builtin_slot) * 1e-3)
+    assert plain >= python_slot * 1e-3 * (1 - 1e-12)  # at least the python row (to rounding)
+    # A registered algorithm is costed by its own row, whatever the plug-ins.
+    dts = cost.estimated_run_seconds(Line(f"k{K}", "dts", 10**6, 1), _matrix(K))
+    assert dts == pytest.approx(float(_bench_row("dts", "-", K)["ns_later"]) * 1e-3)
+
+
+def test_a_plain_python_plan_is_bounded_at_its_python_cost(toy_specs):
+    """The plan of the issue, 10 runs of 2000 slots of the plain-Python toy at K = 5, is estimated at the Python
+    slot (it was 0.026 CPU s, priced as the dearest compiled slot), and a refusal names both tables it reads."""
+    njit, python = toy_specs
+    python_slot = float(_bench_row("copeland_ucb_py", "-", 5, PLUGIN_TABLE)["ns_later"])
+    dataset = load_dataset("mslr5_condorcet")
+    line = Line("mslr5_condorcet", python.name, 2000, 10)
+    assert cost.check_plan_cost([(line, dataset, 10)], math.inf) == pytest.approx(10 * 2000 * python_slot * 1e-9 / 3600)
+    with pytest.raises(ValueError, match=r"h; bench/step_cost\.csv and bench/plugin_cost\.csv\): raise it with "):
+        cost.check_plan_cost([(line, dataset, 10)], 1e-9)
+    with pytest.raises(ValueError, match=r"h; bench/step_cost\.csv\): raise it with "):
+        cost.check_plan_cost([(Line("mslr5_condorcet", njit.name, 2000, 10), dataset, 10)], 1e-9)
+
+
+def test_the_python_slot_is_interpolated_and_the_dearer_of_it_and_the_builtins(toy_specs, tmp_path, monkeypatch):
+    """With a made-up plug-in table, the plain-Python row at K = 24 is interpolated in log K as every row is, and
+    where the dearest built-in costs more (a cheap Python row) the plug-in is costed as that built-in."""
+    _njit, python = toy_specs
+    table = tmp_path / "plugin_cost.csv"
+    table.write_text("algorithm,options,K,ns_later,ns_whole,whole_slots\n"
+                     "copeland_ucb_py,-,16,1e6,,0\ncopeland_ucb_py,-,32,4e6,,0\n"
+                     "copeland_ucb_py,-,500,1,,0\n")
+    monkeypatch.setattr(cost, "plugin_costs", lambda: cost.cost_table(table))
+    plain = cost.estimated_run_seconds(Line("k24", python.name, 10**6, 1), _matrix(24))
+    assert plain == pytest.approx(1e6 * (24 / 16) ** 2 * 1e-3)  # slope 2 in log-log between 16 and 32
+    builtin_slot = max(float(row["ns_later"]) for row in _bench_rows() if row["K"] == "500"
+                       and row["algorithm"] in ALGORITHMS)
+    assert cost.estimated_run_seconds(Line("k500", python.name, 10**6, 1), _matrix(500)) == pytest.approx(
+        builtin_slot * 1e-3)
+
+
+def test_a_plugin_with_rows_of_its_own_is_costed_by_them(toy_specs, tmp_path, monkeypatch):
+    """A plug-in whose rows a researcher added to the step-cost table (bench/step_cost.py --csv ... --merge) is
+    costed by them, not by a stand-in, compiled or not; rows of a plug-in never price another algorithm."""
+    njit, python = toy_specs
+    table = tmp_path / "step_cost.csv"
+    table.write_text(BENCH_TABLE.read_text() + f"{python.name},-,5,,,,3.0,,,0\n{njit.name},-,5,,,,2e6,,,0\n")
+    monkeypatch.setattr(cost, "step_costs", lambda: cost.cost_table(table))
+    assert cost.estimated_run_seconds(Line("k5", python.name, 10**6, 1), _matrix(5)) == pytest.approx(3e-3)
+    assert cost.estimated_run_seconds(Line("k5", njit.name, 10**6, 1), _matrix(5)) == pytest.approx(2e3)
+    builtin_slot = max(float(row["ns_later"]) for row in _bench_rows() if row["K"] == "5"
+                       and row["algorithm"] in ALGORITHMS)
+    unknown = Line("k5", "rucb", 10**6, 1, (("skip", "off"),))  # options the table does not hold
+    assert cost.estimated_run_seconds(unknown, _matrix(5)) == pytest.approx(builtin_slot * 1e-3)
 
 
 def test_max_cpu_hours_is_checked_on_the_command_line(tmp_path, capsys):

@@ -29,7 +29,9 @@ SECTION = "## Your own algorithm as a plug-in"
 
 
 def section_blocks() -> dict[str, list[str]]:
-    """The fenced code blocks of the page's plug-in section, by language (``python``, ``bash``), in page order."""
+    """The fenced code blocks of the page's plug-in section, by language, in page order: ``python`` (mine.py, also run
+    from the repository root by tests/figures_claims/test_readme_examples.py), ``bash`` (its commands) and ``py`` (its
+    live lines, which need mine.py beside them: run here only)."""
     text = PAGE.read_text(encoding="utf-8")
     start = text.index(SECTION)
     end = text.find("\n## ", start + len(SECTION))
@@ -75,7 +77,7 @@ def test_the_pages_plugin_runs_through_every_command_and_live(clone_folder, caps
     assert set(table["algorithm"]) == {"mine.py:MINE_SPEC", "dts", "rmed1"}  # named as --algorithms gives them
     assert (ranking / "benchmark.md").read_text(encoding="utf-8").count("Uniform pairs") >= 1
     namespace = {}
-    exec(section_blocks()["python"][1], namespace)  # the live lines: select, update, best_arm
+    exec(section_blocks()["py"][0], namespace)  # the live lines: select, update, best_arm
     assert 0 <= namespace["policy"].best_arm() < 5
 
 

@@ -24,7 +24,7 @@ from dts_reproduction.reproduce.harness.runner import run_one
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "bench/step_cost.csv",
-           "dts_reproduction", "core", "algorithms", "data", "reproduce")
+           "bench/plugin_cost.csv", "dts_reproduction", "core", "algorithms", "data", "reproduce")
 SLOTS, MATRIX, SEED, HORIZON = 300, "mslr5_condorcet", 0, 2000
 USER_MODULE = 'WHOSE = "the user\'s"\n'
 DRIVER = f"""
@@ -136,12 +136,12 @@ def test_the_wheel_installs_beside_modules_named_data_and_core(tmp_path, wheel_v
 
 @pytest.mark.process
 def test_the_wheel_bounds_a_plan_and_writes_under_the_current_folder(tmp_path, wheel_venv):
-    """The wheel carries the step-cost table its plan bound reads: a run of 1e15 slots is refused at once with
+    """The wheel carries the cost tables its plan bound reads: a run of 1e15 slots is refused at once with
     the clone's one line and exit status 2, and the results and figures folders it would default to are the
     current folder's, not the installed package's (a short run writes there)."""
     python, site = wheel_venv
-    assert (site / "dts_reproduction" / "bench" / "step_cost.csv").read_bytes() == (
-        ROOT / "bench" / "step_cost.csv").read_bytes()
+    for table in ("step_cost.csv", "plugin_cost.csv"):
+        assert (site / "dts_reproduction" / "bench" / table).read_bytes() == (ROOT / "bench" / table).read_bytes()
     command = [str(python), "-m", "dts_reproduction.reproduce.run", "--dataset", MATRIX, "--algorithms", "dts",
                "--runs", "1", "--n-jobs", "1", "--no-progress"]
     done = subprocess.run([*command, "--horizon", "1e15", "--out", "O/r", "--figures", "O/f"], cwd=tmp_path,
