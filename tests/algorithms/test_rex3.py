@@ -13,21 +13,11 @@ from dts_reproduction.algorithms.rex3 import REX3_SPEC, Rex3, exploration_rate, 
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
 from tests.reference.rex3_reference import distribution, gamma_at, ref_trajectory
+from tests.trajectories import kernel_trajectory, policy_trajectory
 
 SPEC = REX3_SPEC
 LEVEL = 1e-4  # false-alarm probability of each statistical test below
 
-
-def fast_trajectory(P, T, seed, params):
-    """The njit select/update driven as ``ref_trajectory`` (one generator for the draws and the outcomes)."""
-    state = SPEC.make_state(P.shape[0], None, params)
-    rng = np.random.default_rng(seed)
-    pairs = []
-    for t in range(1, T + 1):
-        a1, a2 = SPEC.select(state, t, rng)
-        SPEC.update(state, a1, a2, rng.random() < P[a1, a2], t)
-        pairs.append((int(a1), int(a2)))
-    return pairs, state
 
 
 @pytest.mark.parametrize("dataset,params", [
@@ -37,7 +27,7 @@ def test_trajectory_matches_transcription(dataset, params):
     P = load_dataset(dataset).P
     step = 0.5 if params.get("estimate") == "paper" else 1.0
     for seed in (1, 2):
-        pairs, state = fast_trajectory(P, 3000, seed, params)
+        pairs, state = kernel_trajectory(SPEC, P, 3000, seed, params)
         ref_pairs, weights = ref_trajectory(P, 3000, seed, params.get("gamma"), step)
         assert pairs == ref_pairs
         np.testing.assert_allclose(state.log_weights - state.log_weights.max(), np.log(weights) - np.log(max(weights)),
@@ -48,12 +38,7 @@ def test_registered_and_policy_drives_the_same_functions():
     assert get_algorithm("rex3") is SPEC
     P = load_dataset("arxiv").P
     policy = Rex3(6, seed=np.random.default_rng(5))
-    rng = policy.rng
-    pairs = []
-    for _ in range(500):
-        a1, a2 = policy.select()
-        policy.update(a1, a2, rng.random() < P[a1, a2])
-        pairs.append((a1, a2))
+    pairs = policy_trajectory(policy, P, 500)
     assert pairs == ref_trajectory(P, 500, 5)[0]
 
 

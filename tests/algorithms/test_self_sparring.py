@@ -16,39 +16,26 @@ from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
 from tests.reference.self_sparring_reference import argmax_law, ref_trajectory
 from tests.same_law import CASE_FIELDS, assert_fast_path_exact, cases
+from tests.trajectories import kernel_trajectory, policy_trajectory
 
 SPEC = SELF_SPARRING_SPEC
 
-
-def fast_trajectory(P, T, seed, learning_rate=1.0):
-    """The njit select/update driven as ``ref_trajectory`` (one generator for samples and outcomes)."""
-    state = SPEC.make_state(P.shape[0], None, {"learning_rate": learning_rate})
-    rng = np.random.default_rng(seed)
-    pairs = []
-    for t in range(1, T + 1):
-        a1, a2 = SPEC.select(state, t, rng)
-        SPEC.update(state, a1, a2, rng.random() < P[a1, a2], t)
-        pairs.append((int(a1), int(a2)))
-    return pairs, state.successes.tolist(), state.failures.tolist()
 
 
 @pytest.mark.parametrize("dataset,learning_rate", [("mslr5_condorcet", 1.0), ("nc_cyclic", 1.0), ("sushi", 0.5)])
 def test_trajectory_matches_transcription(dataset, learning_rate):
     P = load_dataset(dataset).P
     for seed in (1, 2):
-        assert fast_trajectory(P, 2000, seed, learning_rate) == ref_trajectory(P, 2000, seed, learning_rate)
+        pairs, state = kernel_trajectory(SPEC, P, 2000, seed, {"learning_rate": learning_rate})
+        expected = ref_trajectory(P, 2000, seed, learning_rate)
+        assert (pairs, state.successes.tolist(), state.failures.tolist()) == expected
 
 
 def test_registered_and_policy_drives_the_same_functions():
     assert get_algorithm("self_sparring") is SPEC
     P = load_dataset("arxiv").P
     policy = SelfSparring(6, seed=np.random.default_rng(5))
-    rng = policy.rng
-    pairs = []
-    for _ in range(300):
-        a1, a2 = policy.select()
-        policy.update(a1, a2, rng.random() < P[a1, a2])
-        pairs.append((a1, a2))
+    pairs = policy_trajectory(policy, P, 300)
     assert pairs == ref_trajectory(P, 300, 5)[0]
 
 

@@ -20,20 +20,10 @@ from dts_reproduction.algorithms.winner_stays import (
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import run_one
 from tests.reference.winner_stays_reference import ref_trajectory
+from tests.trajectories import kernel_trajectory, policy_trajectory
 
 LEVEL = 1e-4  # false-alarm probability of each chi-square test below
 
-
-def fast_trajectory(spec, P, T, seed, params):
-    """The njit select/update driven as ``ref_trajectory`` (one generator for the draws and the outcomes)."""
-    state = spec.make_state(P.shape[0], None, params)
-    rng = np.random.default_rng(seed)
-    pairs = []
-    for t in range(1, T + 1):
-        a1, a2 = spec.select(state, t, rng)
-        spec.update(state, a1, a2, rng.random() < P[a1, a2], t)
-        pairs.append((int(a1), int(a2)))
-    return pairs, state
 
 
 @pytest.mark.parametrize("dataset", ["mslr5_condorcet", "sushi", "nc_cyclic", "mslr16_condorcet"])
@@ -42,7 +32,7 @@ def test_trajectory_matches_transcription(dataset, beta):
     P = load_dataset(dataset).P
     spec, params = (WS_W_SPEC, {}) if beta is None else (WS_S_SPEC, {"beta": beta})
     for seed in (1, 2):
-        pairs, state = fast_trajectory(spec, P, 5000, seed, params)
+        pairs, state = kernel_trajectory(spec, P, 5000, seed, params)
         ref_pairs, scores = ref_trajectory(P, 5000, seed, beta)
         assert pairs == ref_pairs
         assert state.scores.tolist() == scores
@@ -53,12 +43,7 @@ def test_registered_and_policy_drives_the_same_functions(cls, params):
     assert get_algorithm(cls.spec.name) is cls.spec
     P = load_dataset("arxiv").P
     policy = cls(6, seed=np.random.default_rng(5), **params)
-    rng = policy.rng
-    pairs = []
-    for _ in range(800):
-        a1, a2 = policy.select()
-        policy.update(a1, a2, rng.random() < P[a1, a2])
-        pairs.append((a1, a2))
+    pairs = policy_trajectory(policy, P, 800)
     assert pairs == ref_trajectory(P, 800, 5, params.get("beta"))[0]
 
 
