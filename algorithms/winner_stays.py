@@ -33,7 +33,7 @@ from dts_reproduction.core.records import record
 NO_ARM = -1
 # The changing scalars: WS-W's previous pair (x_{t-1}, y_{t-1}; NO_ARM before the first slot), and WS-S's round r,
 # the slots left in its exploitation phase and the arm it exploits.
-COUNTERS = np.dtype([("first", np.int64), ("second", np.int64), ("round", np.int64), ("exploit_left", np.int64),
+COUNTERS = np.dtype([("first", np.int64), ("second", np.int64), ("round_index", np.int64), ("exploit_left", np.int64),
                      ("leader", np.int64)])
 
 
@@ -111,10 +111,10 @@ def select(state, t, rng):
     ``ws_w_pair``."""
     scores, strong, beta, others, counters = state.scores, state.strong, state.beta, state.others, state.counters[0]
     if strong:
-        if counters.exploit_left == 0 and np.max(scores) >= counters.round * (scores.shape[0] - 1):
+        if counters.exploit_left == 0 and np.max(scores) >= counters.round_index * (scores.shape[0] - 1):
             counters.leader = np.argmax(scores)
-            counters.exploit_left = exploitation_slots(beta, counters.round)
-            counters.round += 1
+            counters.exploit_left = exploitation_slots(beta, counters.round_index)
+            counters.round_index += 1
         if counters.exploit_left > 0:
             counters.exploit_left -= 1
             return counters.leader, counters.leader

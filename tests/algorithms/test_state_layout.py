@@ -5,11 +5,15 @@ positional unpacking of a state (``(a, b, ...) = state``) anywhere in ``algorith
 when the kernel is first compiled)."""
 
 import ast
+import collections
 import importlib
 import pkgutil
 from pathlib import Path
 
+import numpy as np
+
 from dts_reproduction import algorithms
+from dts_reproduction.data import load_dataset
 
 MODULES = [importlib.import_module(f"{algorithms.__name__}.{info.name}")
            for info in pkgutil.iter_modules(algorithms.__path__)]
@@ -105,3 +109,31 @@ def test_the_opening_lines_rule_catches_a_late_use():
     kernel, = njit_state_kernels(tree)
     assert late_state_uses(kernel) == [6]
     assert late_state_uses(ast.parse("def update(state):\n    x = f(state.wins)\n").body[0]) == [2]
+
+
+def record_fields_shadowed(state) -> list[str]:
+    """The fields of ``state``'s structured arrays (its ``counters`` records) whose name is also an attribute of a
+    NumPy record (``round``, ``max``, ``sum`` ...): compiled, ``counters.round`` reads the field; run as Python
+    (NUMBA_DISABLE_JIT=1, or a plain-Python loop) it reads the method, so the two would differ."""
+    return [f"{name}.{field}" for name, value in zip(state._fields, state, strict=True)
+            if isinstance(value, np.ndarray) and value.dtype.names
+            for field in value.dtype.names if hasattr(np.record, field)]
+
+
+def test_no_record_field_is_shadowed_by_a_numpy_record_attribute():
+    """Every registered algorithm's state, defaults and fast paths: no record field that Python would read as a NumPy
+    method (WS-S's round counter, once ``round``, made its JIT-off run fail)."""
+    dataset = load_dataset("mslr5_condorcet")
+    shadowed = []
+    for spec in {**algorithms.ALGORITHMS, **algorithms.YARDSTICKS}.values():
+        for params in ({}, dict(spec.fast)):
+            state = spec.make_state(5, 1000, spec.problem_params(spec.resolve_params(params), dataset))
+            shadowed += [f"{spec.name}: {field}" for field in record_fields_shadowed(state)]
+    assert shadowed == []
+
+
+def test_the_shadowing_check_catches_a_round_field():
+    """The check names a field called ``round``, and only it."""
+    counters = np.zeros(1, np.dtype([("round", np.int64), ("round_index", np.int64)]))
+    state = collections.namedtuple("Toy", "counters")(counters)
+    assert record_fields_shadowed(state) == ["counters.round"]

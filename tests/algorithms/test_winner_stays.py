@@ -96,7 +96,7 @@ def test_ws_s_exploits_floor_beta_to_the_r_slots_at_the_end_of_each_round():
     rng = np.random.default_rng(0)
     pairs = [tuple(int(a) for a in WS_S_SPEC.select(state, t, rng)) for t in range(1, 4)]
     assert pairs == [(0, 0), (0, 0), (0, 1)]
-    assert state.counters["round"][0] == 2 and state.counters["exploit_left"][0] == 0
+    assert state.counters["round_index"][0] == 2 and state.counters["exploit_left"][0] == 0
     # Round 2 ends at max C = 4: then floor(2.5^2) = 6 slots of the leader, and WS-W from its pair (0, 1) of slot 3.
     state.scores[:] = [-2, 4, -2]
     pairs = [tuple(int(a) for a in WS_S_SPEC.select(state, t, rng)) for t in range(4, 11)]
