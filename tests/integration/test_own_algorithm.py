@@ -102,7 +102,9 @@ def test_an_njit_and_a_python_transcription_run_alike_under_loky(tmp_path, monke
     """The toy Copeland-UCB in its two transcriptions (njit and plain Python, tests/toy_plugins.py), as plug-ins under
     loky with two workers: run.py stores both lines and their final regrets agree in law (their names key their random
     streams, so their runs differ: a two-sample z-test, within 4 standard errors of the difference, a false alarm once
-    in 16,000; run_one with one name gives the same numbers bit for bit, tests/kernels/test_python_kernels.py),
+    in 16,000; the standard error of the difference is about 10 on means near 420, so a shift of 40 or more -- the
+    Python radius scale at 0.5 instead of 2 shifts it by 105 -- fails it; run_one with one name gives the same numbers
+    bit for bit, tests/kernels/test_python_kernels.py),
     verify.py re-simulates both, benchmark.py ranks both, and live, from one generator seed, both choose the same
     pairs."""
     empty_plugin_table(monkeypatch)
