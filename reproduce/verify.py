@@ -5,13 +5,16 @@ The checks (the chunks found, read through the store, re-simulated and compared)
 not change any decision.
 
 Usage: ``python reproduce/verify.py results/mslr5_condorcet [--runs-per-chunk 1] [--algorithms ccb rucb]
-[--max-horizon 1e6] [--plugins path/to/file.py:ATTR ...] [--record-code]``.  Exit code 0 if every chunk is intact and
-every checked run matches, 1 otherwise, 2 on bad input.  Chunks of a researcher's own algorithm need its plug-in to be
-re-simulated: ``--plugins`` (or its reference in ``--algorithms``) loads it; a chunk of an algorithm that is neither
-built in nor given is bad input, one line naming the plug-in to pass (docs/extending.md).  ``--record-code`` also
-records, in each line folder whose chunks all re-simulated bit for bit, that the code as it is now reproduces them (its
-``code.json``, docs/harness.md, "What a stored line knows of its code"), so that a run reuses them without re-checking
-them.
+[--max-horizon 1e6] [--plugins path/to/file.py:ATTR ...] [--record-code] [--resume]``. Exit code 0 if every chunk is
+intact and every checked run matches, 1 otherwise, 2 on bad input. Chunks of a researcher's own algorithm need its
+plug-in to be re-simulated: ``--plugins`` (or its reference in ``--algorithms``) loads it; a chunk of an algorithm
+that is neither built in nor given is bad input, one line naming the plug-in to pass (docs/extending.md).
+``--record-code`` also records, in each line folder whose chunks all re-simulated bit for bit, that the code as it is
+now reproduces them (its ``code.json``, docs/harness.md, "What a stored line knows of its code"), so that a run reuses
+them without re-checking them; it records each line as soon as its chunks are checked. ``--resume`` does not
+re-simulate a chunk that an earlier ``--record-code`` verify re-simulated with the same code (the chunk's content and
+the code identity of its line unchanged): a whole verify of hours can be spread over several sessions, every chunk
+still checked as a reuse checks it.
 """
 
 import sys
@@ -34,6 +37,9 @@ def main(argv=None) -> None:
     parser.add_argument("--record-code", action="store_true",
                         help="record the code as it is now in the code.json of every line folder whose chunks all "
                              "re-simulated bit for bit")
+    parser.add_argument("--resume", action="store_true",
+                        help="do not re-simulate chunks an earlier --record-code verify re-simulated bit for bit with "
+                             "the code as it is now (their other checks are made)")
 
     def run():
         """Check the arguments and verify the chunks; the exit status says whether all matched."""
@@ -41,7 +47,8 @@ def main(argv=None) -> None:
         runs_per_chunk = integer(args.runs_per_chunk, "--runs-per-chunk")
         max_horizon = None if args.max_horizon is None else integer(args.max_horizon, "--max-horizon")
         sys.exit(verify(args.folders, runs_per_chunk=runs_per_chunk, algorithms=args.algorithms,
-                        max_horizon=max_horizon, plugins=args.plugins, record=args.record_code))
+                        max_horizon=max_horizon, plugins=args.plugins, record=args.record_code,
+                        resume=args.resume))
 
     main_guard(run)
 

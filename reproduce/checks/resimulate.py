@@ -13,6 +13,7 @@ digest (not a failure: its content cannot be told from a hand edit).  Its comman
 """
 
 import sys
+from itertools import groupby
 from pathlib import Path
 
 from dts_reproduction.algorithms import get_algorithm, resolve_algorithm
@@ -168,40 +169,45 @@ def check_algorithms_known(paths) -> None:
                              f"plug-in: pass the plug-in that defines it, --plugins {recorded}") from None
 
 
-def record_code(agreeing: dict) -> int:
-    """Record, in the ``code_record.CODE_FILE`` of every line folder of ``agreeing`` ({folder: [(path, meta, content
-    digest, dataset)] of its chunks that re-simulated bit for bit, or None if one did not}), that the code as it is now
-    (``code_identity.run_code`` of the line its first chunk's config names) reproduces its chunks that are not known
-    to come from it already, under the line's lock.  Returns the number of files written."""
-    written = 0
-    for folder, chunks in agreeing.items():
-        if not chunks:
-            continue
-        config, dataset = chunks[0][1]["config"], chunks[0][3]
-        spec = get_algorithm(config["algorithm"])
-        params, _tags = stream_split(spec, config["params"])
-        current = run_code(spec, spec.resolve_params(params), dataset, config["horizon"], kind_of(config, RUN_KINDS))
-        accepted = code_record.entries(folder)
-        new = {path.name: content for path, meta, content, _dataset in chunks
-               if not code_record.known(path.name, meta, content, current, accepted)}
-        if new:
-            with FileLock(folder / LOCK_NAME):
-                code_record.record(folder, current, new)
-            written += 1
-    return written
+def line_code(chunk: dict, dataset):
+    """The code identity (``code_identity.run_code``) of the line whose chunk ``chunk`` (made on ``dataset``) is:
+    what its runs execute now; None if the code can no longer run its parameters (``verify_chunk`` reports it)."""
+    config = chunk["meta"]["config"]
+    spec = get_algorithm(config["algorithm"])
+    params, _tags = stream_split(spec, config["params"])
+    try:
+        resolved = spec.resolve_params(params)
+    except ValueError:
+        return None
+    return run_code(spec, resolved, dataset, config["horizon"], kind_of(config, RUN_KINDS))
+
+
+def record_code(folder: Path, current: dict, chunks: dict[str, str], runs: int) -> bool:
+    """Record in the line folder's ``code_record.CODE_FILE``, under the line's lock, that the code of identity
+    ``current`` re-simulated the first ``runs`` runs of each of ``chunks`` ({file name: content digest}) bit for bit
+    (``code_record.record``); False, writing nothing, if it holds that already."""
+    accepted = code_record.entries(folder)
+    if all(code_record.verified(name, content, current, accepted, runs) for name, content in chunks.items()):
+        return False
+    with FileLock(folder / LOCK_NAME):
+        code_record.record(folder, current, chunks, runs)
+    return True
 
 
 def verify(folders, *, runs_per_chunk: int = 1, algorithms=None, max_horizon: int | None = None,
-           plugins=(), record: bool = False) -> int:
+           plugins=(), record: bool = False, resume: bool = False) -> int:
     """Check the chunks under ``folders`` (searched recursively) that ``selected`` keeps (``algorithms``,
     ``max_horizon``: --algorithms, names or plug-in references, and --max-horizon), re-simulating the first
     ``runs_per_chunk`` runs of each with the plug-ins ``plugins`` (references, --plugins) loaded; print one line per
     chunk on stdout and one per problem (and per chunk without a digest) on stderr; return the exit status (1 if any
     chunk is damaged or differs).  With ``record`` (--record-code), record the code as it is now in every line folder
-    whose checked chunks all re-simulated bit for bit (``record_code``), and say in how many.  ValueError, before any
-    chunk is checked, for ``runs_per_chunk`` below 1, a plug-in that cannot be loaded, an unknown algorithm name (or a
-    folder given as one), no folder, filters that select no chunk, or a chunk of an algorithm no plug-in given defines
-    (``check_algorithms_known``)."""
+    whose chunks all re-simulated bit for bit (``record_code``) as soon as its last chunk is checked, so that a verify
+    stopped half-way keeps what it checked, and say in how many.  With ``resume`` (--resume), an intact chunk that
+    an earlier verify with ``record`` re-simulated bit for bit with the code as it is now (the same identity, its
+    content unchanged, as many runs: ``code_record.verified``) is not re-simulated again: a whole verify can be
+    spread over several sessions.  ValueError, before any chunk is checked, for ``runs_per_chunk`` below 1, a
+    plug-in that cannot be loaded, an unknown algorithm name (or a folder given as one), no folder, filters that
+    select no chunk, or a chunk of an algorithm no plug-in given defines (``check_algorithms_known``)."""
     if runs_per_chunk < 1:
         raise ValueError(f"--runs-per-chunk must be >= 1, got {runs_per_chunk}")
     load_plugins(plugins)
@@ -222,31 +228,45 @@ def verify(folders, *, runs_per_chunk: int = 1, algorithms=None, max_horizon: in
         filters += [f"--max-horizon {max_horizon}"] if max_horizon is not None else []
         raise ValueError(f"no chunk under {', '.join(map(str, folders))} is selected by {', '.join(filters)}")
     check_algorithms_known(paths)
-    checked, damaged, problems, undigested, agreeing = 0, 0, [], [], {}
-    for path in paths:
-        try:
-            found = intact_chunk(path)
-        except ChunkError as error:
-            damaged += 1
-            problems.append(str(error))
-            agreeing[path.parent] = None
-            print(f"BAD  {path}", flush=True)
-            continue
-        diffs = verify_chunk(path, runs_per_chunk, found)
-        if record and agreeing.get(path.parent, []) is not None:
-            agreeing[path.parent] = None if diffs else [
-                *agreeing.get(path.parent, []),
-                (path, found[0]["meta"], code_record.content_digest(path, found[0]), found[1])]
-        checked += 1
-        if recorded_digest(path, found[0]["meta"]) is None:
-            undigested.append(f"{path}: no digest (written before chunks recorded one: a hand edit consistent with "
-                              f"the checks above would go unseen; recompute it with --force to record one)")
-        print(f"{'ok  ' if not diffs else 'DIFF'} {path}", flush=True)
-        problems += diffs
+    tally = {"checked": 0, "damaged": 0, "earlier": 0, "recorded": 0}
+    problems, undigested = [], []
+    for folder, group in groupby(sorted(paths, key=lambda path: (str(path.parent), path.name)),
+                                 key=lambda path: path.parent):
+        agreeing, current, accepted = {}, None, []
+        for path in group:
+            try:
+                found = intact_chunk(path)
+            except ChunkError as error:
+                tally["damaged"] += 1
+                problems.append(str(error))
+                agreeing = None
+                print(f"BAD  {path}", flush=True)
+                continue
+            tally["checked"] += 1
+            if recorded_digest(path, found[0]["meta"]) is None:
+                undigested.append(f"{path}: no digest (written before chunks recorded one: a hand edit consistent "
+                                  f"with the checks above would go unseen; recompute it with --force to record one)")
+            content = code_record.content_digest(path, found[0])
+            if (record or resume) and current is None:
+                current, accepted = line_code(*found), code_record.entries(folder)
+            if resume and current is not None and code_record.verified(path.name, content, current, accepted,
+                                                                        runs_per_chunk):
+                tally["earlier"] += 1
+                print(f"ok   {path} (re-simulated by an earlier verify with this code)", flush=True)
+                diffs = []
+            else:
+                diffs = verify_chunk(path, runs_per_chunk, found)
+                print(f"{'ok  ' if not diffs else 'DIFF'} {path}", flush=True)
+            problems += diffs
+            if agreeing is not None:
+                agreeing = None if diffs else {**agreeing, path.name: content}
+        if record and agreeing and current is not None:
+            tally["recorded"] += record_code(folder, current, agreeing, runs_per_chunk)
     for problem in problems + undigested:
         print(problem, file=sys.stderr)
     if record:
-        print(f"recorded the code as it is now in {record_code(agreeing)} line folder(s) ({code_record.CODE_FILE})")
-    print(f"{checked} chunks checked, {damaged} damaged, {len(problems) - damaged} mismatches, "
-          f"{len(undigested)} without a digest")
+        print(f"recorded the code as it is now in {tally['recorded']} line folder(s) ({code_record.CODE_FILE})")
+    earlier = f" ({tally['earlier']} of them re-simulated by an earlier verify with this code)" if resume else ""
+    print(f"{tally['checked']} chunks checked{earlier}, {tally['damaged']} damaged, "
+          f"{len(problems) - tally['damaged']} mismatches, {len(undigested)} without a digest")
     return 1 if problems else 0

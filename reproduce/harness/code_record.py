@@ -3,12 +3,15 @@
 A chunk written since chunks recorded their code holds its code identity (``reproduce.harness.code_identity``) in
 ``meta["code"]``.  Beside a line's chunks, the side file ``CODE_FILE`` (``code.json``) records the identities whose
 re-simulation of the line's stored runs gave the very numbers stored: a list of entries, the latest accepted first,
-each ``{"digest", "functions", "chunks": {chunk file name: content digest}}`` -- the chunks it was checked against,
-by the digest of their content (``store.recorded_digest``, or computed for a chunk without one), so that a chunk
-written again later is never covered by an entry made for its predecessor.  A chunk is *known* to the current code
+each ``{"digest", "functions", "chunks": {chunk file name: content digest}, "verified": {chunk file name: [content
+digest, runs]}}`` -- the chunks it was checked against, by the digest of their content (``store.recorded_digest``, or
+computed for a chunk without one), so that a chunk written again later is never covered by an entry made for its
+predecessor; ``verified``, the chunks ``reproduce/verify.py`` re-simulated one by one (its first ``runs`` runs), where
+the runner's re-check re-simulates a sample of a line's chunks only.  A chunk is *known* to the current code
 if it records the current identity or an entry of the current identity covers its content.  The runner
 (``runner.run_lines``) re-checks the chunks that are not and refuses (``CodeChanged``) a line whose runs the code
-no longer reproduces; ``reproduce/verify.py --record-code`` writes the entries of the chunks it re-simulated.
+no longer reproduces; ``reproduce/verify.py --record-code`` writes the entries of the chunks it re-simulated, and
+``--resume`` skips re-simulating those (``verified``).
 """
 
 import json
@@ -50,7 +53,8 @@ def entries(folder: Path) -> list[dict]:
     if not isinstance(accepted, list):
         return []
     return [entry for entry in accepted if isinstance(entry, dict) and isinstance(entry.get("digest"), str)
-            and isinstance(entry.get("chunks"), dict) and isinstance(entry.get("functions"), dict)]
+            and isinstance(entry.get("chunks"), dict) and isinstance(entry.get("functions"), dict)
+            and isinstance(entry.get("verified", {}), dict)]
 
 
 def known(name: str, meta: dict, content: str, current: dict, accepted: list[dict]) -> bool:
@@ -60,6 +64,17 @@ def known(name: str, meta: dict, content: str, current: dict, accepted: list[dic
     if (meta.get("code") or {}).get("digest") == current["digest"]:
         return True
     return any(entry["digest"] == current["digest"] and entry["chunks"].get(name) == content for entry in accepted)
+
+
+def verified(name: str, content: str, current: dict, accepted: list[dict], runs: int) -> bool:
+    """Whether ``reproduce/verify.py`` re-simulated at least the first ``runs`` runs of the chunk file ``name`` of
+    content digest ``content`` bit for bit with the code of identity ``current``, by an entry of ``accepted``."""
+    for entry in accepted:
+        if entry["digest"] == current["digest"]:
+            found = entry.get("verified", {}).get(name)
+            return isinstance(found, list) and len(found) == 2 and found[0] == content \
+                and isinstance(found[1], int) and found[1] >= runs
+    return False
 
 
 def what_changed(name: str, meta: dict, content: str, current: dict, accepted: list[dict]) -> str:
@@ -76,14 +91,20 @@ def what_changed(name: str, meta: dict, content: str, current: dict, accepted: l
     return f"changed: {', '.join(changed[:MAX_NAMED])}{more}" if changed else "changed: none named"
 
 
-def record(folder: Path, current: dict, chunks: dict[str, str]) -> Path:
+def record(folder: Path, current: dict, chunks: dict[str, str], runs: int = 0) -> Path:
     """Add to the line folder's ``CODE_FILE`` that the code of identity ``current`` reproduces the ``chunks`` ({file
     name: content digest}): its entry first, covering them besides what it covered already, the other entries after
-    it as they were; written atomically (the caller holds the line's lock).  Returns the file's path."""
+    it as they were; with ``runs`` (``reproduce/verify.py``: the first ``runs`` runs of each chunk were re-simulated),
+    the chunks are also ``verified``.  Written atomically (the caller holds the line's lock).  Returns the file's
+    path."""
     accepted = entries(folder)
     mine = next((entry for entry in accepted if entry["digest"] == current["digest"]), None)
     covered = {**(mine["chunks"] if mine is not None else {}), **chunks}
+    checked = {**(mine.get("verified", {}) if mine is not None else {}),
+               **({name: [content, runs] for name, content in chunks.items()} if runs else {})}
     entry = {"digest": current["digest"], "functions": current["functions"], "chunks": dict(sorted(covered.items()))}
+    if checked:
+        entry["verified"] = dict(sorted(checked.items()))
     others = [other for other in accepted if other["digest"] != current["digest"]]
     text = json.dumps({"accepted": [entry, *others]}, indent=1, sort_keys=True) + "\n"
     return write_text_atomic(Path(folder) / CODE_FILE, text)

@@ -21,8 +21,9 @@ from dts_reproduction.algorithms import ALGORITHMS, YARDSTICKS, get_algorithm
 from dts_reproduction.algorithms.base import AlgorithmSpec
 from dts_reproduction.core import thompson
 from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.checks import resimulate
 from dts_reproduction.reproduce.checks.resimulate import verify
-from dts_reproduction.reproduce.harness import code_identity, code_record, runner
+from dts_reproduction.reproduce.harness import code_identity, code_record, limits, runner
 from dts_reproduction.reproduce.harness.code_identity import (
     changed_functions,
     function_digests,
@@ -353,6 +354,49 @@ def test_verify_records_the_code_of_the_lines_it_re_simulated(tmp_path, monkeypa
     assert (folders[0] / code_record.CODE_FILE).exists() and not (folders[1] / code_record.CODE_FILE).exists()
     monkeypatch.setattr(runner, "resimulated_differences", lambda *args: pytest.fail("re-simulated"))
     assert run_lines(lines[:1], "ver", tmp_path, seed=5, n_jobs=1, progress=False)[0].meta["unchecked_code"] is None
+
+
+def test_a_verify_stopped_half_way_keeps_its_lines_and_resume_re_simulates_only_the_rest(tmp_path, monkeypatch,
+                                                                                           capsys):
+    """verify --record-code records each line as soon as its chunks are checked: stopped while re-simulating the
+    second line, the first line's code.json says which runs were re-simulated; --resume then re-simulates the second
+    line only, and after that nothing -- until a chunk's content changes (re-simulated again) or more runs a chunk
+    are asked for than were re-simulated."""
+    lines = [Line(DATASET, name, 2000, 2) for name in ("ccb", "rucb")]
+    monkeypatch.setattr(limits, "CHUNK_SLOTS", 2000 * 5)  # a chunk a run
+    run_lines(lines, "ver", tmp_path, seed=5, n_jobs=1, progress=False, backend="sequential")
+    folders = [line_folder(tmp_path, line, 5) for line in lines]
+    resimulated = []
+    real = runner.resimulated_differences
+
+    def counting(chunk, *args):
+        """The real re-simulation, noting (algorithm, first run) -- or stopping as a signal would, once."""
+        if chunk["meta"]["config"]["algorithm"] == "rucb" and len(resimulated) == 2 and not resume_now:
+            raise KeyboardInterrupt
+        resimulated.append((chunk["meta"]["config"]["algorithm"], chunk["meta"]["config"]["runs"][0]))
+        return real(chunk, *args)
+
+    monkeypatch.setattr(resimulate, "resimulated_differences", counting)
+    resume_now = False
+    with pytest.raises(KeyboardInterrupt):
+        verify([tmp_path], record=True, resume=True)
+    assert resimulated == [("ccb", 0), ("ccb", 1)]
+    (entry,) = json.loads((folders[0] / code_record.CODE_FILE).read_text())["accepted"]
+    assert sorted(entry["verified"]) == [path.name for path in sorted(folders[0].glob("runs_*.npz"))]
+    assert all(runs == 1 for _content, runs in entry["verified"].values())
+    assert not (folders[1] / code_record.CODE_FILE).exists()
+    resume_now = True
+    capsys.readouterr()
+    assert verify([tmp_path], record=True, resume=True) == 0
+    assert resimulated[2:] == [("rucb", 0), ("rucb", 1)]
+    assert "4 chunks checked (2 of them re-simulated by an earlier verify with this code)" in capsys.readouterr().out
+    assert verify([tmp_path], record=True, resume=True) == 0 and len(resimulated) == 4
+    assert verify([tmp_path], runs_per_chunk=2, resume=True) == 0 and len(resimulated) == 8
+    path = sorted(folders[1].glob("runs_*.npz"))[0]
+    chunk = read_chunk(path)
+    meta = chunk.pop("meta")
+    save_chunk(path, chunk, {**meta, "note": "rewritten"})
+    assert verify([tmp_path], resume=True) == 0 and resimulated[8:] == [("rucb", 0)]
 
 
 def test_a_dirty_work_tree_is_recorded(tmp_path):
