@@ -11,7 +11,7 @@ plug-in to be re-simulated: ``--plugins`` (or its reference in ``--algorithms``)
 that is neither built in nor given is bad input, one line naming the plug-in to pass (docs/extending.md).
 ``--record-code`` also records, in each line folder whose chunks all re-simulated bit for bit, that the code as it is
 now reproduces them (its ``code.json``, docs/harness.md, "What a stored line knows of its code"), so that a run reuses
-them without re-checking them; it records each line as soon as its chunks are checked. ``--resume`` does not
+them without re-checking them; it records each chunk as soon as it is re-simulated. ``--resume`` does not
 re-simulate a chunk that an earlier ``--record-code`` verify re-simulated with the same code (the chunk's content and
 the code identity of its line unchanged): a whole verify of hours can be spread over several sessions, every chunk
 still checked as a reuse checks it.

@@ -186,10 +186,10 @@ def record_code(folder: Path, current: dict, chunks: dict[str, str], runs: int) 
     """Record in the line folder's ``code_record.CODE_FILE``, under the line's lock, that the code of identity
     ``current`` re-simulated the first ``runs`` runs of each of ``chunks`` ({file name: content digest}) bit for bit
     (``code_record.record``); False, writing nothing, if it holds that already."""
-    accepted = code_record.entries(folder)
-    if all(code_record.verified(name, content, current, accepted, runs) for name, content in chunks.items()):
-        return False
     with FileLock(folder / LOCK_NAME):
+        accepted = code_record.entries(folder)
+        if all(code_record.verified(name, content, current, accepted, runs) for name, content in chunks.items()):
+            return False
         code_record.record(folder, current, chunks, runs)
     return True
 
@@ -200,9 +200,9 @@ def verify(folders, *, runs_per_chunk: int = 1, algorithms=None, max_horizon: in
     ``max_horizon``: --algorithms, names or plug-in references, and --max-horizon), re-simulating the first
     ``runs_per_chunk`` runs of each with the plug-ins ``plugins`` (references, --plugins) loaded; print one line per
     chunk on stdout and one per problem (and per chunk without a digest) on stderr; return the exit status (1 if any
-    chunk is damaged or differs).  With ``record`` (--record-code), record the code as it is now in every line folder
-    whose chunks all re-simulated bit for bit (``record_code``) as soon as its last chunk is checked, so that a verify
-    stopped half-way keeps what it checked, and say in how many.  With ``resume`` (--resume), an intact chunk that
+    chunk is damaged or differs).  With ``record`` (--record-code), record the code as it is now in the line folder
+    of every chunk that re-simulated bit for bit (``record_code``) as soon as it has, so that a verify stopped
+    half-way keeps what it checked, and say in how many folders.  With ``resume`` (--resume), an intact chunk that
     an earlier verify with ``record`` re-simulated bit for bit with the code as it is now (the same identity, its
     content unchanged, as many runs: ``code_record.verified``) is not re-simulated again: a whole verify can be
     spread over several sessions.  ValueError, before any chunk is checked, for ``runs_per_chunk`` below 1, a
@@ -228,18 +228,17 @@ def verify(folders, *, runs_per_chunk: int = 1, algorithms=None, max_horizon: in
         filters += [f"--max-horizon {max_horizon}"] if max_horizon is not None else []
         raise ValueError(f"no chunk under {', '.join(map(str, folders))} is selected by {', '.join(filters)}")
     check_algorithms_known(paths)
-    tally = {"checked": 0, "damaged": 0, "earlier": 0, "recorded": 0}
+    tally, recorded = {"checked": 0, "damaged": 0, "earlier": 0}, set()
     problems, undigested = [], []
     for folder, group in groupby(sorted(paths, key=lambda path: (str(path.parent), path.name)),
                                  key=lambda path: path.parent):
-        agreeing, current, accepted = {}, None, []
+        current, accepted = None, []
         for path in group:
             try:
                 found = intact_chunk(path)
             except ChunkError as error:
                 tally["damaged"] += 1
                 problems.append(str(error))
-                agreeing = None
                 print(f"BAD  {path}", flush=True)
                 continue
             tally["checked"] += 1
@@ -253,19 +252,17 @@ def verify(folders, *, runs_per_chunk: int = 1, algorithms=None, max_horizon: in
                                                                         runs_per_chunk):
                 tally["earlier"] += 1
                 print(f"ok   {path} (re-simulated by an earlier verify with this code)", flush=True)
-                diffs = []
-            else:
-                diffs = verify_chunk(path, runs_per_chunk, found)
-                print(f"{'ok  ' if not diffs else 'DIFF'} {path}", flush=True)
+                continue
+            diffs = verify_chunk(path, runs_per_chunk, found)
+            print(f"{'ok  ' if not diffs else 'DIFF'} {path}", flush=True)
             problems += diffs
-            if agreeing is not None:
-                agreeing = None if diffs else {**agreeing, path.name: content}
-        if record and agreeing and current is not None:
-            tally["recorded"] += record_code(folder, current, agreeing, runs_per_chunk)
+            if record and not diffs and current is not None \
+                    and record_code(folder, current, {path.name: content}, runs_per_chunk):
+                recorded.add(folder)
     for problem in problems + undigested:
         print(problem, file=sys.stderr)
     if record:
-        print(f"recorded the code as it is now in {tally['recorded']} line folder(s) ({code_record.CODE_FILE})")
+        print(f"recorded the code as it is now in {len(recorded)} line folder(s) ({code_record.CODE_FILE})")
     earlier = f" ({tally['earlier']} of them re-simulated by an earlier verify with this code)" if resume else ""
     print(f"{tally['checked']} chunks checked{earlier}, {tally['damaged']} damaged, "
           f"{len(problems) - tally['damaged']} mismatches, {len(undigested)} without a digest")

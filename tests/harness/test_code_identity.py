@@ -356,43 +356,43 @@ def test_verify_records_the_code_of_the_lines_it_re_simulated(tmp_path, monkeypa
     assert run_lines(lines[:1], "ver", tmp_path, seed=5, n_jobs=1, progress=False)[0].meta["unchecked_code"] is None
 
 
-def test_a_verify_stopped_half_way_keeps_its_lines_and_resume_re_simulates_only_the_rest(tmp_path, monkeypatch,
-                                                                                           capsys):
-    """verify --record-code records each line as soon as its chunks are checked: stopped while re-simulating the
-    second line, the first line's code.json says which runs were re-simulated; --resume then re-simulates the second
-    line only, and after that nothing -- until a chunk's content changes (re-simulated again) or more runs a chunk
-    are asked for than were re-simulated."""
+def test_a_verify_stopped_half_way_keeps_what_it_checked_and_resume_re_simulates_only_the_rest(tmp_path, monkeypatch,
+                                                                                              capsys):
+    """verify --record-code records each chunk as soon as it re-simulated bit for bit: stopped while re-simulating
+    the second chunk of the second line, the first line's code.json names both its chunks and the runs re-simulated,
+    the second line's its first chunk; --resume then re-simulates that one chunk only, and after that nothing --
+    until more runs a chunk are asked for than were re-simulated, or a chunk's content changes."""
     lines = [Line(DATASET, name, 2000, 2) for name in ("ccb", "rucb")]
     monkeypatch.setattr(limits, "CHUNK_SLOTS", 2000 * 5)  # a chunk a run
     run_lines(lines, "ver", tmp_path, seed=5, n_jobs=1, progress=False, backend="sequential")
     folders = [line_folder(tmp_path, line, 5) for line in lines]
-    resimulated = []
+    names = [[path.name for path in sorted(folder.glob("runs_*.npz"))] for folder in folders]
+    resimulated, stop = [], [True]
     real = runner.resimulated_differences
 
     def counting(chunk, *args):
         """The real re-simulation, noting (algorithm, first run) -- or stopping as a signal would, once."""
-        if chunk["meta"]["config"]["algorithm"] == "rucb" and len(resimulated) == 2 and not resume_now:
+        if len(resimulated) == 3 and stop:
+            stop.clear()
             raise KeyboardInterrupt
         resimulated.append((chunk["meta"]["config"]["algorithm"], chunk["meta"]["config"]["runs"][0]))
         return real(chunk, *args)
 
     monkeypatch.setattr(resimulate, "resimulated_differences", counting)
-    resume_now = False
     with pytest.raises(KeyboardInterrupt):
         verify([tmp_path], record=True, resume=True)
-    assert resimulated == [("ccb", 0), ("ccb", 1)]
-    (entry,) = json.loads((folders[0] / code_record.CODE_FILE).read_text())["accepted"]
-    assert sorted(entry["verified"]) == [path.name for path in sorted(folders[0].glob("runs_*.npz"))]
-    assert all(runs == 1 for _content, runs in entry["verified"].values())
-    assert not (folders[1] / code_record.CODE_FILE).exists()
-    resume_now = True
+    assert resimulated == [("ccb", 0), ("ccb", 1), ("rucb", 0)]
+    verified = [json.loads((folder / code_record.CODE_FILE).read_text())["accepted"][0]["verified"]
+                for folder in folders]
+    assert sorted(verified[0]) == names[0] and list(verified[1]) == names[1][:1]
+    assert all(runs == 1 for _content, runs in [*verified[0].values(), *verified[1].values()])
     capsys.readouterr()
     assert verify([tmp_path], record=True, resume=True) == 0
-    assert resimulated[2:] == [("rucb", 0), ("rucb", 1)]
-    assert "4 chunks checked (2 of them re-simulated by an earlier verify with this code)" in capsys.readouterr().out
+    assert resimulated[3:] == [("rucb", 1)]
+    assert "4 chunks checked (3 of them re-simulated by an earlier verify with this code)" in capsys.readouterr().out
     assert verify([tmp_path], record=True, resume=True) == 0 and len(resimulated) == 4
     assert verify([tmp_path], runs_per_chunk=2, resume=True) == 0 and len(resimulated) == 8
-    path = sorted(folders[1].glob("runs_*.npz"))[0]
+    path = folders[1] / names[1][0]
     chunk = read_chunk(path)
     meta = chunk.pop("meta")
     save_chunk(path, chunk, {**meta, "note": "rewritten"})
