@@ -1,7 +1,7 @@
 """The one simulation loop that drives every algorithm.
 
 Per time slot t = 1..T: ask the algorithm for a pair, draw the outcome of that pair only (a fair coin
-for a self-comparison), add the regret of the paper's Eq. (1) and the gap-to-Condorcet-winner
+for a self-comparison), add the regret of the paper's Eq. (1), its weak twin and the gap-to-Condorcet-winner
 regret, count self-comparisons per arm, and deliver the outcome to the algorithm -- at once, or in
 batches every ``delay`` slots.  Algorithms never see P.
 
@@ -12,7 +12,7 @@ it on its spec, for the states it applies to: D-TS with sampling="fast"; RUCB, C
 ECW-RMED with skip="exact"): before a slot t that follows a self-comparison (the only time skipping can pay off; a
 call costs about as much as a cheap slot) the loop asks it to decide, in at most one draw, a run of
 ``slots`` self-comparisons of ``arm`` (slots t .. t + slots - 1, all <= t_limit) that are exactly
-distributed as the slot-by-slot selections would be; the loop then adds their regret, g2w and self
+distributed as the slot-by-slot selections would be; the loop then adds their regrets and self
 counts without simulating them.  ``skip`` returns (0, -1) when it does not apply.  Without a skip, a
 run goes through the plain loop, unchanged.
 
@@ -115,8 +115,8 @@ class _Switches(NamedTuple):
 
 class _Carried(NamedTuple):
     """The loop's state from one segment to the next: its ``counters`` (int64, indexed by SLOT ... NEXT_PAIR_RUN),
-    the two cumulative regrets (``sums``) and the buffers of the comparisons waiting for delivery (their arms,
-    outcomes and slots)."""
+    the three cumulative regrets (``sums``: Eq. 1's, the gap-to-winner one, the weak one) and the buffers of the
+    comparisons waiting for delivery (their arms, outcomes and slots)."""
 
     counters: np.ndarray
     sums: np.ndarray
@@ -127,7 +127,7 @@ class _Carried(NamedTuple):
 
 
 def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, self_counts,
-             hooks: LoopHooks = NO_HOOKS):
+             hooks: LoopHooks = NO_HOOKS, weak: np.ndarray | None = None):
     """Run one algorithm for ``checkpoints[-1]`` slots on the (already shuffled) matrix ``P``.
 
     select(state, t, rng) -> (a1, a2) and update(state, a1, a2, a1_won, t) are the algorithm's functions, njit or
@@ -143,6 +143,10 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
       of a comparison made at slot s receives s.  delay == 1 is the undelayed algorithm.
     self_counts: int64 (K,), incremented for every slot with a1 == a2 (exploitations, Fig. 5).
     hooks: the run's skip, pair run and probe (``LoopHooks``; default none: slot by slot).
+    weak: float64, one entry per checkpoint (None: not kept), the cumulative weak Copeland regret written there, the
+      per-slot ``max(zeta) - max(zeta[a1], zeta[a2])``: the smaller of the two arms' Copeland gaps where Eq. 1
+      takes their mean (zero once either arm is a Copeland winner; the weak regret of Yue et al. and of Chen &
+      Frazier's Winner Stays, with Copeland gaps).  Keeping it changes no draw and no other sum.
     Raises ValueError, before any slot, for a select, update or hook kernel that is not callable, a probe given
     with a skip or a pair run or without its generator or int64 counts, a pair_run_retry that is not an integer
     >= 1, a delay that is not an integer >= 1, checkpoints that are not a 1-D integer array of increasing slots >= 1,
@@ -169,9 +173,10 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
         k = int(np.flatnonzero(np.diff(checkpoints) <= 0)[0]) + 1
         raise ValueError(f"checkpoints must be increasing slots >= 1, got checkpoints[{k}] = {checkpoints[k]} "
                          f"after {checkpoints[k - 1]}")
-    if len(regret) != len(checkpoints) or len(g2w) != len(checkpoints):
-        raise ValueError(f"regret and g2w need one entry per checkpoint ({len(checkpoints)}), "
-                         f"got {len(regret)} and {len(g2w)}")
+    weak = np.zeros(len(checkpoints)) if weak is None else weak
+    if len(regret) != len(checkpoints) or len(g2w) != len(checkpoints) or len(weak) != len(checkpoints):
+        raise ValueError(f"regret, g2w and weak need one entry per checkpoint ({len(checkpoints)}), "
+                         f"got {len(regret)}, {len(g2w)} and {len(weak)}")
     if len(self_counts) != P.shape[0] or len(zeta) != P.shape[0] or len(gap) != P.shape[0]:
         raise ValueError(f"self_counts, zeta and gap need one entry per arm ({P.shape[0]}), "
                          f"got {len(self_counts)}, {len(zeta)} and {len(gap)}")
@@ -187,7 +192,7 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
     horizon = int(checkpoints[-1])
     switches = _Switches(hooks.skip is not None, hooks.pair_run is not None and delay == 1, int(retry), probed,
                          hooks.probe_counts if probed else NO_COUNTS)
-    carried = _Carried(np.array([1, 0, 0, 0, -1, -1, 0, retry], np.int64), np.zeros(2), np.empty(delay, np.int64),
+    carried = _Carried(np.array([1, 0, 0, 0, -1, -1, 0, retry], np.int64), np.zeros(3), np.empty(delay, np.int64),
                        np.empty(delay, np.int64), np.empty(delay, np.bool_), np.empty(delay, np.int64))
     segment = FIRST_SEGMENT
     while carried.counters[SLOT] <= horizon:
@@ -195,7 +200,7 @@ def simulate(select, update, state, rng, P, zeta, gap, checkpoints, delay, regre
             raise SimulationStopped(f"stopped at slot {int(carried.counters[SLOT])} of {horizon}")
         started = time.perf_counter()
         loop(state, rng, hooks.probe_rng if probed else rng, P, zeta, gap, checkpoints, delay, carried,
-             min(horizon, int(carried.counters[SLOT]) + segment - 1), regret, g2w, self_counts, switches)
+             min(horizon, int(carried.counters[SLOT]) + segment - 1), regret, g2w, weak, self_counts, switches)
         if time.perf_counter() - started < SEGMENT_SECONDS / 2:
             segment *= 2
 
@@ -275,8 +280,8 @@ NO_PAIR_RUN = (_never_plan, _never_apply)  # the (plan, apply) of a run without 
 UNCACHED_STAND_INS = {kernel: njit(python_function(kernel)) for kernel in (_never_skip, _never_probe, *NO_PAIR_RUN)}
 
 
-def _loop_segment(state, rng, probe_rng, P, zeta, gap, checkpoints, delay, carried, stop, regret, g2w, self_counts,
-                  switches):
+def _loop_segment(state, rng, probe_rng, P, zeta, gap, checkpoints, delay, carried, stop, regret, g2w, weak,
+                  self_counts, switches):
     """``simulate`` slot by slot from slot ``carried.counters[SLOT]`` until a slot after ``stop`` (or the horizon),
     and, if ``switches.may_skip``, with runs of self-comparisons decided by ``_skip``, and, if
     ``switches.may_pair_run``, with runs of one pair of different arms planned by ``_plan_pair_run`` and applied by
@@ -285,7 +290,7 @@ def _loop_segment(state, rng, probe_rng, P, zeta, gap, checkpoints, delay, carri
     (``compiled_loop`` binds the six kernels).  The generators are arguments of their own, not fields of a record:
     numba types a ``Generator`` inside a tuple anew on every call (measured: about 20 us a call, against 1 us for
     one given as an argument), which a run of many short segments would pay.
-    ``carried`` (``_Carried``: the counters, the two cumulative regrets and the delivery buffers) holds the loop's
+    ``carried`` (``_Carried``: the counters, the three cumulative regrets and the delivery buffers) holds the loop's
     state from one segment to the next, so that segments ending anywhere make the same draws and sums as one
     loop: without skipping, exactly the loop the stored results were made with (the same random draws in the same
     order).  ``stop`` never limits a skip (a segment may end past it).
@@ -309,6 +314,7 @@ def _loop_segment(state, rng, probe_rng, P, zeta, gap, checkpoints, delay, carri
     next_pair_run = counters[NEXT_PAIR_RUN]
     cumulative = sums[0]
     cumulative_g2w = sums[1]
+    cumulative_weak = sums[2]
     while t <= horizon and t <= stop:
         slots = 0
         limit = checkpoints[k]
@@ -319,6 +325,7 @@ def _loop_segment(state, rng, probe_rng, P, zeta, gap, checkpoints, delay, carri
             if slots > 0:
                 cumulative += slots * (zeta_star - zeta[arm])
                 cumulative_g2w += slots * 2.0 * gap[arm]
+                cumulative_weak += slots * (zeta_star - zeta[arm])
                 self_counts[arm] += slots
         elif may_pair_run and repeats >= next_pair_run:
             slots, a1, a2 = _plan_pair_run(state, t, limit)
@@ -326,6 +333,7 @@ def _loop_segment(state, rng, probe_rng, P, zeta, gap, checkpoints, delay, carri
                 _apply_pair_run(state, a1, a2, rng.binomial(slots, P[a1, a2]), slots)
                 cumulative += slots * (zeta_star - 0.5 * (zeta[a1] + zeta[a2]))
                 cumulative_g2w += slots * (gap[a1] + gap[a2])
+                cumulative_weak += slots * (zeta_star - max(zeta[a1], zeta[a2]))
                 repeats += slots
                 next_pair_run = repeats
             else:
@@ -349,6 +357,7 @@ def _loop_segment(state, rng, probe_rng, P, zeta, gap, checkpoints, delay, carri
             a1_won = rng.random() < P[a1, a2]
             cumulative += zeta_star - 0.5 * (zeta[a1] + zeta[a2])
             cumulative_g2w += gap[a1] + gap[a2]
+            cumulative_weak += zeta_star - max(zeta[a1], zeta[a2])
             if a1 == a2:
                 self_counts[a1] += 1
             if delay == 1:
@@ -368,6 +377,7 @@ def _loop_segment(state, rng, probe_rng, P, zeta, gap, checkpoints, delay, carri
         if last == checkpoints[k]:
             regret[k] = cumulative
             g2w[k] = cumulative_g2w
+            weak[k] = cumulative_weak
             k += 1
     counters[SLOT] = t
     counters[CHECKPOINT] = k
@@ -379,3 +389,4 @@ def _loop_segment(state, rng, probe_rng, P, zeta, gap, checkpoints, delay, carri
     counters[NEXT_PAIR_RUN] = next_pair_run
     sums[0] = cumulative
     sums[1] = cumulative_g2w
+    sums[2] = cumulative_weak

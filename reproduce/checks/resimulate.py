@@ -93,7 +93,7 @@ def intact_chunk(path: Path):
         dataset = chunk_dataset(path, chunk)
         get_algorithm(config["algorithm"])
         kind = kind_of(config, RUN_KINDS)
-        check_chunk(path, chunk, shapes=chunk_shapes(config, dataset.K, kind))
+        check_chunk(path, chunk, shapes=chunk_shapes(config, dataset.K, kind), later=kind.later_arrays())
         if matrix_sha1(dataset) != config.get("matrix_sha1"):
             raise ChunkError(path, f"dataset {config['dataset']!r} differs from the one the chunk was made with")
         reason = kind.consistency(chunk, config, dataset)

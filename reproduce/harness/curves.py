@@ -2,8 +2,10 @@
 
 A line of this kind stores, per run, its Copeland regret and its gap-to-Condorcet-winner regret at the checkpoints
 (float32; float64 once loaded), its exact final regret R(T), its self-comparisons per original arm and its arm
-order; per chunk, the checkpoints.  Its chunks were stored before run kinds existed: no marker in their config, no
-folder of their own (``RunKind.version`` None), and these array names, dtypes and order are theirs.
+order, and its weak Copeland regret at the checkpoints (``core.simulate.simulate``); per chunk, the checkpoints.
+Its chunks were stored before run kinds existed: no marker in their config, no folder of their own
+(``RunKind.version`` None), and these array names, dtypes and order are theirs; the weak regret came later, so a
+chunk stored before it lacks it (``StoredArray.missing_like``: NaN once loaded) and stays valid.
 """
 
 import functools
@@ -54,4 +56,5 @@ CURVES = RunKind(
             StoredArray("final", "float64", ("runs",)),
             StoredArray("self_counts", "int64", ("runs", "arms")),
             StoredArray("permutation", "int64", ("runs", "arms")),
-            StoredArray("checkpoints", "int64", ("checkpoints",))))
+            StoredArray("checkpoints", "int64", ("checkpoints",)),
+            StoredArray("weak", "float32", ("runs", "checkpoints"), presented="float64", missing_like="regret")))

@@ -46,12 +46,15 @@ class StoredArray:
     """One array of a kind's chunks: ``name`` (in the chunk file, and the output of a run it is taken from),
     ``dtype`` (as stored), ``axes`` (its shape, each axis a field of ``ChunkSize``: an array whose first axis is
     ``runs`` holds one row per run, any other is the same for every run of a chunk and taken from its first run)
-    and ``presented``, the dtype a loaded line holds it as (None: as stored)."""
+    and ``presented``, the dtype a loaded line holds it as (None: as stored).  ``missing_like``: None for an array
+    every chunk of the kind holds; for one added to the kind after chunks were stored without it, the name of the
+    array whose shape it has -- such a chunk stays valid, and a loaded line holds NaN for its runs."""
 
     name: str
     dtype: str
     axes: tuple[str, ...]
     presented: str | None = None
+    missing_like: str | None = None
 
     @property
     def per_run(self) -> bool:
@@ -67,6 +70,13 @@ class StoredArray:
         if self.per_run:
             return np.array([output[self.name] for output in outputs], self.dtype)
         return np.asarray(outputs[0][self.name], self.dtype)
+
+    def part(self, chunk: dict) -> np.ndarray:
+        """The array as the stored ``chunk`` holds it; for a chunk stored before the array existed
+        (``missing_like``), NaN in the shape of the array it names."""
+        if self.name in chunk or self.missing_like is None:
+            return chunk[self.name]
+        return np.full(np.shape(chunk[self.missing_like]), np.nan, self.dtype)
 
     def loaded(self, parts: list[np.ndarray]) -> np.ndarray:
         """The array of a line whose chunks, in run order, hold ``parts`` of it: a per-run array's parts joined
@@ -159,7 +169,11 @@ class RunKind:
 
     def line_arrays(self, chunks: list[dict]) -> dict:
         """{name: array} of the line whose stored ``chunks`` (in run order) are given, as a loaded line holds them."""
-        return {array.name: array.loaded([chunk[array.name] for chunk in chunks]) for array in self.arrays}
+        return {array.name: array.loaded([array.part(chunk) for chunk in chunks]) for array in self.arrays}
+
+    def later_arrays(self) -> tuple[str, ...]:
+        """The names of the arrays a stored chunk may lack (``StoredArray.missing_like``: added to the kind later)."""
+        return tuple(array.name for array in self.arrays if array.missing_like is not None)
 
     def per_run_arrays(self) -> tuple[str, ...]:
         """The names of the kind's per-run arrays (``StoredArray.per_run``), in the order they are written."""

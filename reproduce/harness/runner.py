@@ -106,6 +106,7 @@ class LineResult:
 
     The regret curves' arrays also read as attributes: checkpoints (C,) slots; regret (R, C) cumulative Copeland
     regret (Eq. 1) at the checkpoints; g2w (R, C) gap-to-Condorcet-winner regret (NaN without a Condorcet winner);
+    weak (R, C) cumulative weak Copeland regret (NaN for runs stored before it was kept);
     final (R,) exact R(T); self_counts (R, K) self-comparisons per *original* arm; permutations (R, K).  Read on a
     line whose kind does not store it, such an attribute raises AttributeError naming the arrays the line has.
     """
@@ -136,6 +137,11 @@ class LineResult:
     def g2w(self) -> np.ndarray:
         """The gap-to-Condorcet-winner regret of every run at the checkpoints."""
         return self._array("g2w")
+
+    @property
+    def weak(self) -> np.ndarray:
+        """The cumulative weak Copeland regret of every run at the checkpoints (NaN for runs stored without it)."""
+        return self._array("weak")
 
     @property
     def final(self) -> np.ndarray:
@@ -183,17 +189,17 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
             kind: RunKind = CURVES) -> dict:
     """Simulate run ``run`` of algorithm ``spec`` on ``dataset`` (a ``data.Dataset``); return its outputs by name.
 
-    The matrix is permuted by the run's shuffle (shared by all algorithms of the run); regrets are
-    recorded at ``checkpoints`` (default: ``log_grid(horizon)``; given, they must end at the horizon); the outputs
-    are ``regret``, ``g2w``, ``final``, ``self_counts`` (mapped back to the original arm labels), ``permutation`` and
-    ``checkpoints``; with ``comparisons``, also the algorithm's final comparison counts n_ij of every pair of
-    different arms (``state.comparisons``, pseudo-counts included, original labels, zero diagonal: every delivered
-    comparison is counted, so with delay 1 all of them), which changes nothing else of the run; with a ``kind``
-    that has a probe, the loop also runs it on a stream of its own (keyed by the kind's name) and the outputs hold
-    each of its counts (``RunKind.counts``) as an int, which changes nothing else either (``validate_line`` checks
-    that the kind can probe the algorithm).  A kind's chunks store the outputs it names (``RunKind.chunk_arrays``).
-    A delay of the horizon or more
-    delivers no feedback (``validate_line`` refuses it for a line; a compile probe may use it).
+    The matrix is permuted by the run's shuffle (shared by all algorithms of the run); regrets are recorded at
+    ``checkpoints`` (default: ``log_grid(horizon)``; given, they must end at the horizon); the outputs are
+    ``regret``, ``g2w``, ``weak`` (the weak regret, ``core.simulate.simulate``), ``final``, ``self_counts`` (mapped
+    back to the original arm labels), ``permutation`` and ``checkpoints``; with ``comparisons``, also the
+    algorithm's final comparison counts n_ij of every pair of different arms (``state.comparisons``, pseudo-counts
+    included, original labels, zero diagonal: every delivered comparison is counted, so with delay 1 all of them),
+    which changes nothing else of the run; with a ``kind`` that has a probe, the loop also runs it on a stream of
+    its own (keyed by the kind's name) and the outputs hold each of its counts (``RunKind.counts``) as an int, which
+    changes nothing else either (``validate_line`` checks that the kind can probe the algorithm). A kind's chunks
+    store the outputs it names (``RunKind.chunk_arrays``). A delay of the horizon or more delivers no feedback
+    (``validate_line`` refuses it for a line; a compile probe may use it).
     Raises ValueError before any slot for a dataset or spec of another type, a horizon, run or seed that
     is not an integer in range (run >= 0, 0 <= seed <= 2**63 - 1), a shuffle that is not a bool,
     checkpoints that do not end at the horizon, and what ``simulate`` refuses (delay, checkpoints).
@@ -223,18 +229,21 @@ def run_one(dataset, spec, params: dict, horizon: int, run: int, seed: int, dela
     rng = seeds.algorithm_rng(seed, dataset.name, run, spec.name, horizon if spec.needs_horizon else None)
     regret = np.zeros(checkpoints.shape[0])
     g2w = np.zeros(checkpoints.shape[0])
+    weak = np.zeros(checkpoints.shape[0])
     counts = np.zeros(K, np.int64)
     probe_counts = np.zeros(len(kind.counts), np.int64)
     simulate(spec.select, spec.update, state, rng, P, zeta, gap, checkpoints, delay, regret, g2w, counts,
              LoopHooks(skip=spec.skip(state) if spec.skip is not None else None,
                        pair_run=spec.pair_run(state) if spec.pair_run is not None else None,
-                       probe=kind.probe, probe_rng=kind.probe_rng(seed, dataset.name, run), probe_counts=probe_counts))
+                       probe=kind.probe, probe_rng=kind.probe_rng(seed, dataset.name, run), probe_counts=probe_counts),
+             weak=weak)
     self_counts = np.zeros(K, np.int64)
     self_counts[perm] = counts
     if not dataset.has_condorcet_winner:
         g2w[:] = np.nan
-    out = {"regret": regret, "g2w": g2w, "final": regret[-1], "self_counts": self_counts, "permutation": perm,
-           "checkpoints": checkpoints, **dict(zip(kind.counts, probe_counts.tolist(), strict=True))}
+    out = {"regret": regret, "g2w": g2w, "weak": weak, "final": regret[-1], "self_counts": self_counts,
+           "permutation": perm, "checkpoints": checkpoints,
+           **dict(zip(kind.counts, probe_counts.tolist(), strict=True))}
     if comparisons:
         pairs = np.zeros((K, K))
         pairs[np.ix_(perm, perm)] = state.comparisons
@@ -254,8 +263,8 @@ def resimulated_differences(chunk: dict, dataset, spec, params: dict, kind: RunK
     for run in runs:
         fresh = run_one(dataset, spec, params, config["horizon"], run, config["seed"], config["delay"],
                         config["shuffle"], kind=kind)
-        differences += [(run, name) for name in kind.per_run_arrays()
-                        if not np.array_equal(np.asarray(fresh[name]).astype(chunk[name].dtype),
+        differences += [(run, name) for name in kind.per_run_arrays() if name in chunk
+                        and not np.array_equal(np.asarray(fresh[name]).astype(chunk[name].dtype),
                                               chunk[name][run - start], equal_nan=True)]
     return differences
 
@@ -485,7 +494,7 @@ def stored_chunk(path: Path, config: dict, dataset, kind: RunKind):
     ``(None, None)`` if there is none, ``(None, reason)`` if it is damaged or stale: every check of
     ``reproduce.harness.store.inspect_chunk`` (its digest included, the shapes of ``chunk_shapes``), then the kind's
     own (``RunKind.consistency``)."""
-    chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K, kind))
+    chunk, reason = inspect_chunk(path, config, chunk_shapes(config, dataset.K, kind), kind.later_arrays())
     if chunk is None:
         return chunk, reason
     reason = kind.consistency(chunk, config, dataset)

@@ -173,31 +173,33 @@ def config_difference(stored: dict, wanted: dict) -> str:
     return "; ".join(diffs)
 
 
-def check_chunk(path: Path, chunk: dict, config: dict | None = None, shapes: dict | None = None) -> None:
+def check_chunk(path: Path, chunk: dict, config: dict | None = None, shapes: dict | None = None,
+                later: tuple = ()) -> None:
     """ChunkError unless ``chunk`` (from ``read_chunk``) was made with ``config`` (if given) and holds
-    every array of ``shapes`` ({name: expected shape}, if given) with exactly that shape."""
+    every array of ``shapes`` ({name: expected shape}, if given) with exactly that shape -- but those named in
+    ``later`` (arrays added to its kind after chunks were stored without them), which it may lack."""
     if config is not None:
         diff = config_difference(chunk["meta"]["config"], config)
         if diff:
             raise ChunkError(path, f"stale (made with another config: stored != asked: {diff})")
     if shapes:
-        missing = [name for name in shapes if name not in chunk]
+        missing = [name for name in shapes if name not in chunk and name not in later]
         if missing:
             raise ChunkError(path, f"missing arrays: {', '.join(missing)}")
         for name, shape in shapes.items():
-            if tuple(chunk[name].shape) != tuple(shape):
+            if name in chunk and tuple(chunk[name].shape) != tuple(shape):
                 raise ChunkError(path, f"array {name!r} has shape {tuple(chunk[name].shape)}, "
                                        f"the metadata says {tuple(shape)}")
 
 
-def inspect_chunk(path: Path, config: dict | None = None, shapes: dict | None = None):
+def inspect_chunk(path: Path, config: dict | None = None, shapes: dict | None = None, later: tuple = ()):
     """``(chunk, None)`` if the chunk at ``path`` is usable, ``(None, None)`` if there is no file,
     ``(None, reason)`` if it is damaged or stale (see ``read_chunk`` and ``check_chunk``)."""
     if not Path(path).exists():
         return None, None
     try:
         chunk = read_chunk(path)
-        check_chunk(path, chunk, config, shapes)
+        check_chunk(path, chunk, config, shapes, later)
     except ChunkError as error:
         return None, error.reason
     return chunk, None

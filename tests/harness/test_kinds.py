@@ -146,10 +146,30 @@ def test_a_stored_config_names_its_kind_by_its_marker():
 def test_a_kinds_arrays_are_shaped_and_sized_by_the_chunk():
     size = ChunkSize(runs=3, arms=5, checkpoints=7)
     assert CURVES.shapes(size) == {"regret": (3, 7), "g2w": (3, 7), "final": (3,), "self_counts": (3, 5),
-                                   "permutation": (3, 5), "checkpoints": (7,)}
-    assert CURVES.per_run_arrays() == ("regret", "g2w", "final", "self_counts", "permutation")
+                                   "permutation": (3, 5), "checkpoints": (7,), "weak": (3, 7)}
+    assert CURVES.per_run_arrays() == ("regret", "g2w", "final", "self_counts", "permutation", "weak")
+    assert CURVES.later_arrays() == ("weak",)
     # stored float32 and presented float64 curves, the rest as stored (twice per run), the checkpoints once
-    assert CURVES.loaded_bytes(size) == 2 * 3 * 7 * (4 + 4 + 8) + 3 * 16 + 2 * 3 * 5 * 16 + 7 * 8
+    assert CURVES.loaded_bytes(size) == 3 * 3 * 7 * (4 + 4 + 8) + 3 * 16 + 2 * 3 * 5 * 16 + 7 * 8
+
+
+def test_a_chunk_stored_before_the_weak_regret_stays_valid_and_loads_as_nan(tmp_path):
+    """A curves chunk without ``weak`` (every chunk stored before it was kept) passes the store's checks and loads
+    with NaN weak regret for its runs, beside a chunk that has it; a chunk without another array is damaged."""
+    line = Line("mslr5_condorcet", "rucb", 200, 2)
+    dataset = load_dataset(line.dataset)
+    runner.run_lines([line], "weak", tmp_path, seed=3, n_jobs=1, progress=False, backend="sequential")
+    (path,) = runner.line_folder(tmp_path, line, 3).glob("runs_*.npz")
+    fresh = read_chunk(path)
+    meta = fresh.pop("meta")
+    assert np.all(np.isfinite(fresh["weak"])) and np.all(fresh["weak"] <= fresh["regret"])
+    save_chunk(path, {name: array for name, array in fresh.items() if name != "weak"}, meta)
+    loaded = runner.load_line(line, dataset, get_algorithm("rucb"), tmp_path, 3)
+    assert loaded.weak.shape == loaded.regret.shape and np.isnan(loaded.weak).all()
+    np.testing.assert_array_equal(loaded.regret, fresh["regret"].astype(np.float64))
+    save_chunk(path, {name: array for name, array in fresh.items() if name != "g2w"}, meta)
+    with pytest.raises(ValueError, match="missing arrays: g2w"):
+        runner.load_line(line, dataset, get_algorithm("rucb"), tmp_path, 3)
 
 
 def test_a_curves_result_keeps_the_runs_asked_for():

@@ -42,14 +42,17 @@ def test_simulate_matches_reference_loop(delay):
     horizon = 200
     checkpoints = log_grid(horizon, 10)
     fast = script_state(horizon)
-    regret, g2w, counts = np.zeros(len(checkpoints)), np.zeros(len(checkpoints)), np.zeros(5, np.int64)
+    regret, g2w, weak = (np.zeros(len(checkpoints)) for _ in range(3))
+    counts = np.zeros(5, np.int64)
     simulate(_script_select, _script_update, fast, np.random.default_rng(9), P, zeta, gap, checkpoints, delay,
-             regret, g2w, counts)
+             regret, g2w, counts, weak=weak)
     slow = script_state(horizon)
-    r_ref, g_ref, c_ref = ref.simulate(python_function(_script_select), python_function(_script_update), slow,
-                                       np.random.default_rng(9), P, zeta, gap, checkpoints, delay)
+    r_ref, g_ref, c_ref, w_ref = ref.simulate(python_function(_script_select), python_function(_script_update), slow,
+                                              np.random.default_rng(9), P, zeta, gap, checkpoints, delay)
     np.testing.assert_allclose(regret, r_ref, rtol=1e-12)
     np.testing.assert_allclose(g2w, g_ref, rtol=1e-12)
+    np.testing.assert_allclose(weak, w_ref, rtol=1e-12)
+    assert 0 < weak[-1] < regret[-1]  # the script plays the winner (arm 0) in some pairs, not in others
     np.testing.assert_array_equal(counts, c_ref)
     delivered = fast[1][: fast[2][0]]
     np.testing.assert_array_equal(delivered, slow[1][: slow[2][0]])
@@ -75,6 +78,7 @@ BAD_SIMULATE_ARGUMENTS = (
     ({"checkpoints": np.array([[5, 10]])}, "1-D integer array"),
     ({"checkpoints": [5, 10]}, "1-D integer array"),
     ({"regret": np.zeros(1)}, "one entry per checkpoint"),
+    ({"weak": np.zeros(3)}, "regret, g2w and weak need one entry per checkpoint"),
     ({"self_counts": np.zeros(3, np.int64)}, "one entry per arm"),
 )
 
