@@ -61,8 +61,8 @@ def init_versatile_db(K, horizon=None, estimate="importance-weighted", feedback=
 def select(state, t, rng):
     """The learner's distribution w of slot t (``tsallis_weights`` of L at eta_t), then x_t and y_t drawn from it
     independently, x_t first (one uniform each, ``categorical_draw``)."""
-    probabilities, counters = state.probabilities, state.counters[0]
-    tsallis_weights(state.losses, learning_rate(state.scale, t), probabilities)
+    losses, scale, probabilities, counters = state.losses, state.scale, state.probabilities, state.counters[0]
+    tsallis_weights(losses, learning_rate(scale, t), probabilities)
     counters.drawn_slot = t
     first = categorical_draw(rng, probabilities)
     second = categorical_draw(rng, probabilities)
@@ -73,16 +73,17 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """Feed the learner x_t = a1's loss (1 if a1 lost) as Tsallis-INF's estimate from w of slot t; with ``both``,
     half of it and half of y_t = a2's (1 if a2 lost) estimate from the same w."""
-    losses, probabilities, counters = state.losses, state.probabilities, state.counters[0]
-    eta = learning_rate(state.scale, t)
+    losses, scale, reduced_variance, both = state.losses, state.scale, state.reduced_variance, state.both
+    probabilities, counters = state.probabilities, state.counters[0]
+    eta = learning_rate(scale, t)
     if counters.drawn_slot != t:
         tsallis_weights(losses, eta, probabilities)
     first_loss = 0.0 if a1_won else 1.0
-    if state.both:
-        add_loss_estimate(losses, probabilities, eta, a1, first_loss, state.reduced_variance, 0.5)
-        add_loss_estimate(losses, probabilities, eta, a2, 1.0 - first_loss, state.reduced_variance, 0.5)
+    if both:
+        add_loss_estimate(losses, probabilities, eta, a1, first_loss, reduced_variance, 0.5)
+        add_loss_estimate(losses, probabilities, eta, a2, 1.0 - first_loss, reduced_variance, 0.5)
     else:
-        add_loss_estimate(losses, probabilities, eta, a1, first_loss, state.reduced_variance, 1.0)
+        add_loss_estimate(losses, probabilities, eta, a1, first_loss, reduced_variance, 1.0)
     counters.drawn_slot = NO_SLOT
 
 
