@@ -4,7 +4,8 @@ Tsallis-INF learner, both candidates' estimates halved), unedited, on a matrix g
 its own seed; prints one JSON row per run with the final Copeland regret R(T) (this project's definition, from the
 pair counts their duel is made to record).  Imports nothing of this project's, so that it runs beside their package.
 
-Usage: PY bench/vdb_public.py THEIR_CHECKOUT MATRIX.npy {iw,rv} RUNS T SEED
+Not a command line of the project (it cannot import the project, whose interpreter it does not run under):
+successors_fidelity.py calls it as PY bench/vdb_public.py THEIR_CHECKOUT MATRIX.npy {iw,rv} RUNS T SEED.
 """
 
 import json
@@ -13,7 +14,7 @@ import sys
 import numpy as np
 
 
-def main(argv) -> None:
+def run_cell(argv) -> None:
     """Run the cell of ``argv`` (module doc) and print its rows."""
     checkout, matrix_file, estimate, runs, horizon, seed = argv
     sys.path.insert(0, checkout)
@@ -46,4 +47,4 @@ def main(argv) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    run_cell(sys.argv[1:])
