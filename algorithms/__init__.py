@@ -2,7 +2,7 @@
 
 ``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order
 followed by the lines the paper computes but does not plot, by pure D-TS, by the large-scale
-algorithms past the paper (Self-Sparring, MergeDTS, MergeRUCB) and by the successors REX3, WS-S and WS-W.
+algorithms past the paper (Self-Sparring, MergeDTS, MergeRUCB) and by the successors REX3, WS-S, WS-W and Versatile-DB.
 Each algorithm also has a ``Policy`` class for live experiments.  ``YARDSTICKS`` holds what the simulator runs
 beside them but is not a dueling-bandit algorithm (it is told what an algorithm has to learn, so it has no live
 policy): the oracle that plays the lower bound's allocation (``algorithms.oracle``).  ``get_algorithm`` looks a
@@ -36,6 +36,7 @@ from dts_reproduction.algorithms.savage import SAVAGE_SPEC, Savage
 from dts_reproduction.algorithms.scb import SCB, SCB_SPEC
 from dts_reproduction.algorithms.self_sparring import SELF_SPARRING_SPEC, SelfSparring
 from dts_reproduction.algorithms.sparring import MULTISBM_SPEC, SPARRING_SPEC, MultiSBM, Sparring
+from dts_reproduction.algorithms.versatile_db import VERSATILE_DB_SPEC, VersatileDB
 from dts_reproduction.algorithms.winner_stays import WS_S_SPEC, WS_W_SPEC, WinnerStaysStrong, WinnerStaysWeak
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {
@@ -43,7 +44,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
     for spec in (
         BTM_SPEC, SAVAGE_SPEC, RUCB_SPEC, RCS_SPEC, SPARRING_SPEC, CCB_SPEC, SCB_SPEC, RMED1_SPEC,
         ECW_RMED_SPEC, DTS_SPEC, DTS_PLUS_SPEC, MULTISBM_SPEC, RMED2_SPEC, PURE_DTS_SPEC, SELF_SPARRING_SPEC,
-        MERGE_DTS_SPEC, MERGE_RUCB_SPEC, REX3_SPEC, WS_S_SPEC, WS_W_SPEC,
+        MERGE_DTS_SPEC, MERGE_RUCB_SPEC, REX3_SPEC, WS_S_SPEC, WS_W_SPEC, VERSATILE_DB_SPEC,
     )
 }
 
@@ -77,5 +78,6 @@ __all__ = [
     "ALGORITHMS", "YARDSTICKS", "AlgorithmSpec", "Policy", "get_algorithm", "is_plugin_reference", "load_plugin",
     "resolve_algorithm",
     "BTM", "CCB", "DTS", "DTSPlus", "ECWRMED", "MergeDTS", "MergeRUCB", "MultiSBM", "PureDTS", "RCS", "RMED1",
-    "RMED2", "RUCB", "Rex3", "SCB", "Savage", "SelfSparring", "Sparring", "WinnerStaysStrong", "WinnerStaysWeak",
+    "RMED2", "RUCB", "Rex3", "SCB", "Savage", "SelfSparring", "Sparring", "VersatileDB", "WinnerStaysStrong",
+    "WinnerStaysWeak",
 ]

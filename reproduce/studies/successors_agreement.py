@@ -1,11 +1,12 @@
-"""The successors REX3, WS-W and WS-S against public code: the "Successors" section of docs/fidelity.md.
+"""The successors REX3, WS-W, WS-S and Versatile-DB against public code: the "Successors" section of docs/fidelity.md.
 
 ``bench/successors_fidelity.py`` runs public implementations (the MergeDTS authors' ``rex3.py``; duelpy's
-``winner_stays.py``) and this project's algorithms on the same matrices and stores the final Copeland regret R(T) of
-every run in ``RUNS`` (``bench/authors_reference/successors.csv``: source, line, matrix, horizon, run, seed, final)
-and what it compared, and why, in ``PROVENANCE`` (``PROVENANCE_successors.json``: ``comparisons``, each a project
-line, a reference line and whether the two are the same algorithm; the codes, their versions and edits; the command
-and CPU time).  ``comparisons()`` compares them cell by cell (Welch's test of the mean R(T), Holm over all cells at
+``winner_stays.py``; stephen-huan/dueling-bandit's ``vdb.py``) and this project's algorithms on the same matrices and
+stores the final Copeland regret R(T) of every run in ``RUNS`` (``bench/authors_reference/successors.csv``: source,
+line, matrix, horizon, run, seed, final) and what it compared, and why, in ``PROVENANCE``
+(``PROVENANCE_successors.json``: ``comparisons``, each a project line, a reference line and whether the two are the
+same algorithm; the codes, their versions and edits; the command and the CPU time of each source's run, by its
+option).  ``comparisons()`` compares them cell by cell (Welch's test of the mean R(T), Holm over all cells at
 ``FAMILY_LEVEL``, the standard error of the difference) and ``section()`` writes the section from committed files
 only.
 """
@@ -65,15 +66,17 @@ def section(table: pd.DataFrame | None = None, record: dict | None = None) -> li
     expected = {SAME: "agrees", DIFFERENT: "differs"}
     as_expected = int((table.verdict == table.expected.map(expected)).sum())
     lines = ["## Successors", "",
-             "REX3, WS-W and WS-S ([algorithms.md](algorithms.md#rex3)) against public code, cell by cell: the mean "
-             "final Copeland regret R(T) of this project's runs (its seeds, `reproduce.harness.runner.run_one`) and of "
-             "the public code's (its own loop and generator), the standard error of their difference, Welch's test, "
+             "REX3, WS-W, WS-S and Versatile-DB ([algorithms.md](algorithms.md#rex3)) against public code, cell by "
+             "cell: the mean final Copeland regret R(T) of this project's runs (its seeds, "
+             "`reproduce.harness.runner.run_one`) and of the public code's (its own loop and generator), the standard "
+             "error of their difference, Welch's test, "
              f"Holm over all {len(table)} cells at a family-wise level of {FAMILY_LEVEL}. Cells of the same algorithm "
              "should agree; the others show what the test sees (a difference by design need not show on every "
              f"matrix). {as_expected} of {len(table)} cells come out as expected.", ""]
     lines += [f"* {name}: {code['what']} ({code['version']}); edits: {code['edits']}"
               for name, code in record["codes"].items()]
-    lines += ["", f"Measured by `{record['command']}` (their code: {record['cpu_s'] / 60:.1f} CPU minutes), "
+    cpu = ", ".join(f"--{option.replace('_', '-')}: {seconds / 60:.1f}" for option, seconds in record["cpu_s"].items())
+    lines += ["", f"Measured by `{record['command']}` (their code, CPU minutes by option: {cpu}), "
               "which writes `bench/authors_reference/successors.csv` and `PROVENANCE_successors.json`; "
               "`python reproduce/fidelity.py` then writes this page.", "",
               "| project | reference | expected | matrix | T | runs | mean R(T) here | mean R(T) reference | "
