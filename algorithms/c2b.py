@@ -204,7 +204,8 @@ def update(state, a1, a2, a1_won, t):
 def c2b_batches_probe(state, rng, counts):
     """``counts[0]`` = the number of batches C2B has started so far, the exploitation batch included (a probe
     ``core.simulate`` calls after every select; draws nothing)."""
-    counts[0] = state.counters[0].batch_index
+    counters = state.counters[0]
+    counts[0] = counters.batch_index
 
 
 def c2b_recommendation(state) -> int:
