@@ -5,10 +5,11 @@ algorithm's draws and the outcomes, in the order the transcriptions draw them.""
 import numpy as np
 
 
-def kernel_trajectory(spec, P, T: int, seed: int, params=None) -> tuple[list, tuple]:
+def kernel_trajectory(spec, P, T: int, seed: int, params=None, horizon=None) -> tuple[list, tuple]:
     """(the pairs of slots 1..T, the final state) of ``spec``'s select and update on matrix ``P``, its state made with
-    ``params``, drawing from ``numpy.random.default_rng(seed)``: the algorithm's draws, then the outcome, each slot."""
-    state = spec.make_state(P.shape[0], None, params)
+    ``params`` and ``horizon`` (given to an algorithm that needs it), drawing from ``numpy.random.default_rng(seed)``:
+    the algorithm's draws, then the outcome, each slot."""
+    state = spec.make_state(P.shape[0], horizon, params)
     rng = np.random.default_rng(seed)
     pairs = []
     for t in range(1, T + 1):
