@@ -95,7 +95,7 @@ INSET_NOTE = "inset: a clipped panel's full range (grey: the range the panel sho
 # Where the full-range inset sits in a clipped panel (axes fractions: left, bottom, width, height).
 INSET_BOUNDS = (0.08, 0.52, 0.32, 0.4)
 MARKERS_PER_CURVE = 10
-METRIC_LABELS = {"regret": "Regret", "g2w": "G2W regret"}
+METRIC_LABELS = {"regret": "Regret", "g2w": "G2W regret", "weak": "Weak regret"}
 # Print size: a double-column figure is this wide (inches), a regret panel this high.
 FIGURE_WIDTH = 7.0
 PANEL_HEIGHT = 2.6
@@ -158,7 +158,7 @@ def setup_theme() -> None:
 
 def curve_frame(results, panel: str, metric: str = "regret") -> pd.DataFrame:
     """Tidy rows (panel, dataset, algorithm, label, metric, t, mean, std, sem, ci95_low, ci95_high, runs) of
-    the curves ``results`` (LineResults) for ``metric`` ("regret" or "g2w"); ci95_low/high is the
+    the curves ``results`` (LineResults) for ``metric`` ("regret", "g2w" or "weak"); ci95_low/high is the
     ``bootstrap_interval`` of the mean at each t; with one run the std, s.e. and band are NaN (not
     estimable, no band drawn)."""
     frames = []
@@ -455,7 +455,7 @@ def plot_regret_panels(panels, stem: Path, ncols: int = 2, zooms=None, metrics=N
 
     zooms: optional y upper limit per panel (None: no zoom); a panel whose curves rise above its limit is
     clipped there, with the full range in an inset (``regret_axes``), so that close curves near the bottom
-    stay distinguishable (presentation only).  metrics: per panel "regret" (default) or "g2w".
+    stay distinguishable (presentation only).  metrics: per panel "regret" (default), "g2w" or "weak".
     references: per panel None or (slope, label) of a reference line (see ``regret_axes``).  stacked_titles: each
     panel's runs and C on a line under its title (``regret_axes``), for panels too narrow for both on one line (three
     columns or more).  One legend and a note (``regret_note``) under the figure.

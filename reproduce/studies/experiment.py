@@ -55,8 +55,9 @@ class Panel:
     e.g. 50 runs at K = 136 as the MergeDTS authors did);
     delay is passed to every line (feedback batched every d slots); shuffle=False keeps the file's arm
     order in every curve; zoom: y limit at which the panel is clipped, its full range going to an inset
-    (``plotting.plot_regret_panels``), if any; metric: "regret" (Eq. 1, Copeland regret) or "g2w"
-    (gap-to-Condorcet-winner regret, only for datasets with a Condorcet winner).
+    (``plotting.plot_regret_panels``), if any; metric: "regret" (Eq. 1, Copeland regret), "g2w"
+    (gap-to-Condorcet-winner regret, only for datasets with a Condorcet winner) or "weak" (the weak regret,
+    docs/harness.md#store: only for lines computed since it is stored; NaN otherwise).
     """
 
     dataset: str
@@ -124,6 +125,7 @@ def combine_ete(results: list[LineResult]) -> LineResult:
         arrays={"checkpoints": np.array([res.line.horizon for res in results], dtype=np.int64),
                 "regret": np.column_stack([res.final for res in results]).astype(np.float64),
                 "g2w": np.column_stack([res.g2w[:, -1] for res in results]),
+                "weak": np.column_stack([res.weak[:, -1] for res in results]),
                 "final": last.final, "self_counts": last.self_counts, "permutation": last.permutations},
         meta={**last.meta, "ete_horizons": [int(res.line.horizon) for res in results],
               **{key: float(sum(res.meta.get(key, 0.0) for res in results))

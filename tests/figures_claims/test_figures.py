@@ -424,3 +424,21 @@ def test_a_preset_line_is_dash_dotted_and_a_long_line_has_open_markers():
     long = look("dts", fast, horizon=10 * LARGE_SCALE_HORIZON, look_of=curve_look)
     assert long == {**look("dts", fast, horizon=10 * LARGE_SCALE_HORIZON), "markerfacecolor": "none"}
     assert look("dts", fast, horizon=LARGE_SCALE_HORIZON, look_of=curve_look) == look("dts", fast)
+
+
+def test_an_explore_then_exploit_curve_and_a_weak_regret_panel_carry_the_weak_regret(tmp_path):
+    """BTM's curve is one line per grid horizon (``experiment.combine_ete``): its weak regret at T_h is the final weak
+    regret of the runs of horizon T_h, as its regret is theirs; a panel of metric "weak" draws it (finite, at most
+    the regret of Eq. 1 at every point, since a slot's weak regret is the smaller of the two gaps it averages)."""
+    from dts_reproduction.reproduce.output.plotting import curve_frame
+    from dts_reproduction.reproduce.studies.experiment import combine_ete, ete_horizons
+
+    lines = [Line("mslr5_condorcet", "btm", horizon, 3) for horizon in ete_horizons(300)]
+    results = run_lines(lines, "ete", tmp_path, seed=4, n_jobs=1, progress=False, backend="sequential")
+    curve = combine_ete(results)
+    np.testing.assert_array_equal(curve.weak, np.column_stack([res.weak[:, -1] for res in results]))
+    np.testing.assert_array_equal(curve.regret, np.column_stack([res.final for res in results]))
+    weak, regret = curve_frame([curve], "p", "weak"), curve_frame([curve], "p")
+    assert (weak["metric"] == "weak").all() and np.isfinite(weak["mean_regret"]).all()
+    assert (weak["mean_regret"].to_numpy() <= regret["mean_regret"].to_numpy() + 1e-9).all()
+    assert weak["mean_regret"].iloc[-1] < regret["mean_regret"].iloc[-1]
