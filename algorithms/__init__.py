@@ -22,6 +22,7 @@ core.use_source_cache(Path(core.__file__).resolve().parent, Path(__file__).resol
 from dts_reproduction.algorithms.base import AlgorithmSpec, Policy
 from dts_reproduction.algorithms.btm import BTM, BTM_SPEC
 from dts_reproduction.algorithms.ccb import CCB, CCB_SPEC
+from dts_reproduction.algorithms.cw_rmed import CW_RMED_SPEC, CWRMED
 from dts_reproduction.algorithms.dts import DTS, DTS_PLUS_SPEC, DTS_SPEC, PURE_DTS_SPEC, DTSPlus, PureDTS
 from dts_reproduction.algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
 from dts_reproduction.algorithms.merge_dts import MERGE_DTS_SPEC, MergeDTS
@@ -43,7 +44,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
     for spec in (
         BTM_SPEC, SAVAGE_SPEC, RUCB_SPEC, RCS_SPEC, SPARRING_SPEC, CCB_SPEC, SCB_SPEC, RMED1_SPEC,
         ECW_RMED_SPEC, DTS_SPEC, DTS_PLUS_SPEC, MULTISBM_SPEC, RMED2_SPEC, PURE_DTS_SPEC, SELF_SPARRING_SPEC,
-        MERGE_DTS_SPEC, MERGE_RUCB_SPEC, REX3_SPEC, WS_S_SPEC, WS_W_SPEC,
+        MERGE_DTS_SPEC, MERGE_RUCB_SPEC, REX3_SPEC, WS_S_SPEC, WS_W_SPEC, CW_RMED_SPEC,
     )
 }
 
@@ -76,6 +77,6 @@ def resolve_algorithm(entry: str) -> AlgorithmSpec:
 __all__ = [
     "ALGORITHMS", "YARDSTICKS", "AlgorithmSpec", "Policy", "get_algorithm", "is_plugin_reference", "load_plugin",
     "resolve_algorithm",
-    "BTM", "CCB", "DTS", "DTSPlus", "ECWRMED", "MergeDTS", "MergeRUCB", "MultiSBM", "PureDTS", "RCS", "RMED1",
+    "BTM", "CCB", "CWRMED", "DTS", "DTSPlus", "ECWRMED", "MergeDTS", "MergeRUCB", "MultiSBM", "PureDTS", "RCS", "RMED1",
     "RMED2", "RUCB", "Rex3", "SCB", "Savage", "SelfSparring", "Sparring", "WinnerStaysStrong", "WinnerStaysWeak",
 ]
