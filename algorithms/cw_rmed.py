@@ -84,39 +84,45 @@ def init_cw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA):
 
 
 @njit(cache=True)
-def after_play(state):
-    """Steps 3-7 for the list pair played at slot ``counters.played_slot``, on the current statistics (module doc)."""
-    counters = state.counters[0]
-    K = state.comparisons.shape[0]
+def after_play(comparisons, p_hat, kl_half, losses, allocation, current_list, in_remaining, next_list, in_next,
+               counters):
+    """Steps 3-7 for the list pair played at slot ``counters.played_slot``, on the current statistics (module doc);
+    the arguments are the ``CWRMEDState`` fields of the same names (``counters``: its record ``counters[0]``)."""
+    K = comparisons.shape[0]
     lam = max(1.0, math.log(counters.played_slot))
-    winner = confident_winner(state.comparisons, state.p_hat, state.kl_half, lam, state.losses)
-    state.in_remaining[counters.played_pair] = False
+    winner = confident_winner(comparisons, p_hat, kl_half, lam, losses)
+    in_remaining[counters.played_pair] = False
     if winner < 0:
-        winner = optimal_allocation(state.p_hat, state.kl_half, state.losses, state.allocation)
+        winner = optimal_allocation(p_hat, kl_half, losses, allocation)
         for i in range(1, K):
             for j in range(i):
-                if underplayed(state.allocation, state.comparisons, lam, i, j):
-                    add_next(index_of_pair(i, j), state.in_remaining, state.next_list, state.in_next, counters)
-    add_next(K * (K - 1) // 2 + winner, state.in_remaining, state.next_list, state.in_next, counters)
-    advance_list(state.current_list, state.in_remaining, state.next_list, state.in_next, counters)
+                if underplayed(allocation, comparisons, lam, i, j):
+                    add_next(index_of_pair(i, j), in_remaining, next_list, in_next, counters)
+    add_next(K * (K - 1) // 2 + winner, in_remaining, next_list, in_next, counters)
+    advance_list(current_list, in_remaining, next_list, in_next, counters)
 
 
 @njit(cache=True)
 def select(state, t, rng):
     """Choose (a1, a2) at slot t: first finishes the previous list slot (``after_play``), then forced exploration,
     else the pair LC[q]; ``rng`` is unused."""
-    counters = state.counters[0]
+    comparisons, p_hat, row_min_count, row_min_gap = (state.comparisons, state.p_hat, state.row_min_count,
+                                                      state.row_min_gap)
+    kl_half, losses, allocation = state.kl_half, state.losses, state.allocation
+    current_list, in_remaining, next_list, in_next = (state.current_list, state.in_remaining, state.next_list,
+                                                      state.in_next)
+    alpha, beta, counters = state.alpha, state.beta, state.counters[0]
     if counters.pending:
         counters.pending = 0
-        after_play(state)
-    pair = forced_pair(state.comparisons, state.p_hat, state.row_min_count, state.row_min_gap, t, state.alpha,
-                       state.beta)
+        after_play(comparisons, p_hat, kl_half, losses, allocation, current_list, in_remaining, next_list, in_next,
+                   counters)
+    pair = forced_pair(comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta)
     if pair < 0:
-        pair = state.current_list[counters.position]
+        pair = current_list[counters.position]
         counters.pending = 1
         counters.played_slot = t
         counters.played_pair = pair
-    n_pairs = state.comparisons.shape[0] * (state.comparisons.shape[0] - 1) // 2
+    n_pairs = comparisons.shape[0] * (comparisons.shape[0] - 1) // 2
     if pair >= n_pairs:
         return pair - n_pairs, pair - n_pairs
     return pair_of_index(pair)
@@ -126,10 +132,13 @@ def select(state, t, rng):
 def update(state, a1, a2, a1_won, t):
     """The common pair update; then p, KLc(p, 1/2), the Copeland counts and the row summaries of the played pair
     (``refresh_pair``; the diagonal stays 1/2)."""
-    update_pair(state.comparisons, state.wins, a1, a2, a1_won)
+    comparisons, wins, p_hat, kl_half, copeland_wins, losses = (state.comparisons, state.wins, state.p_hat,
+                                                                state.kl_half, state.copeland_wins, state.losses)
+    row_min_count, row_min_gap, row_max_evidence = state.row_min_count, state.row_min_gap, state.row_max_evidence
+    update_pair(comparisons, wins, a1, a2, a1_won)
     if a1 != a2:
-        refresh_pair(state.comparisons, state.wins, state.p_hat, state.kl_half, state.copeland_wins, state.losses,
-                     state.row_min_count, state.row_min_gap, state.row_max_evidence, a1, a2)
+        refresh_pair(comparisons, wins, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap,
+                     row_max_evidence, a1, a2)
 
 
 CW_RMED_SPEC = AlgorithmSpec(
