@@ -2,8 +2,8 @@
 
 ``ALGORITHMS`` maps the registry (CLI) name to its spec, in the paper's legend order
 followed by the lines the paper computes but does not plot, by pure D-TS, by the large-scale
-algorithms past the paper (Self-Sparring, MergeDTS, MergeRUCB) and by the successors REX3, WS-S, WS-W, Versatile-DB and
-C2B.
+algorithms past the paper (Self-Sparring, MergeDTS, MergeRUCB) and by the successors REX3, WS-S, WS-W, Versatile-DB,
+C2B and CW-RMED.
 Each algorithm also has a ``Policy`` class for live experiments.  ``YARDSTICKS`` holds what the simulator runs
 beside them but is not a dueling-bandit algorithm (it is told what an algorithm has to learn, so it has no live
 policy): the oracle that plays the lower bound's allocation (``algorithms.oracle``).  ``get_algorithm`` looks a
@@ -24,6 +24,7 @@ from dts_reproduction.algorithms.base import AlgorithmSpec, Policy
 from dts_reproduction.algorithms.btm import BTM, BTM_SPEC
 from dts_reproduction.algorithms.c2b import C2B, C2B_SPEC
 from dts_reproduction.algorithms.ccb import CCB, CCB_SPEC
+from dts_reproduction.algorithms.cw_rmed import CW_RMED_SPEC, CWRMED
 from dts_reproduction.algorithms.dts import DTS, DTS_PLUS_SPEC, DTS_SPEC, PURE_DTS_SPEC, DTSPlus, PureDTS
 from dts_reproduction.algorithms.ecw_rmed import ECW_RMED_SPEC, ECWRMED
 from dts_reproduction.algorithms.merge_dts import MERGE_DTS_SPEC, MergeDTS
@@ -46,7 +47,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
     for spec in (
         BTM_SPEC, SAVAGE_SPEC, RUCB_SPEC, RCS_SPEC, SPARRING_SPEC, CCB_SPEC, SCB_SPEC, RMED1_SPEC,
         ECW_RMED_SPEC, DTS_SPEC, DTS_PLUS_SPEC, MULTISBM_SPEC, RMED2_SPEC, PURE_DTS_SPEC, SELF_SPARRING_SPEC,
-        MERGE_DTS_SPEC, MERGE_RUCB_SPEC, REX3_SPEC, WS_S_SPEC, WS_W_SPEC, VERSATILE_DB_SPEC, C2B_SPEC,
+        MERGE_DTS_SPEC, MERGE_RUCB_SPEC, REX3_SPEC, WS_S_SPEC, WS_W_SPEC, VERSATILE_DB_SPEC, C2B_SPEC, CW_RMED_SPEC,
     )
 }
 
@@ -79,7 +80,7 @@ def resolve_algorithm(entry: str) -> AlgorithmSpec:
 __all__ = [
     "ALGORITHMS", "YARDSTICKS", "AlgorithmSpec", "Policy", "get_algorithm", "is_plugin_reference", "load_plugin",
     "resolve_algorithm",
-    "BTM", "C2B", "CCB", "DTS", "DTSPlus", "ECWRMED", "MergeDTS", "MergeRUCB", "MultiSBM", "PureDTS", "RCS", "RMED1",
-    "RMED2", "RUCB", "Rex3", "SCB", "Savage", "SelfSparring", "Sparring", "VersatileDB", "WinnerStaysStrong",
+    "BTM", "C2B", "CCB", "CWRMED", "DTS", "DTSPlus", "ECWRMED", "MergeDTS", "MergeRUCB", "MultiSBM", "PureDTS", "RCS",
+    "RMED1", "RMED2", "RUCB", "Rex3", "SCB", "Savage", "SelfSparring", "Sparring", "VersatileDB", "WinnerStaysStrong",
     "WinnerStaysWeak",
 ]

@@ -66,7 +66,7 @@ class ECWRMEDState(NamedTuple):
     allocated_len: np.ndarray  # int64 (K,): how many
 
 
-def _first_row(value, empty, K):
+def first_row_summary(value, empty, K):
     """A row summary of the fresh state (``summarise_row``): ``value`` in every row but row 0, which has no pair
     and holds ``empty``."""
     summary = np.full(K, value)
@@ -98,8 +98,8 @@ def init_ecw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, con
         current_list=lc, in_remaining=in_lr, next_list=np.zeros(n_pairs + K, np.int64),
         in_next=np.zeros(n_pairs + K, np.bool_),
         copeland_wins=np.zeros(K, np.int64), losses=np.zeros(K, np.int64),
-        row_min_count=_first_row(0.0, np.inf, K), row_min_gap=_first_row(0.0, np.inf, K),
-        row_max_evidence=_first_row(0.0, -np.inf, K),
+        row_min_count=first_row_summary(0.0, np.inf, K), row_min_gap=first_row_summary(0.0, np.inf, K),
+        row_max_evidence=first_row_summary(0.0, -np.inf, K),
         allocation=np.zeros((K, K)), best_allocation=np.zeros((K, K)),
         keys=np.zeros(K), items=np.zeros(K, np.int64),
         sorted_cost=np.zeros((K, K)), sorted_arms=np.zeros((K, K), np.int64), sorted_len=np.zeros(K, np.int64),

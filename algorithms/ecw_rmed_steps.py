@@ -408,12 +408,27 @@ def underplayed_pairs(q, n, lam, i1, alloc_arms, alloc_len):
 
 
 @njit(cache=True)
-def _add_next(pair, in_lr, ln, in_ln, counters):
-    """Append a pair id to LN unless it is already in LN or LR; counters: the state's record."""
+def add_next(pair, in_lr, ln, in_ln, counters):
+    """Append a pair id to LN unless it is already in LN or LR; counters: the state's record (its ``next_len``).
+    Shared with CW-RMED (``algorithms.cw_rmed``)."""
     if not in_ln[pair] and not in_lr[pair]:
         ln[counters.next_len] = pair
         in_ln[pair] = True
         counters.next_len += 1
+
+
+@njit(cache=True)
+def advance_list(current_list, in_remaining, next_list, in_next, counters):
+    """The end of a list slot: q advances, and at the end of LC the next round starts with LC = LR = LN and LN
+    empty; counters: the state's record (``position``, ``current_len``, ``next_len``).  Shared with CW-RMED."""
+    counters.position += 1
+    if counters.position == counters.current_len:
+        counters.current_len = counters.next_len
+        copy_prefix(current_list, next_list, counters.next_len)
+        copy_prefix(in_remaining, in_next, in_next.shape[0])
+        in_next[:] = False
+        counters.next_len = 0
+        counters.position = 0
 
 
 @njit(cache=True)
@@ -437,13 +452,6 @@ def after_play(comparisons, p_hat, kl_half, copeland_wins, losses, row_max_evide
             superiors_stale, allocated_arms, allocated_len, counters.allocation_owner)
         for pair in underplayed_pairs(best_allocation, comparisons, lam, counters.allocation_owner, allocated_arms,
                                       allocated_len):
-            _add_next(pair, in_remaining, next_list, in_next, counters)
-    _add_next(n_pairs + winner, in_remaining, next_list, in_next, counters)
-    counters.position += 1
-    if counters.position == counters.current_len:
-        counters.current_len = counters.next_len
-        copy_prefix(current_list, next_list, counters.next_len)
-        copy_prefix(in_remaining, in_next, in_next.shape[0])
-        in_next[:] = False
-        counters.next_len = 0
-        counters.position = 0
+            add_next(pair, in_remaining, next_list, in_next, counters)
+    add_next(n_pairs + winner, in_remaining, next_list, in_next, counters)
+    advance_list(current_list, in_remaining, next_list, in_next, counters)

@@ -1,0 +1,154 @@
+"""CW-RMED (Komiyama, Honda & Nakagawa, ICML 2016), the asymptotically optimal Copeland algorithm --
+docs/algorithms.md#cw-rmed.
+
+ECW-RMED's frame (``algorithms.ecw_rmed``) with the exact optimisation.  Each slot t: (1) forced exploration, as
+ECW-RMED's (``forced_pair``: the first pair (i > j) with n_ij < alpha sqrt(ln t) or |p_ij - 1/2| < beta / max(1,
+ln max(1, ln t))); (2) otherwise the pair LC[q] is played and, with the statistics including its outcome and lambda =
+max(1, ln t): if an arm of fewest empirical losses is confident (its every alternative costs at least 1 with the
+evidences n KLc(p, 1/2) / lambda, ``cw_rmed_program.confident_winner``) then (w, w) joins the next list; otherwise the
+regret-minimisation program of the lower bound is solved exactly on the empirical matrix
+(``cw_rmed_program.optimal_allocation``) and the pairs with q_ij > n_ij / lambda join it, with (w, w) for its
+candidate w; the played pair leaves LR, q advances, and at the end of LC the round LC = LR = LN starts
+(``ecw_rmed_steps.add_next``, ``advance_list``).
+
+As for ECW-RMED, the steps after the outcome of slot t run at the start of select at slot t + 1, with the lambda of slot
+t (identical for feedback delay 1); no pseudo-counts (p = 1/2 until a pair is played).  Deterministic: ``rng`` is
+unused.
+"""
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from dts_reproduction.algorithms.base import AlgorithmSpec, Policy, check_positive
+from dts_reproduction.algorithms.cw_rmed_program import confident_winner, optimal_allocation
+from dts_reproduction.algorithms.ecw_rmed_state import first_row_summary
+from dts_reproduction.algorithms.ecw_rmed_steps import add_next, advance_list, forced_pair, refresh_pair, underplayed
+from dts_reproduction.core.bounds import update_pair
+from dts_reproduction.core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
+from dts_reproduction.core.pairs import index_of_pair, pair_of_index
+from dts_reproduction.core.records import record
+
+# The scalars of the state that change, as the named fields of one record (docs/extending.md#adding-an-algorithm).
+CW_RMED_COUNTERS = np.dtype([
+    ("position", np.int64),  # q, the position in LC of the next list pair
+    ("current_len", np.int64),  # |LC|
+    ("next_len", np.int64),  # |LN|
+    ("pending", np.int64),  # 1 if the list pair of the last select still awaits steps 3-7
+    ("played_slot", np.int64),  # the slot t at which that list pair was played
+    ("played_pair", np.int64),  # its pair id
+])
+
+
+class CWRMEDState(NamedTuple):
+    """State of CW-RMED.  Settings: ``alpha``, ``beta`` (forced exploration).  Pair ids as ECW-RMED's: (i, j), i > j,
+    has id i(i-1)/2 + j, the self-pair (w, w) K(K-1)/2 + w; the lists hold M = K(K-1)/2 + K ids."""
+
+    comparisons: np.ndarray  # float64 (K, K): n_ij
+    wins: np.ndarray  # float64 (K, K): w_ij
+    p_hat: np.ndarray  # float64 (K, K): w_ij / n_ij, 1/2 until the pair is played
+    kl_half: np.ndarray  # float64 (K, K): KLc(p_hat_ij, 1/2)
+    alpha: float
+    beta: float
+    counters: np.ndarray  # CW_RMED_COUNTERS (1,)
+    current_list: np.ndarray  # int64 (M,): LC in its first |LC| entries
+    in_remaining: np.ndarray  # bool (M,): LR
+    next_list: np.ndarray  # int64 (M,): LN in its first |LN| entries
+    in_next: np.ndarray  # bool (M,): LN as a mask
+    copeland_wins: np.ndarray  # int64 (K,): #{j : p_ij > 1/2}, kept by ``update``
+    losses: np.ndarray  # int64 (K,): L_i = #{j : p_ji > 1/2}, kept by ``update``
+    row_min_count: np.ndarray  # float64 (K,): min_{j < i} n_ij (forced exploration), kept by ``update``
+    row_min_gap: np.ndarray  # float64 (K,): min_{j < i} |p_ij - 1/2|, kept by ``update``
+    row_max_evidence: np.ndarray  # float64 (K,): max_{j < i} n_ij KLc, kept by ``refresh_pair`` (unread here)
+    allocation: np.ndarray  # scratch float64 (K, K): the program's optimal q
+
+
+def init_cw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA):
+    """A fresh ``CWRMEDState``: LC = LR = every pair (i > j) in id order, LN empty.  alpha, beta: finite and > 0."""
+    alpha, beta = check_positive("alpha", alpha), check_positive("beta", beta)
+    n_pairs = K * (K - 1) // 2
+    current_list = np.zeros(n_pairs + K, np.int64)
+    current_list[:n_pairs] = np.arange(n_pairs)
+    in_remaining = np.zeros(n_pairs + K, np.bool_)
+    in_remaining[:n_pairs] = True
+    return CWRMEDState(
+        comparisons=np.zeros((K, K)), wins=np.zeros((K, K)), p_hat=np.full((K, K), 0.5), kl_half=np.zeros((K, K)),
+        alpha=alpha, beta=beta, counters=record(CW_RMED_COUNTERS, (0, n_pairs, 0, 0, 0, 0)),
+        current_list=current_list, in_remaining=in_remaining, next_list=np.zeros(n_pairs + K, np.int64),
+        in_next=np.zeros(n_pairs + K, np.bool_), copeland_wins=np.zeros(K, np.int64), losses=np.zeros(K, np.int64),
+        row_min_count=first_row_summary(0.0, np.inf, K), row_min_gap=first_row_summary(0.0, np.inf, K),
+        row_max_evidence=first_row_summary(0.0, -np.inf, K), allocation=np.zeros((K, K)),
+    )
+
+
+@njit(cache=True)
+def after_play(comparisons, p_hat, kl_half, losses, allocation, current_list, in_remaining, next_list, in_next,
+               counters):
+    """Steps 3-7 for the list pair played at slot ``counters.played_slot``, on the current statistics (module doc);
+    the arguments are the ``CWRMEDState`` fields of the same names (``counters``: its record ``counters[0]``)."""
+    K = comparisons.shape[0]
+    lam = max(1.0, math.log(counters.played_slot))
+    winner = confident_winner(comparisons, p_hat, kl_half, lam, losses)
+    in_remaining[counters.played_pair] = False
+    if winner < 0:
+        winner = optimal_allocation(p_hat, kl_half, losses, allocation)
+        for i in range(1, K):
+            for j in range(i):
+                if underplayed(allocation, comparisons, lam, i, j):
+                    add_next(index_of_pair(i, j), in_remaining, next_list, in_next, counters)
+    add_next(K * (K - 1) // 2 + winner, in_remaining, next_list, in_next, counters)
+    advance_list(current_list, in_remaining, next_list, in_next, counters)
+
+
+@njit(cache=True)
+def select(state, t, rng):
+    """Choose (a1, a2) at slot t: first finishes the previous list slot (``after_play``), then forced exploration,
+    else the pair LC[q]; ``rng`` is unused."""
+    comparisons, p_hat, row_min_count, row_min_gap = (state.comparisons, state.p_hat, state.row_min_count,
+                                                      state.row_min_gap)
+    kl_half, losses, allocation = state.kl_half, state.losses, state.allocation
+    current_list, in_remaining, next_list, in_next = (state.current_list, state.in_remaining, state.next_list,
+                                                      state.in_next)
+    alpha, beta, counters = state.alpha, state.beta, state.counters[0]
+    if counters.pending:
+        counters.pending = 0
+        after_play(comparisons, p_hat, kl_half, losses, allocation, current_list, in_remaining, next_list, in_next,
+                   counters)
+    pair = forced_pair(comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta)
+    if pair < 0:
+        pair = current_list[counters.position]
+        counters.pending = 1
+        counters.played_slot = t
+        counters.played_pair = pair
+    n_pairs = comparisons.shape[0] * (comparisons.shape[0] - 1) // 2
+    if pair >= n_pairs:
+        return pair - n_pairs, pair - n_pairs
+    return pair_of_index(pair)
+
+
+@njit(cache=True)
+def update(state, a1, a2, a1_won, t):
+    """The common pair update; then p, KLc(p, 1/2), the Copeland counts and the row summaries of the played pair
+    (``refresh_pair``; the diagonal stays 1/2)."""
+    comparisons, wins, p_hat, kl_half, copeland_wins, losses = (state.comparisons, state.wins, state.p_hat,
+                                                                state.kl_half, state.copeland_wins, state.losses)
+    row_min_count, row_min_gap, row_max_evidence = state.row_min_count, state.row_min_gap, state.row_max_evidence
+    update_pair(comparisons, wins, a1, a2, a1_won)
+    if a1 != a2:
+        refresh_pair(comparisons, wins, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap,
+                     row_max_evidence, a1, a2)
+
+
+CW_RMED_SPEC = AlgorithmSpec(
+    name="cw_rmed", label="CW-RMED", init=init_cw_rmed, select=select, update=update, color="#ad494a", marker="3",
+    defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA},
+    reference="Komiyama et al. ICML 2016, CW-RMED (the lower bound's program solved exactly)",
+)
+
+
+class CWRMED(Policy):
+    """CW-RMED as a live policy; parameters ``alpha`` (3), ``beta`` (0.01)."""
+
+    spec = CW_RMED_SPEC
