@@ -32,6 +32,10 @@ from dts_reproduction.core.pairs import index_of_pair, pair_of_index
 from dts_reproduction.core.records import record
 
 # The scalars of the state that change, as the named fields of one record (docs/extending.md#adding-an-algorithm).
+# The most arms CW-RMED runs with here: a run of T = 1e6 stays under about 5 CPU minutes at K = 9, while one program
+# took 1.8 s at K = 16 (14 to 500 CPU hours a run) -- docs/algorithms.md#cw-rmed, "Cost and limit".  The cost model
+# knows its slot cost at K = 5 only, so the limit is enforced here rather than by --max-cpu-hours.
+CW_RMED_MAX_ARMS = 9
 CW_RMED_COUNTERS = np.dtype([
     ("position", np.int64),  # q, the position in LC of the next list pair
     ("current_len", np.int64),  # |LC|
@@ -66,8 +70,13 @@ class CWRMEDState(NamedTuple):
 
 
 def init_cw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA):
-    """A fresh ``CWRMEDState``: LC = LR = every pair (i > j) in id order, LN empty.  alpha, beta: finite and > 0."""
+    """A fresh ``CWRMEDState``: LC = LR = every pair (i > j) in id order, LN empty.  alpha, beta: finite and > 0;
+    K at most ``CW_RMED_MAX_ARMS`` (ValueError naming the limit and why otherwise)."""
     alpha, beta = check_positive("alpha", alpha), check_positive("beta", beta)
+    if K > CW_RMED_MAX_ARMS:
+        raise ValueError(f"CW-RMED runs with at most {CW_RMED_MAX_ARMS} arms here, got K = {K}: its linear program "
+                         f"took 1.8 s at K = 16, hours to days a run of T = 1e6 (docs/algorithms.md#cw-rmed); "
+                         f"ECW-RMED (ecw_rmed) is its efficient version")
     n_pairs = K * (K - 1) // 2
     current_list = np.zeros(n_pairs + K, np.int64)
     current_list[:n_pairs] = np.arange(n_pairs)

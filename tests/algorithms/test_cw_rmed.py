@@ -166,3 +166,12 @@ def test_registered_and_policy_drives_the_same_functions():
     policy = CWRMED(4, seed=np.random.default_rng(5))
     assert policy_trajectory(policy, P, 600) == ref_trajectory(P, 600, 5)[0]
     assert policy.best_arm() == int(np.argmax((policy.state.p_hat > 0.5).sum(axis=1)))
+
+
+def test_more_arms_than_its_limit_are_refused_in_one_line_before_anything_runs():
+    """K = 9 is made; K = 10 is refused with the limit and the way out named (the cost model could not bound it)."""
+    assert SPEC.make_state(9, None, {}).comparisons.shape == (9, 9)
+    with pytest.raises(ValueError) as error:
+        SPEC.make_state(10, None, {})
+    message = str(error.value)
+    assert "\n" not in message and "at most 9 arms here, got K = 10" in message and "ecw_rmed" in message
