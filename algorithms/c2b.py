@@ -14,8 +14,21 @@ batch, from the pair statistics so far (wins w_ij, comparisons n_ij = w_ij + w_j
    ties: one integer of the run's generator, only when several tie), and the undefeated arms are those no active arm
    empirically beats;
 4. the batch is every pair {i, j} (i < j, both active, in index order, played as (i, j)) of the candidate and an arm
-   it empirically beats, or of an undefeated arm and any other active arm; its slots go round the list, pair after
-   pair, until each pair had its comparisons.
+   it empirically beats, or of an undefeated arm and any other active arm; each pair's comparisons are played in a
+   block of consecutive slots, the blocks in the list's order.
+
+The order of a batch's slots is the algorithm's free choice: a batch commits to its comparisons when it starts, and
+their outcomes are read only when the next batch is planned, so no decision falls inside a batch and any order of its
+slots plays the same comparisons and leaves the same statistics at its end.  Blocks (rather than going round the list)
+are as faithful to the paper as round robin; what changes is the shape of the regret curve inside a batch (the
+regret of a pair is paid over its block instead of spread over the batch), not its value at a batch's end.  Blocks are
+what makes the exact fast path below possible: a block is one long run of one pair.
+
+Option ``skip`` (docs/algorithms.md#c2b): "off" (default, slot by slot) or "exact": the rest of a pair's block is one
+pair run of ``core.simulate`` (its wins drawn as one Binomial) and the exploitation batch one skip of
+self-comparisons to the limit (``algorithms.c2b_runs``), so that a run of T = 1e9 costs about what its batches'
+planning costs.  The probe ``c2b_batches_probe`` sees every slot, so the loop refuses it beside a skip or a pair run:
+a run that counts batches is run with skip="off".
 
 Delay contract (docs/harness.md#feedback-delay): ``select`` plans the batches (the active set, the candidate, the
 pair list, the counters); ``update`` only counts wins.  With delayed feedback a batch is planned from the comparisons
@@ -31,7 +44,17 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from dts_reproduction.algorithms.base import INT64_MAX, AlgorithmSpec, Policy, check_positive
+from dts_reproduction.algorithms.base import (
+    EXACT_SKIP,
+    INT64_MAX,
+    SKIP_OFF,
+    AlgorithmSpec,
+    Policy,
+    check_positive,
+    check_skip,
+    exact_skip_hook,
+)
+from dts_reproduction.algorithms.c2b_runs import apply, plan, skip
 from dts_reproduction.core.argmax import argmax_uniform
 from dts_reproduction.core.records import record
 
@@ -46,7 +69,8 @@ COUNTERS = np.dtype([("batch_index", np.int64), ("pair_count", np.int64), ("per_
 
 
 class C2BState(NamedTuple):
-    """State of C2B.  Setting: ``log_term`` alpha ln(K^2 T).  Arrays (K arms, B batches):"""
+    """State of C2B.  Settings: ``log_term`` alpha ln(K^2 T), ``skip_runs`` (option skip="exact").  Arrays (K arms,
+    B batches):"""
 
     wins: np.ndarray  # int64 (K, K): w_ij, comparisons of i and j that i won
     active: np.ndarray  # bool (K,): the active set A
@@ -57,6 +81,7 @@ class C2BState(NamedTuple):
     undefeated: np.ndarray  # scratch bool (K,): the active arms no active arm empirically beats
     log_term: float
     counters: np.ndarray  # COUNTERS (1,): the batch counters, by name
+    skip_runs: bool
 
 
 def default_batches(horizon: int) -> int:
@@ -81,20 +106,21 @@ def check_batches(batches, horizon: int) -> int:
     return int(batches)
 
 
-def init_c2b(K, horizon, alpha=C2B_ALPHA, batches=None):
+def init_c2b(K, horizon, alpha=C2B_ALPHA, batches=None, skip=SKIP_OFF):
     """A fresh ``C2BState`` for K arms and horizon T: every arm active, no batch started.  alpha: the scale of the
-    confidence radius (a finite number > 0); batches: B (None: ceil(ln T)).  ValueError naming a bad value, or if T
-    is not given (C2B's batch sizes are powers of T^(1/B))."""
+    confidence radius (a finite number > 0); batches: B (None: ceil(ln T)); skip: "off" or "exact" (the fast path,
+    module doc).  ValueError naming a bad value, or if T is not given (C2B's batch sizes are powers of T^(1/B))."""
     if horizon is None:
         raise ValueError("C2B needs the horizon T: its batch sizes are powers of T^(1/B)")
     alpha = check_positive("alpha", alpha)
     batches = check_batches(batches, horizon)
+    skip_runs = check_skip(skip)
     pairs = K * (K - 1) // 2
     return C2BState(wins=np.zeros((K, K), np.int64), active=np.ones(K, np.bool_),
                     schedule=batch_schedule(horizon, batches), pair_first=np.zeros(pairs, np.int64),
                     pair_second=np.zeros(pairs, np.int64), beats=np.zeros(K, np.int64),
                     undefeated=np.zeros(K, np.bool_), log_term=alpha * math.log(float(K) * K * horizon),
-                    counters=record(COUNTERS, (0, 0, 0, 0, 0, NO_ARM)))
+                    counters=record(COUNTERS, (0, 0, 0, 0, 0, NO_ARM)), skip_runs=skip_runs)
 
 
 @njit(cache=True)
@@ -176,14 +202,15 @@ def plan_batch(wins, active, schedule, pair_first, pair_second, beats, undefeate
 
 @njit(cache=True)
 def select(state, t, rng):
-    """The next pair of the current batch, round the batch's pair list; a new batch (``plan_batch``) when the current
-    one has had all its slots (at t = 1, the first)."""
+    """The next pair of the current batch: slot ``issued`` of a batch belongs to pair ``issued // per_pair`` of its list
+    (each pair's block of per_pair slots after the previous pair's); a new batch (``plan_batch``) when the current one
+    has had all its slots (at t = 1, the first)."""
     wins, active, schedule, pair_first, pair_second = (state.wins, state.active, state.schedule, state.pair_first,
                                                       state.pair_second)
     beats, undefeated, log_term, counters = state.beats, state.undefeated, state.log_term, state.counters[0]
     if counters.issued == counters.batch_length:
         plan_batch(wins, active, schedule, pair_first, pair_second, beats, undefeated, log_term, counters, rng)
-    k = counters.issued % counters.pair_count
+    k = counters.issued // counters.per_pair
     counters.issued += 1
     return pair_first[k], pair_second[k]
 
@@ -203,7 +230,8 @@ def update(state, a1, a2, a1_won, t):
 @njit(cache=True)
 def c2b_batches_probe(state, rng, counts):
     """``counts[0]`` = the number of batches C2B has started so far, the exploitation batch included (a probe
-    ``core.simulate`` calls after every select; draws nothing)."""
+    ``core.simulate`` calls after every select; draws nothing).  It sees every slot, so the loop refuses it beside
+    skip="exact"'s skip and pair run."""
     counters = state.counters[0]
     counts[0] = counters.batch_index
 
@@ -217,13 +245,15 @@ def c2b_recommendation(state) -> int:
 
 C2B_SPEC = AlgorithmSpec(
     name="c2b", label="C2B", init=init_c2b, select=select, update=update,
-    defaults={"alpha": C2B_ALPHA, "batches": None}, needs_horizon=True, color="#b5cf6b", marker="3",
-    best_arm=c2b_recommendation,
+    defaults={"alpha": C2B_ALPHA, "batches": None, "skip": SKIP_OFF}, needs_horizon=True, color="#b5cf6b",
+    marker="3", best_arm=c2b_recommendation, skip=exact_skip_hook(skip), pair_run=exact_skip_hook((plan, apply)),
+    fast=EXACT_SKIP,
     reference="Agarwal, Ghuge & Nagarajan NeurIPS 2022, C2B, reconstructed (docs/algorithms.md#c2b)",
 )
 
 
 class C2B(Policy):
-    """C2B as a live policy; needs ``horizon``; parameters ``alpha`` (0.5) and ``batches`` (None: ceil(ln T))."""
+    """C2B as a live policy; needs ``horizon``; parameters ``alpha`` (0.5), ``batches`` (None: ceil(ln T)) and
+    ``skip`` ("off"; "exact" acts only in the simulator)."""
 
     spec = C2B_SPEC

@@ -38,7 +38,8 @@ def ref_plan(w, active, log_term, rng):
 
 def ref_trajectory(P, T, seed, alpha=0.5, B=None):
     """T slots of C2B on P with one generator seeded ``seed`` (B = ceil(ln T) if None): at the start of each batch its
-    plan (``ref_plan``), then each slot the batch's next pair, round its list, and the outcome U < P[a1, a2] from the
+    plan (``ref_plan``), then each slot the batch's next pair -- the pairs in the list's order, each compared its
+    number of times in consecutive slots before the next pair -- and the outcome U < P[a1, a2] from the
     same generator.  Batch r compares each pair ref_schedule[r] times (the last entry past batch B); the
     exploitation batch never ends.  Returns the pairs, the final wins and the number of batches started after each
     slot."""
@@ -56,7 +57,7 @@ def ref_trajectory(P, T, seed, alpha=0.5, B=None):
             plan, _, active = ref_plan(w, active, log_term, rng)
             exploiting = plan[0][0] == plan[0][1]
             per_pair = schedule[min(batches, B) - 1]
-            batch = [pair for _ in range(per_pair) for pair in plan]
+            batch = [pair for pair in plan for _ in range(per_pair)]
             batch.reverse()
         a1, a2 = batch[-1] if exploiting else batch.pop()
         a1_won = rng.random() < P[a1, a2]
