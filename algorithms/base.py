@@ -27,7 +27,7 @@ from numba.core.dispatcher import Dispatcher
 from dts_reproduction.algorithms.recommend import recommend
 from dts_reproduction.core.constants import ALPHA_BOUND_MIN, PSEUDO_N, PSEUDO_W
 
-# The opt-in exact skipping of self-comparison runs of RUCB, CCB, RMED1, RMED2 and ECW-RMED
+# The opt-in exact skipping of self-comparison runs of RUCB, CCB, RMED1, RMED2, ECW-RMED and C2B
 # (docs/algorithms.md#exact-skipping-of-self-comparison-runs): parameter SKIP_PARAM, either SKIP_OFF
 # (the default: slot by slot, how the stored results were made) or SKIP_EXACT.  A stored config without
 # the parameter was made before it existed, i.e. with SKIP_OFF, so the harness records it only when it
@@ -69,7 +69,7 @@ class AlgorithmSpec:
     (``set_statistics``);
     skip(state): the njit skip of ``core.simulate`` to use for this state, or None (slot by slot);
     pair_run(state): the njit (plan, apply) of ``core.simulate``'s runs of one pair of different arms for this
-    state, or None (ECW-RMED's forced exploration with skip="exact");
+    state, or None (ECW-RMED's forced exploration and C2B's blocks of one pair, with skip="exact");
     streams: for a parameter value whose way of drawing random numbers changed after runs were stored
     with it, ``{name: {value: version}}`` (see ``stream_tags``);
     fast: the parameter values that select the algorithm's exact fast paths (opt-in: the same law as the
