@@ -24,7 +24,7 @@ from numba import njit
 
 from dts_reproduction.algorithms.base import AlgorithmSpec, Policy, check_positive
 from dts_reproduction.algorithms.cw_rmed_program import confident_winner, optimal_allocation
-from dts_reproduction.algorithms.ecw_rmed_state import first_row_summary
+from dts_reproduction.algorithms.ecw_rmed_state import ECW_RMED_COUNTERS, first_row_summary
 from dts_reproduction.algorithms.ecw_rmed_steps import add_next, advance_list, forced_pair, refresh_pair, underplayed
 from dts_reproduction.core.bounds import update_pair
 from dts_reproduction.core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
@@ -36,14 +36,9 @@ from dts_reproduction.core.records import record
 # took 1.8 s at K = 16 (14 to 500 CPU hours a run) -- docs/algorithms.md#cw-rmed, "Cost and limit".  The cost model
 # knows its slot cost at K = 5 only, so the limit is enforced here rather than by --max-cpu-hours.
 CW_RMED_MAX_ARMS = 9
-CW_RMED_COUNTERS = np.dtype([
-    ("position", np.int64),  # q, the position in LC of the next list pair
-    ("current_len", np.int64),  # |LC|
-    ("next_len", np.int64),  # |LN|
-    ("pending", np.int64),  # 1 if the list pair of the last select still awaits steps 3-7
-    ("played_slot", np.int64),  # the slot t at which that list pair was played
-    ("played_pair", np.int64),  # its pair id
-])
+# ECW-RMED's list counters (q, |LC|, |LN|, the pending list pair, its slot and id), which the shared list steps read;
+# no allocation owner: CW-RMED solves its program anew whenever it needs an allocation.
+CW_RMED_COUNTERS = np.dtype([field for field in ECW_RMED_COUNTERS.descr if field[0] != "allocation_owner"])
 
 
 class CWRMEDState(NamedTuple):
