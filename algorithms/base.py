@@ -84,7 +84,10 @@ class AlgorithmSpec:
     best_arm(state): the arm the algorithm recommends in ``state`` (``Policy.best_arm()``), read from what the
     algorithm keeps, never from the true matrix; None (the default) recommends the empirical Copeland winner of its
     pair statistics ``state.comparisons`` / ``state.wins`` (``algorithms.recommend``), which an algorithm whose state
-    has no such statistics must override (docs/algorithms.md#recommendations).
+    has no such statistics must override (docs/algorithms.md#recommendations);
+    arm_limit: None (any K the machine's memory holds), or (the most arms it runs with, why): ``make_state`` refuses
+    more in one line giving both, before anything is allocated (CW-RMED, whose cost a slot is measured at K = 5
+    only and grows too fast for the cost model to bound).
     """
 
     name: str
@@ -105,6 +108,7 @@ class AlgorithmSpec:
     fast: Mapping[str, Any] = field(default_factory=dict)
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     best_arm: Callable[[Any], int] | None = None
+    arm_limit: tuple[int, str] | None = None
 
     def __post_init__(self):
         """Refuse (ValueError) an init, select or update that is not callable, and a preset that sets a parameter
@@ -187,6 +191,9 @@ class AlgorithmSpec:
         elif self.needs_horizon:
             raise ValueError(f"algorithm {self.name!r} needs the horizon T")
         params = self.resolve_params(params)
+        if self.arm_limit is not None and K > self.arm_limit[0]:
+            raise ValueError(f"{self.label} runs with at most {self.arm_limit[0]} arms here, got K = {K}: "
+                             f"{self.arm_limit[1]}")
         if K > STATE_PROBE_K:
             needed = state_bytes(self.init(STATE_PROBE_K, horizon, **params)) * (K / STATE_PROBE_K) ** 2
             available = physical_memory()

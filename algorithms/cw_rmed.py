@@ -32,13 +32,15 @@ from dts_reproduction.core.pairs import index_of_pair, pair_of_index
 from dts_reproduction.core.records import record
 
 # The scalars of the state that change, as the named fields of one record (docs/extending.md#adding-an-algorithm).
-# The most arms CW-RMED runs with here: a run of T = 1e6 stays under about 5 CPU minutes at K = 9, while one program
-# took 1.8 s at K = 16 (14 to 500 CPU hours a run) -- docs/algorithms.md#cw-rmed, "Cost and limit".  The cost model
-# knows its slot cost at K = 5 only, so the limit is enforced here rather than by --max-cpu-hours.
-CW_RMED_MAX_ARMS = 9
-# ECW-RMED's list counters (q, |LC|, |LN|, the pending list pair, its slot and id), which the shared list steps read;
-# no allocation owner: CW-RMED solves its program anew whenever it needs an allocation.
-CW_RMED_COUNTERS = np.dtype([field for field in ECW_RMED_COUNTERS.descr if field[0] != "allocation_owner"])
+# The most arms CW-RMED runs with here, and why (``AlgorithmSpec.arm_limit``): a run of T = 1e6 stays under about 5
+# CPU minutes at K = 9, while one program took 1.8 s at K = 16 -- docs/algorithms.md#cw-rmed, "Cost and limit".
+CW_RMED_ARM_LIMIT = (9, "its linear program took 1.8 s at K = 16, hours to days a run of T = 1e6, and its cost a slot "
+                        "is measured at K = 5 only, so the cost model could not bound it (docs/algorithms.md#cw-rmed); "
+                        "ECW-RMED (ecw_rmed) is its efficient version")
+# The counters are ECW-RMED's record (q, |LC|, |LN|, the pending list pair, its slot and id; its allocation owner
+# unused here, -1): the list steps both algorithms share are compiled for that one record type, where a record of
+# other fields would reach them as a subtype of it, which numba handles as an experimental feature (and warns).
+CW_RMED_COUNTERS = ECW_RMED_COUNTERS
 
 
 class CWRMEDState(NamedTuple):
@@ -65,13 +67,9 @@ class CWRMEDState(NamedTuple):
 
 
 def init_cw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA):
-    """A fresh ``CWRMEDState``: LC = LR = every pair (i > j) in id order, LN empty.  alpha, beta: finite and > 0;
-    K at most ``CW_RMED_MAX_ARMS`` (ValueError naming the limit and why otherwise)."""
+    """A fresh ``CWRMEDState``: LC = LR = every pair (i > j) in id order, LN empty.  alpha, beta: finite and > 0.
+    (``make_state`` refuses more arms than ``CW_RMED_ARM_LIMIT`` allows before calling it.)"""
     alpha, beta = check_positive("alpha", alpha), check_positive("beta", beta)
-    if K > CW_RMED_MAX_ARMS:
-        raise ValueError(f"CW-RMED runs with at most {CW_RMED_MAX_ARMS} arms here, got K = {K}: its linear program "
-                         f"took 1.8 s at K = 16, hours to days a run of T = 1e6 (docs/algorithms.md#cw-rmed); "
-                         f"ECW-RMED (ecw_rmed) is its efficient version")
     n_pairs = K * (K - 1) // 2
     current_list = np.zeros(n_pairs + K, np.int64)
     current_list[:n_pairs] = np.arange(n_pairs)
@@ -79,7 +77,7 @@ def init_cw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA):
     in_remaining[:n_pairs] = True
     return CWRMEDState(
         comparisons=np.zeros((K, K)), wins=np.zeros((K, K)), p_hat=np.full((K, K), 0.5), kl_half=np.zeros((K, K)),
-        alpha=alpha, beta=beta, counters=record(CW_RMED_COUNTERS, (0, n_pairs, 0, 0, 0, 0)),
+        alpha=alpha, beta=beta, counters=record(CW_RMED_COUNTERS, (0, n_pairs, 0, 0, 0, 0, -1)),
         current_list=current_list, in_remaining=in_remaining, next_list=np.zeros(n_pairs + K, np.int64),
         in_next=np.zeros(n_pairs + K, np.bool_), copeland_wins=np.zeros(K, np.int64), losses=np.zeros(K, np.int64),
         row_min_count=first_row_summary(0.0, np.inf, K), row_min_gap=first_row_summary(0.0, np.inf, K),
@@ -149,6 +147,7 @@ CW_RMED_SPEC = AlgorithmSpec(
     name="cw_rmed", label="CW-RMED", init=init_cw_rmed, select=select, update=update, color="#ad494a", marker="3",
     defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA},
     reference="Komiyama et al. ICML 2016, CW-RMED (the lower bound's program solved exactly)",
+    arm_limit=CW_RMED_ARM_LIMIT,
 )
 
 

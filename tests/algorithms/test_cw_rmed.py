@@ -174,4 +174,5 @@ def test_more_arms_than_its_limit_are_refused_in_one_line_before_anything_runs()
     with pytest.raises(ValueError) as error:
         SPEC.make_state(10, None, {})
     message = str(error.value)
-    assert "\n" not in message and "at most 9 arms here, got K = 10" in message and "ecw_rmed" in message
+    assert "\n" not in message and "CW-RMED runs with at most 9 arms here, got K = 10" in message
+    assert "ecw_rmed" in message
