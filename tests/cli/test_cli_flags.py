@@ -57,7 +57,8 @@ ENTRY_POINTS = (
     *(f"reproduce/{name}.py" for name in (
         "asymptotic", "benchmark", "c18_elimination", "fast_agreement", "fidelity", "fig1_mslr", "fig2_regret_std",
         "fig3_condorcet", "fig4_noncondorcet", "fig5_diversity", "fig6_delay", "fig7_pure_dts", "large_scale",
-        "lower_bounds", "report", "run", "table9_mslr_subsets", "verify", "warm_cache", "build_matrices")),
+        "lower_bounds", "report", "run", "successors", "table9_mslr_subsets", "verify", "warm_cache",
+        "build_matrices")),
     *(f"bench/{name}.py" for name in ("authors_code", "authors_python", "cost_vs_k", "newcomer", "paper_cost",
                                       "policy_step", "skip_ab", "startup", "step_cost", "successors_fidelity",
                                       "targets")),
