@@ -24,7 +24,7 @@ READ_FLAGS := $(QUICK_FLAG) $(if $(FAST),--fast,)
 C18_FLAGS := $(QUICK_FLAG) $(if $(FORCE),--force,) $(STORED_FLAG)
 FIGURES := fig1 fig2 fig3 fig4 fig5 fig6 fig7
 
-.PHONY: install warm-cache all-figures $(FIGURES) table9 c18 large-scale asymptotic cost-vs-k report readme verify fast-agreement test test-process test-jit-off test-all \
+.PHONY: install warm-cache all-figures $(FIGURES) table9 c18 large-scale asymptotic successors cost-vs-k report readme verify fast-agreement test test-process test-jit-off test-all \
         lint bench bench-plugin bench-paper bench-targets fidelity clean
 
 install:
@@ -36,7 +36,7 @@ warm-cache:
 	$(PYTHON) reproduce/warm_cache.py
 
 # Table 9 (data only) and the C18 diagnostic (D-TS slot by slot, by design) have no fast path.  The report last.
-all-figures: $(FIGURES) $(if $(FAST),fast-agreement,table9 c18 large-scale asymptotic fidelity $(if $(QUICK),,cost-vs-k))
+all-figures: $(FIGURES) $(if $(FAST),fast-agreement,table9 c18 large-scale asymptotic successors fidelity $(if $(QUICK),,cost-vs-k))
 	$(MAKE) --no-print-directory report PYTHON="$(PYTHON)" QUICK="$(QUICK)" FAST="$(FAST)"
 
 fig1:
@@ -71,6 +71,12 @@ large-scale:
 # missing, or FORCE=1 here to recompute everything); QUICK=1 computes its smoke run.
 asymptotic:
 	$(PYTHON) reproduce/asymptotic.py $(if $(QUICK)$(FORCE),$(FLAGS),--plot-only)
+
+# Ten years on (docs/successors.md): D-TS against Versatile-DB, Winner Stays, CW-RMED, C2B and REX3, drawn from the
+# stored runs only (its lines take CPU hours: run reproduce/successors.py itself to compute what is missing, or FORCE=1
+# here to recompute everything); QUICK=1 computes its smoke run.
+successors:
+	$(PYTHON) reproduce/successors.py $(if $(QUICK)$(FORCE),$(FLAGS),--plot-only)
 
 # REPORT.md from every figure's tables; at paper scale also every generated block of the README and the pages
 # under docs/ and bench/ (BLOCK_FILES in reproduce/reporting/claims_report.py; docs/design.md#generated-blocks).

@@ -41,8 +41,13 @@ SUPERIOR = "Theorem 2's second part: duels with strongest superiors"
 RMED2_ANYTIME = "the anytime RMED2 is not the RMED2FH that is proven optimal"
 ASSUMPTION2 = "Theorem 2's Assumption 2 fails or nearly fails on the matrix"
 FORCED = "ECW-RMED's forced exploration, not its slope"
+UNRESOLVED_ORDER = "an order the runs do not resolve"
+ORDER_NOT_CONSTANT = "a theorem that bounds the order of the regret, not its constant"
+TRANSIENT = "a successor still in its transient at the paper's horizon"
+WEAK_TOO = "another algorithm's weak regret stops growing too"
 CATEGORIES = (DATA_VS_TEXT, CONCEDED, HEAVY_TAIL, OPEN_SETTING, NOISE, WORD_AS_FACTOR, LATER_CLAIM, STILL_EXPLORING,
-              PARTNER, SUPERIOR, ASSUMPTION2, RMED2_SIGN, RMED2_ANYTIME, FROM_BELOW, FORCED)
+              PARTNER, SUPERIOR, ASSUMPTION2, RMED2_SIGN, RMED2_ANYTIME, FROM_BELOW, FORCED, UNRESOLVED_ORDER,
+              ORDER_NOT_CONSTANT, TRANSIENT, WEAK_TOO)
 
 VERDICTS_DOC = "docs/verdicts.md"
 FACTOR_DOC = f"{VERDICTS_DOC}#reading-words-as-factors"

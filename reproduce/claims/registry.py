@@ -29,6 +29,7 @@ class Claim:
 FIG1, FIG2, FIG3, FIG4 = "fig1_mslr", "fig2_regret_std", "fig3_condorcet", "fig4_noncondorcet"
 FIG5, FIG6, FIG7 = "fig5_diversity", "fig6_delay", "fig7_pure_dts"
 ELIMINATION, LARGE_SCALE, ASYMPTOTIC = "c18_elimination", "large_scale", "asymptotic"
+SUCCESSORS = "successors"
 
 # The ordered registry: the paper's claims C1-C19, then the claims past the paper.
 EVERY_CLAIM = {claim.id: claim for claim in (
@@ -83,6 +84,32 @@ EVERY_CLAIM = {claim.id: claim for claim in (
     Claim("A7", "Theorem 2's parts, measured: D-TS's duels of a non-winner with its strongest superior (where that is "
                 "not the winner) keep a regret per ln t above 0, and its duels with the remaining arms tend to 0 per "
                 "ln t.", (ASYMPTOTIC,), past_the_paper=True),
+    Claim("S1", "Ten years on, D-TS's Copeland regret is still the lowest on Condorcet data: below Versatile-DB, WS-S, "
+                "WS-W, CW-RMED, C2B, REX3, RMED1 and ECW-RMED.", (SUCCESSORS,), past_the_paper=True),
+    Claim("S2", "Ten years on, D-TS+ is still the best without a Condorcet winner: its Copeland regret below every "
+                "successor's, RMED1's and ECW-RMED's.", (SUCCESSORS,), past_the_paper=True),
+    Claim("S3", "Versatile-DB is within a constant factor of RMED1 on Condorcet data (Saha & Gaillard's theorem: both "
+                "O(sum log T / Delta)): the ratio of their regrets does not grow with T.", (SUCCESSORS,),
+          past_the_paper=True),
+    Claim("S4", "Asymptotically optimal (Agarwal et al.'s theorem): C2B's regret per ln T tends to the bound C on "
+                "Condorcet data.", (SUCCESSORS,), past_the_paper=True),
+    Claim("S5", "WS-W's weak regret is below every other algorithm's where a Condorcet winner exists (Chen & "
+                "Frazier: constant weak regret).",
+          (SUCCESSORS,), past_the_paper=True),
+    Claim("S6", "Versatile-DB's efficacy is \"empirically corroborated against the existing dueling bandit methods\" "
+                "(Saha & Gaillard's abstract): on Condorcet data its regret is not clearly above the lowest of the "
+                "algorithms published before it.", (SUCCESSORS,), past_the_paper=True),
+    Claim("S7", "Winner Stays has \"significantly smaller regret than existing algorithms in both the weak- and "
+                "strong-regret settings\" (Chen & Frazier's abstract): WS-S's strong and WS-W's weak regret below "
+                "every algorithm published before them, with a Condorcet winner.", (SUCCESSORS,), past_the_paper=True),
+    Claim("S8", "CW-RMED, the optimal Copeland algorithm, has no higher regret than ECW-RMED, its efficient version "
+                "(Komiyama et al.'s theorems), wherever it runs.", (SUCCESSORS,), past_the_paper=True),
+    Claim("S9", "C2B with O(log T) batches \"achieves almost the same performance as fully sequential algorithms\" "
+                "(Agarwal et al.'s abstract): its regret within a comparable factor of RMED1's on Condorcet data.",
+          (SUCCESSORS,), past_the_paper=True),
+    Claim("S10", "REX3's regret grows no faster than sqrt(T) (Gajane et al.'s O(sqrt(K ln K T)) bound; their abstract "
+                 "makes no comparative claim): over the last decade R(T) below sqrt(10) R(T/10).", (SUCCESSORS,),
+          past_the_paper=True),
 )}
 # The paper's claims only (C1-C19): what "n of 19 claims hold" counts.
 PAPER_CLAIMS = {name: claim for name, claim in EVERY_CLAIM.items() if not claim.past_the_paper}

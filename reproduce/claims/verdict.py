@@ -314,6 +314,15 @@ def reaches_limit(limit: Estimate, tolerance: float, target: float) -> str:
     return HOLDS if abs(limit.value - target) <= NOISE_SE * limit.se + tolerance else FAILS
 
 
+def resolved_limit(limit: Estimate, target: float) -> str:
+    """The statement "the limit is ``target``" (target > 0) by ``reaches_limit`` without tolerance, except that a limit
+    within the noise of ``target`` whose NOISE_SE standard errors reach ``target`` itself is NOT_SIGNIFICANT: the runs
+    cannot tell the target from 0 or from twice it, so a "holds" would only say that the noise is wide.  A limit
+    farther from the target than the noise FAILS however wide the noise."""
+    verdict = reaches_limit(limit, 0.0, target)
+    return NOT_SIGNIFICANT if verdict == HOLDS and NOISE_SE * limit.se >= target else verdict
+
+
 def limit_above(limit: Estimate, tolerance: float, target: float) -> str:
     """The statement "the limit is above ``target``": HOLDS if it exceeds it by more than NOISE_SE standard errors plus
     ``tolerance`` (``studies.asymptotic_study.decades.model_error``), NOT_SIGNIFICANT if by less,

@@ -414,7 +414,8 @@ def build_report(folder: Path) -> str:
               *(line for study in STUDIES for line in study.section(folder, docs))]
     for stem, final in finals.items():
         columns = [c for c in ("panel", "label", "horizon", "runs", *FINAL_REGRET_COLUMNS, "sem_final_regret",
-                               "copeland_se", "g2w_regret", "g2w_se", "mergedts_regret", "mergedts_se",
+                               "copeland_se", "weak_regret", "weak_se", "g2w_regret", "g2w_se", "mergedts_regret",
+                               "mergedts_se",
                                "slope_last_decade", "lower_bound_slope", "seconds_per_run") if c in final]
         regret = next((c for c in FINAL_REGRET_COLUMNS if c in final), None)
         if "slope_last_decade" in final and regret is not None:

@@ -8,7 +8,8 @@ from dts_reproduction.reproduce.studies.elimination_study import ELIMINATION_STU
 from dts_reproduction.reproduce.studies.large_scale_study.large_scale_report import LARGE_SCALE_STUDY
 from dts_reproduction.reproduce.studies.mslr_subsets import TABLE9_STUDY
 from dts_reproduction.reproduce.studies.paper_figures.figures import PAPER_FIGURES
+from dts_reproduction.reproduce.studies.successors_study.successors_report import SUCCESSORS_STUDY
 
 STUDIES = (*PAPER_FIGURES.values(), TABLE9_STUDY,
-           ELIMINATION_STUDY, LARGE_SCALE_STUDY, ASYMPTOTIC_STUDY, FIDELITY_STUDY)
+           ELIMINATION_STUDY, LARGE_SCALE_STUDY, ASYMPTOTIC_STUDY, FIDELITY_STUDY, SUCCESSORS_STUDY)
 BY_STEM = {study.stem: study for study in STUDIES}

@@ -48,7 +48,8 @@ def test_cw_rmed_runs_only_within_its_arm_limit_and_every_other_algorithm_everyw
     for panel in panels.PANELS:
         algorithms = [curve.algorithm for curve in panel.curves()]
         K = load_dataset(panel.dataset).K
-        expected = [name for name in (*panels.BASELINES, *panels.SUCCESSORS) if name != "cw_rmed" or K <= limit]
+        expected = [name for name in (*panels.BASELINES, *panels.SUCCESSOR_ALGORITHMS)
+                    if name != "cw_rmed" or K <= limit]
         assert algorithms == expected, panel.dataset
     assert {panel.dataset for panel in panels.PANELS if "cw_rmed" in
             [curve.algorithm for curve in panel.curves()]} == {"mslr5_condorcet", "cyclic", "strong_borda", "arxiv",
@@ -123,3 +124,114 @@ def test_a_quick_selected_run_computes_only_its_lines_and_writes_the_final_table
     assert "ws_s" in final and "ws_w" in final and "dts" not in final.replace("ws_", "")
     stored = sorted(path.name.split("_T")[0] for path in (tmp_path / "r" / "quick" / "cyclic").iterdir())
     assert stored == ["ws_s", "ws_w"]
+
+
+def synthetic(dataset: str, algorithm: str, finals, horizon: int = 10**6, weak=None, tenth=None):
+    """A LineResult of ``algorithm`` on ``dataset`` whose runs end at ``finals`` (R(T)), with R(T/10) = ``tenth``
+    (default finals / 2) at the checkpoint T/10, and weak regret ``weak`` at T (default finals / 10)."""
+    from dts_reproduction.reproduce.harness.runner import LineResult
+    finals = np.asarray(finals, dtype=np.float64)
+    tenth = finals / 2 if tenth is None else np.asarray(tenth, dtype=np.float64)
+    weak = finals / 10 if weak is None else np.asarray(weak, dtype=np.float64)
+    regret = np.column_stack([tenth, finals])
+    runs = finals.size
+    return LineResult(line=Line(dataset, algorithm, horizon, runs), label=algorithm,
+                      arrays={"checkpoints": np.array([horizon // 10, horizon]), "regret": regret, "g2w": regret,
+                              "weak": np.column_stack([weak / 2, weak]), "final": finals,
+                              "self_counts": np.zeros((runs, 4), np.int64),
+                              "permutation": np.zeros((runs, 4), np.int64)})
+
+
+def panel_of(dataset: str):
+    """The study's panel of ``dataset``."""
+    return next(panel for panel in panels.PANELS if panel.dataset == dataset)
+
+
+NOISE = np.array([-1.0, 1.0, -1.0, 1.0])  # four runs: mean 0, a standard error of 0.5
+
+
+def test_s1_rows_one_per_competitor_and_the_rule_decides_each():
+    from dts_reproduction.reproduce.studies.successors_study.successors_claims import claims
+    title = panel_of("cyclic").title
+    results = {title: [synthetic("cyclic", "dts", 100 + NOISE), synthetic("cyclic", "rmed1", 200 + NOISE),
+                       synthetic("cyclic", "ws_s", 100.5 + NOISE), synthetic("cyclic", "c2b", 50 + NOISE)]}
+    rows = {row["site"]: row for row in claims(results, {}, {}) if row["claim"] == "S1"}
+    assert {site for site in rows if site.startswith("successors:cyclic/")} == \
+        {f"successors:cyclic/{name}" for name in (*panels.SUCCESSOR_ALGORITHMS, "rmed1", "ecw_rmed")}
+    assert rows["successors:cyclic/rmed1"]["verdict"] == "holds"
+    assert rows["successors:cyclic/ws_s"]["verdict"] == "same order, not significant"
+    assert rows["successors:cyclic/c2b"]["verdict"] == "FAILS"
+    assert rows["successors:cyclic/rex3"]["verdict"] == "not measured"
+    assert all(not site.startswith("successors:gap") for site in rows)  # S1 is about Condorcet matrices only
+
+
+def test_s3_s9_s10_read_the_ratio_and_the_growth_over_the_last_decade():
+    from dts_reproduction.reproduce.studies.successors_study.successors_claims import claims
+    title = panel_of("arxiv").title
+    growing = synthetic("arxiv", "versatile_db", 400 + NOISE, tenth=100 + NOISE)  # ratio 4 at T, 1 at T/10
+    results = {title: [growing, synthetic("arxiv", "rmed1", 100 + NOISE, tenth=100 + NOISE),
+                       synthetic("arxiv", "c2b", 120 + NOISE), synthetic("arxiv", "rex3", 400 + NOISE,
+                                                                          tenth=100 + NOISE)]}
+    rows = {(row["claim"], row["site"]): row["verdict"] for row in claims(results, {}, {})}
+    assert rows[("S3", "successors:arxiv/versatile_db")] == "FAILS"
+    assert rows[("S9", "successors:arxiv/c2b")] == "holds"  # 1.2 x RMED1, within 1.5
+    assert rows[("S10", "successors:arxiv/rex3")] == "FAILS"  # grew 4x over a decade, sqrt(10) = 3.16 allowed
+    results[title][0] = synthetic("arxiv", "versatile_db", 200 + NOISE, tenth=200 + NOISE)
+    assert {(row["claim"], row["site"]): row["verdict"] for row in claims(results, {}, {})}[
+        ("S3", "successors:arxiv/versatile_db")] == "holds"
+
+
+def long_result(dataset: str, slope: float, spread: float, runs: int = 4):
+    """C2B's long lines on ``dataset`` as one combined result: R(T) = 100 + ``slope`` ln T at every decade from 1e6
+    to 1e15, its runs ``spread`` apart (+- spread/2 around the mean)."""
+    from dts_reproduction.reproduce.harness.runner import LineResult
+    horizons = np.array(panels.ASYMPTOTIC_HORIZONS)
+    offsets = np.resize([-spread / 2, spread / 2], runs)[:, None]
+    regret = 100 + slope * np.log(horizons.astype(float))[None, :] + offsets
+    return LineResult(line=Line(dataset, "c2b", int(horizons[-1]), runs), label="C2B",
+                      arrays={"checkpoints": horizons, "regret": regret, "g2w": regret, "weak": regret,
+                              "final": regret[:, -1], "self_counts": np.zeros((runs, 4), np.int64),
+                              "permutation": np.zeros((runs, 4), np.int64)})
+
+
+def test_s4_fits_the_long_lines_slope_and_decides_only_what_the_runs_resolve():
+    from dts_reproduction.reproduce.studies.successors_study.successors_claims import claims, long_slope
+    title = panel_of("sushi").title
+    exact = long_result("sushi", 50.0, 2.0)
+    fit = long_slope(exact)
+    assert fit.value == pytest.approx(50.0)
+    x = np.log(np.array([10.0**k for k in range(10, 16)]))
+    se = 2.0 / np.sqrt(3) / 2  # four runs +-1: std 2/sqrt(3), over sqrt(4)
+    assert fit.se == pytest.approx(se / np.sqrt(((x - x.mean()) ** 2).sum()))  # equal weights: the plain formula
+
+    def verdict(result, bound):
+        """S4's verdict on Sushi for ``result`` against C = ``bound``."""
+        return {row["site"]: row["verdict"] for row in claims({}, {title: result}, {"sushi": bound})
+                if row["claim"] == "S4"}
+
+    assert verdict(exact, 50.0)["successors:sushi/c2b"] == "holds"
+    assert verdict(exact, 60.0)["successors:sushi/c2b"] == "FAILS"
+    assert verdict(exact, 50.0)["successors:cyclic/c2b"] == "not measured"
+    wide = long_result("sushi", 50.0, 4000.0)  # 2 s.e. of the slope above C: no evidence either way
+    assert verdict(wide, 50.0)["successors:sushi/c2b"] == "same order, not significant"
+
+
+def test_s6_s7_compare_with_the_algorithms_published_before():
+    from dts_reproduction.reproduce.studies.successors_study.successors_claims import claims, earlier
+    panel = panel_of("mslr16_condorcet")  # no CW-RMED at K = 16
+    assert earlier("ws_s", panel) == ["dts", "dts_plus", "rmed1", "ecw_rmed", "rex3"]
+    assert "ws_s" in earlier("versatile_db", panel) and "c2b" not in earlier("versatile_db", panel)
+    results = {panel.title: [synthetic(panel.dataset, name, value + NOISE) for name, value in
+                             (("dts", 100), ("dts_plus", 100), ("rmed1", 300), ("ecw_rmed", 300), ("rex3", 900),
+                              ("ws_s", 90), ("ws_w", 400), ("versatile_db", 120))]}
+    rows = {(row["claim"], row["site"]): row["verdict"] for row in claims(results, {}, {})}
+    assert rows[("S6", "successors:mslr16_condorcet/versatile_db")] == "holds"  # 120 < 1.5 x 90
+    assert rows[("S7", "successors:mslr16_condorcet/ws_s")] == "holds"  # 90 below D-TS's 100 by 10 s.e.
+    assert rows[("S7", "successors:mslr16_condorcet/ws_w")] == "FAILS"  # weak 40 above D-TS's 10
+
+
+def test_a_limit_far_from_its_target_fails_even_when_the_noise_is_wider_than_the_target():
+    from dts_reproduction.reproduce.claims.verdict import Estimate, resolved_limit
+    assert resolved_limit(Estimate(98.0, 8.4), 5.4) == "FAILS"  # 11 s.e. above C: resolved, whatever 2 s.e. is
+    assert resolved_limit(Estimate(6.0, 4.0), 5.4) == "same order, not significant"  # 0 and 2C both within 2 s.e.
+    assert resolved_limit(Estimate(5.0, 0.5), 5.4) == "holds"

@@ -13,17 +13,34 @@ from dataclasses import replace
 
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.claims.registry import SUCCESSORS
 from dts_reproduction.reproduce.harness.paths import RESULTS
+from dts_reproduction.reproduce.harness.runner import Line
 from dts_reproduction.reproduce.studies.benchmark_study.benchmark_panels import panel_letter
 from dts_reproduction.reproduce.studies.experiment import Curve, Panel
 from dts_reproduction.reproduce.studies.paper_figures.condorcet_figure import FIG3_STUDY
 from dts_reproduction.reproduce.studies.paper_figures.noncondorcet_figure import FIG4_STUDY
 from dts_reproduction.reproduce.studies.paper_panels import FIG1_PANELS
 
-NAME = "successors"  # the stem of the study's script, tables and figures
+NAME = SUCCESSORS  # the stem of the study's script, tables and figures
 RESULTS_FOLDER = RESULTS / NAME  # where its lines are stored
 BASELINES = ("dts", "dts_plus", "rmed1", "ecw_rmed")  # the paper's algorithms the successors are compared with
-SUCCESSORS = ("versatile_db", "ws_s", "ws_w", "cw_rmed", "c2b", "rex3")  # docs/algorithms.md has each one's paper
+# The successors, each with its paper in docs/algorithms.md.
+SUCCESSOR_ALGORITHMS = ("versatile_db", "ws_s", "ws_w", "cw_rmed", "c2b", "rex3")
+
+
+# When each algorithm was published, (year, month) of its venue: the claims S6 and S7 compare a successor with the
+# algorithms "existing" before it (its paper's word).  RMED1 (COLT 2015), REX3 (ICML 2015), CW-RMED and ECW-RMED (ICML
+# 2016), D-TS and D-TS+ (NIPS 2016), WS-S and WS-W (ICML 2017), Versatile-DB (ICML 2022), C2B (NeurIPS 2022).
+PUBLISHED = {"rmed1": (2015, 7), "rex3": (2015, 7), "cw_rmed": (2016, 6), "ecw_rmed": (2016, 6), "dts": (2016, 12),
+             "dts_plus": (2016, 12), "ws_s": (2017, 8), "ws_w": (2017, 8), "versatile_db": (2022, 7),
+             "c2b": (2022, 12)}
+# C2B's long lines (claim S4): one line per decade of T from 1e6 to 1e15 on every matrix with a Condorcet winner, so
+# that its slope per ln T over the last decades can be set against the bound C.  Its exact fast path plays a batch's
+# pair blocks as Binomial draws and its exploitation batch as one skip, so a run of T = 1e15 costs what its
+# ceil(ln T) batches' planning costs (a twentieth of a second at K = 32).
+ASYMPTOTIC_HORIZONS = tuple(10**exponent for exponent in range(6, 16))
+ASYMPTOTIC_RUNS = 100
 
 
 def study_curve(algorithm: str) -> Curve:
@@ -32,7 +49,7 @@ def study_curve(algorithm: str) -> Curve:
     return Curve(algorithm, tuple(sorted(get_algorithm(algorithm).fast.items())))
 
 
-CURVES = tuple(study_curve(algorithm) for algorithm in (*BASELINES, *SUCCESSORS))
+CURVES = tuple(study_curve(algorithm) for algorithm in (*BASELINES, *SUCCESSOR_ALGORITHMS))
 
 
 def runs_on(algorithm: str, K: int) -> bool:
@@ -65,3 +82,20 @@ def study_panels() -> tuple[Panel, ...]:
 
 _LETTER = re.compile(r"^\([a-z]\) ")  # a paper panel's letter, "(a) "
 PANELS = study_panels()
+
+
+def matrix_columns() -> dict[bool, list[str]]:
+    """{whether the matrix has a Condorcet winner: the study's matrices so, in the panels' order}."""
+    columns = {True: [], False: []}
+    for panel in PANELS:
+        columns[load_dataset(panel.dataset).has_condorcet_winner].append(panel.dataset)
+    return columns
+
+
+def asymptotic_curves(runs: int | None = None, horizons=ASYMPTOTIC_HORIZONS) -> dict[str, list[list[Line]]]:
+    """{panel title: [C2B's curve, its lines at ``horizons``]} of every panel whose matrix has a Condorcet winner,
+    ``runs`` runs a line (None: ASYMPTOTIC_RUNS); C2B with its exact fast path, the arms shuffled."""
+    curve = study_curve("c2b")
+    return {panel.title: [[Line(panel.dataset, curve.algorithm, horizon, runs or ASYMPTOTIC_RUNS, curve.params)
+                           for horizon in horizons]]
+            for panel in PANELS if load_dataset(panel.dataset).has_condorcet_winner}

@@ -1,13 +1,44 @@
-"""A run of the successors study (``reproduce/successors.py``): check the selection, print the plan with each line's
-estimated cost, compute the lines not stored cheapest first (each complete on disk before the next begins), then
-draw and tabulate from the stored lines."""
+"""A run of the successors study (``reproduce/successors.py``): print the plan with each line's estimated cost,
+compute C2B's long lines (seconds) and then the lines not stored cheapest first (each complete on disk before the next
+begins), then draw and tabulate from the stored lines and decide the claims."""
 
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.benchmark_study.benchmark_plan import check_plan, plan_table
-from dts_reproduction.reproduce.studies.experiment import final_table, simulate_panels
-from dts_reproduction.reproduce.studies.successors_study.successors_panels import NAME, PANELS
+from dts_reproduction.reproduce.studies.experiment import (
+    evidence_note,
+    panel_results,
+    selected,
+    simulate_lines,
+    simulate_panels,
+    write_claims,
+)
+from dts_reproduction.reproduce.studies.lower_bound_cache import lower_bound
+from dts_reproduction.reproduce.studies.successors_study.successors_claims import claims
+from dts_reproduction.reproduce.studies.successors_study.successors_figure import plot
+from dts_reproduction.reproduce.studies.successors_study.successors_panels import (
+    ASYMPTOTIC_HORIZONS,
+    NAME,
+    PANELS,
+    asymptotic_curves,
+    matrix_columns,
+)
 from dts_reproduction.reproduce.studies.successors_study.successors_plan import cheapest_first, study_plan
+from dts_reproduction.reproduce.studies.successors_study.successors_tables import final_rows, long_rows
+
+QUICK_LONG_HORIZONS = (10**3, 10**4)  # the smoke run's long lines (two decades: one slope)
+
+
+def long_lines(settings: Settings) -> dict:
+    """C2B's long lines (``asymptotic_curves``; the smoke run's at QUICK_LONG_HORIZONS) computed where selected and not
+    stored (unless --plot-only or --stored-only), else loaded: {panel title: its curve combined over the horizons, or
+    None if some line is not stored}."""
+    curves = asymptotic_curves(settings.runs, QUICK_LONG_HORIZONS if settings.quick else ASYMPTOTIC_HORIZONS)
+    flat = [line for lines in curves.values() for curve in lines for line in curve]
+    found = simulate_lines(NAME, dict.fromkeys(flat, settings.out), settings,
+                           computed=[line for line in flat if selected(line, settings)])
+    drawn, _missing = panel_results(list(curves), list(curves.values()), found)
+    return {title: (combined[0] if combined else None) for title, combined in drawn}
 
 
 def compute(settings: Settings) -> list:
@@ -24,8 +55,21 @@ def compute(settings: Settings) -> list:
 
 
 def run_study(settings: Settings) -> None:
-    """Compute (``compute``) and write ``<figures>/successors_final.csv``, the final regret of every stored line."""
+    """C2B's long lines (``long_lines``), then every other line (``compute``); then write under ``settings.figures``
+    ``successors_final.csv`` (``final_rows``), ``successors_long.csv`` (``long_rows``), the figure
+    (``successors_figure.plot``) and ``successors_claims.csv`` (``successors_claims.claims``, marked as no evidence
+    for a quick or reduced run), and print the claims."""
+    long = long_lines(settings)
     results = compute(settings)
-    table = final_table(results)
-    write_table(table, settings.figures / f"{NAME}_final.csv")
-    print(f"wrote {NAME}_final.csv and {NAME}_lines.csv under {settings.figures}")
+    store = not (settings.plot_only or settings.stored_only)
+    bounds = {panel.dataset: lower_bound(panel.dataset, settings.out, store=store)[0] for panel in PANELS}
+    table = final_rows(results)
+    stem = settings.figures / NAME
+    write_table(table, stem.with_name(f"{NAME}_final.csv"))
+    write_table(long_rows(long, bounds), stem.with_name(f"{NAME}_long.csv"))
+    note = evidence_note(settings, PANELS)
+    plot(table, matrix_columns(), stem, note or "")
+    checks = write_claims(claims(dict(results), long, bounds), stem.with_name(f"{NAME}_claims.csv"), note)
+    print_table(checks.drop(columns="statement"))
+    print(f"wrote {NAME}.png, .pdf, .csv, {NAME}_final.csv, {NAME}_long.csv, {NAME}_claims.csv and {NAME}_lines.csv "
+          f"under {settings.figures}")

@@ -1,0 +1,177 @@
+"""Why the successors study's checks that do not hold do not (its ``Study.reasons``, attached in
+``successors_report``): each entry a ``reproduce.claims.reasons.Reason`` keyed by (claim label, site id), its text
+computing its numbers from the study's final table (``successors_tables.final_rows``), its long-line table
+(``successors_tables.long_rows``) and the asymptotic study's final table, so that it follows the stored runs.  The
+sections it links to are in docs/successors.md; the matrices each reason is written for are listed here, and
+``tests/figures_claims/test_verdict_reasons.py`` checks that every non-holding row has one and every one is used."""
+
+import math
+
+from dts_reproduction.reproduce.claims.reasons import (
+    HEAVY_TAIL,
+    LATER_CLAIM,
+    ORDER_NOT_CONSTANT,
+    PARTNER,
+    TRANSIENT,
+    UNRESOLVED_ORDER,
+    WEAK_TOO,
+    Numbers,
+    Reason,
+)
+from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC, SUCCESSORS
+from dts_reproduction.reproduce.claims.verdict import Estimate, ratio_of
+from dts_reproduction.reproduce.studies.successors_study.successors_claims import weighted_slope
+
+DOC = "docs/successors.md"
+LATER_DOC = f"{DOC}#successors-that-never-ran-against-d-ts"
+PARTNER_DOC = f"{DOC}#strongborda-c2b-below-d-ts"
+ORDER_DOC = f"{DOC}#c2b-the-order-of-its-bound-not-its-constant"
+TRANSIENT_DOC = f"{DOC}#versatile-db-still-in-its-transient"
+UNRESOLVED_DOC = f"{DOC}#orders-the-runs-do-not-resolve"
+WEAK_DOC = f"{DOC}#rmed1s-weak-regret-stops-growing-too"
+LONG = "_long.csv"
+
+
+def row(n: Numbers, panel: str, algorithm: str):
+    """The study's final-table row of ``algorithm`` on the panel ``panel`` (its matrix)."""
+    table = n.finals[SUCCESSORS]
+    return table[(table["panel_id"] == panel) & (table["algorithm"] == algorithm)].iloc[0]
+
+
+def estimate(n: Numbers, panel: str, algorithm: str, metric: str = "copeland") -> Estimate:
+    """R(T) (``metric`` "copeland") or the weak regret ("weak") of ``algorithm`` on ``panel``: mean and standard
+    error over its runs."""
+    found = row(n, panel, algorithm)
+    return Estimate(float(found[f"{metric}_regret"]), float(found[f"{metric}_se"]))
+
+
+def later_claim(panel: str, algorithm: str) -> Reason:
+    """S6/S7: a successor above D-TS, which its paper did not run: its regret, D-TS's and the factor."""
+    def text(n: Numbers) -> str:
+        """The two regrets at T and their ratio."""
+        ours, dts = estimate(n, panel, algorithm), estimate(n, panel, "dts")
+        return (f"{row(n, panel, algorithm)['label']} {ours} against D-TS {dts} at T: {ours.value / dts.value:.1f}x; "
+                "its paper compared it with algorithms other than D-TS")
+    return Reason(LATER_CLAIM, LATER_DOC, text)
+
+
+def c2b_below_dts(panel: str) -> Reason:
+    """S1 on StrongBorda: C2B below D-TS, whose slope tends to the winner constant C_w, not to C (claim A5)."""
+    def text(n: Numbers) -> str:
+        """The two regrets, and C_w against C from the asymptotic study."""
+        c2b, dts = estimate(n, panel, "c2b"), estimate(n, panel, "dts")
+        asymptotic = n.finals[ASYMPTOTIC]
+        found = asymptotic[(asymptotic["panel_id"] == panel) & (asymptotic["algorithm"] == "dts")].iloc[0]
+        return (f"C2B {c2b} below D-TS {dts} at T; D-TS learns every arm against the Condorcet winner, whose winner "
+                f"constant C_w = {found['winner_constant']:.3g} is "
+                f"{found['winner_constant'] / found['lower_bound_slope']:.1f}x C = {found['lower_bound_slope']:.3g} "
+                "here (claim A5), while C2B eliminates an arm by any arm that beats it clearly")
+    return Reason(PARTNER, PARTNER_DOC, text)
+
+
+def long_fit(n: Numbers, panel: str) -> tuple[Estimate, float]:
+    """C2B's slope per ln T fitted to its long lines on ``panel`` (``successors_claims.weighted_slope``, from the
+    long-line table) and the bound C of the matrix."""
+    long = n.table(LONG, SUCCESSORS)
+    rows = long[long["panel_id"] == panel]
+    return (weighted_slope(rows["horizon"], rows["regret"], rows["regret_se"]),
+            float(rows["lower_bound_slope"].iloc[0]))
+
+
+def c2b_order(panel: str) -> Reason:
+    """S4: C2B's slope far from C: its theorem bounds the order (Hoeffding confidence at level 1 / (K^2 T)), not the
+    constant."""
+    def text(n: Numbers) -> str:
+        """The fitted slope and C, and their ratio."""
+        slope, bound = long_fit(n, panel)
+        return (f"slope per ln T of the long lines {slope} against C = {bound:.3g}: {slope.value / bound:.1f}x C; "
+                "C2B's O(K log T) term comes from Hoeffding confidence at level 1/(K^2 T), whose constant is not the "
+                "KL constant C")
+    return Reason(ORDER_NOT_CONSTANT, ORDER_DOC, text)
+
+
+def c2b_heavy_tail(panel: str) -> Reason:
+    """S4 where the runs cannot resolve the slope: a few runs with a failed elimination carry the mean."""
+    def text(n: Numbers) -> str:
+        """The fitted slope, and the largest spread over the mean among the long lines."""
+        long = n.table(LONG, SUCCESSORS)
+        rows = long[long["panel_id"] == panel]
+        spread = (rows["regret_se"] * rows["runs"].map(math.sqrt) / rows["regret"]).max()
+        slope, bound = long_fit(n, panel)
+        return (f"slope per ln T of the long lines {slope} against C = {bound:.3g}; the runs of a long line spread up "
+                f"to {spread:.1f}x their mean: a few "
+                "runs in which C2B eliminated the Condorcet winner carry regret linear in T")
+    return Reason(HEAVY_TAIL, ORDER_DOC, text)
+
+
+def c2b_against_rmed1(panel: str) -> Reason:
+    """S9: C2B several times RMED1 at T, the same constant factor as its slope."""
+    def text(n: Numbers) -> str:
+        """The ratio at T."""
+        c2b, rmed = estimate(n, panel, "c2b"), estimate(n, panel, "rmed1")
+        return (f"C2B {c2b} against RMED1 {rmed} at T: {ratio_of(c2b, rmed)}x; the same factor as its slope per ln T "
+                "against C on the long lines (claim S4): a constant of its confidence bound, not of its batches")
+    return Reason(ORDER_NOT_CONSTANT, ORDER_DOC, text)
+
+
+def versatile_transient(panel: str) -> Reason:
+    """S3: Versatile-DB's ratio to RMED1 still grows at T: its regret per ln t over the last decade against RMED1's."""
+    def text(n: Numbers) -> str:
+        """The two slopes per ln t over the last decade."""
+        versatile, rmed = row(n, panel, "versatile_db"), row(n, panel, "rmed1")
+        slopes = float(versatile["slope_last_decade"]), float(rmed["slope_last_decade"])
+        return (f"slope per ln t over the last decade: Versatile-DB {slopes[0]:.4g}, {slopes[0] / slopes[1]:.1f}x "
+                f"RMED1's {slopes[1]:.4g}: at T = {versatile['horizon']:.0e} Versatile-DB's regret still grows faster "
+                "than RMED1's; its theorem's O(sum log T / Delta) is asymptotic and says nothing of the horizon at "
+                "which it is reached")
+    return Reason(TRANSIENT, TRANSIENT_DOC, text)
+
+
+def unresolved(panel: str, reference: str, other: str, metric: str = "weak") -> Reason:
+    """A row whose two regrets are within the noise: their distance in standard errors."""
+    def text(n: Numbers) -> str:
+        """The two estimates and their distance."""
+        x, y = estimate(n, panel, reference, metric), estimate(n, panel, other, metric)
+        distance = abs(x.value - y.value) / math.hypot(x.se, y.se)
+        return (f"{metric} regret at T: {row(n, panel, reference)['label']} {x}, {row(n, panel, other)['label']} {y}: "
+                f"{distance:.1f} standard errors apart")
+    return Reason(UNRESOLVED_ORDER, UNRESOLVED_DOC, text)
+
+
+def weak_regret_settled(panel: str, other: str) -> Reason:
+    """S5 where another algorithm's weak regret is below WS-W's: it has stopped growing too (its weak regret at T/10
+    and at T), at a lower level than WS-W's constant."""
+    def text(n: Numbers) -> str:
+        """Both weak regrets at T/10 and T."""
+        ws, rival = row(n, panel, "ws_w"), row(n, panel, other)
+        return (f"weak regret from T/10 to T: WS-W {ws['weak_regret_tenth']:.4g} to "
+                f"{estimate(n, panel, 'ws_w', 'weak')}, {rival['label']} {rival['weak_regret_tenth']:.4g} to "
+                f"{estimate(n, panel, other, 'weak')}: both have stopped growing, {rival['label']}'s at a lower level")
+    return Reason(WEAK_TOO, WEAK_DOC, text)
+
+
+# The matrices each reason is written for (checked against the committed claims table by the reason tests).
+LATER_PANELS = {"S6": ("sushi", "mslr16_condorcet"), "S7": ("sushi", "mslr16_condorcet")}
+S3_TRANSIENT = ("sushi", "mslr16_condorcet")
+S4_ORDER = ("mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi", "mslr16_condorcet")
+S4_HEAVY = ("mslr32_condorcet",)
+S1_UNRESOLVED = {"mslr32_condorcet": "ws_s"}
+S5_UNRESOLVED = ("mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi", "mslr16_condorcet", "mslr32_condorcet")
+S5_CONSTANT = {"cyclic": "rmed1"}
+S9_ORDER = ("mslr5_condorcet", "cyclic", "arxiv", "sushi", "mslr16_condorcet", "mslr32_condorcet")
+
+SUCCESSORS_REASONS = {
+    ("S1", f"{SUCCESSORS}:strong_borda/c2b"): c2b_below_dts("strong_borda"),
+    **{("S1", f"{SUCCESSORS}:{panel}/{other}"): unresolved(panel, "dts", other, "copeland")
+       for panel, other in S1_UNRESOLVED.items()},
+    **{("S3", f"{SUCCESSORS}:{panel}/versatile_db"): versatile_transient(panel) for panel in S3_TRANSIENT},
+    **{("S4", f"{SUCCESSORS}:{panel}/c2b"): c2b_order(panel) for panel in S4_ORDER},
+    **{("S4", f"{SUCCESSORS}:{panel}/c2b"): c2b_heavy_tail(panel) for panel in S4_HEAVY},
+    **{("S5", f"{SUCCESSORS}:{panel}/ws_s"): unresolved(panel, "ws_w", "ws_s") for panel in S5_UNRESOLVED},
+    **{("S5", f"{SUCCESSORS}:{panel}/{other}"): weak_regret_settled(panel, other)
+       for panel, other in S5_CONSTANT.items()},
+    **{("S6", f"{SUCCESSORS}:{panel}/versatile_db"): later_claim(panel, "versatile_db")
+       for panel in LATER_PANELS["S6"]},
+    **{("S7", f"{SUCCESSORS}:{panel}/ws_s"): later_claim(panel, "ws_s") for panel in LATER_PANELS["S7"]},
+    **{("S9", f"{SUCCESSORS}:{panel}/c2b"): c2b_against_rmed1(panel) for panel in S9_ORDER},
+}

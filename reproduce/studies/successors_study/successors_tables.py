@@ -1,0 +1,62 @@
+"""The successors study's final table (``final_rows``, ``figures/successors_final.csv``): per panel and drawn curve,
+the Copeland regret of Eq. 1 and the weak regret at T (mean and standard error over runs), the slope of R against
+ln t over the last decade, and what a run cost.  The claims (``successors_claims``), the figure
+(``successors_figure``) and the docs' numbers are read from it."""
+
+import math
+
+import pandas as pd
+
+from dts_reproduction.data import load_dataset
+from dts_reproduction.reproduce.claims.verdict import at, final, log_slope, mean_se
+
+FINAL_COLUMNS = ("panel", "dataset", "condorcet", "algorithm", "label", "horizon", "runs", "copeland_regret",
+                 "copeland_se", "weak_regret", "weak_se", "weak_regret_tenth", "slope_last_decade", "slope_se",
+                 "seconds_per_run")
+
+
+def weak_final(result):
+    """Mean and standard error of the weak regret at T (``LineResult.weak``'s last checkpoint)."""
+    return mean_se(result.weak[:, -1])
+
+
+def final_rows(results: list) -> pd.DataFrame:
+    """One row per drawn curve of ``results`` ([(title, [LineResult])], a C2B curve combined over its horizons):
+    ``FINAL_COLUMNS``; ``condorcet`` says whether the panel's matrix has a Condorcet winner, ``weak_regret_tenth`` is
+    the mean weak regret at T/10 (how much of it the last decade added); the slope of a curve drawn from one point per
+    horizon (C2B) is over its last decade of horizons."""
+    rows = []
+    for title, curves in results:
+        for res in curves:
+            copeland, weak, slope = final(res), weak_final(res), log_slope(res)
+            runs = res.final.shape[0]
+            rows.append({"panel": title, "dataset": res.line.dataset,
+                         "condorcet": load_dataset(res.line.dataset).has_condorcet_winner,
+                         "algorithm": res.line.algorithm, "label": res.label, "horizon": res.line.horizon,
+                         "runs": runs, "copeland_regret": copeland.value, "copeland_se": copeland.se,
+                         "weak_regret": weak.value, "weak_se": weak.se,
+                         "weak_regret_tenth": at(res, res.line.horizon // 10, "weak").value,
+                         "slope_last_decade": slope.value,
+                         "slope_se": slope.se,
+                         "seconds_per_run": res.meta.get("worker_seconds", math.nan) / runs})
+    return pd.DataFrame(rows, columns=list(FINAL_COLUMNS))
+
+
+def long_rows(long_lines: dict, bounds: dict) -> pd.DataFrame:
+    """C2B's long lines (``figures/successors_long.csv``): per panel (``long_lines``: {panel title: LineResult combined
+    over its horizons, or None if not stored}) and horizon, R(T) (mean and s.e.), the slope per ln T from the
+    horizon a decade before (NaN for the first) and the bound C of its matrix (``bounds``: {matrix: C})."""
+    rows = []
+    for title, result in long_lines.items():
+        if result is None:
+            continue
+        previous = None
+        for index, horizon in enumerate(result.checkpoints):
+            regret = mean_se(result.regret[:, index])
+            slope = math.nan if previous is None else (regret.value - previous.value) / math.log(10.0)
+            rows.append({"panel": title, "dataset": result.line.dataset, "horizon": int(horizon),
+                         "runs": result.regret.shape[0], "regret": regret.value, "regret_se": regret.se,
+                         "slope_decade": slope, "lower_bound_slope": bounds[result.line.dataset]})
+            previous = regret
+    return pd.DataFrame(rows, columns=["panel", "dataset", "horizon", "runs", "regret", "regret_se", "slope_decade",
+                                       "lower_bound_slope"])
