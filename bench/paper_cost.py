@@ -32,6 +32,10 @@ when it is computed over several sessions (the chunks keep their own times, so a
 adds up exactly): the wall time of ``make all-figures`` on J otherwise idle cores is about the busy
 hours / J once every line is stored.
 
+``--successors`` prints, for every line of ``reproduce/successors.py``, its estimated CPU hours, its status and what its
+stored runs took, cheapest first, with the totals estimated and measured (how far the cost model is off for the study's
+algorithms, measured as its lines land).
+
 ``--large-scale`` prints, for every line of ``reproduce/large_scale.py`` (past the paper), its estimated CPU hours
 (``large_scale_plan.estimated_hours``: from the line's probe in bench/large_scale_probes.csv where it has one, else from
 bench/step_cost.csv; "-" for an algorithm not benchmarked or not registered), whether the study plan takes it, its
@@ -42,6 +46,7 @@ prices above ``--max-probe-seconds``, and adds each row to the table as soon as 
 
 Usage: python bench/paper_cost.py [--figures fig1_mslr fig4_noncondorcet ...] [--probe-slots N] [--measured]
        python bench/paper_cost.py --large-scale [--probe [--max-probe-seconds S] [--algorithms NAME ...]]
+       python bench/paper_cost.py --successors
 """
 
 import math
@@ -74,6 +79,11 @@ from dts_reproduction.reproduce.studies.large_scale_study import large_scale_pla
 from dts_reproduction.reproduce.studies.large_scale_study.large_scale_panels import all_curves, available
 from dts_reproduction.reproduce.studies.paper_figures.figures import PAPER_FIGURES, SIMULATED
 from dts_reproduction.reproduce.studies.run_cost import extrapolated_seconds, probe_seconds
+from dts_reproduction.reproduce.studies.successors_study import successors_plan
+from dts_reproduction.reproduce.studies.successors_study.successors_panels import PANELS as SUCCESSORS_PANELS
+from dts_reproduction.reproduce.studies.successors_study.successors_panels import (
+    RESULTS_FOLDER as SUCCESSORS_RESULTS,
+)
 
 FIGURES = SIMULATED  # the figures that simulate runs of their own (Fig. 2 reads Fig. 1's)
 _COSTS = {}
@@ -106,6 +116,9 @@ def parse_arguments(argv=None):
                         help="the lines of reproduce/large_scale.py: estimated CPU hours (probe and bench tables)")
     parser.add_argument("--asymptotic", action="store_true",
                         help="the lines of reproduce/asymptotic.py: estimated CPU hours (the cost model) and status")
+    parser.add_argument("--successors", action="store_true",
+                        help="the lines of reproduce/successors.py: estimated CPU hours (the cost model), status and "
+                             "what the stored ones took")
     parser.add_argument("--probe", action="store_true",
                         help="with --large-scale: first measure the probes of the study's missing lines of T >= 1e7 "
                              "(two runs each, of 1e6 and 1e7 slots) into bench/large_scale_probes.csv")
@@ -119,6 +132,8 @@ def parse_arguments(argv=None):
     args.max_probe_seconds = check_positive("--max-probe-seconds", args.max_probe_seconds, text=True)
     if args.asymptotic and (args.large_scale or args.measured):
         raise ValueError("--asymptotic takes neither --large-scale nor --measured")
+    if args.successors and (args.asymptotic or args.large_scale or args.measured):
+        raise ValueError("--successors takes none of --asymptotic, --large-scale and --measured")
     if args.probe and not args.large_scale:
         raise ValueError("--probe needs --large-scale")
     if args.algorithms and not args.probe:
@@ -135,6 +150,8 @@ def main(argv=None):
         args = parse_arguments(argv)
         if args.asymptotic:
             print_asymptotic()
+        elif args.successors:
+            print_successors()
         elif args.large_scale:
             if args.probe:
                 from dts_reproduction.reproduce.config.paper import LARGE_SCALE_HORIZON
@@ -313,6 +330,34 @@ def print_asymptotic() -> None:
               f"{'-' if found is None else f'{busy_hours(found):.2f}':>9}", flush=True)
     print(f"asymptotic: the missing lines need about {missing:.1f} estimated CPU hours (about {missing / 2:.1f} h of "
           f"wall time on 2 cores)")
+
+
+def print_successors() -> None:
+    """Every line of reproduce/successors.py at its paper scale, cheapest first as the study computes them: its
+    estimated CPU hours (``harness.cost.estimated_line_seconds``), status and the busy hours its stored runs took
+    (results/successors/); then the totals, estimated and measured, of the stored and the missing lines.  The study's
+    C2B long lines and batch counts (seconds to minutes) are not listed."""
+    settings = Settings.library(out=SUCCESSORS_RESULTS)
+    planned = successors_plan.study_plan(SUCCESSORS_PANELS, settings)
+    print(f"{'dataset':<20} {'line':<26} {'K':>4} {'T':>8} {'runs':>5} {'est. CPU h':>11} {'status':<8} "
+          f"{'stored h':>9}")
+    totals = {"stored estimate": 0.0, "stored": 0.0, "missing": 0.0}
+    for item in sorted(planned, key=lambda item: estimated_line_seconds(item.line, item.dataset)):
+        line, dataset = item.line, item.dataset
+        hours = estimated_line_seconds(line, dataset) / 3600.0
+        found = stored_hours([line], dataset, SUCCESSORS_RESULTS)
+        if found is None:
+            totals["missing"] += hours if math.isfinite(hours) else 0.0
+        else:
+            totals["stored estimate"] += hours if math.isfinite(hours) else 0.0
+            totals["stored"] += busy_hours(found)
+        print(f"{line.dataset:<20} {line.name[:26]:<26} {dataset.K:>4} {line.horizon:>8.1e} {line.runs:>5} "
+              f"{'-' if math.isnan(hours) else f'{hours:.3f}':>11} {'missing' if found is None else 'stored':<8} "
+              f"{'-' if found is None else f'{busy_hours(found):.3f}':>9}", flush=True)
+    missing = totals["missing"]
+    print(f"successors: the stored lines took {totals['stored']:.2f} CPU hours (estimated "
+          f"{totals['stored estimate']:.2f}); the missing lines need about {missing:.1f} estimated CPU hours (about "
+          f"{missing / 2:.1f} h of wall time on 2 cores)")
 
 
 def study_plan():

@@ -41,8 +41,9 @@ from dts_reproduction.reproduce.harness.store import (
     recorded_digest,
 )
 from dts_reproduction.reproduce.studies.elimination_study import C18_ELIMINATION
+from dts_reproduction.reproduce.studies.successors_study.successors_panels import C2B_BATCHES
 
-RUN_KINDS = (CURVES, C18_ELIMINATION)  # the kinds whose chunks verify knows (by their config's marker)
+RUN_KINDS = (CURVES, C18_ELIMINATION, C2B_BATCHES)  # the kinds whose chunks verify knows (by their config's marker)
 
 
 def chunk_files(folders) -> list[Path]:

@@ -156,3 +156,24 @@ def test_asymptotic_prints_every_line_cheapest_first_with_its_status(capsys):
     with pytest.raises(SystemExit) as stop:
         _paper_cost().main(["--asymptotic", "--large-scale"])
     assert stop.value.code == 2
+
+
+def test_successors_prints_every_line_cheapest_first_with_its_estimate_and_what_stored_ones_took(capsys):
+    """--successors: one row per planned line of the successors study, cheapest first by the cost model, a committed
+    line as "stored" with its hours, and the totals; with --measured: exit 2."""
+    from dts_reproduction.reproduce.harness.settings import Settings
+    from dts_reproduction.reproduce.studies.successors_study import successors_panels, successors_plan
+
+    _paper_cost().main(["--successors"])
+    lines = capsys.readouterr().out.splitlines()
+    rows = [text.split() for text in lines[1:-1]]
+    planned = successors_plan.study_plan(successors_panels.PANELS,
+                                         Settings.library(out=successors_panels.RESULTS_FOLDER))
+    assert len(rows) == len(planned)
+    hours = [float(row[-3]) for row in rows if row[-3] != "-"]
+    assert hours == sorted(hours)
+    assert any(row[:2] == ["cyclic", "ws_w"] and row[-2] == "stored" and float(row[-1]) > 0 for row in rows)
+    assert lines[-1].startswith("successors: the stored lines took")
+    with pytest.raises(SystemExit) as stop:
+        _paper_cost().main(["--successors", "--measured"])
+    assert stop.value.code == 2

@@ -235,3 +235,25 @@ def test_a_limit_far_from_its_target_fails_even_when_the_noise_is_wider_than_the
     assert resolved_limit(Estimate(98.0, 8.4), 5.4) == "FAILS"  # 11 s.e. above C: resolved, whatever 2 s.e. is
     assert resolved_limit(Estimate(6.0, 4.0), 5.4) == "same order, not significant"  # 0 and 2C both within 2 s.e.
     assert resolved_limit(Estimate(5.0, 0.5), 5.4) == "holds"
+
+
+def test_batch_lines_count_c2b_slot_by_slot_at_each_panels_scale():
+    lines = panels.batch_lines(PAPER)
+    assert list(lines) == [panel.title for panel in panels.PANELS]
+    for panel in panels.PANELS:
+        line = lines[panel.title]
+        curves = panel_curves(panel, PAPER)
+        assert line.kind is panels.C2B_BATCHES and dict(line.params) == {"skip": "off"}
+        assert (line.horizon, line.runs) == (max(ln.horizon for curve in curves for ln in curve), panel.own_runs())
+
+
+def test_a_batch_run_has_the_regret_of_the_same_run_without_the_probe_and_at_most_ceil_ln_t_batches(tmp_path):
+    """The probe draws from a stream of its own: counting batches changes nothing of the run."""
+    from dts_reproduction.reproduce.harness.runner import run_lines
+    from dts_reproduction.reproduce.studies.successors_study.successors_tables import batch_bound
+    counted = Line("cyclic", "c2b", 5000, 6, (("skip", "off"),), kind=panels.C2B_BATCHES)
+    plain = Line("cyclic", "c2b", 5000, 6, (("skip", "off"),))
+    found, curves = run_lines([counted, plain], "t", tmp_path, ROOT_SEED, n_jobs=1, progress=False)
+    np.testing.assert_array_equal(found.arrays["final"], curves.final)
+    batches = found.arrays["batches"]
+    assert (batches >= 2).all() and (batches <= batch_bound(5000)).all(), batches

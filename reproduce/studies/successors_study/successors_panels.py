@@ -12,12 +12,14 @@ import re
 from dataclasses import replace
 
 from dts_reproduction.algorithms import get_algorithm
+from dts_reproduction.algorithms.c2b import c2b_batches_probe
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims.registry import SUCCESSORS
+from dts_reproduction.reproduce.harness.kinds import RunKind, StoredArray
 from dts_reproduction.reproduce.harness.paths import RESULTS
 from dts_reproduction.reproduce.harness.runner import Line
 from dts_reproduction.reproduce.studies.benchmark_study.benchmark_panels import panel_letter
-from dts_reproduction.reproduce.studies.experiment import Curve, Panel
+from dts_reproduction.reproduce.studies.experiment import Curve, Panel, panel_curves
 from dts_reproduction.reproduce.studies.paper_figures.condorcet_figure import FIG3_STUDY
 from dts_reproduction.reproduce.studies.paper_figures.noncondorcet_figure import FIG4_STUDY
 from dts_reproduction.reproduce.studies.paper_panels import FIG1_PANELS
@@ -41,6 +43,14 @@ PUBLISHED = {"rmed1": (2015, 7), "rex3": (2015, 7), "cw_rmed": (2016, 6), "ecw_r
 # ceil(ln T) batches' planning costs (a twentieth of a second at K = 32).
 ASYMPTOTIC_HORIZONS = tuple(10**exponent for exponent in range(6, 16))
 ASYMPTOTIC_RUNS = 100
+# C2B's number of batches, recorded beside its regret: a run kind whose probe reads the batches C2B has started
+# (``algorithms.c2b.c2b_batches_probe``) after every slot, so it runs slot by slot (skip "off": a probe sees every
+# slot), at each panel's horizon and run count (about 55 ns a slot).  Its chunks store the count and the final regret.
+BATCH_COUNTS = ("batches",)
+C2B_BATCHES = RunKind(name="c2b_batches", version=1,
+                      arrays=(StoredArray("batches", "int64", ("runs",)), StoredArray("final", "float64", ("runs",))),
+                      probe=c2b_batches_probe, counts=BATCH_COUNTS, algorithms=("c2b",),
+                      params=(("skip", ("off",)),))
 
 
 def study_curve(algorithm: str) -> Curve:
@@ -99,3 +109,14 @@ def asymptotic_curves(runs: int | None = None, horizons=ASYMPTOTIC_HORIZONS) -> 
     return {panel.title: [[Line(panel.dataset, curve.algorithm, horizon, runs or ASYMPTOTIC_RUNS, curve.params)
                            for horizon in horizons]]
             for panel in PANELS if load_dataset(panel.dataset).has_condorcet_winner}
+
+
+def batch_lines(settings) -> dict[str, Line]:
+    """{panel title: C2B's batch-counting line} (``C2B_BATCHES``) of every panel, at the panel's horizon and run count
+    under ``settings`` (its --runs, --horizon, --quick scale them as they scale the panel's curves)."""
+    lines = {}
+    for panel in PANELS:
+        horizon = max(line.horizon for curve in panel_curves(panel, settings) for line in curve)
+        runs = settings.runs or panel.own_runs()
+        lines[panel.title] = Line(panel.dataset, "c2b", horizon, runs, (("skip", "off"),), kind=C2B_BATCHES)
+    return lines

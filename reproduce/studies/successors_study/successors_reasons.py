@@ -11,6 +11,7 @@ from dts_reproduction.reproduce.claims.reasons import (
     HEAVY_TAIL,
     LATER_CLAIM,
     ORDER_NOT_CONSTANT,
+    OUTSIDE_SETTING,
     PARTNER,
     TRANSIENT,
     UNRESOLVED_ORDER,
@@ -28,6 +29,7 @@ PARTNER_DOC = f"{DOC}#strongborda-c2b-below-d-ts"
 ORDER_DOC = f"{DOC}#c2b-the-order-of-its-bound-not-its-constant"
 TRANSIENT_DOC = f"{DOC}#versatile-db-still-in-its-transient"
 UNRESOLVED_DOC = f"{DOC}#orders-the-runs-do-not-resolve"
+REX3_DOC = f"{DOC}#rex3-without-a-condorcet-winner"
 WEAK_DOC = f"{DOC}#rmed1s-weak-regret-stops-growing-too"
 LONG = "_long.csv"
 
@@ -150,9 +152,22 @@ def weak_regret_settled(panel: str, other: str) -> Reason:
     return Reason(WEAK_TOO, WEAK_DOC, text)
 
 
+def rex3_outside_setting(panel: str) -> Reason:
+    """S10 on a matrix without a Condorcet winner: REX3's bound is for utility-based preferences, whose best arm
+    beats every other; against the Copeland winners of a matrix without one its regret grows faster."""
+    def text(n: Numbers) -> str:
+        """The growth of R over the last decade against sqrt(10)."""
+        found = n.claims[(n.claims["claim"] == "S10") & (n.claims["site"] == f"{SUCCESSORS}:{panel}/rex3")]
+        return (f"{found['measured'].iloc[0]} (sqrt(10) = {math.sqrt(10.0):.2f}); REX3's O(sqrt(K ln K T)) bound is "
+                "proven for utility-based preferences, whose best arm is a Condorcet winner; this matrix has none, "
+                "and the regret here is Copeland regret")
+    return Reason(OUTSIDE_SETTING, REX3_DOC, text)
+
+
 # The matrices each reason is written for (checked against the committed claims table by the reason tests).
 LATER_PANELS = {"S6": ("sushi", "mslr16_condorcet"), "S7": ("sushi", "mslr16_condorcet")}
-S3_TRANSIENT = ("sushi", "mslr16_condorcet")
+S3_TRANSIENT = ("sushi", "mslr16_condorcet", "mslr32_condorcet")
+S10_OUTSIDE = ("gap", "copeland500")
 S4_ORDER = ("mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi", "mslr16_condorcet")
 S4_HEAVY = ("mslr32_condorcet",)
 S1_UNRESOLVED = {"mslr32_condorcet": "ws_s"}
@@ -174,4 +189,5 @@ SUCCESSORS_REASONS = {
        for panel in LATER_PANELS["S6"]},
     **{("S7", f"{SUCCESSORS}:{panel}/ws_s"): later_claim(panel, "ws_s") for panel in LATER_PANELS["S7"]},
     **{("S9", f"{SUCCESSORS}:{panel}/c2b"): c2b_against_rmed1(panel) for panel in S9_ORDER},
+    **{("S10", f"{SUCCESSORS}:{panel}/rex3"): rex3_outside_setting(panel) for panel in S10_OUTSIDE},
 }

@@ -21,6 +21,7 @@ from dts_reproduction.reproduce.studies.successors_study.successors_panels impor
     NAME,
     PANELS,
     asymptotic_curves,
+    batch_lines,
     matrix_columns,
 )
 from dts_reproduction.reproduce.studies.successors_study.successors_plan import cheapest_first, study_plan
@@ -41,6 +42,15 @@ def long_lines(settings: Settings) -> dict:
     return {title: (combined[0] if combined else None) for title, combined in drawn}
 
 
+def batch_counts(settings: Settings) -> dict:
+    """C2B's batch-counting lines (``batch_lines``) computed where selected and not stored (unless --plot-only or
+    --stored-only), else loaded: {panel title: LineResult or None if not stored}."""
+    lines = batch_lines(settings)
+    found = simulate_lines(NAME, dict.fromkeys(lines.values(), settings.out), settings,
+                           computed=[line for line in lines.values() if selected(line, settings)])
+    return {title: found[line] for title, line in lines.items()}
+
+
 def compute(settings: Settings) -> list:
     """Print the plan (``study_plan``, ``plan_table``), refuse it above --max-cpu-hours, then compute the lines to
     compute cheapest first and load the others; returns the panels' results, [(title, [LineResult])] (a curve not
@@ -55,15 +65,17 @@ def compute(settings: Settings) -> list:
 
 
 def run_study(settings: Settings) -> None:
-    """C2B's long lines (``long_lines``), then every other line (``compute``); then write under ``settings.figures``
+    """C2B's long lines (``long_lines``) and batch counts (``batch_counts``), then every other line (``compute``);
+    then write under ``settings.figures``
     ``successors_final.csv`` (``final_rows``), ``successors_long.csv`` (``long_rows``), the figure
     (``successors_figure.plot``) and ``successors_claims.csv`` (``successors_claims.claims``, marked as no evidence
     for a quick or reduced run), and print the claims."""
     long = long_lines(settings)
+    batches = batch_counts(settings)
     results = compute(settings)
     store = not (settings.plot_only or settings.stored_only)
     bounds = {panel.dataset: lower_bound(panel.dataset, settings.out, store=store)[0] for panel in PANELS}
-    table = final_rows(results)
+    table = final_rows(results, batches)
     stem = settings.figures / NAME
     write_table(table, stem.with_name(f"{NAME}_final.csv"))
     write_table(long_rows(long, bounds), stem.with_name(f"{NAME}_long.csv"))

@@ -12,7 +12,7 @@ from dts_reproduction.reproduce.claims.verdict import at, final, log_slope, mean
 
 FINAL_COLUMNS = ("panel", "dataset", "condorcet", "algorithm", "label", "horizon", "runs", "copeland_regret",
                  "copeland_se", "weak_regret", "weak_se", "weak_regret_tenth", "slope_last_decade", "slope_se",
-                 "seconds_per_run")
+                 "batches", "batches_max", "batch_bound", "seconds_per_run")
 
 
 def weak_final(result):
@@ -20,14 +20,24 @@ def weak_final(result):
     return mean_se(result.weak[:, -1])
 
 
-def final_rows(results: list) -> pd.DataFrame:
+def batch_bound(horizon: int) -> int:
+    """C2B's number of batches B = ceil(ln T) at horizon T (``algorithms.c2b``: at most B batches start within T)."""
+    return math.ceil(math.log(horizon))
+
+
+def final_rows(results: list, batches: dict | None = None) -> pd.DataFrame:
     """One row per drawn curve of ``results`` ([(title, [LineResult])], a C2B curve combined over its horizons):
     ``FINAL_COLUMNS``; ``condorcet`` says whether the panel's matrix has a Condorcet winner, ``weak_regret_tenth`` is
     the mean weak regret at T/10 (how much of it the last decade added); the slope of a curve drawn from one point per
-    horizon (C2B) is over its last decade of horizons."""
+    horizon (C2B) is over its last decade of horizons.  C2B's rows carry its batches from ``batches`` ({panel title:
+    its ``C2B_BATCHES`` line's LineResult, or None}): the mean and the most over runs of the batches started within T
+    and the bound ceil(ln T); NaN where not stored, and on every other row."""
+    batches = batches or {}
     rows = []
     for title, curves in results:
+        counted = batches.get(title)
         for res in curves:
+            count = counted.arrays["batches"] if counted is not None and res.line.algorithm == "c2b" else None
             copeland, weak, slope = final(res), weak_final(res), log_slope(res)
             runs = res.final.shape[0]
             rows.append({"panel": title, "dataset": res.line.dataset,
@@ -38,6 +48,9 @@ def final_rows(results: list) -> pd.DataFrame:
                          "weak_regret_tenth": at(res, res.line.horizon // 10, "weak").value,
                          "slope_last_decade": slope.value,
                          "slope_se": slope.se,
+                         "batches": math.nan if count is None else float(count.mean()),
+                         "batches_max": math.nan if count is None else float(count.max()),
+                         "batch_bound": batch_bound(res.line.horizon) if res.line.algorithm == "c2b" else math.nan,
                          "seconds_per_run": res.meta.get("worker_seconds", math.nan) / runs})
     return pd.DataFrame(rows, columns=list(FINAL_COLUMNS))
 
