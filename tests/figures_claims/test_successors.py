@@ -257,3 +257,25 @@ def test_a_batch_run_has_the_regret_of_the_same_run_without_the_probe_and_at_mos
     np.testing.assert_array_equal(found.arrays["final"], curves.final)
     batches = found.arrays["batches"]
     assert (batches >= 2).all() and (batches <= batch_bound(5000)).all(), batches
+
+
+def test_the_figure_draws_every_row_in_both_regrets_and_floors_a_zero_weak_regret(tmp_path):
+    import pandas as pd
+
+    from dts_reproduction.reproduce.studies.successors_study import successors_figure
+    from dts_reproduction.reproduce.studies.successors_study.successors_tables import FINAL_COLUMNS
+    rows = [{"dataset": dataset, "condorcet": condorcet, "algorithm": algorithm, "copeland_regret": regret,
+             "copeland_se": 1.0, "weak_regret": weak, "weak_se": 0.0}
+            for dataset, condorcet in (("cyclic", True), ("gap", False))
+            for algorithm, regret, weak in (("dts", 500.0, 50.0), ("dts_plus", 480.0, 40.0), ("ws_w", 9e4, 0.0))]
+    table = pd.DataFrame(rows).reindex(columns=list(FINAL_COLUMNS))
+    points = successors_figure.plot(table, {True: ["cyclic", "arxiv"], False: ["gap"]}, tmp_path / "s")
+    assert (tmp_path / "s.png").exists() and (tmp_path / "s.pdf").exists()
+    assert len(points) == 2 * len(rows)
+    floored = points[points["floored"]]
+    assert sorted(zip(floored["dataset"], floored["algorithm"], floored["metric"], strict=True)) == \
+        [("cyclic", "ws_w", "weak"), ("gap", "ws_w", "weak")]
+    cyclic = points[(points["dataset"] == "cyclic") & (points["metric"] == "copeland")].set_index("algorithm")["x"]
+    assert cyclic["dts"] < cyclic["dts_plus"] < cyclic["ws_w"]  # the ringed algorithm first in its column
+    gap = points[(points["dataset"] == "gap") & (points["metric"] == "copeland")].set_index("algorithm")["x"]
+    assert gap["dts_plus"] < gap["dts"]  # without a Condorcet winner D-TS+ is the one ringed, first

@@ -46,6 +46,13 @@ def axis_bottom(means) -> float:
     return 10.0 ** np.floor(np.log10(min(positive))) if positive else FLOOR
 
 
+def axis_top(means, errors) -> float:
+    """The top of a row's log axis: the decade above the highest mean + NOISE_SE standard errors, so that no marker
+    or bar touches the frame (FLOOR * 10 if there is none)."""
+    highs = [mean + NOISE_SE * error for mean, error in zip(means, errors, strict=True) if mean > FLOOR]
+    return 10.0 ** np.ceil(np.log10(1.5 * max(highs))) if highs else 10 * FLOOR
+
+
 def panel_axes(ax, table: pd.DataFrame, matrices: list[str], metric: str, bottom: float,
                highlighted: str) -> pd.DataFrame:
     """Draw one panel: a column per matrix of ``matrices`` (in order; a matrix without rows stays, empty), its
@@ -89,6 +96,7 @@ def plot(table: pd.DataFrame, columns: dict[bool, list[str]], stem, note: str = 
     for row_index, (metric, ylabel) in enumerate(METRICS):
         bottom = axis_bottom(table[f"{metric}_regret"])
         axes[row_index, 0].set_ylabel(ylabel)
+        axes[row_index, 0].set_ylim(top=axis_top(table[f"{metric}_regret"], table[f"{metric}_se"].fillna(0.0)))
         for column, condorcet in enumerate((True, False)):
             ax = axes[row_index, column]
             highlighted = HIGHLIGHTED[condorcet]
