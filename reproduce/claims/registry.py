@@ -89,8 +89,8 @@ EVERY_CLAIM = {claim.id: claim for claim in (
     Claim("S2", "Ten years on, D-TS+ is still the best without a Condorcet winner: its Copeland regret below every "
                 "successor's, RMED1's and ECW-RMED's.", (SUCCESSORS,), past_the_paper=True),
     Claim("S3", "Versatile-DB is within a constant factor of RMED1 on Condorcet data (Saha & Gaillard's theorem: both "
-                "O(sum log T / Delta)): the ratio of their regrets does not grow with T.", (SUCCESSORS,),
-          past_the_paper=True),
+                "O(sum log T / Delta)): its regret is logarithmic, its slope per ln t no longer growing.",
+          (SUCCESSORS,), past_the_paper=True),
     Claim("S4", "Asymptotically optimal (Agarwal et al.'s theorem): C2B's regret per ln T tends to the bound C on "
                 "Condorcet data.", (SUCCESSORS,), past_the_paper=True),
     Claim("S5", "WS-W's weak regret is below every other algorithm's where a Condorcet winner exists (Chen & "

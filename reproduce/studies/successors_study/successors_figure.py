@@ -5,6 +5,8 @@ per matrix, one marker per algorithm (its colour and marker, mean over runs with
 axis.  The algorithm each column's claim is about -- D-TS with a Condorcet winner, D-TS+ without -- is ringed and
 drawn first in its group, so that what lies below it is what beats it."""
 
+import math
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -43,14 +45,14 @@ def marker_offsets(algorithms: list[str]) -> dict[str, float]:
 def axis_bottom(means) -> float:
     """The bottom of a row's log axis: the decade at or below the smallest mean above FLOOR (FLOOR if none)."""
     positive = [mean for mean in means if mean > FLOOR]
-    return 10.0 ** np.floor(np.log10(min(positive))) if positive else FLOOR
+    return 10.0 ** math.floor(math.log10(min(positive))) if positive else FLOOR
 
 
 def axis_top(means, errors) -> float:
     """The top of a row's log axis: the decade above the highest mean + NOISE_SE standard errors, so that no marker
     or bar touches the frame (FLOOR * 10 if there is none)."""
     highs = [mean + NOISE_SE * error for mean, error in zip(means, errors, strict=True) if mean > FLOOR]
-    return 10.0 ** np.ceil(np.log10(1.5 * max(highs))) if highs else 10 * FLOOR
+    return 10.0 ** math.ceil(math.log10(1.5 * max(highs))) if highs else 10 * FLOOR
 
 
 def panel_axes(ax, table: pd.DataFrame, matrices: list[str], metric: str, bottom: float,
@@ -113,3 +115,28 @@ def plot(table: pd.DataFrame, columns: dict[bool, list[str]], stem, note: str = 
     points = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     write_table(points, stem.with_suffix(".csv"))
     return points
+
+
+RATIO_LABEL = "C2B (fit, T = 1e10 to 1e15)"  # C2B's row in the slope-ratio figure
+
+
+def ratio_table(asymptotic: pd.DataFrame, long: pd.DataFrame, fits: dict) -> pd.DataFrame:
+    """The asymptotic study's slope-ratio table (its final table, ``asymptotic_final.csv``: per Condorcet matrix each
+    algorithm's last-decade slope at T = 2^53 over C, and C_w) extended by one row per matrix for C2B: its slope per
+    ln T fitted to its long lines (``fits``: {matrix: Estimate}, ``successors_claims.long_slope``) over C, on the
+    asymptotic study's row of that matrix.  A matrix without a positive fit (no long lines, or a fit at or below 0,
+    which a log axis cannot show) gets no C2B row."""
+    condorcet = asymptotic[asymptotic["winner_constant"].notna()]
+    rows = []
+    for dataset, fit in fits.items():
+        found = condorcet[condorcet["dataset"] == dataset]
+        bound = long[long["dataset"] == dataset]["lower_bound_slope"]
+        if found.empty or bound.empty or not fit.value > 0:
+            continue
+        first = found.iloc[0]
+        rows.append({"panel": first["panel"], "dataset": dataset, "algorithm": "c2b", "label": RATIO_LABEL,
+                     "runs": int(long[long["dataset"] == dataset]["runs"].iloc[-1]), "trapped_runs": 0,
+                     "winner_constant": first["winner_constant"],
+                     "slope_over_bound": fit.value / float(bound.iloc[0]),
+                     "slope_over_winner_constant": fit.value / float(first["winner_constant"])})
+    return pd.concat([condorcet, pd.DataFrame(rows)], ignore_index=True)

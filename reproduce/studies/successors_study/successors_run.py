@@ -2,8 +2,13 @@
 compute C2B's long lines (seconds) and then the lines not stored cheapest first (each complete on disk before the next
 begins), then draw and tabulate from the stored lines and decide the claims."""
 
+import sys
+
+from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC
+from dts_reproduction.reproduce.claims.verdict import Missing
 from dts_reproduction.reproduce.harness.settings import Settings
-from dts_reproduction.reproduce.output.tables import print_table, write_table
+from dts_reproduction.reproduce.output.tables import print_table, read_table, write_table
+from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_figures import ratio_figure
 from dts_reproduction.reproduce.studies.benchmark_study.benchmark_plan import check_plan, plan_table
 from dts_reproduction.reproduce.studies.experiment import (
     evidence_note,
@@ -14,8 +19,8 @@ from dts_reproduction.reproduce.studies.experiment import (
     write_claims,
 )
 from dts_reproduction.reproduce.studies.lower_bound_cache import lower_bound
-from dts_reproduction.reproduce.studies.successors_study.successors_claims import claims
-from dts_reproduction.reproduce.studies.successors_study.successors_figure import plot
+from dts_reproduction.reproduce.studies.successors_study.successors_claims import claims, long_slope
+from dts_reproduction.reproduce.studies.successors_study.successors_figure import plot, ratio_table
 from dts_reproduction.reproduce.studies.successors_study.successors_panels import (
     ASYMPTOTIC_HORIZONS,
     NAME,
@@ -27,7 +32,8 @@ from dts_reproduction.reproduce.studies.successors_study.successors_panels impor
 from dts_reproduction.reproduce.studies.successors_study.successors_plan import cheapest_first, study_plan
 from dts_reproduction.reproduce.studies.successors_study.successors_tables import final_rows, long_rows
 
-QUICK_LONG_HORIZONS = (10**3, 10**4)  # the smoke run's long lines (two decades: one slope)
+QUICK_LONG_HORIZONS = (10**3, 10**4, 10**5)  # the smoke run's long lines (three decades: one fitted slope)
+ASYMPTOTIC_FINAL = f"{ASYMPTOTIC}_final.csv"  # the asymptotic study's table the slope-ratio figure extends
 
 
 def long_lines(settings: Settings) -> dict:
@@ -64,6 +70,25 @@ def compute(settings: Settings) -> list:
     return simulate_panels(NAME, PANELS, settings, order=lambda _todo: order)
 
 
+def draw_ratio(long: dict, bounds: dict, figures, stem) -> None:
+    """``<stem>_ratio.png``: the asymptotic study's slope-ratio figure (``asymptotic_figures.ratio_figure``) extended by
+    C2B's fitted slope of its long lines (``successors_figure.ratio_table``; ``bounds``: {matrix: C}), from the
+    asymptotic study's final table in
+    ``figures`` (as ``make all-figures`` draws it first); without that table, nothing is drawn (a note says so)."""
+    path = figures / ASYMPTOTIC_FINAL
+    if not path.exists():
+        print(f"note: {path} not found (draw the asymptotic study first): {NAME}_ratio.png not drawn", file=sys.stderr)
+        return
+    fits = {}
+    for result in long.values():
+        if result is not None:
+            try:
+                fits[result.line.dataset] = long_slope(result)
+            except Missing:
+                continue
+    ratio_figure(ratio_table(read_table(path), long_rows(long, bounds), fits), stem)
+
+
 def run_study(settings: Settings) -> None:
     """C2B's long lines (``long_lines``) and batch counts (``batch_counts``), then every other line (``compute``);
     then write under ``settings.figures``
@@ -81,6 +106,7 @@ def run_study(settings: Settings) -> None:
     write_table(long_rows(long, bounds), stem.with_name(f"{NAME}_long.csv"))
     note = evidence_note(settings, PANELS)
     plot(table, matrix_columns(), stem, note or "")
+    draw_ratio(long, bounds, settings.figures, stem)
     checks = write_claims(claims(dict(results), long, bounds), stem.with_name(f"{NAME}_claims.csv"), note)
     print_table(checks.drop(columns="statement"))
     print(f"wrote {NAME}.png, .pdf, .csv, {NAME}_final.csv, {NAME}_long.csv, {NAME}_claims.csv and {NAME}_lines.csv "

@@ -8,16 +8,31 @@ import math
 import pandas as pd
 
 from dts_reproduction.data import load_dataset
-from dts_reproduction.reproduce.claims.verdict import at, final, log_slope, mean_se
+from dts_reproduction.reproduce.claims.verdict import Estimate, at, final, log_slope, mean_se, run_slopes
 
 FINAL_COLUMNS = ("panel", "dataset", "condorcet", "algorithm", "label", "horizon", "runs", "copeland_regret",
                  "copeland_se", "weak_regret", "weak_se", "weak_regret_tenth", "slope_last_decade", "slope_se",
-                 "batches", "batches_max", "batch_bound", "seconds_per_run")
+                 "slope_decade_before", "batches", "batches_max", "batch_bound", "seconds_per_run")
 
 
 def weak_final(result):
     """Mean and standard error of the weak regret at T (``LineResult.weak``'s last checkpoint)."""
     return mean_se(result.weak[:, -1])
+
+
+def decade_slope(result, decades_before_end: int = 0):
+    """The slope of R against ln t over one decade of t, mean and s.e. over runs (``verdict.run_slopes``): from
+    T / 10^(n + 1) to T / 10^n, n = ``decades_before_end``; NaN where the decade holds fewer than two checkpoints."""
+    end = result.line.horizon / 10**decades_before_end
+    t = result.checkpoints
+    if ((t >= end / 10) & (t <= end)).sum() < 2:
+        return Estimate(math.nan, math.nan)
+    return mean_se(run_slopes(t, result.regret, end / 10, end))
+
+
+def decade_before(result):
+    """``decade_slope`` of the decade before the last: T/100 to T/10."""
+    return decade_slope(result, 1)
 
 
 def batch_bound(horizon: int) -> int:
@@ -47,7 +62,7 @@ def final_rows(results: list, batches: dict | None = None) -> pd.DataFrame:
                          "weak_regret": weak.value, "weak_se": weak.se,
                          "weak_regret_tenth": at(res, res.line.horizon // 10, "weak").value,
                          "slope_last_decade": slope.value,
-                         "slope_se": slope.se,
+                         "slope_se": slope.se, "slope_decade_before": decade_before(res).value,
                          "batches": math.nan if count is None else float(count.mean()),
                          "batches_max": math.nan if count is None else float(count.max()),
                          "batch_bound": batch_bound(res.line.horizon) if res.line.algorithm == "c2b" else math.nan,
