@@ -184,15 +184,17 @@ def rex3_outside_setting(panel: str) -> Reason:
 
 
 # The matrices each reason is written for (checked against the committed claims table by the reason tests).
-LATER_PANELS = {"S6": ("sushi", "mslr16_condorcet", "mslr32_condorcet"), "S7": ("sushi", "mslr16_condorcet")}
+LATER_PANELS = {"S6": ("mslr5_condorcet", "cyclic", "sushi", "mslr16_condorcet", "mslr32_condorcet"),
+                "S7": ("mslr5_condorcet", "cyclic", "sushi", "mslr16_condorcet")}
 S7_UNRESOLVED = ("mslr32_condorcet",)
 S3_TRANSIENT = ("strong_borda", "mslr32_condorcet")
-S10_OUTSIDE = ("nc_cyclic", "nc_strong_borda", "gap", "copeland500")
+S10_OUTSIDE = ("nc_cyclic", "nc_strong_borda", "gap", "copeland500", "mslr32_noncondorcet")
 S4_ORDER = ("mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi", "mslr16_condorcet")
 S4_HEAVY = ("mslr32_condorcet",)
-S1_UNRESOLVED = {"mslr32_condorcet": "ws_s"}
+S1_UNRESOLVED = {"cyclic": "cw_rmed", "mslr32_condorcet": "ws_s"}
 S5_UNRESOLVED = ("mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi", "mslr16_condorcet", "mslr32_condorcet")
-S5_CONSTANT = {"cyclic": "rmed1"}
+S5_CONSTANT = {"cyclic": "rmed1"}  # S5's row of the competitor, and S7's row of WS-W, whose closest earlier it is
+S7_WEAK_SETTLED = {"cyclic": "rmed1"}
 S9_ORDER = ("mslr5_condorcet", "cyclic", "arxiv", "sushi", "mslr16_condorcet", "mslr32_condorcet")
 
 SUCCESSORS_REASONS = {
@@ -209,6 +211,8 @@ SUCCESSORS_REASONS = {
        for panel in LATER_PANELS["S6"]},
     **{("S7", f"{SUCCESSORS}:{panel}/ws_s"): later_claim(panel, "ws_s") for panel in LATER_PANELS["S7"]},
     **{("S7", f"{SUCCESSORS}:{panel}/ws_s"): unresolved(panel, "dts", "ws_s", "copeland") for panel in S7_UNRESOLVED},
+    **{("S7", f"{SUCCESSORS}:{panel}/ws_w"): weak_regret_settled(panel, other)
+       for panel, other in S7_WEAK_SETTLED.items()},
     **{("S9", f"{SUCCESSORS}:{panel}/c2b"): c2b_against_rmed1(panel) for panel in S9_ORDER},
     **{("S10", f"{SUCCESSORS}:{panel}/rex3"): rex3_outside_setting(panel) for panel in S10_OUTSIDE},
 }
