@@ -184,8 +184,8 @@ def rex3_outside_setting(panel: str) -> Reason:
 
 
 # The matrices each reason is written for (checked against the committed claims table by the reason tests).
-LATER_PANELS = {"S6": ("mslr5_condorcet", "cyclic", "sushi", "mslr16_condorcet", "mslr32_condorcet"),
-                "S7": ("mslr5_condorcet", "cyclic", "sushi", "mslr16_condorcet")}
+LATER_PANELS = {"S6": ("mslr5_condorcet", "cyclic", "strong_borda", "sushi", "mslr16_condorcet", "mslr32_condorcet"),
+                "S7": ("mslr5_condorcet", "cyclic", "strong_borda", "sushi", "mslr16_condorcet")}
 S7_UNRESOLVED = ("mslr32_condorcet",)
 S3_TRANSIENT = ("strong_borda", "mslr32_condorcet")
 S10_OUTSIDE = ("nc_cyclic", "nc_strong_borda", "gap", "copeland500", "mslr32_noncondorcet")
