@@ -22,6 +22,7 @@ from dts_reproduction.reproduce.claims.reasons import (
 from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC, SUCCESSORS
 from dts_reproduction.reproduce.claims.verdict import Estimate, ratio_of
 from dts_reproduction.reproduce.studies.successors_study.successors_claims import weighted_slope
+from dts_reproduction.reproduce.studies.successors_study.successors_panels import PUBLISHED
 
 DOC = "docs/successors.md"
 LATER_DOC = f"{DOC}#successors-that-never-ran-against-d-ts"
@@ -58,11 +59,18 @@ def ratio_text(panel: str, high: str, low: str, tail):
 
 
 def later_claim(panel: str, algorithm: str) -> Reason:
-    """S6/S7: a successor above D-TS, which its claim over "the existing" algorithms is decided against: its regret,
-    D-TS's and the factor."""
-    return Reason(LATER_CLAIM, LATER_DOC,
-                  ratio_text(panel, algorithm, "dts", lambda _n: "its abstract's claim over the existing algorithms is "
-                                                                  "decided here against D-TS too"))
+    """S6/S7: a successor above the lowest of the algorithms published before it (``PUBLISHED``; its claim over "the
+    existing" algorithms is decided against them, D-TS included): its regret, that one's and the factor."""
+    def text(n: Numbers) -> str:
+        """The regrets at T of the successor and of the lowest earlier algorithm, and their ratio."""
+        table = n.finals[SUCCESSORS]
+        rows = table[table["panel_id"] == panel]
+        earlier = rows[rows["algorithm"].map(lambda name: PUBLISHED[name] < PUBLISHED[algorithm])]
+        lowest = str(earlier.loc[earlier["copeland_regret"].idxmin(), "algorithm"])
+        return ratio_text(panel, algorithm, lowest, lambda _n: "its abstract's claim over the existing algorithms "
+                                                               "is decided here against every earlier one, D-TS "
+                                                               "included")(n)
+    return Reason(LATER_CLAIM, LATER_DOC, text)
 
 
 def c2b_below_dts(panel: str) -> Reason:
