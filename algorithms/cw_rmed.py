@@ -14,21 +14,34 @@ candidate w; the played pair leaves LR, q advances, and at the end of LC the rou
 As for ECW-RMED, the steps after the outcome of slot t run at the start of select at slot t + 1, with the lambda of slot
 t (identical for feedback delay 1); no pseudo-counts (p = 1/2 until a pair is played).  Deterministic: ``rng`` is
 unused.
+
+Option ``skip`` (docs/algorithms.md#cw-rmed, "Exact skip"): "off" (default, slot by slot) or "exact": in the
+simulator a run of self-pairs that nothing but ln t can end is done in one step, and so is a stretch of 2**17 slots or
+more that forced exploration surely gives to one pair, its wins drawn as one Binomial (``cw_rmed_skip``); the skipped
+slots' outcomes are not drawn one by one, so the runs equal the default ones in law, not bit for bit.
 """
 
-import math
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from dts_reproduction.algorithms.base import AlgorithmSpec, Policy, check_positive
-from dts_reproduction.algorithms.cw_rmed_program import confident_winner, optimal_allocation
+from dts_reproduction.algorithms.base import (
+    EXACT_SKIP,
+    SKIP_OFF,
+    AlgorithmSpec,
+    Policy,
+    check_positive,
+    check_skip,
+    exact_skip_hook,
+)
+from dts_reproduction.algorithms.cw_rmed_program import after_play
+from dts_reproduction.algorithms.cw_rmed_skip import apply, plan, skip
 from dts_reproduction.algorithms.ecw_rmed_state import ECW_RMED_COUNTERS, first_row_summary
-from dts_reproduction.algorithms.ecw_rmed_steps import add_next, advance_list, forced_pair, refresh_pair, underplayed
+from dts_reproduction.algorithms.ecw_rmed_steps import forced_pair, refresh_pair
 from dts_reproduction.core.bounds import update_pair
 from dts_reproduction.core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
-from dts_reproduction.core.pairs import index_of_pair, pair_of_index
+from dts_reproduction.core.pairs import pair_of_index
 from dts_reproduction.core.records import record
 
 # The scalars of the state that change, as the named fields of one record (docs/extending.md#adding-an-algorithm).
@@ -63,12 +76,14 @@ class CWRMEDState(NamedTuple):
     row_min_count: np.ndarray  # float64 (K,): min_{j < i} n_ij (forced exploration), kept by ``update``
     row_min_gap: np.ndarray  # float64 (K,): min_{j < i} |p_ij - 1/2|, kept by ``update``
     row_max_evidence: np.ndarray  # float64 (K,): max_{j < i} n_ij KLc, kept by ``refresh_pair`` (unread here)
-    allocation: np.ndarray  # scratch float64 (K, K): the program's optimal q
+    allocation: np.ndarray  # float64 (K, K): the last program's optimal q
+    skip_runs: bool  # option skip="exact" (``cw_rmed_skip``)
 
 
-def init_cw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA):
-    """A fresh ``CWRMEDState``: LC = LR = every pair (i > j) in id order, LN empty.  alpha, beta: finite and > 0.
-    (``make_state`` refuses more arms than ``CW_RMED_ARM_LIMIT`` allows before calling it.)"""
+def init_cw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, skip=SKIP_OFF):
+    """A fresh ``CWRMEDState``: LC = LR = every pair (i > j) in id order, LN empty.  alpha, beta: finite and > 0;
+    skip: "off" or "exact".  (``make_state`` refuses more arms than ``CW_RMED_ARM_LIMIT`` allows before calling
+    it.)"""
     alpha, beta = check_positive("alpha", alpha), check_positive("beta", beta)
     n_pairs = K * (K - 1) // 2
     current_list = np.zeros(n_pairs + K, np.int64)
@@ -82,26 +97,8 @@ def init_cw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA):
         in_next=np.zeros(n_pairs + K, np.bool_), copeland_wins=np.zeros(K, np.int64), losses=np.zeros(K, np.int64),
         row_min_count=first_row_summary(0.0, np.inf, K), row_min_gap=first_row_summary(0.0, np.inf, K),
         row_max_evidence=first_row_summary(0.0, -np.inf, K), allocation=np.zeros((K, K)),
+        skip_runs=check_skip(skip),
     )
-
-
-@njit(cache=True)
-def after_play(comparisons, p_hat, kl_half, losses, allocation, current_list, in_remaining, next_list, in_next,
-               counters):
-    """Steps 3-7 for the list pair played at slot ``counters.played_slot``, on the current statistics (module doc);
-    the arguments are the ``CWRMEDState`` fields of the same names (``counters``: its record ``counters[0]``)."""
-    K = comparisons.shape[0]
-    lam = max(1.0, math.log(counters.played_slot))
-    winner = confident_winner(comparisons, p_hat, kl_half, lam, losses)
-    in_remaining[counters.played_pair] = False
-    if winner < 0:
-        winner = optimal_allocation(p_hat, kl_half, losses, allocation)
-        for i in range(1, K):
-            for j in range(i):
-                if underplayed(allocation, comparisons, lam, i, j):
-                    add_next(index_of_pair(i, j), in_remaining, next_list, in_next, counters)
-    add_next(K * (K - 1) // 2 + winner, in_remaining, next_list, in_next, counters)
-    advance_list(current_list, in_remaining, next_list, in_next, counters)
 
 
 @njit(cache=True)
@@ -144,14 +141,15 @@ def update(state, a1, a2, a1_won, t):
 
 
 CW_RMED_SPEC = AlgorithmSpec(
-    name="cw_rmed", label="CW-RMED", init=init_cw_rmed, select=select, update=update, color="#ad494a", marker="3",
-    defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA},
+    name="cw_rmed", label="CW-RMED", init=init_cw_rmed, select=select, update=update, skip=exact_skip_hook(skip),
+    pair_run=exact_skip_hook((plan, apply)), fast=EXACT_SKIP, color="#ad494a", marker="3",
+    defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA, "skip": SKIP_OFF},
     reference="Komiyama et al. ICML 2016, CW-RMED (the lower bound's program solved exactly)",
     arm_limit=CW_RMED_ARM_LIMIT,
 )
 
 
 class CWRMED(Policy):
-    """CW-RMED as a live policy; parameters ``alpha`` (3), ``beta`` (0.01)."""
+    """CW-RMED as a live policy; parameters ``alpha`` (3), ``beta`` (0.01); ``skip`` acts only in the simulator."""
 
     spec = CW_RMED_SPEC

@@ -1,4 +1,5 @@
-"""CW-RMED's regret-minimisation program and its confidence test (docs/algorithms.md#cw-rmed).
+"""CW-RMED's regret-minimisation program, its confidence test and the steps 3-7 that use them
+(docs/algorithms.md#cw-rmed).
 
 Notation: p the empirical preference matrix, L_i = #{j : p_ji > 1/2} the losses, L* = min L, r_ij = (L_i + L_j - 2 L*)
 / (2 (K - 1)) the regret of the pair {i, j}, d_ij = KLc(p_ij, 1/2) and x_ij = q_ij d_ij the evidence an allocation q
@@ -23,6 +24,7 @@ import math
 import numpy as np
 from numba import njit
 
+from dts_reproduction.algorithms.ecw_rmed_steps import add_next, advance_list, underplayed
 from dts_reproduction.core.pairs import index_of_pair, pair_of_index
 from dts_reproduction.core.simplex import solve_covering
 from dts_reproduction.core.sort import insertion_sort_by_key
@@ -166,3 +168,23 @@ def optimal_allocation(p, kl, losses, q_best):
                     e = index_of_pair(i, j)
                     q_best[i, j] = q_best[j, i] = x[e] / kl[i, j] if x[e] > 0.0 else 0.0
     return best
+
+
+@njit(cache=True)
+def after_play(comparisons, p_hat, kl_half, losses, allocation, current_list, in_remaining, next_list, in_next,
+               counters):
+    """Steps 3-7 for the list pair played at slot ``counters.played_slot``, on the current statistics
+    (``algorithms.cw_rmed``'s module doc); the arguments are the ``CWRMEDState`` fields of the same names
+    (``counters``: its record ``counters[0]``)."""
+    K = comparisons.shape[0]
+    lam = max(1.0, math.log(counters.played_slot))
+    winner = confident_winner(comparisons, p_hat, kl_half, lam, losses)
+    in_remaining[counters.played_pair] = False
+    if winner < 0:
+        winner = optimal_allocation(p_hat, kl_half, losses, allocation)
+        for i in range(1, K):
+            for j in range(i):
+                if underplayed(allocation, comparisons, lam, i, j):
+                    add_next(index_of_pair(i, j), in_remaining, next_list, in_next, counters)
+    add_next(K * (K - 1) // 2 + winner, in_remaining, next_list, in_next, counters)
+    advance_list(current_list, in_remaining, next_list, in_next, counters)

@@ -99,6 +99,8 @@ CASES = (
     case("rmed2", "nc_strong_borda", 10000, 1, SKIP),
     case("ecw_rmed", "mslr5_condorcet", 10000, 3, SKIP),
     case("ccb", "mslr5_condorcet", 30000, 1, SKIP),
+    case("cw_rmed", "mslr5_condorcet", 10000, 3, SKIP),
+    case("cw_rmed", "nc_strong_borda", 30000, 1, SKIP, slow=True),
     case("ccb", "arxiv", 30000, 7, SKIP, slow=True),
     case("rucb", "mslr5_condorcet", 300000, 1, SKIP, slow=True),
     case("rmed1", "mslr16_condorcet", 300000, 1, SKIP, slow=True),
