@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from dts_reproduction.algorithms.ecw_rmed_steps import add_next, advance_list, underplayed
+from dts_reproduction.core.kl import kl_bernoulli
 from dts_reproduction.core.pairs import index_of_pair, pair_of_index
 from dts_reproduction.core.simplex import solve_covering
 from dts_reproduction.core.sort import insertion_sort_by_key
@@ -168,6 +169,22 @@ def optimal_allocation(p, kl, losses, q_best):
                     e = index_of_pair(i, j)
                     q_best[i, j] = q_best[j, i] = x[e] / kl[i, j] if x[e] > 0.0 else 0.0
     return best
+
+
+def program_constant(P) -> float:
+    """C*(P) of Komiyama et al.'s theorem on CW-RMED: the smallest optimum of the program (``covering_program``) over
+    the Copeland winners of the true matrix P, with KLc(p, 1/2) of P's pairs; CW-RMED's regret per ln T tends to it
+    (pairs of P at exactly 1/2, which the theorem excludes, are in no alternative, as in the algorithm)."""
+    P = np.ascontiguousarray(P, dtype=np.float64)
+    K = P.shape[0]
+    kl = np.zeros((K, K))
+    for i in range(K):
+        for j in range(K):
+            if i != j:
+                kl[i, j] = kl_bernoulli(P[i, j], 0.5)
+    losses = (P.T > 0.5).sum(axis=1).astype(np.int64)
+    return min(solve_covering(*covering_program(P, kl, losses, i1))[1]
+               for i1 in range(K) if losses[i1] == losses.min())
 
 
 @njit(cache=True)

@@ -110,6 +110,9 @@ EVERY_CLAIM = {claim.id: claim for claim in (
     Claim("S10", "REX3's regret grows no faster than sqrt(T) (Gajane et al.'s O(sqrt(K ln K T)) bound; their abstract "
                  "makes no comparative claim): over the last decade R(T) below sqrt(10) R(T/10).", (SUCCESSORS,),
           past_the_paper=True),
+    Claim("S11", "Asymptotically optimal for the Copeland regret (Komiyama et al.'s theorem on CW-RMED): its regret "
+                 "per ln T tends to C*(P), the optimum of its own program on the true matrix, on the Condorcet "
+                 "matrices it runs on (K <= 9).", (SUCCESSORS,), past_the_paper=True),
 )}
 # The paper's claims only (C1-C19): what "n of 19 claims hold" counts.
 PAPER_CLAIMS = {name: claim for name, claim in EVERY_CLAIM.items() if not claim.past_the_paper}

@@ -89,4 +89,21 @@ def section(table: pd.DataFrame | None = None, record: dict | None = None) -> li
     lines += ["", "Why a cell is expected to differ:", ""]
     lines += [f"* {comparison['project']} against {comparison['source']}'s {comparison['reference']}: "
               f"{comparison['why']}" for comparison in record["comparisons"] if comparison["expected"] == DIFFERENT]
-    return [*lines, ""]
+    return [*lines, "", *WITHOUT_PUBLIC_CODE, ""]
+
+
+# CW-RMED and C2B have no public code to run (docs/algorithms.md#cw-rmed, #c2b): what checks them instead.
+WITHOUT_PUBLIC_CODE = [
+    "CW-RMED and C2B: no public code of either was found (not their authors', not duelpy's for C2B; duelpy's CwRmed "
+    "solves another program), so no cell above. Each is checked against its paper's theorem instead:", "",
+    "* CW-RMED: the constant its theorem names, C*(P) (its program on the true matrix), equals the exact Copeland "
+    "lower bound computed by another implementation (`reproduce/studies/lower_bound.py`) on every paper matrix with "
+    "one Copeland winner and no tie (`tests/algorithms/test_cw_rmed.py`), and its slope per ln T over T = 1e10 to "
+    "1e15 is set against C*(P) by claim S11 of the [successors study](successors.md), 100 runs on each Condorcet "
+    "matrix it runs on (its exact skip makes a run of 1e15 cost seconds); verdicts in "
+    "[figures/REPORT.md](../figures/REPORT.md).",
+    "* C2B: its batches, counted slot by slot in every run of the study, against its theorem's ceil(ln T) "
+    "(`figures/successors_final.csv`, columns batches_max and batch_bound), and its slope per ln T over its long "
+    "lines to T = 1e15 against the bound C by claim S4 (the theorem's order O(K log T) is reached, its constant is "
+    "not claimed: [successors.md](successors.md#c2b-the-order-of-its-bound-not-its-constant)).",
+]

@@ -176,3 +176,22 @@ def test_more_arms_than_its_limit_are_refused_in_one_line_before_anything_runs()
     message = str(error.value)
     assert "\n" not in message and "CW-RMED runs with at most 9 arms here, got K = 10" in message
     assert "ecw_rmed" in message
+
+
+@pytest.mark.parametrize("dataset,same", [("mslr5_condorcet", True), ("cyclic", True), ("strong_borda", True),
+                                          ("gap", True), ("nc_strong_borda", True), ("mslr5_noncondorcet", True),
+                                          ("nc_cyclic", False), ("arxiv", False)])
+def test_program_constant_is_the_exact_copeland_bound_where_the_theorem_applies(dataset, same):
+    """C*(P), CW-RMED's program on the true matrix, against the lower-bound module's exact Copeland bound (constraint
+    generation over flips: another implementation of the same alternatives): equal on every matrix with one Copeland
+    winner and no tie; on Non-Condorcet Cyclic (several Copeland winners: the program asks the candidate to be no
+    winner, the bound every winner) it is larger, on ArXiv (a tied pair, left out of the program's alternatives and
+    free in the bound's) smaller."""
+    from dts_reproduction.algorithms.cw_rmed_program import program_constant
+    from dts_reproduction.reproduce.studies.lower_bound import copeland_lower_bound_and_exactness
+    P = load_dataset(dataset).P
+    constant, bound = program_constant(P), copeland_lower_bound_and_exactness(P)[0]
+    if same:
+        assert constant == pytest.approx(bound, rel=1e-9)
+    else:
+        assert abs(constant - bound) > 0.05 * bound

@@ -94,7 +94,7 @@ def test_every_claim_is_listed_and_unchecked_ones_are_not_measured(tmp_path):
     ids = [claim_id(label) for label in table["claim"]]
     order = list(EVERY_CLAIM)
     assert list(dict.fromkeys(ids)) == order == [*PAPER_CLAIMS, "L1", "L2", "A1", "A2", "A3", "A4", "A5", "A6", "A7",
-                                                        *(f"S{number}" for number in range(1, 11))], \
+                                                        *(f"S{number}" for number in range(1, 12))], \
         "the paper's claims, then past it"
     assert ids == sorted(ids, key=order.index), "rows are in claim order"
     assert table.loc[table["claim"] == "C10(ii)", "verdict"].item() == HOLDS

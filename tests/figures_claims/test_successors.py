@@ -232,6 +232,49 @@ def test_s4_fits_the_long_lines_slope_and_decides_only_what_the_runs_resolve():
     assert verdict(wide, 50.0)["successors:sushi/c2b"] == "same order, not significant"
 
 
+def cw_rmed_long_result(dataset: str, slope: float, spread: float, runs: int = 4):
+    """CW-RMED's long line on ``dataset``: runs of T = 1e15 whose R(t) = 100 + ``slope`` ln t on the study's log grid,
+    each run's slope ``spread`` apart (+- spread/2 around ``slope``)."""
+    from dts_reproduction.reproduce.harness.grid import log_grid
+    from dts_reproduction.reproduce.harness.runner import LineResult
+    checkpoints = log_grid(panels.CW_RMED_LONG_HORIZON)
+    slopes = slope + np.resize([-spread / 2, spread / 2], runs)[:, None]
+    regret = 100 + slopes * np.log(checkpoints.astype(float))[None, :]
+    return LineResult(line=Line(dataset, "cw_rmed", panels.CW_RMED_LONG_HORIZON, runs), label="CW-RMED",
+                      arrays={"checkpoints": checkpoints, "regret": regret, "g2w": regret, "weak": regret,
+                              "final": regret[:, -1], "self_counts": np.zeros((runs, 4), np.int64),
+                              "permutation": np.zeros((runs, 4), np.int64)})
+
+
+def test_cw_rmeds_long_lines_are_its_condorcet_panels_within_its_arm_limit_at_1e15_with_its_skip():
+    lines = panels.cw_rmed_long_lines()
+    assert [line.dataset for line in lines.values()] == ["mslr5_condorcet", "cyclic", "strong_borda", "arxiv"]
+    assert all(line.horizon == 10**15 and line.runs == panels.ASYMPTOTIC_RUNS and line.params == (("skip", "exact"),)
+               and line.shuffle for line in lines.values())
+
+
+def test_s11_sets_cw_rmeds_per_run_slopes_against_its_programs_constant_and_the_table_reads_its_decades():
+    from dts_reproduction.algorithms.cw_rmed_program import program_constant
+    from dts_reproduction.reproduce.studies.successors_study.successors_claims import claims
+    from dts_reproduction.reproduce.studies.successors_study.successors_tables import long_rows
+    title = panel_of("cyclic").title
+    target = program_constant(load_dataset("cyclic").P)
+    assert target == pytest.approx(27.5487, abs=1e-4)  # five times the Condorcet bound C = 5.43 of Cyclic
+
+    def verdict(result):
+        """S11's verdicts for CW-RMED's long line on Cyclic ``result``."""
+        return {row["site"]: row["verdict"] for row in claims({}, {}, {}, {title: result}) if row["claim"] == "S11"}
+
+    assert verdict(cw_rmed_long_result("cyclic", target, 2.0)) == {"successors:cyclic/cw_rmed": "holds"}
+    assert verdict(cw_rmed_long_result("cyclic", 1.2 * target, 2.0))["successors:cyclic/cw_rmed"] == "FAILS"
+    assert verdict(cw_rmed_long_result("cyclic", target, 200.0))["successors:cyclic/cw_rmed"] == \
+        "same order, not significant"
+    assert verdict(None)["successors:cyclic/cw_rmed"] == "not measured"
+    table = long_rows({}, {"cyclic": 5.4}, {title: cw_rmed_long_result("cyclic", 30.0, 2.0)})
+    assert list(table["horizon"]) == [10**k for k in range(3, 16)] and set(table["algorithm"]) == {"cw_rmed"}
+    assert table["slope_decade"].iloc[1:].to_numpy() == pytest.approx(30.0)
+
+
 def test_s6_s7_compare_with_the_algorithms_published_before():
     from dts_reproduction.reproduce.studies.successors_study.successors_claims import claims, earlier
     panel = panel_of("mslr16_condorcet")  # no CW-RMED at K = 16

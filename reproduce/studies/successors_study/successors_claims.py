@@ -20,12 +20,15 @@
 * S8: CW-RMED's Copeland regret at T at most ECW-RMED's, on every matrix it runs on.
 * S9: C2B's regret at T within COMPARABLE_FACTOR of RMED1's (the fully sequential algorithm of the same bound).
 * S10: REX3's regret over the last decade grows by less than sqrt(10): R(T) < sqrt(10) R(T/10).
+* S11: CW-RMED's slope per ln T over its long line, T = 1e10 to 1e15 (per run, ``log_slope`` over CW_RMED_FIT_SPAN),
+  is its theorem's constant C*(P) (``cw_rmed_program.program_constant``), by ``resolved_limit`` as S4.
 """
 
 import math
 
 import numpy as np
 
+from dts_reproduction.algorithms.cw_rmed_program import program_constant
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims.registry import SUCCESSORS
 from dts_reproduction.reproduce.claims.verdict import (
@@ -41,6 +44,7 @@ from dts_reproduction.reproduce.claims.verdict import (
     by_name,
     checked,
     final,
+    log_slope,
     mean_se,
     need,
     ratio_of,
@@ -61,6 +65,9 @@ from dts_reproduction.reproduce.studies.successors_study.successors_tables impor
 # batch lengths (q = T^(1 / ceil(ln T))) exceed the constant part of its regret bound, O(K^2 log^2 K), by orders of
 # magnitude on every matrix of the study (K <= 32).  A smoke run's three horizons are all taken.
 LONG_FIT_POINTS = 6
+# S11's fit: CW-RMED's last five decades, T = 1e10 to 1e15 at the study's scale (the span of S4's six horizons; a
+# smoke run's line of 1e5 is fitted from 1).  One run gives every T, so the per-run slopes are averaged over runs.
+CW_RMED_FIT_SPAN = 1e5
 
 
 def weak(result) -> Estimate:
@@ -217,10 +224,34 @@ def c2b_slope_rows(long_lines: dict, bounds: dict) -> list[dict]:
     return rows
 
 
-def claims(results: dict, long_lines: dict, bounds: dict) -> list[dict]:
+def cw_rmed_slope_rows(cw_rmed_lines: dict) -> list[dict]:
+    """S11: per matrix of CW-RMED's long lines (``cw_rmed_lines``: {panel title: LineResult or None}), its slope per
+    ln T over the last CW_RMED_FIT_SPAN of T (the per-run least-squares slopes, mean and s.e.) against its theorem's
+    constant C*(P) of the matrix."""
+    rows = []
+    for panel in PANELS:
+        if panel.title not in cw_rmed_lines:
+            continue
+
+        def check(panel=panel):
+            """(measured, verdict): the slope against C*(P)."""
+            result = cw_rmed_lines[panel.title]
+            if result is None:
+                raise Missing("cw_rmed's long line")
+            slope, target = log_slope(result, span=CW_RMED_FIT_SPAN), program_constant(load_dataset(panel.dataset).P)
+            return (f"slope per ln T over T = {result.line.horizon / CW_RMED_FIT_SPAN:.0e}..{result.line.horizon:.0e}: "
+                    f"{slope}; C*(P) = {target:.4g}", resolved_limit(slope, target))
+        site = Site(f"{SUCCESSORS}:{panel.key}", panel.title).curve("cw_rmed", "cw_rmed")
+        rows.append(checked("S11", site, "CW-RMED's slope per ln T over the last five decades of its long line equals "
+                                         "its theorem's constant C*(P)", check))
+    return rows
+
+
+def claims(results: dict, long_lines: dict, bounds: dict, cw_rmed_lines: dict | None = None) -> list[dict]:
     """Every row of the study's claims table from ``results`` ({panel title: [LineResult]}, the stored curves),
-    C2B's long lines (``long_lines``, {panel title: LineResult or None}) and the bounds C (``bounds``, {matrix: C});
-    a curve a row needs and that is not stored makes it "not measured"."""
+    C2B's long lines (``long_lines``, {panel title: LineResult or None}), the bounds C (``bounds``, {matrix: C}) and
+    CW-RMED's long lines (``cw_rmed_lines``, {panel title: LineResult or None}); a curve a row needs and that is not
+    stored makes it "not measured"."""
     every_other = {"others": lambda panel: [curve.algorithm for curve in panel.curves() if curve.algorithm != "ws_w"]}
     return [*lowest_rows("S1", "dts", True, final, "Copeland regret at T: {other} above {reference}", results),
             *lowest_rows("S2", "dts_plus", False, final, "Copeland regret at T: {other} above {reference}", results),
@@ -240,4 +271,5 @@ def claims(results: dict, long_lines: dict, bounds: dict) -> list[dict]:
             *panel_rows("S9", "c2b", f"regret at T: C2B within a factor {COMPARABLE_FACTOR:g} of RMED1",
                         c2b_against_rmed1, True, results),
             *panel_rows("S10", "rex3", "regret over the last decade: R(T) below sqrt(10) R(T/10)", rex3_growth, None,
-                        results)]
+                        results),
+            *cw_rmed_slope_rows(cw_rmed_lines or {})]

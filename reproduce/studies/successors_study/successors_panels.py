@@ -43,6 +43,11 @@ PUBLISHED = {"rmed1": (2015, 7), "rex3": (2015, 7), "cw_rmed": (2016, 6), "ecw_r
 # ceil(ln T) batches' planning costs (a twentieth of a second at K = 32).
 ASYMPTOTIC_HORIZONS = tuple(10**exponent for exponent in range(6, 16))
 ASYMPTOTIC_RUNS = 100
+# CW-RMED's long lines (claim S11): one line of T = 1e15 per matrix with a Condorcet winner that CW-RMED runs on
+# (K <= its arm limit), with its exact skip (``algorithms.cw_rmed_skip``: a run of 1e15 costs 0.1-4 s there), its
+# regret read at the decades of its checkpoint grid, so that its slope per ln T can be set against its theorem's
+# constant (``cw_rmed_program.program_constant``).
+CW_RMED_LONG_HORIZON = 10**15
 # C2B's number of batches, recorded beside its regret: a run kind whose probe reads the batches C2B has started
 # (``algorithms.c2b.c2b_batches_probe``) after every slot, so it runs slot by slot (skip "off": a probe sees every
 # slot), at each panel's horizon and run count (about 55 ns a slot).  Its chunks store the count and the final regret.
@@ -109,6 +114,16 @@ def asymptotic_curves(runs: int | None = None, horizons=ASYMPTOTIC_HORIZONS) -> 
     return {panel.title: [[Line(panel.dataset, curve.algorithm, horizon, runs or ASYMPTOTIC_RUNS, curve.params)
                            for horizon in horizons]]
             for panel in PANELS if load_dataset(panel.dataset).has_condorcet_winner}
+
+
+def cw_rmed_long_lines(runs: int | None = None, horizon: int = CW_RMED_LONG_HORIZON) -> dict[str, Line]:
+    """{panel title: CW-RMED's long line} of every panel whose matrix has a Condorcet winner and at most CW-RMED's arm
+    limit of arms: ``runs`` runs (None: ASYMPTOTIC_RUNS) of ``horizon`` slots with its exact skip, the arms
+    shuffled."""
+    curve, limit = study_curve("cw_rmed"), get_algorithm("cw_rmed").arm_limit[0]
+    return {panel.title: Line(panel.dataset, curve.algorithm, horizon, runs or ASYMPTOTIC_RUNS, curve.params)
+            for panel in PANELS
+            if load_dataset(panel.dataset).has_condorcet_winner and load_dataset(panel.dataset).K <= limit}
 
 
 def batch_lines(settings) -> dict[str, Line]:

@@ -1,6 +1,6 @@
 """A run of the successors study (``reproduce/successors.py``): print the plan with each line's estimated cost,
-compute C2B's long lines (seconds) and then the lines not stored cheapest first (each complete on disk before the next
-begins), then draw and tabulate from the stored lines and decide the claims."""
+compute C2B's and CW-RMED's long lines (minutes) and then the lines not stored cheapest first (each complete on disk
+before the next begins), then draw and tabulate from the stored lines and decide the claims."""
 
 import sys
 
@@ -27,6 +27,7 @@ from dts_reproduction.reproduce.studies.successors_study.successors_panels impor
     PANELS,
     asymptotic_curves,
     batch_lines,
+    cw_rmed_long_lines,
     matrix_columns,
 )
 from dts_reproduction.reproduce.studies.successors_study.successors_plan import cheapest_first, study_plan
@@ -46,6 +47,17 @@ def long_lines(settings: Settings) -> dict:
                            computed=[line for line in flat if selected(line, settings)])
     drawn, _missing = panel_results(list(curves), list(curves.values()), found)
     return {title: (combined[0] if combined else None) for title, combined in drawn}
+
+
+def cw_rmed_long(settings: Settings) -> dict:
+    """CW-RMED's long lines (``cw_rmed_long_lines``; the smoke run's to the last of QUICK_LONG_HORIZONS) computed where
+    selected and not stored (unless --plot-only or --stored-only), else loaded: {panel title: LineResult or None if
+    not stored}."""
+    lines = cw_rmed_long_lines(settings.runs, QUICK_LONG_HORIZONS[-1]) if settings.quick else \
+        cw_rmed_long_lines(settings.runs)
+    found = simulate_lines(NAME, dict.fromkeys(lines.values(), settings.out), settings,
+                           computed=[line for line in lines.values() if selected(line, settings)])
+    return {title: found[line] for title, line in lines.items()}
 
 
 def batch_counts(settings: Settings) -> dict:
@@ -90,12 +102,14 @@ def draw_ratio(long: dict, bounds: dict, figures, stem) -> None:
 
 
 def run_study(settings: Settings) -> None:
-    """C2B's long lines (``long_lines``) and batch counts (``batch_counts``), then every other line (``compute``);
+    """C2B's long lines (``long_lines``), CW-RMED's (``cw_rmed_long``) and C2B's batch counts (``batch_counts``), then
+    every other line (``compute``);
     then write under ``settings.figures``
     ``successors_final.csv`` (``final_rows``), ``successors_long.csv`` (``long_rows``), the figure
     (``successors_figure.plot``) and ``successors_claims.csv`` (``successors_claims.claims``, marked as no evidence
     for a quick or reduced run), and print the claims."""
     long = long_lines(settings)
+    cw_long = cw_rmed_long(settings)
     batches = batch_counts(settings)
     results = compute(settings)
     store = not (settings.plot_only or settings.stored_only)
@@ -103,11 +117,11 @@ def run_study(settings: Settings) -> None:
     table = final_rows(results, batches)
     stem = settings.figures / NAME
     write_table(table, stem.with_name(f"{NAME}_final.csv"))
-    write_table(long_rows(long, bounds), stem.with_name(f"{NAME}_long.csv"))
+    write_table(long_rows(long, bounds, cw_long), stem.with_name(f"{NAME}_long.csv"))
     note = evidence_note(settings, PANELS)
     plot(table, matrix_columns(), stem, note or "")
     draw_ratio(long, bounds, settings.figures, stem)
-    checks = write_claims(claims(dict(results), long, bounds), stem.with_name(f"{NAME}_claims.csv"), note)
+    checks = write_claims(claims(dict(results), long, bounds, cw_long), stem.with_name(f"{NAME}_claims.csv"), note)
     print_table(checks.drop(columns="statement"))
     print(f"wrote {NAME}.png, .pdf, .csv, {NAME}_final.csv, {NAME}_long.csv, {NAME}_claims.csv and {NAME}_lines.csv "
           f"under {settings.figures}")

@@ -14,6 +14,8 @@ FINAL_COLUMNS = ("panel", "dataset", "condorcet", "algorithm", "label", "horizon
                  "copeland_se", "weak_regret", "weak_se", "weak_regret_tenth", "slope_last_decade", "slope_se",
                  "slope_decade_before", "batches", "batches_max", "batch_bound", "seconds_per_run")
 
+FIRST_LONG_DECADE = 10**3  # CW-RMED's first decade in the long lines' table (the smoke run's reach 1e5)
+
 
 def weak_final(result):
     """Mean and standard error of the weak regret at T (``LineResult.weak``'s last checkpoint)."""
@@ -70,21 +72,35 @@ def final_rows(results: list, batches: dict | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(FINAL_COLUMNS))
 
 
-def long_rows(long_lines: dict, bounds: dict) -> pd.DataFrame:
-    """C2B's long lines (``figures/successors_long.csv``): per panel (``long_lines``: {panel title: LineResult combined
-    over its horizons, or None if not stored}) and horizon, R(T) (mean and s.e.), the slope per ln T from the
-    horizon a decade before (NaN for the first) and the bound C of its matrix (``bounds``: {matrix: C})."""
+def long_rows(long_lines: dict, bounds: dict, cw_rmed_lines: dict | None = None) -> pd.DataFrame:
+    """The long lines (``figures/successors_long.csv``): per algorithm, panel and decade T, R(T) (mean and s.e.), the
+    slope per ln T from the decade before (NaN for the first) and the bound C of its matrix (``bounds``: {matrix: C}).
+    ``long_lines``: C2B's, {panel title: LineResult combined over its horizons, or None if not stored};
+    ``cw_rmed_lines``: CW-RMED's, {panel title: LineResult of one horizon or None}, read at the decades of its
+    checkpoints from FIRST_LONG_DECADE (``decade_columns``)."""
     rows = []
-    for title, result in long_lines.items():
-        if result is None:
-            continue
-        previous = None
-        for index, horizon in enumerate(result.checkpoints):
-            regret = mean_se(result.regret[:, index])
-            slope = math.nan if previous is None else (regret.value - previous.value) / math.log(10.0)
-            rows.append({"panel": title, "dataset": result.line.dataset, "horizon": int(horizon),
-                         "runs": result.regret.shape[0], "regret": regret.value, "regret_se": regret.se,
-                         "slope_decade": slope, "lower_bound_slope": bounds[result.line.dataset]})
-            previous = regret
-    return pd.DataFrame(rows, columns=["panel", "dataset", "horizon", "runs", "regret", "regret_se", "slope_decade",
-                                       "lower_bound_slope"])
+    for algorithm, lines in (("c2b", long_lines), ("cw_rmed", cw_rmed_lines or {})):
+        for title, result in lines.items():
+            if result is None:
+                continue
+            previous = None
+            for index in decade_columns(result, algorithm):
+                regret = mean_se(result.regret[:, index])
+                slope = math.nan if previous is None else (regret.value - previous.value) / math.log(10.0)
+                rows.append({"algorithm": algorithm, "panel": title, "dataset": result.line.dataset,
+                             "horizon": int(result.checkpoints[index]), "runs": result.regret.shape[0],
+                             "regret": regret.value, "regret_se": regret.se, "slope_decade": slope,
+                             "lower_bound_slope": bounds[result.line.dataset]})
+                previous = regret
+    return pd.DataFrame(rows, columns=["algorithm", "panel", "dataset", "horizon", "runs", "regret", "regret_se",
+                                       "slope_decade", "lower_bound_slope"])
+
+
+def decade_columns(result, algorithm: str) -> list[int]:
+    """The checkpoint indices ``long_rows`` reads: every one of C2B's combined curve (one per horizon, each its own
+    runs); CW-RMED's at the powers of ten from FIRST_LONG_DECADE (one run read at several T)."""
+    if algorithm == "c2b":
+        return list(range(len(result.checkpoints)))
+    return [index for index, slot in enumerate(result.checkpoints)
+            if slot >= FIRST_LONG_DECADE and 10 ** round(math.log10(slot)) == slot]
+
