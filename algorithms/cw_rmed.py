@@ -15,6 +15,12 @@ As for ECW-RMED, the steps after the outcome of slot t run at the start of selec
 t (identical for feedback delay 1); no pseudo-counts (p = 1/2 until a pair is played).  Deterministic: ``rng`` is
 unused.
 
+Option ``program`` (a yardstick, docs/algorithms.md#cw-rmed, "The program on the true matrix"): "estimated"
+(default, the algorithm) or "true": step 6 takes the program's candidate and allocation from the true matrix, which the
+simulator hands to ``init`` as ``true_matrix`` (``true_program``, the spec's ``from_problem``), solved once; the
+confidence test, forced exploration and the lists still run on the data.  It separates what the estimates cost from
+what the lists and the confidence test do.
+
 Option ``skip`` (docs/algorithms.md#cw-rmed, "Exact skip"): "off" (default, slot by slot) or "exact": in the
 simulator a run of self-pairs that nothing but ln t can end is done in one step, and so is a stretch of 2**17 slots or
 more that forced exploration surely gives to one pair, its wins drawn as one Binomial (``cw_rmed_skip``); the skipped
@@ -31,16 +37,18 @@ from dts_reproduction.algorithms.base import (
     SKIP_OFF,
     AlgorithmSpec,
     Policy,
+    check_choice,
     check_positive,
     check_skip,
     exact_skip_hook,
 )
-from dts_reproduction.algorithms.cw_rmed_program import after_play
+from dts_reproduction.algorithms.cw_rmed_program import after_play, optimal_allocation
 from dts_reproduction.algorithms.cw_rmed_skip import apply, plan, skip
 from dts_reproduction.algorithms.ecw_rmed_state import ECW_RMED_COUNTERS, first_row_summary
 from dts_reproduction.algorithms.ecw_rmed_steps import forced_pair, refresh_pair
 from dts_reproduction.core.bounds import update_pair
 from dts_reproduction.core.constants import ECW_RMED_ALPHA, ECW_RMED_BETA
+from dts_reproduction.core.kl import kl_clamped
 from dts_reproduction.core.pairs import pair_of_index
 from dts_reproduction.core.records import record
 
@@ -54,6 +62,7 @@ CW_RMED_ARM_LIMIT = (9, "its linear program took 1.8 s at K = 16, hours to days 
 # unused here, -1): the list steps both algorithms share are compiled for that one record type, where a record of
 # other fields would reach them as a subtype of it, which numba handles as an experimental feature (and warns).
 CW_RMED_COUNTERS = ECW_RMED_COUNTERS
+PROGRAM_CHOICES = ("estimated", "true")  # option ``program`` (module doc)
 
 
 class CWRMEDState(NamedTuple):
@@ -76,15 +85,26 @@ class CWRMEDState(NamedTuple):
     row_min_count: np.ndarray  # float64 (K,): min_{j < i} n_ij (forced exploration), kept by ``update``
     row_min_gap: np.ndarray  # float64 (K,): min_{j < i} |p_ij - 1/2|, kept by ``update``
     row_max_evidence: np.ndarray  # float64 (K,): max_{j < i} n_ij KLc, kept by ``refresh_pair`` (unread here)
-    allocation: np.ndarray  # float64 (K, K): the last program's optimal q
+    allocation: np.ndarray  # float64 (K, K): the last program's optimal q (program="true": the true matrix's)
+    true_winner: int  # program="true": the true program's candidate; -1 for the algorithm itself
     skip_runs: bool  # option skip="exact" (``cw_rmed_skip``)
 
 
-def init_cw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, skip=SKIP_OFF):
+def init_cw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, program="estimated", true_matrix=None,
+                 skip=SKIP_OFF):
     """A fresh ``CWRMEDState``: LC = LR = every pair (i > j) in id order, LN empty.  alpha, beta: finite and > 0;
-    skip: "off" or "exact".  (``make_state`` refuses more arms than ``CW_RMED_ARM_LIMIT`` allows before calling
-    it.)"""
+    program: "estimated" or "true", which needs ``true_matrix`` (K x K; the simulator gives it, ``true_program``),
+    whose program is solved here; skip: "off" or "exact".  ValueError naming the value otherwise.  (``make_state``
+    refuses more arms than ``CW_RMED_ARM_LIMIT`` allows before calling it.)"""
     alpha, beta = check_positive("alpha", alpha), check_positive("beta", beta)
+    allocation, true_winner = np.zeros((K, K)), -1
+    if check_choice("program", program, PROGRAM_CHOICES) == "true":
+        P = np.asarray(true_matrix if true_matrix is not None else np.zeros(0), dtype=np.float64)
+        if P.shape != (K, K):
+            raise ValueError(f"program='true' needs the true matrix, {K} x {K}: the simulator derives it "
+                             f"(true_program), got shape {P.shape}")
+        kl = np.array([[kl_clamped(P[i, j], 0.5) if i != j else 0.0 for j in range(K)] for i in range(K)])
+        true_winner = int(optimal_allocation(P, kl, (P.T > 0.5).sum(axis=1).astype(np.int64), allocation))
     n_pairs = K * (K - 1) // 2
     current_list = np.zeros(n_pairs + K, np.int64)
     current_list[:n_pairs] = np.arange(n_pairs)
@@ -96,7 +116,7 @@ def init_cw_rmed(K, horizon=None, alpha=ECW_RMED_ALPHA, beta=ECW_RMED_BETA, skip
         current_list=current_list, in_remaining=in_remaining, next_list=np.zeros(n_pairs + K, np.int64),
         in_next=np.zeros(n_pairs + K, np.bool_), copeland_wins=np.zeros(K, np.int64), losses=np.zeros(K, np.int64),
         row_min_count=first_row_summary(0.0, np.inf, K), row_min_gap=first_row_summary(0.0, np.inf, K),
-        row_max_evidence=first_row_summary(0.0, -np.inf, K), allocation=np.zeros((K, K)),
+        row_max_evidence=first_row_summary(0.0, -np.inf, K), allocation=allocation, true_winner=true_winner,
         skip_runs=check_skip(skip),
     )
 
@@ -114,7 +134,7 @@ def select(state, t, rng):
     if counters.pending:
         counters.pending = 0
         after_play(comparisons, p_hat, kl_half, losses, allocation, current_list, in_remaining, next_list, in_next,
-                   counters)
+                   counters, state.true_winner)
     pair = forced_pair(comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta)
     if pair < 0:
         pair = current_list[counters.position]
@@ -140,10 +160,20 @@ def update(state, a1, a2, a1_won, t):
                      row_max_evidence, a1, a2)
 
 
+def true_program(params, dataset, P):
+    """The spec's ``from_problem``: with program="true", ``params`` with ``true_matrix``, the run's matrix P (the
+    dataset's in the run's arm order); unchanged otherwise."""
+    if params.get("program") != "true":
+        return params
+    return {**params, "true_matrix": np.ascontiguousarray(P, dtype=np.float64)}
+
+
 CW_RMED_SPEC = AlgorithmSpec(
-    name="cw_rmed", label="CW-RMED", init=init_cw_rmed, select=select, update=update, skip=exact_skip_hook(skip),
+    name="cw_rmed", label="CW-RMED", init=init_cw_rmed, select=select, update=update, from_problem=true_program,
+    skip=exact_skip_hook(skip),
     pair_run=exact_skip_hook((plan, apply)), fast=EXACT_SKIP, color="#ad494a", marker="3",
-    defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA, "skip": SKIP_OFF},
+    defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA, "program": "estimated", "true_matrix": None,
+              "skip": SKIP_OFF},
     reference="Komiyama et al. ICML 2016, CW-RMED (the lower bound's program solved exactly)",
     arm_limit=CW_RMED_ARM_LIMIT,
 )

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from dts_reproduction.algorithms.ecw_rmed_steps import add_next, advance_list, underplayed
-from dts_reproduction.core.kl import kl_bernoulli
+from dts_reproduction.core.kl import kl_clamped
 from dts_reproduction.core.pairs import index_of_pair, pair_of_index
 from dts_reproduction.core.simplex import solve_covering
 from dts_reproduction.core.sort import insertion_sort_by_key
@@ -181,7 +181,7 @@ def program_constant(P) -> float:
     for i in range(K):
         for j in range(K):
             if i != j:
-                kl[i, j] = kl_bernoulli(P[i, j], 0.5)
+                kl[i, j] = kl_clamped(P[i, j], 0.5)
     losses = (P.T > 0.5).sum(axis=1).astype(np.int64)
     return min(solve_covering(*covering_program(P, kl, losses, i1))[1]
                for i1 in range(K) if losses[i1] == losses.min())
@@ -189,16 +189,17 @@ def program_constant(P) -> float:
 
 @njit(cache=True)
 def after_play(comparisons, p_hat, kl_half, losses, allocation, current_list, in_remaining, next_list, in_next,
-               counters):
+               counters, true_winner):
     """Steps 3-7 for the list pair played at slot ``counters.played_slot``, on the current statistics
     (``algorithms.cw_rmed``'s module doc); the arguments are the ``CWRMEDState`` fields of the same names
-    (``counters``: its record ``counters[0]``)."""
+    (``counters``: its record ``counters[0]``).  true_winner >= 0 (option program="true"): step 6 takes that candidate
+    and the allocation already in ``allocation`` instead of solving the program on the estimates."""
     K = comparisons.shape[0]
     lam = max(1.0, math.log(counters.played_slot))
     winner = confident_winner(comparisons, p_hat, kl_half, lam, losses)
     in_remaining[counters.played_pair] = False
     if winner < 0:
-        winner = optimal_allocation(p_hat, kl_half, losses, allocation)
+        winner = true_winner if true_winner >= 0 else optimal_allocation(p_hat, kl_half, losses, allocation)
         for i in range(1, K):
             for j in range(i):
                 if underplayed(allocation, comparisons, lam, i, j):

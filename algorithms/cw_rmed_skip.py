@@ -72,7 +72,7 @@ def skip(state, t, rng, t_limit):
         return 0, -1
     counters.pending = 0
     after_play(comparisons, p_hat, kl_half, losses, allocation, current_list, in_remaining, next_list, in_next,
-               counters)
+               counters, state.true_winner)
     if (counters.current_len != 1 or current_list[0] != pair
             or forced_pair(comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta) >= 0):
         return 0, -1

@@ -195,3 +195,23 @@ def test_program_constant_is_the_exact_copeland_bound_where_the_theorem_applies(
         assert constant == pytest.approx(bound, rel=1e-9)
     else:
         assert abs(constant - bound) > 0.05 * bound
+
+
+def test_program_true_takes_step_6_from_the_true_matrix_and_needs_it():
+    """Option program="true" (a yardstick): the state holds the true program's allocation and candidate, which the
+    simulator's ``from_problem`` hands over as the run's matrix; without it, or with another choice, one ValueError
+    naming the value."""
+    from dts_reproduction.algorithms.cw_rmed_program import optimal_allocation
+    P = load_dataset("cyclic").P
+    params = CW_RMED_SPEC.problem_params({"program": "true"}, load_dataset("cyclic"))
+    state = CW_RMED_SPEC.make_state(4, params=params)
+    kl = np.array([[kl_clamped(P[i, j], 0.5) if i != j else 0.0 for j in range(4)] for i in range(4)])
+    expected = np.zeros((4, 4))
+    assert state.true_winner == optimal_allocation(P, kl, (P.T > 0.5).sum(axis=1).astype(np.int64), expected) == 0
+    assert np.allclose(state.allocation, expected) and expected.sum() > 0
+    assert CW_RMED_SPEC.make_state(4).true_winner == -1
+    assert CW_RMED_SPEC.problem_params({"program": "estimated"}, load_dataset("cyclic")) == {"program": "estimated"}
+    with pytest.raises(ValueError, match="program='true' needs the true matrix, 4 x 4"):
+        CW_RMED_SPEC.make_state(4, params={"program": "true"})
+    with pytest.raises(ValueError, match="program must be one of"):
+        CW_RMED_SPEC.make_state(4, params={"program": "oracle"})

@@ -246,11 +246,15 @@ def cw_rmed_long_result(dataset: str, slope: float, spread: float, runs: int = 4
                               "permutation": np.zeros((runs, 4), np.int64)})
 
 
-def test_cw_rmeds_long_lines_are_its_condorcet_panels_within_its_arm_limit_at_1e15_with_its_skip():
+def test_cw_rmeds_long_lines_and_yardsticks_are_its_condorcet_panels_within_its_arm_limit_at_1e15_with_its_skip():
     lines = panels.cw_rmed_long_lines()
     assert [line.dataset for line in lines.values()] == ["mslr5_condorcet", "cyclic", "strong_borda", "arxiv"]
     assert all(line.horizon == 10**15 and line.runs == panels.ASYMPTOTIC_RUNS and line.params == (("skip", "exact"),)
                and line.shuffle for line in lines.values())
+    yardsticks = panels.cw_rmed_long_lines(program="true")
+    assert [line.dataset for line in yardsticks.values()] == [line.dataset for line in lines.values()]
+    assert all(line.params == (("program", "true"), ("skip", "exact")) and line.name == panels.CW_RMED_TRUE
+               for line in yardsticks.values())
 
 
 def test_s11_sets_cw_rmeds_per_run_slopes_against_its_programs_constant_and_the_table_reads_its_decades():

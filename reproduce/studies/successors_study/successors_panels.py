@@ -48,6 +48,9 @@ ASYMPTOTIC_RUNS = 100
 # regret read at the decades of its checkpoint grid, so that its slope per ln T can be set against its theorem's
 # constant (``cw_rmed_program.program_constant``).
 CW_RMED_LONG_HORIZON = 10**15
+# Beside each, the yardstick that tells what the estimates cost: CW-RMED with its program solved on the true matrix
+# (option program="true"), its confidence test and lists still on the data (docs/successors.md).
+CW_RMED_TRUE = "CW-RMED, program on the true matrix"
 # C2B's number of batches, recorded beside its regret: a run kind whose probe reads the batches C2B has started
 # (``algorithms.c2b.c2b_batches_probe``) after every slot, so it runs slot by slot (skip "off": a probe sees every
 # slot), at each panel's horizon and run count (about 55 ns a slot).  Its chunks store the count and the final regret.
@@ -116,12 +119,16 @@ def asymptotic_curves(runs: int | None = None, horizons=ASYMPTOTIC_HORIZONS) -> 
             for panel in PANELS if load_dataset(panel.dataset).has_condorcet_winner}
 
 
-def cw_rmed_long_lines(runs: int | None = None, horizon: int = CW_RMED_LONG_HORIZON) -> dict[str, Line]:
+def cw_rmed_long_lines(runs: int | None = None, horizon: int = CW_RMED_LONG_HORIZON,
+                       program: str = "estimated") -> dict[str, Line]:
     """{panel title: CW-RMED's long line} of every panel whose matrix has a Condorcet winner and at most CW-RMED's arm
     limit of arms: ``runs`` runs (None: ASYMPTOTIC_RUNS) of ``horizon`` slots with its exact skip, the arms
-    shuffled."""
+    shuffled.  program="true": the yardstick of its option of that name (step 6 from the true matrix), tagged
+    CW_RMED_TRUE."""
     curve, limit = study_curve("cw_rmed"), get_algorithm("cw_rmed").arm_limit[0]
-    return {panel.title: Line(panel.dataset, curve.algorithm, horizon, runs or ASYMPTOTIC_RUNS, curve.params)
+    params, tag = (curve.params, "") if program == "estimated" else \
+        (tuple(sorted((*curve.params, ("program", program)))), CW_RMED_TRUE)
+    return {panel.title: Line(panel.dataset, curve.algorithm, horizon, runs or ASYMPTOTIC_RUNS, params, tag=tag)
             for panel in PANELS
             if load_dataset(panel.dataset).has_condorcet_winner and load_dataset(panel.dataset).K <= limit}
 

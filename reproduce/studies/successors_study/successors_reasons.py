@@ -7,9 +7,12 @@ sections it links to are in docs/successors.md; the matrices each reason is writ
 
 import math
 
+from dts_reproduction.algorithms.cw_rmed_program import program_constant
+from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims.reasons import (
     HEAVY_TAIL,
     LATER_CLAIM,
+    OPEN_QUESTION,
     ORDER_NOT_CONSTANT,
     OUTSIDE_SETTING,
     PARTNER,
@@ -32,6 +35,7 @@ TRANSIENT_DOC = f"{DOC}#versatile-db-still-in-its-transient"
 UNRESOLVED_DOC = f"{DOC}#orders-the-runs-do-not-resolve"
 REX3_DOC = f"{DOC}#rex3-without-a-condorcet-winner"
 WEAK_DOC = f"{DOC}#rmed1s-weak-regret-stops-growing-too"
+CW_RMED_DOC = f"{DOC}#cw-rmed-above-its-theorems-constant"
 LONG = "_long.csv"
 
 
@@ -93,7 +97,7 @@ def long_fit(n: Numbers, panel: str) -> tuple[Estimate, float]:
     """C2B's slope per ln T fitted to its long lines on ``panel`` (``successors_claims.weighted_slope``, from the
     long-line table) and the bound C of the matrix."""
     long = n.table(LONG, SUCCESSORS)
-    rows = long[long["panel_id"] == panel]
+    rows = long[(long["panel_id"] == panel) & (long["algorithm"] == "c2b")]
     return (weighted_slope(rows["horizon"], rows["regret"], rows["regret_se"]),
             float(rows["lower_bound_slope"].iloc[0]))
 
@@ -109,12 +113,28 @@ def c2b_order(panel: str) -> Reason:
     return Reason(ORDER_NOT_CONSTANT, ORDER_DOC, text)
 
 
+def cw_rmed_above_constant(panel: str) -> Reason:
+    """S11: CW-RMED's slope above its theorem's constant C*(P) at every decade to 1e15; why is open (docs)."""
+    def text(n: Numbers) -> str:
+        """CW-RMED's slopes per decade (first and last half of the decades) against C*(P)."""
+        long = n.table(LONG, SUCCESSORS)
+        rows = long[(long["panel_id"] == panel) & (long["algorithm"] == "cw_rmed") & (long["horizon"] > 10**6)]
+        slopes = rows["slope_decade"].to_numpy()
+        target = program_constant(load_dataset(str(rows["dataset"].iloc[0])).P)
+        half = len(slopes) // 2
+        return (f"slope per ln T over the decades from 1e6 to 1e15: mean {slopes[:half].mean():.1f} over the first "
+                f"{half}, {slopes[half:].mean():.1f} over the last {len(slopes) - half}, against C*(P) = "
+                f"{target:.3g} ({slopes[half:].mean() / target:.2f}x); why it stays above is not yet checked a "
+                "second way")
+    return Reason(OPEN_QUESTION, CW_RMED_DOC, text)
+
+
 def c2b_heavy_tail(panel: str) -> Reason:
     """S4 where the runs cannot resolve the slope: their spread, several times their mean (a few runs carry it)."""
     def text(n: Numbers) -> str:
         """The fitted slope, and the largest spread over the mean among the long lines."""
         long = n.table(LONG, SUCCESSORS)
-        rows = long[long["panel_id"] == panel]
+        rows = long[(long["panel_id"] == panel) & (long["algorithm"] == "c2b")]
         spread = (rows["regret_se"] * rows["runs"].map(math.sqrt) / rows["regret"]).max()
         slope, bound = long_fit(n, panel)
         return (f"slope per ln T of the long lines {slope} against C = {bound:.3g}; the runs of a long line spread up "

@@ -50,14 +50,16 @@ def long_lines(settings: Settings) -> dict:
 
 
 def cw_rmed_long(settings: Settings) -> dict:
-    """CW-RMED's long lines (``cw_rmed_long_lines``; the smoke run's to the last of QUICK_LONG_HORIZONS) computed where
-    selected and not stored (unless --plot-only or --stored-only), else loaded: {panel title: LineResult or None if
-    not stored}."""
-    lines = cw_rmed_long_lines(settings.runs, QUICK_LONG_HORIZONS[-1]) if settings.quick else \
-        cw_rmed_long_lines(settings.runs)
-    found = simulate_lines(NAME, dict.fromkeys(lines.values(), settings.out), settings,
-                           computed=[line for line in lines.values() if selected(line, settings)])
-    return {title: found[line] for title, line in lines.items()}
+    """CW-RMED's long lines and their yardsticks (``cw_rmed_long_lines``; the smoke run's to the last of
+    QUICK_LONG_HORIZONS) computed where selected and not stored (unless --plot-only or --stored-only), else loaded:
+    {program ("estimated", "true"): {panel title: LineResult or None if not stored}}."""
+    horizon = {"horizon": QUICK_LONG_HORIZONS[-1]} if settings.quick else {}
+    lines = {program: cw_rmed_long_lines(settings.runs, program=program, **horizon)
+             for program in ("estimated", "true")}
+    flat = [line for by_title in lines.values() for line in by_title.values()]
+    found = simulate_lines(NAME, dict.fromkeys(flat, settings.out), settings,
+                           computed=[line for line in flat if selected(line, settings)])
+    return {program: {title: found[line] for title, line in by_title.items()} for program, by_title in lines.items()}
 
 
 def batch_counts(settings: Settings) -> dict:
@@ -117,11 +119,12 @@ def run_study(settings: Settings) -> None:
     table = final_rows(results, batches)
     stem = settings.figures / NAME
     write_table(table, stem.with_name(f"{NAME}_final.csv"))
-    write_table(long_rows(long, bounds, cw_long), stem.with_name(f"{NAME}_long.csv"))
+    write_table(long_rows(long, bounds, cw_long["estimated"], cw_long["true"]), stem.with_name(f"{NAME}_long.csv"))
     note = evidence_note(settings, PANELS)
     plot(table, matrix_columns(), stem, note or "")
     draw_ratio(long, bounds, settings.figures, stem)
-    checks = write_claims(claims(dict(results), long, bounds, cw_long), stem.with_name(f"{NAME}_claims.csv"), note)
+    decided = claims(dict(results), long, bounds, cw_long["estimated"])
+    checks = write_claims(decided, stem.with_name(f"{NAME}_claims.csv"), note)
     print_table(checks.drop(columns="statement"))
     print(f"wrote {NAME}.png, .pdf, .csv, {NAME}_final.csv, {NAME}_long.csv, {NAME}_claims.csv and {NAME}_lines.csv "
           f"under {settings.figures}")
