@@ -422,13 +422,17 @@ def chunk_shapes(config: dict, K: int, kind: RunKind) -> dict:
 def resolved_params(line: Line) -> dict:
     """Every parameter of the line's algorithm, defaults included, and the stream version of a value
     whose draws changed (``AlgorithmSpec.stream_tags``): what the stored config records, so that a
-    result made under another default or drawn the old way is detected as stale.  The one exception is
-    skip="off" (algorithms.base.SKIP_PARAM): results stored before that option existed were made slot by
-    slot, so a config without it means "off", and recording it would turn every one of them stale."""
+    result made under another default or drawn the old way is detected as stale.  The exceptions are skip="off"
+    (algorithms.base.SKIP_PARAM) and an algorithm's ``AlgorithmSpec.unrecorded`` parameters at their values:
+    results stored before such an option existed were made with that value, so a config without it means it, and
+    recording it would turn every one of them stale."""
     spec = get_algorithm(line.algorithm)
     params = spec.resolve_params(dict(line.params))
     if params.get(SKIP_PARAM) == SKIP_OFF:
         del params[SKIP_PARAM]
+    for name, value in spec.unrecorded.items():
+        if name in params and (params[name] is value or isinstance(value, str) and params[name] == value):
+            del params[name]
     return {**params, **spec.stream_tags(params)}
 
 

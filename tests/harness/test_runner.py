@@ -11,7 +11,15 @@ from dts_reproduction.algorithms import ALGORITHMS, get_algorithm
 from dts_reproduction.algorithms.base import STATE_PROBE_K, state_bytes
 from dts_reproduction.data import dataset_from_matrix, load_dataset
 from dts_reproduction.reproduce.harness import runner
-from dts_reproduction.reproduce.harness.runner import Line, log_grid, run_lines, run_one, validate_line
+from dts_reproduction.reproduce.harness.runner import (
+    Line,
+    line_key,
+    log_grid,
+    resolved_params,
+    run_lines,
+    run_one,
+    validate_line,
+)
 
 
 def test_log_grid():
@@ -120,3 +128,16 @@ def test_every_algorithm_and_preset_has_a_storable_config():
             validate_line(line)
             config = runner._config(line, dataset, 0, 0, 2)
             assert json.loads(json.dumps(config)) == config, (name, params)
+
+
+def test_an_option_added_later_is_not_recorded_at_the_value_stored_runs_had():
+    """``AlgorithmSpec.unrecorded``: CW-RMED's program="estimated" and true_matrix=None (added after its lines were
+    stored) are left out of the config and the key, so those lines stay valid; program="true" is recorded."""
+    plain = Line(dataset="cyclic", algorithm="cw_rmed", horizon=300, runs=2, params=(("skip", "exact"),))
+    explicit = Line(dataset="cyclic", algorithm="cw_rmed", horizon=300, runs=2,
+                    params=(("program", "estimated"), ("skip", "exact")))
+    true = Line(dataset="cyclic", algorithm="cw_rmed", horizon=300, runs=2, params=(("program", "true"),))
+    assert resolved_params(plain) == resolved_params(explicit) == {"alpha": 3.0, "beta": 0.01, "skip": "exact"}
+    assert line_key(plain) == line_key(explicit)
+    assert resolved_params(true)["program"] == "true" and "true_matrix" not in resolved_params(true)
+    assert line_key(true) != line_key(Line(dataset="cyclic", algorithm="cw_rmed", horizon=300, runs=2))
