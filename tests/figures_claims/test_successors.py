@@ -344,19 +344,22 @@ def test_the_figure_draws_every_row_in_both_regrets_and_floors_a_zero_weak_regre
     assert gap["dts_plus"] < gap["dts"]  # without a Condorcet winner D-TS+ is the one ringed, first
 
 
-def test_the_ratio_table_adds_one_c2b_row_per_matrix_with_a_positive_fit_on_the_asymptotic_rows():
+def test_the_ratio_table_adds_one_row_per_algorithm_and_matrix_with_a_positive_fit_on_the_asymptotic_rows():
     import pandas as pd
 
     from dts_reproduction.reproduce.claims.verdict import Estimate
-    from dts_reproduction.reproduce.studies.successors_study.successors_figure import RATIO_LABEL, ratio_table
+    from dts_reproduction.reproduce.studies.successors_study.successors_figure import RATIO_LABELS, ratio_table
     asymptotic = pd.DataFrame([
         {"panel": "(a) Cyclic", "dataset": "cyclic", "algorithm": "dts", "label": "D-TS", "runs": 500,
          "trapped_runs": 0, "winner_constant": 50.0, "slope_over_bound": 10.0, "slope_over_winner_constant": 1.1},
         {"panel": "(x) Gap", "dataset": "gap", "algorithm": "dts", "label": "D-TS", "runs": 500, "trapped_runs": 0,
          "winner_constant": float("nan"), "slope_over_bound": float("nan"), "slope_over_winner_constant": 1.0}])
-    long = pd.DataFrame([{"dataset": dataset, "runs": 100, "lower_bound_slope": 5.0}
-                         for dataset in ("cyclic", "sushi")])
-    table = ratio_table(asymptotic, long, {"cyclic": Estimate(90.0, 5.0), "sushi": Estimate(-3.0, 9.0)})
-    assert list(table["dataset"]) == ["cyclic", "cyclic"]  # Gap has no C_w; Sushi's fit is not positive
-    c2b = table[table["label"] == RATIO_LABEL].iloc[0]
+    long = pd.DataFrame([{"algorithm": algorithm, "dataset": dataset, "runs": 100, "lower_bound_slope": 5.0}
+                         for algorithm in ("c2b", "cw_rmed") for dataset in ("cyclic", "sushi")])
+    table = ratio_table(asymptotic, long, {"c2b": {"cyclic": Estimate(90.0, 5.0), "sushi": Estimate(-3.0, 9.0)},
+                                           "cw_rmed": {"cyclic": Estimate(30.0, 1.0)}})
+    assert list(table["dataset"]) == ["cyclic", "cyclic", "cyclic"]  # Gap has no C_w; Sushi's fit is not positive
+    c2b = table[table["label"] == RATIO_LABELS["c2b"]].iloc[0]
     assert (c2b["panel"], c2b["slope_over_bound"], c2b["slope_over_winner_constant"]) == ("(a) Cyclic", 18.0, 1.8)
+    cw_rmed = table[table["label"] == RATIO_LABELS["cw_rmed"]].iloc[0]
+    assert (cw_rmed["algorithm"], cw_rmed["slope_over_bound"]) == ("cw_rmed", 6.0)

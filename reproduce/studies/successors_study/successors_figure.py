@@ -117,26 +117,29 @@ def plot(table: pd.DataFrame, columns: dict[bool, list[str]], stem, note: str = 
     return points
 
 
-RATIO_LABEL = "C2B (fit, T = 1e10 to 1e15)"  # C2B's row in the slope-ratio figure
+# The rows the slope-ratio figure adds, per algorithm: its label there.
+RATIO_LABELS = {"c2b": "C2B (fit, T = 1e10 to 1e15)", "cw_rmed": "CW-RMED (T = 1e10 to 1e15)"}
 
 
 def ratio_table(asymptotic: pd.DataFrame, long: pd.DataFrame, fits: dict) -> pd.DataFrame:
     """The asymptotic study's slope-ratio table (its final table, ``asymptotic_final.csv``: per Condorcet matrix each
-    algorithm's last-decade slope at T = 2^53 over C, and C_w) extended by one row per matrix for C2B: its slope per
-    ln T fitted to its long lines (``fits``: {matrix: Estimate}, ``successors_claims.long_slope``) over C, on the
-    asymptotic study's row of that matrix.  A matrix without a positive fit (no long lines, or a fit at or below 0,
-    which a log axis cannot show) gets no C2B row."""
+    algorithm's last-decade slope at T = 2^53 over C, and C_w) extended by one row per matrix and algorithm of
+    ``fits`` ({algorithm: {matrix: Estimate}}: C2B's slope fitted to its long lines, ``successors_claims.long_slope``;
+    CW-RMED's over its long line's last five decades) over C, labelled RATIO_LABELS[algorithm], on the asymptotic
+    study's row of that matrix; ``long`` (``long_rows``) gives C and the runs.  A matrix without a positive fit (no
+    long lines, or a fit at or below 0, which a log axis cannot show) gets no row."""
     condorcet = asymptotic[asymptotic["winner_constant"].notna()]
     rows = []
-    for dataset, fit in fits.items():
-        found = condorcet[condorcet["dataset"] == dataset]
-        bound = long[long["dataset"] == dataset]["lower_bound_slope"]
-        if found.empty or bound.empty or not fit.value > 0:
-            continue
-        first = found.iloc[0]
-        rows.append({"panel": first["panel"], "dataset": dataset, "algorithm": "c2b", "label": RATIO_LABEL,
-                     "runs": int(long[long["dataset"] == dataset]["runs"].iloc[-1]), "trapped_runs": 0,
-                     "winner_constant": first["winner_constant"],
-                     "slope_over_bound": fit.value / float(bound.iloc[0]),
-                     "slope_over_winner_constant": fit.value / float(first["winner_constant"])})
+    for algorithm, by_dataset in fits.items():
+        for dataset, fit in by_dataset.items():
+            found = condorcet[condorcet["dataset"] == dataset]
+            own = long[(long["dataset"] == dataset) & (long["algorithm"] == algorithm)]
+            if found.empty or own.empty or not fit.value > 0:
+                continue
+            first = found.iloc[0]
+            rows.append({"panel": first["panel"], "dataset": dataset, "algorithm": algorithm,
+                         "label": RATIO_LABELS[algorithm], "runs": int(own["runs"].iloc[-1]), "trapped_runs": 0,
+                         "winner_constant": first["winner_constant"],
+                         "slope_over_bound": fit.value / float(own["lower_bound_slope"].iloc[0]),
+                         "slope_over_winner_constant": fit.value / float(first["winner_constant"])})
     return pd.concat([condorcet, pd.DataFrame(rows)], ignore_index=True)

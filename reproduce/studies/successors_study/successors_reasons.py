@@ -7,9 +7,13 @@ sections it links to are in docs/successors.md; the matrices each reason is writ
 
 import math
 
+import numpy as np
+
 from dts_reproduction.algorithms.cw_rmed_program import program_constant
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims.reasons import (
+    CONCEDED,
+    CONCEDED_DOC,
     ESTIMATES,
     HEAVY_TAIL,
     LATER_CLAIM,
@@ -60,6 +64,13 @@ def ratio_text(panel: str, high: str, low: str, tail):
         return (f"{row(n, panel, high)['label']} {x} against {row(n, panel, low)['label']} {y} at T: "
                 f"{ratio_of(x, y)}x; {tail(n)}")
     return text
+
+
+def conceded_ecw_rmed(panel: str) -> Reason:
+    """S2 where ECW-RMED is below D-TS+: the paper's App. D says so for this matrix (claim C11)."""
+    return Reason(CONCEDED, CONCEDED_DOC, ratio_text(
+        panel, "dts_plus", "ecw_rmed",
+        lambda _n: "the paper's App. D says ECW-RMED does better than D-TS here (claim C11, Fig. 4)"))
 
 
 def later_claim(panel: str, algorithm: str) -> Reason:
@@ -136,6 +147,22 @@ def cw_rmed_estimates(panel: str) -> Reason:
                 f"{five_decade_slope(true):.1f}: the lists reach C*(P), the program solved on the estimates costs the "
                 "rest, and that cost has not died out by 1e15")
     return Reason(ESTIMATES, CW_RMED_DOC, text)
+
+
+def cw_rmed_tie(panel: str) -> Reason:
+    """S11 on a matrix with a tied pair, which the theorem excludes: C*(P) leaves the pair out and falls below the
+    bound C every uniformly good algorithm obeys; even the yardstick with the true program stays at C."""
+    def text(n: Numbers) -> str:
+        """The tie, C*(P) against C, and both slopes."""
+        own, true = long_decades(n, panel, "cw_rmed"), long_decades(n, panel, "cw_rmed_true")
+        P = load_dataset(str(own["dataset"].iloc[0])).P
+        ties = int(((P == 0.5) & ~np.eye(len(P), dtype=bool)).sum() // 2)
+        return (f"{ties} pair(s) at exactly 1/2, which Komiyama et al.'s theorem excludes: C*(P) = "
+                f"{program_constant(P):.4g} leaves them out and lies below the lower bound C = "
+                f"{float(own['lower_bound_slope'].iloc[0]):.4g} of every uniformly good algorithm; slope per ln T from "
+                f"1e10 to 1e15 {five_decade_slope(own):.1f}, and {five_decade_slope(true):.1f} with the program on the "
+                "true matrix: at C, not at C*(P)")
+    return Reason(OUTSIDE_SETTING, CW_RMED_DOC, text)
 
 
 def c2b_heavy_tail(panel: str) -> Reason:
@@ -232,12 +259,16 @@ S1_UNRESOLVED = {"cyclic": "cw_rmed", "mslr32_condorcet": "ws_s"}
 S5_UNRESOLVED = ("mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi", "mslr16_condorcet", "mslr32_condorcet")
 S5_CONSTANT = {"cyclic": "rmed1"}  # S5's row of the competitor, and S7's row of WS-W, whose closest earlier it is
 S7_WEAK_SETTLED = {"cyclic": "rmed1"}
+S2_CONCEDED = ("nc_cyclic",)
+S11_ESTIMATES = ("mslr5_condorcet", "cyclic", "strong_borda")
+S11_TIE = ("arxiv",)
 S9_ORDER = ("mslr5_condorcet", "cyclic", "arxiv", "sushi", "mslr16_condorcet", "mslr32_condorcet")
 
 SUCCESSORS_REASONS = {
     ("S1", f"{SUCCESSORS}:strong_borda/c2b"): c2b_below_dts("strong_borda"),
     **{("S1", f"{SUCCESSORS}:{panel}/{other}"): unresolved(panel, "dts", other, "copeland")
        for panel, other in S1_UNRESOLVED.items()},
+    **{("S2", f"{SUCCESSORS}:{panel}/ecw_rmed"): conceded_ecw_rmed(panel) for panel in S2_CONCEDED},
     **{("S3", f"{SUCCESSORS}:{panel}/versatile_db"): versatile_transient(panel) for panel in S3_TRANSIENT},
     **{("S4", f"{SUCCESSORS}:{panel}/c2b"): c2b_order(panel) for panel in S4_ORDER},
     **{("S4", f"{SUCCESSORS}:{panel}/c2b"): c2b_heavy_tail(panel) for panel in S4_HEAVY},
@@ -252,4 +283,6 @@ SUCCESSORS_REASONS = {
        for panel, other in S7_WEAK_SETTLED.items()},
     **{("S9", f"{SUCCESSORS}:{panel}/c2b"): c2b_against_rmed1(panel) for panel in S9_ORDER},
     **{("S10", f"{SUCCESSORS}:{panel}/rex3"): rex3_outside_setting(panel) for panel in S10_OUTSIDE},
+    **{("S11", f"{SUCCESSORS}:{panel}/cw_rmed"): cw_rmed_estimates(panel) for panel in S11_ESTIMATES},
+    **{("S11", f"{SUCCESSORS}:{panel}/cw_rmed"): cw_rmed_tie(panel) for panel in S11_TIE},
 }

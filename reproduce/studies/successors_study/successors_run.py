@@ -5,7 +5,7 @@ before the next begins), then draw and tabulate from the stored lines and decide
 import sys
 
 from dts_reproduction.reproduce.claims.registry import ASYMPTOTIC
-from dts_reproduction.reproduce.claims.verdict import Missing
+from dts_reproduction.reproduce.claims.verdict import Missing, log_slope
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.tables import print_table, read_table, write_table
 from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_figures import ratio_figure
@@ -19,7 +19,7 @@ from dts_reproduction.reproduce.studies.experiment import (
     write_claims,
 )
 from dts_reproduction.reproduce.studies.lower_bound_cache import lower_bound
-from dts_reproduction.reproduce.studies.successors_study.successors_claims import claims, long_slope
+from dts_reproduction.reproduce.studies.successors_study.successors_claims import CW_RMED_FIT_SPAN, claims, long_slope
 from dts_reproduction.reproduce.studies.successors_study.successors_figure import plot, ratio_table
 from dts_reproduction.reproduce.studies.successors_study.successors_panels import (
     ASYMPTOTIC_HORIZONS,
@@ -84,23 +84,27 @@ def compute(settings: Settings) -> list:
     return simulate_panels(NAME, PANELS, settings, order=lambda _todo: order)
 
 
-def draw_ratio(long: dict, bounds: dict, figures, stem) -> None:
+def draw_ratio(long: dict, cw_rmed_lines: dict, bounds: dict, figures, stem) -> None:
     """``<stem>_ratio.png``: the asymptotic study's slope-ratio figure (``asymptotic_figures.ratio_figure``) extended by
-    C2B's fitted slope of its long lines (``successors_figure.ratio_table``; ``bounds``: {matrix: C}), from the
-    asymptotic study's final table in
-    ``figures`` (as ``make all-figures`` draws it first); without that table, nothing is drawn (a note says so)."""
+    C2B's fitted slope of its long lines and CW-RMED's over its long line's last five decades (``cw_rmed_lines``:
+    {panel title: LineResult or None}) (``successors_figure.ratio_table``; ``bounds``: {matrix: C}), from the
+    asymptotic study's final table in ``figures`` (as ``make all-figures`` draws it first); without that table,
+    nothing is drawn (a note says so)."""
     path = figures / ASYMPTOTIC_FINAL
     if not path.exists():
         print(f"note: {path} not found (draw the asymptotic study first): {NAME}_ratio.png not drawn", file=sys.stderr)
         return
-    fits = {}
+    fits = {"c2b": {}, "cw_rmed": {}}
     for result in long.values():
         if result is not None:
             try:
-                fits[result.line.dataset] = long_slope(result)
+                fits["c2b"][result.line.dataset] = long_slope(result)
             except Missing:
                 continue
-    ratio_figure(ratio_table(read_table(path), long_rows(long, bounds), fits), stem)
+    for result in cw_rmed_lines.values():
+        if result is not None:
+            fits["cw_rmed"][result.line.dataset] = log_slope(result, span=CW_RMED_FIT_SPAN)
+    ratio_figure(ratio_table(read_table(path), long_rows(long, bounds, cw_rmed_lines), fits), stem)
 
 
 def run_study(settings: Settings) -> None:
@@ -122,7 +126,7 @@ def run_study(settings: Settings) -> None:
     write_table(long_rows(long, bounds, cw_long["estimated"], cw_long["true"]), stem.with_name(f"{NAME}_long.csv"))
     note = evidence_note(settings, PANELS)
     plot(table, matrix_columns(), stem, note or "")
-    draw_ratio(long, bounds, settings.figures, stem)
+    draw_ratio(long, cw_long["estimated"], bounds, settings.figures, stem)
     decided = claims(dict(results), long, bounds, cw_long["estimated"])
     checks = write_claims(decided, stem.with_name(f"{NAME}_claims.csv"), note)
     print_table(checks.drop(columns="statement"))
