@@ -14,6 +14,11 @@ the highest score reaches r (K - 1) (every other arm has then lost r times more 
 phase of floor(beta^r) slots comparing the arm of the highest score with itself.  WS-W's memory of its previous pair
 is its own: exploitation does not change it.  A self-duel changes no score.
 
+WS-S's option ``skip`` (docs/algorithms.md#winner-stays): "off" (default, slot by slot) or "exact": in the simulator
+the rest of an exploitation phase is done in one step (``skip``): its length is fixed when it starts, its pair does not
+depend on any outcome and it draws nothing, so the runs equal the default ones in law (the skipped slots' outcomes are
+not drawn), not bit for bit.
+
 Delay contract (docs/harness.md#feedback-delay): ``select`` changes the bookkeeping only (the previous pair, the
 round, the exploitation left); the scores change only in ``update``; with delayed feedback the phases and pairs
 follow the scores delivered so far.
@@ -25,7 +30,16 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from dts_reproduction.algorithms.base import INT64_MAX, AlgorithmSpec, Policy, check_positive
+from dts_reproduction.algorithms.base import (
+    EXACT_SKIP,
+    INT64_MAX,
+    SKIP_OFF,
+    AlgorithmSpec,
+    Policy,
+    check_positive,
+    check_skip,
+    exact_skip_hook,
+)
 from dts_reproduction.core.argmax import argmax_uniform, fill_true
 from dts_reproduction.core.constants import WS_S_BETA
 from dts_reproduction.core.records import record
@@ -46,13 +60,14 @@ class WinnerStaysState(NamedTuple):
     beta: float
     counters: np.ndarray  # COUNTERS (1,): the previous pair, the round, the exploitation left and its arm, by name
     others: np.ndarray  # scratch bool (K,): the arms other than x_t (all true between calls)
+    skip_runs: bool  # WS-S's option skip="exact" (``skip``)
 
 
-def new_state(K, strong, beta):
+def new_state(K, strong, beta, skip_runs=False):
     """A fresh ``WinnerStaysState``: every score 0, no previous pair, round 1, no exploitation under way."""
     return WinnerStaysState(scores=np.zeros(K, np.int64), strong=strong, beta=beta,
                             counters=record(COUNTERS, (NO_ARM, NO_ARM, 1, 0, NO_ARM)),
-                            others=fill_true(np.empty(K, np.bool_)))
+                            others=fill_true(np.empty(K, np.bool_)), skip_runs=skip_runs)
 
 
 def init_ws_w(K, horizon=None):
@@ -60,12 +75,12 @@ def init_ws_w(K, horizon=None):
     return new_state(K, False, 0.0)
 
 
-def init_ws_s(K, horizon=None, beta=WS_S_BETA):
-    """A fresh WS-S state; beta: a finite number > 1 (ValueError naming it otherwise)."""
+def init_ws_s(K, horizon=None, beta=WS_S_BETA, skip=SKIP_OFF):
+    """A fresh WS-S state; beta: a finite number > 1, skip: "off" or "exact" (ValueError naming it otherwise)."""
     value = check_positive("beta", beta)
     if value <= 1.0:
         raise ValueError(f"beta must be a finite number > 1, got {value!r}")
-    return new_state(K, True, value)
+    return new_state(K, True, value, check_skip(skip))
 
 
 @njit(cache=True)
@@ -122,6 +137,20 @@ def select(state, t, rng):
 
 
 @njit(cache=True)
+def skip(state, t, rng, t_limit):
+    """WS-S's skip (option skip="exact"; ``core.simulate``): while an exploitation phase lasts, ``select`` returns
+    its pair (L, L) and counts one slot down, whatever the scores, and draws nothing; so the slots t .. t + slots - 1,
+    slots = min(the phase's slots left, t_limit - t + 1), are its slots, done at once.  Returns (slots, L), or (0, -1)
+    when no phase is under way at slot t (``select`` then checks whether one starts).  ``rng`` is unused."""
+    counters = state.counters[0]
+    if not state.strong or counters.exploit_left == 0:
+        return 0, -1
+    slots = min(counters.exploit_left, t_limit - t + 1)
+    counters.exploit_left -= slots
+    return slots, counters.leader
+
+
+@njit(cache=True)
 def exploitation_slots(beta, round_index):
     """floor(beta^r), the length of WS-S's exploitation phase of round r (at most 2^62)."""
     return int(math.floor(min(beta**round_index, 2.0**62)))
@@ -155,7 +184,8 @@ WS_W_SPEC = AlgorithmSpec(
     reference="Chen & Frazier ICML 2017, Alg. 1 (WS-W)",
 )
 WS_S_SPEC = AlgorithmSpec(
-    name="ws_s", label="WS-S", init=init_ws_s, select=select, update=update, defaults={"beta": WS_S_BETA},
+    name="ws_s", label="WS-S", init=init_ws_s, select=select, update=update, skip=exact_skip_hook(skip),
+    fast=EXACT_SKIP, defaults={"beta": WS_S_BETA, "skip": SKIP_OFF},
     color="#843c39", marker="1", best_arm=current_winner, reference="Chen & Frazier ICML 2017, Alg. 2 (WS-S)",
 )
 
@@ -167,6 +197,6 @@ class WinnerStaysWeak(Policy):
 
 
 class WinnerStaysStrong(Policy):
-    """WS-S as a live policy; parameter ``beta`` (1.05)."""
+    """WS-S as a live policy; parameter ``beta`` (1.05); ``skip`` acts only in the simulator."""
 
     spec = WS_S_SPEC

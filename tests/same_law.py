@@ -100,6 +100,8 @@ CASES = (
     case("ecw_rmed", "mslr5_condorcet", 10000, 3, SKIP),
     case("ccb", "mslr5_condorcet", 30000, 1, SKIP),
     case("cw_rmed", "mslr5_condorcet", 10000, 3, SKIP),
+    case("ws_s", "mslr5_condorcet", 100000, 1, SKIP),
+    case("ws_s", "arxiv", 100000, 5, SKIP, slow=True),
     case("cw_rmed", "nc_strong_borda", 30000, 1, SKIP, slow=True),
     case("ccb", "arxiv", 30000, 7, SKIP, slow=True),
     case("rucb", "mslr5_condorcet", 300000, 1, SKIP, slow=True),

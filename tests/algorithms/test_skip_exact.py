@@ -1,4 +1,4 @@
-"""skip="exact" is exact: RUCB, CCB, RMED1/2, ECW-RMED, CW-RMED
+"""skip="exact" is exact: RUCB, CCB, RMED1/2, ECW-RMED, CW-RMED, WS-S
 (docs/algorithms.md#exact-skipping-of-self-comparison-runs).
 
 * frozen states: from a state reached by a default run, windows of slots with no update but the
@@ -48,6 +48,7 @@ COMPARED["ecw_rmed"] = ("comparisons", "wins", "p_hat", "kl_half", "counters", "
                         "in_next", "copeland_wins", "losses")
 COMPARED["cw_rmed"] = ("comparisons", "wins", "p_hat", "kl_half", "counters", "current_list", "in_remaining",
                        "in_next", "copeland_wins", "losses", "allocation")
+COMPARED["ws_s"] = ("scores", "counters")
 COMPARED["ccb"] = ("comparisons", "wins", "max_losses", "in_winners", "challengers", "challenger_lens", "upper_switch",
                    "lower_switch", "upper_copeland", "lower_copeland", "row_next", "unresolved")
 
@@ -211,6 +212,8 @@ FROZEN_CASES = [
     ("cw_rmed", {}, "arxiv", 30000),
     ("cw_rmed", {}, "nc_strong_borda", 30000),
     ("cw_rmed", {}, "nc_cyclic", 30000),
+    ("ws_s", {}, "mslr5_condorcet", 10000),
+    ("ws_s", {}, "nc_cyclic", 30000),
 ]
 
 
@@ -347,7 +350,7 @@ def test_ccb_replays_catch_wrong_run_ends(wrong, message):
         ccb_replayed_walk("mslr5_condorcet", 3000, 300000, skip=wrong)
 
 
-@pytest.mark.parametrize(CASE_FIELDS, cases("rucb", "ccb", "rmed1", "rmed2", "ecw_rmed", "cw_rmed"))
+@pytest.mark.parametrize(CASE_FIELDS, cases("rucb", "ccb", "rmed1", "rmed2", "ecw_rmed", "cw_rmed", "ws_s"))
 def test_skipping_runs_match_slot_by_slot(algorithm, dataset, horizon, delay, reference, fast):
     """With and without skip, 200 runs each: the same law (``same_law.assert_same_law`` at family-wise level
     ALPHA), and the skip changed some runs (else the comparison would be empty).  The rows are
@@ -355,7 +358,7 @@ def test_skipping_runs_match_slot_by_slot(algorithm, dataset, horizon, delay, re
     assert_fast_path_exact(algorithm, dataset, horizon, delay, reference, fast, ALPHA, must_change=True)
 
 
-@pytest.mark.parametrize("name", ["rucb", "ccb", "rmed1", "rmed2", "ecw_rmed", "cw_rmed"])
+@pytest.mark.parametrize("name", ["rucb", "ccb", "rmed1", "rmed2", "ecw_rmed", "cw_rmed", "ws_s"])
 def test_skip_is_opt_in_and_rejected_values_are_named(name):
     spec = get_algorithm(name)
     assert spec.defaults["skip"] == "off"

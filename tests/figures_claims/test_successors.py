@@ -9,7 +9,7 @@ from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.config.paper import ROOT_SEED, paper_runs
 from dts_reproduction.reproduce.harness.paths import RESULTS
-from dts_reproduction.reproduce.harness.runner import Line
+from dts_reproduction.reproduce.harness.runner import Line, line_key
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies.benchmark_study.benchmark_plan import TO_COMPUTE, PlannedLine
 from dts_reproduction.reproduce.studies.experiment import panel_curves, stored_line
@@ -122,8 +122,9 @@ def test_a_quick_selected_run_computes_only_its_lines_and_writes_the_final_table
                         "--no-progress", "--out", str(tmp_path / "r"), "--figures", str(tmp_path / "f")])
     final = (tmp_path / "f" / "quick" / f"{panels.NAME}_final.csv").read_text()
     assert "ws_s" in final and "ws_w" in final and "dts" not in final.replace("ws_", "")
-    stored = sorted(path.name.split("_T")[0] for path in (tmp_path / "r" / "quick" / "cyclic").iterdir())
-    assert stored == ["ws_s", "ws_w"]
+    stored = {path.name.split("_T")[0] for path in (tmp_path / "r" / "quick" / "cyclic").iterdir()}
+    ws_s = line_key(Line("cyclic", "ws_s", 10, 1, panels.study_curve("ws_s").params)).split("_T")[0]
+    assert stored == {ws_s, "ws_w"}  # WS-S with its exact skip (its main and long lines), WS-W slot by slot
 
 
 def synthetic(dataset: str, algorithm: str, finals, horizon: int = 10**6, weak=None, tenth=None):
@@ -237,24 +238,27 @@ def cw_rmed_long_result(dataset: str, slope: float, spread: float, runs: int = 4
     each run's slope ``spread`` apart (+- spread/2 around ``slope``)."""
     from dts_reproduction.reproduce.harness.grid import log_grid
     from dts_reproduction.reproduce.harness.runner import LineResult
-    checkpoints = log_grid(panels.CW_RMED_LONG_HORIZON)
+    checkpoints = log_grid(panels.ANYTIME_LONG_HORIZON)
     slopes = slope + np.resize([-spread / 2, spread / 2], runs)[:, None]
     regret = 100 + slopes * np.log(checkpoints.astype(float))[None, :]
-    return LineResult(line=Line(dataset, "cw_rmed", panels.CW_RMED_LONG_HORIZON, runs), label="CW-RMED",
+    return LineResult(line=Line(dataset, "cw_rmed", panels.ANYTIME_LONG_HORIZON, runs), label="CW-RMED",
                       arrays={"checkpoints": checkpoints, "regret": regret, "g2w": regret, "weak": regret,
                               "final": regret[:, -1], "self_counts": np.zeros((runs, 4), np.int64),
                               "permutation": np.zeros((runs, 4), np.int64)})
 
 
-def test_cw_rmeds_long_lines_and_yardsticks_are_its_condorcet_panels_within_its_arm_limit_at_1e15_with_its_skip():
-    lines = panels.cw_rmed_long_lines()
-    assert [line.dataset for line in lines.values()] == ["mslr5_condorcet", "cyclic", "strong_borda", "arxiv"]
-    assert all(line.horizon == 10**15 and line.runs == panels.ASYMPTOTIC_RUNS and line.params == (("skip", "exact"),)
-               and line.shuffle for line in lines.values())
-    yardsticks = panels.cw_rmed_long_lines(program="true")
-    assert [line.dataset for line in yardsticks.values()] == [line.dataset for line in lines.values()]
+def test_the_anytime_long_lines_are_the_condorcet_panels_each_runs_on_at_1e15_with_its_skip():
+    lines = panels.anytime_long_lines()
+    assert list(lines) == ["cw_rmed", "cw_rmed_true", "ws_s"]
+    small = ["mslr5_condorcet", "cyclic", "strong_borda", "arxiv"]  # CW-RMED's arm limit
+    assert [line.dataset for line in lines["cw_rmed"].values()] == small
+    assert [line.dataset for line in lines["cw_rmed_true"].values()] == small
+    assert len(lines["ws_s"]) == 7
+    flat = [line for by_title in lines.values() for line in by_title.values()]
+    assert all(line.horizon == 10**15 and line.runs == panels.ASYMPTOTIC_RUNS and ("skip", "exact") in line.params
+               and line.shuffle for line in flat)
     assert all(line.params == (("program", "true"), ("skip", "exact")) and line.name == panels.CW_RMED_TRUE
-               for line in yardsticks.values())
+               for line in lines["cw_rmed_true"].values())
 
 
 def test_s11_sets_cw_rmeds_per_run_slopes_against_its_programs_constant_and_the_table_reads_its_decades():
@@ -274,7 +278,7 @@ def test_s11_sets_cw_rmeds_per_run_slopes_against_its_programs_constant_and_the_
     assert verdict(cw_rmed_long_result("cyclic", target, 200.0))["successors:cyclic/cw_rmed"] == \
         "same order, not significant"
     assert verdict(None)["successors:cyclic/cw_rmed"] == "not measured"
-    table = long_rows({}, {"cyclic": 5.4}, {title: cw_rmed_long_result("cyclic", 30.0, 2.0)})
+    table = long_rows({}, {"cyclic": 5.4}, {"cw_rmed": {title: cw_rmed_long_result("cyclic", 30.0, 2.0)}})
     assert list(table["horizon"]) == [10**k for k in range(3, 16)] and set(table["algorithm"]) == {"cw_rmed"}
     assert table["slope_decade"].iloc[1:].to_numpy() == pytest.approx(30.0)
 

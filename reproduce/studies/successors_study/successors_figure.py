@@ -118,16 +118,17 @@ def plot(table: pd.DataFrame, columns: dict[bool, list[str]], stem, note: str = 
 
 
 # The rows the slope-ratio figure adds, per algorithm: its label there.
-RATIO_LABELS = {"c2b": "C2B (fit, T = 1e10 to 1e15)", "cw_rmed": "CW-RMED (T = 1e10 to 1e15)"}
+RATIO_LABELS = {"c2b": "C2B (fit, T = 1e10 to 1e15)", "cw_rmed": "CW-RMED (T = 1e10 to 1e15)",
+                "ws_s": "WS-S (T = 1e10 to 1e15)"}
 
 
 def ratio_table(asymptotic: pd.DataFrame, long: pd.DataFrame, fits: dict) -> pd.DataFrame:
     """The asymptotic study's slope-ratio table (its final table, ``asymptotic_final.csv``: per Condorcet matrix each
     algorithm's last-decade slope at T = 2^53 over C, and C_w) extended by one row per matrix and algorithm of
     ``fits`` ({algorithm: {matrix: Estimate}}: C2B's slope fitted to its long lines, ``successors_claims.long_slope``;
-    CW-RMED's over its long line's last five decades) over C, labelled RATIO_LABELS[algorithm], on the asymptotic
-    study's row of that matrix; ``long`` (``long_rows``) gives C and the runs.  A matrix without a positive fit (no
-    long lines, or a fit at or below 0, which a log axis cannot show) gets no row."""
+    CW-RMED's and WS-S's over their long lines' last five decades) over C, labelled RATIO_LABELS[algorithm], on the
+    asymptotic study's row of that matrix; ``long`` (``long_rows``) gives C and the runs.  A matrix without a positive
+    fit (no long lines, or a fit at or below 0, which a log axis cannot show) gets no row."""
     condorcet = asymptotic[asymptotic["winner_constant"].notna()]
     rows = []
     for algorithm, by_dataset in fits.items():

@@ -43,14 +43,16 @@ PUBLISHED = {"rmed1": (2015, 7), "rex3": (2015, 7), "cw_rmed": (2016, 6), "ecw_r
 # ceil(ln T) batches' planning costs (a twentieth of a second at K = 32).
 ASYMPTOTIC_HORIZONS = tuple(10**exponent for exponent in range(6, 16))
 ASYMPTOTIC_RUNS = 100
-# CW-RMED's long lines (claim S11): one line of T = 1e15 per matrix with a Condorcet winner that CW-RMED runs on
-# (K <= its arm limit), with its exact skip (``algorithms.cw_rmed_skip``: a run of 1e15 costs 0.1-4 s there), its
-# regret read at the decades of its checkpoint grid, so that its slope per ln T can be set against its theorem's
-# constant (``cw_rmed_program.program_constant``).
-CW_RMED_LONG_HORIZON = 10**15
-# Beside each, the yardstick that tells what the estimates cost: CW-RMED with its program solved on the true matrix
-# (option program="true"), its confidence test and lists still on the data (docs/successors.md).
+# The long lines of the successors that need no horizon and whose exact fast paths make T = 1e15 cheap: one line per
+# matrix with a Condorcet winner that the algorithm runs on, read at the decades of its checkpoint grid (one run gives
+# every T).  CW-RMED (claim S11; its skip: a run of 1e15 costs 0.1-4 s at K <= 9) beside the yardstick that tells what
+# its estimates cost -- its option program="true", step 6 from the true matrix (docs/successors.md) -- and WS-S (its
+# skip of exploitation phases: 0.01-0.1 s a run).  {name in the long-line table: (algorithm, parameters beyond its
+# study curve's, legend tag)}.
+ANYTIME_LONG_HORIZON = 10**15
 CW_RMED_TRUE = "CW-RMED, program on the true matrix"
+ANYTIME_LONG = {"cw_rmed": ("cw_rmed", (), ""), "cw_rmed_true": ("cw_rmed", (("program", "true"),), CW_RMED_TRUE),
+                "ws_s": ("ws_s", (), "")}
 # C2B's number of batches, recorded beside its regret: a run kind whose probe reads the batches C2B has started
 # (``algorithms.c2b.c2b_batches_probe``) after every slot, so it runs slot by slot (skip "off": a probe sees every
 # slot), at each panel's horizon and run count (about 55 ns a slot).  Its chunks store the count and the final regret.
@@ -119,18 +121,19 @@ def asymptotic_curves(runs: int | None = None, horizons=ASYMPTOTIC_HORIZONS) -> 
             for panel in PANELS if load_dataset(panel.dataset).has_condorcet_winner}
 
 
-def cw_rmed_long_lines(runs: int | None = None, horizon: int = CW_RMED_LONG_HORIZON,
-                       program: str = "estimated") -> dict[str, Line]:
-    """{panel title: CW-RMED's long line} of every panel whose matrix has a Condorcet winner and at most CW-RMED's arm
-    limit of arms: ``runs`` runs (None: ASYMPTOTIC_RUNS) of ``horizon`` slots with its exact skip, the arms
-    shuffled.  program="true": the yardstick of its option of that name (step 6 from the true matrix), tagged
-    CW_RMED_TRUE."""
-    curve, limit = study_curve("cw_rmed"), get_algorithm("cw_rmed").arm_limit[0]
-    params, tag = (curve.params, "") if program == "estimated" else \
-        (tuple(sorted((*curve.params, ("program", program)))), CW_RMED_TRUE)
-    return {panel.title: Line(panel.dataset, curve.algorithm, horizon, runs or ASYMPTOTIC_RUNS, params, tag=tag)
-            for panel in PANELS
-            if load_dataset(panel.dataset).has_condorcet_winner and load_dataset(panel.dataset).K <= limit}
+def anytime_long_lines(runs: int | None = None, horizon: int = ANYTIME_LONG_HORIZON) -> dict[str, dict[str, Line]]:
+    """{long-table name (ANYTIME_LONG): {panel title: its line}}: ``runs`` runs (None: ASYMPTOTIC_RUNS) of ``horizon``
+    slots with the algorithm's exact fast path, the arms shuffled, on every panel whose matrix has a Condorcet winner
+    and that the algorithm runs on (CW-RMED: K <= its arm limit)."""
+    lines = {}
+    for name, (algorithm, extra, tag) in ANYTIME_LONG.items():
+        spec, curve = get_algorithm(algorithm), study_curve(algorithm)
+        params = tuple(sorted((*curve.params, *extra)))
+        lines[name] = {panel.title: Line(panel.dataset, algorithm, horizon, runs or ASYMPTOTIC_RUNS, params, tag=tag)
+                       for panel in PANELS
+                       if load_dataset(panel.dataset).has_condorcet_winner
+                       and (spec.arm_limit is None or load_dataset(panel.dataset).K <= spec.arm_limit[0])}
+    return lines
 
 
 def batch_lines(settings) -> dict[str, Line]:

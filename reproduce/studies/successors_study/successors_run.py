@@ -20,14 +20,14 @@ from dts_reproduction.reproduce.studies.experiment import (
 )
 from dts_reproduction.reproduce.studies.lower_bound_cache import lower_bound
 from dts_reproduction.reproduce.studies.successors_study.successors_claims import CW_RMED_FIT_SPAN, claims, long_slope
-from dts_reproduction.reproduce.studies.successors_study.successors_figure import plot, ratio_table
+from dts_reproduction.reproduce.studies.successors_study.successors_figure import RATIO_LABELS, plot, ratio_table
 from dts_reproduction.reproduce.studies.successors_study.successors_panels import (
     ASYMPTOTIC_HORIZONS,
     NAME,
     PANELS,
+    anytime_long_lines,
     asymptotic_curves,
     batch_lines,
-    cw_rmed_long_lines,
     matrix_columns,
 )
 from dts_reproduction.reproduce.studies.successors_study.successors_plan import cheapest_first, study_plan
@@ -49,17 +49,16 @@ def long_lines(settings: Settings) -> dict:
     return {title: (combined[0] if combined else None) for title, combined in drawn}
 
 
-def cw_rmed_long(settings: Settings) -> dict:
-    """CW-RMED's long lines and their yardsticks (``cw_rmed_long_lines``; the smoke run's to the last of
-    QUICK_LONG_HORIZONS) computed where selected and not stored (unless --plot-only or --stored-only), else loaded:
-    {program ("estimated", "true"): {panel title: LineResult or None if not stored}}."""
+def anytime_long(settings: Settings) -> dict:
+    """The anytime long lines (``anytime_long_lines``; the smoke run's to the last of QUICK_LONG_HORIZONS) computed
+    where selected and not stored (unless --plot-only or --stored-only), else loaded: {long-table name: {panel title:
+    LineResult or None if not stored}}."""
     horizon = {"horizon": QUICK_LONG_HORIZONS[-1]} if settings.quick else {}
-    lines = {program: cw_rmed_long_lines(settings.runs, program=program, **horizon)
-             for program in ("estimated", "true")}
+    lines = anytime_long_lines(settings.runs, **horizon)
     flat = [line for by_title in lines.values() for line in by_title.values()]
     found = simulate_lines(NAME, dict.fromkeys(flat, settings.out), settings,
                            computed=[line for line in flat if selected(line, settings)])
-    return {program: {title: found[line] for title, line in by_title.items()} for program, by_title in lines.items()}
+    return {name: {title: found[line] for title, line in by_title.items()} for name, by_title in lines.items()}
 
 
 def batch_counts(settings: Settings) -> dict:
@@ -84,38 +83,39 @@ def compute(settings: Settings) -> list:
     return simulate_panels(NAME, PANELS, settings, order=lambda _todo: order)
 
 
-def draw_ratio(long: dict, cw_rmed_lines: dict, bounds: dict, figures, stem) -> None:
+def draw_ratio(long: dict, anytime: dict, bounds: dict, figures, stem) -> None:
     """``<stem>_ratio.png``: the asymptotic study's slope-ratio figure (``asymptotic_figures.ratio_figure``) extended by
-    C2B's fitted slope of its long lines and CW-RMED's over its long line's last five decades (``cw_rmed_lines``:
-    {panel title: LineResult or None}) (``successors_figure.ratio_table``; ``bounds``: {matrix: C}), from the
-    asymptotic study's final table in ``figures`` (as ``make all-figures`` draws it first); without that table,
-    nothing is drawn (a note says so)."""
+    C2B's fitted slope of its long lines and, for CW-RMED and WS-S, the slope over the last five decades of their
+    anytime long lines (``anytime``: ``anytime_long``'s) (``successors_figure.ratio_table``; ``bounds``: {matrix: C}),
+    from the asymptotic study's final table in ``figures`` (as ``make all-figures`` draws it first); without that
+    table, nothing is drawn (a note says so)."""
     path = figures / ASYMPTOTIC_FINAL
     if not path.exists():
         print(f"note: {path} not found (draw the asymptotic study first): {NAME}_ratio.png not drawn", file=sys.stderr)
         return
-    fits = {"c2b": {}, "cw_rmed": {}}
+    fits = {name: {} for name in RATIO_LABELS}
     for result in long.values():
         if result is not None:
             try:
                 fits["c2b"][result.line.dataset] = long_slope(result)
             except Missing:
                 continue
-    for result in cw_rmed_lines.values():
-        if result is not None:
-            fits["cw_rmed"][result.line.dataset] = log_slope(result, span=CW_RMED_FIT_SPAN)
-    ratio_figure(ratio_table(read_table(path), long_rows(long, bounds, cw_rmed_lines), fits), stem)
+    for name in fits.keys() & anytime.keys():
+        for result in anytime[name].values():
+            if result is not None:
+                fits[name][result.line.dataset] = log_slope(result, span=CW_RMED_FIT_SPAN)
+    ratio_figure(ratio_table(read_table(path), long_rows(long, bounds, anytime), fits), stem)
 
 
 def run_study(settings: Settings) -> None:
-    """C2B's long lines (``long_lines``), CW-RMED's (``cw_rmed_long``) and C2B's batch counts (``batch_counts``), then
-    every other line (``compute``);
+    """C2B's long lines (``long_lines``), the anytime ones (``anytime_long``) and C2B's batch counts
+    (``batch_counts``), then every other line (``compute``);
     then write under ``settings.figures``
     ``successors_final.csv`` (``final_rows``), ``successors_long.csv`` (``long_rows``), the figure
     (``successors_figure.plot``) and ``successors_claims.csv`` (``successors_claims.claims``, marked as no evidence
     for a quick or reduced run), and print the claims."""
     long = long_lines(settings)
-    cw_long = cw_rmed_long(settings)
+    anytime = anytime_long(settings)
     batches = batch_counts(settings)
     results = compute(settings)
     store = not (settings.plot_only or settings.stored_only)
@@ -123,11 +123,11 @@ def run_study(settings: Settings) -> None:
     table = final_rows(results, batches)
     stem = settings.figures / NAME
     write_table(table, stem.with_name(f"{NAME}_final.csv"))
-    write_table(long_rows(long, bounds, cw_long["estimated"], cw_long["true"]), stem.with_name(f"{NAME}_long.csv"))
+    write_table(long_rows(long, bounds, anytime), stem.with_name(f"{NAME}_long.csv"))
     note = evidence_note(settings, PANELS)
     plot(table, matrix_columns(), stem, note or "")
-    draw_ratio(long, cw_long["estimated"], bounds, settings.figures, stem)
-    decided = claims(dict(results), long, bounds, cw_long["estimated"])
+    draw_ratio(long, anytime, bounds, settings.figures, stem)
+    decided = claims(dict(results), long, bounds, anytime["cw_rmed"])
     checks = write_claims(decided, stem.with_name(f"{NAME}_claims.csv"), note)
     print_table(checks.drop(columns="statement"))
     print(f"wrote {NAME}.png, .pdf, .csv, {NAME}_final.csv, {NAME}_long.csv, {NAME}_claims.csv and {NAME}_lines.csv "

@@ -72,17 +72,14 @@ def final_rows(results: list, batches: dict | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(FINAL_COLUMNS))
 
 
-def long_rows(long_lines: dict, bounds: dict, cw_rmed_lines: dict | None = None,
-              cw_rmed_true_lines: dict | None = None) -> pd.DataFrame:
+def long_rows(long_lines: dict, bounds: dict, anytime: dict | None = None) -> pd.DataFrame:
     """The long lines (``figures/successors_long.csv``): per algorithm, panel and decade T, R(T) (mean and s.e.), the
     slope per ln T from the decade before (NaN for the first) and the bound C of its matrix (``bounds``: {matrix: C}).
-    ``long_lines``: C2B's, {panel title: LineResult combined over its horizons, or None if not stored};
-    ``cw_rmed_lines``: CW-RMED's, {panel title: LineResult of one horizon or None}, read at the decades of its
-    checkpoints from FIRST_LONG_DECADE (``decade_columns``); ``cw_rmed_true_lines`` likewise, its yardstick with the
-    program on the true matrix (rows "cw_rmed_true")."""
+    ``long_lines``: C2B's, {panel title: LineResult combined over its horizons, or None if not stored}; ``anytime``:
+    {name in the table ("cw_rmed", "cw_rmed_true", "ws_s"): {panel title: LineResult of one horizon or None}}, each
+    read at the decades of its checkpoints from FIRST_LONG_DECADE (``decade_columns``)."""
     rows = []
-    for algorithm, lines in (("c2b", long_lines), ("cw_rmed", cw_rmed_lines or {}),
-                             ("cw_rmed_true", cw_rmed_true_lines or {})):
+    for algorithm, lines in (("c2b", long_lines), *(anytime or {}).items()):
         for title, result in lines.items():
             if result is None:
                 continue
@@ -101,7 +98,7 @@ def long_rows(long_lines: dict, bounds: dict, cw_rmed_lines: dict | None = None,
 
 def decade_columns(result, algorithm: str) -> list[int]:
     """The checkpoint indices ``long_rows`` reads: every one of C2B's combined curve (one per horizon, each its own
-    runs); CW-RMED's at the powers of ten from FIRST_LONG_DECADE (one run read at several T)."""
+    runs); an anytime line's at the powers of ten from FIRST_LONG_DECADE (one run read at several T)."""
     if algorithm == "c2b":
         return list(range(len(result.checkpoints)))
     return [index for index, slot in enumerate(result.checkpoints)
