@@ -47,9 +47,10 @@ TRANSIENT = "a successor still in its transient at the paper's horizon"
 WEAK_TOO = "another algorithm's weak regret stops growing too"
 OUTSIDE_SETTING = "a bound checked outside the setting it is proven for"
 ESTIMATES = "a program solved on estimates, short of its limit at the horizon"
+BEATEN = "a successor does better: the claim is false on this matrix"
 CATEGORIES = (DATA_VS_TEXT, CONCEDED, HEAVY_TAIL, OPEN_SETTING, NOISE, WORD_AS_FACTOR, LATER_CLAIM, STILL_EXPLORING,
               PARTNER, SUPERIOR, ASSUMPTION2, RMED2_SIGN, RMED2_ANYTIME, FROM_BELOW, FORCED, UNRESOLVED_ORDER,
-              ORDER_NOT_CONSTANT, TRANSIENT, WEAK_TOO, OUTSIDE_SETTING, ESTIMATES)
+              ORDER_NOT_CONSTANT, TRANSIENT, WEAK_TOO, OUTSIDE_SETTING, ESTIMATES, BEATEN)
 
 VERDICTS_DOC = "docs/verdicts.md"
 FACTOR_DOC = f"{VERDICTS_DOC}#reading-words-as-factors"

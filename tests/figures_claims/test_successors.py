@@ -271,7 +271,8 @@ def test_s11_sets_cw_rmeds_per_run_slopes_against_its_programs_constant_and_the_
 
     def verdict(result):
         """S11's verdicts for CW-RMED's long line on Cyclic ``result``."""
-        return {row["site"]: row["verdict"] for row in claims({}, {}, {}, {title: result}) if row["claim"] == "S11"}
+        rows = claims({}, {}, {}, {"cw_rmed": {title: result}})
+        return {row["site"]: row["verdict"] for row in rows if row["claim"] == "S11"}
 
     assert verdict(cw_rmed_long_result("cyclic", target, 2.0)) == {"successors:cyclic/cw_rmed": "holds"}
     assert verdict(cw_rmed_long_result("cyclic", 1.2 * target, 2.0))["successors:cyclic/cw_rmed"] == "FAILS"

@@ -224,10 +224,11 @@ def c2b_slope_rows(long_lines: dict, bounds: dict) -> list[dict]:
     return rows
 
 
-def cw_rmed_slope_rows(cw_rmed_lines: dict) -> list[dict]:
+def cw_rmed_slope_rows(cw_rmed_lines: dict, yardstick_lines: dict | None = None) -> list[dict]:
     """S11: per matrix of CW-RMED's long lines (``cw_rmed_lines``: {panel title: LineResult or None}), its slope per
     ln T over the last CW_RMED_FIT_SPAN of T (the per-run least-squares slopes, mean and s.e.) against its theorem's
-    constant C*(P) of the matrix."""
+    constant C*(P) of the matrix; the measured text also gives the same slope of its yardstick with the program on
+    the true matrix (``yardstick_lines``, alike), where it is stored (it does not enter the verdict)."""
     rows = []
     for panel in PANELS:
         if panel.title not in cw_rmed_lines:
@@ -239,19 +240,22 @@ def cw_rmed_slope_rows(cw_rmed_lines: dict) -> list[dict]:
             if result is None:
                 raise Missing("cw_rmed's long line")
             slope, target = log_slope(result, span=CW_RMED_FIT_SPAN), program_constant(load_dataset(panel.dataset).P)
+            yardstick = (yardstick_lines or {}).get(panel.title)
+            extra = "" if yardstick is None else \
+                f"; with the program on the true matrix {log_slope(yardstick, span=CW_RMED_FIT_SPAN)}"
             return (f"slope per ln T over T = {result.line.horizon / CW_RMED_FIT_SPAN:.0e}..{result.line.horizon:.0e}: "
-                    f"{slope}; C*(P) = {target:.4g}", resolved_limit(slope, target))
+                    f"{slope}; C*(P) = {target:.4g}{extra}", resolved_limit(slope, target))
         site = Site(f"{SUCCESSORS}:{panel.key}", panel.title).curve("cw_rmed", "cw_rmed")
         rows.append(checked("S11", site, "CW-RMED's slope per ln T over the last five decades of its long line equals "
                                          "its theorem's constant C*(P)", check))
     return rows
 
 
-def claims(results: dict, long_lines: dict, bounds: dict, cw_rmed_lines: dict | None = None) -> list[dict]:
+def claims(results: dict, long_lines: dict, bounds: dict, anytime: dict | None = None) -> list[dict]:
     """Every row of the study's claims table from ``results`` ({panel title: [LineResult]}, the stored curves),
     C2B's long lines (``long_lines``, {panel title: LineResult or None}), the bounds C (``bounds``, {matrix: C}) and
-    CW-RMED's long lines (``cw_rmed_lines``, {panel title: LineResult or None}); a curve a row needs and that is not
-    stored makes it "not measured"."""
+    the anytime long lines (``anytime``, ``successors_run.anytime_long``'s {name: {panel title: LineResult or None}});
+    a curve a row needs and that is not stored makes it "not measured"."""
     every_other = {"others": lambda panel: [curve.algorithm for curve in panel.curves() if curve.algorithm != "ws_w"]}
     return [*lowest_rows("S1", "dts", True, final, "Copeland regret at T: {other} above {reference}", results),
             *lowest_rows("S2", "dts_plus", False, final, "Copeland regret at T: {other} above {reference}", results),
@@ -272,4 +276,4 @@ def claims(results: dict, long_lines: dict, bounds: dict, cw_rmed_lines: dict | 
                         c2b_against_rmed1, True, results),
             *panel_rows("S10", "rex3", "regret over the last decade: R(T) below sqrt(10) R(T/10)", rex3_growth, None,
                         results),
-            *cw_rmed_slope_rows(cw_rmed_lines or {})]
+            *cw_rmed_slope_rows((anytime or {}).get("cw_rmed", {}), (anytime or {}).get("cw_rmed_true"))]

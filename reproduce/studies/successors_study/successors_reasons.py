@@ -12,6 +12,7 @@ import numpy as np
 from dts_reproduction.algorithms.cw_rmed_program import program_constant
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.claims.reasons import (
+    BEATEN,
     CONCEDED,
     CONCEDED_DOC,
     ESTIMATES,
@@ -20,6 +21,7 @@ from dts_reproduction.reproduce.claims.reasons import (
     ORDER_NOT_CONSTANT,
     OUTSIDE_SETTING,
     PARTNER,
+    STILL_EXPLORING,
     TRANSIENT,
     UNRESOLVED_ORDER,
     WEAK_TOO,
@@ -66,11 +68,46 @@ def ratio_text(panel: str, high: str, low: str, tail):
     return text
 
 
+# What the paper's App. D concedes to ECW-RMED, per matrix (claims C11 and C12).
+ECW_RMED_CONCESSIONS = {
+    "nc_cyclic": "the paper's App. D says ECW-RMED does better than D-TS here (claim C11, Fig. 4)",
+    "mslr16_noncondorcet": "the paper's App. D.2.2 says ECW-RMED, asymptotically better, \"could outperform D-TS+\" "
+                           "here and names 5e6 as the horizon up to which D-TS+ may still be better (claim C12)"}
+
+
 def conceded_ecw_rmed(panel: str) -> Reason:
-    """S2 where ECW-RMED is below D-TS+: the paper's App. D says so for this matrix (claim C11)."""
-    return Reason(CONCEDED, CONCEDED_DOC, ratio_text(
-        panel, "dts_plus", "ecw_rmed",
-        lambda _n: "the paper's App. D says ECW-RMED does better than D-TS here (claim C11, Fig. 4)"))
+    """S2 where ECW-RMED is not clearly above D-TS+: the paper's App. D concedes it for this matrix
+    (ECW_RMED_CONCESSIONS)."""
+    return Reason(CONCEDED, CONCEDED_DOC, ratio_text(panel, "dts_plus", "ecw_rmed",
+                                                     lambda _n: ECW_RMED_CONCESSIONS[panel]))
+
+
+def slope_text(n: Numbers, panel: str, algorithm: str) -> str:
+    """``algorithm``'s slope per ln t over the last decade on ``panel`` (the final table's), as "value +- se"."""
+    found = row(n, panel, algorithm)
+    return f"{Estimate(float(found['slope_last_decade']), float(found['slope_se']))}"
+
+
+def lower_and_flatter(panel: str, reference: str, other: str) -> Reason:
+    """S1/S2 where ``other`` is below ``reference`` at T and its slope over the last decade is lower too: the claim is
+    false on this matrix, not a transient."""
+    def tail(n: Numbers) -> str:
+        """Both slopes."""
+        return (f"its slope per ln t over the last decade {slope_text(n, panel, other)} is below "
+                f"{row(n, panel, reference)['label']}'s {slope_text(n, panel, reference)} as well, so the gap is not "
+                "closing at T")
+    return Reason(BEATEN, DOC + "#successors-below-d-ts", ratio_text(panel, reference, other, tail))
+
+
+def lower_not_flatter(panel: str, reference: str, other: str) -> Reason:
+    """S1/S2 where ``other`` is below ``reference`` at T but its slope over the last decade is not below: a lead the
+    reference is closing at the paper's horizon."""
+    def tail(n: Numbers) -> str:
+        """Both slopes."""
+        return (f"but its slope per ln t over the last decade {slope_text(n, panel, other)} is not below "
+                f"{row(n, panel, reference)['label']}'s {slope_text(n, panel, reference)}: a lead won early, which "
+                f"{row(n, panel, reference)['label']} is no longer losing ground to at T")
+    return Reason(STILL_EXPLORING, DOC + "#successors-below-d-ts", ratio_text(panel, reference, other, tail))
 
 
 def later_claim(panel: str, algorithm: str) -> Reason:
@@ -144,8 +181,8 @@ def cw_rmed_estimates(panel: str) -> Reason:
         target = program_constant(load_dataset(str(own["dataset"].iloc[0])).P)
         return (f"slope per ln T from 1e10 to 1e15 {five_decade_slope(own):.1f} against C*(P) = {target:.3g}; with "
                 f"its program solved on the true matrix (its confidence test and lists still on the data) "
-                f"{five_decade_slope(true):.1f}: the lists reach C*(P), the program solved on the estimates costs the "
-                "rest, and that cost has not died out by 1e15")
+                f"{five_decade_slope(true):.1f} (fitted per run: the measured column): the lists reach C*(P), the "
+                "program solved on the estimates costs the rest, and that cost has not died out by 1e15")
     return Reason(ESTIMATES, CW_RMED_DOC, text)
 
 
@@ -259,7 +296,9 @@ S1_UNRESOLVED = {"cyclic": "cw_rmed", "mslr32_condorcet": "ws_s"}
 S5_UNRESOLVED = ("mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi", "mslr16_condorcet", "mslr32_condorcet")
 S5_CONSTANT = {"cyclic": "rmed1"}  # S5's row of the competitor, and S7's row of WS-W, whose closest earlier it is
 S7_WEAK_SETTLED = {"cyclic": "rmed1"}
-S2_CONCEDED = ("nc_cyclic",)
+S2_BEATEN = {"gap": ("cw_rmed",), "mslr16_noncondorcet": ("ws_s",)}
+S2_CLOSING = {"mslr16_noncondorcet": ("ws_w", "rex3")}
+S2_UNRESOLVED = {"mslr16_noncondorcet": "versatile_db"}
 S11_ESTIMATES = ("mslr5_condorcet", "cyclic", "strong_borda")
 S11_TIE = ("arxiv",)
 S9_ORDER = ("mslr5_condorcet", "cyclic", "arxiv", "sushi", "mslr16_condorcet", "mslr32_condorcet")
@@ -268,7 +307,13 @@ SUCCESSORS_REASONS = {
     ("S1", f"{SUCCESSORS}:strong_borda/c2b"): c2b_below_dts("strong_borda"),
     **{("S1", f"{SUCCESSORS}:{panel}/{other}"): unresolved(panel, "dts", other, "copeland")
        for panel, other in S1_UNRESOLVED.items()},
-    **{("S2", f"{SUCCESSORS}:{panel}/ecw_rmed"): conceded_ecw_rmed(panel) for panel in S2_CONCEDED},
+    **{("S2", f"{SUCCESSORS}:{panel}/ecw_rmed"): conceded_ecw_rmed(panel) for panel in ECW_RMED_CONCESSIONS},
+    **{("S2", f"{SUCCESSORS}:{panel}/{other}"): lower_and_flatter(panel, "dts_plus", other)
+       for panel, others in S2_BEATEN.items() for other in others},
+    **{("S2", f"{SUCCESSORS}:{panel}/{other}"): lower_not_flatter(panel, "dts_plus", other)
+       for panel, others in S2_CLOSING.items() for other in others},
+    **{("S2", f"{SUCCESSORS}:{panel}/{other}"): unresolved(panel, "dts_plus", other, "copeland")
+       for panel, other in S2_UNRESOLVED.items()},
     **{("S3", f"{SUCCESSORS}:{panel}/versatile_db"): versatile_transient(panel) for panel in S3_TRANSIENT},
     **{("S4", f"{SUCCESSORS}:{panel}/c2b"): c2b_order(panel) for panel in S4_ORDER},
     **{("S4", f"{SUCCESSORS}:{panel}/c2b"): c2b_heavy_tail(panel) for panel in S4_HEAVY},

@@ -127,7 +127,7 @@ def run_study(settings: Settings) -> None:
     note = evidence_note(settings, PANELS)
     plot(table, matrix_columns(), stem, note or "")
     draw_ratio(long, anytime, bounds, settings.figures, stem)
-    decided = claims(dict(results), long, bounds, anytime["cw_rmed"])
+    decided = claims(dict(results), long, bounds, anytime)
     checks = write_claims(decided, stem.with_name(f"{NAME}_claims.csv"), note)
     print_table(checks.drop(columns="statement"))
     print(f"wrote {NAME}.png, .pdf, .csv, {NAME}_final.csv, {NAME}_long.csv, {NAME}_claims.csv and {NAME}_lines.csv "
