@@ -130,11 +130,11 @@ def select(state, t, rng):
     kl_half, losses, allocation = state.kl_half, state.losses, state.allocation
     current_list, in_remaining, next_list, in_next = (state.current_list, state.in_remaining, state.next_list,
                                                       state.in_next)
-    alpha, beta, counters = state.alpha, state.beta, state.counters[0]
+    alpha, beta, counters, true_winner = state.alpha, state.beta, state.counters[0], state.true_winner
     if counters.pending:
         counters.pending = 0
         after_play(comparisons, p_hat, kl_half, losses, allocation, current_list, in_remaining, next_list, in_next,
-                   counters, state.true_winner)
+                   counters, true_winner)
     pair = forced_pair(comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta)
     if pair < 0:
         pair = current_list[counters.position]

@@ -61,7 +61,7 @@ def skip(state, t, rng, t_limit):
     comparisons, wins, p_hat, kl_half, losses = (state.comparisons, state.wins, state.p_hat, state.kl_half,
                                                  state.losses)
     row_min_count, row_min_gap, allocation = state.row_min_count, state.row_min_gap, state.allocation
-    alpha, beta, counters = state.alpha, state.beta, state.counters[0]
+    alpha, beta, counters, true_winner = state.alpha, state.beta, state.counters[0], state.true_winner
     current_list, in_remaining, next_list, in_next = (state.current_list, state.in_remaining, state.next_list,
                                                       state.in_next)
     K = comparisons.shape[0]
@@ -72,7 +72,7 @@ def skip(state, t, rng, t_limit):
         return 0, -1
     counters.pending = 0
     after_play(comparisons, p_hat, kl_half, losses, allocation, current_list, in_remaining, next_list, in_next,
-               counters, state.true_winner)
+               counters, true_winner)
     if (counters.current_len != 1 or current_list[0] != pair
             or forced_pair(comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta) >= 0):
         return 0, -1
@@ -117,8 +117,11 @@ def plan(state, t, t_limit):
     every slot t .. t + slots - 1 (<= t_limit) whatever their outcomes, and slots >= FORCED_RUN_MIN_SLOTS; (0, -1, -1)
     otherwise or while a list pair awaits steps 3-7.  ECW-RMED's plan (``ecw_rmed_forced_run.plan_with``): step 1 is
     the same in both algorithms.  Changes nothing."""
-    return plan_with(state.comparisons, state.wins, state.p_hat, state.row_min_count, state.row_min_gap, state.alpha,
-                     state.beta, state.counters[0].pending, t, t_limit, FORCED_RUN_MIN_SLOTS)
+    comparisons, wins, p_hat, row_min_count, row_min_gap = (state.comparisons, state.wins, state.p_hat,
+                                                            state.row_min_count, state.row_min_gap)
+    alpha, beta, counters = state.alpha, state.beta, state.counters[0]
+    return plan_with(comparisons, wins, p_hat, row_min_count, row_min_gap, alpha, beta, counters.pending, t, t_limit,
+                     FORCED_RUN_MIN_SLOTS)
 
 
 @njit(cache=True)
@@ -126,10 +129,12 @@ def apply(state, a1, a2, wins, slots):
     """The pair run's update: ``slots`` comparisons of (a1, a2), ``wins`` of them won by a1, leave the state as
     ``slots`` calls of ``update`` with those outcomes in any order do (n, w, p, KLc(p, 1/2), the Copeland counts and
     the row summaries depend only on the totals)."""
-    comparisons, w = state.comparisons, state.wins
+    comparisons, w, p_hat, kl_half, copeland_wins, losses = (state.comparisons, state.wins, state.p_hat, state.kl_half,
+                                                             state.copeland_wins, state.losses)
+    row_min_count, row_min_gap, row_max_evidence = state.row_min_count, state.row_min_gap, state.row_max_evidence
     comparisons[a1, a2] += slots
     comparisons[a2, a1] += slots
     w[a1, a2] += wins
     w[a2, a1] += slots - wins
-    refresh_pair(comparisons, w, state.p_hat, state.kl_half, state.copeland_wins, state.losses, state.row_min_count,
-                 state.row_min_gap, state.row_max_evidence, a1, a2)
+    refresh_pair(comparisons, w, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap, row_max_evidence,
+                 a1, a2)

@@ -142,8 +142,8 @@ def skip(state, t, rng, t_limit):
     its pair (L, L) and counts one slot down, whatever the scores, and draws nothing; so the slots t .. t + slots - 1,
     slots = min(the phase's slots left, t_limit - t + 1), are its slots, done at once.  Returns (slots, L), or (0, -1)
     when no phase is under way at slot t (``select`` then checks whether one starts).  ``rng`` is unused."""
-    counters = state.counters[0]
-    if not state.strong or counters.exploit_left == 0:
+    counters, strong = state.counters[0], state.strong
+    if not strong or counters.exploit_left == 0:
         return 0, -1
     slots = min(counters.exploit_left, t_limit - t + 1)
     counters.exploit_left -= slots
