@@ -18,6 +18,8 @@ from dts_reproduction.reproduce.claims.reasons import (
     ESTIMATES,
     HEAVY_TAIL,
     LATER_CLAIM,
+    NOISE,
+    NOISE_DOC,
     ORDER_NOT_CONSTANT,
     OUTSIDE_SETTING,
     PARTNER,
@@ -108,6 +110,19 @@ def lower_not_flatter(panel: str, reference: str, other: str) -> Reason:
                 f"{row(n, panel, reference)['label']}'s {slope_text(n, panel, reference)}: a lead won early, which "
                 f"{row(n, panel, reference)['label']} is no longer losing ground to at T")
     return Reason(STILL_EXPLORING, DOC + "#successors-below-d-ts", ratio_text(panel, reference, other, tail))
+
+
+def near_threshold(panel: str, reference: str, other: str) -> Reason:
+    """A "FAILS" barely past the rule's 2 standard errors, with equal slopes over the last decade: noise."""
+    def text(n: Numbers) -> str:
+        """The distance of the two regrets in standard errors and both slopes."""
+        x, y = estimate(n, panel, reference), estimate(n, panel, other)
+        distance = abs(x.value - y.value) / math.hypot(x.se, y.se)
+        return (f"{row(n, panel, reference)['label']} {x} against {row(n, panel, other)['label']} {y} at T: "
+                f"{distance:.1f} standard errors apart, just past the rule's 2; their slopes per ln t over the last "
+                f"decade {slope_text(n, panel, reference)} and {slope_text(n, panel, other)} agree within the noise, "
+                "so the two grow alike here, and one check in about forty lands this far out by chance")
+    return Reason(NOISE, NOISE_DOC, text)
 
 
 def later_claim(panel: str, algorithm: str) -> Reason:
@@ -299,6 +314,7 @@ S7_WEAK_SETTLED = {"cyclic": "rmed1"}
 S2_BEATEN = {"gap": ("cw_rmed",), "mslr16_noncondorcet": ("ws_s",)}
 S2_CLOSING = {"mslr16_noncondorcet": ("ws_w", "rex3")}
 S2_UNRESOLVED = {"mslr16_noncondorcet": "versatile_db"}
+S8_NOISE = ("nc_strong_borda",)
 S11_ESTIMATES = ("mslr5_condorcet", "cyclic", "strong_borda")
 S11_TIE = ("arxiv",)
 S9_ORDER = ("mslr5_condorcet", "cyclic", "arxiv", "sushi", "mslr16_condorcet", "mslr32_condorcet")
@@ -326,6 +342,7 @@ SUCCESSORS_REASONS = {
     **{("S7", f"{SUCCESSORS}:{panel}/ws_s"): unresolved(panel, "dts", "ws_s", "copeland") for panel in S7_UNRESOLVED},
     **{("S7", f"{SUCCESSORS}:{panel}/ws_w"): weak_regret_settled(panel, other)
        for panel, other in S7_WEAK_SETTLED.items()},
+    **{("S8", f"{SUCCESSORS}:{panel}/cw_rmed"): near_threshold(panel, "cw_rmed", "ecw_rmed") for panel in S8_NOISE},
     **{("S9", f"{SUCCESSORS}:{panel}/c2b"): c2b_against_rmed1(panel) for panel in S9_ORDER},
     **{("S10", f"{SUCCESSORS}:{panel}/rex3"): rex3_outside_setting(panel) for panel in S10_OUTSIDE},
     **{("S11", f"{SUCCESSORS}:{panel}/cw_rmed"): cw_rmed_estimates(panel) for panel in S11_ESTIMATES},
