@@ -87,10 +87,7 @@ class AlgorithmSpec:
     has no such statistics must override (docs/algorithms.md#recommendations);
     arm_limit: None (any K the machine's memory holds), or (the most arms it runs with, why): ``make_state`` refuses
     more in one line giving both, before anything is allocated (CW-RMED, whose cost a slot is measured at K = 5
-    only and grows too fast for the cost model to bound);
-    unrecorded: parameters added after runs were stored, each with the value those runs had (a default): a stored
-    config without one means that value, and ``runner.resolved_params`` leaves it out where it has it, so the runs
-    stored before it stay valid (as it does for skip="off" of every algorithm).
+    only and grows too fast for the cost model to bound).
     """
 
     name: str
@@ -112,7 +109,6 @@ class AlgorithmSpec:
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     best_arm: Callable[[Any], int] | None = None
     arm_limit: tuple[int, str] | None = None
-    unrecorded: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self):
         """Refuse (ValueError) an init, select or update that is not callable, and a preset that sets a parameter

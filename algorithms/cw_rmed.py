@@ -174,7 +174,6 @@ CW_RMED_SPEC = AlgorithmSpec(
     pair_run=exact_skip_hook((plan, apply)), fast=EXACT_SKIP, color="#ad494a", marker="3",
     defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA, "program": "estimated", "true_matrix": None,
               "skip": SKIP_OFF},
-    unrecorded={"program": "estimated", "true_matrix": None},
     reference="Komiyama et al. ICML 2016, CW-RMED (the lower bound's program solved exactly)",
     arm_limit=CW_RMED_ARM_LIMIT,
 )

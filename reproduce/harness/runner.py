@@ -419,18 +419,23 @@ def chunk_shapes(config: dict, K: int, kind: RunKind) -> dict:
     return kind.shapes(ChunkSize(runs=stop - start, arms=K, checkpoints=grid.shape[0]))
 
 
+# Parameters added to an algorithm after its lines were stored, each with the value those runs had (its default): a
+# stored config without one means that value, so ``resolved_params`` leaves it out where a line has it.  Kept here,
+# not on ``AlgorithmSpec``: a field there would change the code identity of every stored line (docs/harness.md).
+UNRECORDED_DEFAULTS = {"cw_rmed": {"program": "estimated", "true_matrix": None}}
+
+
 def resolved_params(line: Line) -> dict:
     """Every parameter of the line's algorithm, defaults included, and the stream version of a value
     whose draws changed (``AlgorithmSpec.stream_tags``): what the stored config records, so that a
     result made under another default or drawn the old way is detected as stale.  The exceptions are skip="off"
-    (algorithms.base.SKIP_PARAM) and an algorithm's ``AlgorithmSpec.unrecorded`` parameters at their values:
-    results stored before such an option existed were made with that value, so a config without it means it, and
-    recording it would turn every one of them stale."""
+    (algorithms.base.SKIP_PARAM) and UNRECORDED_DEFAULTS: results stored before such an option existed were made
+    with that value, so a config without it means it, and recording it would turn every one of them stale."""
     spec = get_algorithm(line.algorithm)
     params = spec.resolve_params(dict(line.params))
     if params.get(SKIP_PARAM) == SKIP_OFF:
         del params[SKIP_PARAM]
-    for name, value in spec.unrecorded.items():
+    for name, value in UNRECORDED_DEFAULTS.get(line.algorithm, {}).items():
         if name in params and (params[name] is value or isinstance(value, str) and params[name] == value):
             del params[name]
     return {**params, **spec.stream_tags(params)}

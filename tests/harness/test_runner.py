@@ -131,7 +131,7 @@ def test_every_algorithm_and_preset_has_a_storable_config():
 
 
 def test_an_option_added_later_is_not_recorded_at_the_value_stored_runs_had():
-    """``AlgorithmSpec.unrecorded``: CW-RMED's program="estimated" and true_matrix=None (added after its lines were
+    """``runner.UNRECORDED_DEFAULTS``: CW-RMED's program="estimated" and true_matrix=None (added after its lines were
     stored) are left out of the config and the key, so those lines stay valid; program="true" is recorded."""
     plain = Line(dataset="cyclic", algorithm="cw_rmed", horizon=300, runs=2, params=(("skip", "exact"),))
     explicit = Line(dataset="cyclic", algorithm="cw_rmed", horizon=300, runs=2,
