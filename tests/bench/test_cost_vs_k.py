@@ -25,3 +25,11 @@ def test_an_algorithm_missing_from_the_panels_is_refused_before_drawing(cost_vs_
     with pytest.raises(ValueError, match="not placed: \\['btm'\\]"):
         cost_vs_k.plot(frame, tmp_path / "cost_vs_k")
     assert not list(tmp_path.iterdir())
+
+
+def test_the_committed_figure_table_is_drawn_from_the_committed_step_costs(cost_vs_k):
+    """figures/cost_vs_k.csv is what the script makes of bench/step_cost.csv: a row added to the table without the
+    redraw fails here, in the default suite, not only at CI's make all-figures."""
+    drawn = pd.read_csv(cost_vs_k.FIGURES / f"{cost_vs_k.NAME}.csv")
+    expected = cost_vs_k.cost_table(pd.read_csv(cost_vs_k.BENCH_TABLE)).reset_index(drop=True)
+    pd.testing.assert_frame_equal(drawn, expected, check_dtype=False, rtol=1e-9)
