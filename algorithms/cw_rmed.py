@@ -21,10 +21,11 @@ simulator hands to ``init`` as ``true_matrix`` (``true_program``, the spec's ``f
 confidence test, forced exploration and the lists still run on the data.  It separates what the estimates cost from
 what the lists and the confidence test do.
 
-Option ``skip`` (docs/algorithms.md#cw-rmed, "Exact skip"): "off" (default, slot by slot) or "exact": in the
-simulator a run of self-pairs that nothing but ln t can end is done in one step, and so is a stretch of 2**17 slots or
-more that forced exploration surely gives to one pair, its wins drawn as one Binomial (``cw_rmed_skip``); the skipped
-slots' outcomes are not drawn one by one, so the runs equal the default ones in law, not bit for bit.
+Option ``skip`` (docs/algorithms.md#cw-rmed, "Exact skip"): "off" (default, slot by slot) or "exact": in the simulator a
+run of self-pairs that nothing but ln t can end is done in one step (``cw_rmed_skip``), and so is a stretch of 2**17
+slots or more that forced exploration surely gives to one pair, its wins drawn as one Binomial (ECW-RMED's pair run,
+``ecw_rmed_forced_run``); the skipped slots' outcomes are not drawn one by one, so the runs equal the default ones in
+law, not bit for bit.
 """
 
 from typing import NamedTuple
@@ -43,7 +44,8 @@ from dts_reproduction.algorithms.base import (
     exact_skip_hook,
 )
 from dts_reproduction.algorithms.cw_rmed_program import after_play, optimal_allocation
-from dts_reproduction.algorithms.cw_rmed_skip import apply, plan, skip
+from dts_reproduction.algorithms.cw_rmed_skip import skip
+from dts_reproduction.algorithms.ecw_rmed_forced_run import add_pair_run, plan
 from dts_reproduction.algorithms.ecw_rmed_state import ECW_RMED_COUNTERS, first_row_summary
 from dts_reproduction.algorithms.ecw_rmed_steps import forced_pair, refresh_pair
 from dts_reproduction.core.bounds import update_pair
@@ -171,7 +173,7 @@ def true_program(params, dataset, P):
 CW_RMED_SPEC = AlgorithmSpec(
     name="cw_rmed", label="CW-RMED", init=init_cw_rmed, select=select, update=update, from_problem=true_program,
     skip=exact_skip_hook(skip),
-    pair_run=exact_skip_hook((plan, apply)), fast=EXACT_SKIP, color="#ad494a", marker="3",
+    pair_run=exact_skip_hook((plan, add_pair_run)), fast=EXACT_SKIP, color="#ad494a", marker="3",
     defaults={"alpha": ECW_RMED_ALPHA, "beta": ECW_RMED_BETA, "program": "estimated", "true_matrix": None,
               "skip": SKIP_OFF},
     reference="Komiyama et al. ICML 2016, CW-RMED (the lower bound's program solved exactly)",

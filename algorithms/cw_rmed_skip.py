@@ -1,9 +1,10 @@
-"""CW-RMED's exact skips (option skip="exact" of ``algorithms.cw_rmed``; docs/algorithms.md#cw-rmed, "Exact skip").
+"""CW-RMED's exact skip (option skip="exact" of ``algorithms.cw_rmed``; docs/algorithms.md#cw-rmed, "Exact skip"):
+a run of self-pairs (w, w) that nothing but ln t can end, in one step -- ECW-RMED's skip (``algorithms.ecw_rmed_skip``)
+with CW-RMED's confidence test and exact program in place of ECW-RMED's.
 
-* ``skip``: a run of self-pairs (w, w) that nothing but ln t can end, in one step -- ECW-RMED's skip
-  (``algorithms.ecw_rmed_skip``) with CW-RMED's confidence test and exact program in place of ECW-RMED's.
-* ``plan`` and ``apply``: a long stretch of slots that forced exploration surely gives to one pair, its wins drawn as
-  one Binomial -- ECW-RMED's pair run (``algorithms.ecw_rmed_forced_run``): step 1 is the same code in both.
+Its pair run (a long stretch of slots that forced exploration surely gives to one pair, its wins drawn as one
+Binomial) is ECW-RMED's, whose step 1 is the same code: ``algorithms.ecw_rmed_forced_run``'s ``plan`` and
+``add_pair_run``, on CW-RMED's state.
 """
 
 import math
@@ -12,10 +13,9 @@ import numpy as np
 from numba import njit
 
 from dts_reproduction.algorithms.cw_rmed_program import after_play, cheapest_alternative
-from dts_reproduction.algorithms.ecw_rmed_forced_run import FORCED_RUN_MIN_SLOTS, plan_with
-from dts_reproduction.algorithms.ecw_rmed_steps import forced_pair, refresh_pair, underplayed
+from dts_reproduction.algorithms.ecw_rmed_steps import forced_pair, underplayed
 from dts_reproduction.core.pairs import index_of_pair
-from dts_reproduction.core.skipping import record_self_run
+from dts_reproduction.core.skipping import record_self_run, run_end_probe, run_end_settle
 
 
 @njit(cache=True)
@@ -84,57 +84,14 @@ def skip(state, t, rng, t_limit):
         run_signature(comparisons, p_hat, kl_half, losses, allocation, alpha, beta, row_min_count, row_min_gap, t,
                       True, first)
     later = np.empty_like(first)
-    good = t  # the answers at slot ``good`` are those of slot t; ``bad`` (if <= t_limit) differs
-    bad = t_limit + 1
-    step = 1
-    while good < t_limit and bad == t_limit + 1:
-        probe = min(t + step, t_limit)
+    search, probe = run_end_probe((t, t_limit + 1, 1), t, t_limit)
+    while probe:
         run_signature(comparisons, p_hat, kl_half, losses, allocation, alpha, beta, row_min_count, row_min_gap, probe,
                       with_pairs, later)
-        if np.array_equal(later, first):
-            good = probe
-            step *= 2
-        else:
-            bad = probe
-    while bad - good > 1:
-        probe = (good + bad) // 2
-        run_signature(comparisons, p_hat, kl_half, losses, allocation, alpha, beta, row_min_count, row_min_gap, probe,
-                      with_pairs, later)
-        if np.array_equal(later, first):
-            good = probe
-        else:
-            bad = probe
+        search, probe = run_end_settle(search, probe, np.array_equal(later, first), t, t_limit)
+    good = search[0]
     slots = good - t + 1
     counters.pending = 1
     counters.played_slot = good
     record_self_run(comparisons, wins, pair - n_pairs, slots)
     return slots, pair - n_pairs
-
-
-@njit(cache=True)
-def plan(state, t, t_limit):
-    """The pair run's plan (``core.simulate``) at slot t: (slots, i, j) if step 1 plays the pair (i, j), i > j, at
-    every slot t .. t + slots - 1 (<= t_limit) whatever their outcomes, and slots >= FORCED_RUN_MIN_SLOTS; (0, -1, -1)
-    otherwise or while a list pair awaits steps 3-7.  ECW-RMED's plan (``ecw_rmed_forced_run.plan_with``): step 1 is
-    the same in both algorithms.  Changes nothing."""
-    comparisons, wins, p_hat, row_min_count, row_min_gap = (state.comparisons, state.wins, state.p_hat,
-                                                            state.row_min_count, state.row_min_gap)
-    alpha, beta, counters = state.alpha, state.beta, state.counters[0]
-    return plan_with(comparisons, wins, p_hat, row_min_count, row_min_gap, alpha, beta, counters.pending, t, t_limit,
-                     FORCED_RUN_MIN_SLOTS)
-
-
-@njit(cache=True)
-def apply(state, a1, a2, wins, slots):
-    """The pair run's update: ``slots`` comparisons of (a1, a2), ``wins`` of them won by a1, leave the state as
-    ``slots`` calls of ``update`` with those outcomes in any order do (n, w, p, KLc(p, 1/2), the Copeland counts and
-    the row summaries depend only on the totals)."""
-    comparisons, w, p_hat, kl_half, copeland_wins, losses = (state.comparisons, state.wins, state.p_hat, state.kl_half,
-                                                             state.copeland_wins, state.losses)
-    row_min_count, row_min_gap, row_max_evidence = state.row_min_count, state.row_min_gap, state.row_max_evidence
-    comparisons[a1, a2] += slots
-    comparisons[a2, a1] += slots
-    w[a1, a2] += wins
-    w[a2, a1] += slots - wins
-    refresh_pair(comparisons, w, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap, row_max_evidence,
-                 a1, a2)

@@ -108,7 +108,8 @@ def plan(state, t, t_limit):
     """The pair run's plan (``core.simulate``) at slot t: (slots, i, j) if step 1 plays the pair (i, j), i > j,
     at every slot t .. t + slots - 1 (<= t_limit) whatever their outcomes, by its gap test, and slots >=
     FORCED_RUN_MIN_SLOTS; (0, -1, -1) otherwise.  Also (0, -1, -1) while a list pair awaits steps 3-7 (then
-    ``select`` does them first).  Changes nothing."""
+    ``select`` does them first).  Changes nothing.  ``state``: ECW-RMED's, or CW-RMED's, whose step 1 is this same
+    code on fields of the same names (``algorithms.cw_rmed``)."""
     comparisons, wins, p_hat, alpha, beta, counters = (state.comparisons, state.wins, state.p_hat, state.alpha,
                                                        state.beta, state.counters[0])
     row_min_count, row_min_gap = state.row_min_count, state.row_min_gap
@@ -117,21 +118,26 @@ def plan(state, t, t_limit):
 
 
 @njit(cache=True)
-def apply(state, a1, a2, wins, slots):
-    """The pair run's update: ``slots`` comparisons of (a1, a2), ``wins`` of them won by a1, leave the state as
-    ``slots`` calls of ``update`` with those outcomes in any order do -- n, w, p, KLc(p, 1/2) and the Copeland
-    counts depend only on the totals, and so do the row summaries -- except that every arm's sorted superiors and
-    losses are marked stale (caches: the comparisons may have changed the pair's winner back and forth, so all are
-    rebuilt from the statistics)."""
-    comparisons, w, p_hat, kl_half, copeland_wins, losses, superiors_stale, loss_stale = (
-        state.comparisons, state.wins, state.p_hat, state.kl_half, state.copeland_wins, state.losses,
-        state.superiors_stale, state.loss_stale)
-    row_min_count, row_min_gap, row_max_evidence = state.row_min_count, state.row_min_gap, state.row_max_evidence
+def add_pair_run(state, a1, a2, wins, slots):
+    """``slots`` comparisons of (a1, a2), ``wins`` of them won by a1, added to the statistics as ``slots`` calls of
+    ``update`` with those outcomes in any order add them: n, w, p, KLc(p, 1/2) and the Copeland counts depend only
+    on the totals, and so do the row summaries.  ``state``: ECW-RMED's, or CW-RMED's (fields of the same names),
+    for which this is the whole pair run's update (``algorithms.cw_rmed``)."""
+    comparisons, w = state.comparisons, state.wins
     comparisons[a1, a2] += slots
     comparisons[a2, a1] += slots
     w[a1, a2] += wins
     w[a2, a1] += slots - wins
-    refresh_pair(comparisons, w, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap, row_max_evidence,
-                 a1, a2)
-    superiors_stale[:] = True
-    loss_stale[:] = True
+    refresh_pair(comparisons, w, state.p_hat, state.kl_half, state.copeland_wins, state.losses, state.row_min_count,
+                 state.row_min_gap, state.row_max_evidence, a1, a2)
+
+
+@njit(cache=True)
+def apply(state, a1, a2, wins, slots):
+    """The pair run's update: ``slots`` comparisons of (a1, a2), ``wins`` of them won by a1, leave the state as
+    ``slots`` calls of ``update`` with those outcomes in any order do (``add_pair_run``), except that every arm's
+    sorted superiors and losses are marked stale (caches: the comparisons may have changed the pair's winner back
+    and forth, so all are rebuilt from the statistics)."""
+    add_pair_run(state, a1, a2, wins, slots)
+    state.superiors_stale[:] = True
+    state.loss_stale[:] = True

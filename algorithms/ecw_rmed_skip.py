@@ -14,7 +14,7 @@ from dts_reproduction.algorithms.ecw_rmed_steps import (
     underplayed_pairs,
     winner_passes,
 )
-from dts_reproduction.core.skipping import record_self_run
+from dts_reproduction.core.skipping import record_self_run, run_end_probe, run_end_settle
 
 
 @njit(cache=True)
@@ -104,24 +104,11 @@ def skip(state, t, rng, t_limit):
     if with_pairs:
         signature_at(t, True, first)
     later = np.empty_like(first)
-    good = t  # the answers at slot ``good`` are those of slot t; ``bad`` (if <= t_limit) differs
-    bad = t_limit + 1
-    step = 1
-    while good < t_limit and bad == t_limit + 1:
-        probe = min(t + step, t_limit)
+    search, probe = run_end_probe((t, t_limit + 1, 1), t, t_limit)
+    while probe:
         signature_at(probe, with_pairs, later)
-        if np.array_equal(later, first):
-            good = probe
-            step *= 2
-        else:
-            bad = probe
-    while bad - good > 1:
-        probe = (good + bad) // 2
-        signature_at(probe, with_pairs, later)
-        if np.array_equal(later, first):
-            good = probe
-        else:
-            bad = probe
+        search, probe = run_end_settle(search, probe, np.array_equal(later, first), t, t_limit)
+    good = search[0]
     slots = good - t + 1
     counters.pending = 1
     counters.played_slot = good

@@ -58,6 +58,39 @@ def last_slot_before(value, offset, t_limit):
     return first_slot_reaching(value, offset) - 1
 
 
+@njit(cache=True)
+def run_end_probe(search, t, t_limit):
+    """The search for the last slot of a run that starts at slot t (whose answers at slot t are known) and lasts while
+    some answers keep their values at t, up to t_limit, when each answer changes at most once: ``search`` = (good,
+    bad, step), the answers at ``good`` are those of t, those at ``bad`` (if <= t_limit) differ, and ``step`` doubles
+    while no slot has differed.  Returns (search, the next slot to test), the slot 0 once good is the last slot of the
+    run.  Start with search = (t, t_limit + 1, 1); after each test call ``run_end_settle``:
+
+        search, probe = run_end_probe((t, t_limit + 1, 1), t, t_limit)
+        while probe:
+            answers at probe ...
+            search, probe = run_end_settle(search, probe, same, t, t_limit)
+        last = search[0]
+
+    Doubling from t, then bisection: about 2 log2(last - t) tests (tests/algorithms/test_skip_exact.py checks it
+    against a scan)."""
+    good, bad, step = search
+    if good < t_limit and bad == t_limit + 1:
+        return search, min(t + step, t_limit)
+    if bad - good > 1:
+        return search, (good + bad) // 2
+    return search, 0
+
+
+@njit(cache=True)
+def run_end_settle(search, probe, same, t, t_limit):
+    """``run_end_probe`` after the answers at slot ``probe`` were tested: ``same`` if they are those of slot t."""
+    good, bad, step = search
+    if not same:
+        return run_end_probe((good, probe, step), t, t_limit)
+    return run_end_probe((probe, bad, step * 2 if bad == t_limit + 1 else step), t, t_limit)
+
+
 @njit(cache=True, inline="always")
 def record_self_run(n, w, arm, slots):
     """The statistics update of ``slots`` self-comparisons of ``arm`` at once: ``update_pair`` adds 2 to

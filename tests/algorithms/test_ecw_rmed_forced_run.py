@@ -1,5 +1,6 @@
 """ECW-RMED's pair run of forced exploration is exact (algorithms/ecw_rmed_forced_run.py;
-docs/algorithms.md#exact-skipping-of-forced-exploration).
+docs/algorithms.md#exact-skipping-of-forced-exploration), and so is CW-RMED's, the same plan with ``add_pair_run`` as
+its update (its step 1 is ECW-RMED's code): the tests on real runs take both algorithms (``PAIR_RUNS``).
 
 * the band test of a planned stretch against every point the stretch can reach, and the count-test end against
   a scan over the slots;
@@ -22,6 +23,7 @@ from scipy import stats
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.ecw_rmed_forced_run import (
     FORCED_RUN_MIN_SLOTS,
+    add_pair_run,
     apply,
     last_slot_unforced,
     plan_with,
@@ -40,7 +42,16 @@ TEST_MIN_SLOTS = 16
 P_TRAP = np.array([[0.5, 0.8, 0.8], [0.2, 0.5, 0.625], [0.2, 0.375, 0.5]])
 ZETA = (P_TRAP > 0.5).sum(axis=1) / 2.0
 GAP = P_TRAP[0] - 0.5
-NO_RNG = np.random.default_rng(0)  # ECW-RMED's select draws nothing
+NO_RNG = np.random.default_rng(0)  # ECW-RMED's and CW-RMED's select draw nothing
+# Per algorithm: its pair run's update, the fields it sets otherwise than the updates do (which must then be all
+# True), and the caches that may differ after the runs that follow (rebuilt or solved from the statistics).
+PAIR_RUNS = {
+    "ecw_rmed": (apply, ("superiors_stale", "loss_stale"),
+                 ("superiors_stale", "sorted_cost", "sorted_arms", "sorted_len", "superior_cost", "superior_arms",
+                  "superior_len", "keys", "items", "allocation", "loss_stale", "loss_evidence", "loss_arms",
+                  "loss_len")),
+    "cw_rmed": (add_pair_run, (), ("allocation",)),
+}
 
 
 @njit
@@ -50,13 +61,13 @@ def small_plan(state, t, t_limit):
                      state.beta, state.counters[0].pending, t, t_limit, TEST_MIN_SLOTS)
 
 
-def trap_state():
-    """A fresh ECW-RMED state (skip="exact") with the test's beta."""
-    return SPEC.make_state(3, None, {"skip": "exact", "beta": TEST_BETA})
+def trap_state(name="ecw_rmed"):
+    """A fresh state of ``name`` (skip="exact") with the test's beta."""
+    return get_algorithm(name).make_state(3, None, {"skip": "exact", "beta": TEST_BETA})
 
 
 def copy_state(state):
-    """An independent copy of an ECW-RMED state (arrays copied, scalars kept)."""
+    """An independent copy of a state (arrays copied, scalars kept)."""
     return type(state)(*(field.copy() if isinstance(field, np.ndarray) else field for field in state))
 
 
@@ -111,12 +122,13 @@ def test_a_plan_needs_the_comparisons_stated():
     assert stays_in_band(3.22e6, 6.44e6, FORCED_RUN_MIN_SLOTS, 3, widest)
 
 
-def plans_along_runs(seeds, horizon):
+def plans_along_runs(seeds, horizon, name="ecw_rmed"):
     """(state before the plan, slot, limit, plan) for every plan ``small_plan`` makes at a slot of a slot-by-slot
-    run (one plan tried each 97 slots), and at the slot right after a count-test end of each (t_limit far)."""
+    run of ``name`` (one plan tried each 97 slots)."""
+    spec = get_algorithm(name)
     found = []
     for seed in seeds:
-        state = trap_state()
+        state = trap_state(name)
         rng = np.random.default_rng(seed)
         for t in range(1, horizon + 1):
             if t % 97 == 0:
@@ -124,16 +136,18 @@ def plans_along_runs(seeds, horizon):
                 slots, i, j = small_plan(state, t, t_limit)
                 if slots:
                     found.append((copy_state(state), t, t_limit, (slots, i, j)))
-            a1, a2 = SPEC.select(state, t, rng)
-            SPEC.update(state, a1, a2, rng.random() < P_TRAP[a1, a2], t)
+            a1, a2 = spec.select(state, t, rng)
+            spec.update(state, a1, a2, rng.random() < P_TRAP[a1, a2], t)
     return found
 
 
-def test_a_plan_is_forced_whatever_the_outcomes():
+@pytest.mark.parametrize("name", PAIR_RUNS)
+def test_a_plan_is_forced_whatever_the_outcomes(name):
     """Every planned slot is a forced comparison of the planned pair, with all outcomes won, all lost, or drawn;
     plans leave the state untouched; some plans end at a count-test end (the next slot forces an earlier pair)
     and some at their limit, so both ends are exercised."""
-    found = plans_along_runs(range(6), 20000)
+    spec = get_algorithm(name)
+    found = plans_along_runs(range(6), 20000, name)
     assert len(found) > 50
     ended_by_count = ended_at_limit = 0
     rng = np.random.default_rng(1)
@@ -144,8 +158,8 @@ def test_a_plan_is_forced_whatever_the_outcomes():
         for outcomes in (lambda m: True, lambda m: False, lambda m: rng.random() < 0.375):
             walked = copy_state(state)
             for s in range(t, t + slots):
-                assert SPEC.select(walked, s, NO_RNG) == (i, j), (t, slots, s)
-                SPEC.update(walked, i, j, outcomes(s), s)
+                assert spec.select(walked, s, NO_RNG) == (i, j), (t, slots, s)
+                spec.update(walked, i, j, outcomes(s), s)
         next_pair = forced_pair(walked.comparisons, walked.p_hat, walked.row_min_count, walked.row_min_gap, t + slots,
                                 walked.alpha, walked.beta)
         ended_by_count += next_pair >= 0 and next_pair < 2
@@ -153,51 +167,52 @@ def test_a_plan_is_forced_whatever_the_outcomes():
     assert ended_by_count > 0 and ended_at_limit > 0
 
 
-def test_apply_is_that_many_updates():
-    """``apply`` leaves the state as ``slots`` updates with the same number of wins in any order (the stale marks
-    aside, which it sets for every arm, and the lists they keep), and the runs that go on from the two states choose
-    the same pairs."""
-    state, t, _t_limit, (slots, i, j) = max(plans_along_runs(range(6), 20000), key=lambda found: found[3][0])
+@pytest.mark.parametrize("name", PAIR_RUNS)
+def test_apply_is_that_many_updates(name):
+    """The pair run's update leaves the state as ``slots`` updates with the same number of wins in any order (ECW-RMED:
+    the stale marks aside, which it sets for every arm), and the runs that go on from the two states choose the same
+    pairs (the caches of ``PAIR_RUNS`` aside, rebuilt from the statistics)."""
+    spec, (update_run, marked, caches) = get_algorithm(name), PAIR_RUNS[name]
+    state, t, _t_limit, (slots, i, j) = max(plans_along_runs(range(6), 20000, name), key=lambda found: found[3][0])
     rng = np.random.default_rng(5)
     outcomes = rng.random(slots) < 0.375
     by_apply, by_updates = copy_state(state), copy_state(state)
-    apply(by_apply, i, j, int(outcomes.sum()), slots)
+    update_run(by_apply, i, j, int(outcomes.sum()), slots)
     for m, won in enumerate(outcomes):
-        SPEC.update(by_updates, i, j, bool(won), t + m)
-    assert states_equal(by_apply, by_updates, skip_fields=("superiors_stale", "loss_stale"))
-    assert by_apply.superiors_stale.all() and by_apply.loss_stale.all()
+        spec.update(by_updates, i, j, bool(won), t + m)
+    assert states_equal(by_apply, by_updates, skip_fields=marked)
+    assert all(getattr(by_apply, field).all() for field in marked)
     for s in range(t + slots, t + slots + 5000):
-        pair = SPEC.select(by_apply, s, NO_RNG)
-        assert SPEC.select(by_updates, s, NO_RNG) == pair
+        pair = spec.select(by_apply, s, NO_RNG)
+        assert spec.select(by_updates, s, NO_RNG) == pair
         won = rng.random() < P_TRAP[pair]
-        SPEC.update(by_apply, *pair, won, s)
-        SPEC.update(by_updates, *pair, won, s)
-    assert states_equal(by_apply, by_updates, skip_fields=("superiors_stale", "sorted_cost", "sorted_arms",
-                                                           "sorted_len", "superior_cost", "superior_arms",
-                                                           "superior_len", "keys", "items", "allocation",
-                                                           "loss_stale", "loss_evidence", "loss_arms", "loss_len"))
+        spec.update(by_apply, *pair, won, s)
+        spec.update(by_updates, *pair, won, s)
+    assert states_equal(by_apply, by_updates, skip_fields=caches)
 
 
-def whole_run(seed, horizon, pair_runs):
-    """One run on P_TRAP with the skip of self-pairs, and the pair runs (TEST_MIN_SLOTS, asked each 32 slots) or
-    not: (regret at horizon / 4, regret at the horizon, comparisons of the forced pair, of the pair (1, 0))."""
-    state = trap_state()
+def whole_run(seed, horizon, pair_runs, name="ecw_rmed"):
+    """One run of ``name`` on P_TRAP with the skip of self-pairs, and the pair runs (TEST_MIN_SLOTS, asked each 32
+    slots) or not: (regret at horizon / 4, regret at the horizon, comparisons of the forced pair, of the pair
+    (1, 0))."""
+    spec, state = get_algorithm(name), trap_state(name)
     checkpoints = np.array([horizon // 4, horizon], np.int64)
     regret, g2w, self_counts = np.zeros(2), np.zeros(2), np.zeros(3, np.int64)
-    simulate(SPEC.select, SPEC.update, state, np.random.default_rng(seed), P_TRAP, ZETA, GAP, checkpoints, 1, regret,
-             g2w, self_counts, LoopHooks(skip=SPEC.skip(state), pair_run=(small_plan, apply) if pair_runs else None,
-                                         pair_run_retry=32))
+    pair_run = (small_plan, PAIR_RUNS[name][0]) if pair_runs else None
+    simulate(spec.select, spec.update, state, np.random.default_rng(seed), P_TRAP, ZETA, GAP, checkpoints, 1, regret,
+             g2w, self_counts, LoopHooks(skip=spec.skip(state), pair_run=pair_run, pair_run_retry=32))
     return regret[0], regret[1], state.comparisons[2, 1], state.comparisons[1, 0]
 
 
 @pytest.mark.slow
-def test_pair_runs_are_exact_in_law():
+@pytest.mark.parametrize("name", PAIR_RUNS)
+def test_pair_runs_are_exact_in_law(name):
     """200 runs to 2e5 with and without pair runs (the same seeds): the regrets at two checkpoints and the
     comparisons of the forced pair and of another agree in law; the forced pair leaves its band near t = 6e4 in the
     runs it traps, so the law of that exit is tested; most runs differ bit for bit (pair runs were made)."""
     horizon = 200_000
-    plain = np.array([whole_run(seed, horizon, False) for seed in range(200)])
-    fast = np.array([whole_run(seed, horizon, True) for seed in range(200)])
+    plain = np.array([whole_run(seed, horizon, False, name) for seed in range(200)])
+    fast = np.array([whole_run(seed, horizon, True, name) for seed in range(200)])
     for column in range(plain.shape[1]):
         assert stats.ks_2samp(plain[:, column], fast[:, column]).pvalue > ALPHA, column
         assert stats.ttest_ind(plain[:, column], fast[:, column], equal_var=False).pvalue > ALPHA, column

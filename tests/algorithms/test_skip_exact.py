@@ -28,11 +28,19 @@ from numba import njit
 from dts_reproduction.algorithms import get_algorithm
 from dts_reproduction.algorithms.ccb import CHECKED_AT, EARLIEST
 from dts_reproduction.algorithms.ccb import skip as ccb_skip
+from dts_reproduction.algorithms.cw_rmed_skip import skip as cw_rmed_skip
 from dts_reproduction.algorithms.rmed import _explores
 from dts_reproduction.algorithms.rucb import skip as rucb_skip
+from dts_reproduction.algorithms.winner_stays import skip as ws_s_skip
 from dts_reproduction.core.constants import PSEUDO_N, PSEUDO_W
 from dts_reproduction.core.simulate import simulate
-from dts_reproduction.core.skipping import first_slot_reaching, last_slot_before, record_self_run
+from dts_reproduction.core.skipping import (
+    first_slot_reaching,
+    last_slot_before,
+    record_self_run,
+    run_end_probe,
+    run_end_settle,
+)
 from dts_reproduction.data import load_dataset
 from dts_reproduction.reproduce.harness.runner import Line, line_key, resolved_params
 from tests.same_law import CASE_FIELDS, assert_fast_path_exact, cases
@@ -62,6 +70,32 @@ def test_first_slot_reaching_is_the_exact_boundary():
             assert last_slot_before(value, offset, 5000) == s - 1
             assert last_slot_before(value, offset, 2) == min(2, s - 1)
     assert last_slot_before(np.inf, 0.0, 7) == 7
+
+
+def _run_end(t, t_limit, change):
+    """The search of ``run_end_probe`` for answers that change at slot ``change`` (> t): (last slot, slots tested)."""
+    search, probe = run_end_probe((t, t_limit + 1, 1), t, t_limit)
+    tested = []
+    while probe:
+        tested.append(probe)
+        search, probe = run_end_settle(search, probe, probe < change, t, t_limit)
+    return search[0], tested
+
+
+def test_run_end_search_is_the_scan():
+    """The last slot before the answers change, or t_limit, against a scan, for changes at every slot of short runs
+    and near powers of two of long ones; every slot tested lies in the run's span, and a search of a run of L slots
+    tests about 2 log2(L) of them."""
+    for t in (1, 2, 7, 1000):
+        for t_limit in (t, t + 1, t + 2, t + 37, t + 2**20, 2**53):
+            span = t_limit - t
+            near_powers = [t + 2**k + d for k in range(6, 54) for d in (-1, 0, 1) if t + 2**k + d <= t_limit + 1]
+            changes = list(range(t + 1, t + min(span, 70) + 2)) + near_powers
+            for change in changes:
+                last, tested = _run_end(t, t_limit, change)
+                assert last == min(change - 1, t_limit), (t, t_limit, change)
+                assert all(t < probe <= t_limit for probe in tested)
+                assert len(tested) <= 2 * max(1, span).bit_length() + 2, (t, t_limit, change, len(tested))
 
 
 @pytest.mark.parametrize("K", [2, 3, 5, 16, 32, 136, 500])
@@ -236,9 +270,33 @@ def _one_slot_too_long(state, t, rng, t_limit):
     return slots, arm
 
 
-def test_frozen_walks_catch_a_skip_one_slot_too_long():
+@njit(cache=False)
+def _cw_rmed_one_slot_too_long(state, t, rng, t_limit):
+    """CW-RMED's skip with each run of self-pairs one slot longer when that stays within the limit."""
+    slots, arm = cw_rmed_skip(state, t, rng, t_limit)
+    if 0 < slots and t + slots <= t_limit:
+        record_self_run(state.comparisons, state.wins, arm, 1)
+        state.counters[0].played_slot += 1
+        slots += 1
+    return slots, arm
+
+
+@njit(cache=False)
+def _ws_s_one_slot_too_long(state, t, rng, t_limit):
+    """WS-S's skip with each exploitation phase one slot longer when that stays within the limit."""
+    slots, arm = ws_s_skip(state, t, rng, t_limit)
+    if 0 < slots and t + slots <= t_limit:
+        slots += 1
+    return slots, arm
+
+
+@pytest.mark.parametrize("name,source,slots,wrong", [
+    ("rucb", "mslr5_condorcet", 3000, _one_slot_too_long),
+    ("cw_rmed", "mslr5_condorcet", 10000, _cw_rmed_one_slot_too_long),
+    ("ws_s", "mslr5_condorcet", 10000, _ws_s_one_slot_too_long)])
+def test_frozen_walks_catch_a_skip_one_slot_too_long(name, source, slots, wrong):
     with pytest.raises(AssertionError, match="self-comparisons, next pair"):
-        frozen_walks("rucb", {}, "mslr5_condorcet", 3000, skip=_one_slot_too_long)
+        frozen_walks(name, {}, source, slots, skip=wrong)
 
 
 @njit(cache=False)
