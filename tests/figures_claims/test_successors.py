@@ -368,3 +368,30 @@ def test_the_ratio_table_adds_one_row_per_algorithm_and_matrix_with_a_positive_f
     assert (c2b["panel"], c2b["slope_over_bound"], c2b["slope_over_winner_constant"]) == ("(a) Cyclic", 18.0, 1.8)
     cw_rmed = table[table["label"] == RATIO_LABELS["cw_rmed"]].iloc[0]
     assert (cw_rmed["algorithm"], cw_rmed["slope_over_bound"]) == ("cw_rmed", 6.0)
+
+
+def test_cw_rmeds_largest_run_on_arxiv_is_forced_exploration_trapped_on_the_tied_pair(monkeypatch):
+    """The evidence of the reason ``successors_reasons.trapped_run`` (docs/successors.md#cw-rmed-trapped-on-arxivs-tie):
+    run 131 of the study's CW-RMED line on ArXiv, simulated again, is the largest Copeland regret of the committed
+    table; in it the pair of arms 3 and 5 (p = 1/2 exactly) took more than 90% of the 1e6 slots, and at T its
+    estimate lies inside step 1's band: forced exploration plays it at the next slot, as at every slot before."""
+    import pandas as pd
+
+    from dts_reproduction.algorithms.base import AlgorithmSpec
+    from dts_reproduction.algorithms.ecw_rmed_steps import forced_pair
+    from dts_reproduction.core.pairs import pair_of_index
+    from dts_reproduction.reproduce.harness.paths import FIGURES
+    from dts_reproduction.reproduce.harness.runner import run_one
+    dataset, spec, horizon = load_dataset("arxiv"), get_algorithm("cw_rmed"), 10**6
+    assert dataset.P[3, 5] == 0.5
+    states, make_state = [], AlgorithmSpec.make_state
+    monkeypatch.setattr(AlgorithmSpec, "make_state", lambda *args: states.append(make_state(*args)) or states[-1])
+    out = run_one(dataset, spec, dict(spec.fast), horizon, 131, ROOT_SEED, comparisons=True)
+    table = pd.read_csv(FIGURES / "successors_final.csv")
+    assert out["final"] == pytest.approx(table.query("dataset == 'arxiv' and algorithm == 'cw_rmed'")["copeland_max"]
+                                         .iloc[0], rel=1e-12)
+    assert out["comparisons"][3, 5] > 0.9 * horizon
+    state = states[0]
+    forced = forced_pair(state.comparisons, state.p_hat, state.row_min_count, state.row_min_gap, horizon + 1,
+                         state.alpha, state.beta)
+    assert forced >= 0 and sorted(out["permutation"][list(pair_of_index(forced))]) == [3, 5]

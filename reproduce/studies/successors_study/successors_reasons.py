@@ -44,6 +44,7 @@ UNRESOLVED_DOC = f"{DOC}#orders-the-runs-do-not-resolve"
 REX3_DOC = f"{DOC}#rex3-without-a-condorcet-winner"
 WEAK_DOC = f"{DOC}#rmed1s-weak-regret-stops-growing-too"
 CW_RMED_DOC = f"{DOC}#cw-rmed-short-of-its-theorems-constant"
+TRAPPED_DOC = f"{DOC}#cw-rmed-trapped-on-arxivs-tie"
 LONG = "_long.csv"
 
 
@@ -275,6 +276,23 @@ def unresolved(panel: str, reference: str, other: str, metric: str = "weak") -> 
     return Reason(UNRESOLVED_ORDER, UNRESOLVED_DOC, text)
 
 
+def trapped_run(panel: str, reference: str, other: str, metric: str = "copeland") -> Reason:
+    """A row the runs do not resolve because ``other``'s mean is carried by a run that forced exploration traps on the
+    matrix's pair at exactly 1/2: the distance in standard errors, and ``other``'s median and largest run."""
+    def text(n: Numbers) -> str:
+        """The two estimates, their distance, and the median and largest Copeland regret of ``other``'s runs."""
+        x, y = estimate(n, panel, reference, metric), estimate(n, panel, other, metric)
+        distance = abs(x.value - y.value) / math.hypot(x.se, y.se)
+        trapped = row(n, panel, other)
+        return (f"{metric} regret at T: {row(n, panel, reference)['label']} {x}, {trapped['label']} {y}: "
+                f"{distance:.1f} standard errors apart; {trapped['label']}'s Copeland regret at T has median "
+                f"{trapped['copeland_median']:.4g} over its {int(trapped['runs'])} runs and largest "
+                f"{trapped['copeland_max']:.4g}, "
+                f"{trapped['copeland_max'] / trapped['copeland_median']:.0f}x the median: a run in which forced "
+                "exploration plays the pair at exactly 1/2 at every slot carries the mean and its standard error")
+    return Reason(HEAVY_TAIL, TRAPPED_DOC, text)
+
+
 def weak_regret_settled(panel: str, other: str) -> Reason:
     """S5 where another algorithm's weak regret is below WS-W's: it has stopped growing too (its weak regret at T/10
     and at T), at a lower level than WS-W's constant."""
@@ -300,8 +318,9 @@ def rex3_outside_setting(panel: str) -> Reason:
 
 
 # The matrices each reason is written for (checked against the committed claims table by the reason tests).
-LATER_PANELS = {"S6": ("mslr5_condorcet", "cyclic", "strong_borda", "sushi", "mslr16_condorcet", "mslr32_condorcet"),
-                "S7": ("mslr5_condorcet", "cyclic", "strong_borda", "sushi", "mslr16_condorcet")}
+LATER_PANELS = {"S6": ("mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi", "mslr16_condorcet",
+                       "mslr32_condorcet"),
+                "S7": ("mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi", "mslr16_condorcet")}
 S7_UNRESOLVED = ("mslr32_condorcet",)
 S3_TRANSIENT = ("strong_borda", "mslr32_condorcet")
 S10_OUTSIDE = ("nc_cyclic", "nc_strong_borda", "gap", "copeland500", "mslr32_noncondorcet")
@@ -315,6 +334,9 @@ S2_BEATEN = {"gap": ("cw_rmed",), "mslr16_noncondorcet": ("ws_s",)}
 S2_CLOSING = {"mslr16_noncondorcet": ("ws_w", "rex3")}
 S2_UNRESOLVED = {"mslr16_noncondorcet": "versatile_db"}
 S8_NOISE = ("nc_strong_borda",)
+# (claim, panel, the row's algorithm, the claim's reference, the metric): rows whose order CW-RMED's trapped run hides.
+TRAPPED = (("S1", "arxiv", "cw_rmed", "dts", "copeland"), ("S5", "arxiv", "cw_rmed", "ws_w", "weak"),
+           ("S7", "arxiv", "ws_w", "ws_w", "weak"))
 S11_ESTIMATES = ("mslr5_condorcet", "cyclic", "strong_borda")
 S11_TIE = ("arxiv",)
 S9_ORDER = ("mslr5_condorcet", "cyclic", "arxiv", "sushi", "mslr16_condorcet", "mslr32_condorcet")
@@ -342,6 +364,8 @@ SUCCESSORS_REASONS = {
     **{("S7", f"{SUCCESSORS}:{panel}/ws_s"): unresolved(panel, "dts", "ws_s", "copeland") for panel in S7_UNRESOLVED},
     **{("S7", f"{SUCCESSORS}:{panel}/ws_w"): weak_regret_settled(panel, other)
        for panel, other in S7_WEAK_SETTLED.items()},
+    **{(claim, f"{SUCCESSORS}:{panel}/{algorithm}"): trapped_run(panel, reference, "cw_rmed", metric)
+       for claim, panel, algorithm, reference, metric in TRAPPED},
     **{("S8", f"{SUCCESSORS}:{panel}/cw_rmed"): near_threshold(panel, "cw_rmed", "ecw_rmed") for panel in S8_NOISE},
     **{("S9", f"{SUCCESSORS}:{panel}/c2b"): c2b_against_rmed1(panel) for panel in S9_ORDER},
     **{("S10", f"{SUCCESSORS}:{panel}/rex3"): rex3_outside_setting(panel) for panel in S10_OUTSIDE},
