@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from dts_reproduction.algorithms.cw_rmed_program import after_play, cheapest_alternative
+from dts_reproduction.algorithms.ecw_rmed_skip import self_pair_again, self_pair_played
 from dts_reproduction.algorithms.ecw_rmed_steps import forced_pair, underplayed
 from dts_reproduction.core.pairs import index_of_pair
 from dts_reproduction.core.skipping import record_self_run, run_end_probe, run_end_settle
@@ -66,15 +67,14 @@ def skip(state, t, rng, t_limit):
                                                       state.in_next)
     K = comparisons.shape[0]
     n_pairs = K * (K - 1) // 2
-    pair = current_list[0]
-    if (counters.current_len != 1 or pair < n_pairs or counters.pending != 1 or counters.played_pair != pair
-            or counters.played_slot != t - 1):
+    pair = self_pair_played(counters, current_list, n_pairs, t)
+    if pair < 0:
         return 0, -1
     counters.pending = 0
     after_play(comparisons, p_hat, kl_half, losses, allocation, current_list, in_remaining, next_list, in_next,
                counters, true_winner)
-    if (counters.current_len != 1 or current_list[0] != pair
-            or forced_pair(comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta) >= 0):
+    if not self_pair_again(counters, current_list, pair, comparisons, p_hat, row_min_count, row_min_gap, t, alpha,
+                           beta):
         return 0, -1
     first = np.empty(1 + K + n_pairs, np.bool_)
     run_signature(comparisons, p_hat, kl_half, losses, allocation, alpha, beta, row_min_count, row_min_gap, t, False,

@@ -49,6 +49,25 @@ def _run_signature(comparisons, p_hat, kl_half, copeland_wins, losses, row_min_c
 
 
 @njit(cache=True)
+def self_pair_played(counters, current_list, n_pairs, t):
+    """The id (>= n_pairs) of the self-pair that the lists hold alone and that slot t - 1 played, its steps 3-7 still to
+    do: where a run of self-pairs can go on at slot t; -1 otherwise.  Fields of ECW-RMED's or CW-RMED's state."""
+    pair = current_list[0]
+    if (counters.current_len != 1 or pair < n_pairs or counters.pending != 1 or counters.played_pair != pair
+            or counters.played_slot != t - 1):
+        return -1
+    return pair
+
+
+@njit(cache=True)
+def self_pair_again(counters, current_list, pair, comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta):
+    """After steps 3-7 for slot t - 1: whether slot t plays the self-pair ``pair`` again -- the lists hold it alone and
+    step 1 forces no pair at t."""
+    return (counters.current_len == 1 and current_list[0] == pair
+            and forced_pair(comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta) < 0)
+
+
+@njit(cache=True)
 def skip(state, t, rng, t_limit):
     """The run of self-pairs (w, w) from slot t in one step (option skip="exact"; ``core.simulate``).
 
@@ -79,17 +98,16 @@ def skip(state, t, rng, t_limit):
     superiors_stale, allocated_arms, allocated_len = state.superiors_stale, state.allocated_arms, state.allocated_len
     K = comparisons.shape[0]
     n_pairs = K * (K - 1) // 2
-    pair = current_list[0]
-    if (counters.current_len != 1 or pair < n_pairs or counters.pending != 1 or counters.played_pair != pair
-            or counters.played_slot != t - 1):
+    pair = self_pair_played(counters, current_list, n_pairs, t)
+    if pair < 0:
         return 0, -1
     counters.pending = 0
     after_play(comparisons, p_hat, kl_half, copeland_wins, losses, row_max_evidence, precheck, keys, items,
                loss_evidence, loss_arms, loss_len, loss_stale, allocation, best_allocation, sorted_cost, sorted_arms,
                sorted_len, superior_cost, superior_arms, superior_len, superiors_stale, allocated_arms, allocated_len,
                current_list, in_remaining, next_list, in_next, counters)
-    if (counters.current_len != 1 or current_list[0] != pair
-            or forced_pair(comparisons, p_hat, row_min_count, row_min_gap, t, alpha, beta) >= 0):
+    if not self_pair_again(counters, current_list, pair, comparisons, p_hat, row_min_count, row_min_gap, t, alpha,
+                           beta):
         return 0, -1
 
     def signature_at(s, with_pairs, out):  # ``_run_signature`` on this state (an inner function numba inlines)
