@@ -118,26 +118,41 @@ def plan(state, t, t_limit):
 
 
 @njit(cache=True)
-def add_pair_run(state, a1, a2, wins, slots):
-    """``slots`` comparisons of (a1, a2), ``wins`` of them won by a1, added to the statistics as ``slots`` calls of
-    ``update`` with those outcomes in any order add them: n, w, p, KLc(p, 1/2) and the Copeland counts depend only
-    on the totals, and so do the row summaries.  ``state``: ECW-RMED's, or CW-RMED's (fields of the same names),
-    for which this is the whole pair run's update (``algorithms.cw_rmed``)."""
-    comparisons, w = state.comparisons, state.wins
+def add_pair_comparisons(comparisons, w, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap,
+                         row_max_evidence, a1, a2, wins, slots):
+    """``slots`` comparisons of (a1, a2), ``wins`` of them won by a1, added to the statistics (the state's fields of
+    the same names) as ``slots`` calls of ``update`` with those outcomes in any order add them: n, w, p, KLc(p, 1/2)
+    and the Copeland counts depend only on the totals, and so do the row summaries."""
     comparisons[a1, a2] += slots
     comparisons[a2, a1] += slots
     w[a1, a2] += wins
     w[a2, a1] += slots - wins
-    refresh_pair(comparisons, w, state.p_hat, state.kl_half, state.copeland_wins, state.losses, state.row_min_count,
-                 state.row_min_gap, state.row_max_evidence, a1, a2)
+    refresh_pair(comparisons, w, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap, row_max_evidence,
+                 a1, a2)
+
+
+@njit(cache=True)
+def add_pair_run(state, a1, a2, wins, slots):
+    """CW-RMED's pair run update (``algorithms.cw_rmed``): ``add_pair_comparisons`` on its state, which keeps no caches
+    of the statistics."""
+    comparisons, w, p_hat, kl_half, copeland_wins, losses = (state.comparisons, state.wins, state.p_hat, state.kl_half,
+                                                             state.copeland_wins, state.losses)
+    row_min_count, row_min_gap, row_max_evidence = state.row_min_count, state.row_min_gap, state.row_max_evidence
+    add_pair_comparisons(comparisons, w, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap,
+                         row_max_evidence, a1, a2, wins, slots)
 
 
 @njit(cache=True)
 def apply(state, a1, a2, wins, slots):
-    """The pair run's update: ``slots`` comparisons of (a1, a2), ``wins`` of them won by a1, leave the state as
-    ``slots`` calls of ``update`` with those outcomes in any order do (``add_pair_run``), except that every arm's
-    sorted superiors and losses are marked stale (caches: the comparisons may have changed the pair's winner back
+    """ECW-RMED's pair run update: ``slots`` comparisons of (a1, a2), ``wins`` of them won by a1, leave the state as
+    ``slots`` calls of ``update`` with those outcomes in any order do (``add_pair_comparisons``), except that every
+    arm's sorted superiors and losses are marked stale (caches: the comparisons may have changed the pair's winner back
     and forth, so all are rebuilt from the statistics)."""
-    add_pair_run(state, a1, a2, wins, slots)
-    state.superiors_stale[:] = True
-    state.loss_stale[:] = True
+    comparisons, w, p_hat, kl_half, copeland_wins, losses, superiors_stale, loss_stale = (
+        state.comparisons, state.wins, state.p_hat, state.kl_half, state.copeland_wins, state.losses,
+        state.superiors_stale, state.loss_stale)
+    row_min_count, row_min_gap, row_max_evidence = state.row_min_count, state.row_min_gap, state.row_max_evidence
+    add_pair_comparisons(comparisons, w, p_hat, kl_half, copeland_wins, losses, row_min_count, row_min_gap,
+                         row_max_evidence, a1, a2, wins, slots)
+    superiors_stale[:] = True
+    loss_stale[:] = True
