@@ -246,6 +246,19 @@ def loky_workers(mark: str) -> list[int]:
     return [pid for pid in processes_with(mark) if b"popen_loky_posix" in Path(f"/proc/{pid}/cmdline").read_bytes()]
 
 
+def pythons_with(mark: str) -> list[int]:
+    """``processes_with(mark)`` that run Python: the run's own processes, not a short-lived child such as the ``git
+    rev-parse`` each chunk's record starts (caught alive on a loaded machine, it made a sixth process)."""
+    found = []
+    for pid in processes_with(mark):
+        try:
+            if b"python" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]:
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
 def start_and_wait_for_a_chunk(argv, out: Path, mark: str) -> subprocess.Popen:
     """Start ``argv`` in a session of its own; return once it has stored a chunk (it must still run)."""
     proc = subprocess.Popen(argv, cwd=ROOT, env=marked_env(mark), start_new_session=True,
@@ -262,7 +275,7 @@ def test_no_worker_or_resource_tracker_outlives_a_killed_main_process(tmp_path):
     mark = uuid.uuid4().hex
     out = tmp_path / "r"
     proc = start_and_wait_for_a_chunk(command(out, tmp_path / "f", "--n-jobs", "2"), out, mark)
-    assert len(loky_workers(mark)) == 2 and len(processes_with(mark)) == 5  # the run, 2 workers, 2 trackers
+    assert len(loky_workers(mark)) == 2 and len(pythons_with(mark)) == 5  # the run, 2 workers, 2 trackers
     proc.kill()
     proc.wait()
     assert_no_process_left(mark)
