@@ -34,7 +34,8 @@ hours / J once every line is stored.
 
 ``--successors`` prints, for every line of ``reproduce/successors.py``, its estimated CPU hours, its status and what its
 stored runs took, cheapest first, with the totals estimated and measured (how far the cost model is off for the study's
-algorithms, measured as its lines land).
+algorithms, measured as its lines land) and what the runs still to compute need (a partly stored line's estimated at
+what its stored runs took).
 
 ``--large-scale`` prints, for every line of ``reproduce/large_scale.py`` (past the paper), its estimated CPU hours
 (``large_scale_plan.estimated_hours``: from the line's probe in bench/large_scale_probes.csv where it has one, else from
@@ -335,8 +336,9 @@ def print_asymptotic() -> None:
 def print_successors() -> None:
     """Every line of reproduce/successors.py at its paper scale, cheapest first as the study computes them: its
     estimated CPU hours (``harness.cost.estimated_line_seconds``), status and the busy hours its stored runs took
-    (results/successors/); then the totals, estimated and measured, of the stored and the missing lines.  The study's
-    C2B long lines and batch counts (seconds to minutes) are not listed."""
+    (results/successors/); then the totals, estimated and measured, of the stored lines, and the estimate of the runs
+    still to compute (``PlannedLine.cpu_seconds``: a partly stored line's at the CPU time of its stored runs).  The
+    study's C2B long lines and batch counts (seconds to minutes) are not listed."""
     settings = Settings.library(out=SUCCESSORS_RESULTS)
     planned = successors_plan.study_plan(SUCCESSORS_PANELS, settings)
     print(f"{'dataset':<20} {'line':<26} {'K':>4} {'T':>8} {'runs':>5} {'est. CPU h':>11} {'status':<8} "
@@ -347,7 +349,7 @@ def print_successors() -> None:
         hours = estimated_line_seconds(line, dataset) / 3600.0
         found = stored_hours([line], dataset, SUCCESSORS_RESULTS)
         if found is None:
-            totals["missing"] += hours if math.isfinite(hours) else 0.0
+            totals["missing"] += item.cpu_seconds / 3600.0 if math.isfinite(item.cpu_seconds) else 0.0
         else:
             totals["stored estimate"] += hours if math.isfinite(hours) else 0.0
             totals["stored"] += busy_hours(found)
@@ -356,8 +358,8 @@ def print_successors() -> None:
               f"{'-' if found is None else f'{busy_hours(found):.3f}':>9}", flush=True)
     missing = totals["missing"]
     print(f"successors: the stored lines took {totals['stored']:.2f} CPU hours (estimated "
-          f"{totals['stored estimate']:.2f}); the missing lines need about {missing:.1f} estimated CPU hours (about "
-          f"{missing / 2:.1f} h of wall time on 2 cores)")
+          f"{totals['stored estimate']:.2f}); the runs still to compute need about {missing:.1f} estimated CPU hours "
+          f"(a partly stored line at its stored runs' CPU time; about {missing / 2:.1f} h of wall time on 2 cores)")
 
 
 def study_plan():

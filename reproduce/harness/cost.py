@@ -2,8 +2,10 @@
 
 ``estimated_run_seconds(line, dataset)`` is the CPU seconds of one run from the per-slot costs measured by
 ``bench/step_cost.py`` (``bench/step_cost.csv``: ns per slot per algorithm, fast-path options and K), and
-``estimated_line_seconds`` the same for every run of the line.  ``run_lines`` refuses a plan whose chunks to
-compute add up to more than its CPU-hour bound (``reproduce.harness.limits.MAX_CPU_HOURS``).
+``estimated_line_seconds`` the same for every run of the line.  A line partly stored (a run stopped and resumed) is
+not costed by the model: its runs to compute are estimated at the CPU seconds its stored runs took
+(``measured_run_seconds``, ``run_seconds``).  ``run_lines`` refuses a plan whose chunks to compute add up to more
+than its CPU-hour bound (``reproduce.harness.limits.MAX_CPU_HOURS``).
 
 The model, per run of T slots of an algorithm with K arms:
 
@@ -178,12 +180,33 @@ def estimated_line_seconds(line, dataset) -> float:
     return line.runs * estimated_run_seconds(line, dataset)
 
 
-def check_plan_cost(work, max_cpu_hours: float) -> float:
+def measured_run_seconds(metas) -> float:
+    """CPU seconds a run took in the chunks whose metadata records are ``metas`` (chunks of one line, as stored:
+    each with its ``config["runs"]`` range and ``cpu_seconds``), averaged over their runs; NaN if none has a CPU-time
+    record.  A measurement of the line itself (its algorithm, parameters, matrix and horizon), so its missing runs are
+    estimated from it where any are stored (``run_seconds``): the model above prices a slot from one bench matrix per
+    K, and some algorithms cost several times more a slot on other matrices (docs/harness.md, "Limits")."""
+    timed = [(meta["cpu_seconds"], meta["config"]["runs"]) for meta in metas
+             if math.isfinite(meta.get("cpu_seconds", math.nan))]
+    runs = sum(stop - start for _cpu, (start, stop) in timed)
+    return sum(cpu for cpu, _runs in timed) / runs if runs else math.nan
+
+
+def run_seconds(line, dataset, measured: float = math.nan) -> float:
+    """CPU seconds of one run of ``line``: ``measured`` (``measured_run_seconds`` of its stored chunks) if it is a
+    number, else the model's ``estimated_run_seconds``."""
+    return measured if math.isfinite(measured) else estimated_run_seconds(line, dataset)
+
+
+def check_plan_cost(work, max_cpu_hours: float, measured=None) -> float:
     """The estimated CPU hours of ``work``, ``(line, dataset, runs to compute)`` triples (the chunks a run has
-    to compute, not those stored); ValueError of one line naming the estimate, the costliest line and the flag
+    to compute, not those stored), each run at ``run_seconds`` (``measured``: {line: CPU seconds a stored run of it
+    took}, for the lines partly stored); ValueError of one line naming the estimate, the costliest line and the flag
     that raises the bound if they exceed ``max_cpu_hours`` (``--max-cpu-hours``), or naming a line whose cost is
     unknown (no step-cost table) unless ``max_cpu_hours`` is inf (an unknown cost is never counted as zero)."""
-    hours = [(runs * estimated_run_seconds(line, dataset) / 3600, line, runs) for line, dataset, runs in work]
+    measured = measured or {}
+    hours = [(runs * run_seconds(line, dataset, measured.get(line, math.nan)) / 3600, line, runs)
+             for line, dataset, runs in work]
     unknown = [line for hour, line, _runs in hours if not math.isfinite(hour)]
     if unknown and math.isfinite(max_cpu_hours):
         raise ValueError(f"the cost of {unknown[0].name} on {unknown[0].dataset} cannot be estimated (no step costs "

@@ -35,7 +35,7 @@ from dts_reproduction.reproduce.config.paper import ROOT_SEED
 from dts_reproduction.reproduce.harness import code_record, limits, seeds
 from dts_reproduction.reproduce.harness.backends import BACKENDS
 from dts_reproduction.reproduce.harness.code_identity import git_dirty, run_code
-from dts_reproduction.reproduce.harness.cost import check_plan_cost, skips_in_log_time
+from dts_reproduction.reproduce.harness.cost import check_plan_cost, measured_run_seconds, skips_in_log_time
 from dts_reproduction.reproduce.harness.curves import CURVES
 from dts_reproduction.reproduce.harness.grid import CHECKPOINTS_PER_DECADE, log_grid, stored_grid
 from dts_reproduction.reproduce.harness.interrupt import SIGNALS, Interrupted
@@ -603,7 +603,12 @@ def run_lines(lines, experiment: str, out: Path, seed: int, n_jobs: int = -1, fo
         first = tasks[0]
         raise NotStored(first.path, stored_chunk(first.path, first.config, first.dataset, first.line.kind)[1]
                         or "missing", len(tasks))
-    check_plan_cost([(task.line, task.dataset, task.stop - task.start) for task in tasks], max_cpu_hours)
+    reused_records = {}  # line -> the records of its chunks to reuse: what its chunks to compute are estimated from
+    for task in plan.values():
+        if task.path in reused:
+            reused_records.setdefault(task.line, []).append(reused[task.path])
+    check_plan_cost([(task.line, task.dataset, task.stop - task.start) for task in tasks], max_cpu_hours,
+                    measured={line: measured_run_seconds(metas) for line, metas in reused_records.items()})
     if compute:  # --stored-only simulates nothing: its lines are drawn as stored, unchecked ones named (load_line)
         _check_code([(task, reused[task.path]) for task in plan.values() if task.path in reused])
     _remove_left_locks({path.parent for path in plan} - {task.path.parent for task in tasks})
@@ -860,6 +865,20 @@ def chunk_plan(line: Line, dataset, out: Path, seed: int) -> list[tuple[int, int
         stop = min(line.runs, start + size)
         plan.append((start, stop, chunk_path(folder, start, stop), _config(line, dataset, seed, start, stop)))
     return plan
+
+
+def stored_records(line: Line, dataset, out: Path, seed: int) -> list[dict]:
+    """The metadata records of the chunks of ``line`` stored under ``out`` for ``seed`` with the line's config (a
+    partly stored line's stored part; records only, the arrays are neither read nor checked)."""
+    records = []
+    for _start, _stop, path, config in chunk_plan(line, dataset, out, seed):
+        try:
+            meta = read_chunk_meta(path)
+        except ChunkError:
+            continue
+        if not config_difference(meta["config"], config):
+            records.append(meta)
+    return records
 
 
 def line_seconds(line: Line, dataset, out: Path, seed: int) -> tuple[float, float]:

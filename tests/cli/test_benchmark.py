@@ -78,6 +78,41 @@ def test_writes_figure_ranking_and_report_and_ranks_by_the_tables_means(tmp_path
         assert f"| {value:.3g} |" in report
 
 
+def test_the_plan_costs_a_partly_stored_line_at_its_stored_runs(tmp_path, monkeypatch):
+    """Rerun after 2 of a line's 4 one-run chunks were lost (a run stopped), the plan has 2 runs of it to run,
+    estimated at twice the CPU seconds a stored run took (their records), "stored runs"; a line with nothing stored
+    at the cost model's, "model"; a stored line at nothing, "-"."""
+    from dts_reproduction.reproduce.harness import limits
+    from dts_reproduction.reproduce.harness.cost import estimated_line_seconds, measured_run_seconds
+    from dts_reproduction.reproduce.harness.store import read_chunk_meta
+    from dts_reproduction.reproduce.studies.benchmark_study import benchmark_run
+
+    monkeypatch.setattr(limits, "CHUNK_SLOTS", 2000 * 5)  # one run a chunk
+    benchmark(tmp_path)
+    out = tmp_path / "r" / "quick"
+    (resumed_folder,) = out.glob("cyclic/dts_*")
+    (fresh_folder,) = out.glob("nc_cyclic/dts_*")
+    kept, lost = sorted(resumed_folder.glob("runs_*.npz"))[:2], sorted(resumed_folder.glob("runs_*.npz"))[2:]
+    assert len(kept) == len(lost) == 2
+    per_run = measured_run_seconds([read_chunk_meta(path) for path in kept])
+    for path in [*lost, *fresh_folder.glob("runs_*.npz")]:
+        path.unlink()
+    seen = []
+    monkeypatch.setattr(benchmark_run, "plan_table",
+                        lambda planned: seen.extend(planned) or benchmark_plan.plan_table(planned))
+    benchmark(tmp_path)
+    planned = {(item.dataset.name, item.line.algorithm): item for item in seen}
+    resumed, fresh, stored = planned[("cyclic", "dts")], planned[("nc_cyclic", "dts")], planned[("cyclic", "rmed1")]
+    assert (resumed.status, resumed.stored_runs, resumed.runs_to_compute) == (benchmark_plan.TO_COMPUTE, 2, 2)
+    assert resumed.cpu_seconds == pytest.approx(2 * per_run)
+    assert (fresh.stored_runs, fresh.runs_to_compute) == (0, 4)
+    assert fresh.cpu_seconds == pytest.approx(estimated_line_seconds(fresh.line, fresh.dataset))
+    assert (stored.status, stored.runs_to_compute, stored.cpu_seconds) == ("stored", 0, 0.0)
+    table = benchmark_plan.plan_table(seen).set_index("line")
+    assert list(table.loc[resumed.line.name, ["to_run", "estimate"]].iloc[0]) == [2, "stored runs"]
+    assert set(table["estimate"]) == {"stored runs", "model", "-"}
+
+
 def test_the_repositorys_stored_lines_are_read_there_not_computed_again(tmp_path, monkeypatch, capsys):
     """A line the figure scripts' results folder holds (here: a first run's folder standing in for results/) is read
     from it; the run's own folder gets only the others, and the numbers are the same runs'."""

@@ -102,6 +102,9 @@ def test_lines_are_computed_cheapest_first_and_only_those_to_compute():
     planned = [PlannedLine("p", long, dataset, TO_COMPUTE), PlannedLine("p", stored, dataset, "stored"),
                PlannedLine("p", short, dataset, TO_COMPUTE)]
     assert cheapest_first(planned) == [short, long]
+    # a line resumed with 9 of its 10 runs stored at a microsecond each is cheaper than the short line by the model
+    resumed = PlannedLine("p", long, dataset, TO_COMPUTE, stored_runs=9, measured_run_seconds=1e-6)
+    assert cheapest_first([planned[2], resumed]) == [long, short]
 
 
 @pytest.mark.parametrize(("argv", "message"), [

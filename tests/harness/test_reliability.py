@@ -227,6 +227,39 @@ def test_a_plan_whose_results_exceed_the_memory_is_refused(tmp_path, monkeypatch
         run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential", max_cpu_hours=1.0)
 
 
+def test_measured_run_seconds_average_the_recorded_cpu_time_over_the_runs():
+    """Two chunks of 3 and 1 runs that took 6 and 4 CPU seconds: 2.5 s a run; a record without CPU time (a chunk
+    older than that record) is left out, none timed is NaN."""
+    records = [{"config": {"runs": [0, 3]}, "cpu_seconds": 6.0}, {"config": {"runs": [3, 4]}, "cpu_seconds": 4.0},
+               {"config": {"runs": [4, 9]}}]
+    assert cost.measured_run_seconds(records) == 2.5
+    assert math.isnan(cost.measured_run_seconds(records[2:])) and math.isnan(cost.measured_run_seconds([]))
+    line, dataset = Line("cyclic", "dts", 1000, 1), load_dataset("cyclic")
+    assert cost.run_seconds(line, dataset, 2.5) == 2.5
+    assert cost.run_seconds(line, dataset) == cost.estimated_run_seconds(line, dataset)
+
+
+def test_a_partly_stored_line_is_costed_at_what_its_stored_runs_took(tmp_path, monkeypatch):
+    """A line resumed after 2 of its 4 one-run chunks is bounded by the CPU time its stored runs recorded, not by the
+    cost model: with a model pricing each run at a CPU hour, the whole line is refused under a bound of 1 h, its
+    resumption accepted (its stored runs took milliseconds) and completed."""
+    monkeypatch.setattr(limits, "CHUNK_SLOTS", 2000 * 5)  # one run a chunk
+    line, dataset = Line("cyclic", "dts", 2000, 4), load_dataset("cyclic")
+    run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential")
+    chunks = sorted(line_folder(tmp_path, line, 1, dataset).glob("runs_*.npz"))
+    assert len(chunks) == 4
+    for path in chunks[2:]:
+        path.unlink()
+    assert len(runner.stored_records(line, dataset, tmp_path, 1)) == 2
+    monkeypatch.setattr(cost, "estimated_run_seconds", lambda *_args: 3600.0)
+    with pytest.raises(ValueError, match=r"^the plan is estimated at 4 CPU hours"):
+        run_lines([line], "t", tmp_path / "fresh", 1, n_jobs=1, progress=False, backend="sequential",
+                  max_cpu_hours=1.0)
+    (result,) = run_lines([line], "t", tmp_path, 1, n_jobs=1, progress=False, backend="sequential",
+                          max_cpu_hours=1.0)
+    assert result.final.shape == (4,) and len(list(chunks[0].parent.glob("runs_*.npz"))) == 4
+
+
 def test_a_fast_run_on_a_condorcet_matrix_at_the_largest_exact_horizon_is_accepted_and_runs(tmp_path):
     # The asymptotic study's lines: the slots a fast path does not skip grow like log T.
     line = Line("mslr5_condorcet", "dts", MAX_EXACT_HORIZON, 1, (("sampling", "fast"),))

@@ -4,17 +4,21 @@ user's are computed), where every line's runs come from (``plan``), each line's 
 harness's one cost model, ``reproduce.harness.cost``), checked against --max-cpu-hours before anything starts
 (``check_plan``)."""
 
+import math
 from dataclasses import dataclass, replace
 
 import pandas as pd
 
 from dts_reproduction.data import Dataset, load_dataset
-from dts_reproduction.reproduce.harness.cost import check_plan_cost, estimated_line_seconds
-from dts_reproduction.reproduce.harness.runner import Line, line_seconds
+from dts_reproduction.reproduce.harness.cost import check_plan_cost, measured_run_seconds, run_seconds
+from dts_reproduction.reproduce.harness.runner import Line, line_seconds, stored_records
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies.experiment import curves_and_stores, note_unchecked_code, stored_lines
 
 TO_COMPUTE = "to compute"
+# What the plan's total estimate rests on, as the scripts print it after the total.
+ESTIMATE_BASIS = ("a partly stored line at its stored runs' CPU time, any other at bench/step_cost.csv; compilation "
+                  "and start-up not counted")
 
 
 def scripts_settings(settings: Settings) -> Settings:
@@ -51,12 +55,28 @@ def _stored(line, dataset, folder, seed: int) -> bool:
 class PlannedLine:
     """One line of the plan: the title of its panel, the line, its matrix and where its runs come from: "reused"
     (``reused_lines``), "stored" (in its own results folder), TO_COMPUTE, or "missing" where nothing is computed
-    (--plot-only, --stored-only)."""
+    (--plot-only, --stored-only); for a line TO_COMPUTE of which some chunks are stored (a run stopped and resumed),
+    ``stored_runs`` is how many runs they hold and ``measured_run_seconds`` the CPU seconds one of them took
+    (``cost.measured_run_seconds``; NaN if none is stored)."""
 
     panel: str
     line: Line
     dataset: Dataset
     status: str
+    stored_runs: int = 0
+    measured_run_seconds: float = math.nan
+
+    @property
+    def runs_to_compute(self) -> int:
+        """The runs of the line still to compute (none unless TO_COMPUTE)."""
+        return self.line.runs - self.stored_runs if self.status == TO_COMPUTE else 0
+
+    @property
+    def cpu_seconds(self) -> float:
+        """The estimated CPU seconds of ``runs_to_compute``: at the CPU seconds a stored run of the line took where
+        some are stored, else at the cost model's (``cost.run_seconds``)."""
+        runs = self.runs_to_compute
+        return runs * run_seconds(self.line, self.dataset, self.measured_run_seconds) if runs else 0.0
 
 
 def plan(panels, settings: Settings, reused: dict) -> list[PlannedLine]:
@@ -73,21 +93,32 @@ def plan(panels, settings: Settings, reused: dict) -> list[PlannedLine]:
                 status = "stored"
             else:
                 status = "missing" if settings.plot_only or settings.stored_only else TO_COMPUTE
-            planned.append(PlannedLine(panel.title, line, dataset, status))
+            if status == TO_COMPUTE and not settings.force:
+                records = stored_records(line, dataset, stores[line], settings.seed)
+                stored_runs = sum(stop - start for start, stop in (meta["config"]["runs"] for meta in records))
+                planned.append(PlannedLine(panel.title, line, dataset, status, stored_runs,
+                                           measured_run_seconds(records)))
+            else:
+                planned.append(PlannedLine(panel.title, line, dataset, status))
     return planned
 
 
 def plan_table(planned: list[PlannedLine]) -> pd.DataFrame:
-    """Per planned line: its panel, name, runs, horizon, status and the estimated CPU seconds of its runs if it is to
-    be computed (``estimated_line_seconds``; 0 otherwise)."""
+    """Per planned line: its panel, name, runs, horizon, status, the runs still to compute, their estimated CPU
+    seconds (``PlannedLine.cpu_seconds``; 0 if none) and what the estimate rests on: "stored runs" (the CPU time of
+    the line's own stored runs), "model" (bench/step_cost.csv) or "-"."""
     return pd.DataFrame([{"panel": item.panel, "line": item.line.name, "runs": item.line.runs,
-                          "horizon": item.line.horizon, "status": item.status,
-                          "cpu_seconds": estimated_line_seconds(item.line, item.dataset)
-                          if item.status == TO_COMPUTE else 0.0} for item in planned])
+                          "horizon": item.line.horizon, "status": item.status, "to_run": item.runs_to_compute,
+                          "cpu_seconds": item.cpu_seconds,
+                          "estimate": "-" if not item.runs_to_compute else
+                          "stored runs" if math.isfinite(item.measured_run_seconds) else "model"}
+                         for item in planned])
 
 
 def check_plan(planned: list[PlannedLine], max_cpu_hours: float) -> float:
-    """The estimated CPU hours of the planned lines TO_COMPUTE; ValueError of one line (``check_plan_cost``: the
-    estimate, the costliest line and the flag that raises the bound) if they exceed ``max_cpu_hours``."""
-    return check_plan_cost([(item.line, item.dataset, item.line.runs) for item in planned
-                            if item.status == TO_COMPUTE], max_cpu_hours)
+    """The estimated CPU hours of the runs still to compute of the planned lines TO_COMPUTE (``runs_to_compute``,
+    each at ``cost.run_seconds``); ValueError of one line (``check_plan_cost``: the estimate, the costliest line and
+    the flag that raises the bound) if they exceed ``max_cpu_hours``."""
+    todo = [item for item in planned if item.runs_to_compute]
+    return check_plan_cost([(item.line, item.dataset, item.runs_to_compute) for item in todo], max_cpu_hours,
+                           measured={item.line: item.measured_run_seconds for item in todo})

@@ -13,6 +13,7 @@ from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.tables import print_table, write_table
 from dts_reproduction.reproduce.studies.benchmark_study.benchmark_panels import NAME, benchmark_panels
 from dts_reproduction.reproduce.studies.benchmark_study.benchmark_plan import (
+    ESTIMATE_BASIS,
     TO_COMPUTE,
     check_plan,
     plan,
@@ -66,7 +67,7 @@ def run_benchmark(params: dict, datasets, against: str | None, tier: str, settin
     print_table(plan_table(planned))
     hours = check_plan(planned, settings.max_cpu_hours)
     print(f"to compute: {sum(item.status == TO_COMPUTE for item in planned)} of {len(planned)} lines, estimated "
-          f"{hours * 3600:.3g} CPU seconds (bench/step_cost.csv; compilation and start-up not counted); "
+          f"{hours * 3600:.3g} CPU seconds ({ESTIMATE_BASIS}); "
           f"{len(reused)} lines reused from {scripts_settings(settings).out}", flush=True)
     note = evidence_note(settings, panels)
     with atomic_group(settings.figures):  # the figure, its tables and the report appear together, or none of them

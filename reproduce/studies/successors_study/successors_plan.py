@@ -1,9 +1,9 @@
 """The successors study's plan before it computes: every line with its status and estimated cost (the benchmark's
-``plan``, ``plan_table``: the harness's one cost model, ``reproduce.harness.cost``), checked against
+``plan``, ``plan_table``: the CPU time of a line's own stored runs where some are stored, else the harness's one cost
+model, ``reproduce.harness.cost``), checked against
 --max-cpu-hours, and the order in which the lines to compute are computed: cheapest first, so that the lines that
 finish soonest are stored (and can be committed) first."""
 
-from dts_reproduction.reproduce.harness.cost import estimated_line_seconds
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.studies.benchmark_study.benchmark_plan import TO_COMPUTE, PlannedLine, plan
 from dts_reproduction.reproduce.studies.experiment import selected
@@ -19,12 +19,11 @@ def study_plan(panels, settings: Settings) -> list[PlannedLine]:
 
 
 def cheapest_first(planned: list[PlannedLine]) -> list:
-    """The lines of ``planned`` to compute, cheapest first by their estimated CPU seconds
-    (``estimated_line_seconds``; a line without an estimate last), each once."""
-    todo = {item.line: item.dataset for item in planned if item.status == TO_COMPUTE}
-
-    def seconds(line) -> float:
-        """The line's estimate, inf if unknown (sorted last)."""
-        value = estimated_line_seconds(line, todo[line])
-        return value if value == value else float("inf")
-    return sorted(todo, key=seconds)
+    """The lines of ``planned`` to compute, cheapest first by the estimated CPU seconds of their runs still to compute
+    (``PlannedLine.cpu_seconds``: measured on their stored runs where some are, else the cost model's; a line without
+    an estimate last), each once."""
+    todo = {}
+    for item in planned:
+        if item.status == TO_COMPUTE:
+            todo.setdefault(item.line, item.cpu_seconds)
+    return sorted(todo, key=lambda line: todo[line] if todo[line] == todo[line] else float("inf"))

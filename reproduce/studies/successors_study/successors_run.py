@@ -9,7 +9,7 @@ from dts_reproduction.reproduce.claims.verdict import Missing, log_slope
 from dts_reproduction.reproduce.harness.settings import Settings
 from dts_reproduction.reproduce.output.tables import print_table, read_table, write_table
 from dts_reproduction.reproduce.studies.asymptotic_study.asymptotic_figures import ratio_figure
-from dts_reproduction.reproduce.studies.benchmark_study.benchmark_plan import check_plan, plan_table
+from dts_reproduction.reproduce.studies.benchmark_study.benchmark_plan import ESTIMATE_BASIS, check_plan, plan_table
 from dts_reproduction.reproduce.studies.experiment import (
     evidence_note,
     panel_results,
@@ -79,7 +79,7 @@ def compute(settings: Settings) -> list:
     hours = check_plan(planned, settings.max_cpu_hours)
     order = cheapest_first(planned)
     print(f"to compute: {len(order)} of {len(planned)} lines, estimated {hours:.3g} CPU hours "
-          f"(bench/step_cost.csv; compilation and start-up not counted), cheapest first", flush=True)
+          f"({ESTIMATE_BASIS}), cheapest first", flush=True)
     return simulate_panels(NAME, PANELS, settings, order=lambda _todo: order)
 
 
