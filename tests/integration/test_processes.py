@@ -242,17 +242,27 @@ def test_two_lower_bound_fills_of_one_cache_keep_every_entry(tmp_path):
 
 # --- issue 36: helper processes never outlive the run nor take its signals; nothing left in /dev/shm -------------
 
-def loky_workers(mark: str) -> list[int]:
-    return [pid for pid in processes_with(mark) if b"popen_loky_posix" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+def parent_pid(pid: int) -> int | None:
+    """The parent of process ``pid`` (None if it is gone)."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
-def pythons_with(mark: str) -> list[int]:
-    """``processes_with(mark)`` that run Python: the run's own processes, not a short-lived child such as the ``git
-    rev-parse`` each chunk's record starts (caught alive on a loaded machine, it made a sixth process)."""
+def children_with(mark: str, parent: int) -> list[int]:
+    """``processes_with(mark)`` started by ``parent`` itself: a run's workers and trackers, not a short-lived child of
+    one of them, such as the ``git rev-parse`` each chunk's record starts, which until it execs carries its parent's
+    command line (a loaded machine once caught it as a sixth process, once as a third loky worker)."""
+    return [pid for pid in processes_with(mark) if parent_pid(pid) == parent]
+
+
+def loky_workers(pids: list[int]) -> list[int]:
+    """The loky workers among ``pids``."""
     found = []
-    for pid in processes_with(mark):
+    for pid in pids:
         try:
-            if b"python" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]:
+            if b"popen_loky_posix" in Path(f"/proc/{pid}/cmdline").read_bytes():
                 found.append(pid)
         except OSError:
             continue
@@ -275,7 +285,8 @@ def test_no_worker_or_resource_tracker_outlives_a_killed_main_process(tmp_path):
     mark = uuid.uuid4().hex
     out = tmp_path / "r"
     proc = start_and_wait_for_a_chunk(command(out, tmp_path / "f", "--n-jobs", "2"), out, mark)
-    assert len(loky_workers(mark)) == 2 and len(pythons_with(mark)) == 5  # the run, 2 workers, 2 trackers
+    started = children_with(mark, proc.pid)
+    assert len(loky_workers(started)) == 2 and len(started) == 4  # the run's 2 workers and 2 trackers
     proc.kill()
     proc.wait()
     assert_no_process_left(mark)
