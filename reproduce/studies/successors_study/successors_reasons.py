@@ -45,6 +45,7 @@ REX3_DOC = f"{DOC}#rex3-without-a-condorcet-winner"
 WEAK_DOC = f"{DOC}#rmed1s-weak-regret-stops-growing-too"
 CW_RMED_DOC = f"{DOC}#cw-rmed-short-of-its-theorems-constant"
 TRAPPED_DOC = f"{DOC}#cw-rmed-trapped-on-arxivs-tie"
+HEAVY_TAIL_DOC = f"{DOC}#heavy-tails-without-a-condorcet-winner-on-mslr-k5"
 LONG = "_long.csv"
 
 
@@ -103,13 +104,20 @@ def lower_and_flatter(panel: str, reference: str, other: str) -> Reason:
 
 
 def lower_not_flatter(panel: str, reference: str, other: str) -> Reason:
-    """S1/S2 where ``other`` is below ``reference`` at T but its slope over the last decade is not below: a lead the
-    reference is closing at the paper's horizon."""
+    """S1/S2 where ``other`` is below ``reference`` at T but its slope over the last decade is not below (above it, or
+    within 2 standard errors of it): a lead the reference is no longer losing ground to at the paper's horizon.
+    ValueError when rendered on a slope clearly below (then ``lower_and_flatter`` is the reason)."""
     def tail(n: Numbers) -> str:
-        """Both slopes."""
-        return (f"but its slope per ln t over the last decade {slope_text(n, panel, other)} is not below "
-                f"{row(n, panel, reference)['label']}'s {slope_text(n, panel, reference)}: a lead won early, which "
-                f"{row(n, panel, reference)['label']} is no longer losing ground to at T")
+        """Both slopes and how they compare."""
+        ours, theirs = row(n, panel, other), row(n, panel, reference)
+        gap = float(ours["slope_last_decade"]) - float(theirs["slope_last_decade"])
+        spread = 2.0 * math.hypot(float(ours["slope_se"]), float(theirs["slope_se"]))
+        if gap < -spread:
+            raise ValueError(f"{panel}/{other}: its slope is clearly below {reference}'s: lower_and_flatter applies")
+        relation = "is above" if gap > spread else "is within 2 standard errors of"
+        return (f"but its slope per ln t over the last decade {slope_text(n, panel, other)} {relation} "
+                f"{theirs['label']}'s {slope_text(n, panel, reference)}: a lead won early, which "
+                f"{theirs['label']} is no longer losing ground to at T")
     return Reason(STILL_EXPLORING, DOC + "#successors-below-d-ts", ratio_text(panel, reference, other, tail))
 
 
@@ -276,21 +284,36 @@ def unresolved(panel: str, reference: str, other: str, metric: str = "weak") -> 
     return Reason(UNRESOLVED_ORDER, UNRESOLVED_DOC, text)
 
 
+def tail_text(n: Numbers, panel: str, reference: str, other: str, metric: str = "copeland") -> str:
+    """Two regrets at T (``metric``) within the noise, their distance in standard errors, and how far ``other``'s
+    largest Copeland regret at T lies from its median, beside ``reference``'s median."""
+    x, y = estimate(n, panel, reference, metric), estimate(n, panel, other, metric)
+    distance = abs(x.value - y.value) / math.hypot(x.se, y.se)
+    tailed, against = row(n, panel, other), row(n, panel, reference)
+    return (f"{metric} regret at T: {against['label']} {x}, {tailed['label']} {y}: {distance:.1f} standard errors "
+            f"apart; {tailed['label']}'s Copeland regret at T has median {tailed['copeland_median']:.4g} over its "
+            f"{int(tailed['runs'])} runs ({against['label']}'s: {against['copeland_median']:.4g}) and largest "
+            f"{tailed['copeland_max']:.4g}, {tailed['copeland_max'] / tailed['copeland_median']:.0f}x the median")
+
+
 def trapped_run(panel: str, reference: str, other: str, metric: str = "copeland") -> Reason:
     """A row the runs do not resolve because ``other``'s mean is carried by a run that forced exploration traps on the
     matrix's pair at exactly 1/2: the distance in standard errors, and ``other``'s median and largest run."""
     def text(n: Numbers) -> str:
-        """The two estimates, their distance, and the median and largest Copeland regret of ``other``'s runs."""
-        x, y = estimate(n, panel, reference, metric), estimate(n, panel, other, metric)
-        distance = abs(x.value - y.value) / math.hypot(x.se, y.se)
-        trapped = row(n, panel, other)
-        return (f"{metric} regret at T: {row(n, panel, reference)['label']} {x}, {trapped['label']} {y}: "
-                f"{distance:.1f} standard errors apart; {trapped['label']}'s Copeland regret at T has median "
-                f"{trapped['copeland_median']:.4g} over its {int(trapped['runs'])} runs and largest "
-                f"{trapped['copeland_max']:.4g}, "
-                f"{trapped['copeland_max'] / trapped['copeland_median']:.0f}x the median: a run in which forced "
-                "exploration plays the pair at exactly 1/2 at every slot carries the mean and its standard error")
+        """``tail_text`` and what carries the tail (docs: TRAPPED_DOC)."""
+        return (f"{tail_text(n, panel, reference, other, metric)}: a run in which forced exploration plays the pair "
+                "at exactly 1/2 at every slot carries the mean and its standard error")
     return Reason(HEAVY_TAIL, TRAPPED_DOC, text)
+
+
+def heavy_tail_order(panel: str, reference: str, other: str) -> Reason:
+    """S2 where ``other``'s Copeland regret at T is within the noise of ``reference``'s and a few of its runs, far
+    above its median, carry its mean and standard error (HEAVY_TAIL_DOC)."""
+    def text(n: Numbers) -> str:
+        """``tail_text``, and what it means for the order."""
+        return (f"{tail_text(n, panel, reference, other)}: a few runs carry {row(n, panel, other)['label']}'s mean and "
+                "its standard error, so the order of the means is not resolved by the runs")
+    return Reason(HEAVY_TAIL, HEAVY_TAIL_DOC, text)
 
 
 def weak_regret_settled(panel: str, other: str) -> Reason:
@@ -330,9 +353,11 @@ S1_UNRESOLVED = {"cyclic": "cw_rmed", "mslr32_condorcet": "ws_s"}
 S5_UNRESOLVED = ("mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi", "mslr16_condorcet", "mslr32_condorcet")
 S5_CONSTANT = {"cyclic": "rmed1"}  # S5's row of the competitor, and S7's row of WS-W, whose closest earlier it is
 S7_WEAK_SETTLED = {"cyclic": "rmed1"}
-S2_BEATEN = {"gap": ("cw_rmed",), "mslr16_noncondorcet": ("ws_s",)}
-S2_CLOSING = {"mslr16_noncondorcet": ("ws_w", "rex3")}
+S2_BEATEN = {"gap": ("cw_rmed",), "mslr16_noncondorcet": ("ws_s",), "mslr5_noncondorcet": ("ws_s",),
+             "nc_cyclic": ("cw_rmed",)}
+S2_CLOSING = {"mslr16_noncondorcet": ("ws_w", "rex3"), "mslr5_noncondorcet": ("rex3",)}
 S2_UNRESOLVED = {"mslr16_noncondorcet": "versatile_db"}
+S2_HEAVY_TAIL = {"mslr5_noncondorcet": ("cw_rmed", "ecw_rmed")}
 S8_NOISE = ("nc_strong_borda",)
 # (claim, panel, the row's algorithm, the claim's reference, the metric): rows whose order CW-RMED's trapped run hides.
 TRAPPED = (("S1", "arxiv", "cw_rmed", "dts", "copeland"), ("S5", "arxiv", "cw_rmed", "ws_w", "weak"),
@@ -352,6 +377,8 @@ SUCCESSORS_REASONS = {
        for panel, others in S2_CLOSING.items() for other in others},
     **{("S2", f"{SUCCESSORS}:{panel}/{other}"): unresolved(panel, "dts_plus", other, "copeland")
        for panel, other in S2_UNRESOLVED.items()},
+    **{("S2", f"{SUCCESSORS}:{panel}/{other}"): heavy_tail_order(panel, "dts_plus", other)
+       for panel, others in S2_HEAVY_TAIL.items() for other in others},
     **{("S3", f"{SUCCESSORS}:{panel}/versatile_db"): versatile_transient(panel) for panel in S3_TRANSIENT},
     **{("S4", f"{SUCCESSORS}:{panel}/c2b"): c2b_order(panel) for panel in S4_ORDER},
     **{("S4", f"{SUCCESSORS}:{panel}/c2b"): c2b_heavy_tail(panel) for panel in S4_HEAVY},
