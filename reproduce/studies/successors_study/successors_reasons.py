@@ -354,9 +354,9 @@ S5_UNRESOLVED = ("mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi", 
 S5_CONSTANT = {"cyclic": "rmed1"}  # S5's row of the competitor, and S7's row of WS-W, whose closest earlier it is
 S7_WEAK_SETTLED = {"cyclic": "rmed1"}
 S2_BEATEN = {"gap": ("cw_rmed",), "mslr16_noncondorcet": ("ws_s",), "mslr5_noncondorcet": ("ws_s",),
-             "nc_cyclic": ("cw_rmed",)}
+             "nc_cyclic": ("cw_rmed",), "mslr32_noncondorcet": ("rex3",)}
 S2_CLOSING = {"mslr16_noncondorcet": ("ws_w", "rex3"), "mslr5_noncondorcet": ("rex3",)}
-S2_UNRESOLVED = {"mslr16_noncondorcet": "versatile_db"}
+S2_UNRESOLVED = {"mslr16_noncondorcet": ("versatile_db",), "mslr32_noncondorcet": ("versatile_db", "ws_s")}
 S2_HEAVY_TAIL = {"mslr5_noncondorcet": ("cw_rmed", "ecw_rmed")}
 S8_NOISE = ("nc_strong_borda",)
 # (claim, panel, the row's algorithm, the claim's reference, the metric): rows whose order CW-RMED's trapped run hides.
@@ -376,7 +376,7 @@ SUCCESSORS_REASONS = {
     **{("S2", f"{SUCCESSORS}:{panel}/{other}"): lower_not_flatter(panel, "dts_plus", other)
        for panel, others in S2_CLOSING.items() for other in others},
     **{("S2", f"{SUCCESSORS}:{panel}/{other}"): unresolved(panel, "dts_plus", other, "copeland")
-       for panel, other in S2_UNRESOLVED.items()},
+       for panel, others in S2_UNRESOLVED.items() for other in others},
     **{("S2", f"{SUCCESSORS}:{panel}/{other}"): heavy_tail_order(panel, "dts_plus", other)
        for panel, others in S2_HEAVY_TAIL.items() for other in others},
     **{("S3", f"{SUCCESSORS}:{panel}/versatile_db"): versatile_transient(panel) for panel in S3_TRANSIENT},
