@@ -414,7 +414,9 @@ def test_mslr5_noncondorcet_has_three_copeland_winners_in_a_cycle():
 @pytest.mark.slow
 @pytest.mark.parametrize(("dataset_name", "name", "runs"), [("mslr5_noncondorcet", "ws_s", 20),
                                                           ("mslr5_noncondorcet", "rex3", 20),
-                                                          ("mslr32_noncondorcet", "rex3", 10)])
+                                                          ("mslr32_noncondorcet", "rex3", 10),
+                                                          ("copeland500", "ws_s", 10), ("copeland500", "ws_w", 10),
+                                                          ("copeland500", "rex3", 10)])
 def test_a_successor_below_dts_plus_is_below_again_with_another_seed(dataset_name, name, runs):
     """The second check of the S2 rows that find a successor below D-TS+ where the paper's algorithms are not
     (docs/successors.md#successors-below-d-ts): ``runs`` runs of it at the matrix's T under a seed other than the

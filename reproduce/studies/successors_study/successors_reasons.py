@@ -354,7 +354,8 @@ S5_UNRESOLVED = ("mslr5_condorcet", "cyclic", "strong_borda", "arxiv", "sushi", 
 S5_CONSTANT = {"cyclic": "rmed1"}  # S5's row of the competitor, and S7's row of WS-W, whose closest earlier it is
 S7_WEAK_SETTLED = {"cyclic": "rmed1"}
 S2_BEATEN = {"gap": ("cw_rmed",), "mslr16_noncondorcet": ("ws_s",), "mslr5_noncondorcet": ("ws_s",),
-             "nc_cyclic": ("cw_rmed",), "mslr32_noncondorcet": ("rex3",)}
+             "nc_cyclic": ("cw_rmed",), "mslr32_noncondorcet": ("rex3",),
+             "copeland500": ("versatile_db", "ws_s", "ws_w", "rex3")}
 S2_CLOSING = {"mslr16_noncondorcet": ("ws_w", "rex3"), "mslr5_noncondorcet": ("rex3",)}
 S2_UNRESOLVED = {"mslr16_noncondorcet": ("versatile_db",), "mslr32_noncondorcet": ("versatile_db", "ws_s")}
 S2_HEAVY_TAIL = {"mslr5_noncondorcet": ("cw_rmed", "ecw_rmed")}
